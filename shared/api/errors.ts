@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/** Every error code the API answers with; clients may switch on these. */
+export const errorCodes = [
+  "missing_address",
+  "invalid_address",
+  "checksum_mismatch",
+  "unknown_chain",
+  "invalid_json",
+  "invalid_body",
+  "unsupported_media_type",
+  "body_too_large",
+  "not_found",
+  "method_not_allowed",
+  "payment_required",
+  "chain_unavailable",
+  "receipt_not_found",
+  "receipt_forbidden",
+  "internal_error",
+] as const;
+
+export const ErrorCodeSchema = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export const ErrorBodySchema = z.object({
+  error: z.object({ code: ErrorCodeSchema, message: z.string() }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -1,0 +1,113 @@
+import type { Address, Chain } from "viem";
+import { arbitrum, base, mainnet, optimism, polygon } from "viem/chains";
+
+/** The five chains presend checks, in the order the spec lists them. */
+export const chainNames = ["base", "ethereum", "arbitrum", "optimism", "polygon"] as const;
+
+export type ChainName = (typeof chainNames)[number];
+
+export type StablecoinInfo = { address: Address; symbol: string; decimals: number };
+
+export type ChainInfo = {
+  name: ChainName;
+  id: number;
+  /** CAIP-2 identifier, as x402 v2 names networks. */
+  caip2: `eip155:${number}`;
+  label: string;
+  nativeSymbol: string;
+  usdc: StablecoinInfo;
+  usdt: StablecoinInfo;
+  /** The bridged (pre-native) USDC variant, where the chain has one. */
+  usdcBridged?: StablecoinInfo;
+  viem: Chain;
+};
+
+const usdc = (address: Address): StablecoinInfo => ({ address, symbol: "USDC", decimals: 6 });
+const usdt = (address: Address): StablecoinInfo => ({ address, symbol: "USDT", decimals: 6 });
+
+// Mainnet addresses (DESIGN.md §7); the local world installs the tokens at the same ones.
+export const chains: Record<ChainName, ChainInfo> = {
+  base: {
+    name: "base",
+    id: 8453,
+    caip2: "eip155:8453",
+    label: "Base",
+    nativeSymbol: "ETH",
+    usdc: usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
+    usdt: usdt("0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2"),
+    usdcBridged: {
+      address: "0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA",
+      symbol: "USDbC",
+      decimals: 6,
+    },
+    viem: base,
+  },
+  ethereum: {
+    name: "ethereum",
+    id: 1,
+    caip2: "eip155:1",
+    label: "Ethereum",
+    nativeSymbol: "ETH",
+    usdc: usdc("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
+    usdt: usdt("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
+    viem: mainnet,
+  },
+  arbitrum: {
+    name: "arbitrum",
+    id: 42161,
+    caip2: "eip155:42161",
+    label: "Arbitrum One",
+    nativeSymbol: "ETH",
+    usdc: usdc("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
+    usdt: usdt("0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9"),
+    usdcBridged: {
+      address: "0xFF970A61A04b1cA14834A43f5dE4533eBDDB5CC8",
+      symbol: "USDC.e",
+      decimals: 6,
+    },
+    viem: arbitrum,
+  },
+  optimism: {
+    name: "optimism",
+    id: 10,
+    caip2: "eip155:10",
+    label: "OP Mainnet",
+    nativeSymbol: "ETH",
+    usdc: usdc("0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
+    usdt: usdt("0x94b008aA00579c1307B0EF2c499aD98a8ce58e58"),
+    usdcBridged: {
+      address: "0x7F5c764cBc14f9669B88837ca1490cCa17c31607",
+      symbol: "USDC.e",
+      decimals: 6,
+    },
+    viem: optimism,
+  },
+  polygon: {
+    name: "polygon",
+    id: 137,
+    caip2: "eip155:137",
+    label: "Polygon PoS",
+    nativeSymbol: "POL",
+    usdc: usdc("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
+    usdt: usdt("0xc2132D05D31c914a87C6611C10748AEb04B58e8F"),
+    usdcBridged: {
+      address: "0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174",
+      symbol: "USDC.e",
+      decimals: 6,
+    },
+    viem: polygon,
+  },
+};
+
+/** Multicall3, at the same address on all five chains (and on the local world). */
+export const multicall3Address: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
+
+/** Narrows an arbitrary string to a supported chain name. */
+export function isChainName(value: string): value is ChainName {
+  return (chainNames as readonly string[]).includes(value);
+}
+
+/** The chain whose id is `id`, if it is one of the five. */
+export function chainById(id: number): ChainInfo | undefined {
+  return chainNames.map((name) => chains[name]).find((chain) => chain.id === id);
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// One runner for every workspace's unit and integration tests; e2e/ runs under Playwright.
+export default defineConfig({
+  test: {
+    include: ["{shared,server,snapshots,extension}/**/*.test.{ts,tsx}"],
+    exclude: ["**/node_modules/**", "**/.output/**", "**/.wxt/**"],
+    // Integration tests start real anvil chains; two cores, so keep the pool small.
+    pool: "forks",
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
