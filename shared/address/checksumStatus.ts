@@ -1,0 +1,63 @@
+import { type Address, getAddress, isAddress } from "viem";
+import type { Checksum } from "../api/report";
+
+export type ChecksumResult = {
+  /** True when the value is a usable address: well formed, and its checksum (if any) is right. */
+  valid: boolean;
+  /** The EIP-55 form, only when valid. */
+  normalized: Address | null;
+  checksum: Checksum;
+  /** Why it is not valid: not 0x + 40 hex at all, or a mixed-case checksum that does not match. */
+  problem: "malformed" | "checksum_mismatch" | null;
+};
+
+const hexAddress = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * EIP-55 status of any string that may be an address; viem does the hashing.
+ * @example checksumStatus("0xd8da6bf26964af9d7eed9e03e53415d37aa96045").checksum.status // "missing"
+ */
+export function checksumStatus(input: string): ChecksumResult {
+  const value = input.trim();
+  if (!hexAddress.test(value)) {
+    return {
+      valid: false,
+      normalized: null,
+      checksum: {
+        status: "invalid",
+        message: "Not an address: expected 0x followed by 40 hexadecimal characters.",
+      },
+      problem: "malformed",
+    };
+  }
+  const body = value.slice(2);
+  // One case throughout carries no checksum: well formed, but a typo cannot be caught.
+  if (body === body.toLowerCase() || body === body.toUpperCase()) {
+    return {
+      valid: true,
+      normalized: getAddress(value),
+      checksum: {
+        status: "missing",
+        message: "No checksum (all one case): a typo in this address cannot be detected.",
+      },
+      problem: null,
+    };
+  }
+  if (isAddress(value, { strict: true })) {
+    return {
+      valid: true,
+      normalized: getAddress(value),
+      checksum: { status: "valid", message: "Checksum is valid (EIP-55)." },
+      problem: null,
+    };
+  }
+  return {
+    valid: false,
+    normalized: null,
+    checksum: {
+      status: "invalid",
+      message: "Wrong checksum (EIP-55): likely a typo. Do not send; get the address again.",
+    },
+    problem: "checksum_mismatch",
+  };
+}
