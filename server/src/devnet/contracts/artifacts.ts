@@ -1,0 +1,29 @@
+import type { Abi, Hex } from "viem";
+import { z } from "zod";
+import demoBatchExecutor from "./DemoBatchExecutor.json";
+import demoGuestbook from "./DemoGuestbook.json";
+import demoMultisig from "./DemoMultisig.json";
+import multicall3 from "./Multicall3.json";
+import presendStablecoin from "./PresendStablecoin.json";
+
+const HexSchema = z.string().regex(/^0x[0-9a-f]*$/) as unknown as z.ZodType<Hex>;
+const ArtifactSchema = z.object({
+  contractName: z.string(),
+  abi: z.array(z.unknown()).transform((abi) => abi as Abi),
+  bytecode: HexSchema,
+  deployedBytecode: HexSchema,
+});
+export type Artifact = z.infer<typeof ArtifactSchema>;
+
+/**
+ * The committed compiler output of the local world's contracts (regenerate with
+ * `npx tsx server/src/devnet/contracts/compile.ts`; compile.test.ts keeps them in sync).
+ * @example await client.setCode({ address, bytecode: artifacts.Multicall3.deployedBytecode });
+ */
+export const artifacts = {
+  PresendStablecoin: ArtifactSchema.parse(presendStablecoin),
+  Multicall3: ArtifactSchema.parse(multicall3),
+  DemoMultisig: ArtifactSchema.parse(demoMultisig),
+  DemoGuestbook: ArtifactSchema.parse(demoGuestbook),
+  DemoBatchExecutor: ArtifactSchema.parse(demoBatchExecutor),
+};

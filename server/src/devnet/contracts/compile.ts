@@ -1,0 +1,127 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import solc from "solc";
+import { z } from "zod";
+
+const contractsDir = dirname(fileURLToPath(import.meta.url));
+
+/** The Solidity sources of the local world; each file holds one contract of the same name. */
+export const contractNames = [
+  "PresendStablecoin",
+  "Multicall3",
+  "DemoMultisig",
+  "DemoGuestbook",
+  "DemoBatchExecutor",
+] as const;
+export type ContractName = (typeof contractNames)[number];
+
+/** Contracts installed with anvil_setCode: their constructors never run, so immutables are banned. */
+const installedByCode: readonly ContractName[] = ["PresendStablecoin", "Multicall3"];
+
+export type CompiledContract = {
+  contractName: ContractName;
+  compiler: string;
+  abi: unknown[];
+  bytecode: `0x${string}`;
+  deployedBytecode: `0x${string}`;
+};
+
+const SolcOutputSchema = z.object({
+  errors: z.array(z.object({ severity: z.string(), formattedMessage: z.string() })).optional(),
+  contracts: z
+    .record(
+      z.string(),
+      z.record(
+        z.string(),
+        z.object({
+          abi: z.array(z.unknown()),
+          evm: z.object({
+            bytecode: z.object({ object: z.string() }),
+            deployedBytecode: z.object({
+              object: z.string(),
+              immutableReferences: z.record(z.string(), z.unknown()).optional(),
+            }),
+          }),
+        }),
+      ),
+    )
+    .optional(),
+});
+
+/**
+ * Compiles every contract in this folder with the npm `solc` compiler and fixed settings, so the
+ * output is reproducible byte for byte (no metadata hash, which would embed file paths).
+ * @example const { PresendStablecoin } = compileContracts();
+ */
+export function compileContracts(): Record<ContractName, CompiledContract> {
+  const sources = Object.fromEntries(
+    contractNames.map((name) => [
+      `${name}.sol`,
+      { content: readFileSync(join(contractsDir, `${name}.sol`), "utf8") },
+    ]),
+  );
+  const input = {
+    language: "Solidity",
+    sources,
+    settings: {
+      // cancun: the newest EVM version every one of the five mainnets and anvil accept.
+      evmVersion: "cancun",
+      optimizer: { enabled: true, runs: 200 },
+      metadata: { bytecodeHash: "none", appendCBOR: false },
+      outputSelection: {
+        "*": {
+          "*": [
+            "abi",
+            "evm.bytecode.object",
+            "evm.deployedBytecode.object",
+            "evm.deployedBytecode.immutableReferences",
+          ],
+        },
+      },
+    },
+  };
+  const output = SolcOutputSchema.parse(JSON.parse(solc.compile(JSON.stringify(input))));
+  const errors = (output.errors ?? []).filter((error) => error.severity === "error");
+  if (errors.length > 0) {
+    throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join("\n")}`);
+  }
+  const compiler = `solc ${solc.version()}`;
+  const compiled = contractNames.map((name): [ContractName, CompiledContract] => {
+    const contract = output.contracts?.[`${name}.sol`]?.[name];
+    if (!contract) throw new Error(`solc produced no output for ${name}`);
+    const immutables = Object.keys(contract.evm.deployedBytecode.immutableReferences ?? {});
+    if (installedByCode.includes(name) && immutables.length > 0) {
+      throw new Error(`${name} is installed with anvil_setCode and must not use immutables`);
+    }
+    return [
+      name,
+      {
+        contractName: name,
+        compiler,
+        abi: contract.abi,
+        bytecode: `0x${contract.evm.bytecode.object}`,
+        deployedBytecode: `0x${contract.evm.deployedBytecode.object}`,
+      },
+    ];
+  });
+  return Object.fromEntries(compiled) as Record<ContractName, CompiledContract>;
+}
+
+/** Path of the committed artifact of one contract. */
+export function artifactPath(name: ContractName): string {
+  return join(contractsDir, `${name}.json`);
+}
+
+/** The exact text written for an artifact (the compile test compares against it). */
+export function artifactText(contract: CompiledContract): string {
+  return `${JSON.stringify(contract, null, 2)}\n`;
+}
+
+// `npx tsx server/src/devnet/contracts/compile.ts` rewrites the committed artifacts.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const contract of Object.values(compileContracts())) {
+    writeFileSync(artifactPath(contract.contractName), artifactText(contract));
+    console.log(`wrote ${artifactPath(contract.contractName)}`);
+  }
+}
