@@ -1,0 +1,91 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { createApp } from "./app";
+import type { ChainHealth } from "./health/probeChains";
+
+const healthy: ChainHealth[] = [
+  { name: "base", chainId: 8453, reachable: true, blockNumber: "7", latencyMs: 1 },
+  {
+    name: "ethereum",
+    chainId: 1,
+    reachable: false,
+    blockNumber: null,
+    latencyMs: null,
+    error: "x",
+  },
+];
+const app = createApp({ publicUrl: "http://127.0.0.1:8402", probe: async () => healthy });
+const checksummed = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+describe("GET /validate", () => {
+  it.each([
+    [checksummed, true, "valid", checksummed],
+    [checksummed.toLowerCase(), true, "missing", checksummed],
+    ["0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046", false, "invalid", null],
+    ["0x1234", false, "invalid", null],
+    ["not an address", false, "invalid", null],
+  ])("answers 200 with the checksum verdict for %s", async (address, valid, status, normalized) => {
+    const response = await app.request(`/validate?address=${encodeURIComponent(address)}`);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toMatchObject({ address, valid, normalized, checksum: { status } });
+    expect(typeof body.checksum.message).toBe("string");
+  });
+
+  it.each(["/validate", "/validate?address=", "/validate?address=%20"])(
+    "answers 404 missing_address for %s",
+    async (path) => {
+      const response = await app.request(path);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code: "missing_address" } });
+    },
+  );
+});
+
+describe("GET /health", () => {
+  it("reports each chain and degraded when one is unreachable", async () => {
+    const response = await app.request("/health");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "degraded", chains: healthy });
+  });
+});
+
+describe("GET /openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document, version 1.0.0, with /validate free", async () => {
+    const response = await app.request("/openapi.json");
+    const document = await response.json();
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("1.0.0");
+    expect(document.paths["/validate"].get.security).toEqual([]);
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+});
+
+describe("errors", () => {
+  it("answers unknown routes with a JSON 404", async () => {
+    const response = await app.request("/nope");
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: "not_found" } });
+  });
+
+  it("answers bodies over 4 KB with 413 body_too_large", async () => {
+    const response = await app.request("/validate?address=0x1", {
+      method: "POST",
+      body: "x".repeat(5000),
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: "body_too_large" } });
+  });
+
+  it("lets browsers read the x402 headers (CORS)", async () => {
+    const response = await app.request("/validate?address=0x1", {
+      method: "OPTIONS",
+      headers: { origin: "https://dapp.example", "access-control-request-method": "POST" },
+    });
+    expect(response.headers.get("access-control-allow-headers")).toContain("PAYMENT-SIGNATURE");
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});

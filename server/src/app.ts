@@ -1,0 +1,111 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { ErrorCode } from "@presend/shared/api/errors";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import type { ChainHealth } from "./health/probeChains";
+import type { App, AppEnv } from "./http/appEnv";
+import { jsonError } from "./http/jsonError";
+import { registerHealthRoute } from "./routes/healthRoute";
+import { registerValidateRoute } from "./routes/validateRoute";
+
+export const apiVersion = "1.0.0";
+
+/** Request bodies above this get 413 before any route (and any payment) sees them. */
+export const maxBodyBytes = 4 * 1024;
+
+export type AppDeps = {
+  /** Public base URL of the API, used in the OpenAPI servers list and discovery documents. */
+  publicUrl: string;
+  /** Reads chain reachability for /health. */
+  probe: () => Promise<ChainHealth[]>;
+  /** Further route groups (paid routes, discovery, data documents), registered in order. */
+  routeGroups?: Array<(app: App) => void>;
+};
+
+// Status codes Hono's own validators and middleware raise, mapped to our stable codes.
+const httpExceptionCodes: Partial<Record<number, ErrorCode>> = {
+  400: "invalid_json",
+  413: "body_too_large",
+  415: "unsupported_media_type",
+  404: "not_found",
+  405: "method_not_allowed",
+};
+
+/**
+ * Builds the whole HTTP API without binding a port (main.ts does that, tests call app.request).
+ * @example const app = createApp({ publicUrl: "http://127.0.0.1:8402", probe });
+ */
+export function createApp(deps: AppDeps): App {
+  const app = new OpenAPIHono<AppEnv>({
+    // One answer for every schema failure, so no route leaks zod's raw error format.
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issue = result.error.issues[0];
+      const field = issue?.path.join(".") || "request";
+      const code: ErrorCode = field === "address" ? "invalid_address" : "invalid_body";
+      return jsonError(c, 400, code, `Invalid ${field}: ${issue?.message ?? "bad value"}`);
+    },
+  });
+
+  // Browser clients (the extension, dApps) must be able to read the x402 headers and pay.
+  app.use(
+    "*",
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "POST", "OPTIONS"],
+      allowHeaders: [
+        "Content-Type",
+        "PAYMENT-SIGNATURE",
+        "X-Payment",
+        "Access-Control-Expose-Headers",
+      ],
+      exposeHeaders: ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "ETag"],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) =>
+        jsonError(c, 413, "body_too_large", `Request bodies are limited to ${maxBodyBytes} bytes.`),
+    }),
+  );
+
+  registerValidateRoute(app);
+  registerHealthRoute(app, { probe: deps.probe, version: apiVersion });
+  for (const register of deps.routeGroups ?? []) register(app);
+
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "presend",
+      version: apiVersion,
+      description:
+        "Pre-send safety check for EVM addresses. Paid per call with x402 v2 (USDC on Base); no accounts, no API keys. A pre-send safety check, not a guarantee: it reads public on-chain state and does no mempool analysis, contract audit or sanctions screening.",
+    },
+    servers: [{ url: deps.publicUrl }],
+    tags: [
+      {
+        name: "verification",
+        description: "Address checks (paid) and the free checksum pre-check.",
+      },
+      { name: "data", description: "Free dated snapshot documents (CC BY 4.0)." },
+      { name: "meta", description: "Service health and discovery." },
+    ],
+  });
+
+  app.notFound((c) => jsonError(c, 404, "not_found", `No route ${c.req.method} ${c.req.path}.`));
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      const code = httpExceptionCodes[error.status] ?? "invalid_body";
+      const status = error.status >= 400 && error.status < 500 ? error.status : 400;
+      return jsonError(c, status as 400, code, error.message || "Bad request.");
+    }
+    // A bug, not bad input: log it for the operator, tell the caller nothing internal.
+    console.error(error);
+    return jsonError(c, 500, "internal_error", "Internal error; nothing was charged.");
+  });
+  return app;
+}
