@@ -1,0 +1,121 @@
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hex,
+  multicall3Abi,
+  parseAbi,
+} from "viem";
+import {
+  type ChainInfo,
+  type ChainName,
+  chains,
+  multicall3Address,
+} from "../../../shared/chains/chains";
+
+export type JsonRpcRequest = {
+  jsonrpc: "2.0";
+  id: number;
+  method: string;
+  params: unknown[];
+};
+
+/** Safe (and Safe-like multisigs) expose the signer threshold; an ERC-20 or EOA does not. */
+export const safeAbi = parseAbi(["function getThreshold() view returns (uint256)"]);
+
+/** What each Multicall3 sub-call asks, in the order they sit in the aggregate3 call. */
+export type FactsSubcall = {
+  key: "usdc" | "usdt" | "usdcBridged" | "threshold" | "totalSupply" | "decimals";
+  target: Address;
+  callData: Hex;
+};
+
+/** Ids of the batch entries; the parser finds answers by id because servers may reorder them. */
+export const factsBatchIds = {
+  chainId: 1,
+  code: 2,
+  nonce: 3,
+  balance: 4,
+  gasPrice: 5,
+  blockNumber: 6,
+  multicall: 7,
+} as const;
+
+/** The sub-calls of the single aggregate3 eth_call: stablecoin balances, then classification probes. */
+export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[] {
+  const balanceOf = encodeFunctionData({
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [address],
+  });
+  const tokens = [
+    { key: "usdc" as const, target: chain.usdc.address, callData: balanceOf },
+    { key: "usdt" as const, target: chain.usdt.address, callData: balanceOf },
+    ...(chain.usdcBridged
+      ? [{ key: "usdcBridged" as const, target: chain.usdcBridged.address, callData: balanceOf }]
+      : []),
+  ];
+  // Probes against the address itself. On an EOA they return empty data; a revert stays inside
+  // aggregate3 (allowFailure), so a hostile or odd contract cannot fail the whole read.
+  const probes = [
+    {
+      key: "threshold" as const,
+      target: address,
+      callData: encodeFunctionData({ abi: safeAbi, functionName: "getThreshold" }),
+    },
+    {
+      key: "totalSupply" as const,
+      target: address,
+      callData: encodeFunctionData({ abi: erc20Abi, functionName: "totalSupply" }),
+    },
+    {
+      key: "decimals" as const,
+      target: address,
+      callData: encodeFunctionData({ abi: erc20Abi, functionName: "decimals" }),
+    },
+  ];
+  return [...tokens, ...probes];
+}
+
+/**
+ * The exact JSON-RPC batch (one HTTP request) the chain reader sends for one address on one chain.
+ * @example await fetch(rpcUrl, { method: "POST", body: JSON.stringify(buildFactsBatch(address, "base")) });
+ */
+export function buildFactsBatch(address: Address, chainName: ChainName): JsonRpcRequest[] {
+  const chain = chains[chainName];
+  const target = getAddress(address);
+  // One aggregate3 eth_call instead of one eth_call per probe: reverts come back as
+  // success=false inside a successful answer, so any JSON-RPC error left in the batch means the
+  // endpoint itself failed and the reader can fall back without guessing which errors are benign.
+  const aggregate = encodeFunctionData({
+    abi: multicall3Abi,
+    functionName: "aggregate3",
+    args: [
+      factsSubcalls(target, chain).map((call) => ({
+        target: call.target,
+        allowFailure: true,
+        callData: call.callData,
+      })),
+    ],
+  });
+  const request = (id: number, method: string, params: unknown[]): JsonRpcRequest => ({
+    jsonrpc: "2.0",
+    id,
+    method,
+    params,
+  });
+  return [
+    // The chain id guards against an endpoint configured for the wrong chain.
+    request(factsBatchIds.chainId, "eth_chainId", []),
+    request(factsBatchIds.code, "eth_getCode", [target, "latest"]),
+    request(factsBatchIds.nonce, "eth_getTransactionCount", [target, "latest"]),
+    request(factsBatchIds.balance, "eth_getBalance", [target, "latest"]),
+    request(factsBatchIds.gasPrice, "eth_gasPrice", []),
+    request(factsBatchIds.blockNumber, "eth_blockNumber", []),
+    request(factsBatchIds.multicall, "eth_call", [
+      { to: multicall3Address, data: aggregate },
+      "latest",
+    ]),
+  ];
+}

@@ -1,0 +1,219 @@
+import { type Address, getAddress, isAddress } from "viem";
+import type { ChainFacts } from "../../../shared/api/report";
+import { type ChainName, chainNames, chains } from "../../../shared/chains/chains";
+import { buildFactsBatch } from "./buildFactsBatch";
+import {
+  ChainReadError,
+  RpcHttpError,
+  RpcMalformedResponseError,
+  RpcNetworkError,
+  RpcTimeoutError,
+} from "./errors";
+import { parseFactsBatch } from "./parseFactsBatch";
+
+export type ChainReaderOptions = {
+  /** Endpoints per chain, tried in order (starting at the last one that worked). */
+  rpcUrls: Record<ChainName, readonly string[]>;
+  /** Per-endpoint budget for the whole request, body included. */
+  timeoutMs?: number;
+  /** How long a successful read is served from memory. */
+  ttlMs?: number;
+  /**
+   * How long an unavailable result is served from memory. Default 0: a caller pays per check, so
+   * each check deserves a fresh attempt once the chain is back; concurrent reads of the same key
+   * still share one attempt (coalescing), so an outage does not multiply upstream load.
+   */
+  failureTtlMs?: number;
+  /** Cache size bound; the oldest entries go first. */
+  maxEntries?: number;
+  fetch?: typeof fetch;
+  /** Clock for cache expiry (tests inject one). */
+  now?: () => number;
+};
+
+export type ChainReaderStats = {
+  /** HTTP requests sent to RPC endpoints, failed ones included. */
+  upstreamRequests: number;
+  perChain: Record<ChainName, number>;
+  /** Reads answered from the TTL cache. */
+  cacheHits: number;
+  /** Reads that joined an identical read already in flight. */
+  coalesced: number;
+};
+
+export type ChainReader = {
+  /** Facts for one address on one chain; never throws (status "unavailable" instead). */
+  read(address: Address, chain: ChainName): Promise<ChainFacts>;
+  stats(): ChainReaderStats;
+  /** Drops cached facts (stats are kept); reads in flight when it is called are not cached. */
+  clear(): void;
+};
+
+type CacheEntry = { facts: ChainFacts; expiresAt: number };
+
+/**
+ * A chain reader: one batched JSON-RPC request per (address, chain), fallback endpoints, TTL cache
+ * and in-flight coalescing.
+ * @example const facts = await createChainReader({ rpcUrls: defaultRpcUrls }).read(address, "base");
+ */
+export function createChainReader(options: ChainReaderOptions): ChainReader {
+  const timeoutMs = options.timeoutMs ?? 4000;
+  const ttlMs = options.ttlMs ?? 15_000;
+  const failureTtlMs = options.failureTtlMs ?? 0;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? Date.now;
+
+  const cache = new Map<string, CacheEntry>();
+  const inFlight = new Map<string, Promise<ChainFacts>>();
+  // Index of the endpoint that last answered, per chain: a dead first endpoint costs one timeout
+  // once, not on every read.
+  const preferred = new Map<ChainName, number>();
+  // Bumped by clear(), so a read that started before it does not refill the cache afterwards.
+  let generation = 0;
+  const counters = {
+    upstreamRequests: 0,
+    perChain: Object.fromEntries(chainNames.map((name) => [name, 0])) as Record<ChainName, number>,
+    cacheHits: 0,
+    coalesced: 0,
+  };
+
+  async function fetchFrom(url: string, address: Address, chain: ChainName): Promise<ChainFacts> {
+    counters.upstreamRequests++;
+    counters.perChain[chain]++;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let text: string;
+    try {
+      const response = await fetchFn(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(buildFactsBatch(address, chain)),
+        signal,
+      });
+      if (!response.ok) {
+        // Release the connection; the body of an error page is of no use here.
+        await response.body?.cancel().catch(() => {});
+        throw new RpcHttpError(response.status);
+      }
+      text = await response.text();
+    } catch (error) {
+      if (error instanceof ChainReadError) throw error;
+      if (signal.aborted) throw new RpcTimeoutError(timeoutMs);
+      throw new RpcNetworkError(error);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (cause) {
+      throw new RpcMalformedResponseError("not JSON", { cause });
+    }
+    return parseFactsBatch(address, chain, body);
+  }
+
+  async function readUpstream(address: Address, chain: ChainName): Promise<ChainFacts> {
+    const urls = options.rpcUrls[chain] ?? [];
+    if (urls.length === 0) return unavailable(chain, "no RPC endpoint configured");
+    const start = preferred.get(chain) ?? 0;
+    const failures: string[] = [];
+    for (let step = 0; step < urls.length; step++) {
+      const index = (start + step) % urls.length;
+      const url = urls[index] as string;
+      try {
+        const facts = await fetchFrom(url, address, chain);
+        preferred.set(chain, index);
+        return facts;
+      } catch (error) {
+        const reason =
+          error instanceof ChainReadError
+            ? error.shortMessage
+            : `unexpected error (${String(error)})`;
+        failures.push(`${endpointLabel(url, index)}: ${reason}`);
+      }
+    }
+    return unavailable(chain, `all RPC endpoints failed: ${failures.join("; ")}`);
+  }
+
+  function remember(key: string, facts: ChainFacts) {
+    const ttl = facts.status === "ok" ? ttlMs : failureTtlMs;
+    if (ttl <= 0) return;
+    cache.delete(key);
+    cache.set(key, { facts, expiresAt: now() + ttl });
+    // Map iteration order is insertion order, so the first key is the oldest entry.
+    while (cache.size > maxEntries) {
+      const oldest = cache.keys().next().value;
+      if (oldest === undefined) break;
+      cache.delete(oldest);
+    }
+  }
+
+  async function read(address: Address, chain: ChainName): Promise<ChainFacts> {
+    try {
+      if (!Object.hasOwn(chains, chain))
+        return unavailable(chain, `unknown chain ${String(chain)}`);
+      if (!isAddress(address, { strict: false })) return unavailable(chain, "invalid address");
+      const key = `${chain}:${address.toLowerCase()}`;
+      const cached = cache.get(key);
+      if (cached) {
+        if (now() < cached.expiresAt) {
+          counters.cacheHits++;
+          return structuredClone(cached.facts);
+        }
+        cache.delete(key);
+      }
+      const pending = inFlight.get(key);
+      if (pending) {
+        counters.coalesced++;
+        return structuredClone(await pending);
+      }
+      const startedIn = generation;
+      const promise = readUpstream(getAddress(address), chain)
+        .catch((error: unknown) => unavailable(chain, `unexpected error (${String(error)})`))
+        .then((facts) => {
+          if (startedIn === generation) remember(key, facts);
+          return facts;
+        })
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, promise);
+      return structuredClone(await promise);
+    } catch (error) {
+      return unavailable(chain, `unexpected error (${String(error)})`);
+    }
+  }
+
+  return {
+    read,
+    stats: () => ({ ...counters, perChain: { ...counters.perChain } }),
+    clear: () => {
+      cache.clear();
+      generation++;
+    },
+  };
+}
+
+/** Host (and port) only: paths and queries of RPC URLs often carry API keys. */
+function endpointLabel(url: string, index: number): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return `endpoint ${index + 1}`;
+  }
+}
+
+function unavailable(chain: ChainName, error: string): ChainFacts {
+  const info = chains[chain];
+  return {
+    name: chain,
+    chainId: info?.id ?? 0,
+    status: "unavailable",
+    error,
+    isContract: null,
+    kind: null,
+    outgoingTxs: null,
+    native: null,
+    usdc: null,
+    usdt: null,
+    ...(info?.usdcBridged ? { usdcBridged: null } : {}),
+    gas: null,
+    blockNumber: null,
+  };
+}

@@ -1,0 +1,63 @@
+// Why one RPC endpoint could not serve a facts batch. The reader catches these, tries the next
+// endpoint, and folds the short messages into ChainFacts.error; they never leave read().
+
+export class ChainReadError extends Error {
+  override name = "ChainReadError";
+  /** A short reason a person can act on, without the endpoint URL (it may carry an API key). */
+  readonly shortMessage: string;
+
+  constructor(shortMessage: string, options?: { cause?: unknown }) {
+    super(shortMessage, options);
+    this.shortMessage = shortMessage;
+  }
+}
+
+/** The endpoint answered with a non-2xx HTTP status. */
+export class RpcHttpError extends ChainReadError {
+  override name = "RpcHttpError";
+  constructor(status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/** No answer within the per-endpoint timeout. */
+export class RpcTimeoutError extends ChainReadError {
+  override name = "RpcTimeoutError";
+  constructor(timeoutMs: number) {
+    super(`timeout after ${timeoutMs} ms`);
+  }
+}
+
+/** The request never got an HTTP answer (refused, DNS, reset). */
+export class RpcNetworkError extends ChainReadError {
+  override name = "RpcNetworkError";
+  constructor(cause: unknown) {
+    super(`network error${cause instanceof Error && cause.message ? ` (${cause.message})` : ""}`, {
+      cause,
+    });
+  }
+}
+
+/** The body is not the JSON-RPC batch answer we asked for. */
+export class RpcMalformedResponseError extends ChainReadError {
+  override name = "RpcMalformedResponseError";
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(`malformed response: ${detail}`, options);
+  }
+}
+
+/** One entry of the batch carries a JSON-RPC error object. */
+export class RpcMethodError extends ChainReadError {
+  override name = "RpcMethodError";
+  constructor(method: string, code: number, message: string) {
+    super(`${method} failed: ${code} ${message.slice(0, 120)}`);
+  }
+}
+
+/** The endpoint serves a different chain than the one it is configured for. */
+export class RpcWrongChainError extends ChainReadError {
+  override name = "RpcWrongChainError";
+  constructor(expected: number, actual: number) {
+    super(`wrong chain: expected id ${expected}, endpoint reports ${actual}`);
+  }
+}
