@@ -1,0 +1,31 @@
+import { defineConfig } from "wxt";
+
+// The API the extension pays and calls. A build-time default (the local world in development);
+// users can point it elsewhere in the options page, which is why hosts are optional below.
+const apiUrl = process.env.WXT_PRESEND_API_URL ?? "http://127.0.0.1:8402";
+
+function originPattern(url: string): string {
+  const { protocol, hostname } = new URL(url);
+  // Match patterns carry no port: the pattern covers every port of the host.
+  return `${protocol}//${hostname}/*`;
+}
+
+export default defineConfig({
+  srcDir: "src",
+  // Explicit imports only: auto-imports hide dependencies (STYLE.md).
+  imports: false,
+  modules: ["@wxt-dev/module-react"],
+  zip: { artifactTemplate: "presend-{{version}}-{{browser}}.zip" },
+  vite: () => ({
+    define: { "import.meta.env.WXT_PRESEND_API_URL": JSON.stringify(apiUrl) },
+    build: { chunkSizeWarningLimit: 2000 },
+  }),
+  manifest: {
+    name: "presend",
+    description:
+      "Pre-send safety check for EVM addresses: local checksum and lookalike warnings, paid on-chain checks.",
+    permissions: ["storage", "activeTab"],
+    host_permissions: [originPattern(apiUrl)],
+    optional_host_permissions: ["http://*/*", "https://*/*"],
+  },
+});
