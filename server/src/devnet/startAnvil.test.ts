@@ -1,5 +1,17 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { livingProcessesInGroup } from "./livingProcessesInGroup";
 import { type AnvilInstance, startAnvil } from "./startAnvil";
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
 
 describe("startAnvil", () => {
   let anvil: AnvilInstance | undefined;
@@ -13,7 +25,48 @@ describe("startAnvil", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
     });
     expect(await response.json()).toMatchObject({ result: "0xa4b1" });
+    const groupId = anvil.process.pid ?? 0;
+    expect(livingProcessesInGroup(groupId).length).toBeGreaterThanOrEqual(2);
     await anvil.stop();
     expect(anvil.process.exitCode !== null || anvil.process.signalCode !== null).toBe(true);
+    expect(livingProcessesInGroup(groupId)).toEqual([]);
+  });
+
+  it("reports an anvil that cannot start instead of waiting for the timeout", async () => {
+    const first = await startAnvil({ chainId: 1 });
+    try {
+      const started = Date.now();
+      await expect(startAnvil({ chainId: 137, port: first.port })).rejects.toThrow(/exited/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it("kills anvil when the process that started it is killed with SIGKILL", async () => {
+    const startAnvilPath = fileURLToPath(new URL("./startAnvil.ts", import.meta.url));
+    const script = `
+      const { startAnvil } = await import(${JSON.stringify(startAnvilPath)});
+      const anvil = await startAnvil({ chainId: 10 });
+      console.log(JSON.stringify({ groupId: anvil.process.pid, rpcUrl: anvil.rpcUrl }));
+      setInterval(() => {}, 60_000);
+    `;
+    const parent = spawn(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    const started = await new Promise<{ groupId: number; rpcUrl: string }>((resolve, reject) => {
+      parent.stdout.once("data", (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
+      parent.once("exit", (code) => reject(new Error(`parent exited early with ${code}`)));
+    });
+    expect(livingProcessesInGroup(started.groupId).length).toBeGreaterThanOrEqual(2);
+    parent.kill("SIGKILL");
+    expect(await waitUntil(() => livingProcessesInGroup(started.groupId).length === 0, 5_000)).toBe(
+      true,
+    );
+    await expect(fetch(started.rpcUrl, { method: "POST" })).rejects.toThrow();
   });
 });

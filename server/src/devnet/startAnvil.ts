@@ -30,11 +30,50 @@ export type AnvilInstance = {
   chainId: number;
   port: number;
   rpcUrl: string;
+  /** The watchdog shell; anvil runs as its child, in a process group whose id is `process.pid`. */
   process: ChildProcess;
   stop: () => Promise<void>;
 };
 
 export type StartAnvilOptions = { chainId: number; port?: number; timeoutMs?: number };
+
+// Node cannot ask the kernel to kill a child when the parent dies (no prctl), so anvil runs under
+// a tiny shell watchdog that holds the read end of a pipe from this process. Whenever this process
+// goes away (exit, crash, SIGKILL) the kernel closes the write end, `read` sees EOF and the
+// watchdog kills anvil. The shell also exits as soon as anvil does, so start-up errors surface.
+const watchdogScript = [
+  "exec 3<&0", // keep the pipe: background jobs get /dev/null as stdin
+  '"$@" 3<&- &',
+  "anvil=$!",
+  '{ read -r _ <&3; kill "$anvil" 2>/dev/null; } &',
+  "watcher=$!",
+  "exec 3<&-",
+  'wait "$anvil"',
+  "status=$?",
+  'kill "$watcher" 2>/dev/null',
+  'exit "$status"',
+].join("\n");
+
+/** Process groups of running anvils, killed synchronously if this process exits normally. */
+const runningGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(groupId: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-groupId, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function trackGroup(groupId: number): void {
+  runningGroups.add(groupId);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const group of runningGroups) killGroup(group, "SIGKILL");
+  });
+}
 
 /**
  * Spawns one anvil chain on loopback and resolves once it answers JSON-RPC.
@@ -43,39 +82,60 @@ export type StartAnvilOptions = { chainId: number; port?: number; timeoutMs?: nu
 export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInstance> {
   const port = options.port ?? (await freePort());
   // --mixed-mining: instant receipts, and a block every second keeps timestamps fresh.
+  const anvilArgs = [
+    "--silent",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--chain-id",
+    String(options.chainId),
+    "--mixed-mining",
+    "--block-time",
+    "1",
+  ];
+  // detached: its own process group, so stop() can kill the shell, the watcher and anvil at once.
   const child = spawn(
-    anvilBinaryPath(),
-    [
-      "--silent",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(port),
-      "--chain-id",
-      String(options.chainId),
-      "--mixed-mining",
-      "--block-time",
-      "1",
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    "/bin/sh",
+    ["-c", watchdogScript, "presend-anvil", anvilBinaryPath(), ...anvilArgs],
+    {
+      stdio: ["pipe", "ignore", "pipe"],
+      detached: true,
+    },
   );
+  const groupId = child.pid;
+  if (groupId === undefined)
+    throw new Error(`anvil (chain ${options.chainId}) could not be spawned`);
+  trackGroup(groupId);
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  // Writing to a watchdog that already died must not crash this process.
+  child.stdin?.on("error", () => {});
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
+  const exitedPromise = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  void exitedPromise.then(() => runningGroups.delete(groupId));
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) =>
-    child.once("exit", (code) =>
-      reject(new Error(`anvil (chain ${options.chainId}) exited with ${code}: ${stderr.trim()}`)),
-    ),
-  );
+  const exited = exitedPromise.then((): never => {
+    throw new Error(
+      `anvil (chain ${options.chainId}) exited with ${child.exitCode}: ${stderr.trim()}`,
+    );
+  });
   exited.catch(() => {});
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
+  const stop = async () => {
+    if (!hasExited()) {
+      // Closing the pipe is the watchdog's signal; SIGKILL the group if it does not finish.
+      child.stdin?.end();
+      const timer = setTimeout(() => killGroup(groupId, "SIGKILL"), 3_000);
+      await exitedPromise;
+      clearTimeout(timer);
+    }
+    // The watcher subshell may outlive the shell by a moment; nothing of the group may remain.
+    killGroup(groupId, "SIGKILL");
+    runningGroups.delete(groupId);
+  };
+  const expectedChainId = `0x${options.chainId.toString(16)}`;
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   while (Date.now() < deadline) {
     const ready = await Promise.race([
@@ -84,7 +144,10 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
       }).then(
-        (response) => response.ok,
+        // Another chain may already hold a configured port: only our chain id counts as ready.
+        async (response) =>
+          response.ok &&
+          ((await response.json()) as { result?: string }).result === expectedChainId,
         () => false,
       ),
       exited,
