@@ -1,0 +1,52 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./loadConfig";
+
+describe("loadConfig", () => {
+  it("defaults to the embedded local world on 127.0.0.1:8402", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      network: "local",
+      host: "127.0.0.1",
+      port: 8402,
+      publicUrl: "http://127.0.0.1:8402",
+      devnetFirstPort: 8545,
+      rpcTimeoutMs: 4000,
+      cacheTtlMs: 15000,
+      rpcUrls: {},
+    });
+  });
+
+  it("reads per-chain RPC URL lists", () => {
+    const config = loadConfig({ RPC_URLS_BASE: "https://a.example/rpc, https://b.example/rpc" });
+    expect(config.rpcUrls.base).toEqual(["https://a.example/rpc", "https://b.example/rpc"]);
+  });
+
+  it.each([
+    [{ PORT: "eighty" }, "PORT"],
+    [{ PAY_TO: "0xd8da6bf26964af9d7eed9e03e53415d37aa96045" }, "PAY_TO"],
+    [{ RPC_URLS_POLYGON: "ftp://x" }, "RPC_URLS_POLYGON"],
+    [{ PRESEND_NETWORK: "testnet" }, "PRESEND_NETWORK"],
+    [{ PRESEND_NETWORK: "mainnet" }, "FACILITATOR_URL"],
+    [{ PRESEND_NETWORK: "mainnet", FACILITATOR_URL: "https://f.example" }, "ATTESTATION_KEY_FILE"],
+  ])("rejects %j naming %s", (env, field) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${field}(\\.\\d+)?: `));
+  });
+
+  it("reads a JSON config file, with the environment taking precedence", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "presend-config-")), "config.json");
+    writeFileSync(file, JSON.stringify({ PORT: 9000, RPC_URLS_ARBITRUM: ["https://arb.example"] }));
+    const config = loadConfig({ PRESEND_CONFIG: file, PORT: "9001" });
+    expect(config.port).toBe(9001);
+    expect(config.rpcUrls.arbitrum).toEqual(["https://arb.example"]);
+  });
+
+  it("names PRESEND_CONFIG when the file is unreadable", () => {
+    expect(() => loadConfig({ PRESEND_CONFIG: "/nonexistent/presend.json" })).toThrow(
+      /PRESEND_CONFIG: /,
+    );
+  });
+});

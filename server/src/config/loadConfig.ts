@@ -1,0 +1,146 @@
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checksumStatus } from "@presend/shared/address/checksumStatus";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { z } from "zod";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+const urlList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((url) => url.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1));
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+// Keys are the environment variable names, so an error names exactly what the operator set.
+const rpcKeys = Object.fromEntries(
+  chainNames.map((name) => [`RPC_URLS_${name.toUpperCase()}`, urlList.optional()]),
+) as Record<`RPC_URLS_${Uppercase<ChainName>}`, z.ZodOptional<typeof urlList>>;
+
+const ConfigSchema = z
+  .object({
+    /** local: the embedded five-chain world; mainnet: public chains, a real facilitator. */
+    PRESEND_NETWORK: z.enum(["local", "mainnet"]).default("local"),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    PORT: port.default(8402),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default(resolve(repoRoot, ".data")),
+    SNAPSHOTS_DIR: z.string().min(1).default(resolve(repoRoot, "snapshots")),
+    /** First port of the five local chains (base, ethereum, arbitrum, optimism, polygon); 0 = any free ports. */
+    DEVNET_FIRST_PORT: port.default(8545),
+    RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(4_000),
+    CACHE_TTL_MS: z.coerce.number().int().min(0).default(15_000),
+    FACILITATOR_URL: z.url({ protocol: /^https?$/ }).optional(),
+    PAY_TO: z
+      .string()
+      .refine(
+        (value) => checksumStatus(value).checksum.status === "valid",
+        "must be an EIP-55 checksummed address",
+      )
+      .optional(),
+    ATTESTATION_KEY_FILE: z.string().min(1).optional(),
+    ...rpcKeys,
+  })
+  .superRefine((config, ctx) => {
+    if (config.PRESEND_NETWORK !== "mainnet") return;
+    // On mainnets nothing may silently fall back to the demo world.
+    for (const key of ["FACILITATOR_URL", "PAY_TO", "ATTESTATION_KEY_FILE"] as const) {
+      if (!config[key]) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: "is required when PRESEND_NETWORK=mainnet",
+        });
+      }
+    }
+  });
+
+export type RawConfig = z.infer<typeof ConfigSchema>;
+
+export type Config = {
+  network: "local" | "mainnet";
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  snapshotsDir: string;
+  devnetFirstPort: number;
+  rpcTimeoutMs: number;
+  cacheTtlMs: number;
+  /** Per-chain RPC URL overrides (mainnet); missing chains use the reader's public defaults. */
+  rpcUrls: Partial<Record<ChainName, string[]>>;
+  facilitatorUrl?: string;
+  payTo?: `0x${string}`;
+  attestationKeyFile?: string;
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError" as const;
+}
+
+/**
+ * Parses the configuration once from the environment (and an optional JSON file named by PRESEND_CONFIG,
+ * whose keys are the same names; the environment wins). Throws ConfigError naming the bad field.
+ * @example const config = loadConfig(process.env);
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  let fileValues: Record<string, unknown> = {};
+  if (env.PRESEND_CONFIG) {
+    try {
+      fileValues = z
+        .record(z.string(), z.unknown())
+        .parse(JSON.parse(readFileSync(env.PRESEND_CONFIG, "utf8")));
+    } catch (error) {
+      throw new ConfigError(
+        `PRESEND_CONFIG: cannot read ${env.PRESEND_CONFIG} as a JSON object (${error instanceof Error ? error.message : error})`,
+      );
+    }
+  }
+  const definedEnv = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = ConfigSchema.safeParse({ ...stringify(fileValues), ...definedEnv });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const raw = parsed.data;
+  const rpcUrls: Partial<Record<ChainName, string[]>> = {};
+  for (const name of chainNames) {
+    const urls = raw[`RPC_URLS_${name.toUpperCase() as Uppercase<ChainName>}`];
+    if (urls) rpcUrls[name] = urls;
+  }
+  const displayHost = raw.HOST === "0.0.0.0" ? "127.0.0.1" : raw.HOST;
+  return {
+    network: raw.PRESEND_NETWORK,
+    host: raw.HOST,
+    port: raw.PORT,
+    publicUrl: (raw.PUBLIC_URL ?? `http://${displayHost}:${raw.PORT}`).replace(/\/$/, ""),
+    dataDir: raw.DATA_DIR,
+    snapshotsDir: raw.SNAPSHOTS_DIR,
+    devnetFirstPort: raw.DEVNET_FIRST_PORT,
+    rpcTimeoutMs: raw.RPC_TIMEOUT_MS,
+    cacheTtlMs: raw.CACHE_TTL_MS,
+    rpcUrls,
+    facilitatorUrl: raw.FACILITATOR_URL,
+    payTo: raw.PAY_TO as `0x${string}` | undefined,
+    attestationKeyFile: raw.ATTESTATION_KEY_FILE,
+  };
+}
+
+// A config file may hold numbers and arrays; the schema reads strings like the environment does.
+function stringify(values: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? value.join(",") : String(value),
+    ]),
+  );
+}
