@@ -11,7 +11,7 @@ import {
 import { z } from "zod";
 import type { Balance, ChainFacts } from "../../../shared/api/report";
 import { type ChainName, chains } from "../../../shared/chains/chains";
-import { type FactsSubcall, factsBatchIds, factsSubcalls, safeAbi } from "./buildFactsBatch";
+import { type FactsSubcall, factsBatchIds, factsSubcalls } from "./buildFactsBatch";
 import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
 
 const NATIVE_TRANSFER_GAS = 21_000n;

@@ -1,0 +1,225 @@
+import { type Address, getAddress } from "viem";
+import { describe, expect, it, vi } from "vitest";
+import { chains } from "../../../shared/chains/chains";
+import { buildFactsBatch, type JsonRpcRequest } from "./buildFactsBatch";
+import { createChainReader } from "./createChainReader";
+import { answerFactsBatch, type FakeChainState } from "./fakeRpc";
+
+const alice: Address = "0xd8da6bf26964af9d7eed9e03e53415d37aa96045";
+const bob: Address = "0x2222222222222222222222222222222222222222";
+const first = "https://first.example/v1/SECRET-KEY";
+const second = "https://second.example/rpc";
+const urls = { base: [first, second], ethereum: [], arbitrum: [], optimism: [], polygon: [] };
+
+type Behaviour = "ok" | "throw" | "503" | "garbage" | "rpc-error" | "hang";
+
+/** A fetch that plays one behaviour per host and answers good batches from `state`. */
+function fakeFetch(behaviours: Record<string, Behaviour>, state: Partial<FakeChainState> = {}) {
+  return vi.fn<typeof fetch>(async (input, init) => {
+    const host = new URL(String(input)).host;
+    const batch = JSON.parse(String(init?.body)) as JsonRpcRequest[];
+    switch (behaviours[host] ?? "ok") {
+      case "throw":
+        throw new TypeError("fetch failed");
+      case "503":
+        return new Response("upstream down", { status: 503 });
+      case "garbage":
+        return new Response("<html>captcha</html>", { status: 200 });
+      case "rpc-error":
+        return Response.json(
+          batch.map(({ id }) => ({
+            jsonrpc: "2.0",
+            id,
+            error: { code: -32005, message: "limit" },
+          })),
+        );
+      case "hang":
+        return new Promise<Response>((_, reject) => {
+          const signal = init?.signal;
+          signal?.addEventListener("abort", () => reject(signal.reason));
+        });
+      case "ok":
+        return Response.json(answerFactsBatch(batch, { chainId: 8453, nonce: 5n, ...state }));
+    }
+  });
+}
+
+describe("createChainReader", () => {
+  it("sends the whole facts batch in one HTTP request and returns the parsed facts", async () => {
+    const fetch = fakeFetch({});
+    const reader = createChainReader({ rpcUrls: urls, fetch });
+    const facts = await reader.read(alice, "base");
+    expect(facts).toMatchObject({ status: "ok", kind: "eoa", outgoingTxs: 5 });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const [url, init] = fetch.mock.calls[0] ?? [];
+    expect(url).toBe(first);
+    expect(JSON.parse(String(init?.body))).toEqual(buildFactsBatch(alice, "base"));
+    expect(reader.stats()).toMatchObject({ upstreamRequests: 1, perChain: { base: 1 } });
+  });
+
+  it.each<Behaviour>(["throw", "503", "garbage", "rpc-error"])(
+    "falls back to the next endpoint when the first one answers with %s",
+    async (behaviour) => {
+      const fetch = fakeFetch({ "first.example": behaviour });
+      const reader = createChainReader({ rpcUrls: urls, fetch });
+      expect(await reader.read(alice, "base")).toMatchObject({ status: "ok", outgoingTxs: 5 });
+      expect(fetch.mock.calls.map(([url]) => url)).toEqual([first, second]);
+      expect(reader.stats().upstreamRequests).toBe(2);
+    },
+  );
+
+  it("gives up on a silent endpoint after timeoutMs and uses the next one", async () => {
+    const fetch = fakeFetch({ "first.example": "hang" });
+    const reader = createChainReader({ rpcUrls: urls, fetch, timeoutMs: 50 });
+    const started = performance.now();
+    expect(await reader.read(alice, "base")).toMatchObject({ status: "ok" });
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(45);
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it("returns unavailable with every endpoint's reason, null facts and no URL secrets", async () => {
+    const fetch = fakeFetch({ "first.example": "hang", "second.example": "503" });
+    const reader = createChainReader({ rpcUrls: urls, fetch, timeoutMs: 30 });
+    const facts = await reader.read(alice, "base");
+    expect(facts).toEqual({
+      name: "base",
+      chainId: 8453,
+      status: "unavailable",
+      error: expect.stringMatching(
+        /^all RPC endpoints failed: first\.example: timeout after 30 ms; second\.example: HTTP 503$/,
+      ),
+      isContract: null,
+      kind: null,
+      outgoingTxs: null,
+      native: null,
+      usdc: null,
+      usdt: null,
+      usdcBridged: null,
+      gas: null,
+      blockNumber: null,
+    });
+    expect(facts.error).not.toContain("SECRET");
+  });
+
+  it("names JSON-RPC, garbage and network failures briefly", async () => {
+    const fetch = fakeFetch({ "first.example": "rpc-error", "second.example": "garbage" });
+    const reader = createChainReader({ rpcUrls: urls, fetch });
+    expect((await reader.read(alice, "base")).error).toBe(
+      "all RPC endpoints failed: first.example: eth_chainId failed: -32005 limit; " +
+        "second.example: malformed response: not JSON",
+    );
+    const down = createChainReader({
+      rpcUrls: urls,
+      fetch: fakeFetch({ "first.example": "throw", "second.example": "throw" }),
+    });
+    expect((await down.read(alice, "base")).error).toMatch(
+      /first\.example: network error \(fetch failed\)/,
+    );
+  });
+
+  it("answers unavailable without a request for a chain with no endpoint or a bad address", async () => {
+    const fetch = fakeFetch({});
+    const reader = createChainReader({ rpcUrls: urls, fetch });
+    expect(await reader.read(alice, "polygon")).toMatchObject({
+      name: "polygon",
+      chainId: chains.polygon.id,
+      status: "unavailable",
+      error: "no RPC endpoint configured",
+    });
+    expect(await reader.read("0x123" as Address, "base")).toMatchObject({
+      status: "unavailable",
+      error: "invalid address",
+    });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("starts at the endpoint that last worked, so a dead first endpoint costs one failure", async () => {
+    const fetch = fakeFetch({ "first.example": "throw" });
+    const reader = createChainReader({ rpcUrls: urls, fetch });
+    await reader.read(alice, "base");
+    await reader.read(bob, "base");
+    expect(fetch.mock.calls.map(([url]) => url)).toEqual([first, second, second]);
+  });
+
+  it("serves a repeated read from the cache within ttlMs and refetches after it", async () => {
+    let clock = 1_000;
+    const fetch = fakeFetch({});
+    const reader = createChainReader({ rpcUrls: urls, fetch, ttlMs: 15_000, now: () => clock });
+    await reader.read(alice, "base");
+    clock += 14_999;
+    // Same key whatever the case of the address.
+    expect(await reader.read(getAddress(alice), "base")).toMatchObject({ status: "ok" });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(reader.stats().cacheHits).toBe(1);
+    clock += 1;
+    await reader.read(alice, "base");
+    expect(fetch).toHaveBeenCalledTimes(2);
+    await reader.read(alice, "ethereum");
+    await reader.read(bob, "base");
+    expect(reader.stats()).toMatchObject({ cacheHits: 1, upstreamRequests: 3 });
+  });
+
+  it("hands out copies, so a caller cannot change what the cache serves next", async () => {
+    const reader = createChainReader({ rpcUrls: urls, fetch: fakeFetch({}) });
+    const facts = await reader.read(alice, "base");
+    facts.outgoingTxs = 999;
+    expect((await reader.read(alice, "base")).outgoingTxs).toBe(5);
+  });
+
+  it("does not cache an unavailable result unless failureTtlMs asks for it", async () => {
+    const behaviours: Record<string, Behaviour> = {
+      "first.example": "503",
+      "second.example": "503",
+    };
+    const fetch = fakeFetch(behaviours);
+    const reader = createChainReader({ rpcUrls: urls, fetch });
+    expect((await reader.read(alice, "base")).status).toBe("unavailable");
+    behaviours["second.example"] = "ok";
+    expect((await reader.read(alice, "base")).status).toBe("ok");
+
+    const briefly = createChainReader({
+      rpcUrls: urls,
+      fetch: fakeFetch({ "first.example": "503", "second.example": "503" }),
+      failureTtlMs: 2_000,
+    });
+    await briefly.read(alice, "base");
+    await briefly.read(alice, "base");
+    expect(briefly.stats()).toMatchObject({ upstreamRequests: 2, cacheHits: 1 });
+  });
+
+  it("coalesces 10 concurrent reads of one key into one upstream request", async () => {
+    const fetch = fakeFetch({});
+    const reader = createChainReader({ rpcUrls: urls, fetch });
+    const reads = Array.from({ length: 10 }, (_, i) =>
+      reader.read(i % 2 ? alice : getAddress(alice), "base"),
+    );
+    const results = await Promise.all(reads);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(new Set(results.map((facts) => JSON.stringify(facts))).size).toBe(1);
+    expect(reader.stats()).toMatchObject({ upstreamRequests: 1, coalesced: 9, cacheHits: 0 });
+  });
+
+  it("clear() empties the cache, and a read in flight during clear() is not cached", async () => {
+    const fetch = fakeFetch({});
+    const reader = createChainReader({ rpcUrls: urls, fetch });
+    await reader.read(alice, "base");
+    reader.clear();
+    const inFlight = reader.read(alice, "base");
+    reader.clear();
+    await inFlight;
+    await reader.read(alice, "base");
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it("classifies an EIP-7702 delegation read through the whole path", async () => {
+    const delegate = "0x63c0c19a282a1b52b07dd5a65b58948a07dae32b";
+    const fetch = fakeFetch({}, { code: `0xef0100${delegate.slice(2)}` });
+    const facts = await createChainReader({ rpcUrls: urls, fetch }).read(alice, "base");
+    expect(facts).toMatchObject({
+      isContract: false,
+      kind: "eip7702-delegated",
+      delegate: getAddress(delegate),
+    });
+  });
+});
