@@ -1,4 +1,4 @@
-import { parseUnits } from "viem";
+import { formatUnits, parseUnits } from "viem";
 import type { AddressKind, Balance, ChainFacts } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 
@@ -23,7 +23,7 @@ export function balanceOf(amount: string, symbol: string, decimals: number): Bal
 
 function gasCost(gasPriceWei: bigint, gas: bigint, symbol: string): Balance {
   const raw = gasPriceWei * gas;
-  return { raw: raw.toString(), decimals: 18, formatted: raw.toString(), symbol };
+  return { raw: raw.toString(), decimals: 18, formatted: formatUnits(raw, 18), symbol };
 }
 
 /** Facts of a readable chain; by default a fresh EOA (nonce 0, no balances) at 1 gwei. */

@@ -1,0 +1,36 @@
+import type { ChainFacts, DeepVerdict } from "../api/report";
+import { crossChainFindings } from "./crossChainFindings";
+import { detectWrongNetwork } from "./detectWrongNetwork";
+import { findTokenMismatches } from "./findTokenMismatches";
+import { summarizeFindings } from "./summarizeFindings";
+import { summarizeGas } from "./summarizeGas";
+import { type TargetInput, targetFindings } from "./targetFindings";
+
+export type DeepInput = TargetInput & {
+  /** Facts on the other chains (four in a deep check); an entry for the target is ignored. */
+  others: readonly ChainFacts[];
+};
+
+/**
+ * The deep verdict: the single-chain rules plus wrong-network and token-mismatch across chains.
+ * @example decideDeepVerdict({ address, checksum, target: baseFacts, others }).wrongNetwork // { flagged: true, activeOn: ["arbitrum"] }
+ */
+export function decideDeepVerdict(input: DeepInput): DeepVerdict {
+  const { address, target } = input;
+  const others = input.others.filter((facts) => facts.name !== target.name);
+  const wrongNetwork = detectWrongNetwork(target, others);
+  const tokenMismatch = findTokenMismatches({ address, target, others });
+  const { level, headline, next, reasons } = summarizeFindings([
+    ...targetFindings(input),
+    ...crossChainFindings({ address, target, others, wrongNetwork, tokenMismatch }),
+  ]);
+  return {
+    level,
+    headline,
+    next,
+    gas: summarizeGas(target),
+    reasons,
+    tokenMismatch,
+    wrongNetwork,
+  };
+}

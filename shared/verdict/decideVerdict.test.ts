@@ -1,0 +1,296 @@
+import { describe, expect, it } from "vitest";
+import { type ChainFacts, type Checksum, checksumStatuses, type Level } from "../api/report";
+import { chainNames, chains } from "../chains/chains";
+import { readableFacts, unreadableFacts } from "./chainFacts.test-helpers";
+import { decideVerdict } from "./decideVerdict";
+
+const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+const delegate = "0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B";
+
+const checksums: Record<Checksum["status"], Checksum> = {
+  valid: { status: "valid", message: "Checksum is valid (EIP-55)." },
+  missing: { status: "missing", message: "No checksum (all one case)." },
+  invalid: { status: "invalid", message: "Wrong checksum (EIP-55)." },
+};
+
+type Row = {
+  name: string;
+  address?: string;
+  checksum?: Checksum["status"];
+  target: ChainFacts;
+  level: Level;
+  /** Every reason code, in the verdict's order (deciding reason first). */
+  codes: string[];
+  next?: string;
+  headline?: string;
+  /** Text one of the reasons must contain. */
+  mentions?: string;
+};
+
+const rows: Row[] = [
+  {
+    name: "ok: an EOA with outgoing history",
+    target: readableFacts("base", { nonce: 12, native: "1" }),
+    level: "ok",
+    codes: ["active_wallet"],
+    headline: "Active wallet on base",
+    next: "Looks safe to send on base; double-check the address with the recipient.",
+    mentions: "Active wallet on base: 12 outgoing transactions.",
+  },
+  {
+    name: "ok: a Safe with outgoing history",
+    target: readableFacts("base", { kind: "safe", nonce: 1 }),
+    level: "ok",
+    codes: ["active_wallet"],
+    headline: "Active Safe on base",
+    mentions: "1 outgoing transaction.",
+  },
+  {
+    name: "ok: an active wallet holding native and bridged USDC",
+    target: readableFacts("polygon", { nonce: 2, usdc: "5", bridged: "5" }),
+    level: "ok",
+    codes: ["active_wallet"],
+  },
+  {
+    name: "caution: a fresh address",
+    target: readableFacts("base"),
+    level: "caution",
+    codes: ["fresh_address"],
+    next: "Send a small test amount first.",
+  },
+  {
+    name: "caution: fresh and no checksum, the fresh address decides",
+    checksum: "missing",
+    target: readableFacts("base"),
+    level: "caution",
+    codes: ["fresh_address", "checksum_missing"],
+    next: "Send a small test amount first.",
+  },
+  {
+    name: "caution: an active wallet without checksum",
+    checksum: "missing",
+    target: readableFacts("base", { nonce: 3 }),
+    level: "caution",
+    codes: ["checksum_missing", "active_wallet"],
+    headline: "No checksum: typos cannot be detected",
+  },
+  {
+    name: "caution: a fresh Safe",
+    target: readableFacts("base", { kind: "safe" }),
+    level: "caution",
+    codes: ["fresh_address"],
+  },
+  {
+    name: "caution: receive-only (funds but never sent)",
+    target: readableFacts("base", { usdc: "250" }),
+    level: "caution",
+    codes: ["receive_only"],
+    mentions: "exchange deposit address",
+  },
+  {
+    name: "caution: an EIP-7702 delegated EOA names its delegate",
+    target: readableFacts("base", { kind: "eip7702-delegated", nonce: 5, delegate }),
+    level: "caution",
+    codes: ["eip7702_delegated", "active_wallet"],
+    mentions: delegate,
+  },
+  {
+    name: "caution: an EIP-7702 delegation without a known delegate",
+    target: readableFacts("base", { kind: "eip7702-delegated", nonce: 5 }),
+    level: "caution",
+    codes: ["eip7702_delegated", "active_wallet"],
+    mentions: "an unknown contract",
+  },
+  {
+    name: "caution: only bridged USDC on the target",
+    target: readableFacts("arbitrum", { nonce: 7, bridged: "40" }),
+    level: "caution",
+    codes: ["bridged_usdc_only", "active_wallet"],
+    mentions: "USDC.e",
+  },
+  {
+    name: "caution: the target chain could not be read",
+    target: unreadableFacts("base", "HTTP 503"),
+    level: "caution",
+    codes: ["chain_unavailable"],
+    headline: "Could not verify on base",
+    mentions: "Could not verify: base could not be read (HTTP 503).",
+  },
+  {
+    name: "caution: an unreadable chain without an error text",
+    target: { ...unreadableFacts("optimism"), error: undefined },
+    level: "caution",
+    codes: ["chain_unavailable"],
+    mentions: "(unknown error)",
+  },
+  {
+    name: "caution: unreadable and no checksum, the unreadable chain decides",
+    checksum: "missing",
+    target: unreadableFacts("base"),
+    level: "caution",
+    codes: ["chain_unavailable", "checksum_missing"],
+    headline: "Could not verify on base",
+  },
+  {
+    name: "caution: readable but no kind",
+    target: { ...readableFacts("base", { nonce: 9 }), kind: null },
+    level: "caution",
+    codes: ["unclassified"],
+  },
+  {
+    name: "caution: a wallet whose nonce is unknown",
+    target: { ...readableFacts("base"), outgoingTxs: null },
+    level: "caution",
+    codes: ["unclassified"],
+  },
+  {
+    name: "warn: a contract that is not a known wallet",
+    target: readableFacts("base", { kind: "contract", nonce: 1, native: "3" }),
+    level: "warn",
+    codes: ["unknown_contract"],
+  },
+  {
+    name: "danger: a token contract on the target",
+    target: readableFacts("base", { kind: "token", nonce: 1 }),
+    level: "danger",
+    codes: ["token_contract"],
+    next: "Do not send: this is a token contract on base, not a wallet.",
+  },
+  {
+    name: "danger: the USDC contract on base",
+    address: chains.base.usdc.address,
+    target: readableFacts("base", { kind: "token", nonce: 1, usdc: "12" }),
+    level: "danger",
+    codes: ["stablecoin_contract"],
+    next: "Do not send: this is the USDC contract on base.",
+  },
+  {
+    name: "danger: a stablecoin contract of another chain, even where it has no code",
+    address: chains.ethereum.usdt.address,
+    target: readableFacts("arbitrum"),
+    level: "danger",
+    codes: ["stablecoin_contract", "fresh_address"],
+    next: "Do not send: this is the USDT contract on ethereum.",
+  },
+  {
+    name: "danger: a stablecoin contract beats everything",
+    address: chains.base.usdcBridged?.address.toLowerCase(),
+    checksum: "missing",
+    target: readableFacts("base", { kind: "token", nonce: 1 }),
+    level: "danger",
+    codes: ["stablecoin_contract", "checksum_missing"],
+    next: "Do not send: this is the USDbC contract on base.",
+  },
+  {
+    name: "danger: a stablecoin contract whose chain could not be read",
+    address: chains.polygon.usdc.address,
+    target: unreadableFacts("polygon"),
+    level: "danger",
+    codes: ["stablecoin_contract", "chain_unavailable"],
+  },
+  {
+    name: "danger: the zero address",
+    address: "0x0000000000000000000000000000000000000000",
+    target: readableFacts("ethereum", { native: "11000" }),
+    level: "danger",
+    codes: ["zero_address", "receive_only"],
+  },
+  {
+    name: "danger: the zero address on an unreadable chain",
+    address: "0x0000000000000000000000000000000000000000",
+    target: unreadableFacts("ethereum"),
+    level: "danger",
+    codes: ["zero_address", "chain_unavailable"],
+  },
+  {
+    name: "danger: the 0x…dEaD burn address",
+    address: "0x000000000000000000000000000000000000dEaD",
+    target: readableFacts("base", { native: "2" }),
+    level: "danger",
+    codes: ["burn_address", "receive_only"],
+    next: "Do not send: this is a burn address.",
+  },
+  {
+    name: "danger: the 0xdead…42069 burn address",
+    address: "0xdead000000000000000042069420694206942069",
+    checksum: "missing",
+    target: readableFacts("base"),
+    level: "danger",
+    codes: ["burn_address", "fresh_address", "checksum_missing"],
+  },
+  {
+    name: "danger: the ecRecover precompile",
+    address: "0x0000000000000000000000000000000000000001",
+    target: readableFacts("optimism", { native: "0.1" }),
+    level: "danger",
+    codes: ["precompile", "receive_only"],
+    mentions: "ecRecover precompile",
+  },
+  {
+    name: "danger: the P256VERIFY precompile",
+    address: "0x0000000000000000000000000000000000000100",
+    target: readableFacts("base"),
+    level: "danger",
+    codes: ["precompile", "fresh_address"],
+    mentions: "P256VERIFY",
+  },
+  {
+    name: "danger: a wrong checksum, whatever the facts",
+    checksum: "invalid",
+    target: readableFacts("base", { nonce: 40 }),
+    level: "danger",
+    codes: ["checksum_invalid", "active_wallet"],
+  },
+];
+
+describe("decideVerdict", () => {
+  it.each(rows)("$name", (row) => {
+    const verdict = decideVerdict({
+      address: row.address ?? wallet,
+      checksum: checksums[row.checksum ?? "valid"],
+      target: row.target,
+    });
+    expect(verdict.level).toBe(row.level);
+    expect(verdict.reasons.map((reason) => reason.code)).toEqual(row.codes);
+    expect(verdict.reasons[0]?.level).toBe(row.level);
+    if (row.next) expect(verdict.next).toBe(row.next);
+    if (row.headline) expect(verdict.headline).toBe(row.headline);
+    if (row.mentions) {
+      const mentions = row.mentions;
+      expect(verdict.reasons.some((reason) => reason.message.includes(mentions))).toBe(true);
+    }
+  });
+
+  it("covers every level", () => {
+    expect(new Set(rows.map((row) => row.level))).toEqual(
+      new Set(["ok", "caution", "warn", "danger"]),
+    );
+  });
+
+  const unreadableCases = chainNames.flatMap((name) =>
+    checksumStatuses.map((status) => [name, status] as const),
+  );
+  it.each(unreadableCases)("an unreadable %s is never ok (checksum %s)", (name, status) => {
+    const verdict = decideVerdict({
+      address: wallet,
+      checksum: checksums[status],
+      target: unreadableFacts(name),
+    });
+    expect(verdict.level).not.toBe("ok");
+    expect(verdict.reasons.length).toBeGreaterThan(0);
+    expect(verdict.gas.summary).toBe(
+      `Gas cost on ${name} is unknown: the chain could not be read.`,
+    );
+  });
+
+  it("carries the gas summary of the target chain", () => {
+    const verdict = decideVerdict({
+      address: wallet,
+      checksum: checksums.valid,
+      target: readableFacts("base", { nonce: 1 }),
+    });
+    expect(verdict.gas.summary).toBe(
+      "Sending ETH costs about 0.000021 ETH on base; a token transfer about 0.000065 ETH.",
+    );
+  });
+});

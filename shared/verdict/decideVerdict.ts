@@ -1,0 +1,13 @@
+import type { Verdict } from "../api/report";
+import { summarizeFindings } from "./summarizeFindings";
+import { summarizeGas } from "./summarizeGas";
+import { type TargetInput, targetFindings } from "./targetFindings";
+
+/**
+ * The single-chain verdict: level, headline, next action, gas and reasons for one chain's facts.
+ * @example decideVerdict({ address, checksum, target: baseFacts }).level // "caution"
+ */
+export function decideVerdict(input: TargetInput): Verdict {
+  const { level, headline, next, reasons } = summarizeFindings(targetFindings(input));
+  return { level, headline, next, gas: summarizeGas(input.target), reasons };
+}

@@ -1,0 +1,168 @@
+import type { AddressKind, Balance, ChainFacts, DeepReport, Report } from "../api/report";
+import { chains } from "../chains/chains";
+import { approximateAmount } from "./approximateAmount";
+import { isPositiveBalance } from "./isPositiveBalance";
+import { wrapText } from "./wrapText";
+
+/** A report before its text exists (or a full one: the text field is ignored). */
+export type ReportContent = Omit<Report, "report"> | Omit<DeepReport, "report">;
+
+// Under 100 characters so the text pastes cleanly into chats, tickets and terminals.
+const width = 96;
+
+const kindDescriptions: Record<AddressKind, string> = {
+  eoa: "wallet (EOA, no code)",
+  "eip7702-delegated": "wallet with EIP-7702 delegated code",
+  safe: "Safe (smart contract wallet)",
+  token: "token contract",
+  contract: "contract of unknown type",
+};
+
+const kindShortNames: Record<AddressKind, string> = {
+  eoa: "EOA",
+  "eip7702-delegated": "EOA+7702",
+  safe: "Safe",
+  token: "token",
+  contract: "contract",
+};
+
+const labelWidth = 16;
+
+// A labelled value; wrapped lines of a long value line up under its first line.
+function field(label: string, value: string): string[] {
+  const wrapped = wrapText(value, { width: width - labelWidth });
+  return (wrapped.length > 0 ? wrapped : [""]).map((line, index) =>
+    `${(index === 0 ? label : "").padEnd(labelWidth)}${line}`.trimEnd(),
+  );
+}
+
+function amount(balance: Balance | null | undefined): string {
+  return balance ? `${balance.formatted} ${balance.symbol}` : "unknown";
+}
+
+function chainSection(facts: ChainFacts, gasSummary: string): string[] {
+  const label = `${facts.name} (${chains[facts.name].label}, chain id ${facts.chainId})`;
+  if (facts.status !== "ok") {
+    return [
+      `On ${label}`,
+      ...field("  Status", `could not be read (${facts.error ?? "unknown error"})`),
+    ];
+  }
+  const kind = facts.kind ? kindDescriptions[facts.kind] : "unknown";
+  const delegate = facts.delegate ? ` to ${facts.delegate}` : "";
+  const lines = [
+    `On ${label}, block ${facts.blockNumber ?? "unknown"}`,
+    ...field("  Kind", `${kind}${delegate}`),
+    ...field("  Outgoing txs", facts.outgoingTxs === null ? "unknown" : String(facts.outgoingTxs)),
+    ...field("  Native", amount(facts.native)),
+    ...field("  USDC", amount(facts.usdc)),
+    ...field("  USDT", amount(facts.usdt)),
+  ];
+  if (facts.usdcBridged) lines.push(...field("  Bridged USDC", amount(facts.usdcBridged)));
+  lines.push(...field("  Gas", gasSummary));
+  return lines;
+}
+
+function tableAmount(balance: Balance | null | undefined): string {
+  return balance ? approximateAmount(balance, 6) : "-";
+}
+
+function deepSection(report: Omit<DeepReport, "report">): string[] {
+  const { verdict, chain: target, others } = report;
+  const flagsOf = (facts: ChainFacts): string => {
+    const flags: string[] = [];
+    if (facts.name === target.name) flags.push("target");
+    if (facts.status !== "ok") flags.push("unreadable");
+    if (verdict.wrongNetwork.activeOn.includes(facts.name)) flags.push("active");
+    for (const mismatch of verdict.tokenMismatch) {
+      if (!mismatch.chains.includes(facts.name)) continue;
+      if (mismatch.code === "token_contract") flags.push("token");
+      if (mismatch.code === "stablecoin_elsewhere") flags.push("stablecoin");
+      if (mismatch.code === "bridged_usdc") flags.push("bridged");
+    }
+    return flags.join(" ");
+  };
+  const rows = [target, ...others].map((facts) => [
+    facts.name,
+    facts.kind ? kindShortNames[facts.kind] : "-",
+    facts.outgoingTxs === null ? "-" : String(facts.outgoingTxs),
+    facts.native ? `${tableAmount(facts.native)} ${facts.native.symbol}` : "-",
+    tableAmount(facts.usdc),
+    tableAmount(facts.usdt),
+    isPositiveBalance(facts.usdcBridged) ? tableAmount(facts.usdcBridged) : "-",
+    flagsOf(facts),
+  ]);
+  const header = ["chain", "kind", "txs", "native", "USDC", "USDT", "bridged", "flags"];
+  const table = [header, ...rows];
+  const widths = header.map((_, column) =>
+    Math.max(...table.map((row) => (row[column] ?? "").length)),
+  );
+  const tableLines = table.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
+
+  const wrongNetwork = verdict.wrongNetwork.flagged
+    ? `flagged: active on ${verdict.wrongNetwork.activeOn.join(", ")}, not on ${target.name}`
+    : "not flagged";
+  const mismatches =
+    verdict.tokenMismatch.length === 0
+      ? ["  none"]
+      : verdict.tokenMismatch.flatMap((mismatch) =>
+          wrapText(`- ${mismatch.code}: ${mismatch.message}`, { width, indent: "    " }).map(
+            (line) => `  ${line}`,
+          ),
+        );
+  return [
+    ...field("Wrong network", wrongNetwork),
+    "Token mismatch",
+    ...mismatches,
+    "",
+    "All chains",
+    ...tableLines.map((line) => `  ${line}`),
+  ];
+}
+
+/**
+ * The copyable plain-text report: address, chain, verdict, next action, reasons, facts (and for a
+ * deep report the per-chain table with flags), every line under 100 characters.
+ * @example formatReportText(reportContent).split("\n")[0] // "presend pre-send check"
+ */
+export function formatReportText(report: ReportContent): string {
+  const { verdict, chain: target } = report;
+  const isDeep = "others" in report;
+  const lines = [
+    isDeep ? "presend pre-send check (deep, all five chains)" : "presend pre-send check",
+    ...field("Address", report.address),
+    ...field("Chain", `${target.name} (${chains[target.name].label}, chain id ${target.chainId})`),
+    ...field("Checksum", `${report.checksum.status}: ${report.checksum.message}`),
+    ...field("Checked at", report.checkedAt),
+    "",
+    ...wrapText(`Verdict: ${verdict.level.toUpperCase()}: ${verdict.headline}`, {
+      width,
+      indent: "  ",
+    }),
+    ...wrapText(`Next: ${verdict.next}`, { width, indent: "  " }),
+    "",
+    "Reasons",
+    ...verdict.reasons.flatMap((reason) =>
+      wrapText(`- [${reason.level}] ${reason.message}`, { width, indent: "    " }).map(
+        (line) => `  ${line}`,
+      ),
+    ),
+    "",
+    ...chainSection(target, verdict.gas.summary),
+  ];
+  if (isDeep) lines.push("", ...deepSection(report));
+  lines.push(
+    "",
+    ...wrapText(
+      "Limits: reads public on-chain state through public RPC endpoints; a pre-send safety check, " +
+        "not a guarantee; no mempool analysis, no contract audit, no sanctions screening.",
+      { width },
+    ),
+  );
+  return lines.join("\n");
+}
