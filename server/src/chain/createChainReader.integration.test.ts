@@ -163,7 +163,9 @@ describe("createChainReader against a real anvil chain", () => {
     const dead = createChainReader({ rpcUrls: { base: [closed], ...noUrls } });
     const facts = await dead.read(holder.address, "base");
     expect(facts).toMatchObject({ status: "unavailable", kind: null, native: null });
-    expect(facts.error).toMatch(/^all RPC endpoints failed: 127\.0\.0\.1:\d+: network error/);
+    expect(facts.error).toMatch(
+      /^all RPC endpoints failed: 127\.0\.0\.1:\d+: network error \(ECONNREFUSED\)/,
+    );
 
     const before = proxy.requests();
     const fallback = createChainReader({ rpcUrls: { base: [closed, proxy.url], ...noUrls } });

@@ -20,7 +20,10 @@ function fakeFetch(behaviours: Record<string, Behaviour>, state: Partial<FakeCha
     const batch = JSON.parse(String(init?.body)) as JsonRpcRequest[];
     switch (behaviours[host] ?? "ok") {
       case "throw":
-        throw new TypeError("fetch failed");
+        // The shape of undici's failure: a generic message, the system code in the cause.
+        throw new TypeError(`fetch failed for ${String(input)}`, {
+          cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+        });
       case "503":
         return new Response("upstream down", { status: 503 });
       case "garbage":
@@ -113,9 +116,19 @@ describe("createChainReader", () => {
       rpcUrls: urls,
       fetch: fakeFetch({ "first.example": "throw", "second.example": "throw" }),
     });
-    expect((await down.read(alice, "base")).error).toMatch(
-      /first\.example: network error \(fetch failed\)/,
-    );
+    const error = (await down.read(alice, "base")).error;
+    expect(error).toMatch(/first\.example: network error \(ECONNREFUSED\)/);
+    expect(error).not.toContain("SECRET");
+  });
+
+  it("names an endpoint it cannot parse by position, never by its text", async () => {
+    const reader = createChainReader({
+      rpcUrls: { ...urls, base: ["not a url SECRET", second] },
+      fetch: fakeFetch({ "second.example": "503" }),
+    });
+    const error = (await reader.read(alice, "base")).error;
+    expect(error).toMatch(/^all RPC endpoints failed: endpoint 1: network error/);
+    expect(error).not.toContain("SECRET");
   });
 
   it("answers unavailable without a request for a chain with no endpoint or a bad address", async () => {

@@ -32,10 +32,18 @@ export class RpcTimeoutError extends ChainReadError {
 export class RpcNetworkError extends ChainReadError {
   override name = "RpcNetworkError";
   constructor(cause: unknown) {
-    super(`network error${cause instanceof Error && cause.message ? ` (${cause.message})` : ""}`, {
-      cause,
-    });
+    const code = errorCode(cause);
+    super(`network error${code ? ` (${code})` : ""}`, { cause });
   }
+}
+
+// Only the system error code (ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET...) goes into the message:
+// fetch's own messages can quote the whole URL, and URLs of paid RPCs carry API keys.
+function errorCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 3 || typeof error !== "object" || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && /^[A-Z][A-Z0-9_]*$/.test(code)) return code;
+  return errorCode((error as { cause?: unknown }).cause, depth + 1);
 }
 
 /** The body is not the JSON-RPC batch answer we asked for. */
