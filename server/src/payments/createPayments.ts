@@ -1,0 +1,120 @@
+import {
+  type FacilitatorClient,
+  HTTPFacilitatorClient,
+  x402ResourceServer,
+} from "@x402/core/server";
+import type { PaymentRequirements } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/server";
+import type { Address, Hex } from "viem";
+import { attestationExtension } from "./attestationExtension";
+import { type Attestation, createAttestation } from "./createAttestation";
+import { createLocalFacilitator } from "./createLocalFacilitator";
+import type { PaidPath } from "./paidRoutes";
+import {
+  type PaymentsConfig,
+  type PaymentsConfigInput,
+  PaymentsConfigSchema,
+} from "./paymentsConfig";
+
+/** Timings of the facilitator calls of one payment, for the bench breakdown. */
+export type PaymentTiming = { phase: "verify" | "settle"; ms: number };
+
+export type CreatePaymentsOptions = { onTiming?: (timing: PaymentTiming) => void };
+
+export type Payments = {
+  config: PaymentsConfig;
+  /** The official x402 resource server (ExactEvmScheme on Base, attestation extension). */
+  resourceServer: x402ResourceServer;
+  facilitator: FacilitatorClient;
+  /** Address of the in-process facilitator's settlement account (local mode only). */
+  facilitatorAddress: Address | null;
+  attestation: Attestation;
+  /** The exact scheme's payment requirements for a paid route, as the 402 header carries them. */
+  requirements(path: PaidPath): Promise<PaymentRequirements[]>;
+  /** Resolves once the facilitator's supported kinds are loaded. */
+  ready(): Promise<void>;
+};
+
+/** EIP-712 domain of Base USDC; the client signs the EIP-3009 authorization over it. */
+export const usdcDomainExtra = { name: "USD Coin", version: "2" } as const;
+export const maxTimeoutSeconds = 60;
+
+/**
+ * Builds everything payment-related from config: facilitator (in process or remote), the x402
+ * resource server with the exact EVM scheme, and the signed payee attestation.
+ * @example const payments = await createPayments({ baseRpcUrl, facilitator: { type: "local", privateKey }, payTo, attestationKey });
+ */
+export async function createPayments(
+  input: PaymentsConfigInput,
+  options: CreatePaymentsOptions = {},
+): Promise<Payments> {
+  const config = PaymentsConfigSchema.parse(input);
+  let facilitatorAddress: Address | null = null;
+  let facilitator: FacilitatorClient;
+  if (config.facilitator.type === "local") {
+    const local = createLocalFacilitator({
+      network: config.network,
+      rpcUrl: config.baseRpcUrl,
+      privateKey: config.facilitator.privateKey as Hex,
+    });
+    facilitatorAddress = local.address;
+    facilitator = local;
+  } else {
+    facilitator = new HTTPFacilitatorClient({ url: config.facilitator.url });
+  }
+  const timed = options.onTiming ? withTiming(facilitator, options.onTiming) : facilitator;
+  const attestation = await createAttestation({
+    key: config.attestationKey,
+    payTo: config.payTo,
+    maxPrice: config.prices,
+  });
+  const resourceServer = new x402ResourceServer(timed)
+    .register(config.network, new ExactEvmScheme())
+    .registerExtension(attestationExtension(attestation));
+
+  let initialized: Promise<void> | null = null;
+  const ready = () => {
+    initialized ??= resourceServer.initialize().catch((error: unknown) => {
+      initialized = null;
+      throw error;
+    });
+    return initialized;
+  };
+  return {
+    config,
+    resourceServer,
+    facilitator: timed,
+    facilitatorAddress,
+    attestation,
+    ready,
+    async requirements(path) {
+      await ready();
+      return resourceServer.buildPaymentRequirements({
+        scheme: "exact",
+        network: config.network,
+        payTo: config.payTo,
+        price: { asset: config.asset, amount: config.prices[path], extra: { ...usdcDomainExtra } },
+        maxTimeoutSeconds,
+      });
+    },
+  };
+}
+
+function withTiming(
+  inner: FacilitatorClient,
+  onTiming: (timing: PaymentTiming) => void,
+): FacilitatorClient {
+  const time = async <T>(phase: PaymentTiming["phase"], run: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await run();
+    } finally {
+      onTiming({ phase, ms: performance.now() - start });
+    }
+  };
+  return {
+    verify: (payload, requirements) => time("verify", () => inner.verify(payload, requirements)),
+    settle: (payload, requirements) => time("settle", () => inner.settle(payload, requirements)),
+    getSupported: () => inner.getSupported(),
+  };
+}

@@ -1,0 +1,32 @@
+import { chains } from "@presend/shared/chains/chains";
+import { z } from "zod";
+import { AttestationPrivateKeySchema } from "./loadAttestationKey";
+import { paidPrices } from "./paidRoutes";
+
+const AddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "expected 0x followed by 40 hex");
+const BaseUnitsSchema = z.string().regex(/^[1-9]\d*$/, "expected USDC base units, e.g. 10000");
+
+/** Everything payment-related the server needs; parsed once at start (a bad field names itself). */
+export const PaymentsConfigSchema = z.object({
+  /** CAIP-2 network of the payment; Base mainnet (the local world runs chain id 8453 too). */
+  network: z.literal("eip155:8453").default("eip155:8453"),
+  /** Base JSON-RPC; the local facilitator settles through it. */
+  baseRpcUrl: z.url(),
+  /** The EIP-3009 token paid in: Base USDC. */
+  asset: AddressSchema.default(chains.base.usdc.address),
+  facilitator: z.discriminatedUnion("type", [
+    z.object({
+      type: z.literal("local"),
+      /** Key of the account that submits settlements and pays their gas. */
+      privateKey: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte hex private key"),
+    }),
+    z.object({ type: z.literal("remote"), url: z.url() }),
+  ]),
+  /** Where payments go (PAY_TO). */
+  payTo: AddressSchema,
+  /** Private ES256 JWK (kid presend-YYYY-MM) that signs the payee attestation. */
+  attestationKey: AttestationPrivateKeySchema,
+  prices: z.object({ "/check": BaseUnitsSchema, "/deep": BaseUnitsSchema }).default(paidPrices()),
+});
+export type PaymentsConfigInput = z.input<typeof PaymentsConfigSchema>;
+export type PaymentsConfig = z.output<typeof PaymentsConfigSchema>;

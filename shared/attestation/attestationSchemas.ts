@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+// The payee attestation (spec §5.6, DESIGN §4): a compact ES256 JWS over the payTo and the
+// per-route maximum prices, published in the discovery document and in every 402 challenge.
+// Server, CLI and extension all parse with these schemas.
+
+/** Name of the 402 extension entry that carries the attestation block. */
+export const attestationExtensionKey = "x-presend-attestation";
+
+/** Public ES256 key (JWK). kid has the form presend-YYYY-MM. */
+export const AttestationKeySchema = z.object({
+  kty: z.literal("EC"),
+  crv: z.literal("P-256"),
+  alg: z.literal("ES256"),
+  use: z.literal("sig"),
+  x: z.string().min(1),
+  y: z.string().min(1),
+  kid: z.string().regex(/^presend-\d{4}-\d{2}$/),
+});
+export type AttestationKey = z.infer<typeof AttestationKeySchema>;
+
+/** The signed claims: who is paid, and the most each paid route may ask. */
+export const AttestationPayloadSchema = z.object({
+  payTo: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  /** Base units of USDC per route path, e.g. { "/check": "10000" }. */
+  maxPrice: z.record(z.string(), z.string().regex(/^\d+$/)),
+  iat: z.number().int(),
+  exp: z.number().int(),
+});
+export type AttestationPayload = z.infer<typeof AttestationPayloadSchema>;
+
+/** The block as served: the JWS, the key that verifies it, and a note for humans. */
+export const AttestationBlockSchema = z.object({
+  jws: z.string().regex(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+  key: AttestationKeySchema,
+  note: z.string(),
+});
+export type AttestationBlock = z.infer<typeof AttestationBlockSchema>;
