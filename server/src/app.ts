@@ -1,9 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ErrorCode } from "@presend/shared/api/errors";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { ChainHealth } from "./health/probeChains";
+import { apiCors } from "./http/apiCors";
 import type { App, AppEnv } from "./http/appEnv";
 import { jsonError } from "./http/jsonError";
 import { registerHealthRoute } from "./routes/healthRoute";
@@ -48,29 +48,15 @@ export function createApp(deps: AppDeps): App {
     },
   });
 
-  // Browser clients (the extension, dApps) must be able to read the x402 headers and pay.
-  app.use(
-    "*",
-    cors({
-      origin: "*",
-      allowMethods: ["GET", "POST", "OPTIONS"],
-      allowHeaders: [
-        "Content-Type",
-        "PAYMENT-SIGNATURE",
-        "X-Payment",
-        "Access-Control-Expose-Headers",
-      ],
-      exposeHeaders: ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "ETag"],
-      maxAge: 600,
-    }),
-  );
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) =>
-        jsonError(c, 413, "body_too_large", `Request bodies are limited to ${maxBodyBytes} bytes.`),
-    }),
+  app.use("*", apiCors());
+  // GET and HEAD carry no body; skipping them keeps @hono/node-server's fast request path.
+  const limitBody = bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: (c) =>
+      jsonError(c, 413, "body_too_large", `Request bodies are limited to ${maxBodyBytes} bytes.`),
+  });
+  app.use("*", (c, next) =>
+    c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next),
   );
 
   registerValidateRoute(app);

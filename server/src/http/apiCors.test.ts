@@ -1,0 +1,42 @@
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { apiCors } from "./apiCors";
+
+const app = new Hono();
+app.use("*", apiCors());
+app.get("/free", (c) => c.json({ ok: true }));
+app.post("/paid", () => new Response("{}", { status: 402, headers: { "PAYMENT-REQUIRED": "x" } }));
+
+describe("apiCors", () => {
+  it("lets any origin read GET answers and their headers", async () => {
+    const response = await app.request("/free", { headers: { origin: "https://dapp.example" } });
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-expose-headers")).toContain("PAYMENT-RESPONSE");
+  });
+
+  it("exposes PAYMENT-REQUIRED on a raw 402 from a POST", async () => {
+    const response = await app.request("/paid", {
+      method: "POST",
+      headers: { origin: "https://dapp.example" },
+    });
+    expect(response.status).toBe(402);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
+  });
+
+  it("answers preflights for the payment headers", async () => {
+    const response = await app.request("/paid", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://dapp.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type,payment-signature,x-payment",
+      },
+    });
+    expect(response.status).toBe(204);
+    const allowed = response.headers.get("access-control-allow-headers") ?? "";
+    for (const header of ["PAYMENT-SIGNATURE", "X-Payment", "Content-Type"]) {
+      expect(allowed).toContain(header);
+    }
+  });
+});
