@@ -1,6 +1,6 @@
+import { chains, multicall3Address } from "@presend/shared/chains/chains";
 import { decodeFunctionData, getAddress, multicall3Abi } from "viem";
 import { describe, expect, it } from "vitest";
-import { chains, multicall3Address } from "../../../shared/chains/chains";
 import { buildFactsBatch } from "./buildFactsBatch";
 
 const who = "0xd8da6bf26964af9d7eed9e03e53415d37aa96045";

@@ -1,4 +1,10 @@
 import {
+  type ChainInfo,
+  type ChainName,
+  chains,
+  multicall3Address,
+} from "@presend/shared/chains/chains";
+import {
   type Address,
   encodeFunctionData,
   erc20Abi,
@@ -7,12 +13,6 @@ import {
   multicall3Abi,
   parseAbi,
 } from "viem";
-import {
-  type ChainInfo,
-  type ChainName,
-  chains,
-  multicall3Address,
-} from "../../../shared/chains/chains";
 
 export type JsonRpcRequest = {
   jsonrpc: "2.0";

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { chains, multicall3Address } from "@presend/shared/chains/chains";
 import {
   type Address,
   createPublicClient,
@@ -12,7 +13,6 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chains, multicall3Address } from "../../../shared/chains/chains";
 import { artifacts } from "../devnet/contracts/artifacts";
 import { type AnvilInstance, freePort, startAnvil } from "../devnet/startAnvil";
 import { createChainReader } from "./createChainReader";

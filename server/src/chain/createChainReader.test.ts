@@ -1,6 +1,6 @@
+import { chains } from "@presend/shared/chains/chains";
 import { type Address, getAddress } from "viem";
 import { describe, expect, it, vi } from "vitest";
-import { chains } from "../../../shared/chains/chains";
 import { buildFactsBatch, type JsonRpcRequest } from "./buildFactsBatch";
 import { createChainReader } from "./createChainReader";
 import { answerFactsBatch, type FakeChainState } from "./fakeRpc";

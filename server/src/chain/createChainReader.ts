@@ -1,6 +1,6 @@
+import type { ChainFacts } from "@presend/shared/api/report";
+import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { type Address, getAddress, isAddress } from "viem";
-import type { ChainFacts } from "../../../shared/api/report";
-import { type ChainName, chainNames, chains } from "../../../shared/chains/chains";
 import { buildFactsBatch } from "./buildFactsBatch";
 import {
   ChainReadError,

@@ -1,5 +1,5 @@
+import { chainNames, chains } from "@presend/shared/chains/chains";
 import { describe, expect, it } from "vitest";
-import { chainNames, chains } from "../../../shared/chains/chains";
 import { defaultRpcUrls } from "./defaultRpcUrls";
 
 describe("defaultRpcUrls", () => {

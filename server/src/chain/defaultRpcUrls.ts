@@ -1,4 +1,4 @@
-import { type ChainName, chainNames, chains } from "../../../shared/chains/chains";
+import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 
 // Well-known keyless public endpoints, after the one viem ships for each chain. Operators
 // replace them through config; these only make a mainnet run work out of the box. Each is run by

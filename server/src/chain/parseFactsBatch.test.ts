@@ -1,3 +1,4 @@
+import { chains } from "@presend/shared/chains/chains";
 import {
   type Address,
   encodeAbiParameters,
@@ -9,7 +10,6 @@ import {
   toFunctionSelector,
 } from "viem";
 import { describe, expect, it } from "vitest";
-import { chains } from "../../../shared/chains/chains";
 import { buildFactsBatch, safeAbi } from "./buildFactsBatch";
 import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
 import { answerFactsBatch, type FakeCallResult, type FakeChainState } from "./fakeRpc";

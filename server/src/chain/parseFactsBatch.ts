@@ -1,3 +1,5 @@
+import type { Balance, ChainFacts } from "@presend/shared/api/report";
+import { type ChainName, chains } from "@presend/shared/chains/chains";
 import {
   type Address,
   decodeFunctionResult,
@@ -9,8 +11,6 @@ import {
   size,
 } from "viem";
 import { z } from "zod";
-import type { Balance, ChainFacts } from "../../../shared/api/report";
-import { type ChainName, chains } from "../../../shared/chains/chains";
 import { type FactsSubcall, factsBatchIds, factsSubcalls } from "./buildFactsBatch";
 import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
 
