@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { assessLocally } from "./assessLocally";
+
+const vitalik = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+// Same first and last four hex characters, different middle: what a poisoner would craft.
+const poisoned = "0xd8dA000000000000000000000000000000006045";
+
+describe("assessLocally", () => {
+  it("passes a correctly checksummed, unknown address", () => {
+    const result = assessLocally({ kind: "address", value: vitalik }, []);
+    expect(result.checksum.checksum.status).toBe("valid");
+    expect(result.lookalikeOf).toBeNull();
+    expect(result.payable).toBe(true);
+  });
+
+  it("flags a lookalike of an address used before", () => {
+    const result = assessLocally({ kind: "address", value: poisoned.toLowerCase() }, [vitalik]);
+    expect(result.checksum.checksum.status).toBe("missing");
+    expect(result.lookalikeOf).toBe(vitalik);
+  });
+
+  it("does not flag the very address used before", () => {
+    const result = assessLocally({ kind: "address", value: vitalik.toLowerCase() }, [vitalik]);
+    expect(result.lookalikeOf).toBeNull();
+  });
+
+  it("refuses payment for a wrong checksum (likely a typo)", () => {
+    const typo = vitalik.replace("d8dA", "d8Da");
+    const result = assessLocally({ kind: "address", value: typo }, []);
+    expect(result.checksum.checksum.status).toBe("invalid");
+    expect(result.payable).toBe(false);
+  });
+
+  it("refuses payment for a near miss", () => {
+    const result = assessLocally(
+      { kind: "near-miss", value: vitalik.slice(0, -1), hexLength: 39 },
+      [],
+    );
+    expect(result.checksum.problem).toBe("malformed");
+    expect(result.payable).toBe(false);
+  });
+});

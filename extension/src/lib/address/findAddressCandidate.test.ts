@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { findAddressCandidate } from "./findAddressCandidate";
+
+const vitalik = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+describe("findAddressCandidate", () => {
+  it("finds a bare address", () => {
+    expect(findAddressCandidate(vitalik)).toEqual({ kind: "address", value: vitalik });
+  });
+
+  it("finds an address inside surrounding text", () => {
+    expect(findAddressCandidate(`send to ${vitalik}, thanks`)).toEqual({
+      kind: "address",
+      value: vitalik,
+    });
+  });
+
+  it("reports a token one character short as a near miss", () => {
+    expect(findAddressCandidate(vitalik.slice(0, -1))).toEqual({
+      kind: "near-miss",
+      value: vitalik.slice(0, -1),
+      hexLength: 39,
+    });
+  });
+
+  it("does not take 40 hex characters out of a longer hex string (a hash is not an address)", () => {
+    const txHash = `0x${"ab".repeat(32)}`;
+    expect(findAddressCandidate(txHash)).toBeNull();
+  });
+
+  it("ignores text without 0x and short hex values", () => {
+    expect(findAddressCandidate("hello")).toBeNull();
+    expect(findAddressCandidate("0x1234")).toBeNull();
+  });
+});

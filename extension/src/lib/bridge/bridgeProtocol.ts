@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { MessageFailureSchema, WalletInfoSchema } from "../messaging/protocol";
+import { AddressSchema } from "../storage/schemas";
+
+// Frames between the ISOLATED content script and the MAIN-world bridge (inside secureChannel).
+// Even authenticated, whatever comes from the MAIN world is parsed: it runs in the page's world
+// and uses the page's wallet, which can lie.
+
+export const BridgeRequestSchema = z.discriminatedUnion("kind", [
+  z.object({ id: z.string(), kind: z.literal("info") }),
+  z.object({ id: z.string(), kind: z.literal("account") }),
+  z.object({ id: z.string(), kind: z.literal("sign"), typedData: z.string() }),
+]);
+export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
+export type BridgeRequestKind = BridgeRequest["kind"];
+
+export const bridgeResultSchemas = {
+  info: WalletInfoSchema,
+  account: z.object({ address: AddressSchema }),
+  sign: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+} as const;
+export type BridgeResult<K extends BridgeRequestKind> = z.infer<(typeof bridgeResultSchemas)[K]>;
+
+export const BridgeReplySchema = z.union([
+  z.object({ re: z.string(), ok: z.literal(true), data: z.unknown() }),
+  z.object({ re: z.string(), ok: z.literal(false), error: MessageFailureSchema }),
+]);
+
+export const BridgeEventSchema = z.discriminatedUnion("event", [
+  /** The bridge holds the key (lets the isolated side stop offering it). */
+  z.object({ event: z.literal("ready") }),
+  /** The wallet's state changed (chain switched, account connected). */
+  z.object({ event: z.literal("wallet"), info: WalletInfoSchema }),
+]);
+export type BridgeEvent = z.infer<typeof BridgeEventSchema>;

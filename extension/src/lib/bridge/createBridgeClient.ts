@@ -1,0 +1,93 @@
+import { MessageError } from "../messaging/MessageError";
+import type { WalletInfo } from "../messaging/protocol";
+import {
+  BridgeEventSchema,
+  BridgeReplySchema,
+  type BridgeRequestKind,
+  type BridgeResult,
+  bridgeResultSchemas,
+} from "./bridgeProtocol";
+import type { SecureChannel } from "./secureChannel";
+
+export type BridgeClient = {
+  request<K extends BridgeRequestKind>(
+    kind: K,
+    fields: K extends "sign" ? { typedData: string } : Record<string, never>,
+    timeoutMs: number,
+  ): Promise<BridgeResult<K>>;
+  /** Feed every body the channel delivers. */
+  receive(body: unknown): void;
+};
+
+export type BridgeClientOptions = {
+  post: SecureChannel["post"];
+  randomId: () => string;
+  onReady: () => void;
+  onWallet: (info: WalletInfo) => void;
+};
+
+/**
+ * ISOLATED side of the bridge: requests with ids, answers matched to them, events passed on.
+ * @example const client = createBridgeClient({ post: channel.post, randomId, onReady, onWallet })
+ */
+export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
+  const pending = new Map<
+    string,
+    { kind: BridgeRequestKind; settle: (r: unknown) => void; fail: (e: Error) => void }
+  >();
+  return {
+    request(kind, fields, timeoutMs) {
+      const id = options.randomId();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(
+            new MessageError({ code: "no_wallet", message: "The wallet bridge did not answer." }),
+          );
+        }, timeoutMs);
+        pending.set(id, {
+          kind,
+          settle: (r) => {
+            clearTimeout(timer);
+            resolve(r as BridgeResult<typeof kind>);
+          },
+          fail: (e) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        });
+        options.post({ id, kind, ...fields }).catch((error: unknown) => {
+          pending.delete(id);
+          clearTimeout(timer);
+          reject(error);
+        });
+      });
+    },
+    receive(body) {
+      const event = BridgeEventSchema.safeParse(body);
+      if (event.success) {
+        if (event.data.event === "ready") options.onReady();
+        else options.onWallet(event.data.info);
+        return;
+      }
+      const reply = BridgeReplySchema.safeParse(body);
+      if (!reply.success) return;
+      const waiting = pending.get(reply.data.re);
+      if (!waiting) return;
+      pending.delete(reply.data.re);
+      if (!reply.data.ok) {
+        waiting.fail(new MessageError(reply.data.error));
+        return;
+      }
+      const result = bridgeResultSchemas[waiting.kind].safeParse(reply.data.data);
+      if (result.success) waiting.settle(result.data);
+      else
+        waiting.fail(
+          new MessageError({
+            code: "invalid",
+            message: "Malformed answer from the wallet bridge.",
+          }),
+        );
+    },
+  };
+}

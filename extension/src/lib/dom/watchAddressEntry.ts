@@ -1,0 +1,51 @@
+import { type AddressCandidate, findAddressCandidate } from "../address/findAddressCandidate";
+import { type EditableField, editableFieldFrom } from "./editableFieldFrom";
+import { fieldText } from "./fieldText";
+
+export type AddressEntry = {
+  field: EditableField;
+  candidate: AddressCandidate;
+  trigger: "paste" | "input";
+  /** performance.now() when the event arrived, for the paste-to-badge measurement. */
+  at: number;
+};
+
+export type WatchOptions = {
+  onEntry: (entry: AddressEntry) => void;
+  /** The field no longer holds an address (cleared or edited away). */
+  onClear: (field: EditableField) => void;
+  now: () => number;
+};
+
+/**
+ * Listens on `doc` for pastes and typing in any editable field, including fields inside open
+ * shadow roots and fields added later: listeners sit on the document in the capture phase and
+ * read the composed path, so no per-field wiring is needed. Returns the unsubscribe function.
+ * @example const stop = watchAddressEntry(document, { onEntry, onClear, now: () => performance.now() })
+ */
+export function watchAddressEntry(doc: Document, options: WatchOptions): () => void {
+  const onPaste = (event: Event) => {
+    const at = options.now();
+    const field = editableFieldFrom(event.composedPath());
+    if (!field) return;
+    // The clipboard text is known before the page inserts it: the badge can show at once.
+    const pasted = (event as ClipboardEvent).clipboardData?.getData("text/plain") ?? "";
+    const candidate = findAddressCandidate(pasted);
+    if (candidate) options.onEntry({ field, candidate, trigger: "paste", at });
+  };
+  const onInput = (event: Event) => {
+    const at = options.now();
+    const field = editableFieldFrom(event.composedPath());
+    if (!field) return;
+    const candidate = findAddressCandidate(fieldText(field));
+    if (candidate) options.onEntry({ field, candidate, trigger: "input", at });
+    else options.onClear(field);
+  };
+  // Capture phase: a page that stops propagation in its own handlers cannot hide the event.
+  doc.addEventListener("paste", onPaste, true);
+  doc.addEventListener("input", onInput, true);
+  return () => {
+    doc.removeEventListener("paste", onPaste, true);
+    doc.removeEventListener("input", onInput, true);
+  };
+}

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { ChainNameSchema } from "../../../../shared/api/report";
+import { AddressSchema, HistoryEntrySchema, RouteSchema } from "../storage/schemas";
+
+// The one message protocol between the extension's parts. Every request and every response is
+// parsed on arrival: a message is data from another process, and a content script can be
+// lied to by the page it lives in.
+
+export const WalletInfoSchema = z.object({
+  /** A wallet is injected in the page (EIP-6963 or window.ethereum). */
+  available: z.boolean(),
+  /** The connected account, when the page is already authorised (no prompt to find out). */
+  address: AddressSchema.nullable(),
+  chainId: z.number().int().nullable(),
+  /** The wallet's display name from EIP-6963, when announced. */
+  name: z.string().nullable(),
+});
+export type WalletInfo = z.infer<typeof WalletInfoSchema>;
+
+/** Where a paid check was started: the badge in a tab, or the popup (paying with the active tab's wallet). */
+export const CheckSourceSchema = z.object({
+  kind: z.enum(["badge", "popup"]),
+  tabId: z.number().int(),
+  frameId: z.number().int(),
+});
+
+export const CheckStartSchema = z.object({
+  /** Per-click random id, minted in the extension's own UI; the page never sees it. */
+  session: z.string().min(16),
+  route: RouteSchema,
+  address: AddressSchema,
+  chain: ChainNameSchema,
+  /** Set by the popup; a badge's tab and frame come from the message sender instead. */
+  source: CheckSourceSchema.optional(),
+});
+export type CheckStart = z.infer<typeof CheckStartSchema>;
+
+export const ProgressSchema = z.discriminatedUnion("step", [
+  z.object({ step: z.literal("requesting") }),
+  /** The attested challenge: what will be paid and to whom, shown before the wallet asks. */
+  z.object({
+    step: z.literal("waiting-wallet"),
+    amount: z.string(),
+    payTo: AddressSchema,
+    keyFingerprint: z.string(),
+    keyPinnedNow: z.boolean(),
+  }),
+  z.object({ step: z.literal("paying") }),
+  z.object({ step: z.literal("checking") }),
+]);
+export type Progress = z.infer<typeof ProgressSchema>;
+
+export const refusalCodes = [
+  "invalid_address",
+  "attestation_missing",
+  "attestation_invalid",
+  "attestation_mismatch",
+  "key_changed",
+  "cap_reached",
+  "no_wallet",
+  "unexpected_challenge",
+] as const;
+
+export const CheckOutcomeSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("report"), entry: HistoryEntrySchema }),
+  /** Stopped before any signature was requested. Nothing was charged. */
+  z.object({ type: z.literal("refused"), code: z.enum(refusalCodes), message: z.string() }),
+  /** The user declined in the wallet. Nothing was charged. */
+  z.object({ type: z.literal("rejected"), message: z.string() }),
+  z.object({
+    type: z.literal("failed"),
+    message: z.string(),
+    /** "unknown" when the signed payment was sent but no answer came back. */
+    charged: z.union([z.boolean(), z.literal("unknown")]),
+  }),
+]);
+export type CheckOutcome = z.infer<typeof CheckOutcomeSchema>;
+
+export const SignRequestSchema = z.object({
+  session: z.string(),
+  /** EIP-712 typed data as tagged JSON (bigints survive the trip; see jsonWithBigints). */
+  typedData: z.string(),
+});
+
+export const protocol = {
+  /** badge or popup → background: a click asked for a paid check. */
+  "check.start": { request: CheckStartSchema, response: CheckOutcomeSchema },
+  /** popup → background: the wallet of the active tab, if any. */
+  "wallet.status": { request: z.object({ tabId: z.number().int() }), response: WalletInfoSchema },
+  /** background → content script: the page wallet's state, without prompting. */
+  "wallet.info": { request: z.object({}), response: WalletInfoSchema },
+  /** background → content script: connect (may prompt) and return the paying account. */
+  "wallet.account": {
+    request: z.object({ session: z.string() }),
+    response: z.object({ address: AddressSchema }),
+  },
+  /** background → content script: sign the EIP-3009 authorization on Base. */
+  "wallet.sign": {
+    request: SignRequestSchema,
+    response: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+  },
+  /** background → badge or popup: how a paid check is going. */
+  "check.progress": {
+    request: z.object({ session: z.string(), progress: ProgressSchema }),
+    response: z.null(),
+  },
+} as const;
+
+export type Protocol = typeof protocol;
+export type MessageType = keyof Protocol;
+export type RequestOf<T extends MessageType> = z.infer<Protocol[T]["request"]>;
+export type ResponseOf<T extends MessageType> = z.infer<Protocol[T]["response"]>;
+
+/** Failures that cross the protocol as data (the receiver rethrows them as MessageError). */
+export const MessageFailureSchema = z.object({
+  code: z.enum(["rejected", "no_wallet", "not_allowed", "invalid", "failed"]),
+  message: z.string(),
+});
+export type MessageFailure = z.infer<typeof MessageFailureSchema>;
+
+export const EnvelopeSchema = z.object({
+  presend: z.literal(1),
+  type: z.string(),
+  data: z.unknown(),
+});
+
+export const ReplySchema = z.union([
+  z.object({ ok: z.literal(true), data: z.unknown() }),
+  z.object({ ok: z.literal(false), error: MessageFailureSchema }),
+]);

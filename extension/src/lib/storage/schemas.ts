@@ -1,0 +1,78 @@
+import { z } from "zod";
+import {
+  ChainNameSchema,
+  DeepReportSchema,
+  LevelSchema,
+  ReportSchema,
+} from "../../../../shared/api/report";
+
+// Shapes of everything the extension persists. Storage is validated on every load: a value
+// written by an older build or edited by hand falls back instead of flowing on unchecked.
+
+export const RouteSchema = z.enum(["check", "deep"]);
+export type Route = z.infer<typeof RouteSchema>;
+
+export const AddressSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
+
+export const HistoryEntrySchema = z.object({
+  id: z.string(),
+  address: AddressSchema,
+  chain: ChainNameSchema,
+  route: RouteSchema,
+  level: LevelSchema,
+  headline: z.string(),
+  checkedAt: z.string(),
+  /** What was paid, in USDC base units, and to whom. */
+  amount: z.string(),
+  payTo: AddressSchema,
+  /** Settlement transaction on Base, when the server reported it. */
+  transaction: z.string().nullable(),
+  report: z.union([DeepReportSchema, ReportSchema]),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+export const HistorySchema = z.array(HistoryEntrySchema);
+
+export const SentRecipientSchema = z.object({ address: AddressSchema, at: z.string() });
+export const SentRecipientsSchema = z.array(SentRecipientSchema);
+export type SentRecipient = z.infer<typeof SentRecipientSchema>;
+
+export const SettingsSchema = z.object({
+  apiUrl: z.url(),
+  /** USDC base units (6 decimals) that may be spent per UTC day. */
+  dailyCapUnits: z.number().int().nonnegative(),
+  /** Hostnames where the badge stays off. */
+  disabledSites: z.array(z.string()),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const JwkSchema = z.looseObject({
+  kty: z.literal("EC"),
+  crv: z.literal("P-256"),
+  x: z.string(),
+  y: z.string(),
+  kid: z.string().optional(),
+  alg: z.string().optional(),
+  use: z.string().optional(),
+});
+export type PinnedJwk = z.infer<typeof JwkSchema>;
+
+export const PinnedKeySchema = z
+  .object({
+    jwk: JwkSchema,
+    /** RFC 7638 thumbprint, shown to the user so a key change is recognisable. */
+    fingerprint: z.string(),
+    pinnedAt: z.string(),
+    /** The API the key was first seen at. */
+    apiUrl: z.string(),
+  })
+  .nullable();
+export type PinnedKey = z.infer<typeof PinnedKeySchema>;
+
+export const SpendLedgerSchema = z.object({
+  /** UTC day, YYYY-MM-DD. */
+  day: z.string(),
+  spentUnits: z.number().int().nonnegative(),
+});
+export type SpendLedger = z.infer<typeof SpendLedgerSchema>;
