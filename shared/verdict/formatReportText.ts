@@ -46,6 +46,7 @@ function chainSection(facts: ChainFacts, gasSummary: string): string[] {
     return [
       `On ${label}`,
       ...field("  Status", `could not be read (${facts.error ?? "unknown error"})`),
+      ...field("  Gas", gasSummary),
     ];
   }
   const kind = facts.kind ? kindDescriptions[facts.kind] : "unknown";
@@ -92,17 +93,24 @@ function deepSection(report: Omit<DeepReport, "report">): string[] {
     isPositiveBalance(facts.usdcBridged) ? tableAmount(facts.usdcBridged) : "-",
     flagsOf(facts),
   ]);
-  const header = ["chain", "kind", "txs", "native", "USDC", "USDT", "bridged", "flags"];
-  const table = [header, ...rows];
+  const header = ["chain", "kind", "txs", "native", "USDC", "USDT", "bridged"];
+  const cells = [header, ...rows.map((row) => row.slice(0, header.length))];
   const widths = header.map((_, column) =>
-    Math.max(...table.map((row) => (row[column] ?? "").length)),
+    Math.max(...cells.map((row) => (row[column] ?? "").length)),
   );
-  const tableLines = table.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join("  ")
-      .trimEnd(),
-  );
+  const indent = "  ";
+  const pad = (row: string[]) =>
+    row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ");
+  const flagsStart = indent.length + pad(header).length + 2;
+  // Flags wrap under their own column so a row with many of them stays within the width.
+  const tableLines = [[...header, "flags"], ...rows].flatMap((row) => {
+    const flags = wrapText(row[header.length] ?? "", { width: Math.max(20, width - flagsStart) });
+    const [first = "", ...rest] = flags;
+    return [
+      `${indent}${pad(row.slice(0, header.length))}  ${first}`.trimEnd(),
+      ...rest.map((line) => `${" ".repeat(flagsStart)}${line}`),
+    ];
+  });
 
   const wrongNetwork = verdict.wrongNetwork.flagged
     ? `flagged: active on ${verdict.wrongNetwork.activeOn.join(", ")}, not on ${target.name}`
@@ -121,7 +129,7 @@ function deepSection(report: Omit<DeepReport, "report">): string[] {
     ...mismatches,
     "",
     "All chains",
-    ...tableLines.map((line) => `  ${line}`),
+    ...tableLines,
   ];
 }
 

@@ -1,0 +1,283 @@
+import { describe, expect, it } from "vitest";
+import type { ChainFacts, Checksum, DeepVerdict, Level, TokenMismatch } from "../api/report";
+import { type ChainName, chainNames, chains } from "../chains/chains";
+import { readableFacts, unreadableFacts } from "./chainFacts.test-helpers";
+import { decideDeepVerdict } from "./decideDeepVerdict";
+
+const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+const validChecksum: Checksum = { status: "valid", message: "Checksum is valid (EIP-55)." };
+
+/** The other four chains: fresh unless overridden. */
+function othersOf(target: ChainName, overrides: Partial<Record<ChainName, ChainFacts>> = {}) {
+  return chainNames
+    .filter((name) => name !== target)
+    .map((name) => overrides[name] ?? readableFacts(name));
+}
+
+type Row = {
+  name: string;
+  address?: string;
+  target: ChainFacts;
+  others: ChainFacts[];
+  level: Level;
+  codes: string[];
+  next?: string;
+  wrongNetwork?: DeepVerdict["wrongNetwork"];
+  tokenMismatch?: Pick<TokenMismatch, "code" | "chains">[];
+  mentions?: string;
+};
+
+const notFlagged = { flagged: false, activeOn: [] };
+
+const rows: Row[] = [
+  {
+    name: "ok: active on base, unused elsewhere",
+    target: readableFacts("base", { nonce: 8, usdc: "10" }),
+    others: othersOf("base"),
+    level: "ok",
+    codes: ["active_wallet"],
+    wrongNetwork: notFlagged,
+    tokenMismatch: [],
+  },
+  {
+    name: "ok: active on base and on arbitrum is not a wrong network",
+    target: readableFacts("base", { nonce: 8, usdc: "10" }),
+    others: othersOf("base", { arbitrum: readableFacts("arbitrum", { nonce: 3, usdc: "1" }) }),
+    level: "ok",
+    codes: ["active_wallet"],
+    wrongNetwork: notFlagged,
+  },
+  {
+    name: "warn: wrong network, fresh on base but active on arbitrum",
+    target: readableFacts("base"),
+    others: othersOf("base", { arbitrum: readableFacts("arbitrum", { nonce: 4 }) }),
+    level: "warn",
+    codes: ["wrong_network", "fresh_address"],
+    next: "Ask the recipient: this address is active on arbitrum, not base.",
+    wrongNetwork: { flagged: true, activeOn: ["arbitrum"] },
+  },
+  {
+    name: "warn: wrong network by balances on two chains",
+    target: readableFacts("base"),
+    others: othersOf("base", {
+      arbitrum: readableFacts("arbitrum", { native: "0.2" }),
+      polygon: readableFacts("polygon", { native: "30" }),
+    }),
+    level: "warn",
+    codes: ["wrong_network", "fresh_address"],
+    next: "Ask the recipient: this address is active on arbitrum and polygon, not base.",
+    wrongNetwork: { flagged: true, activeOn: ["arbitrum", "polygon"] },
+  },
+  {
+    name: "warn: wrong network, with the stablecoin held elsewhere",
+    target: readableFacts("optimism"),
+    others: othersOf("optimism", { ethereum: readableFacts("ethereum", { usdt: "500" }) }),
+    level: "warn",
+    codes: ["wrong_network", "stablecoin_elsewhere", "fresh_address"],
+    wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
+    tokenMismatch: [{ code: "stablecoin_elsewhere", chains: ["ethereum"] }],
+    mentions: "Holds USDT on ethereum, but no stablecoin on optimism.",
+  },
+  {
+    name: "warn: a delegated EOA elsewhere is the same key, so only a wrong network",
+    target: readableFacts("base"),
+    others: othersOf("base", {
+      ethereum: readableFacts("ethereum", { kind: "eip7702-delegated", nonce: 9 }),
+    }),
+    level: "warn",
+    codes: ["wrong_network", "fresh_address"],
+  },
+  {
+    name: "danger: a Safe on arbitrum that does not exist on base",
+    target: readableFacts("base"),
+    others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
+    level: "danger",
+    codes: ["safe_elsewhere", "wrong_network", "fresh_address"],
+    next: "Do not send on base: ask the recipient for an address that exists on base.",
+    wrongNetwork: { flagged: true, activeOn: ["arbitrum"] },
+    mentions: "Safe on arbitrum but has no code on base",
+  },
+  {
+    name: "danger: a contract on optimism with no code on base, even with funds on base",
+    target: readableFacts("base", { nonce: 2, native: "1" }),
+    others: othersOf("base", { optimism: readableFacts("optimism", { kind: "contract" }) }),
+    level: "danger",
+    codes: ["contract_elsewhere", "active_wallet"],
+    wrongNetwork: notFlagged,
+  },
+  {
+    name: "danger: a Safe beats a plain contract elsewhere",
+    target: readableFacts("base"),
+    others: othersOf("base", {
+      optimism: readableFacts("optimism", { kind: "contract" }),
+      polygon: readableFacts("polygon", { kind: "safe" }),
+    }),
+    level: "danger",
+    codes: ["safe_elsewhere", "contract_elsewhere", "wrong_network", "fresh_address"],
+  },
+  {
+    name: "ok: the same Safe deployed on base and on arbitrum",
+    target: readableFacts("base", { kind: "safe", nonce: 1 }),
+    others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
+    level: "ok",
+    codes: ["active_wallet"],
+  },
+  {
+    name: "caution: active on base but arbitrum could not be read",
+    target: readableFacts("base", { nonce: 8 }),
+    others: othersOf("base", { arbitrum: unreadableFacts("arbitrum", "timeout") }),
+    level: "caution",
+    codes: ["other_chain_unavailable", "active_wallet"],
+    next: "Run the deep check again: arbitrum could not be read, so a wrong network cannot be ruled out.",
+    mentions: "Could not read arbitrum (timeout)",
+  },
+  {
+    name: "caution: base could not be read, the others are unused",
+    target: unreadableFacts("base"),
+    others: othersOf("base"),
+    level: "caution",
+    codes: ["chain_unavailable"],
+    wrongNetwork: notFlagged,
+    tokenMismatch: [],
+  },
+  {
+    name: "caution: every chain unreadable",
+    target: unreadableFacts("base"),
+    others: chainNames.filter((name) => name !== "base").map((name) => unreadableFacts(name)),
+    level: "caution",
+    codes: [
+      "chain_unavailable",
+      "other_chain_unavailable",
+      "other_chain_unavailable",
+      "other_chain_unavailable",
+      "other_chain_unavailable",
+    ],
+  },
+  {
+    name: "warn: base unreadable while the address is a Safe on arbitrum",
+    target: unreadableFacts("base"),
+    others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
+    level: "warn",
+    codes: ["contract_elsewhere_unverified", "chain_unavailable"],
+  },
+  {
+    name: "danger: a token contract on polygon",
+    target: readableFacts("base", { nonce: 3 }),
+    others: othersOf("base", { polygon: readableFacts("polygon", { kind: "token", nonce: 1 }) }),
+    level: "danger",
+    codes: ["token_contract_elsewhere", "active_wallet"],
+    tokenMismatch: [{ code: "token_contract", chains: ["polygon"] }],
+  },
+  {
+    name: "danger: a token contract on the target is reported once",
+    target: readableFacts("base", { kind: "token", nonce: 1 }),
+    others: othersOf("base"),
+    level: "danger",
+    codes: ["token_contract"],
+    tokenMismatch: [{ code: "token_contract", chains: ["base"] }],
+  },
+  {
+    name: "danger: the USDC contract on base is flagged as a token contract",
+    address: chains.base.usdc.address,
+    target: readableFacts("base", { kind: "token", nonce: 1 }),
+    others: othersOf("base"),
+    level: "danger",
+    codes: ["stablecoin_contract"],
+    next: "Do not send: this is the USDC contract on base.",
+    tokenMismatch: [{ code: "token_contract", chains: ["base"] }],
+  },
+  {
+    name: "danger: a stablecoin of another chain is flagged even when that chain is unreadable",
+    address: chains.arbitrum.usdcBridged?.address,
+    target: readableFacts("base"),
+    others: othersOf("base", { arbitrum: unreadableFacts("arbitrum") }),
+    level: "danger",
+    codes: ["stablecoin_contract", "fresh_address", "other_chain_unavailable"],
+    tokenMismatch: [{ code: "token_contract", chains: ["arbitrum"] }],
+  },
+  {
+    name: "caution: stablecoins only on other chains",
+    target: readableFacts("base", { nonce: 5, native: "1" }),
+    others: othersOf("base", {
+      arbitrum: readableFacts("arbitrum", { usdc: "10", usdt: "3" }),
+      polygon: readableFacts("polygon", { bridged: "7" }),
+    }),
+    level: "caution",
+    codes: ["stablecoin_elsewhere", "active_wallet", "bridged_usdc_elsewhere"],
+    tokenMismatch: [
+      { code: "stablecoin_elsewhere", chains: ["arbitrum", "polygon"] },
+      { code: "bridged_usdc", chains: ["polygon"] },
+    ],
+    mentions: "Holds USDC and USDT on arbitrum and USDC.e on polygon, but no stablecoin on base.",
+  },
+  {
+    name: "caution: only bridged USDC on the target",
+    target: readableFacts("base", { nonce: 5, bridged: "90" }),
+    others: othersOf("base"),
+    level: "caution",
+    codes: ["bridged_usdc_only", "active_wallet"],
+    tokenMismatch: [{ code: "bridged_usdc", chains: ["base"] }],
+  },
+  {
+    name: "ok: bridged USDC elsewhere is a note, not a concern",
+    target: readableFacts("base", { nonce: 5, usdc: "90" }),
+    others: othersOf("base", { optimism: readableFacts("optimism", { bridged: "1" }) }),
+    level: "ok",
+    codes: ["active_wallet", "bridged_usdc_elsewhere"],
+    tokenMismatch: [{ code: "bridged_usdc", chains: ["optimism"] }],
+  },
+];
+
+describe("decideDeepVerdict", () => {
+  it.each(rows)("$name", (row) => {
+    const verdict = decideDeepVerdict({
+      address: row.address ?? wallet,
+      checksum: validChecksum,
+      target: row.target,
+      others: row.others,
+    });
+    expect(verdict.level).toBe(row.level);
+    expect(verdict.reasons.map((reason) => reason.code)).toEqual(row.codes);
+    if (row.next) expect(verdict.next).toBe(row.next);
+    if (row.wrongNetwork) expect(verdict.wrongNetwork).toEqual(row.wrongNetwork);
+    if (row.tokenMismatch) {
+      expect(verdict.tokenMismatch.map(({ code, chains }) => ({ code, chains }))).toEqual(
+        row.tokenMismatch,
+      );
+    }
+    if (row.mentions) {
+      const mentions = row.mentions;
+      expect(verdict.reasons.some((reason) => reason.message.includes(mentions))).toBe(true);
+    }
+  });
+
+  it("covers every level", () => {
+    expect(new Set(rows.map((row) => row.level))).toEqual(
+      new Set(["ok", "caution", "warn", "danger"]),
+    );
+  });
+
+  it.each(chainNames)("an unreadable other chain (%s) keeps an active wallet from ok", (name) => {
+    const target: ChainName = name === "base" ? "ethereum" : "base";
+    const verdict = decideDeepVerdict({
+      address: wallet,
+      checksum: validChecksum,
+      target: readableFacts(target, { nonce: 1 }),
+      others: othersOf(target, { [name]: unreadableFacts(name) }),
+    });
+    expect(verdict.level).toBe("caution");
+    expect(verdict.reasons.find((reason) => reason.chain === name)?.message).toContain(name);
+  });
+
+  it("ignores an entry for the target among the others", () => {
+    const target = readableFacts("base");
+    const verdict = decideDeepVerdict({
+      address: wallet,
+      checksum: validChecksum,
+      target,
+      others: [readableFacts("base", { nonce: 9 }), ...othersOf("base")],
+    });
+    expect(verdict.wrongNetwork).toEqual(notFlagged);
+    expect(verdict.reasons.map((reason) => reason.code)).toEqual(["fresh_address"]);
+  });
+});

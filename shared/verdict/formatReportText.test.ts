@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import type { ChainFacts, Checksum } from "../api/report";
+import { buildDeepReport } from "./buildDeepReport";
+import { buildReport } from "./buildReport";
+import { readableFacts, unreadableFacts } from "./chainFacts.test-helpers";
+import { formatReportText } from "./formatReportText";
+
+const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+const checkedAt = "2025-06-01T12:00:00.000Z";
+const missing: Checksum = {
+  status: "missing",
+  message: "No checksum (all one case): a typo in this address cannot be detected.",
+};
+const longError = `all endpoints failed: ${"https://rpc.example.org/v1/abcdef ".repeat(6)}`;
+
+const targets: [string, ChainFacts][] = [
+  ["a fresh address", readableFacts("base")],
+  [
+    "a rich delegated account",
+    readableFacts("polygon", {
+      kind: "eip7702-delegated",
+      delegate: "0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B",
+      nonce: 123456,
+      native: "123456789012.123456789012345678",
+      usdc: "98765432109.123456",
+      usdt: "0.000001",
+      bridged: "5",
+      gasPriceWei: 987_654_321_987n,
+    }),
+  ],
+  ["an unreadable chain with a long error", unreadableFacts("arbitrum", longError)],
+];
+
+const deepOthers = [
+  readableFacts("ethereum", {
+    kind: "eip7702-delegated",
+    nonce: 99999,
+    native: "123456789.123456",
+  }),
+  readableFacts("arbitrum", { kind: "contract", usdc: "1234567890.5", usdt: "1234567890.5" }),
+  unreadableFacts("optimism", longError),
+  readableFacts("polygon", { kind: "token", bridged: "1234567890.123456" }),
+];
+
+describe("formatReportText", () => {
+  it.each(targets)("keeps every line of %s under 100 characters, plain text", (_, target) => {
+    const single = buildReport({ address: wallet, checksum: missing, target, checkedAt }).report;
+    const deep = buildDeepReport({
+      address: wallet,
+      checksum: missing,
+      target,
+      others: deepOthers.filter((facts) => facts.name !== target.name),
+      checkedAt,
+    }).report;
+    for (const text of [single, deep]) {
+      for (const line of text.split("\n")) expect(line.length).toBeLessThan(100);
+      // Plain, copyable text: no escape sequences, no tabs, no trailing spaces.
+      expect(text).not.toMatch(/[\u001b\t]| $/m);
+    }
+  });
+
+  it("states the verdict level, the next action and the facts of the target", () => {
+    const target = readableFacts("base", { nonce: 3, native: "1.25", usdc: "100" });
+    const { report: _text, ...content } = buildReport({
+      address: wallet,
+      checksum: missing,
+      target,
+      checkedAt,
+    });
+    const text = formatReportText(content);
+    expect(text).toContain("Verdict: CAUTION: No checksum: typos cannot be detected");
+    expect(text).toContain(
+      "Next: Compare every character with the address the recipient gave you.",
+    );
+    expect(text).toMatch(/^Address {9}0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045$/m);
+    expect(text).toMatch(/^ {2}Outgoing txs {2}3$/m);
+    expect(text).toMatch(/^ {2}Native {8}1\.25 ETH$/m);
+    expect(text).toMatch(/^ {2}USDC {10}100 USDC$/m);
+    expect(text).toMatch(/^ {2}Bridged USDC {2}0 USDbC$/m);
+    expect(text).toContain("Sending ETH costs about 0.000021 ETH on base");
+    expect(text).not.toContain("All chains");
+  });
+
+  it("says why a chain is unknown", () => {
+    const target = unreadableFacts("base", "HTTP 503");
+    const text = buildReport({ address: wallet, checksum: missing, target, checkedAt }).report;
+    expect(text).toMatch(/^ {2}Status {8}could not be read \(HTTP 503\)$/m);
+    expect(text).toContain("Gas cost on base is unknown");
+  });
+
+  it("flags each chain of a deep report", () => {
+    const text = buildDeepReport({
+      address: wallet,
+      checksum: missing,
+      target: readableFacts("base"),
+      others: deepOthers,
+      checkedAt,
+    }).report;
+    expect(text).toContain(
+      "Wrong network   flagged: active on ethereum, arbitrum, polygon, not on base",
+    );
+    expect(text).toMatch(/^ {2}base +EOA +0 +0 ETH +0 +0 +- +target$/m);
+    expect(text).toMatch(/^ {2}arbitrum +contract .* active stablecoin$/m);
+    expect(text).toMatch(/^ {2}optimism +- +- +- +- +- +- +unreadable$/m);
+    // Flags that do not fit wrap onto the next line, under the flags column.
+    expect(text).toMatch(/^ {2}polygon +token .* active token\s+stablecoin bridged$/m);
+    expect(text).toMatch(/^ {2}- token_contract: This address is a token contract on polygon/m);
+  });
+});
