@@ -1,0 +1,46 @@
+import type { Address, Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { devnetPrivateKey } from "./devnetPrivateKey";
+
+export type DevnetAccount = { label: string; privateKey: Hex; address: Address };
+
+function account(label: string): DevnetAccount {
+  const privateKey = devnetPrivateKey(label);
+  return { label, privateKey, address: privateKeyToAccount(privateKey).address };
+}
+
+/**
+ * Every keyed account of the local world. Addresses are derived from the labels, so they are the
+ * same on every run (README documents them). Devnet only: the keys are public.
+ * @example const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+ */
+export const devnetAccounts = {
+  /** Funds everything and is the minter of every devnet stablecoin (active on all five chains). */
+  faucet: account("faucet"),
+  /** Demo client: ETH and USDC on base, never sent a transaction; signs x402 payments. */
+  payer: account("payer"),
+  /** Submits x402 settlements on base (pays the gas of transferWithAuthorization). */
+  facilitator: account("facilitator"),
+  /** Receives the service's payments on base; starts empty. */
+  payTo: account("pay-to"),
+  /** Active EOA on base: funded, then sent ETH, USDC and a contract call (verdict ok). */
+  activeOnBase: account("active-on-base"),
+  /** Never touched on any chain (verdict caution: fresh). */
+  fresh: account("fresh"),
+  /** Funded and active on arbitrum only (wrong network when the target is base). */
+  activeOnArbitrumOnly: account("active-on-arbitrum-only"),
+  /** EOA on base that delegated its code to DemoBatchExecutor with an EIP-7702 transaction. */
+  delegatedOnBase: account("eip7702-delegated-on-base"),
+  /** Holds ETH and USDC on base but never sent anything (nonce 0). */
+  receiveOnlyOnBase: account("receive-only-on-base"),
+  /** Holds only bridged USDC (USDC.e) on arbitrum. */
+  bridgedUsdcOnlyOnArbitrum: account("bridged-usdc-only-on-arbitrum"),
+  /** Deploys the generic DemoGuestbook (nonce 0) and DemoBatchExecutor (nonce 1) on base. */
+  baseDeployer: account("base-deployer"),
+  /** Deploys DemoMultisig on ethereum (nonce 0). */
+  ethereumDeployer: account("ethereum-deployer"),
+  /** The three owners of DemoMultisig (threshold 2); they never transact. */
+  multisigOwnerA: account("multisig-owner-a"),
+  multisigOwnerB: account("multisig-owner-b"),
+  multisigOwnerC: account("multisig-owner-c"),
+} satisfies Record<string, DevnetAccount>;
