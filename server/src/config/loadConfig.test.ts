@@ -11,7 +11,6 @@ describe("loadConfig", () => {
       network: "local",
       host: "127.0.0.1",
       port: 8402,
-      publicUrl: "http://127.0.0.1:8402",
       devnetFirstPort: 8545,
       rpcTimeoutMs: 4000,
       cacheTtlMs: 15000,

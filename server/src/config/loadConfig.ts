@@ -68,7 +68,8 @@ export type Config = {
   network: "local" | "mainnet";
   host: string;
   port: number;
-  publicUrl: string;
+  /** PUBLIC_URL when set; otherwise the server derives it from the host and the bound port. */
+  publicUrl?: string;
   dataDir: string;
   snapshotsDir: string;
   devnetFirstPort: number;
@@ -117,12 +118,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const urls = raw[`RPC_URLS_${name.toUpperCase() as Uppercase<ChainName>}`];
     if (urls) rpcUrls[name] = urls;
   }
-  const displayHost = raw.HOST === "0.0.0.0" ? "127.0.0.1" : raw.HOST;
   return {
     network: raw.PRESEND_NETWORK,
     host: raw.HOST,
     port: raw.PORT,
-    publicUrl: (raw.PUBLIC_URL ?? `http://${displayHost}:${raw.PORT}`).replace(/\/$/, ""),
+    publicUrl: raw.PUBLIC_URL?.replace(/\/$/, ""),
     dataDir: raw.DATA_DIR,
     snapshotsDir: raw.SNAPSHOTS_DIR,
     devnetFirstPort: raw.DEVNET_FIRST_PORT,

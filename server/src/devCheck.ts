@@ -1,0 +1,81 @@
+import { checksumStatus } from "@presend/shared/address/checksumStatus";
+import { type ChainName, chainNames, chains, isChainName } from "@presend/shared/chains/chains";
+import { createChainReader } from "./chain/createChainReader";
+import { loadConfig } from "./config/loadConfig";
+import { startWorld, type World } from "./devnet/startWorld";
+import { createEngine } from "./engine/createEngine";
+
+// Developer tool: `npm run dev:check -- <address> [chain] [--deep] [--json]` prints the full report
+// from the same engine the paid routes use. It reads the chains of a running `npm start` when they
+// answer on the configured ports, and otherwise starts a temporary local world of its own.
+
+const usage =
+  "usage: npm run dev:check -- <address> [base|ethereum|arbitrum|optimism|polygon] [--deep] [--json]";
+
+async function chainIdAt(url: string): Promise<number | null> {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(500),
+    });
+    const body = (await response.json()) as { result?: string };
+    return body.result ? Number(body.result) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const flags = new Set(args.filter((arg) => arg.startsWith("--")));
+  const [address, chainArg = "base"] = args.filter((arg) => !arg.startsWith("--"));
+  if (!address) {
+    console.error(usage);
+    return 2;
+  }
+  const status = checksumStatus(address);
+  if (!status.valid || !status.normalized) {
+    console.error(`${address}: ${status.checksum.message}`);
+    return 2;
+  }
+  if (!isChainName(chainArg)) {
+    console.error(`unknown chain "${chainArg}"; one of ${chainNames.join(", ")}`);
+    return 2;
+  }
+  const chain: ChainName = chainArg;
+  const config = loadConfig(process.env);
+  const running = Object.fromEntries(
+    chainNames.map((name, index) => [name, `http://127.0.0.1:${config.devnetFirstPort + index}`]),
+  ) as Record<ChainName, string>;
+  const ids = await Promise.all(chainNames.map((name) => chainIdAt(running[name])));
+  const reuse =
+    config.devnetFirstPort !== 0 &&
+    chainNames.every((name, index) => ids[index] === chains[name].id);
+  let world: World | null = null;
+  if (!reuse) {
+    console.error("(no local world running on the configured ports: starting a temporary one)");
+    world = await startWorld({});
+  }
+  try {
+    const rpcUrls = Object.fromEntries(
+      chainNames.map((name) => [name, [world ? world.chains[name].rpcUrl : running[name]]]),
+    ) as Record<ChainName, string[]>;
+    const engine = createEngine({ reader: createChainReader({ rpcUrls }) });
+    const input = { address: status.normalized, chain };
+    const result = flags.has("--deep") ? await engine.deep(input) : await engine.check(input);
+    if (result.type === "unavailable") {
+      console.error(`could not read ${result.chain}: ${result.error}`);
+      return 1;
+    }
+    console.log(
+      flags.has("--json") ? JSON.stringify(result.report, null, 2) : result.report.report,
+    );
+    return 0;
+  } finally {
+    await world?.stop();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,38 @@
+import { ConfigError, loadConfig } from "./config/loadConfig";
+import { formatBanner } from "./printBanner";
+import { type RunningServer, startServer } from "./startServer";
+
+// The only file that binds a port: config, world, API, and a clean stop on every way out.
+let server: RunningServer | undefined;
+let stopping = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    await server?.stop().catch((error) => console.error("while stopping:", error));
+  }
+  process.exit(code);
+}
+
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+process.on("SIGHUP", () => void shutdown(0));
+process.on("uncaughtException", (error) => {
+  console.error("presend crashed:", error);
+  void shutdown(1);
+});
+process.on("unhandledRejection", (error) => {
+  console.error("presend crashed:", error);
+  void shutdown(1);
+});
+
+try {
+  const config = loadConfig(process.env);
+  const started = performance.now();
+  server = await startServer(config);
+  console.log(formatBanner(server));
+  console.log(`(ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  await shutdown(1);
+}

@@ -1,0 +1,39 @@
+import { chainNames } from "@presend/shared/chains/chains";
+import type { RunningServer } from "./startServer";
+
+/**
+ * What `npm start` prints: the API URL, each chain's RPC URL, the demo addresses with the verdict
+ * each should get, and a command that can be pasted as is.
+ * @example console.log(formatBanner(server));
+ */
+export function formatBanner(server: RunningServer): string {
+  const lines = [`presend API   ${server.url}`, ""];
+  lines.push(server.world ? "Local chains (anvil):" : "Chains:");
+  for (const name of chainNames) {
+    const id = server.world?.chains[name].chainId;
+    lines.push(
+      `  ${name.padEnd(9)} ${id === undefined ? "" : `${String(id).padEnd(6)} `}${server.rpcUrls[name].join(", ")}`,
+    );
+  }
+  const world = server.world;
+  if (world) {
+    lines.push("", "Demo addresses (expected verdict for /check and /deep on the given chain):");
+    lines.push(
+      `  ${"address".padEnd(42)}  ${"chain".padEnd(9)}  ${"check".padEnd(7)}  ${"deep".padEnd(7)}  what`,
+    );
+    for (const demo of world.demo) {
+      lines.push(
+        `  ${demo.address}  ${demo.chain.padEnd(9)}  ${demo.expected.check.padEnd(7)}  ${demo.expected.deep.padEnd(7)}  ${demo.label}`,
+      );
+    }
+    const example = world.demo.find((demo) => demo.expected.check === "ok") ?? world.demo[0];
+    lines.push(
+      "",
+      `Demo payer ${world.accounts.payer.address} holds local USDC on base; try:`,
+      `  curl '${server.url}/validate?address=${example?.address}'`,
+      `  PRESEND_URL=${server.url} PRESEND_PRIVATE_KEY=${world.accounts.payer.privateKey} npx presend check ${example?.address} --chain ${example?.chain}`,
+    );
+  }
+  lines.push("", "Ctrl-C stops everything.");
+  return lines.join("\n");
+}
