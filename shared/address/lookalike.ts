@@ -10,8 +10,7 @@ function visibleEnds(address: string): string {
 }
 
 /**
- * The first known address that shares the first 4 and last 4 hex characters with `candidate`
- * but is a different address (a likely address-poisoning lookalike), or null.
+ * The first known address with the same first and last 4 hex characters but a different middle.
  * @example findLookalike("0xd8dA000000000000000000000000000000006045", ["0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045"]) // "0xd8dA6BF2…"
  */
 export function findLookalike(candidate: string, known: readonly Address[]): Address | null {

@@ -9,8 +9,7 @@ export type DeepReportInput = DeepInput & {
 };
 
 /**
- * The deep report: the target chain's facts, the other chains' facts, the deep verdict and text.
- * Throws viem's InvalidAddressError when `address` is not 0x + 40 hex characters.
+ * The deep report with its text; throws viem's InvalidAddressError on a malformed address.
  * @example buildDeepReport({ address, checksum, target: baseFacts, others, checkedAt }).verdict.wrongNetwork.flagged // false
  */
 export function buildDeepReport(input: DeepReportInput): DeepReport {

@@ -10,8 +10,7 @@ export type ReportInput = TargetInput & {
 };
 
 /**
- * The single-chain report: EIP-55 address, checksum, chain facts, verdict and its plain text.
- * Throws viem's InvalidAddressError when `address` is not 0x + 40 hex characters.
+ * The single-chain report with its text; throws viem's InvalidAddressError on a malformed address.
  * @example buildReport({ address, checksum, target: baseFacts, checkedAt: new Date().toISOString() }).verdict.level // "ok"
  */
 export function buildReport({ address, checksum, target, checkedAt }: ReportInput): Report {

@@ -16,7 +16,10 @@ export type FactsSpec = {
   gasPriceWei?: bigint | null;
 };
 
-/** A balance built from a human amount, as the chain reader reports it. */
+/**
+ * A balance built from a human amount, as the chain reader reports it.
+ * @example balanceOf("1.5", "USDC", 6) // { raw: "1500000", decimals: 6, formatted: "1.5", symbol: "USDC" }
+ */
 export function balanceOf(amount: string, symbol: string, decimals: number): Balance {
   return { raw: parseUnits(amount, decimals).toString(), decimals, formatted: amount, symbol };
 }
@@ -26,7 +29,10 @@ function gasCost(gasPriceWei: bigint, gas: bigint, symbol: string): Balance {
   return { raw: raw.toString(), decimals: 18, formatted: formatUnits(raw, 18), symbol };
 }
 
-/** Facts of a readable chain; by default a fresh EOA (nonce 0, no balances) at 1 gwei. */
+/**
+ * Facts of a readable chain; by default a fresh EOA (nonce 0, no balances) at 1 gwei.
+ * @example readableFacts("base", { kind: "safe", nonce: 1, usdc: "40" })
+ */
 export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts {
   const chain = chains[name];
   const kind = spec.kind ?? "eoa";
@@ -57,7 +63,10 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
   };
 }
 
-/** Facts of a chain that could not be read: every fact is null. */
+/**
+ * Facts of a chain that could not be read: every fact is null.
+ * @example unreadableFacts("optimism", "HTTP 503")
+ */
 export function unreadableFacts(name: ChainName, error = "request timed out"): ChainFacts {
   return {
     name,

@@ -20,8 +20,7 @@ function holdsOnlyBridgedUsdc(facts: ChainFacts): boolean {
 }
 
 /**
- * Token-mismatch flags across the five chains: a token contract somewhere, stablecoins held only
- * on other chains, and bridged instead of native USDC.
+ * Token-mismatch flags: token contract somewhere, stablecoins only elsewhere, bridged USDC.
  * @example findTokenMismatches({ address, target, others })[0]?.code // "stablecoin_elsewhere"
  */
 export function findTokenMismatches({

@@ -134,8 +134,7 @@ function deepSection(report: Omit<DeepReport, "report">): string[] {
 }
 
 /**
- * The copyable plain-text report: address, chain, verdict, next action, reasons, facts (and for a
- * deep report the per-chain table with flags), every line under 100 characters.
+ * The copyable plain-text report (deep: with the per-chain table), every line under 100 chars.
  * @example formatReportText(reportContent).split("\n")[0] // "presend pre-send check"
  */
 export function formatReportText(report: ReportContent): string {

@@ -18,7 +18,7 @@ export type VerdictSummary = {
 
 // Among findings of the same level, the one that best explains what to do comes first:
 // what the address IS beats how it is used, and facts about the target beat side notes.
-export const findingPriority = [
+const findingPriority = [
   "zero_address",
   "burn_address",
   "precompile",
@@ -43,8 +43,6 @@ export const findingPriority = [
   "active_wallet",
   "bridged_usdc_elsewhere",
 ] as const;
-
-export type FindingCode = (typeof findingPriority)[number];
 
 function priorityOf(code: string): number {
   const index = (findingPriority as readonly string[]).indexOf(code);
