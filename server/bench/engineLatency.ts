@@ -1,0 +1,88 @@
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import type { Address } from "viem";
+import { buildFactsBatch } from "../src/chain/buildFactsBatch";
+import { createChainReader } from "../src/chain/createChainReader";
+import type { World } from "../src/devnet/startWorld";
+import { createEngine } from "../src/engine/createEngine";
+import { startCountingProxy } from "./countingProxy";
+import { percentile, timeRuns } from "./percentiles";
+
+/**
+ * Engine figures on the local world: upstream requests per check (counted at a proxy), check
+ * latency against one raw fetch of the same JSON-RPC batch, and deep against check.
+ */
+export async function benchEngine(world: World, options: { samples: number }) {
+  const proxies = await Promise.all(
+    chainNames.map((name) => startCountingProxy(world.chains[name].rpcUrl)),
+  );
+  try {
+    const rpcUrls = Object.fromEntries(
+      chainNames.map((name, index) => [name, [proxies[index]?.url as string]]),
+    ) as Record<ChainName, string[]>;
+    // No cache: every check must go upstream, or the figures would measure a Map lookup.
+    const reader = createChainReader({ rpcUrls, ttlMs: 0 });
+    const engine = createEngine({ reader });
+    const addresses = world.demo.map((demo) => demo.address);
+    const pick = (index: number) => addresses[index % addresses.length] as Address;
+    const total = () => proxies.reduce((sum, proxy) => sum + proxy.count(), 0);
+
+    const beforeChecks = total();
+    const checkRuns = 50;
+    for (let index = 0; index < checkRuns; index++) {
+      await engine.check({ address: pick(index), chain: "base" });
+    }
+    const requestsPerCheck = (total() - beforeChecks) / checkRuns;
+    const beforeDeep = total();
+    for (let index = 0; index < 10; index++) {
+      await engine.deep({ address: pick(index), chain: "base" });
+    }
+    const requestsPerDeep = (total() - beforeDeep) / 10;
+
+    const baseUrl = rpcUrls.base[0] as string;
+    const rawFetch = async (index: number) => {
+      const response = await fetch(baseUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(buildFactsBatch(pick(index), "base")),
+      });
+      await response.json();
+    };
+    const check = (index: number) => engine.check({ address: pick(index), chain: "base" });
+    const deep = (index: number) => engine.deep({ address: pick(index), chain: "base" });
+    // Interleave the three in blocks so machine noise lands on all of them.
+    const raw: number[] = [];
+    const checks: number[] = [];
+    const deeps: number[] = [];
+    const block = Math.max(10, Math.floor(options.samples / 5));
+    for (let done = 0; done < options.samples; done += block) {
+      raw.push(...(await timeRuns(rawFetch, { count: block })));
+      checks.push(...(await timeRuns(check, { count: block })));
+      deeps.push(...(await timeRuns(deep, { count: block })));
+    }
+    const summary = (values: number[]) => ({
+      p50: percentile(values, 50),
+      p95: percentile(values, 95),
+    });
+    const rawSummary = summary(raw);
+    const checkSummary = summary(checks);
+    const deepSummary = summary(deeps);
+    return {
+      requestsPerCheck,
+      requestsPerDeep,
+      readerCountsUpstream: reader.stats().upstreamRequests,
+      rawFetchMs: rawSummary,
+      checkMs: checkSummary,
+      deepMs: deepSummary,
+      checkVsRaw: {
+        p50: checkSummary.p50 / rawSummary.p50,
+        p95: checkSummary.p95 / rawSummary.p95,
+      },
+      deepVsCheck: {
+        p50: deepSummary.p50 / checkSummary.p50,
+        p95: deepSummary.p95 / checkSummary.p95,
+      },
+    };
+  } finally {
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+  }
+}
