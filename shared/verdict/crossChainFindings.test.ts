@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { readableFacts, unreadableFacts } from "./chainFacts.test-helpers";
+import { crossChainFindings } from "./crossChainFindings";
+
+const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+const notFlagged = { flagged: false, activeOn: [] };
+
+describe("crossChainFindings", () => {
+  it("names the chain of each unreadable other chain", () => {
+    const findings = crossChainFindings({
+      address: wallet,
+      target: readableFacts("base", { nonce: 1 }),
+      others: [unreadableFacts("arbitrum", "timeout"), unreadableFacts("polygon", "HTTP 429")],
+      wrongNetwork: notFlagged,
+      tokenMismatch: [],
+    });
+    expect(findings.map(({ code, level, chain }) => [code, level, chain])).toEqual([
+      ["other_chain_unavailable", "caution", "arbitrum"],
+      ["other_chain_unavailable", "caution", "polygon"],
+    ]);
+    expect(findings[1]?.message).toBe(
+      "Could not read polygon (HTTP 429): activity there cannot be ruled out.",
+    );
+  });
+
+  it("turns a flagged wrong network into a warning naming where the address is active", () => {
+    const findings = crossChainFindings({
+      address: wallet,
+      target: readableFacts("base"),
+      others: [readableFacts("arbitrum", { nonce: 1 })],
+      wrongNetwork: { flagged: true, activeOn: ["arbitrum"] },
+      tokenMismatch: [],
+    });
+    expect(findings).toEqual([
+      expect.objectContaining({
+        code: "wrong_network",
+        level: "warn",
+        next: "Ask the recipient: this address is active on arbitrum, not base.",
+      }),
+    ]);
+  });
+
+  it("adds no second finding for a token contract on the target itself", () => {
+    const findings = crossChainFindings({
+      address: wallet,
+      target: readableFacts("base", { kind: "token" }),
+      others: [],
+      wrongNetwork: notFlagged,
+      tokenMismatch: [{ code: "token_contract", message: "token", chains: ["base"] }],
+    });
+    expect(findings).toEqual([]);
+  });
+});
