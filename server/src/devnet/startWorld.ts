@@ -28,6 +28,8 @@ export type World = {
     /** Minter of every devnet stablecoin, with ETH on every chain (tests mint with it). */
     faucet: DevnetAccount;
   };
+  /** Process group of each chain's anvil (its watchdog's pid), for diagnostics and leak checks. */
+  processGroupIds: number[];
   /** Milliseconds from the call to a fully seeded world. */
   startupMs: number;
   /** Stops every chain; nothing of the world keeps running. */
@@ -77,6 +79,7 @@ export async function startWorld(options: StartWorldOptions = {}): Promise<World
       chains: worldChains,
       demo: demoAddresses,
       accounts: { payer, facilitator, payTo, faucet },
+      processGroupIds: anvils.flatMap((anvil) => (anvil.process.pid ? [anvil.process.pid] : [])),
       startupMs: Math.round(performance.now() - started),
       stop,
     };

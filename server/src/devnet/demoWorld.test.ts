@@ -1,0 +1,43 @@
+import { levels } from "@presend/shared/api/report";
+import { chainNames } from "@presend/shared/chains/chains";
+import { getAddress } from "viem";
+import { describe, expect, it } from "vitest";
+import { demoAddresses } from "./demoWorld";
+
+describe("demoAddresses", () => {
+  it("has unique labels and addresses in EIP-55 form on supported chains", () => {
+    expect(new Set(demoAddresses.map((demo) => demo.label)).size).toBe(demoAddresses.length);
+    for (const demo of demoAddresses) {
+      expect(demo.address).toBe(getAddress(demo.address));
+      expect(chainNames).toContain(demo.chain);
+    }
+  });
+
+  it("covers every verdict level on both /check and /deep", () => {
+    for (const level of levels) {
+      expect(demoAddresses.some((demo) => demo.expected.check === level)).toBe(true);
+      expect(demoAddresses.some((demo) => demo.expected.deep === level)).toBe(true);
+    }
+  });
+
+  it("keeps the documented addresses stable across runs and releases", () => {
+    // The README lists these; a change here must be a deliberate documentation change.
+    expect(
+      Object.fromEntries(demoAddresses.map((demo) => [demo.label, demo.address])),
+    ).toMatchInlineSnapshot(`
+      {
+        "active-eoa-on-base": "0x5982758b12b31D28DEBeC877D26d26C9A0cB7BfA",
+        "bridged-usdc-only-on-arbitrum": "0x05AeeF3CA36bA9984E4f215cB084B2aFc28243B0",
+        "burn-address": "0x000000000000000000000000000000000000dEaD",
+        "eip7702-delegated-eoa-on-base": "0xd40F03db4616FC02d3A7D1C13B8607fF2E9BE1d3",
+        "eoa-active-on-arbitrum-only": "0xC917260256BD57D4B1DCBf9A63036ee7198bE6B0",
+        "fresh-address": "0xb1cc12A0f204B85eDbFe7f08bBC11687801b3519",
+        "generic-contract-on-base": "0x4c9e4e9b383210F681C2698ba354B62E1A52274B",
+        "multisig-on-ethereum-only": "0x8D38c9fa093f1874B320f189588dFA4F4329FaD1",
+        "receive-only-on-base": "0x61EbEb722Be2Fb7CE058Ce4247ea7c3e2b8E3F0C",
+        "usdc-contract-on-base": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+        "zero-address": "0x0000000000000000000000000000000000000000",
+      }
+    `);
+  });
+});

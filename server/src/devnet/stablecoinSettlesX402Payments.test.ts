@@ -1,0 +1,89 @@
+import { chains } from "@presend/shared/chains/chains";
+import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
+import { toClientEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
+import { ExactEvmScheme as ExactEvmClientScheme } from "@x402/evm/exact/client";
+import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/facilitator";
+import { type Abi, erc20Abi, type TypedDataDefinition } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetAccounts } from "./devnetAccounts";
+import { type DevnetClient, devnetClient } from "./devnetClient";
+import { startWorld, type World } from "./startWorld";
+
+// The official x402 client and facilitator (the ones the server uses) against the devnet USDC:
+// the token must verify and settle an x402 v2 "exact" payment exactly like Base USDC does.
+describe("devnet USDC settles x402 exact payments with the official @x402/evm facilitator", () => {
+  let world: World | undefined;
+  let client: DevnetClient;
+  const requirements: PaymentRequirements = {
+    scheme: "exact",
+    network: "eip155:8453",
+    asset: chains.base.usdc.address,
+    amount: "10000",
+    payTo: devnetAccounts.payTo.address,
+    maxTimeoutSeconds: 60,
+    extra: { name: "USD Coin", version: "2" },
+  };
+
+  beforeAll(async () => {
+    world = await startWorld();
+    client = devnetClient("base", world.chains.base.rpcUrl);
+  });
+  afterAll(() => world?.stop());
+
+  function facilitator() {
+    const account = privateKeyToAccount(devnetAccounts.facilitator.privateKey);
+    // An explicit adapter: x402's signer interface takes loose ABI/typed-data shapes.
+    const signer = toFacilitatorEvmSigner({
+      address: account.address,
+      readContract: (args) => client.readContract({ ...args, abi: args.abi as Abi }),
+      verifyTypedData: (args) => client.verifyTypedData(args as TypedDataDefinition & typeof args),
+      writeContract: (args) => client.writeContract({ ...args, abi: args.abi as Abi, account }),
+      sendTransaction: (args) => client.sendTransaction({ ...args, account }),
+      waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+      getCode: (args) => client.getCode(args),
+    });
+    return new ExactEvmFacilitatorScheme(signer);
+  }
+
+  async function payment(): Promise<PaymentPayload> {
+    const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+    const scheme = new ExactEvmClientScheme(toClientEvmSigner(payer, client));
+    const created = await scheme.createPaymentPayload(2, requirements);
+    return { ...created, accepted: requirements };
+  }
+
+  const payToBalance = () =>
+    client.readContract({
+      address: chains.base.usdc.address,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [devnetAccounts.payTo.address],
+    });
+
+  it("verifies and settles a payment, then refuses to settle it again", async () => {
+    const scheme = facilitator();
+    const payload = await payment();
+    const before = await payToBalance();
+
+    expect(await scheme.verify(payload, requirements)).toMatchObject({ isValid: true });
+    const settled = await scheme.settle(payload, requirements);
+    expect(settled).toMatchObject({ success: true, network: "eip155:8453" });
+    expect(await payToBalance()).toBe(before + 10_000n);
+
+    const replay = await facilitator().verify(payload, requirements);
+    expect(replay.isValid).toBe(false);
+    expect(replay.invalidReason).toMatch(/nonce/i);
+  });
+
+  it("rejects a payment whose token domain version differs from the token's", async () => {
+    const scheme = facilitator();
+    const wrongVersion = { ...requirements, extra: { name: "USD Coin", version: "1" } };
+    const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+    const created = await new ExactEvmClientScheme(
+      toClientEvmSigner(payer, client),
+    ).createPaymentPayload(2, wrongVersion);
+    const result = await scheme.verify({ ...created, accepted: wrongVersion }, wrongVersion);
+    expect(result.isValid).toBe(false);
+  });
+});
