@@ -123,7 +123,13 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     );
   });
   exited.catch(() => {});
-  const stop = async () => {
+  // Memoised: a later second call must not signal a process group id the OS may have reused.
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= stopOnce();
+    return stopping;
+  };
+  const stopOnce = async () => {
     if (!hasExited()) {
       // Closing the pipe is the watchdog's signal; SIGKILL the group if it does not finish.
       child.stdin?.end();
