@@ -1,0 +1,84 @@
+import type { AttestationBlock } from "@presend/shared/attestation/attestationSchemas";
+import { chainNames } from "@presend/shared/chains/chains";
+import type { Payments } from "./createPayments";
+import { paidRoutes } from "./paidRoutes";
+import { type SpecPaymentRequirements, withSpecFields } from "./withSpecFields";
+
+export type DiscoveryDocument = {
+  version: 1;
+  resources: string[];
+  items: Array<{
+    resource: string;
+    type: "http";
+    x402Version: 2;
+    accepts: SpecPaymentRequirements[];
+  }>;
+  lastUpdated: string;
+  metadata: {
+    api: string;
+    category: string;
+    contract: string;
+    description: string;
+    provider: string;
+    home: string;
+    docsUrl: string;
+    discovery: string;
+    example: { method: "POST"; url: string; body: { address: string; chain: string } };
+    chains: string[];
+    honestLimits: string;
+  };
+  attestation: AttestationBlock;
+};
+
+export type BuildDiscoveryOptions = {
+  payments: Payments;
+  publicUrl: string;
+  /** When the paid offer last changed (start-up time). */
+  lastUpdated: Date;
+};
+
+export const honestLimits =
+  "presend reads public on-chain state through public RPC endpoints. It is a pre-send safety check, not a guarantee: no mempool analysis, no contract audit, no sanctions screening. An unreadable chain is never reported as ok.";
+
+/**
+ * The x402 discovery document (spec §2.4) plus `version` and `resources` for x402scan-style crawlers.
+ * @example const doc = await buildDiscoveryDocument({ payments, publicUrl, lastUpdated: new Date() });
+ */
+export async function buildDiscoveryDocument(
+  options: BuildDiscoveryOptions,
+): Promise<DiscoveryDocument> {
+  const { publicUrl } = options;
+  const items = await Promise.all(
+    Object.values(paidRoutes).map(async (route) => ({
+      resource: `${publicUrl}${route.path}`,
+      type: "http" as const,
+      x402Version: 2 as const,
+      accepts: withSpecFields(await options.payments.requirements(route.path), route),
+    })),
+  );
+  return {
+    version: 1,
+    resources: items.map((item) => item.resource),
+    items,
+    lastUpdated: options.lastUpdated.toISOString(),
+    metadata: {
+      api: "presend",
+      category: "Verification",
+      contract: `${publicUrl}/openapi.json`,
+      description:
+        "Pre-send safety check for EVM addresses: EIP-55 checksum, wallet or contract, outgoing transactions, native/USDC/USDT balances and a leveled verdict (ok, caution, warn, danger) with a next action. /check covers one chain (USD 0.01); /deep covers five and adds wrong-network and token-mismatch detection (USD 0.05). Run the free GET /validate first.",
+      provider: "presend",
+      home: publicUrl,
+      docsUrl: `${publicUrl}/openapi.json`,
+      discovery: `${publicUrl}/.well-known/x402`,
+      example: {
+        method: "POST",
+        url: `${publicUrl}/check`,
+        body: { address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", chain: "base" },
+      },
+      chains: [...chainNames],
+      honestLimits,
+    },
+    attestation: options.payments.attestation.current(),
+  };
+}

@@ -1,0 +1,106 @@
+import { attestationExtensionKey } from "@presend/shared/attestation/attestationSchemas";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+} from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
+import type { MiddlewareHandler } from "hono";
+import type { Payments } from "./createPayments";
+import type { PaidRoute } from "./paidRoutes";
+import { withSpecFields } from "./withSpecFields";
+
+/** A real payment header is ~1.5 KB; anything far larger is refused before decoding. */
+export const maxPaymentHeaderBytes = 8192;
+
+export type PaymentEnvelopeOptions = { route: PaidRoute; payments: Payments; resourceUrl: string };
+
+/**
+ * Wraps the official x402 middleware of one paid route. In: accepts the spec's `X-Payment`
+ * header as `PAYMENT-SIGNATURE` (core reads only the latter) and turns garbage or oversized
+ * payment headers into a 402 with a reason. Out: every 402 also carries the PaymentRequired as
+ * JSON in the body (the spec says "in the body"), with the spec's extra entry fields.
+ * @example createRoute({ middleware: [checkRequestGuard(), paymentEnvelope(opts), x402] })
+ */
+export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHandler {
+  return async function paymentEnvelope(c, next) {
+    const headers = c.req.raw.headers;
+    const alias = headers.get("x-payment");
+    if (alias !== null && !headers.has("payment-signature"))
+      headers.set("payment-signature", alias);
+    const header = headers.get("payment-signature");
+    let rejected: string | null = null;
+    if (header !== null) {
+      if (header.length > maxPaymentHeaderBytes) rejected = "payment_header_too_large";
+      else if (!decodes(header)) rejected = "invalid_payment_header";
+      if (rejected !== null) {
+        // Without a payment the official middleware answers the plain challenge; the reason is set below.
+        headers.delete("payment-signature");
+        headers.delete("x-payment");
+      }
+    }
+    await next();
+    if (c.res.status !== 402) return;
+
+    const outgoing = new Headers(c.res.headers);
+    const challenge = outgoing.get("payment-required");
+    let paymentRequired: PaymentRequired;
+    if (challenge !== null) {
+      paymentRequired = decodePaymentRequiredHeader(challenge);
+      if (rejected !== null) {
+        paymentRequired = { ...paymentRequired, error: rejected };
+        outgoing.set("PAYMENT-REQUIRED", encodePaymentRequiredHeader(paymentRequired));
+      }
+    } else {
+      // Settlement failed after the handler: core answers 402 with only PAYMENT-RESPONSE.
+      paymentRequired = await freshChallenge(options, settlementFailure(outgoing));
+      outgoing.set("PAYMENT-REQUIRED", encodePaymentRequiredHeader(paymentRequired));
+    }
+    const body = {
+      ...paymentRequired,
+      accepts: withSpecFields(paymentRequired.accepts, options.route),
+    };
+    outgoing.set("Content-Type", "application/json");
+    outgoing.delete("Content-Length");
+    // Unset first: Hono's c.res setter would otherwise copy the old headers over the new ones.
+    c.res = undefined;
+    c.res = new Response(JSON.stringify(body), { status: 402, headers: outgoing });
+  };
+}
+
+function decodes(header: string): boolean {
+  try {
+    const payload: unknown = decodePaymentSignatureHeader(header);
+    return payload !== null && typeof payload === "object";
+  } catch {
+    return false;
+  }
+}
+
+function settlementFailure(headers: Headers): string {
+  const response = headers.get("payment-response");
+  if (response === null) return "settlement_failed";
+  try {
+    return decodePaymentResponseHeader(response).errorReason ?? "settlement_failed";
+  } catch {
+    return "settlement_failed";
+  }
+}
+
+async function freshChallenge(
+  options: PaymentEnvelopeOptions,
+  error: string,
+): Promise<PaymentRequired> {
+  return {
+    x402Version: 2,
+    error,
+    resource: {
+      url: options.resourceUrl,
+      description: options.route.description,
+      mimeType: "application/json",
+    },
+    accepts: await options.payments.requirements(options.route.path),
+    extensions: { [attestationExtensionKey]: options.payments.attestation.current() },
+  };
+}

@@ -1,0 +1,48 @@
+import { z } from "@hono/zod-openapi";
+import { AttestationBlockSchema } from "@presend/shared/attestation/attestationSchemas";
+
+// The JSON body of a 402 (documentation only: the packages build it, paymentEnvelope copies it).
+// Shared schemas are re-created with .extend({}) before .openapi(): zod 4 copies prototype methods
+// at construction, so a schema built before @hono/zod-openapi was imported lacks .openapi().
+
+export const PaymentRequirementsEntrySchema = z
+  .object({
+    scheme: z.string().openapi({ example: "exact" }),
+    network: z.string().openapi({ example: "eip155:8453" }),
+    asset: z.string().openapi({ description: "Base USDC contract" }),
+    amount: z
+      .string()
+      .openapi({ description: "Price in USDC base units (6 decimals)", example: "10000" }),
+    payTo: z.string(),
+    maxTimeoutSeconds: z.number().int().openapi({ example: 60 }),
+    extra: z.record(z.string(), z.unknown()).openapi({
+      description: "EIP-712 domain of the asset",
+      example: { name: "USD Coin", version: "2" },
+    }),
+    description: z.string(),
+    mimeType: z.literal("application/json"),
+    outputSchema: z.object({
+      type: z.literal("http"),
+      input: z.object({
+        method: z.string(),
+        bodyType: z.string(),
+        body: z.record(z.string(), z.unknown()),
+      }),
+      output: z.object({ fields: z.array(z.string()) }),
+    }),
+  })
+  .openapi("PaymentRequirements");
+
+export const PaymentRequiredBodySchema = z
+  .object({
+    x402Version: z.literal(2),
+    error: z.string().optional().openapi({
+      description: "Why payment is required again: Payment required, or the verify/settle reason.",
+    }),
+    resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }),
+    accepts: z.array(PaymentRequirementsEntrySchema),
+    extensions: z.object({
+      "x-presend-attestation": AttestationBlockSchema.extend({}).openapi("Attestation"),
+    }),
+  })
+  .openapi("PaymentRequired");

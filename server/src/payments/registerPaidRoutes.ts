@@ -1,0 +1,177 @@
+import { createRoute } from "@hono/zod-openapi";
+import { ErrorBodySchema } from "@presend/shared/api/errors";
+import { CheckRequestSchema, DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
+import { attestationExtensionKey } from "@presend/shared/attestation/attestationSchemas";
+import type { ChainName } from "@presend/shared/chains/chains";
+import { type RoutesConfig, x402HTTPResourceServer } from "@x402/core/server";
+import { paymentMiddlewareFromHTTPServer } from "@x402/hono";
+import type { MiddlewareHandler } from "hono";
+import type { Address } from "viem";
+import type { Engine } from "../engine/createEngine";
+import type { App } from "../http/appEnv";
+import { jsonError } from "../http/jsonError";
+import type { ReceiptStore } from "../receipts/openReceiptStore";
+import { registerReceiptRoute } from "../receipts/registerReceiptRoute";
+import { checkRequestGuard } from "./checkRequestGuard";
+import { maxTimeoutSeconds, type Payments, usdcDomainExtra } from "./createPayments";
+import { type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
+import { paymentEnvelope } from "./paymentEnvelope";
+import { PaymentRequiredBodySchema } from "./paymentRequiredSchema";
+import { recordSettlement } from "./recordSettlement";
+import { registerDiscoveryRoute } from "./registerDiscoveryRoute";
+
+export type PaidRoutesDeps = {
+  engine: Engine;
+  payments: Payments;
+  receipts: ReceiptStore;
+  /** Public base URL (no trailing slash), the resource URL of each paid route. */
+  publicUrl: string;
+};
+
+/** Name of the OpenAPI security scheme of the paid routes. */
+export const x402SecurityScheme = "x402";
+
+/**
+ * Registers POST /check and POST /deep (x402 paid), GET /receipts/{tx} and /.well-known/x402.
+ * Per paid route: body validation, receipt recording, 402 envelope, then the official x402 middleware.
+ * @example registerPaidRoutes(app, { engine, payments, receipts, publicUrl });
+ */
+export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
+  const publicUrl = deps.publicUrl.replace(/\/+$/, "");
+  const { config } = deps.payments;
+  const routes: RoutesConfig = Object.fromEntries(
+    Object.values(paidRoutes).map((route) => [
+      `POST ${route.path}`,
+      {
+        accepts: {
+          scheme: "exact",
+          network: config.network,
+          payTo: config.payTo,
+          price: {
+            asset: config.asset,
+            amount: config.prices[route.path],
+            extra: { ...usdcDomainExtra },
+          },
+          maxTimeoutSeconds,
+        },
+        resource: `${publicUrl}${route.path}`,
+        description: route.description,
+        mimeType: "application/json",
+        extensions: { [attestationExtensionKey]: deps.payments.attestation.current() },
+      },
+    ]),
+  );
+  const x402 = paymentMiddlewareFromHTTPServer(
+    new x402HTTPResourceServer(deps.payments.resourceServer, routes),
+  );
+
+  app.openAPIRegistry.registerComponent("securitySchemes", x402SecurityScheme, {
+    type: "apiKey",
+    in: "header",
+    name: "PAYMENT-SIGNATURE",
+    description:
+      "x402 v2 payment (scheme exact, EIP-3009 USDC on Base eip155:8453): send the request, take the PaymentRequired from the 402 (PAYMENT-REQUIRED header or JSON body), sign it and resend it base64-encoded in PAYMENT-SIGNATURE or X-Payment. /check costs 10000 and /deep 50000 USDC base units.",
+  });
+
+  const middleware = (route: PaidRoute): MiddlewareHandler[] => [
+    checkRequestGuard(),
+    recordSettlement({
+      route,
+      receipts: deps.receipts,
+      payTo: config.payTo,
+      amount: config.prices[route.path],
+    }),
+    paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
+    x402,
+  ];
+
+  const check = paidRoute(
+    paidRoutes["/check"],
+    ReportSchema.extend({}).openapi("Report"),
+    middleware,
+  );
+  app.openapi(check, async (c) => {
+    const input = engineInput(c.req.valid("json"));
+    const result = await deps.engine.check(input);
+    if (result.type === "unavailable") return unavailable(c, result) as never;
+    return c.json(result.report, 200);
+  });
+  const deep = paidRoute(
+    paidRoutes["/deep"],
+    DeepReportSchema.extend({}).openapi("DeepReport"),
+    middleware,
+  );
+  app.openapi(deep, async (c) => {
+    const input = engineInput(c.req.valid("json"));
+    const result = await deps.engine.deep(input);
+    if (result.type === "unavailable") return unavailable(c, result) as never;
+    return c.json(result.report, 200);
+  });
+
+  registerReceiptRoute(app, { receipts: deps.receipts });
+  registerDiscoveryRoute(app, { payments: deps.payments, publicUrl });
+}
+
+function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
+  route: PaidRoute,
+  reportSchema: T,
+  middleware: (route: PaidRoute) => MiddlewareHandler[],
+) {
+  const error = (description: string) => ({
+    description,
+    content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
+  });
+  return createRoute({
+    method: "post",
+    path: route.path as PaidPath,
+    tags: ["verification"],
+    summary: route.summary,
+    description: route.description,
+    security: [{ [x402SecurityScheme]: [] }],
+    middleware: middleware(route),
+    request: {
+      body: {
+        required: true,
+        content: {
+          "application/json": { schema: CheckRequestSchema.extend({}).openapi("CheckRequest") },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: "The report. PAYMENT-RESPONSE carries the settlement (transaction hash).",
+        content: { "application/json": { schema: reportSchema } },
+      },
+      400: error(
+        "Invalid body, address (malformed or wrong EIP-55 checksum) or unknown chain; never charged.",
+      ),
+      402: {
+        description:
+          "Payment required (or the payment was refused: error says why). PaymentRequired in the PAYMENT-REQUIRED header (base64) and as JSON here.",
+        content: { "application/json": { schema: PaymentRequiredBodySchema } },
+      },
+      413: error("Body larger than 4 KB."),
+      415: error("Content-Type is not application/json."),
+      503: error("The target chain could not be read: no report, nothing charged."),
+    },
+  });
+}
+
+function engineInput(body: { address: string; chain: ChainName }) {
+  // The guard refused anything malformed; the input keeps its case so the report can say
+  // whether it carried a checksum (the engine reports the EIP-55 form).
+  return { address: body.address.trim() as Address, chain: body.chain };
+}
+
+function unavailable(
+  c: Parameters<typeof jsonError>[0],
+  result: { chain: string; error: string },
+): Response {
+  // >= 400: the x402 middleware skips settlement, so the payer is not charged.
+  return jsonError(
+    c,
+    503,
+    "chain_unavailable",
+    `Could not read ${result.chain} (${result.error}); no report and nothing was charged. Try again shortly.`,
+  );
+}
