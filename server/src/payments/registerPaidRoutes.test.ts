@@ -229,4 +229,32 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(doc.components.schemas).toHaveProperty("CheckRequest");
     expect(doc.paths["/.well-known/x402"].get.security).toEqual([]);
   });
+
+  it("answers 503 chain_unavailable and charges nothing when the target chain cannot be read", async () => {
+    // Same world, but the engine's ethereum endpoint is a closed port.
+    const broken = await startPaidStack({
+      world: stack.world,
+      rpcUrls: { ethereum: ["http://127.0.0.1:9"] },
+    });
+    try {
+      const pay = wrapFetchWithPayment(
+        async (input: RequestInfo | URL, init?: RequestInit) =>
+          broken.app.request(input instanceof Request ? input : new Request(input, init)),
+        payingClient(),
+      );
+      const before = await broken.usdcBalance(payer.address);
+      const response = await pay(`${broken.publicUrl}/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address: target, chain: "ethereum" }),
+      });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: { code: "chain_unavailable" } });
+      expect(response.headers.get("payment-response")).toBeNull();
+      expect(await broken.usdcBalance(payer.address)).toBe(before);
+      expect(broken.receipts.count()).toBe(0);
+    } finally {
+      await broken.stop();
+    }
+  });
 });

@@ -1,0 +1,215 @@
+import { chains } from "@presend/shared/chains/chains";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { toClientEvmSigner } from "@x402/evm";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { x402Client } from "@x402/fetch";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { devnetAccounts } from "../devnet/devnetAccounts";
+import { type PaidStack, startPaidStack } from "./startPaidStack";
+
+// Every attack must end in a 402 that says why, with no report and no money moved.
+const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+const target = devnetAccounts.activeOnBase.address;
+
+function clientFor(account: PrivateKeyAccount) {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: toClientEvmSigner(account) });
+  return client;
+}
+
+describe("payment attacks end in 402 with a reason, no report, no settlement", () => {
+  let stack: PaidStack;
+  let balances: bigint[];
+  let receiptCount: number;
+
+  const post = (path: string, headers: Record<string, string> = {}) =>
+    stack.app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ address: target }),
+    });
+  const challenge = async (path: string): Promise<PaymentRequired> =>
+    decodePaymentRequiredHeader((await post(path)).headers.get("payment-required") ?? "");
+  const currentBalances = () =>
+    Promise.all([
+      stack.usdcBalance(payer.address),
+      stack.usdcBalance(stack.world.accounts.payTo.address),
+    ]);
+  /** Signs `tampered` terms with the official client but claims the server's own terms. */
+  const signTampered = async (
+    path: string,
+    tamper: (requirements: PaymentRequirements) => PaymentRequirements,
+    account = payer,
+  ): Promise<PaymentPayload> => {
+    const required = await challenge(path);
+    const original = required.accepts[0] as PaymentRequirements;
+    // The attacker's client: no spend controls, it signs whatever terms it is given.
+    const payload = await clientFor(account)
+      .setSpendControls(false)
+      .createPaymentPayload({
+        ...required,
+        accepts: [tamper(original)],
+      });
+    return { ...payload, accepted: original };
+  };
+  const expectRefused = async (response: Response, reason: RegExp) => {
+    expect(response.status).toBe(402);
+    expect(response.headers.get("payment-response")).toBeNull();
+    const body = await response.json();
+    expect(body.error).toMatch(reason);
+    expect(body).not.toHaveProperty("verdict");
+    expect(body).not.toHaveProperty("report");
+    expect(decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "").error).toBe(
+      body.error,
+    );
+    expect(await currentBalances()).toEqual(balances);
+    expect(stack.receipts.count()).toBe(receiptCount);
+  };
+
+  beforeAll(async () => {
+    stack = await startPaidStack();
+  });
+  afterAll(() => stack?.stop());
+  beforeEach(async () => {
+    balances = await currentBalances();
+    receiptCount = stack.receipts.count();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("replayedPayment: a settled authorization sent again is refused", async () => {
+    const payload = await clientFor(payer).createPaymentPayload(await challenge("/check"));
+    const header = encodePaymentSignatureHeader(payload);
+    const first = await post("/check", { "PAYMENT-SIGNATURE": header });
+    expect(first.status).toBe(200);
+    balances = await currentBalances();
+    receiptCount = stack.receipts.count();
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": header }),
+      /^invalid_exact_evm_nonce_already_used$/,
+    );
+    await expectRefused(
+      await post("/check", { "X-Payment": header }),
+      /^invalid_exact_evm_nonce_already_used$/,
+    );
+  });
+
+  it("amountTooLow: an authorization for 1 unit claiming the 10000 price is refused", async () => {
+    const payload = await signTampered("/check", (r) => ({ ...r, amount: "1" }));
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) }),
+      /^invalid_exact_evm_payload_authorization_value_mismatch$/,
+    );
+  });
+
+  it("wrongPayTo: an authorization paying another address is refused", async () => {
+    const elsewhere = privateKeyToAccount(generatePrivateKey()).address;
+    const payload = await signTampered("/check", (r) => ({ ...r, payTo: elsewhere }));
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) }),
+      /^invalid_exact_evm_recipient_mismatch$/,
+    );
+  });
+
+  it("wrongAsset: an authorization over another token's domain (USDT) is refused", async () => {
+    const payload = await signTampered("/check", (r) => ({
+      ...r,
+      asset: chains.base.usdt.address,
+    }));
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) }),
+      /^invalid_exact_evm_signature$/,
+    );
+  });
+
+  it("wrongAssetClaimed: a payment that names another asset matches no requirement", async () => {
+    const payload = await signTampered("/check", (r) => ({
+      ...r,
+      asset: chains.base.usdt.address,
+    }));
+    const honest = {
+      ...payload,
+      accepted: { ...payload.accepted, asset: chains.base.usdt.address },
+    };
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(honest) }),
+      /^No matching payment requirements$/,
+    );
+  });
+
+  it("wrongNetwork: an authorization signed for Ethereum (chain id 1) is refused", async () => {
+    const payload = await signTampered("/check", (r) => ({ ...r, network: "eip155:1" }));
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) }),
+      /^invalid_exact_evm_signature$/,
+    );
+    const claimed = { ...payload, accepted: { ...payload.accepted, network: "eip155:1" as const } };
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(claimed) }),
+      /^No matching payment requirements$/,
+    );
+  });
+
+  it("expiredAuthorization: an authorization whose validBefore has passed is refused", async () => {
+    const required = await challenge("/check");
+    const twoHoursAgo = Date.now() - 2 * 3600 * 1000;
+    vi.spyOn(Date, "now").mockReturnValue(twoHoursAgo);
+    const payload = await clientFor(payer).createPaymentPayload(required);
+    vi.restoreAllMocks();
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) }),
+      /^invalid_exact_evm_payload_authorization_valid_before$/,
+    );
+  });
+
+  it("signatureFromAnotherKey: an authorization from the payer signed by a stranger is refused", async () => {
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const forged = await signTampered("/check", (r) => r, stranger);
+    const payload = forged.payload as { authorization: { from: string } };
+    const claimed = {
+      ...forged,
+      payload: {
+        ...forged.payload,
+        authorization: { ...payload.authorization, from: payer.address },
+      },
+    };
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(claimed) }),
+      /^invalid_exact_evm_signature$/,
+    );
+  });
+
+  it("checkPaymentSentToDeep: a /check payment (10000) does not buy a /deep report", async () => {
+    const payload = await clientFor(payer).createPaymentPayload(await challenge("/check"));
+    const response = await stack.app.request("/deep", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload),
+      },
+      body: JSON.stringify({ address: target }),
+    });
+    await expectRefused(response, /^No matching payment requirements$/);
+  });
+
+  it("garbageHeader: a payment header that is not base64 JSON is refused", async () => {
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": "not a payment!" }),
+      /^invalid_payment_header$/,
+    );
+    await expectRefused(
+      await post("/check", { "X-Payment": btoa("[1,2,3") }),
+      /^invalid_payment_header$/,
+    );
+  });
+
+  it("oversizedHeader: a 20 KB payment header is refused before decoding", async () => {
+    await expectRefused(
+      await post("/check", { "X-Payment": "A".repeat(20_000) }),
+      /^payment_header_too_large$/,
+    );
+  });
+});
