@@ -1,0 +1,153 @@
+import { connect } from "node:net";
+import { chains } from "@presend/shared/chains/chains";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { toClientEvmSigner } from "@x402/evm";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { x402Client } from "@x402/fetch";
+import { createPublicClient, type Hex, http, parseAbiItem } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetAccounts } from "../devnet/devnetAccounts";
+import { freePort } from "../devnet/startAnvil";
+import { type Listening, listen } from "../http/listen";
+import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
+import { receiptMessage } from "./receiptMessage";
+
+const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+const target = devnetAccounts.activeOnBase.address;
+const authorizationUsed = parseAbiItem(
+  "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+);
+
+/** Sends one raw HTTP request and closes the socket at once: the client never reads a byte. */
+function sendAndDrop(url: string, path: string, headers: Record<string, string>, body: string) {
+  const { hostname, port } = new URL(url);
+  return new Promise<void>((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      const lines = [
+        `POST ${path} HTTP/1.1`,
+        `Host: ${hostname}:${port}`,
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+        "",
+        body,
+      ];
+      socket.end(lines.join("\r\n"), () => {
+        socket.destroy();
+        resolve();
+      });
+    });
+    socket.on("error", reject);
+  });
+}
+
+async function poll<T>(read: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("timed out");
+}
+
+describe("GET /receipts/{tx}: a settled payment whose response was lost", () => {
+  let stack: PaidStack;
+  let server: Listening;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
+    server = await listen(stack.app, { port });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await stack?.stop();
+  });
+
+  it("gives the payer the report again after the connection dropped post-settlement", async () => {
+    const challenge = await fetch(`${server.url}/check`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: target }),
+    });
+    const required = decodePaymentRequiredHeader(challenge.headers.get("payment-required") ?? "");
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const payload = await client.createPaymentPayload(required);
+    const nonce = (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce;
+    const before = await stack.usdcBalance(payer.address);
+
+    await sendAndDrop(
+      server.url,
+      "/check",
+      { "Content-Type": "application/json", "X-Payment": encodePaymentSignatureHeader(payload) },
+      JSON.stringify({ address: target }),
+    );
+
+    // The payer finds its settlement on chain by its own authorization nonce.
+    const base = createPublicClient({ transport: http(stack.world.chains.base.rpcUrl) });
+    const tx = await poll(async () => {
+      const logs = await base.getLogs({
+        address: chains.base.usdc.address,
+        event: authorizationUsed,
+        args: { authorizer: payer.address, nonce },
+        fromBlock: 0n,
+      });
+      return logs[0]?.transactionHash ?? undefined;
+    });
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+
+    const signature = await payer.signMessage({ message: receiptMessage(tx) });
+    const receipt = await poll(async () => {
+      const response = await fetch(`${server.url}/receipts/${tx}?signature=${signature}`);
+      return response.status === 200 ? response.json() : undefined;
+    });
+    expect(receipt).toMatchObject({ tx, route: "/check", amount: "10000", payer: payer.address });
+    expect(receipt.report).toMatchObject({
+      address: target,
+      verdict: { level: expect.any(String) },
+    });
+  });
+
+  it("refuses anyone but the payer (403) and answers 404 for an unknown transaction", async () => {
+    const settled = stack.receipts;
+    const tx = `0x${"ee".repeat(32)}`;
+    settled.record({
+      tx,
+      network: "eip155:8453",
+      payer: payer.address,
+      payTo: stack.world.accounts.payTo.address,
+      route: "/deep",
+      amount: "50000",
+      report: { address: target },
+      createdAt: new Date().toISOString(),
+    });
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const forged = await stranger.signMessage({ message: receiptMessage(tx) });
+    const wrongMessage = await payer.signMessage({
+      message: `presend receipt ${"0x".padEnd(66, "1")}`,
+    });
+    for (const query of [
+      "",
+      `?signature=${forged}`,
+      `?signature=${wrongMessage}`,
+      "?signature=0x1234",
+    ]) {
+      const response = await stack.app.request(`/receipts/${tx}${query}`);
+      expect(response.status).toBe(403);
+      expect(await response.json()).toMatchObject({ error: { code: "receipt_forbidden" } });
+    }
+    const good = await payer.signMessage({ message: receiptMessage(tx) });
+    expect(
+      (
+        await stack.app.request(
+          `/receipts/${tx.toUpperCase().replace("0X", "0x")}?signature=${good}`,
+        )
+      ).status,
+    ).toBe(200);
+    const unknown = await stack.app.request(`/receipts/0x${"12".repeat(32)}?signature=${good}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: "receipt_not_found" } });
+  });
+});
