@@ -9,6 +9,9 @@ import { runGenerator, type Written } from "./runGenerator";
 
 const snapshotsDir = fileURLToPath(new URL("../", import.meta.url));
 
+// `npm run -w snapshots` runs in snapshots/; paths typed by the user are relative to where they typed.
+const userPath = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
+
 const usage =
   "usage: npm run snapshots -- <diligence|landscape|arbitrum-rail|solana-rail|all> [--as-of YYYY-MM-DD] [--live | --fixtures DIR] [--out DIR]";
 
@@ -57,9 +60,9 @@ export function parseGenerateArgs(argv: string[]): GenerateArgs {
 async function main(argv: string[]): Promise<Written[]> {
   const args = parseGenerateArgs(argv);
   const kinds: SnapshotKind[] = args.kind === "all" ? [...snapshotKinds] : [args.kind];
-  const outDir = resolve(args.out);
+  const outDir = userPath(args.out);
   if (args.fixtures) {
-    const fixtures = await startFixtureSources(resolve(args.fixtures));
+    const fixtures = await startFixtureSources(userPath(args.fixtures));
     try {
       return await runGenerator({
         kinds,

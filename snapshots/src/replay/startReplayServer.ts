@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
+import { stableJson } from "../stableJson";
 
 // A recorded exchange. JSON-RPC exchanges also match on the call (method + params), since every
 // call of one endpoint shares its URL.
@@ -37,7 +38,8 @@ export type ReplayServer = {
 const originalUrlHeader = "x-replay-url";
 
 function keyOf(method: string, url: string, call?: { method: string; params: unknown[] }): string {
-  return JSON.stringify([method.toUpperCase(), url, call ? [call.method, call.params] : null]);
+  // Canonical (sorted keys), so a recording matches whatever key order the caller serializes in.
+  return stableJson([method.toUpperCase(), url, call ? [call.method, call.params] : null]);
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

@@ -49,6 +49,7 @@ async function startChain(
     const client = devnetClient(name as ChainName, anvil.rpcUrl);
     // Blocks only when a transaction is sent: block numbers and timestamps become reproducible.
     await client.setIntervalMining({ interval: 0 });
+    await client.setAutomine(true);
     await prepareDevnetChain(client, name);
     const transfers = plan
       .filter((entry) => entry.chain === name)
