@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs } from "./parseCliArgs";
+
+const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+describe("parseCliArgs", () => {
+  it("parses a command with its options", () => {
+    expect(
+      parseCliArgs(["deep", address, "--chain", "arbitrum", "--json", "--max-price", "0.05"]),
+    ).toEqual({
+      type: "command",
+      value: { command: "deep", address, chain: "arbitrum", json: true, maxPrice: 50_000n },
+    });
+    expect(parseCliArgs(["check", address])).toMatchObject({
+      value: { chain: "base", json: false, maxPrice: null },
+    });
+    expect(parseCliArgs(["check", address, "--max-price", "$0.01"])).toMatchObject({
+      value: { maxPrice: 10_000n },
+    });
+  });
+
+  it.each([
+    [[], /missing command/],
+    [["pay", address], /unknown command "pay"/],
+    [["check"], /needs an address/],
+    [["check", address, "extra"], /unexpected argument/],
+    [["check", address, "--chain", "solana"], /unknown chain "solana"/],
+    [["check", address, "--max-price", "cheap"], /--max-price/],
+    [["check", address, "--max-price", "0.0000001"], /--max-price/],
+    [["check", address, "--bogus"], /bogus/],
+  ])("refuses %j", (argv, message) => {
+    const parsed = parseCliArgs(argv);
+    expect(parsed.type).toBe("error");
+    if (parsed.type === "error") expect(parsed.message).toMatch(message);
+  });
+
+  it("answers help", () => {
+    expect(parseCliArgs(["--help"])).toEqual({ type: "help" });
+  });
+});

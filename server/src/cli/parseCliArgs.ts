@@ -1,0 +1,88 @@
+import { parseArgs } from "node:util";
+import { type ChainName, chainNames, isChainName } from "@presend/shared/chains/chains";
+import { parseUnits } from "viem";
+
+export type CliCommand = {
+  command: "validate" | "check" | "deep";
+  address: string;
+  chain: ChainName;
+  json: boolean;
+  /** Most the caller agrees to pay, in USDC base units; null when not limited. */
+  maxPrice: bigint | null;
+};
+
+export type ParsedCli =
+  | { type: "command"; value: CliCommand }
+  | { type: "help" }
+  | { type: "error"; message: string };
+
+export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price 0.05]
+
+  validate   free EIP-55 checksum pre-check
+  check      paid single-chain check (USD 0.01)
+  deep       paid five-chain check (USD 0.05)
+
+  --chain      ${chainNames.join(", ")} (default base)
+  --json       print the report as JSON
+  --max-price  refuse to pay more than this many USD (USDC)
+
+environment:
+  PRESEND_PRIVATE_KEY  key that pays (0x + 64 hex), needed by check and deep
+  PRESEND_URL          server (default http://127.0.0.1:8402)`;
+
+/**
+ * Parses the presend command line; never throws.
+ * @example parseCliArgs(["check", "0xd8dA...", "--chain", "base"])
+ */
+export function parseCliArgs(argv: readonly string[]): ParsedCli {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    return { type: "error", message: error instanceof Error ? error.message : String(error) };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { type: "help" };
+  const [command, address, ...rest] = positionals;
+  if (command !== "validate" && command !== "check" && command !== "deep") {
+    return {
+      type: "error",
+      message: command ? `unknown command "${command}"` : "missing command",
+    };
+  }
+  if (address === undefined) return { type: "error", message: `${command} needs an address` };
+  if (rest.length > 0) return { type: "error", message: `unexpected argument "${rest[0]}"` };
+  const chain = values.chain ?? "base";
+  if (!isChainName(chain)) {
+    return { type: "error", message: `unknown chain "${chain}": use ${chainNames.join(", ")}` };
+  }
+  let maxPrice: bigint | null = null;
+  if (values["max-price"] !== undefined) {
+    const text = values["max-price"].replace(/^\$/, "");
+    if (!/^\d+(\.\d{1,6})?$/.test(text)) {
+      return {
+        type: "error",
+        message: `--max-price must be USD like 0.05, got "${values["max-price"]}"`,
+      };
+    }
+    maxPrice = parseUnits(text, 6);
+  }
+  return {
+    type: "command",
+    value: { command, address, chain, json: values.json ?? false, maxPrice },
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      chain: { type: "string" },
+      json: { type: "boolean" },
+      "max-price": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}

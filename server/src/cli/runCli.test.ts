@@ -1,0 +1,164 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { ReportSchema } from "@presend/shared/api/report";
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetAccounts } from "../devnet/devnetAccounts";
+import { freePort } from "../devnet/startAnvil";
+import { type Listening, listen } from "../http/listen";
+import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
+import { exitCodes, runCli } from "./runCli";
+
+const run = promisify(execFile);
+const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
+const payer = devnetAccounts.payer;
+const target = devnetAccounts.activeOnBase.address;
+
+describe("presend CLI against a real server on the local world", () => {
+  let stack: PaidStack;
+  let server: Listening;
+  let configDir: string;
+  const dirs: string[] = [];
+
+  const cli = async (
+    argv: string[],
+    options: { fetch?: typeof fetch; env?: Record<string, string> } = {},
+  ) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, {
+      env: { PRESEND_URL: server.url, PRESEND_PRIVATE_KEY: payer.privateKey, ...options.env },
+      stdout: (text) => out.push(text),
+      stderr: (text) => err.push(text),
+      configDir,
+      ...(options.fetch && { fetch: options.fetch }),
+    });
+    return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+  };
+  const freshConfig = () => {
+    configDir = mkdtempSync(join(tmpdir(), "presend-cli-"));
+    dirs.push(configDir);
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
+    server = await listen(stack.app, { port });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await stack?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("bin: `presend check` pays 0.01 USDC, prints the report and pins the key (spawned through tsx)", async () => {
+    freshConfig();
+    const before = await stack.usdcBalance(payer.address);
+    const { stdout, stderr } = await run(process.execPath, [bin, "check", target], {
+      env: {
+        ...process.env,
+        PRESEND_URL: server.url,
+        PRESEND_PRIVATE_KEY: payer.privateKey,
+        XDG_CONFIG_HOME: configDir,
+      },
+    });
+    expect(stdout).toContain(target);
+    expect(stderr).toMatch(/pinned attestation key presend-\d{4}-\d{2}/);
+    expect(stderr).toMatch(/settlement 0x[0-9a-f]{64}/);
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+    const pins = JSON.parse(readFileSync(join(configDir, "presend", "pins.json"), "utf8"));
+    expect(Object.keys(pins.servers)).toEqual([new URL(server.url).origin]);
+  });
+
+  it("bin: exit codes for usage errors and a free validate", async () => {
+    const failed = await run(process.execPath, [bin, "check", "0x1234"], {
+      env: { ...process.env, PRESEND_URL: server.url },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: exitCodes.usage });
+    const valid = await run(process.execPath, [bin, "validate", target, "--json"], {
+      env: { ...process.env, PRESEND_URL: server.url },
+    });
+    expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, checksum: { status: "valid" } });
+  });
+
+  it("--json prints the deep report as JSON; the payer pays exactly 0.05", async () => {
+    freshConfig();
+    const before = await stack.usdcBalance(payer.address);
+    const result = await cli(["deep", target, "--json", "--max-price", "0.05"]);
+    expect(result.code).toBe(exitCodes.ok);
+    const report = JSON.parse(result.stdout);
+    expect(report.others).toHaveLength(4);
+    expect(ReportSchema.safeParse(report).success).toBe(true);
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 50_000n);
+  });
+
+  it("--max-price below the price refuses before signing anything", async () => {
+    freshConfig();
+    const before = await stack.usdcBalance(payer.address);
+    const result = await cli(["deep", target, "--max-price", "0.01"]);
+    expect(result.code).toBe(exitCodes.refusedToPay);
+    expect(result.stderr).toMatch(/costs 0.05 USDC, above --max-price 0.01/);
+    expect(await stack.usdcBalance(payer.address)).toBe(before);
+  });
+
+  it("payToSwappedInTransit: a 402 whose payTo differs from the attested one is refused", async () => {
+    freshConfig();
+    const thief = privateKeyToAccount(generatePrivateKey()).address;
+    // A man in the middle rewrites the challenge to pay someone else.
+    const tampering: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const header = response.headers.get("payment-required");
+      if (response.status !== 402 || header === null) return response;
+      const required = decodePaymentRequiredHeader(header);
+      const swapped = {
+        ...required,
+        accepts: required.accepts.map((a) => ({ ...a, payTo: thief })),
+      };
+      const headers = new Headers(response.headers);
+      headers.set("payment-required", encodePaymentRequiredHeader(swapped));
+      return new Response(JSON.stringify(swapped), { status: 402, headers });
+    };
+    const before = await stack.usdcBalance(payer.address);
+    const result = await cli(["check", target], { fetch: tampering });
+    expect(result.code).toBe(exitCodes.refusedToPay);
+    expect(result.stderr).toMatch(/attested payee is/);
+    expect(await stack.usdcBalance(payer.address)).toBe(before);
+    expect(await stack.usdcBalance(thief)).toBe(0n);
+  });
+
+  it("attestationKeyChanged: the same origin presenting another key is refused", async () => {
+    freshConfig();
+    expect((await cli(["check", target])).code).toBe(exitCodes.ok);
+    // Another server (its own key) answering at the same origin.
+    const impostor = await startPaidStack({ world: stack.world, publicUrl: server.url });
+    try {
+      const viaImpostor: typeof fetch = async (input, init) =>
+        impostor.app.request(input instanceof Request ? input : new Request(input, init));
+      const before = await stack.usdcBalance(payer.address);
+      const result = await cli(["check", target], { fetch: viaImpostor });
+      expect(result.code).toBe(exitCodes.refusedToPay);
+      expect(result.stderr).toMatch(/attestation key changed/);
+      expect(result.stderr).toMatch(/pins\.json/);
+      expect(await stack.usdcBalance(payer.address)).toBe(before);
+    } finally {
+      await impostor.stop();
+    }
+  });
+
+  it("explains a missing key and an unreachable server", async () => {
+    freshConfig();
+    const noKey = await cli(["check", target], { env: { PRESEND_PRIVATE_KEY: "" } });
+    expect(noKey.code).toBe(exitCodes.usage);
+    expect(noKey.stderr).toMatch(/PRESEND_PRIVATE_KEY/);
+    const unreachable = await cli(["check", target], {
+      env: { PRESEND_URL: "http://127.0.0.1:9" },
+    });
+    expect(unreachable.code).toBe(exitCodes.serverError);
+    expect(unreachable.stderr).toMatch(/cannot reach/);
+  });
+});
