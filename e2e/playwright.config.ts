@@ -1,0 +1,16 @@
+import { defineConfig } from "@playwright/test";
+
+// One worker: each worker runs its own Chromium with the extension, and the machine has two
+// cores. Tests inside a file share that browser (see fixtures/extension.ts).
+export default defineConfig({
+  testDir: "./tests",
+  globalSetup: "./globalSetup.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  outputDir: "../test-results/e2e",
+  use: { trace: "retain-on-failure" },
+});

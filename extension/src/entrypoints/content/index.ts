@@ -1,0 +1,111 @@
+import type { Address } from "viem";
+import { browser } from "wxt/browser";
+import { defineContentScript } from "wxt/utils/define-content-script";
+import { createBadgeController } from "../../lib/badge/createBadgeController";
+import { offerBridgeKey } from "../../lib/bridge/bridgeKeyExchange";
+import { createBridgeClient } from "../../lib/bridge/createBridgeClient";
+import { openSecureChannel } from "../../lib/bridge/secureChannel";
+import { randomHex } from "../../lib/dom/randomHex";
+import { watchAddressEntry } from "../../lib/dom/watchAddressEntry";
+import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
+import type { WalletInfo } from "../../lib/messaging/protocol";
+import { history, sentRecipients, settings } from "../../lib/storage/items";
+import { knownAddresses } from "../../lib/storage/knownAddresses";
+
+const noWallet: WalletInfo = { available: false, address: null, chainId: null, name: null };
+
+// The ISOLATED content script: sees addresses typed or pasted anywhere in the page, shows the
+// free local badge, and relays between the background and the MAIN-world wallet bridge. It
+// starts a paid check only from a person's click inside its own closed shadow root.
+export default defineContentScript({
+  matches: ["http://*/*", "https://*/*"],
+  runAt: "document_start",
+  main() {
+    // First thing at document_start, before page scripts exist: agree on the bridge key.
+    const keyHex = randomHex(32);
+    const offer = offerBridgeKey(window, CustomEvent, keyHex);
+    const messenger = createMessenger(browser as unknown as MessagingApi);
+    const randomId = () => randomHex(16);
+
+    let enabled = true;
+    let known: Address[] = [];
+    const site = location.hostname;
+
+    const badge = createBadgeController({
+      doc: document,
+      win: window,
+      known: () => known,
+      performance,
+      startCheck(request) {
+        // The session id is minted here, on a trusted click, and only travels over extension
+        // messaging: the page never sees it, so it cannot start or steer a payment.
+        const session = randomHex(16);
+        badge.beginSession(session);
+        messenger.send("check.start", { session, ...request }).then(
+          (outcome) => badge.finish(session, outcome),
+          (error: unknown) =>
+            badge.finish(session, {
+              type: "failed",
+              message: error instanceof Error ? error.message : String(error),
+              charged: "unknown",
+            }),
+        );
+      },
+    });
+
+    watchAddressEntry(document, {
+      onEntry: (entry) => {
+        if (enabled) badge.show(entry);
+      },
+      onClear: (field) => badge.clear(field),
+      now: () => performance.now(),
+    });
+
+    const channel = openSecureChannel({
+      win: window,
+      side: "isolated",
+      keyHex,
+      subtle: crypto.subtle,
+      randomId,
+      onMessage: (body) => bridge.receive(body),
+    });
+    const bridge = createBridgeClient({
+      post: async (body) => (await channel).post(body),
+      randomId,
+      onReady: () => offer.close(),
+      onWallet: (info) => badge.setWallet(info),
+    });
+    const walletInfo = () => bridge.request("info", {}, 3_000).catch(() => noWallet);
+    walletInfo().then((info) => {
+      offer.close();
+      badge.setWallet(info);
+    });
+
+    messenger.handle({
+      "wallet.info": walletInfo,
+      // Only the background sends these (the messenger refuses anything else), and it does so
+      // only for a session a click in the extension's own UI started.
+      "wallet.account": () => bridge.request("account", {}, 120_000),
+      "wallet.sign": ({ typedData }) => bridge.request("sign", { typedData }, 180_000),
+      "check.progress": async ({ session, progress }) => {
+        badge.progress(session, progress);
+        return null;
+      },
+    });
+
+    const applySettings = (disabledSites: readonly string[]) => {
+      enabled = !disabledSites.includes(site);
+      if (!enabled) badge.hide();
+    };
+    settings.getValue().then((s) => applySettings(s.disabledSites));
+    settings.watch((s) => applySettings(s.disabledSites));
+
+    const loadKnown = async () => {
+      known = knownAddresses(await history.getValue(), await sentRecipients.getValue());
+      badge.refresh();
+    };
+    void loadKnown();
+    history.watch(() => void loadKnown());
+    sentRecipients.watch(() => void loadKnown());
+  },
+});

@@ -1,0 +1,87 @@
+import type { TypedDataDefinition } from "viem";
+import { defineContentScript } from "wxt/utils/define-content-script";
+import { receiveBridgeKey } from "../../lib/bridge/bridgeKeyExchange";
+import { BridgeRequestSchema } from "../../lib/bridge/bridgeProtocol";
+import { parseWithBigints } from "../../lib/bridge/jsonWithBigints";
+import { openSecureChannel } from "../../lib/bridge/secureChannel";
+import type { MessageFailure } from "../../lib/messaging/protocol";
+import { createPageWallet } from "../../lib/wallet/createPageWallet";
+import { isUserRejection } from "../../lib/wallet/isUserRejection";
+
+// The MAIN-world half of the extension: the only code that can reach the dApp's wallet. It runs
+// in the page's world, so the page can observe or disturb it; it holds no authority. It answers
+// authenticated requests from the ISOLATED content script and nothing else.
+export default defineContentScript({
+  matches: ["http://*/*", "https://*/*"],
+  world: "MAIN",
+  runAt: "document_start",
+  main() {
+    // Captured before any page script runs; a page that later replaces these cannot see the key.
+    const webCrypto = crypto.subtle;
+    const subtle = {
+      importKey: webCrypto.importKey.bind(webCrypto),
+      sign: webCrypto.sign.bind(webCrypto),
+      verify: webCrypto.verify.bind(webCrypto),
+    } as SubtleCrypto;
+    const getRandomValues = crypto.getRandomValues.bind(crypto);
+    const randomId = () =>
+      Array.from(getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(
+        "",
+      );
+
+    const keyReceived = receiveBridgeKey(window, CustomEvent);
+    // Created now so EIP-6963 announcements made while the page loads are not missed.
+    const wallet = createPageWallet();
+
+    keyReceived.then(async (keyHex) => {
+      const channel = await openSecureChannel({
+        win: window,
+        side: "main",
+        keyHex,
+        subtle,
+        randomId,
+        onMessage: (body) => void answer(body),
+      });
+
+      const failure = (error: unknown): MessageFailure => {
+        if (isUserRejection(error))
+          return { code: "rejected", message: "You declined in the wallet." };
+        if ((error as { code?: unknown })?.code === "no_wallet") {
+          return { code: "no_wallet", message: "No wallet in this page." };
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        return { code: "failed", message: message.split("\n")[0] ?? message };
+      };
+
+      async function answer(body: unknown) {
+        const request = BridgeRequestSchema.safeParse(body);
+        if (!request.success) return;
+        const { id } = request.data;
+        try {
+          let data: unknown;
+          if (request.data.kind === "info") data = await wallet.info();
+          else if (request.data.kind === "account") data = { address: await wallet.account() };
+          else {
+            const typedData = parseWithBigints(request.data.typedData) as TypedDataDefinition;
+            const chainId = Number(
+              (typedData.domain as { chainId?: unknown } | undefined)?.chainId,
+            );
+            if (!Number.isInteger(chainId)) throw new Error("Typed data without a chain id.");
+            data = { signature: await wallet.signOn(chainId, typedData) };
+          }
+          await channel.post({ re: id, ok: true, data });
+        } catch (error) {
+          await channel.post({ re: id, ok: false, error: failure(error) });
+        }
+      }
+
+      await channel.post({ event: "ready" });
+      wallet.watch(() => {
+        wallet.info().then(
+          (info) => channel.post({ event: "wallet", info }),
+          () => undefined,
+        );
+      });
+    });
+  },
+});

@@ -1,0 +1,105 @@
+import type { MouseEvent } from "react";
+import { type ChainName, chainNames, chains } from "../../../../shared/chains/chains";
+import type { LocalAssessment } from "../address/assessLocally";
+import type { CheckOutcome, Progress } from "../messaging/protocol";
+import type { Route } from "../storage/schemas";
+import { OutcomeView } from "../ui/OutcomeView";
+import { formatUsdc, routePrices } from "../ui/prices";
+
+export type BadgeProps = {
+  assessment: LocalAssessment;
+  chain: ChainName;
+  /** Where the chain came from: the dApp wallet, or the default. */
+  chainSource: "wallet" | "default" | "user";
+  progress: Progress | null;
+  outcome: CheckOutcome | null;
+  busy: boolean;
+  onChainChange: (chain: ChainName) => void;
+  /** Called only for real user clicks (see onClick below). */
+  onCheck: (route: Route) => void;
+  onClose: () => void;
+};
+
+const statusText = {
+  valid: { label: "checksum valid", level: "ok" },
+  missing: { label: "no checksum", level: "caution" },
+  invalid: { label: "wrong checksum: likely a typo", level: "danger" },
+} as const;
+
+/** The free, local verdict next to a field, with the paid checks one click away. */
+export function Badge(props: BadgeProps) {
+  const { assessment } = props;
+  const status = assessment.checksum.checksum.status;
+  const malformed = assessment.checksum.problem === "malformed";
+  const shown = malformed
+    ? { label: "not an address", level: "danger" as const }
+    : statusText[status];
+  // isTrusted is false for clicks a page script synthesises; only a person's click pays.
+  const onClick = (route: Route) => (event: MouseEvent<HTMLButtonElement>) => {
+    if (!event.nativeEvent.isTrusted) return;
+    props.onCheck(route);
+  };
+  return (
+    <div className="presend" data-status={malformed ? "malformed" : status}>
+      <div className="row">
+        <span className="brand">presend</span>
+        <span className={`chip level-${shown.level}`} data-testid="checksum">
+          {shown.label}
+        </span>
+        <button type="button" className="close" aria-label="Close" onClick={props.onClose}>
+          ×
+        </button>
+      </div>
+      <div className="mono" data-testid="address">
+        {assessment.input}
+      </div>
+      {malformed ? (
+        <div className="muted">{assessment.checksum.checksum.message}</div>
+      ) : (
+        status !== "valid" && <div className="muted">{assessment.checksum.checksum.message}</div>
+      )}
+      {assessment.lookalikeOf && (
+        <div className="alert level-danger" data-testid="lookalike">
+          <strong>Danger: lookalike address.</strong> Same first and last characters as{" "}
+          <span className="mono">{assessment.lookalikeOf}</span>, which you used before, but a
+          different address. This is how address poisoning works: copy the address from a trusted
+          source.
+        </div>
+      )}
+      {assessment.payable && (
+        <div className="row" data-chain={props.chain}>
+          <select
+            aria-label="Chain to check"
+            data-testid="chain"
+            value={props.chain}
+            disabled={props.busy}
+            onChange={(e) => props.onChainChange(e.target.value as ChainName)}
+          >
+            {chainNames.map((name) => (
+              <option key={name} value={name}>
+                {chains[name].label}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="primary"
+            data-action="check"
+            disabled={props.busy}
+            onClick={onClick("check")}
+          >
+            Check {formatUsdc(routePrices.check)}
+          </button>
+          <button type="button" data-action="deep" disabled={props.busy} onClick={onClick("deep")}>
+            Deep check {formatUsdc(routePrices.deep)}
+          </button>
+        </div>
+      )}
+      {assessment.payable &&
+        props.chainSource === "wallet" &&
+        !props.progress &&
+        !props.outcome && <div className="muted">Chain preselected from your wallet.</div>}
+      <OutcomeView progress={props.progress} outcome={props.outcome} />
+    </div>
+  );
+}

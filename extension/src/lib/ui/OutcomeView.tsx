@@ -1,0 +1,65 @@
+import type { CheckOutcome, Progress } from "../messaging/protocol";
+import { formatUsdc } from "./prices";
+import { VerdictView } from "./VerdictView";
+
+function chargedText(charged: boolean | "unknown"): string {
+  if (charged === "unknown") return "The payment was sent; whether it settled is unknown.";
+  return charged ? "The payment was charged." : "Nothing was charged.";
+}
+
+/** A paid check in progress or finished, as the badge and the popup show it. */
+export function OutcomeView({
+  progress,
+  outcome,
+}: {
+  progress: Progress | null;
+  outcome: CheckOutcome | null;
+}) {
+  if (outcome) {
+    switch (outcome.type) {
+      case "report":
+        return <VerdictView report={outcome.entry.report} />;
+      case "refused":
+        return (
+          <div className="alert level-danger" data-state="refused" data-code={outcome.code}>
+            <strong>Refused: </strong>
+            {outcome.message} Nothing was charged.
+          </div>
+        );
+      case "rejected":
+        return (
+          <div className="alert level-caution" data-state="rejected">
+            {outcome.message} Nothing was charged.
+          </div>
+        );
+      case "failed":
+        return (
+          <div className="alert level-warn" data-state="failed">
+            <strong>Failed: </strong>
+            {outcome.message} {chargedText(outcome.charged)}
+          </div>
+        );
+    }
+  }
+  if (!progress) return null;
+  switch (progress.step) {
+    case "requesting":
+      return <div data-state="requesting">Asking the server for its price…</div>;
+    case "waiting-wallet":
+      return (
+        <div data-state="waiting-wallet">
+          Pay <strong>{formatUsdc(progress.amount)} USDC</strong> on Base to{" "}
+          <span className="mono">{progress.payTo}</span>
+          <div className="muted">
+            Payee attested by key {progress.keyFingerprint.slice(0, 16)}
+            {progress.keyPinnedNow ? " (pinned now, first use)" : " (pinned)"}. Waiting for your
+            wallet's signature…
+          </div>
+        </div>
+      );
+    case "paying":
+      return <div data-state="paying">Signed. Paying…</div>;
+    case "checking":
+      return <div data-state="checking">Paid. Checking the address…</div>;
+  }
+}

@@ -1,0 +1,15 @@
+import type { Route } from "../storage/schemas";
+
+/** The advertised price of each paid route in USDC base units (spec §4); the 402 is authoritative. */
+export const routePrices: Record<Route, bigint> = { check: 10_000n, deep: 50_000n };
+
+/**
+ * USDC base units (6 decimals) as dollars, e.g. 10000 -> "$0.01".
+ * @example formatUsdc(50_000n) // "$0.05"
+ */
+export function formatUsdc(units: bigint | string): string {
+  const value = BigInt(units);
+  const whole = value / 1_000_000n;
+  const cents = (value % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "").padEnd(2, "0");
+  return `$${whole}.${cents}`;
+}
