@@ -20,6 +20,8 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   /** RPC URLs per chain for the engine; defaults to the world's (tests point one at a dead port). */
   rpcUrls?: Partial<Record<ChainName, string[]>>;
   dataDir?: string;
+  /** Wraps the engine the routes use (the bench times it). */
+  wrapEngine?: (engine: Engine) => Engine;
 };
 
 export type PaidStack = {
@@ -49,9 +51,10 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
   const rpcUrls = Object.fromEntries(
     chainNames.map((name) => [name, options.rpcUrls?.[name] ?? [world.chains[name].rpcUrl]]),
   ) as Record<ChainName, string[]>;
-  const engine = createEngine({
+  const plain = createEngine({
     reader: createChainReader({ rpcUrls, timeoutMs: 2000, ttlMs: 0 }),
   });
+  const engine = options.wrapEngine ? options.wrapEngine(plain) : plain;
   const payments = await createPayments(
     {
       baseRpcUrl: world.chains.base.rpcUrl,
