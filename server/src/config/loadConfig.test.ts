@@ -30,6 +30,7 @@ describe("loadConfig", () => {
     [{ PRESEND_NETWORK: "testnet" }, "PRESEND_NETWORK"],
     [{ PRESEND_NETWORK: "mainnet" }, "FACILITATOR_URL"],
     [{ PRESEND_NETWORK: "mainnet", FACILITATOR_URL: "https://f.example" }, "ATTESTATION_KEY_FILE"],
+    [{ FACILITATOR_PRIVATE_KEY: "0x1234" }, "FACILITATOR_PRIVATE_KEY"],
   ])("rejects %j naming %s", (env, field) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${field}(\\.\\d+)?: `));

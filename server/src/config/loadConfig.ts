@@ -46,6 +46,11 @@ const ConfigSchema = z
       )
       .optional(),
     ATTESTATION_KEY_FILE: z.string().min(1).optional(),
+    /** Runs the facilitator in process with this key when FACILITATOR_URL is not set. */
+    FACILITATOR_PRIVATE_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+      .optional(),
     ...rpcKeys,
   })
   .superRefine((config, ctx) => {
@@ -80,6 +85,7 @@ export type Config = {
   facilitatorUrl?: string;
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
+  facilitatorPrivateKey?: `0x${string}`;
 };
 
 export class ConfigError extends Error {
@@ -132,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     facilitatorUrl: raw.FACILITATOR_URL,
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
+    facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,
   };
 }
 

@@ -1,17 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { type Address, createPublicClient, erc20Abi, http } from "viem";
-import { createApp } from "../app";
-import { createChainReader } from "../chain/createChainReader";
+import { composeServer } from "../composeServer";
+import { loadConfig } from "../config/loadConfig";
 import { startWorld, type World } from "../devnet/startWorld";
-import { createEngine, type Engine } from "../engine/createEngine";
+import type { Engine } from "../engine/createEngine";
 import type { App } from "../http/appEnv";
-import { openReceiptStore, type ReceiptStore } from "../receipts/openReceiptStore";
-import { type CreatePaymentsOptions, createPayments, type Payments } from "./createPayments";
-import { loadAttestationKey } from "./loadAttestationKey";
-import { registerPaidRoutes } from "./registerPaidRoutes";
+import type { ReceiptStore } from "../receipts/openReceiptStore";
+import type { CreatePaymentsOptions, Payments } from "./createPayments";
 
 export type PaidStackOptions = CreatePaymentsOptions & {
   /** Reuse a running world (tests share one); otherwise one is started and stopped with the stack. */
@@ -48,29 +46,14 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "presend-paid-"));
   const publicUrl = options.publicUrl ?? "http://presend.test";
-  const rpcUrls = Object.fromEntries(
-    chainNames.map((name) => [name, options.rpcUrls?.[name] ?? [world.chains[name].rpcUrl]]),
-  ) as Record<ChainName, string[]>;
-  const plain = createEngine({
-    reader: createChainReader({ rpcUrls, timeoutMs: 2000, ttlMs: 0 }),
-  });
-  const engine = options.wrapEngine ? options.wrapEngine(plain) : plain;
-  const payments = await createPayments(
-    {
-      baseRpcUrl: world.chains.base.rpcUrl,
-      facilitator: { type: "local", privateKey: world.accounts.facilitator.privateKey },
-      payTo: world.accounts.payTo.address,
-      attestationKey: await loadAttestationKey({ dataDir }),
-    },
-    options.onTiming ? { onTiming: options.onTiming } : {},
-  );
-  await payments.ready();
-  const receipts = openReceiptStore(join(dataDir, "receipts.sqlite"));
-  const app = createApp({
+  // The same composition `npm start` runs, with no cache so every paid check reads the chain.
+  const config = loadConfig({ DATA_DIR: dataDir, CACHE_TTL_MS: "0", RPC_TIMEOUT_MS: "2000" });
+  const composed = await composeServer({ ...config, rpcUrls: options.rpcUrls ?? {} }, world, {
     publicUrl,
-    probe: async () => [],
-    routeGroups: [(app) => registerPaidRoutes(app, { engine, payments, receipts, publicUrl })],
+    ...(options.wrapEngine ? { wrapEngine: options.wrapEngine } : {}),
+    ...(options.onTiming ? { onTiming: options.onTiming } : {}),
   });
+  const { app, engine, payments, receipts } = composed;
   const base = createPublicClient({ transport: http(world.chains.base.rpcUrl) });
   return {
     world,
@@ -88,7 +71,7 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
         args: [address],
       }),
     async stop() {
-      receipts.close();
+      composed.close();
       if (ownWorld) await world.stop();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },

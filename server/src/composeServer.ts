@@ -1,0 +1,114 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { createApp } from "./app";
+import { type ChainReader, createChainReader } from "./chain/createChainReader";
+import { defaultRpcUrls } from "./chain/defaultRpcUrls";
+import type { Config } from "./config/loadConfig";
+import { registerDataRoutes } from "./data/dataRoutes";
+import { type LoadedSnapshots, loadSnapshots } from "./data/loadSnapshots";
+import type { World } from "./devnet/startWorld";
+import { createEngine, type Engine } from "./engine/createEngine";
+import { probeChains } from "./health/probeChains";
+import type { App } from "./http/appEnv";
+import {
+  type CreatePaymentsOptions,
+  createPayments,
+  type Payments,
+} from "./payments/createPayments";
+import { loadAttestationKey } from "./payments/loadAttestationKey";
+import { registerPaidRoutes } from "./payments/registerPaidRoutes";
+import { openReceiptStore, type ReceiptStore } from "./receipts/openReceiptStore";
+
+export type ComposedServer = {
+  app: App;
+  engine: Engine;
+  reader: ChainReader;
+  payments: Payments;
+  receipts: ReceiptStore;
+  snapshots: LoadedSnapshots;
+  rpcUrls: Record<ChainName, string[]>;
+  /** Releases what composing opened (the receipts database); the world is the caller's. */
+  close: () => void;
+};
+
+export type ComposeOptions = CreatePaymentsOptions & {
+  /** The public base URL the documents name (main.ts derives it from the bound port). */
+  publicUrl: string;
+  /** Wraps the engine the paid routes use (the bench times it). */
+  wrapEngine?: (engine: Engine) => Engine;
+};
+
+/**
+ * Builds the whole API from config without binding a port: reader, engine, payments (facilitator,
+ * attestation), receipts, snapshot documents, and every route. `startServer` listens on it; tests
+ * and the bench call `app.request` or listen themselves.
+ * @example const server = await composeServer(config, world, { publicUrl: "http://127.0.0.1:8402" });
+ */
+export async function composeServer(
+  config: Config,
+  world: World | null,
+  options: ComposeOptions,
+): Promise<ComposedServer> {
+  const rpcUrls = Object.fromEntries(
+    chainNames.map((name) => [
+      name,
+      // An explicit RPC_URLS_* wins, then the local world, then the public defaults.
+      config.rpcUrls[name] ?? (world ? [world.chains[name].rpcUrl] : defaultRpcUrls[name]),
+    ]),
+  ) as Record<ChainName, string[]>;
+  const reader = createChainReader({
+    rpcUrls,
+    timeoutMs: config.rpcTimeoutMs,
+    ttlMs: config.cacheTtlMs,
+  });
+  const plainEngine = createEngine({ reader });
+  const engine = options.wrapEngine ? options.wrapEngine(plainEngine) : plainEngine;
+  // A bad snapshot file stops start-up here, naming the file and the field.
+  const snapshots = await loadSnapshots({ dir: config.snapshotsDir });
+  mkdirSync(config.dataDir, { recursive: true });
+  const payTo = config.payTo ?? world?.accounts.payTo.address;
+  if (!payTo) throw new Error("PAY_TO is required when no local world is running");
+  const facilitatorKey = config.facilitatorPrivateKey ?? world?.accounts.facilitator.privateKey;
+  const facilitator = config.facilitatorUrl
+    ? ({ type: "remote", url: config.facilitatorUrl } as const)
+    : facilitatorKey
+      ? ({ type: "local", privateKey: facilitatorKey } as const)
+      : null;
+  if (!facilitator) {
+    throw new Error("FACILITATOR_URL (or FACILITATOR_PRIVATE_KEY) is required on mainnet");
+  }
+  const payments = await createPayments(
+    {
+      baseRpcUrl: rpcUrls.base[0] as string,
+      facilitator,
+      payTo,
+      attestationKey: await loadAttestationKey({
+        dataDir: config.dataDir,
+        ...(config.attestationKeyFile ? { file: config.attestationKeyFile } : {}),
+      }),
+    },
+    options.onTiming ? { onTiming: options.onTiming } : {},
+  );
+  await payments.ready();
+  const receipts = openReceiptStore(join(config.dataDir, "receipts.sqlite"));
+  const publicUrl = options.publicUrl;
+  const app = createApp({
+    publicUrl,
+    probe: () => probeChains({ rpcUrls, timeoutMs: config.rpcTimeoutMs }),
+    routeGroups: [
+      (app) => registerPaidRoutes(app, { engine, payments, receipts, publicUrl }),
+      (app) => registerDataRoutes(app, snapshots),
+    ],
+  });
+  return {
+    app,
+    engine,
+    reader,
+    payments,
+    receipts,
+    snapshots,
+    rpcUrls,
+    close: () => receipts.close(),
+  };
+}
