@@ -1,5 +1,6 @@
 import { startWorld } from "../src/devnet/startWorld";
 import { benchEngine } from "./engineLatency";
+import { benchPaidCheck } from "./paidCheck";
 import { benchValidateThroughput } from "./validateThroughput";
 
 // `npm run bench`: every figure is a ratio to a baseline measured in the same process and run,
@@ -34,6 +35,21 @@ try {
   );
   console.log(
     `  deep / check                        p50 ${fixed(engine.deepVsCheck.p50)}x  p95 ${fixed(engine.deepVsCheck.p95)}x   (goal <= 1.5x)`,
+  );
+
+  const paid = await benchPaidCheck(world, { samples: quick ? 30 : 100 });
+  const ms = (q: { p50: number; p95: number }) => `p50 ${fixed(q.p50)} ms  p95 ${fixed(q.p95)} ms`;
+  console.log(
+    `\npaid POST /check end to end (official x402 client, in-process facilitator, ${paid.samples} runs)`,
+  );
+  console.log(`  whole paid request                  ${ms(paid.paidMs)}`);
+  console.log(`    verify (facilitator)              ${ms(paid.verifyMs)}`);
+  console.log(`    engine (inside the route)         ${ms(paid.engineMs)}`);
+  console.log(`    settle (tx + receipt)             ${ms(paid.settleMs)}`);
+  console.log(`  engine alone                        ${ms(paid.engineAloneMs)}`);
+  console.log(`  client signing (not in the total)   ${ms(paid.signMs)}`);
+  console.log(
+    `  paid / engine alone                 p50 ${fixed(paid.paidVsEngine.p50, 1)}x  p95 ${fixed(paid.paidVsEngine.p95, 1)}x`,
   );
 
   const throughput = await benchValidateThroughput({

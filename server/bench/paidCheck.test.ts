@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "../devnet/startWorld";
-import { benchPaidCheck } from "./benchPaidCheck";
+import { startWorld, type World } from "../src/devnet/startWorld";
+import { benchPaidCheck } from "./paidCheck";
 
 describe("benchPaidCheck", () => {
   let world: World;

@@ -3,9 +3,10 @@ import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client, x402HTTPClient } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
-import type { World } from "../devnet/startWorld";
-import type { Engine } from "../engine/createEngine";
-import { startPaidStack } from "./startPaidStack";
+import type { World } from "../src/devnet/startWorld";
+import type { Engine } from "../src/engine/createEngine";
+import { startPaidStack } from "../src/payments/startPaidStack";
+import { percentile } from "./percentiles";
 
 export type Quantiles = { p50: number; p95: number };
 
@@ -24,13 +25,10 @@ export type PaidCheckBench = {
   paidVsEngine: Quantiles;
 };
 
-const quantiles = (values: number[]): Quantiles => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (p: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ??
-    Number.NaN;
-  return { p50: at(0.5), p95: at(0.95) };
-};
+const quantiles = (values: number[]): Quantiles => ({
+  p50: percentile(values, 50),
+  p95: percentile(values, 95),
+});
 
 /**
  * A paid /check end to end on the local world (official client, in-process facilitator settling
