@@ -1,0 +1,105 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { useStoredValue } from "../../lib/queries/useStoredValue";
+import { pinnedKey, settings } from "../../lib/storage/items";
+
+/** API URL, daily cap, pinned attestation key and the sites where the badge is off. */
+export function Options() {
+  const current = useStoredValue(settings);
+  const key = useStoredValue(pinnedKey);
+  const [apiUrl, setApiUrl] = useState("");
+  const [cap, setCap] = useState("");
+  const [sites, setSites] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!current.data) return;
+    setApiUrl(current.data.apiUrl);
+    setCap((current.data.dailyCapUnits / 1_000_000).toFixed(2));
+    setSites(current.data.disabledSites.join("\n"));
+  }, [current.data]);
+
+  const save = useMutation({
+    mutationFn: async () => {
+      const capUnits = Math.round(Number(cap) * 1_000_000);
+      if (!Number.isFinite(capUnits) || capUnits < 0)
+        throw new Error("The cap must be a dollar amount.");
+      await settings.setValue({
+        apiUrl: new URL(apiUrl).toString().replace(/\/$/, ""),
+        dailyCapUnits: capUnits,
+        disabledSites: sites
+          .split(/\s+/)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      });
+    },
+    onError: (e) => setError(e instanceof Error ? e.message : String(e)),
+    onSuccess: () => setError(null),
+  });
+  const resetKey = useMutation({ mutationFn: () => pinnedKey.setValue(null) });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+
+  return (
+    <form className="presend" onSubmit={submit}>
+      <h2>presend options</h2>
+      <label className="row">
+        API server URL
+        <input
+          name="apiUrl"
+          value={apiUrl}
+          onChange={(e) => setApiUrl(e.target.value)}
+          style={{ flex: 1 }}
+        />
+      </label>
+      <label className="row">
+        Daily spending cap (USD)
+        <input
+          name="cap"
+          inputMode="decimal"
+          value={cap}
+          onChange={(e) => setCap(e.target.value)}
+        />
+      </label>
+      <label>
+        Sites where the badge is off (one hostname per line)
+        <textarea
+          name="sites"
+          rows={4}
+          value={sites}
+          onChange={(e) => setSites(e.target.value)}
+          style={{ width: "100%" }}
+        />
+      </label>
+      <div className="row">
+        <button type="submit" className="primary">
+          Save
+        </button>
+        {save.isSuccess && <span data-testid="saved">Saved.</span>}
+        {error && <span className="level-danger">{error}</span>}
+      </div>
+      <h3>Pinned attestation key</h3>
+      {key.data ? (
+        <div>
+          <div className="mono" data-testid="fingerprint">
+            {key.data.fingerprint}
+          </div>
+          <div className="muted">
+            {key.data.jwk.kid ?? "no kid"}, pinned {key.data.pinnedAt} for {key.data.apiUrl}. A
+            server presenting another key is refused until you reset this.
+          </div>
+          <button type="button" onClick={() => resetKey.mutate()}>
+            Reset pinned key
+          </button>
+        </div>
+      ) : (
+        <div className="muted" data-testid="no-key">
+          No key pinned yet: the first paid check pins the server's key.
+        </div>
+      )}
+    </form>
+  );
+}
