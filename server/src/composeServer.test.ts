@@ -1,0 +1,68 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PaidStack, startPaidStack } from "./payments/startPaidStack";
+
+// The composition `npm start` serves, checked as a whole: one valid OpenAPI 3.1 document that
+// documents the paid routes with their prices and security, the free ones with none.
+describe("the composed API", () => {
+  let stack: PaidStack;
+  let document: {
+    openapi: string;
+    info: { version: string };
+    paths: Record<
+      string,
+      Record<string, { tags?: string[]; security?: unknown[]; description?: string }>
+    >;
+  };
+
+  beforeAll(async () => {
+    stack = await startPaidStack();
+    document = await (await stack.app.request("/openapi.json")).json();
+  });
+  afterAll(() => stack?.stop());
+
+  it("serves a valid OpenAPI 3.1 document, version 1.0.0", async () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("1.0.0");
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it.each([
+    ["/check", "10000"],
+    ["/deep", "50000"],
+  ])("documents POST %s as paid (x402 security, verification tag, price %s)", (path, units) => {
+    const operation = document.paths[path]?.post;
+    expect(operation?.tags).toEqual(["verification"]);
+    expect(operation?.security).toEqual([{ x402: [] }]);
+    expect(operation?.description).toContain(units);
+  });
+
+  it.each([
+    ["/validate", "verification"],
+    ["/diligence", "data"],
+    ["/landscape", "data"],
+    ["/arbitrum-rail", "data"],
+    ["/solana-rail", "data"],
+  ])("documents GET %s as free (empty security, tag %s)", (path, tag) => {
+    const operation = document.paths[path]?.get;
+    expect(operation?.security).toEqual([]);
+    expect(operation?.tags).toContain(tag);
+  });
+
+  it("serves the discovery document with the same attestation as the 402", async () => {
+    const discovery = await (await stack.app.request("/.well-known/x402")).json();
+    const challenge = await stack.app.request("/check", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: stack.world.demo[0]?.address }),
+    });
+    expect(challenge.status).toBe(402);
+    const body = await challenge.json();
+    expect(body.extensions["x-presend-attestation"]).toBeDefined();
+    expect(JSON.stringify(body.extensions["x-presend-attestation"])).toContain(
+      discovery.attestation.jws,
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import { chains } from "@presend/shared/chains/chains";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from "@x402/core/http";
+import { toClientEvmSigner } from "@x402/evm";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { x402Client } from "@x402/fetch";
+import { erc20Abi } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetAccounts } from "../devnet/devnetAccounts";
+import { devnetClient } from "../devnet/devnetClient";
+import { mintStablecoin } from "../devnet/mintStablecoin";
+import type { Engine } from "../engine/createEngine";
+import { type PaidStack, startPaidStack } from "./startPaidStack";
+
+// Verification passed, the report was made, then settlement failed (the payer emptied the wallet
+// in between). The report must not be handed out, nothing may be recorded, and no money moves.
+describe("settlement that fails after the check", () => {
+  const payer = privateKeyToAccount(generatePrivateKey());
+  const sink = privateKeyToAccount(generatePrivateKey()).address;
+  let stack: PaidStack;
+  let drainBeforeAnswering = false;
+
+  beforeAll(async () => {
+    stack = await startPaidStack({
+      wrapEngine: (engine: Engine): Engine => ({
+        ...engine,
+        async check(input) {
+          const result = await engine.check(input);
+          if (drainBeforeAnswering) {
+            // A real transaction by the payer: its whole USDC balance leaves before settlement.
+            const base = devnetClient("base", stack.world.chains.base.rpcUrl);
+            await base.setBalance({ address: payer.address, value: 10n ** 18n });
+            const balance = await stack.usdcBalance(payer.address);
+            await base.confirm(
+              base.writeContract({
+                account: payer,
+                address: chains.base.usdc.address,
+                abi: erc20Abi,
+                functionName: "transfer",
+                args: [sink, balance],
+              }),
+            );
+          }
+          return result;
+        },
+      }),
+    });
+    const base = devnetClient("base", stack.world.chains.base.rpcUrl);
+    await mintStablecoin(base, {
+      token: chains.base.usdc.address,
+      minter: privateKeyToAccount(devnetAccounts.faucet.privateKey),
+      to: payer.address,
+      amount: 1_000_000n,
+    });
+  });
+  afterAll(() => stack?.stop());
+
+  it("answers 402 with the settlement error, no report, no receipt, nothing paid", async () => {
+    const post = (headers: Record<string, string> = {}) =>
+      stack.app.request("/check", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ address: devnetAccounts.activeOnBase.address }),
+      });
+    const required = decodePaymentRequiredHeader(
+      (await post()).headers.get("payment-required") ?? "",
+    );
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const payload = await client.createPaymentPayload(required);
+    const payToBefore = await stack.usdcBalance(stack.world.accounts.payTo.address);
+    const receiptsBefore = stack.receipts.count();
+
+    drainBeforeAnswering = true;
+    const response = await post({ "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) });
+
+    expect(response.status).toBe(402);
+    // The official middleware reports the failed settlement itself; it must not claim success.
+    const settlement = response.headers.get("payment-response");
+    if (settlement !== null) expect(decodePaymentResponseHeader(settlement).success).toBe(false);
+    const body = await response.json();
+    expect(body).not.toHaveProperty("verdict");
+    expect(body).not.toHaveProperty("report");
+    expect(typeof body.error).toBe("string");
+    expect(stack.receipts.count()).toBe(receiptsBefore);
+    expect(await stack.usdcBalance(stack.world.accounts.payTo.address)).toBe(payToBefore);
+    expect(await stack.usdcBalance(sink)).toBe(1_000_000n);
+  });
+});
