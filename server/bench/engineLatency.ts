@@ -47,17 +47,31 @@ export async function benchEngine(world: World, options: { samples: number }) {
       });
       await response.json();
     };
+    // The floor for deep: the same five raw batches in parallel, one per chain.
+    const rawFive = (index: number) =>
+      Promise.all(
+        chainNames.map(async (name) => {
+          const response = await fetch(rpcUrls[name]?.[0] as string, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify(buildFactsBatch(pick(index), name)),
+          });
+          await response.json();
+        }),
+      );
     const check = (index: number) => engine.check({ address: pick(index), chain: "base" });
     const deep = (index: number) => engine.deep({ address: pick(index), chain: "base" });
     // Interleave the three in blocks so machine noise lands on all of them.
     const raw: number[] = [];
     const checks: number[] = [];
     const deeps: number[] = [];
+    const rawFives: number[] = [];
     const block = Math.max(10, Math.floor(options.samples / 5));
     for (let done = 0; done < options.samples; done += block) {
       raw.push(...(await timeRuns(rawFetch, { count: block })));
       checks.push(...(await timeRuns(check, { count: block })));
       deeps.push(...(await timeRuns(deep, { count: block })));
+      rawFives.push(...(await timeRuns(rawFive, { count: block })));
     }
     const summary = (values: number[]) => ({
       p50: percentile(values, 50),
@@ -66,6 +80,7 @@ export async function benchEngine(world: World, options: { samples: number }) {
     const rawSummary = summary(raw);
     const checkSummary = summary(checks);
     const deepSummary = summary(deeps);
+    const rawFiveSummary = summary(rawFives);
     return {
       requestsPerCheck,
       requestsPerDeep,
@@ -76,6 +91,11 @@ export async function benchEngine(world: World, options: { samples: number }) {
       checkVsRaw: {
         p50: checkSummary.p50 / rawSummary.p50,
         p95: checkSummary.p95 / rawSummary.p95,
+      },
+      rawFiveMs: rawFiveSummary,
+      rawFiveVsRaw: {
+        p50: rawFiveSummary.p50 / rawSummary.p50,
+        p95: rawFiveSummary.p95 / rawSummary.p95,
       },
       deepVsCheck: {
         p50: deepSummary.p50 / checkSummary.p50,
