@@ -3,8 +3,10 @@ import { defineBackground } from "wxt/utils/define-background";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
 import type { WalletInfo } from "../../lib/messaging/protocol";
 import { createCheckService } from "../../lib/payments/createCheckService";
+import { recordSentRecipients } from "../../lib/storage/recordSentRecipients";
 
 const noWallet: WalletInfo = { available: false, address: null, chainId: null, name: null };
+const sentReportsPerPage = 20;
 
 // The background is the only part that spends: it talks to the API, verifies attestations,
 // enforces the cap and writes history. Content scripts and the popup only ask.
@@ -12,6 +14,7 @@ export default defineBackground({
   type: "module",
   main() {
     const messenger = createMessenger(browser as unknown as MessagingApi);
+    const sentReports = new Map<string, number>();
     let active = 0;
     let timer: ReturnType<typeof setInterval> | undefined;
     const keepAlive = () => {
@@ -36,6 +39,18 @@ export default defineBackground({
       "check.start": (request, sender) => checks.start(request, sender),
       "wallet.status": ({ tabId }) =>
         messenger.sendToTab(tabId, "wallet.info", {}).catch(() => noWallet),
+      "recipient.sent": async ({ addresses }, sender) => {
+        // Only content scripts (a tab) report sends; the list only feeds the local warning.
+        if (sender.tab?.id === undefined) return null;
+        // A page can fake sends through its own provider. A cap per tab and site keeps one
+        // page from flooding the list and pushing out the addresses the person really used.
+        const source = `${sender.tab.id} ${sender.origin ?? sender.url ?? ""}`;
+        const count = sentReports.get(source) ?? 0;
+        if (count >= sentReportsPerPage) return null;
+        sentReports.set(source, count + addresses.length);
+        await recordSentRecipients(addresses, new Date());
+        return null;
+      },
     });
   },
 });

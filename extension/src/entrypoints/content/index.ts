@@ -74,6 +74,7 @@ export default defineContentScript({
       randomId,
       onReady: () => offer.close(),
       onWallet: (info) => badge.setWallet(info),
+      onSent: (addresses) => void messenger.send("recipient.sent", { addresses }).catch(() => null),
     });
     const walletInfo = () => bridge.request("info", {}, 3_000).catch(() => noWallet);
     walletInfo().then((info) => {

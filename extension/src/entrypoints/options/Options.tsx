@@ -1,12 +1,15 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
-import { pinnedKey, settings } from "../../lib/storage/items";
+import { pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
+import { pinScope } from "../../lib/storage/pinScope";
+import { formatUsdc } from "../../lib/ui/prices";
 
 /** API URL, daily cap, pinned attestation key and the sites where the badge is off. */
 export function Options() {
   const current = useStoredValue(settings);
-  const key = useStoredValue(pinnedKey);
+  const pins = useStoredValue(pinnedKeys);
+  const ledger = useStoredValue(spendLedger);
   const [apiUrl, setApiUrl] = useState("");
   const [cap, setCap] = useState("");
   const [sites, setSites] = useState("");
@@ -36,7 +39,17 @@ export function Options() {
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
     onSuccess: () => setError(null),
   });
-  const resetKey = useMutation({ mutationFn: () => pinnedKey.setValue(null) });
+  const resetKey = useMutation({
+    mutationFn: (scope: string) => pinnedKeys.update(({ [scope]: _removed, ...rest }) => rest),
+  });
+  // Resetting an unreadable ledger is the person's decision, never an automatic $0.
+  const resetLedger = useMutation({
+    mutationFn: () => spendLedger.setValue({ day: "1970-01-01", spentUnits: 0 }),
+  });
+  const currentScope = current.data ? pinScope(current.data.apiUrl) : null;
+  const pinList = Object.values(pins.data ?? {}).sort(
+    (a, b) => Number(b.apiUrl === currentScope) - Number(a.apiUrl === currentScope),
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -81,25 +94,43 @@ export function Options() {
         {save.isSuccess && <span data-testid="saved">Saved.</span>}
         {error && <span className="level-danger">{error}</span>}
       </div>
-      <h3>Pinned attestation key</h3>
-      {key.data ? (
-        <div>
-          <div className="mono" data-testid="fingerprint">
-            {key.data.fingerprint}
-          </div>
-          <div className="muted">
-            {key.data.jwk.kid ?? "no kid"}, pinned {key.data.pinnedAt} for {key.data.apiUrl}. A
-            server presenting another key is refused until you reset this.
-          </div>
-          <button type="button" onClick={() => resetKey.mutate()}>
-            Reset pinned key
+      <h3>Spent today</h3>
+      {ledger.isError ? (
+        <div className="alert level-danger" data-testid="ledger-unreadable">
+          The record of today's spending is unreadable: presend refuses to pay until you reset it.{" "}
+          <button type="button" onClick={() => resetLedger.mutate()}>
+            Reset spending record
           </button>
         </div>
       ) : (
+        <div className="muted" data-testid="spent-today">
+          {ledger.data && ledger.data.day === new Date().toISOString().slice(0, 10)
+            ? formatUsdc(BigInt(ledger.data.spentUnits))
+            : formatUsdc(0n)}{" "}
+          spent today (UTC).
+        </div>
+      )}
+      <h3>Pinned attestation keys</h3>
+      {pinList.length === 0 && (
         <div className="muted" data-testid="no-key">
           No key pinned yet: the first paid check pins the server's key.
         </div>
       )}
+      {pinList.map((pin) => (
+        <div key={pin.apiUrl} data-testid="pin" data-api={pin.apiUrl}>
+          <div className="mono" data-testid="fingerprint">
+            {pin.fingerprint}
+          </div>
+          <div className="muted">
+            {pin.jwk.kid ?? "no kid"}, pinned {pin.pinnedAt} for {pin.apiUrl}
+            {pin.apiUrl === currentScope ? " (the API in use)" : ""}. This server presenting another
+            key is refused until you reset this.
+          </div>
+          <button type="button" onClick={() => resetKey.mutate(pin.apiUrl)}>
+            Reset pinned key
+          </button>
+        </div>
+      ))}
     </form>
   );
 }

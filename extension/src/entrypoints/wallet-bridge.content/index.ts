@@ -7,6 +7,7 @@ import { openSecureChannel } from "../../lib/bridge/secureChannel";
 import type { MessageFailure } from "../../lib/messaging/protocol";
 import { createPageWallet } from "../../lib/wallet/createPageWallet";
 import { isUserRejection } from "../../lib/wallet/isUserRejection";
+import { observeSends } from "../../lib/wallet/sentRecipients";
 
 // The MAIN-world half of the extension: the only code that can reach the dApp's wallet. It runs
 // in the page's world, so the page can observe or disturb it; it holds no authority. It answers
@@ -30,6 +31,22 @@ export default defineContentScript({
       );
 
     const keyReceived = receiveBridgeKey(window, CustomEvent);
+
+    // Sends the page's wallet accepts are reported (for the lookalike warning) once the channel
+    // is open; the few made before that are kept until then.
+    let reportSent: (addresses: `0x${string}`[]) => void;
+    const early: `0x${string}`[][] = [];
+    reportSent = (addresses) => early.push(addresses);
+    const wrapped = new WeakSet<object>();
+    const observe = (provider: unknown) => observeSends(provider, (a) => reportSent(a), wrapped);
+    // Listening before the page's scripts run: every EIP-6963 announcement is seen.
+    window.addEventListener("eip6963:announceProvider", (event) =>
+      observe((event as CustomEvent<{ provider?: unknown }>).detail?.provider),
+    );
+    const observeLegacy = () => observe((window as { ethereum?: unknown }).ethereum);
+    observeLegacy();
+    document.addEventListener("DOMContentLoaded", observeLegacy, { once: true });
+
     // Created now so EIP-6963 announcements made while the page loads are not missed.
     const wallet = createPageWallet();
 
@@ -76,6 +93,8 @@ export default defineContentScript({
       }
 
       await channel.post({ event: "ready" });
+      reportSent = (addresses) => void channel.post({ event: "sent", addresses });
+      for (const addresses of early.splice(0)) reportSent(addresses);
       wallet.watch(() => {
         wallet.info().then(
           (info) => channel.post({ event: "wallet", info }),

@@ -99,6 +99,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
           onCheck={(route) => {
             const normalized = current.assessment.checksum.normalized;
             if (!normalized || state?.session) return;
+            options.performance.mark("presend:check-click");
             options.startCheck({ route, address: normalized, chain: current.chain });
           }}
           onClose={hide}
@@ -176,7 +177,17 @@ export function createBadgeController(options: BadgeControllerOptions) {
       if (state?.session === session) update({ progress });
     },
     finish(session: string, outcome: CheckOutcome) {
-      if (state?.session === session) update({ outcome, progress: null });
+      if (state?.session !== session) return;
+      update({ outcome, progress: null });
+      if (outcome.type === "report") {
+        // Click to verdict on screen, for the e2e measurement (like paste-to-badge).
+        options.performance.mark("presend:verdict");
+        options.performance.measure(
+          "presend:click-to-verdict",
+          "presend:check-click",
+          "presend:verdict",
+        );
+      }
     },
     /** Hides the badge (the site was disabled); a running check keeps running in the background. */
     hide,

@@ -31,5 +31,7 @@ export const BridgeEventSchema = z.discriminatedUnion("event", [
   z.object({ event: z.literal("ready") }),
   /** The wallet's state changed (chain switched, account connected). */
   z.object({ event: z.literal("wallet"), info: WalletInfoSchema }),
+  /** The page's wallet accepted a send to these recipients (for the lookalike warning). */
+  z.object({ event: z.literal("sent"), addresses: z.array(AddressSchema).min(1).max(10) }),
 ]);
 export type BridgeEvent = z.infer<typeof BridgeEventSchema>;

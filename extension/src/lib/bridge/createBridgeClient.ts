@@ -24,6 +24,8 @@ export type BridgeClientOptions = {
   randomId: () => string;
   onReady: () => void;
   onWallet: (info: WalletInfo) => void;
+  /** Recipients of a send the page's wallet accepted (untrusted: the page can fake a send). */
+  onSent?: (addresses: `0x${string}`[]) => void;
 };
 
 /**
@@ -67,7 +69,8 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
       const event = BridgeEventSchema.safeParse(body);
       if (event.success) {
         if (event.data.event === "ready") options.onReady();
-        else options.onWallet(event.data.info);
+        else if (event.data.event === "wallet") options.onWallet(event.data.info);
+        else options.onSent?.(event.data.addresses);
         return;
       }
       const reply = BridgeReplySchema.safeParse(body);

@@ -57,6 +57,7 @@ export const refusalCodes = [
   "attestation_mismatch",
   "key_changed",
   "cap_reached",
+  "ledger_unreadable",
   "no_wallet",
   "unexpected_challenge",
 ] as const;
@@ -98,6 +99,11 @@ export const protocol = {
   "wallet.sign": {
     request: SignRequestSchema,
     response: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+  },
+  /** content script → background: the page's wallet accepted a send to these addresses. */
+  "recipient.sent": {
+    request: z.object({ addresses: z.array(AddressSchema).min(1).max(10) }),
+    response: z.null(),
   },
   /** background → badge or popup: how a paid check is going. */
   "check.progress": {

@@ -5,7 +5,7 @@ import { randomHex } from "../dom/randomHex";
 import { MessageError } from "../messaging/MessageError";
 import type { MessageSender, Messenger } from "../messaging/messenger";
 import type { CheckOutcome, CheckStart, Progress } from "../messaging/protocol";
-import { history, historyLimit, pinnedKey, settings, spendLedger } from "../storage/items";
+import { history, historyLimit, pinnedKeys, settings, spendLedger } from "../storage/items";
 import { runPaidCheck } from "./runPaidCheck";
 
 type Source = { kind: "badge" | "popup"; tabId: number; frameId: number };
@@ -63,7 +63,7 @@ export function createCheckService(options: {
           {
             fetch: (input, init) => fetch(input, init),
             settings: () => settings.getValue(),
-            pinnedKey,
+            pinnedKeys,
             ledger: spendLedger,
             history,
             historyLimit,

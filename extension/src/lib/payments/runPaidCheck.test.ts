@@ -5,8 +5,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it, vi } from "vitest";
 import type { Report } from "../../../../shared/api/report";
 import type { AttestationResult } from "../../../../shared/attestation/verifyAttestation";
-import type { HistoryEntry, PinnedKey, SpendLedger } from "../storage/schemas";
-import type { ValidatedItem } from "../storage/validatedItem";
+import type { HistoryEntry, PinnedKey, PinnedKeys, SpendLedger } from "../storage/schemas";
+import { StoredValueInvalidError, type ValidatedItem } from "../storage/validatedItem";
 import { type PaidCheckDeps, runPaidCheck } from "./runPaidCheck";
 
 const payer = privateKeyToAccount(
@@ -100,8 +100,9 @@ function setup(
   options: {
     verify?: AttestationResult;
     spent?: number;
-    pinned?: PinnedKey;
+    pinned?: PinnedKeys;
     reject?: boolean;
+    apiUrl?: string;
   } = {},
 ) {
   const requests: Array<{ headers: Record<string, string> }> = [];
@@ -122,16 +123,16 @@ function setup(
   });
   const ledger = memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: options.spent ?? 0 });
   const history = memoryItem<HistoryEntry[]>([]);
-  const pinnedKey = memoryItem<PinnedKey>(options.pinned ?? null);
+  const pinnedKeys = memoryItem<PinnedKeys>(options.pinned ?? {});
   const progress = vi.fn();
   const deps: PaidCheckDeps = {
     fetch,
     settings: async () => ({
-      apiUrl: "http://api.test",
+      apiUrl: options.apiUrl ?? "http://api.test",
       dailyCapUnits: 1_000_000,
       disabledSites: [],
     }),
-    pinnedKey,
+    pinnedKeys,
     ledger,
     history,
     historyLimit: 50,
@@ -141,12 +142,12 @@ function setup(
     now: () => now,
     randomId: () => "entry-1",
   };
-  return { deps, requests, signTypedData, ledger, history, pinnedKey, progress };
+  return { deps, requests, signTypedData, ledger, history, pinnedKeys, progress };
 }
 
 describe("runPaidCheck", () => {
   it("pays the attested challenge with an x402 payload signed by the page wallet", async () => {
-    const { deps, requests, ledger, history, pinnedKey } = setup();
+    const { deps, requests, ledger, history, pinnedKeys } = setup();
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome.type).toBe("report");
     const header = requests[1]?.headers["PAYMENT-SIGNATURE"];
@@ -157,7 +158,7 @@ describe("runPaidCheck", () => {
     );
     expect(ledger.value()).toEqual({ day: "2025-06-01", spentUnits: 10_000 });
     expect(history.value()[0]).toMatchObject({ address, level: "ok", amount: "10000", payTo });
-    expect(pinnedKey.value()?.fingerprint).toBe("thumb-1");
+    expect(pinnedKeys.value()["http://api.test"]?.fingerprint).toBe("thumb-1");
   });
 
   it("refuses without a signature request when the challenge does not match the attestation", async () => {
@@ -187,13 +188,47 @@ describe("runPaidCheck", () => {
       apiUrl: "http://api.test",
     };
     const { deps, signTypedData } = setup({
-      pinned,
+      pinned: { "http://api.test": pinned },
       verify: { type: "invalid", reason: "key_changed", message: "key changed", thumbprint: "new" },
     });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome).toMatchObject({ type: "refused", code: "key_changed" });
     expect(deps.verify).toHaveBeenCalledWith(expect.objectContaining({ pinnedThumbprint: "old" }));
     expect(signTypedData).not.toHaveBeenCalled();
+  });
+
+  it("pins the key of another API URL anew instead of comparing it with the first one", async () => {
+    const pinned: PinnedKey = {
+      jwk: valid.block.key,
+      fingerprint: "key-of-the-first-api",
+      pinnedAt: now.toISOString(),
+      apiUrl: "http://api.test",
+    };
+    const { deps, pinnedKeys } = setup({
+      pinned: { "http://api.test": pinned },
+      apiUrl: "http://other.test:8402/",
+    });
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome.type).toBe("report");
+    expect(deps.verify).toHaveBeenCalledWith(
+      expect.not.objectContaining({ pinnedThumbprint: expect.anything() }),
+    );
+    expect(pinnedKeys.value()).toEqual({
+      "http://api.test": pinned,
+      "http://other.test:8402": expect.objectContaining({ fingerprint: "thumb-1" }),
+    });
+  });
+
+  it("refuses to pay when the spend ledger is unreadable instead of counting from $0", async () => {
+    const { deps, signTypedData, requests } = setup();
+    const corrupt = async () => {
+      throw new StoredValueInvalidError("local:spendLedger");
+    };
+    deps.ledger = { ...deps.ledger, getValue: corrupt, update: corrupt };
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toMatchObject({ type: "refused", code: "ledger_unreadable" });
+    expect(signTypedData).not.toHaveBeenCalled();
+    expect(requests).toHaveLength(1);
   });
 
   it("refuses over the daily cap without a signature request", async () => {

@@ -11,7 +11,8 @@ import type {
 } from "../../../../shared/attestation/verifyAttestation";
 import { type ChainName, chains } from "../../../../shared/chains/chains";
 import type { CheckOutcome, Progress } from "../messaging/protocol";
-import type { HistoryEntry, PinnedKey, Route, Settings, SpendLedger } from "../storage/schemas";
+import { pinScope } from "../storage/pinScope";
+import type { HistoryEntry, PinnedKeys, Route, Settings, SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
 import { formatUsdc } from "../ui/prices";
 import { utcDay } from "./utcDay";
@@ -30,7 +31,7 @@ export type RemoteWallet = {
 export type PaidCheckDeps = {
   fetch: typeof fetch;
   settings: () => Promise<Settings>;
-  pinnedKey: ValidatedItem<PinnedKey>;
+  pinnedKeys: ValidatedItem<PinnedKeys>;
   ledger: ValidatedItem<SpendLedger>;
   history: ValidatedItem<HistoryEntry[]>;
   historyLimit: number;
@@ -154,7 +155,9 @@ export async function runPaidCheck(
         "The payment challenge carries no payee attestation; refusing to pay an unattested payee.",
     };
   }
-  const pinned = await deps.pinnedKey.getValue();
+  // A key is trusted for the API it was first seen at; another API URL gets its own pin.
+  const scope = pinScope(apiUrl);
+  const pinned = (await deps.pinnedKeys.getValue())[scope] ?? null;
   const attested = await deps.verify({
     block: extension.info ?? extension,
     route: `/${request.route}`,
@@ -166,17 +169,31 @@ export async function runPaidCheck(
   if (attested.type === "invalid") return refusalFor(attested);
   if (!pinned) {
     // Trust on first use (spec §5.6): the key of the first valid attestation is kept.
-    await deps.pinnedKey.setValue({
-      jwk: attested.block.key,
-      fingerprint: attested.thumbprint,
-      pinnedAt: deps.now().toISOString(),
-      apiUrl,
-    });
+    await deps.pinnedKeys.update((pins) => ({
+      ...pins,
+      [scope]: {
+        jwk: attested.block.key,
+        fingerprint: attested.thumbprint,
+        pinnedAt: deps.now().toISOString(),
+        apiUrl: scope,
+      },
+    }));
   }
 
   const amount = BigInt(requirement.amount);
   const today = utcDay(deps.now());
-  const ledger = await deps.ledger.getValue();
+  let ledger: SpendLedger;
+  try {
+    ledger = await deps.ledger.getValue();
+  } catch {
+    // Reading an unreadable ledger as $0 would let anything that corrupts it lift the cap.
+    return {
+      type: "refused",
+      code: "ledger_unreadable",
+      message:
+        "The record of today's spending is unreadable, so the daily cap cannot be enforced. Reset it in the options to pay again.",
+    };
+  }
   const spent = ledger.day === today ? BigInt(ledger.spentUnits) : 0n;
   if (spent + amount > BigInt(dailyCapUnits)) {
     return {

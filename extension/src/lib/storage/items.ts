@@ -3,8 +3,8 @@ import { defaultApiUrl } from "./defaultApiUrl";
 import {
   type HistoryEntry,
   HistorySchema,
-  type PinnedKey,
-  PinnedKeySchema,
+  type PinnedKeys,
+  PinnedKeysSchema,
   type SentRecipient,
   SentRecipientsSchema,
   type Settings,
@@ -44,18 +44,22 @@ export const settings = validatedItem<Settings>(
   defaultSettings,
 );
 
-/** The attestation key pinned on first use (spec §5.6); null until the first paid call. */
-export const pinnedKey = validatedItem<PinnedKey>(
-  storage.defineItem<unknown>("local:pinnedAttestationKey", { fallback: null, version: 1 }),
-  PinnedKeySchema,
-  null,
+/** The attestation keys pinned on first use (spec §5.6), one per API origin. */
+export const pinnedKeys = validatedItem<PinnedKeys>(
+  storage.defineItem<unknown>("local:pinnedAttestationKeys", { fallback: {}, version: 1 }),
+  PinnedKeysSchema,
+  {},
 );
 
+const noSpending: SpendLedger = { day: "1970-01-01", spentUnits: 0 };
+
+/**
+ * What was spent today. Strict: an unreadable ledger throws instead of reading as $0, so the
+ * cap can never be bypassed by corrupting it (paying fails closed until the person resets it).
+ */
 export const spendLedger = validatedItem<SpendLedger>(
-  storage.defineItem<unknown>("local:spendLedger", {
-    fallback: { day: "1970-01-01", spentUnits: 0 },
-    version: 1,
-  }),
+  storage.defineItem<unknown>("local:spendLedger", { fallback: noSpending, version: 1 }),
   SpendLedgerSchema,
-  { day: "1970-01-01", spentUnits: 0 },
+  noSpending,
+  { onInvalid: "throw" },
 );

@@ -58,17 +58,22 @@ export const JwkSchema = z.looseObject({
 });
 export type PinnedJwk = z.infer<typeof JwkSchema>;
 
-export const PinnedKeySchema = z
-  .object({
-    jwk: JwkSchema,
-    /** RFC 7638 thumbprint, shown to the user so a key change is recognisable. */
-    fingerprint: z.string(),
-    pinnedAt: z.string(),
-    /** The API the key was first seen at. */
-    apiUrl: z.string(),
-  })
-  .nullable();
+export const PinnedKeySchema = z.object({
+  jwk: JwkSchema,
+  /** RFC 7638 thumbprint, shown to the user so a key change is recognisable. */
+  fingerprint: z.string(),
+  pinnedAt: z.string(),
+  /** The API the key was first seen at. */
+  apiUrl: z.string(),
+});
 export type PinnedKey = z.infer<typeof PinnedKeySchema>;
+
+/**
+ * Pinned keys by API origin (see pinScope): a key is trusted for the server it was first seen
+ * at only, so pointing the extension at another API pins that API's key anew.
+ */
+export const PinnedKeysSchema = z.record(z.string(), PinnedKeySchema);
+export type PinnedKeys = z.infer<typeof PinnedKeysSchema>;
 
 export const SpendLedgerSchema = z.object({
   /** UTC day, YYYY-MM-DD. */

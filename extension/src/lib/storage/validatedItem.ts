@@ -1,6 +1,17 @@
 import type { WxtStorageItem } from "wxt/utils/storage";
 import type { z } from "zod";
 
+/** A stored value that does not match its schema, read from an item that must not fall back. */
+export class StoredValueInvalidError extends Error {
+  override name = "StoredValueInvalidError" as const;
+  constructor(
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The stored value of ${key} is unreadable.`, options);
+  }
+}
+
 /** A storage item whose reads are parsed with zod; an invalid stored value reads as the fallback. */
 export type ValidatedItem<T> = {
   key: string;
@@ -12,17 +23,24 @@ export type ValidatedItem<T> = {
 };
 
 /**
- * Wraps a WXT storage item so every value read from storage is validated (fail closed).
+ * Wraps a WXT storage item so every value read from storage is validated (fail closed): an
+ * invalid value reads as `fallback`, or throws StoredValueInvalidError with `onInvalid: "throw"`
+ * (for values where the fallback would be the permissive answer).
  * @example const settings = validatedItem(settingsItem, SettingsSchema, defaults)
  */
 export function validatedItem<T>(
   item: WxtStorageItem<unknown, Record<string, never>>,
   schema: z.ZodType<T>,
   fallback: T,
+  options: { onInvalid?: "fallback" | "throw" } = {},
 ): ValidatedItem<T> {
   const parse = (value: unknown): T => {
     const result = schema.safeParse(value);
-    return result.success ? result.data : fallback;
+    if (result.success) return result.data;
+    if (options.onInvalid === "throw") {
+      throw new StoredValueInvalidError(item.key, { cause: result.error });
+    }
+    return fallback;
   };
   return {
     key: item.key,
@@ -33,6 +51,11 @@ export function validatedItem<T>(
       await item.setValue(next);
       return next;
     },
-    watch: (callback) => item.watch((value) => callback(parse(value))),
+    // Watchers learn that the value changed; readers of a strict item see the error on getValue.
+    watch: (callback) =>
+      item.watch((value) => {
+        const result = schema.safeParse(value);
+        callback(result.success ? result.data : fallback);
+      }),
   };
 }

@@ -1,0 +1,10 @@
+import type { Address } from "viem";
+import type { DemoAddress } from "../../server/src/devnet/demoWorld";
+import type { World } from "../../server/src/devnet/startWorld";
+
+/** A demo address of the running world by its label (the README's table). */
+export function demoAddress(world: World, label: string): DemoAddress & { address: Address } {
+  const found = world.demo.find((demo) => demo.label === label);
+  if (!found) throw new Error(`No demo address labelled ${label}.`);
+  return found;
+}

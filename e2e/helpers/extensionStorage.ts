@@ -1,0 +1,39 @@
+import type { Worker } from "@playwright/test";
+
+type ChromeStorage = {
+  chrome: {
+    storage: {
+      local: {
+        set(items: object): Promise<void>;
+        get(key: string): Promise<Record<string, unknown>>;
+      };
+    };
+  };
+};
+
+/** Writes items straight into the extension's chrome.storage.local (as the options page would). */
+export async function setExtensionStorage(serviceWorker: Worker, items: object): Promise<void> {
+  await serviceWorker.evaluate(
+    (value) => (globalThis as unknown as ChromeStorage).chrome.storage.local.set(value),
+    items,
+  );
+}
+
+/** Reads one raw item from the extension's chrome.storage.local. */
+export async function getExtensionStorage(serviceWorker: Worker, key: string): Promise<unknown> {
+  return serviceWorker.evaluate(
+    async (name) =>
+      (await (globalThis as unknown as ChromeStorage).chrome.storage.local.get(name))[name],
+    key,
+  );
+}
+
+/** The extension's settings (API URL, daily cap in USDC base units, disabled sites). */
+export async function setExtensionSettings(
+  serviceWorker: Worker,
+  settings: { apiUrl: string; dailyCapUnits?: number; disabledSites?: string[] },
+): Promise<void> {
+  await setExtensionStorage(serviceWorker, {
+    settings: { dailyCapUnits: 1_000_000, disabledSites: [], ...settings },
+  });
+}
