@@ -18,8 +18,14 @@ type CdpNode = {
 export type BadgeSnapshot = {
   /** data-status of the badge: valid, missing, invalid or malformed. */
   status: string | null;
-  /** Text by data-testid (checksum, address, lookalike, verdict-level, ...). */
+  /** Text by data-testid (checksum, address, lookalike, verdict-level, ...); the first of each. */
   byTestId: Record<string, string>;
+  /** Every text by data-testid, in document order (token-mismatch flags can be several). */
+  allByTestId: Record<string, string[]>;
+  /** Rows of the verdict's facts table by chain name (cells joined by " | "). */
+  rows: Record<string, string>;
+  /** data-code of the outcome (a refusal's reason). */
+  code: string | null;
   /** The chain the paid buttons will check. */
   chain: string | null;
   /** data-state of the paid-check area, when shown. */
@@ -78,22 +84,59 @@ async function badgeRoot(page: Page): Promise<{ host: CdpNode; root: CdpNode } |
 /** What the badge shows right now (or visible: false). */
 export async function readBadge(page: Page): Promise<BadgeSnapshot> {
   const found = await badgeRoot(page);
-  const empty = { status: null, byTestId: {}, chain: null, state: null, text: "", visible: false };
+  const empty = {
+    status: null,
+    byTestId: {},
+    allByTestId: {},
+    rows: {},
+    code: null,
+    chain: null,
+    state: null,
+    text: "",
+    visible: false,
+  };
   if (!found) return empty;
   const visible = !(attr(found.host, "style") ?? "").includes("display: none");
   const byTestId: Record<string, string> = {};
+  const allByTestId: Record<string, string[]> = {};
+  const rows: Record<string, string> = {};
   let status: string | null = null;
   let state: string | null = null;
   let chain: string | null = null;
+  let code: string | null = null;
   for (const node of walk(found.root)) {
     const testId = attr(node, "data-testid");
-    if (testId) byTestId[testId] = textWithoutStyles(node);
+    if (testId) {
+      const text = textWithoutStyles(node);
+      byTestId[testId] ??= text;
+      allByTestId[testId] = [...(allByTestId[testId] ?? []), text];
+    }
+    if (node.localName === "tr" && attr(node, "data-chain")) {
+      const cells = childrenOf(node).filter((c) => c.localName === "td");
+      rows[attr(node, "data-chain") as string] = cells.map(textWithoutStyles).join(" | ");
+    } else {
+      chain ??= attr(node, "data-chain");
+    }
     status ??= attr(node, "data-status");
     state ??= attr(node, "data-state");
-    chain ??= attr(node, "data-chain");
+    code ??= attr(node, "data-code");
   }
-  return { status, byTestId, chain, state, text: textWithoutStyles(found.root), visible };
+  return {
+    status,
+    byTestId,
+    allByTestId,
+    rows,
+    code,
+    chain,
+    state,
+    text: textWithoutStyles(found.root),
+    visible,
+  };
 }
+
+/** A finished paid check: a verdict, or a refusal, rejection or failure. */
+export const finished = (b: BadgeSnapshot): boolean =>
+  "verdict-level" in b.byTestId || ["refused", "rejected", "failed"].includes(b.state ?? "");
 
 /** Waits until `predicate` holds for the badge, returning the snapshot that satisfied it. */
 export async function waitForBadge(
@@ -113,12 +156,33 @@ export async function waitForBadge(
   return last;
 }
 
-/** Clicks the badge button with data-action `action` like a person would (trusted click). */
-export async function clickBadgeButton(page: Page, action: string): Promise<void> {
+async function badgeNode(page: Page, name: string, value: string): Promise<CdpNode> {
   const found = await badgeRoot(page);
   if (!found) throw new Error("No badge on the page.");
-  const button = [...walk(found.root)].find((n) => attr(n, "data-action") === action);
-  if (!button) throw new Error(`No badge button ${action}.`);
+  const node = [...walk(found.root)].find((n) => attr(n, name) === value);
+  if (!node) throw new Error(`No badge element with ${name}=${value}.`);
+  return node;
+}
+
+/** A computed style property of the badge element with data-testid `testId` (e.g. its colour). */
+export async function badgeStyle(page: Page, testId: string, property: string): Promise<string> {
+  const node = await badgeNode(page, "data-testid", testId);
+  const session = await cdp(page);
+  const { object } = (await session.send("DOM.resolveNode", { nodeId: node.nodeId })) as {
+    object: { objectId: string };
+  };
+  const { result } = (await session.send("Runtime.callFunctionOn", {
+    objectId: object.objectId,
+    functionDeclaration: "function (p) { return getComputedStyle(this).getPropertyValue(p); }",
+    arguments: [{ value: property }],
+    returnByValue: true,
+  })) as { result: { value: string } };
+  return result.value;
+}
+
+/** Clicks the badge button with data-action `action` like a person would (trusted click). */
+export async function clickBadgeButton(page: Page, action: string): Promise<void> {
+  const button = await badgeNode(page, "data-action", action);
   const session = await cdp(page);
   const { model } = (await session.send("DOM.getBoxModel", { nodeId: button.nodeId })) as {
     model: { content: number[] };

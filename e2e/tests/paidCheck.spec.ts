@@ -1,27 +1,157 @@
 import { expect, test } from "../fixtures/test";
-import { clickBadgeButton, waitForBadge } from "../helpers/badge";
+import { badgeStyle, clickBadgeButton, waitForBadge } from "../helpers/badge";
 import { demoAddress } from "../helpers/demo";
-import { dappFields, pasteInto } from "../helpers/enterAddress";
+import { getExtensionStorage } from "../helpers/extensionStorage";
+import { balances, levelColour, pasteAndCheck } from "../helpers/paidCheck";
 
-test("paid check of the active demo EOA: ok verdict, the payer paid exactly $0.01", async ({
+// Each paid flow runs the real chain: the built extension asks the real API for its 402, the
+// test wallet signs the EIP-3009 authorization with the demo payer's key, the in-process
+// facilitator settles it on the local Base chain, and the verdict comes from the real engine.
+
+const levels = [
+  { label: "active-eoa-on-base", level: "ok" },
+  { label: "fresh-address", level: "caution" },
+  { label: "generic-contract-on-base", level: "warn" },
+  { label: "usdc-contract-on-base", level: "danger" },
+] as const;
+
+for (const { label, level } of levels) {
+  test(`check of ${label} shows the ${level} verdict with its colour, reasons, balances and gas; exactly $0.01 paid`, async ({
+    api,
+    dapp,
+    wallet,
+  }) => {
+    const demo = demoAddress(api.world, label);
+    const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+    const before = await balances(api, who);
+
+    const badge = await pasteAndCheck(dapp, demo.address, "check");
+
+    // Same engine, same cached facts (15 s TTL): what the server reported is what is shown.
+    const expected = await api.server.engine.check({ address: demo.address, chain: "base" });
+    if (expected.type !== "report") throw new Error("the engine could not read base");
+    const { verdict, chain } = expected.report;
+    expect(verdict.level).toBe(level);
+    expect(badge.byTestId["verdict-level"]).toBe(level);
+    expect(await badgeStyle(dapp, "verdict-level", "background-color")).toBe(levelColour(level));
+    expect(badge.byTestId["verdict-headline"]).toBe(verdict.headline);
+    expect(badge.byTestId["verdict-next"]).toBe(verdict.next);
+    for (const reason of verdict.reasons) expect(badge.text).toContain(reason.message);
+    expect(badge.rows.base).toContain(chain.kind ?? "–");
+    if (chain.native) expect(badge.rows.base).toContain(`${chain.native.formatted} ETH`);
+    if (chain.usdc) expect(badge.rows.base).toContain(`${chain.usdc.formatted} USDC`);
+    expect(badge.text).toContain(verdict.gas.summary);
+
+    const after = await balances(api, who);
+    expect(after.payer).toBe((before.payer ?? 0n) - 10_000n);
+    expect(after.payTo).toBe((before.payTo ?? 0n) + 10_000n);
+    expect(wallet.signRequests()).toHaveLength(1);
+  });
+}
+
+test("deep check of an EOA active only on arbitrum: per-chain table, wrong-network and token-mismatch flags; exactly $0.05 paid", async ({
   api,
   dapp,
   wallet,
 }) => {
-  const demo = demoAddress(api.world, "active-eoa-on-base");
-  const payer = wallet.account.address;
-  const payTo = api.world.accounts.payTo.address;
-  const before = { payer: await api.usdcOnBase(payer), payTo: await api.usdcOnBase(payTo) };
-  await pasteInto(dapp, dappFields.input, demo.address);
-  await waitForBadge(dapp, (b) => b.visible && b.status === "valid");
-  await clickBadgeButton(dapp, "check");
-  const badge = await waitForBadge(
-    dapp,
-    (b) => "verdict-level" in b.byTestId || b.state === "failed" || b.state === "refused",
-    20_000,
+  const demo = demoAddress(api.world, "eoa-active-on-arbitrum-only");
+  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const before = await balances(api, who);
+
+  const badge = await pasteAndCheck(dapp, demo.address, "deep");
+
+  const expected = await api.server.engine.deep({ address: demo.address, chain: "base" });
+  if (expected.type !== "report") throw new Error("the engine could not read base");
+  expect(badge.byTestId["verdict-level"]).toBe("warn");
+  expect(badge.byTestId["verdict-headline"]).toBe(expected.report.verdict.headline);
+  expect(badge.byTestId["wrong-network"]).toContain("Active on arbitrum, not on base");
+  expect(badge.allByTestId["token-mismatch"]).toEqual(
+    expected.report.verdict.tokenMismatch.map((flag) => flag.message),
   );
-  console.log(JSON.stringify(badge, null, 1));
+  expect(badge.allByTestId["token-mismatch"]?.length).toBeGreaterThan(0);
+  // One row per chain: the target first, then the four others.
+  expect(Object.keys(badge.rows)).toEqual(["base", "ethereum", "arbitrum", "optimism", "polygon"]);
+  const arbitrum = expected.report.others.find((facts) => facts.name === "arbitrum");
+  expect(badge.rows.arbitrum).toContain(`| ${arbitrum?.outgoingTxs} |`);
+
+  const after = await balances(api, who);
+  expect(after.payer).toBe((before.payer ?? 0n) - 50_000n);
+  expect(after.payTo).toBe((before.payTo ?? 0n) + 50_000n);
+});
+
+test("deep check of the USDC contract flags the token contract (token mismatch), danger", async ({
+  api,
+  dapp,
+}) => {
+  const demo = demoAddress(api.world, "usdc-contract-on-base");
+  const badge = await pasteAndCheck(dapp, demo.address, "deep");
+  expect(badge.byTestId["verdict-level"]).toBe("danger");
+  expect(badge.allByTestId["token-mismatch"]?.join(" ")).toContain("token contract on base");
+  expect(badge.byTestId["wrong-network"]).toBeUndefined();
+});
+
+test("copy report puts the server's plain-text report on the clipboard", async ({
+  api,
+  context,
+  dapp,
+  serviceWorker,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], {
+    origin: new URL(dapp.url()).origin,
+  });
+  await pasteAndCheck(dapp, demoAddress(api.world, "active-eoa-on-base").address, "check");
+  await clickBadgeButton(dapp, "copy");
+  await waitForBadge(dapp, (b) => b.text.includes("Copied"));
+  const [entry] = (await getExtensionStorage(serviceWorker, "history")) as Array<{
+    report: { report: string };
+  }>;
+  const copied = await dapp.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(entry?.report.report);
+  expect(copied).toContain("presend pre-send check");
+});
+
+test("a declined signature shows 'declined', charges nothing and leaves the cap untouched", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  wallet.state.rejectSignatures = true;
+  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const before = await balances(api, who);
+
+  const badge = await pasteAndCheck(
+    dapp,
+    demoAddress(api.world, "active-eoa-on-base").address,
+    "check",
+  );
+
+  expect(badge.state).toBe("rejected");
+  expect(badge.text).toContain("You declined the payment in your wallet. Nothing was charged.");
+  expect(wallet.signRequests()).toHaveLength(1);
+  expect(await balances(api, who)).toEqual(before);
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toBeUndefined();
+  expect(await getExtensionStorage(serviceWorker, "history")).toBeUndefined();
+});
+
+test("wallet on arbitrum: the chain is preselected, the wallet switches to Base to sign and back", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  wallet.state.chainId = 42161;
+  await dapp.reload();
+  const demo = demoAddress(api.world, "eoa-active-on-arbitrum-only");
+  const who = { payer: wallet.account.address };
+  const before = await balances(api, who);
+  const badge = await pasteAndCheck(dapp, demo.address, "check");
+  expect(badge.chain).toBe("arbitrum");
+  expect(badge.rows.arbitrum).toBeDefined();
   expect(badge.byTestId["verdict-level"]).toBe("ok");
-  expect(await api.usdcOnBase(payer)).toBe(before.payer - 10_000n);
-  expect(await api.usdcOnBase(payTo)).toBe(before.payTo + 10_000n);
+  const switches = wallet.requests
+    .filter((r) => r.method === "wallet_switchEthereumChain")
+    .map((r) => (r.params as Array<{ chainId: string }>)[0]?.chainId);
+  expect(switches).toEqual(["0x2105", "0xa4b1"]);
+  expect(wallet.state.chainId).toBe(42161);
+  expect((await balances(api, who)).payer).toBe((before.payer ?? 0n) - 10_000n);
 });

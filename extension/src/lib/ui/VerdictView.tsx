@@ -62,8 +62,7 @@ export function VerdictView({ report }: { report: Report | DeepReport }) {
       )}
       {isDeep(report) && report.verdict.wrongNetwork.flagged && (
         <div className="alert level-warn" data-testid="wrong-network">
-          Wrong network? Active on {report.verdict.wrongNetwork.activeOn.join(", ")}, not on{" "}
-          {chain.name}.
+          {`Wrong network? Active on ${report.verdict.wrongNetwork.activeOn.join(", ")}, not on ${chain.name}.`}
         </div>
       )}
       {isDeep(report) &&
@@ -92,7 +91,7 @@ export function VerdictView({ report }: { report: Report | DeepReport }) {
         USDT on {chain.name}: {amount(chain.usdt)}. {verdict.gas.summary}
       </div>
       <div className="row">
-        <button type="button" onClick={copy}>
+        <button type="button" data-action="copy" onClick={copy}>
           {copied ? "Copied" : "Copy report"}
         </button>
       </div>

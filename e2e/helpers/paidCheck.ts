@@ -1,0 +1,47 @@
+import type { Page } from "@playwright/test";
+import type { Address } from "viem";
+import { styles } from "../../extension/src/lib/ui/styles";
+import type { PresendServer } from "../fixtures/startPresendServer";
+import { type BadgeSnapshot, clickBadgeButton, finished, waitForBadge } from "./badge";
+import { dappFields, pasteInto } from "./enterAddress";
+
+/** Pastes `address` into the dApp's field, then clicks a paid check (a person's click). */
+export async function pasteAndClick(
+  page: Page,
+  address: string,
+  route: "check" | "deep",
+  field: string = dappFields.input,
+): Promise<void> {
+  await pasteInto(page, field, address);
+  await waitForBadge(
+    page,
+    (b) => b.visible && b.byTestId.address === address && b.text.includes("Check $0.01"),
+  );
+  await clickBadgeButton(page, route);
+}
+
+/** Pastes, clicks and waits for the paid check to end (verdict, refusal, rejection, failure). */
+export async function pasteAndCheck(
+  page: Page,
+  address: string,
+  route: "check" | "deep",
+): Promise<BadgeSnapshot> {
+  await pasteAndClick(page, address, route);
+  return waitForBadge(page, finished, 30_000);
+}
+
+/** USDC on local Base of the payer and of each payee, read together. */
+export async function balances(api: PresendServer, addresses: Record<string, Address>) {
+  const entries = await Promise.all(
+    Object.entries(addresses).map(async ([name, address]) => [name, await api.usdcOnBase(address)]),
+  );
+  return Object.fromEntries(entries) as Record<string, bigint>;
+}
+
+/** The background colour the extension's stylesheet gives a verdict level, as CSS rgb(). */
+export function levelColour(level: string): string {
+  const match = new RegExp(`\\.level-${level} \\{ background: #([0-9a-f]{6})`).exec(styles);
+  if (!match?.[1]) throw new Error(`No colour for level ${level} in the stylesheet.`);
+  const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(match[1]?.slice(i, i + 2) ?? "", 16));
+  return `rgb(${r}, ${g}, ${b})`;
+}
