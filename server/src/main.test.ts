@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const mainFile = new URL("./main.ts", import.meta.url).pathname;
+// One process, as `npm start` runs it (node --import tsx), so a signal reaches the server itself.
+const nodeArgs = ["--import", "tsx", mainFile];
+
+type Started = { child: ChildProcess; apiUrl: string; rpcUrls: string[]; output: () => string };
+
+// `npm start` as a user runs it: a child process, the banner on stdout, a signal to stop it.
+async function startMain(): Promise<Started> {
+  const child = spawn(process.execPath, nodeArgs, {
+    env: {
+      ...process.env,
+      PORT: "0",
+      DEVNET_FIRST_PORT: "0",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "presend-main-")),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const deadline = Date.now() + 30_000;
+  while (!output.includes("Ctrl-C stops everything") && Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`main exited early:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const apiUrl = /presend API\s+(\S+)/.exec(output)?.[1];
+  const rpcUrls = [...output.matchAll(/^\s+\w+\s+\d+\s+(http:\/\/127\.0\.0\.1:\d+)$/gm)].map(
+    (match) => match[1] as string,
+  );
+  if (!apiUrl || rpcUrls.length !== 5) throw new Error(`no banner:\n${output}`);
+  return { child, apiUrl, rpcUrls, output: () => output };
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(1000),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+
+describe("npm start (server/src/main.ts)", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "serves the API and the five chains, and %s leaves no chain running",
+    async (signal) => {
+      const started = await startMain();
+      const health = await (await fetch(`${started.apiUrl}/health`)).json();
+      expect(health.status).toBe("ok");
+      expect(started.output()).toContain("npx presend check");
+      started.child.kill(signal);
+      expect(await exited(started.child)).toBe(0);
+      for (const url of started.rpcUrls) {
+        expect(await eventually(async () => !(await answers(url)))).toBe(true);
+      }
+    },
+  );
+
+  it("leaves no chain running when the server process is killed outright", async () => {
+    const started = await startMain();
+    started.child.kill("SIGKILL");
+    await exited(started.child);
+    for (const url of started.rpcUrls) {
+      expect(await eventually(async () => !(await answers(url)))).toBe(true);
+    }
+  });
+
+  it("stops with a message naming the field when the configuration is bad", async () => {
+    const child = spawn(process.execPath, nodeArgs, {
+      env: { ...process.env, PORT: "eighty" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exited(child)).toBe(1);
+    expect(stderr).toMatch(/PORT: /);
+  });
+});
