@@ -12,6 +12,8 @@ export async function pasteAndClick(
   route: "check" | "deep",
   field: string = dappFields.input,
 ): Promise<void> {
+  // A paste inserts at the caret: empty the field first, as a person replacing an address does.
+  await page.locator(field).fill("");
   await pasteInto(page, field, address);
   await waitForBadge(
     page,

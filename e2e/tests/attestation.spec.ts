@@ -1,0 +1,142 @@
+import { expect, test } from "../fixtures/test";
+import { randomAddress } from "../helpers/addresses";
+import { waitForBadge } from "../helpers/badge";
+import { demoAddress } from "../helpers/demo";
+import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
+import { gate } from "../helpers/gate";
+import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
+
+// Before any signature the background verifies the 402 against the payee attestation pinned for
+// the API (spec §5.6). These tests put a real second server or a rewriting proxy between the
+// extension and the real API, and prove the wallet is never asked to sign.
+
+test("a server swapped in behind the same URL (another attestation key) is refused as 'key changed', nothing signed", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+  startProxy,
+  startSibling,
+}) => {
+  const proxy = await startProxy(api.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const impostor = await startSibling({ PAY_TO: randomAddress() });
+  const who = {
+    payer: wallet.account.address,
+    payTo: api.world.accounts.payTo.address,
+    impostor: impostor.payTo,
+  };
+  const before = await balances(api, who);
+
+  // First use pins the real server's key for the proxy's URL.
+  const first = await pasteAndCheck(
+    dapp,
+    demoAddress(api.world, "active-eoa-on-base").address,
+    "check",
+  );
+  expect(first.byTestId["verdict-level"]).toBe("ok");
+
+  proxy.target = impostor.url;
+  const second = await pasteAndCheck(dapp, randomAddress(), "check");
+
+  expect(second.state).toBe("refused");
+  expect(second.code).toBe("key_changed");
+  expect(second.text).toContain("attestation key changed");
+  expect(second.text).toContain("Nothing was charged.");
+  expect(wallet.signRequests()).toHaveLength(1);
+  const after = await balances(api, who);
+  expect(after).toEqual({
+    ...before,
+    payer: (before.payer ?? 0n) - 10_000n,
+    payTo: (before.payTo ?? 0n) + 10_000n,
+  });
+});
+
+test("a proxy that rewrites the 402's payTo (header and body) is refused as a payee mismatch, nothing signed", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+  startProxy,
+}) => {
+  const attacker = randomAddress();
+  const proxy = await startProxy(api.url);
+  proxy.rewritePayTo = attacker;
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address, attacker };
+  const before = await balances(api, who);
+
+  const badge = await pasteAndCheck(
+    dapp,
+    demoAddress(api.world, "active-eoa-on-base").address,
+    "check",
+  );
+
+  expect(badge.state).toBe("refused");
+  expect(badge.code).toBe("attestation_mismatch");
+  expect(badge.text).toContain(`asks to pay ${attacker}`);
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await balances(api, who)).toEqual(before);
+  // Nothing is pinned from a challenge that failed verification.
+  expect(await getExtensionStorage(serviceWorker, "pinnedAttestationKeys")).toBeUndefined();
+});
+
+test("another API URL gets its own pinned key; both pins are listed in the options", async ({
+  api,
+  context,
+  dapp,
+  extensionId,
+  serviceWorker,
+  startSibling,
+}) => {
+  const other = await startSibling({ PAY_TO: randomAddress() });
+  const before = await balances(api, { other: other.payTo });
+  await pasteAndCheck(dapp, demoAddress(api.world, "active-eoa-on-base").address, "check");
+
+  await setExtensionSettings(serviceWorker, { apiUrl: other.url });
+  const badge = await pasteAndCheck(dapp, randomAddress(), "check");
+
+  expect(badge.byTestId["verdict-level"]).toBe("caution");
+  expect((await balances(api, { other: other.payTo })).other).toBe((before.other ?? 0n) + 10_000n);
+  const pins = (await getExtensionStorage(serviceWorker, "pinnedAttestationKeys")) as Record<
+    string,
+    { fingerprint: string }
+  >;
+  expect(Object.keys(pins).sort()).toEqual([api.url, other.url].sort());
+  expect(pins[api.url]?.fingerprint).not.toBe(pins[other.url]?.fingerprint);
+
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await expect(options.getByTestId("pin")).toHaveCount(2);
+  await expect(options.getByTestId("pin").first()).toContainText("(the API in use)");
+  await expect(options.getByTestId("pin").first()).toContainText(other.url);
+});
+
+test("every step is shown: what will be paid and to whom while the wallet decides, then checking, then the verdict", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+  startProxy,
+}) => {
+  const proxy = await startProxy(api.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const signature = gate();
+  const paidRequest = gate();
+  wallet.state.holdSignatures = signature.promise;
+  proxy.holdPaid = paidRequest.promise;
+
+  await pasteAndClick(dapp, demoAddress(api.world, "active-eoa-on-base").address, "check");
+
+  const waiting = await waitForBadge(dapp, (b) => b.state === "waiting-wallet");
+  expect(waiting.text).toContain("Pay $0.01 USDC on Base to");
+  expect(waiting.text).toContain(api.world.accounts.payTo.address);
+  expect(waiting.text).toContain("(pinned now, first use)");
+  expect(waiting.text).toContain("Waiting for your wallet's signature");
+  signature.open();
+  const checking = await waitForBadge(dapp, (b) => b.state === "checking");
+  expect(checking.text).toContain("Paid. Checking the address");
+  paidRequest.open();
+  const done = await waitForBadge(dapp, (b) => "verdict-level" in b.byTestId);
+  expect(done.byTestId["verdict-level"]).toBe("ok");
+});

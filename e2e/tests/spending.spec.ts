@@ -1,0 +1,101 @@
+import { expect, test } from "../fixtures/test";
+import { closedPort, randomAddress } from "../helpers/addresses";
+import { demoAddress } from "../helpers/demo";
+import {
+  getExtensionStorage,
+  setExtensionSettings,
+  setExtensionStorage,
+} from "../helpers/extensionStorage";
+import { balances, pasteAndCheck } from "../helpers/paidCheck";
+
+test("daily cap reached: the next check is refused with the amounts, nothing signed or charged", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  await setExtensionSettings(serviceWorker, { apiUrl: api.url, dailyCapUnits: 50_000 });
+  const who = { payer: wallet.account.address };
+  const before = await balances(api, who);
+
+  const deep = await pasteAndCheck(
+    dapp,
+    demoAddress(api.world, "active-eoa-on-base").address,
+    "deep",
+  );
+  expect(deep.byTestId["verdict-level"]).toBe("ok");
+  const next = await pasteAndCheck(dapp, randomAddress(), "check");
+
+  expect(next.state).toBe("refused");
+  expect(next.code).toBe("cap_reached");
+  expect(next.text).toContain(
+    "Daily spending cap reached: $0.05 of $0.05 spent today; this check costs $0.01.",
+  );
+  expect(wallet.signRequests()).toHaveLength(1);
+  expect((await balances(api, who)).payer).toBe((before.payer ?? 0n) - 50_000n);
+});
+
+test("a corrupt spend ledger refuses to pay (never read as $0) until the person resets it in the options", async ({
+  api,
+  context,
+  dapp,
+  extensionId,
+  wallet,
+  serviceWorker,
+}) => {
+  await setExtensionStorage(serviceWorker, { spendLedger: { day: "today", spentUnits: -1 } });
+  const who = { payer: wallet.account.address };
+  const before = await balances(api, who);
+
+  const badge = await pasteAndCheck(
+    dapp,
+    demoAddress(api.world, "active-eoa-on-base").address,
+    "check",
+  );
+
+  expect(badge.state).toBe("refused");
+  expect(badge.code).toBe("ledger_unreadable");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await balances(api, who)).toEqual(before);
+
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await options.getByRole("button", { name: "Reset spending record" }).click();
+  await expect(options.getByTestId("spent-today")).toHaveText("$0.00 spent today (UTC).");
+  const again = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(again.byTestId["verdict-level"]).toBe("caution");
+});
+
+test("a check the server cannot make (polygon unreadable: 503) fails, says nothing was charged, and is not charged", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+  startSibling,
+}) => {
+  const broken = await startSibling({
+    RPC_URLS_POLYGON: `http://127.0.0.1:${await closedPort()}`,
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: broken.url });
+  // The dApp's wallet is on polygon, so the badge checks polygon.
+  wallet.state.chainId = 137;
+  await dapp.reload();
+  const who = { payer: wallet.account.address, payTo: broken.payTo };
+  const before = await balances(api, who);
+
+  const badge = await pasteAndCheck(
+    dapp,
+    demoAddress(api.world, "active-eoa-on-base").address,
+    "check",
+  );
+
+  expect(badge.chain).toBe("polygon");
+  expect(badge.state).toBe("failed");
+  expect(badge.text).toContain("Nothing was charged.");
+  expect(badge.text).toMatch(/polygon/i);
+  // The wallet did sign (the 402 came first); the server skipped settlement.
+  expect(wallet.signRequests()).toHaveLength(1);
+  expect(await balances(api, who)).toEqual(before);
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toMatchObject({ spentUnits: 0 });
+  expect(wallet.state.chainId).toBe(137);
+});
