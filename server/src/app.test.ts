@@ -80,6 +80,15 @@ describe("errors", () => {
     expect(await response.json()).toMatchObject({ error: { code: "body_too_large" } });
   });
 
+  it.each(["/validate?address=0x1", "/health", "/openapi.json", "/nope"])(
+    "lets any origin read GET %s",
+    async (path) => {
+      const response = await app.request(path, { headers: { origin: "https://dapp.example" } });
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      expect(response.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
+    },
+  );
+
   it("lets browsers read the x402 headers (CORS)", async () => {
     const response = await app.request("/validate?address=0x1", {
       method: "OPTIONS",

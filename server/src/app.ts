@@ -48,6 +48,9 @@ export function createApp(deps: AppDeps): App {
     },
   });
 
+  // Registered before the middleware so none of it runs for the hottest route: a GET has no body
+  // to limit, and its answer carries its own CORS headers (corsJson).
+  registerValidateRoute(app);
   app.use("*", apiCors());
   // GET and HEAD carry no body; skipping them keeps @hono/node-server's fast request path.
   const limitBody = bodyLimit({
@@ -59,7 +62,6 @@ export function createApp(deps: AppDeps): App {
     c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next),
   );
 
-  registerValidateRoute(app);
   registerHealthRoute(app, { probe: deps.probe, version: apiVersion });
   for (const register of deps.routeGroups ?? []) register(app);
 

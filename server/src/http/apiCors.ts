@@ -9,12 +9,35 @@ const allowHeaders = [
 ];
 const exposeHeaders = ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "ETag"];
 
+/** The CORS headers of a GET answer, as a plain object a handler can put on its own Response. */
+export const corsResponseHeaders = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": exposeHeaders.join(","),
+} as const;
+
+// Answers built by corsJson() already carry the CORS headers; apiCors leaves them untouched.
+const answersWithCors = new WeakSet<Response>();
+
+/**
+ * A JSON answer that already carries the CORS headers, with plain-object headers: it stays on
+ * @hono/node-server's fast path (no Headers object is ever built). Used by hot GET routes.
+ * @example return corsJson({ ok: true });
+ */
+export function corsJson(body: unknown, status = 200): Response {
+  const response = new Response(JSON.stringify(body), {
+    status,
+    headers: { ...corsResponseHeaders, "content-type": "application/json" },
+  });
+  answersWithCors.add(response);
+  return response;
+}
+
 /**
  * CORS so browser clients can read the x402 headers and pay (DESIGN §4).
- * GET/HEAD answers get their two headers through `c.header()` before the handler runs: Hono's cors()
- * reads the Origin header and edits the finished response, which makes @hono/node-server build full
- * Request/Response objects and costs /validate most of its throughput. Everything else, preflights
- * included, goes through Hono's cors() unchanged.
+ * Everything but GET/HEAD (preflights included) goes through Hono's cors() unchanged. GET/HEAD
+ * answers get their two headers after the handler, unless it built them with corsJson(): Hono's
+ * cors() reads the Origin header and edits the finished response, which makes @hono/node-server
+ * build full Request/Response objects and costs /validate much of its throughput.
  * @example app.use("*", apiCors());
  */
 export function apiCors(): MiddlewareHandler {
@@ -25,11 +48,10 @@ export function apiCors(): MiddlewareHandler {
     exposeHeaders,
     maxAge: 600,
   });
-  const exposed = exposeHeaders.join(",");
   return async function apiCors(c, next) {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return full(c, next);
-    c.header("Access-Control-Allow-Origin", "*");
-    c.header("Access-Control-Expose-Headers", exposed);
     await next();
+    if (answersWithCors.has(c.res)) return;
+    for (const [name, value] of Object.entries(corsResponseHeaders)) c.res.headers.set(name, value);
   };
 }

@@ -2,8 +2,16 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
 import { ValidateResponseSchema } from "@presend/shared/api/validate";
+import { corsJson } from "../http/apiCors";
 import type { App } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
+
+const ValidateQuerySchema = z.object({
+  address: z.string().optional().openapi({
+    description: "The address to check: 0x followed by 40 hex characters.",
+    example: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+  }),
+});
 
 const validateRoute = createRoute({
   method: "get",
@@ -14,49 +22,49 @@ const validateRoute = createRoute({
     "Free EIP-55 checksum verdict for any supplied value. Run it before paying for /check so a malformed address never costs anything.",
   security: [],
   request: {
-    query: z.object({
-      address: z.string().optional().openapi({
-        description: "The address to check: 0x followed by 40 hex characters.",
-        example: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
-      }),
-    }),
+    query: ValidateQuerySchema,
   },
   responses: {
     200: {
       description:
         "Checksum verdict (also for values that are not addresses: valid is then false).",
       content: {
-        "application/json": { schema: ValidateResponseSchema.openapi("ValidateResponse") },
+        "application/json": {
+          schema: ValidateResponseSchema.extend({}).openapi("ValidateResponse"),
+        },
       },
     },
     404: {
       description: "No address supplied.",
-      content: { "application/json": { schema: ErrorBodySchema.openapi("Error") } },
+      content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
     },
   },
 });
 
 /** Registers `GET /validate`, the free checksum pre-check. */
 export function registerValidateRoute(app: App): void {
-  app.openapi(validateRoute, (c) => {
-    const { address } = c.req.valid("query");
+  // Documented from the same route definition, but served by a plain handler that parses the one
+  // query field with the same zod schema: the generic validator middleware costs this, the
+  // hottest route, a measurable share of its throughput (see npm run bench).
+  app.openAPIRegistry.registerPath(validateRoute);
+  app.get(validateRoute.path, (c) => {
+    const query = ValidateQuerySchema.safeParse({ address: c.req.query("address") });
+    const address = query.success ? query.data.address : undefined;
     if (address === undefined || address.trim() === "") {
       return jsonError(
         c,
         404,
         "missing_address",
         "Supply the address to check: /validate?address=0x...",
-      ) as never;
+      );
     }
     const result = checksumStatus(address);
-    return c.json(
-      {
-        address,
-        valid: result.valid,
-        normalized: result.normalized,
-        checksum: result.checksum,
-      },
-      200,
-    );
+    // Answered on node-server's fast path, its CORS headers included.
+    return corsJson({
+      address,
+      valid: result.valid,
+      normalized: result.normalized,
+      checksum: result.checksum,
+    });
   });
 }
