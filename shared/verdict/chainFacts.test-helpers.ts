@@ -1,6 +1,7 @@
 import { formatUnits, parseUnits } from "viem";
 import type { AddressKind, Balance, ChainFacts } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
+import { unavailableFacts } from "./unavailableFacts";
 
 export type FactsSpec = {
   kind?: AddressKind;
@@ -68,19 +69,5 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
  * @example unreadableFacts("optimism", "HTTP 503")
  */
 export function unreadableFacts(name: ChainName, error = "request timed out"): ChainFacts {
-  return {
-    name,
-    chainId: chains[name].id,
-    status: "unavailable",
-    error,
-    isContract: null,
-    kind: null,
-    outgoingTxs: null,
-    native: null,
-    usdc: null,
-    usdt: null,
-    usdcBridged: null,
-    gas: null,
-    blockNumber: null,
-  };
+  return unavailableFacts(name, error);
 }

@@ -1,5 +1,6 @@
 import type { ChainFacts } from "@presend/shared/api/report";
 import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { unavailableFacts } from "@presend/shared/verdict/unavailableFacts";
 import { type Address, getAddress, isAddress } from "viem";
 import { buildFactsBatch } from "./buildFactsBatch";
 import {
@@ -112,7 +113,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
 
   async function readUpstream(address: Address, chain: ChainName): Promise<ChainFacts> {
     const urls = options.rpcUrls[chain] ?? [];
-    if (urls.length === 0) return unavailable(chain, "no RPC endpoint configured");
+    if (urls.length === 0) return unavailableFacts(chain, "no RPC endpoint configured");
     const start = preferred.get(chain) ?? 0;
     const failures: string[] = [];
     for (let step = 0; step < urls.length; step++) {
@@ -130,7 +131,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
         failures.push(`${endpointLabel(url, index)}: ${reason}`);
       }
     }
-    return unavailable(chain, `all RPC endpoints failed: ${failures.join("; ")}`);
+    return unavailableFacts(chain, `all RPC endpoints failed: ${failures.join("; ")}`);
   }
 
   function remember(key: string, facts: ChainFacts) {
@@ -149,8 +150,8 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
   async function read(address: Address, chain: ChainName): Promise<ChainFacts> {
     try {
       if (!Object.hasOwn(chains, chain))
-        return unavailable(chain, `unknown chain ${String(chain)}`);
-      if (!isAddress(address, { strict: false })) return unavailable(chain, "invalid address");
+        return unavailableFacts(chain, `unknown chain ${String(chain)}`);
+      if (!isAddress(address, { strict: false })) return unavailableFacts(chain, "invalid address");
       const key = `${chain}:${address.toLowerCase()}`;
       const cached = cache.get(key);
       if (cached) {
@@ -167,7 +168,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       }
       const startedIn = generation;
       const promise = readUpstream(getAddress(address), chain)
-        .catch((error: unknown) => unavailable(chain, `unexpected error (${String(error)})`))
+        .catch((error: unknown) => unavailableFacts(chain, `unexpected error (${String(error)})`))
         .then((facts) => {
           if (startedIn === generation) remember(key, facts);
           return facts;
@@ -176,7 +177,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       inFlight.set(key, promise);
       return structuredClone(await promise);
     } catch (error) {
-      return unavailable(chain, `unexpected error (${String(error)})`);
+      return unavailableFacts(chain, `unexpected error (${String(error)})`);
     }
   }
 
@@ -197,23 +198,4 @@ function endpointLabel(url: string, index: number): string {
   } catch {
     return `endpoint ${index + 1}`;
   }
-}
-
-function unavailable(chain: ChainName, error: string): ChainFacts {
-  const info = chains[chain];
-  return {
-    name: chain,
-    chainId: info?.id ?? 0,
-    status: "unavailable",
-    error,
-    isContract: null,
-    kind: null,
-    outgoingTxs: null,
-    native: null,
-    usdc: null,
-    usdt: null,
-    ...(info?.usdcBridged ? { usdcBridged: null } : {}),
-    gas: null,
-    blockNumber: null,
-  };
 }
