@@ -1,6 +1,10 @@
 import { expect, test } from "../fixtures/test";
-import { waitForBadge } from "../helpers/badge";
+import { randomAddress } from "../helpers/addresses";
+import { clickBadgeButton, finished, waitForBadge } from "../helpers/badge";
+import { demoAddress } from "../helpers/demo";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
+import { getExtensionStorage } from "../helpers/extensionStorage";
+import { balances } from "../helpers/paidCheck";
 
 // The page shares the MAIN world with the bridge and sees every frame. These are the attacks a
 // page can mount without the bridge key; none may lead to a signature request.
@@ -43,4 +47,88 @@ test("forged bridge frames and synthetic clicks never reach the wallet", async (
   expect(await dapp.evaluate(() => (window as unknown as { leaked: boolean }).leaked)).toBe(false);
   expect(wallet.signRequests()).toEqual([]);
   expect(wallet.requests.map((r) => r.method)).not.toContain("eth_requestAccounts");
+});
+
+// The same attacks with a real API behind the extension, plus a page that tries the extension's
+// own message format and a bridge key of its own: no signature, no payment, nothing recorded.
+test("a page forging protocol messages, a bridge key and MAC'd frames gets no signature and no payment", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const before = await balances(api, who);
+  const target = demoAddress(api.world, "active-eoa-on-base").address;
+  await pasteInto(dapp, dappFields.input, target);
+  await waitForBadge(dapp, (b) => b.visible && b.status === "valid");
+
+  const seenByPage = await dapp.evaluate(
+    async ({ address, attacker }) => {
+      // 1. The extension's runtime is out of a page's reach (no externally_connectable).
+      const runtime = (window as unknown as { chrome?: { runtime?: { sendMessage?: unknown } } })
+        .chrome?.runtime?.sendMessage;
+      // 2. The extension's message envelope, posted and dispatched every way a page can.
+      const start = {
+        presend: 1,
+        type: "check.start",
+        data: { session: "f".repeat(32), route: "check", address, chain: "base" },
+      };
+      window.postMessage(start, "*");
+      for (const name of ["check.start", "presend:check.start", "presend"]) {
+        window.dispatchEvent(new CustomEvent(name, { detail: start }));
+        document.dispatchEvent(new CustomEvent(name, { detail: start }));
+      }
+      // 3. A bridge key of the page's own, then frames correctly MAC'd with it.
+      const keyHex = "ab".repeat(32);
+      window.dispatchEvent(new CustomEvent("presend:bridge-key", { detail: keyHex }));
+      window.dispatchEvent(new CustomEvent("presend:bridge-hello"));
+      const raw = Uint8Array.from(keyHex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
+      const key = await crypto.subtle.importKey(
+        "raw",
+        raw,
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
+      const post = async (to: string, id: string, body: unknown) => {
+        const text = JSON.stringify(body);
+        const mac = new Uint8Array(
+          await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${to}\n${id}\n${text}`)),
+        );
+        const hex = Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+        window.postMessage({ presend: "bridge", to, id, body: text, mac: hex }, "*");
+      };
+      const typedData = JSON.stringify({
+        domain: { name: "USD Coin", version: "2", chainId: 8453 },
+        types: { Transfer: [{ name: "to", type: "address" }] },
+        primaryType: "Transfer",
+        message: { to: attacker },
+      });
+      await post("main", "forged-sign", { id: "s1", kind: "sign", typedData });
+      await post("main", "forged-account", { id: "a1", kind: "account" });
+      await post("isolated", "forged-sent", { event: "sent", addresses: [attacker] });
+      await post("isolated", "forged-reply", { re: "s1", ok: true, data: { signature: "0x12" } });
+      // 4. A synthetic click on the badge host (untrusted, and the root is closed).
+      document
+        .querySelector("presend-badge")
+        ?.dispatchEvent(new MouseEvent("click", { bubbles: true, composed: true }));
+      return { runtime: typeof runtime };
+    },
+    { address: target, attacker: randomAddress() },
+  );
+  await dapp.waitForTimeout(1_000);
+
+  expect(seenByPage.runtime).toBe("undefined");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(wallet.requests.map((r) => r.method)).not.toContain("eth_requestAccounts");
+  expect(await balances(api, who)).toEqual(before);
+  for (const key of ["history", "spendLedger", "sentRecipients", "pinnedAttestationKeys"]) {
+    expect(await getExtensionStorage(serviceWorker, key)).toBeUndefined();
+  }
+  // The real channel survived the attempts: a person's click still pays, once.
+  await clickBadgeButton(dapp, "check");
+  const badge = await waitForBadge(dapp, finished, 30_000);
+  expect(badge.byTestId["verdict-level"]).toBe("ok");
+  expect(wallet.signRequests()).toHaveLength(1);
 });

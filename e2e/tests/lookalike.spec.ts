@@ -1,6 +1,8 @@
 import { expect, test } from "../fixtures/test";
+import { lookalikeOf, randomAddress } from "../helpers/addresses";
 import { waitForBadge } from "../helpers/badge";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
+import { getExtensionStorage } from "../helpers/extensionStorage";
 import { seedCheckedAddress } from "../helpers/seedHistory";
 
 const used = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
@@ -27,4 +29,35 @@ test("the very address checked before is not a lookalike", async ({ dapp, servic
   await pasteInto(dapp, dappFields.input, used);
   const badge = await waitForBadge(dapp, (b) => b.visible && b.status === "valid");
   expect(badge.byTestId.lookalike).toBeUndefined();
+});
+
+test("a lookalike of an address the dApp's wallet sent USDC to is flagged danger, free", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  // The wallet really sends: the ERC-20 transfer lands on the local Base chain.
+  wallet.state.rpcUrls = { 8453: api.world.chains.base.rpcUrl };
+  const recipient = randomAddress();
+  await dapp.locator(dappFields.input).fill(recipient);
+  // The badge now floats over the form; the dApp button is clicked by its own event, as the
+  // page would (what matters is the wallet request it makes).
+  await dapp.locator("#send").dispatchEvent("click");
+  await expect
+    .poll(() => dapp.evaluate(() => document.body.dataset.sent ?? null))
+    .toMatch(/^0x[0-9a-f]{64}$/);
+  await expect.poll(() => api.usdcOnBase(recipient)).toBe(1_000_000n);
+  // The bridge saw the transfer's recipient in the calldata (not the token contract).
+  await expect
+    .poll(() => getExtensionStorage(serviceWorker, "sentRecipients"))
+    .toEqual([{ address: recipient, at: expect.any(String) }]);
+
+  const poison = lookalikeOf(recipient);
+  await dapp.locator(dappFields.input).fill("");
+  await pasteInto(dapp, dappFields.input, poison);
+  const badge = await waitForBadge(dapp, (b) => b.visible && "lookalike" in b.byTestId);
+  expect(badge.byTestId.address).toBe(poison);
+  expect(badge.byTestId.lookalike).toContain(recipient);
+  expect(wallet.signRequests()).toEqual([]);
 });

@@ -1,46 +1,8 @@
-import type { BrowserContext, Worker } from "@playwright/test";
 import { expect, test } from "../fixtures/test";
 import { readBadge, waitForBadge } from "../helpers/badge";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
+import { newBlankTab, openPopup, tabWithWallet } from "../helpers/popup";
 import { seedCheckedAddress } from "../helpers/seedHistory";
-
-type ChromeTabs = {
-  chrome: {
-    tabs: {
-      query(q: object): Promise<Array<{ id: number }>>;
-      create(p: object): Promise<{ id: number }>;
-      sendMessage(id: number, m: object): Promise<{ ok: boolean; data?: { available?: boolean } }>;
-    };
-  };
-};
-
-// Without the "tabs" permission the extension cannot see tab URLs; the dApp tab is the one
-// whose content script reports a wallet.
-async function tabWithWallet(serviceWorker: Worker): Promise<number> {
-  return serviceWorker.evaluate(async () => {
-    const { chrome } = globalThis as unknown as ChromeTabs;
-    for (const tab of await chrome.tabs.query({})) {
-      const reply = await chrome.tabs
-        .sendMessage(tab.id, { presend: 1, type: "wallet.info", data: {} })
-        .catch(() => null);
-      if (reply?.ok && reply.data?.available) return tab.id;
-    }
-    throw new Error("no tab with a wallet");
-  });
-}
-
-async function newBlankTab(serviceWorker: Worker): Promise<number> {
-  return serviceWorker.evaluate(async () => {
-    const { chrome } = globalThis as unknown as ChromeTabs;
-    return (await chrome.tabs.create({ url: "about:blank", active: false })).id;
-  });
-}
-
-async function openPopup(context: BrowserContext, extensionId: string, tabId: number) {
-  const popup = await context.newPage();
-  await popup.goto(`chrome-extension://${extensionId}/popup.html?tab=${tabId}`);
-  return popup;
-}
 
 test("the popup shows the active tab's wallet and the recent results, newest first", async ({
   context,

@@ -27,12 +27,18 @@ export function createCheckService(options: {
   const usedSessions = new Set<string>();
 
   const sourceOf = (request: CheckStart, sender: MessageSender): Source => {
+    // The extension's own pages first: the popup opened in a tab has a sender.tab too, and
+    // must pay with the tab it names, not with itself.
+    if (sender.url?.startsWith(options.extensionOrigin)) {
+      if (request.source?.kind === "popup") return request.source;
+      throw new MessageError({
+        code: "not_allowed",
+        message: "Paid checks start from the badge or the popup.",
+      });
+    }
     if (sender.tab?.id !== undefined) {
       // From a content script: the tab is the sender's own, whatever the message claims.
       return { kind: "badge", tabId: sender.tab.id, frameId: sender.frameId ?? 0 };
-    }
-    if (sender.url?.startsWith(options.extensionOrigin) && request.source?.kind === "popup") {
-      return request.source;
     }
     throw new MessageError({
       code: "not_allowed",
