@@ -1,10 +1,10 @@
 import type { Abi, Hex } from "viem";
 import { z } from "zod";
-import demoBatchExecutor from "./DemoBatchExecutor.json";
-import demoGuestbook from "./DemoGuestbook.json";
-import demoMultisig from "./DemoMultisig.json";
-import multicall3 from "./Multicall3.json";
-import presendStablecoin from "./PresendStablecoin.json";
+import demoBatchExecutor from "./DemoBatchExecutor.json" with { type: "json" };
+import demoGuestbook from "./DemoGuestbook.json" with { type: "json" };
+import demoMultisig from "./DemoMultisig.json" with { type: "json" };
+import multicall3 from "./Multicall3.json" with { type: "json" };
+import presendStablecoin from "./PresendStablecoin.json" with { type: "json" };
 
 const HexSchema = z.string().regex(/^0x[0-9a-f]*$/) as unknown as z.ZodType<Hex>;
 const ArtifactSchema = z.object({
