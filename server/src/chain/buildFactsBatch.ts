@@ -12,6 +12,7 @@ import {
   type Hex,
   multicall3Abi,
   parseAbi,
+  prepareEncodeFunctionData,
 } from "viem";
 
 export type JsonRpcRequest = {
@@ -42,40 +43,37 @@ export const factsBatchIds = {
   multicall: 7,
 } as const;
 
+// Selectors are hashed once here, not on every check (viem's prepared encoders).
+const balanceOfCall = prepareEncodeFunctionData({ abi: erc20Abi, functionName: "balanceOf" });
+const aggregate3Call = prepareEncodeFunctionData({
+  abi: multicall3Abi,
+  functionName: "aggregate3",
+});
+const thresholdData = encodeFunctionData({ abi: safeAbi, functionName: "getThreshold" });
+const totalSupplyData = encodeFunctionData({ abi: erc20Abi, functionName: "totalSupply" });
+const decimalsData = encodeFunctionData({ abi: erc20Abi, functionName: "decimals" });
+
+/** The keys of the sub-calls, in the order they sit in the aggregate3 call on `chain`. */
+export function factsSubcallKeys(chain: ChainInfo): FactsSubcall["key"][] {
+  return chain.usdcBridged
+    ? ["usdc", "usdt", "usdcBridged", "threshold", "totalSupply", "decimals"]
+    : ["usdc", "usdt", "threshold", "totalSupply", "decimals"];
+}
+
 /** The sub-calls of the single aggregate3 eth_call: stablecoin balances, then classification probes. */
 export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[] {
-  const balanceOf = encodeFunctionData({
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [address],
-  });
-  const tokens = [
-    { key: "usdc" as const, target: chain.usdc.address, callData: balanceOf },
-    { key: "usdt" as const, target: chain.usdt.address, callData: balanceOf },
-    ...(chain.usdcBridged
-      ? [{ key: "usdcBridged" as const, target: chain.usdcBridged.address, callData: balanceOf }]
-      : []),
-  ];
-  // Probes against the address itself. On an EOA they return empty data; a revert stays inside
-  // aggregate3 (allowFailure), so a hostile or odd contract cannot fail the whole read.
-  const probes = [
-    {
-      key: "threshold" as const,
-      target: address,
-      callData: encodeFunctionData({ abi: safeAbi, functionName: "getThreshold" }),
-    },
-    {
-      key: "totalSupply" as const,
-      target: address,
-      callData: encodeFunctionData({ abi: erc20Abi, functionName: "totalSupply" }),
-    },
-    {
-      key: "decimals" as const,
-      target: address,
-      callData: encodeFunctionData({ abi: erc20Abi, functionName: "decimals" }),
-    },
-  ];
-  return [...tokens, ...probes];
+  const balanceOf = encodeFunctionData({ ...balanceOfCall, args: [address] });
+  const targets: Record<FactsSubcall["key"], { target: Address; callData: Hex }> = {
+    usdc: { target: chain.usdc.address, callData: balanceOf },
+    usdt: { target: chain.usdt.address, callData: balanceOf },
+    usdcBridged: { target: chain.usdcBridged?.address ?? chain.usdc.address, callData: balanceOf },
+    // Probes against the address itself. On an EOA they return empty data; a revert stays inside
+    // aggregate3 (allowFailure), so a hostile or odd contract cannot fail the whole read.
+    threshold: { target: address, callData: thresholdData },
+    totalSupply: { target: address, callData: totalSupplyData },
+    decimals: { target: address, callData: decimalsData },
+  };
+  return factsSubcallKeys(chain).map((key) => ({ key, ...targets[key] }));
 }
 
 /**
@@ -89,8 +87,7 @@ export function buildFactsBatch(address: Address, chainName: ChainName): JsonRpc
   // success=false inside a successful answer, so any JSON-RPC error left in the batch means the
   // endpoint itself failed and the reader can fall back without guessing which errors are benign.
   const aggregate = encodeFunctionData({
-    abi: multicall3Abi,
-    functionName: "aggregate3",
+    ...aggregate3Call,
     args: [
       factsSubcalls(target, chain).map((call) => ({
         target: call.target,

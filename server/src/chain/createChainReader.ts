@@ -108,7 +108,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     } catch (cause) {
       throw new RpcMalformedResponseError("not JSON", { cause });
     }
-    return parseFactsBatch(address, chain, body);
+    return parseFactsBatch(chain, body);
   }
 
   async function readUpstream(address: Address, chain: ChainName): Promise<ChainFacts> {

@@ -31,7 +31,7 @@ function parse(chain: keyof typeof chains, state: Omit<FakeChainState, "chainId"
     chainId: chains[chain].id,
     ...state,
   });
-  return parseFactsBatch(address, chain, body);
+  return parseFactsBatch(chain, body);
 }
 
 /** Sub-call answers of a contract at `who` that implements the given functions. */
@@ -162,9 +162,9 @@ describe("parseFactsBatch", () => {
   });
 
   it("rejects an answer that is not a batch, with the provider's batch-level error named", () => {
-    expect(() => parseFactsBatch(who, "base", { hello: 1 })).toThrow(RpcMalformedResponseError);
+    expect(() => parseFactsBatch("base", { hello: 1 })).toThrow(RpcMalformedResponseError);
     expect(() =>
-      parseFactsBatch(who, "base", {
+      parseFactsBatch("base", {
         jsonrpc: "2.0",
         id: null,
         error: { code: -32600, message: "batch too large" },
@@ -180,17 +180,17 @@ describe("parseFactsBatch", () => {
         ? { jsonrpc: "2.0", id: 3, error: { code: -32005, message: "rate limited" } }
         : entry,
     );
-    expect(() => parseFactsBatch(who, "base", withError)).toThrow(RpcMethodError);
-    expect(() => parseFactsBatch(who, "base", withError)).toThrow(/eth_getTransactionCount/);
-    expect(() => parseFactsBatch(who, "base", good.slice(1))).toThrow(/eth_chainId result/);
+    expect(() => parseFactsBatch("base", withError)).toThrow(RpcMethodError);
+    expect(() => parseFactsBatch("base", withError)).toThrow(/eth_getTransactionCount/);
+    expect(() => parseFactsBatch("base", good.slice(1))).toThrow(/eth_chainId result/);
     const wrongChain = answerFactsBatch(batch, { chainId: 1 });
-    expect(() => parseFactsBatch(who, "base", wrongChain)).toThrow(RpcWrongChainError);
+    expect(() => parseFactsBatch("base", wrongChain)).toThrow(RpcWrongChainError);
   });
 
   it("accepts answers in any order", () => {
     const batch = buildFactsBatch(who, "base");
     const reversed = answerFactsBatch(batch, { chainId: 8453, nonce: 4n }).reverse();
-    expect(parseFactsBatch(who, "base", reversed).outgoingTxs).toBe(4);
+    expect(parseFactsBatch("base", reversed).outgoingTxs).toBe(4);
   });
 
   it("rejects an empty eth_call answer (no Multicall3 on that endpoint)", () => {
@@ -199,7 +199,7 @@ describe("parseFactsBatch", () => {
     const empty = answer.map((entry) =>
       entry.id === 7 ? { jsonrpc: "2.0", id: 7, result: "0x" } : entry,
     );
-    expect(() => parseFactsBatch(who, "base", empty)).toThrow(/Multicall3 not deployed/);
+    expect(() => parseFactsBatch("base", empty)).toThrow(/Multicall3 not deployed/);
   });
 
   it("keeps the threshold probe ABI a view of a uint256", () => {

@@ -1,9 +1,10 @@
 import type { Balance, ChainFacts } from "@presend/shared/api/report";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import {
-  type Address,
-  decodeFunctionResult,
+  type AbiFunction,
+  decodeAbiParameters,
   formatUnits,
+  getAbiItem,
   getAddress,
   type Hex,
   hexToBigInt,
@@ -11,7 +12,7 @@ import {
   size,
 } from "viem";
 import { z } from "zod";
-import { type FactsSubcall, factsBatchIds, factsSubcalls } from "./buildFactsBatch";
+import { type FactsSubcall, factsBatchIds, factsSubcallKeys } from "./buildFactsBatch";
 import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
 
 const NATIVE_TRANSFER_GAS = 21_000n;
@@ -44,12 +45,16 @@ const methodById: Record<number, string> = {
 
 type SubcallResult = { success: boolean; returnData: Hex };
 
+// Looked up once: decoding by the output parameters skips viem's per-call ABI item search.
+const aggregate3Outputs = (getAbiItem({ abi: multicall3Abi, name: "aggregate3" }) as AbiFunction)
+  .outputs;
+
 /**
- * Turns the JSON answer to `buildFactsBatch(address, chain)` into ChainFacts; throws a
+ * Turns the JSON answer to `buildFactsBatch(address, chain)` into that address's ChainFacts; throws a
  * ChainReadError when the answer is not a complete, well-formed, error-free batch for that chain.
- * @example parseFactsBatch(address, "base", await response.json()).kind // "eoa"
+ * @example parseFactsBatch("base", await response.json()).kind // "eoa"
  */
-export function parseFactsBatch(address: Address, chainName: ChainName, body: unknown): ChainFacts {
+export function parseFactsBatch(chainName: ChainName, body: unknown): ChainFacts {
   const chain = chains[chainName];
   const answer = BatchAnswerSchema.safeParse(body);
   if (!answer.success) throw new RpcMalformedResponseError("not a JSON-RPC batch answer");
@@ -84,7 +89,7 @@ export function parseFactsBatch(address: Address, chainName: ChainName, body: un
   const gasPrice = hexToBigInt(field(factsBatchIds.gasPrice, QuantitySchema) as Hex);
   const blockNumber = hexToBigInt(field(factsBatchIds.blockNumber, QuantitySchema) as Hex);
   const subcalls = decodeSubcalls(
-    factsSubcalls(getAddress(address), chain),
+    factsSubcallKeys(chain),
     field(factsBatchIds.multicall, HexSchema),
   );
 
@@ -117,20 +122,23 @@ function balance(raw: bigint, decimals: number, symbol: string): Balance {
   return { raw: raw.toString(), decimals, formatted: formatUnits(raw, decimals), symbol };
 }
 
-function decodeSubcalls(calls: FactsSubcall[], data: Hex): Map<FactsSubcall["key"], SubcallResult> {
+function decodeSubcalls(
+  keys: FactsSubcall["key"][],
+  data: Hex,
+): Map<FactsSubcall["key"], SubcallResult> {
   // "0x" here means no Multicall3 at the canonical address on this endpoint's chain.
   if (size(data) === 0)
     throw new RpcMalformedResponseError("Multicall3 not deployed (empty eth_call)");
   let decoded: readonly SubcallResult[];
   try {
-    decoded = decodeFunctionResult({ abi: multicall3Abi, functionName: "aggregate3", data });
+    [decoded] = decodeAbiParameters(aggregate3Outputs, data) as [readonly SubcallResult[]];
   } catch (cause) {
     throw new RpcMalformedResponseError("aggregate3 result does not decode", { cause });
   }
-  if (decoded.length !== calls.length) {
+  if (decoded.length !== keys.length) {
     throw new RpcMalformedResponseError(`aggregate3 returned ${decoded.length} results`);
   }
-  return new Map(calls.map((call, index) => [call.key, decoded[index] as SubcallResult]));
+  return new Map(keys.map((key, index) => [key, decoded[index] as SubcallResult]));
 }
 
 /** A stablecoin balance; 0 when the token has no code there, null when its answer is unusable. */
