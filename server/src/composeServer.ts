@@ -4,7 +4,7 @@ import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { createApp } from "./app";
 import { type ChainReader, createChainReader } from "./chain/createChainReader";
 import { defaultRpcUrls } from "./chain/defaultRpcUrls";
-import type { Config } from "./config/loadConfig";
+import { type Config, ConfigError } from "./config/loadConfig";
 import { registerDataRoutes } from "./data/dataRoutes";
 import { type LoadedSnapshots, loadSnapshots } from "./data/loadSnapshots";
 import type { World } from "./devnet/startWorld";
@@ -65,10 +65,12 @@ export async function composeServer(
   const plainEngine = createEngine({ reader });
   const engine = options.wrapEngine ? options.wrapEngine(plainEngine) : plainEngine;
   // A bad snapshot file stops start-up here, naming the file and the field.
-  const snapshots = await loadSnapshots({ dir: config.snapshotsDir });
+  const snapshots = await namingField("SNAPSHOTS_DIR", () =>
+    loadSnapshots({ dir: config.snapshotsDir }),
+  );
   mkdirSync(config.dataDir, { recursive: true });
   const payTo = config.payTo ?? world?.accounts.payTo.address;
-  if (!payTo) throw new Error("PAY_TO is required when no local world is running");
+  if (!payTo) throw new ConfigError("PAY_TO: is required when no local world is running");
   const facilitatorKey = config.facilitatorPrivateKey ?? world?.accounts.facilitator.privateKey;
   const facilitator = config.facilitatorUrl
     ? ({ type: "remote", url: config.facilitatorUrl } as const)
@@ -76,21 +78,22 @@ export async function composeServer(
       ? ({ type: "local", privateKey: facilitatorKey } as const)
       : null;
   if (!facilitator) {
-    throw new Error("FACILITATOR_URL (or FACILITATOR_PRIVATE_KEY) is required on mainnet");
+    throw new ConfigError("FACILITATOR_URL: is required on mainnet (or FACILITATOR_PRIVATE_KEY)");
   }
+  const attestationKey = await namingField("ATTESTATION_KEY_FILE", () =>
+    loadAttestationKey({
+      dataDir: config.dataDir,
+      ...(config.attestationKeyFile ? { file: config.attestationKeyFile } : {}),
+    }),
+  );
   const payments = await createPayments(
-    {
-      baseRpcUrl: rpcUrls.base[0] as string,
-      facilitator,
-      payTo,
-      attestationKey: await loadAttestationKey({
-        dataDir: config.dataDir,
-        ...(config.attestationKeyFile ? { file: config.attestationKeyFile } : {}),
-      }),
-    },
+    { baseRpcUrl: rpcUrls.base[0] as string, facilitator, payTo, attestationKey },
     options.onTiming ? { onTiming: options.onTiming } : {},
   );
-  await payments.ready();
+  // The facilitator must answer before we take payments: a wrong URL stops start-up here.
+  await namingField(config.facilitatorUrl ? "FACILITATOR_URL" : "RPC_URLS_BASE", () =>
+    payments.ready(),
+  );
   const receipts = openReceiptStore(join(config.dataDir, "receipts.sqlite"));
   const publicUrl = options.publicUrl;
   const app = createApp({
@@ -111,4 +114,14 @@ export async function composeServer(
     rpcUrls,
     close: () => receipts.close(),
   };
+}
+
+/** Runs one start-up step; its failure becomes a ConfigError naming the setting behind it. */
+async function namingField<T>(field: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`${field}: ${reason}`, { cause: error });
+  }
 }

@@ -95,9 +95,20 @@ describe("npm start (server/src/main.ts)", () => {
     }
   });
 
-  it("stops with a message naming the field when the configuration is bad", async () => {
+  it.each([
+    ["PORT", { PORT: "eighty" }],
+    [
+      "ATTESTATION_KEY_FILE",
+      {
+        PRESEND_NETWORK: "mainnet",
+        PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
+        FACILITATOR_URL: "http://127.0.0.1:9/",
+        ATTESTATION_KEY_FILE: "/nonexistent/presend-key.json",
+      },
+    ],
+  ])("stops with a message naming %s when that setting is bad", async (field, env) => {
     const child = spawn(process.execPath, nodeArgs, {
-      env: { ...process.env, PORT: "eighty" },
+      env: { ...process.env, PORT: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -105,6 +116,8 @@ describe("npm start (server/src/main.ts)", () => {
       stderr += chunk.toString();
     });
     expect(await exited(child)).toBe(1);
-    expect(stderr).toMatch(/PORT: /);
+    expect(stderr).toContain(`presend could not start`);
+    expect(stderr).toMatch(new RegExp(`${field}: `));
+  });
   });
 });

@@ -33,6 +33,7 @@ try {
   console.log(formatBanner(server));
   console.log(`(ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A bad setting is the operator's to fix: say which, without a stack trace.
+  console.error(error instanceof ConfigError ? `presend could not start: ${error.message}` : error);
   await shutdown(1);
 }
