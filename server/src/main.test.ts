@@ -119,5 +119,4 @@ describe("npm start (server/src/main.ts)", () => {
     expect(stderr).toContain(`presend could not start`);
     expect(stderr).toMatch(new RegExp(`${field}: `));
   });
-  });
 });
