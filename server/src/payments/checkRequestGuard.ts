@@ -1,5 +1,6 @@
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
-import { chainNames, isChainName } from "@presend/shared/chains/chains";
+import { CheckRequestSchema } from "@presend/shared/api/report";
+import { chainNames } from "@presend/shared/chains/chains";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { jsonError } from "../http/jsonError";
@@ -56,38 +57,42 @@ type Problem = {
   message: string;
 };
 
+// The request's shape is the shared zod schema every client uses; this maps its first issue to
+// the API's stable error codes, then applies the EIP-55 rules zod cannot express.
 function bodyProblem(body: unknown): Problem | null {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+  const parsed = CheckRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path[0];
+    if (field === "chain") {
+      const chain = (body as { chain?: unknown }).chain;
+      return {
+        code: "unknown_chain",
+        message: `Unknown chain ${JSON.stringify(chain)}: use one of ${chainNames.join(", ")}.`,
+      };
+    }
+    if (field === "address") {
+      return (body as { address?: unknown }).address === undefined
+        ? {
+            code: "missing_address",
+            message: 'The body needs "address": "0x..." (40 hex characters).',
+          }
+        : {
+            code: "invalid_address",
+            message: "address must be a string: 0x followed by 40 hex characters.",
+          };
+    }
     return {
       code: "invalid_body",
       message: 'Send a JSON object: {"address": "0x...", "chain": "base"}.',
     };
   }
-  const { address, chain } = body as Record<string, unknown>;
-  if (address === undefined) {
-    return {
-      code: "missing_address",
-      message: 'The body needs "address": "0x..." (40 hex characters).',
-    };
-  }
-  if (typeof address !== "string") {
-    return {
-      code: "invalid_address",
-      message: "address must be a string: 0x followed by 40 hex characters.",
-    };
-  }
-  const status = checksumStatus(address);
+  const status = checksumStatus(parsed.data.address);
   if (status.problem === "malformed") {
     return { code: "invalid_address", message: status.checksum.message };
   }
   if (status.problem === "checksum_mismatch") {
     return { code: "checksum_mismatch", message: status.checksum.message };
-  }
-  if (chain !== undefined && (typeof chain !== "string" || !isChainName(chain))) {
-    return {
-      code: "unknown_chain",
-      message: `Unknown chain ${JSON.stringify(chain)}: use one of ${chainNames.join(", ")}.`,
-    };
   }
   return null;
 }
