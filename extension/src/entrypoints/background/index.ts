@@ -1,11 +1,10 @@
 import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
-import type { WalletInfo } from "../../lib/messaging/protocol";
 import { createCheckService } from "../../lib/payments/createCheckService";
 import { recordSentRecipients } from "../../lib/storage/recordSentRecipients";
+import { noWallet } from "../../lib/wallet/noWallet";
 
-const noWallet: WalletInfo = { available: false, address: null, chainId: null, name: null };
 const sentReportsPerPage = 20;
 
 // The background is the only part that spends: it talks to the API, verifies attestations,

@@ -7,12 +7,11 @@ import { createBridgeClient } from "../../lib/bridge/createBridgeClient";
 import { openSecureChannel } from "../../lib/bridge/secureChannel";
 import { randomHex } from "../../lib/dom/randomHex";
 import { watchAddressEntry } from "../../lib/dom/watchAddressEntry";
+import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
-import type { WalletInfo } from "../../lib/messaging/protocol";
 import { history, sentRecipients, settings } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
-
-const noWallet: WalletInfo = { available: false, address: null, chainId: null, name: null };
+import { noWallet } from "../../lib/wallet/noWallet";
 
 // The ISOLATED content script: sees addresses typed or pasted anywhere in the page, shows the
 // free local badge, and relays between the background and the MAIN-world wallet bridge. It
@@ -43,12 +42,7 @@ export default defineContentScript({
         badge.beginSession(session);
         messenger.send("check.start", { session, ...request }).then(
           (outcome) => badge.finish(session, outcome),
-          (error: unknown) =>
-            badge.finish(session, {
-              type: "failed",
-              message: error instanceof Error ? error.message : String(error),
-              charged: "unknown",
-            }),
+          (error: unknown) => badge.finish(session, lostCheckOutcome(error)),
         );
       },
     });

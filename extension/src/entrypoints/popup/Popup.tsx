@@ -2,10 +2,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import type { Address } from "viem";
 import { browser } from "wxt/browser";
-import { type ChainName, chainById, chainNames, chains } from "../../../../shared/chains/chains";
+import { type ChainName, chainById } from "../../../../shared/chains/chains";
 import { assessLocally } from "../../lib/address/assessLocally";
 import { findAddressCandidate } from "../../lib/address/findAddressCandidate";
 import { randomHex } from "../../lib/dom/randomHex";
+import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
 import type { Messenger } from "../../lib/messaging/messenger";
 import type { CheckOutcome, Progress } from "../../lib/messaging/protocol";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
@@ -14,7 +15,7 @@ import { history, sentRecipients } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import type { Route } from "../../lib/storage/schemas";
 import { OutcomeView } from "../../lib/ui/OutcomeView";
-import { formatUsdc, routePrices } from "../../lib/ui/prices";
+import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
 
 /** Manual lookup, paying with the active tab's wallet, and the recent results. */
 export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: number | null }) {
@@ -62,9 +63,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         chain: selectedChain,
         source: { kind: "popup", tabId, frameId: 0 },
       })
-      .then(setOutcome, (error: unknown) =>
-        setOutcome({ type: "failed", message: String(error), charged: "unknown" }),
-      )
+      .then(setOutcome, (error: unknown) => setOutcome(lostCheckOutcome(error)))
       .finally(() => setProgress(null));
   };
   const busy = progress !== null;
@@ -113,34 +112,13 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
           <strong>Danger: lookalike</strong> of {assessment.lookalikeOf}, which you used before.
         </div>
       )}
-      <div className="row">
-        <select
-          aria-label="Chain"
-          value={selectedChain}
-          onChange={(e) => setChain(e.target.value as ChainName)}
-        >
-          {chainNames.map((name) => (
-            <option key={name} value={name}>
-              {chains[name].label}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          className="primary"
-          disabled={!assessment?.payable || busy || noWallet}
-          onClick={() => start("check")}
-        >
-          Check {formatUsdc(routePrices.check)}
-        </button>
-        <button
-          type="button"
-          disabled={!assessment?.payable || busy || noWallet}
-          onClick={() => start("deep")}
-        >
-          Deep check {formatUsdc(routePrices.deep)}
-        </button>
-      </div>
+      <PaidCheckControls
+        chain={selectedChain}
+        onChainChange={setChain}
+        onCheck={start}
+        busy={busy}
+        disabled={!assessment?.payable || noWallet}
+      />
       <OutcomeView progress={progress} outcome={outcome} />
       <h3>Recent results</h3>
       {recent.data?.length ? (

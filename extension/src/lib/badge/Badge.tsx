@@ -1,21 +1,20 @@
-import type { MouseEvent } from "react";
-import { type ChainName, chainNames, chains } from "../../../../shared/chains/chains";
+import type { ChainName } from "../../../../shared/chains/chains";
 import type { LocalAssessment } from "../address/assessLocally";
 import type { CheckOutcome, Progress } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { OutcomeView } from "../ui/OutcomeView";
-import { formatUsdc, routePrices } from "../ui/prices";
+import { PaidCheckControls } from "../ui/PaidCheckControls";
 
 export type BadgeProps = {
   assessment: LocalAssessment;
   chain: ChainName;
-  /** Where the chain came from: the dApp wallet, or the default. */
+  /** Where the chain came from: the dApp wallet, the person's pick, or the default (base). */
   chainSource: "wallet" | "default" | "user";
   progress: Progress | null;
   outcome: CheckOutcome | null;
   busy: boolean;
   onChainChange: (chain: ChainName) => void;
-  /** Called only for real user clicks (see onClick below). */
+  /** Called only for a person's click (PaidCheckControls drops synthetic ones). */
   onCheck: (route: Route) => void;
   onClose: () => void;
 };
@@ -34,11 +33,6 @@ export function Badge(props: BadgeProps) {
   const shown = malformed
     ? { label: "not an address", level: "danger" as const }
     : statusText[status];
-  // isTrusted is false for clicks a page script synthesises; only a person's click pays.
-  const onClick = (route: Route) => (event: MouseEvent<HTMLButtonElement>) => {
-    if (!event.nativeEvent.isTrusted) return;
-    props.onCheck(route);
-  };
   return (
     <div className="presend" data-status={malformed ? "malformed" : status}>
       <div className="row">
@@ -53,10 +47,8 @@ export function Badge(props: BadgeProps) {
       <div className="mono" data-testid="address">
         {assessment.input}
       </div>
-      {malformed ? (
+      {(malformed || status !== "valid") && (
         <div className="muted">{assessment.checksum.checksum.message}</div>
-      ) : (
-        status !== "valid" && <div className="muted">{assessment.checksum.checksum.message}</div>
       )}
       {assessment.lookalikeOf && (
         <div className="alert level-danger" data-testid="lookalike">
@@ -67,33 +59,12 @@ export function Badge(props: BadgeProps) {
         </div>
       )}
       {assessment.payable && (
-        <div className="row" data-chain={props.chain}>
-          <select
-            aria-label="Chain to check"
-            data-testid="chain"
-            value={props.chain}
-            disabled={props.busy}
-            onChange={(e) => props.onChainChange(e.target.value as ChainName)}
-          >
-            {chainNames.map((name) => (
-              <option key={name} value={name}>
-                {chains[name].label}
-              </option>
-            ))}
-          </select>
-          <button
-            type="button"
-            className="primary"
-            data-action="check"
-            disabled={props.busy}
-            onClick={onClick("check")}
-          >
-            Check {formatUsdc(routePrices.check)}
-          </button>
-          <button type="button" data-action="deep" disabled={props.busy} onClick={onClick("deep")}>
-            Deep check {formatUsdc(routePrices.deep)}
-          </button>
-        </div>
+        <PaidCheckControls
+          chain={props.chain}
+          onChainChange={props.onChainChange}
+          onCheck={props.onCheck}
+          busy={props.busy}
+        />
       )}
       {assessment.payable &&
         props.chainSource === "wallet" &&

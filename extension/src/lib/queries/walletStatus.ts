@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { Messenger } from "../messaging/messenger";
+import { noWallet } from "../wallet/noWallet";
 
 export const walletStatusQueryKey = (tabId: number | null) => ["walletStatus", tabId] as const;
 
@@ -7,9 +8,6 @@ export const walletStatusQueryKey = (tabId: number | null) => ["walletStatus", t
 export function walletStatusQueryOptions(messenger: Messenger, tabId: number | null) {
   return queryOptions({
     queryKey: walletStatusQueryKey(tabId),
-    queryFn: () =>
-      tabId === null
-        ? { available: false, address: null, chainId: null, name: null }
-        : messenger.send("wallet.status", { tabId }),
+    queryFn: () => (tabId === null ? noWallet : messenger.send("wallet.status", { tabId })),
   });
 }

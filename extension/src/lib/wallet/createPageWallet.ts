@@ -15,6 +15,7 @@ import {
 import { type Address, getAddress, type Hex, http, type TypedDataDefinition } from "viem";
 import { arbitrum, base, mainnet, optimism, polygon } from "viem/chains";
 import type { WalletInfo } from "../messaging/protocol";
+import { noWallet } from "./noWallet";
 
 /** The dApp wallet as the MAIN-world bridge uses it (wagmi core under the hood). */
 export type PageWallet = {
@@ -77,7 +78,7 @@ export function createPageWallet(): PageWallet {
   return {
     async info() {
       const connector = await pick();
-      if (!connector) return { available: false, address: null, chainId: null, name: null };
+      if (!connector) return noWallet;
       if (!connected()) await reconnect(config, { connectors: [connector] }).catch(() => []);
       const connection = connected();
       const chainId = connection?.chainId ?? (await connector.getChainId().catch(() => null));

@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { lostCheckOutcome } from "./lostCheckOutcome";
+import { MessageError } from "./MessageError";
+
+describe("lostCheckOutcome", () => {
+  it("shows the error's own message and does not claim nothing was charged", () => {
+    const error = new MessageError({ code: "failed", message: "The background went away." });
+    expect(lostCheckOutcome(error)).toEqual({
+      type: "failed",
+      message: "The background went away.",
+      charged: "unknown",
+    });
+    expect(lostCheckOutcome("timeout")).toMatchObject({ message: "timeout", charged: "unknown" });
+  });
+});
