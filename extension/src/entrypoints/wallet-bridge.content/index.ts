@@ -1,9 +1,10 @@
 import type { TypedDataDefinition } from "viem";
 import { defineContentScript } from "wxt/utils/define-content-script";
 import { receiveBridgeKey } from "../../lib/bridge/bridgeKeyExchange";
-import { BridgeRequestSchema } from "../../lib/bridge/bridgeProtocol";
+import { BridgeRequestSchema } from "../../lib/bridge/bridgeRequest";
 import { parseWithBigints } from "../../lib/bridge/jsonWithBigints";
 import { openSecureChannel } from "../../lib/bridge/secureChannel";
+import { randomHex } from "../../lib/dom/randomHex";
 import type { MessageFailure } from "../../lib/messaging/protocol";
 import { createPageWallet } from "../../lib/wallet/createPageWallet";
 import { isUserRejection } from "../../lib/wallet/isUserRejection";
@@ -24,19 +25,15 @@ export default defineContentScript({
       sign: webCrypto.sign.bind(webCrypto),
       verify: webCrypto.verify.bind(webCrypto),
     } as SubtleCrypto;
-    const getRandomValues = crypto.getRandomValues.bind(crypto);
-    const randomId = () =>
-      Array.from(getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(
-        "",
-      );
+    const random = { getRandomValues: crypto.getRandomValues.bind(crypto) };
+    const randomId = () => randomHex(16, random);
 
     const keyReceived = receiveBridgeKey(window, CustomEvent);
 
     // Sends the page's wallet accepts are reported (for the lookalike warning) once the channel
     // is open; the few made before that are kept until then.
-    let reportSent: (addresses: `0x${string}`[]) => void;
     const early: `0x${string}`[][] = [];
-    reportSent = (addresses) => early.push(addresses);
+    let reportSent = (addresses: `0x${string}`[]) => void early.push(addresses);
     const wrapped = new WeakSet<object>();
     const observe = (provider: unknown) => observeSends(provider, (a) => reportSent(a), wrapped);
     // Listening before the page's scripts run: every EIP-6963 announcement is seen.

@@ -1,24 +1,17 @@
 import { z } from "zod";
 import { MessageFailureSchema, WalletInfoSchema } from "../messaging/protocol";
 import { AddressSchema } from "../storage/schemas";
+import type { BridgeRequestKind } from "./bridgeRequest";
 
-// Frames between the ISOLATED content script and the MAIN-world bridge (inside secureChannel).
-// Even authenticated, whatever comes from the MAIN world is parsed: it runs in the page's world
-// and uses the page's wallet, which can lie.
-
-export const BridgeRequestSchema = z.discriminatedUnion("kind", [
-  z.object({ id: z.string(), kind: z.literal("info") }),
-  z.object({ id: z.string(), kind: z.literal("account") }),
-  z.object({ id: z.string(), kind: z.literal("sign"), typedData: z.string() }),
-]);
-export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
-export type BridgeRequestKind = BridgeRequest["kind"];
+// What the MAIN-world bridge sends back to the ISOLATED content script (inside secureChannel;
+// the requests are in bridgeRequest.ts). Even authenticated, whatever comes from the MAIN world
+// is parsed: it runs in the page's world and uses the page's wallet, which can lie.
 
 export const bridgeResultSchemas = {
   info: WalletInfoSchema,
   account: z.object({ address: AddressSchema }),
   sign: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
-} as const;
+} as const satisfies Record<BridgeRequestKind, z.ZodType>;
 export type BridgeResult<K extends BridgeRequestKind> = z.infer<(typeof bridgeResultSchemas)[K]>;
 
 export const BridgeReplySchema = z.union([

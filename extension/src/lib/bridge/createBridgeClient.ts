@@ -3,10 +3,10 @@ import type { WalletInfo } from "../messaging/protocol";
 import {
   BridgeEventSchema,
   BridgeReplySchema,
-  type BridgeRequestKind,
   type BridgeResult,
   bridgeResultSchemas,
 } from "./bridgeProtocol";
+import type { BridgeRequestKind } from "./bridgeRequest";
 import type { SecureChannel } from "./secureChannel";
 
 export type BridgeClient = {

@@ -1,0 +1,13 @@
+import * as z from "zod/mini";
+
+// What the ISOLATED content script asks the MAIN-world bridge (inside secureChannel). Its own
+// file, in zod's tree-shakable build, because the bridge needs nothing else of the protocol:
+// the page's world then loads a few kilobytes of zod instead of all of it.
+
+export const BridgeRequestSchema = z.discriminatedUnion("kind", [
+  z.object({ id: z.string(), kind: z.literal("info") }),
+  z.object({ id: z.string(), kind: z.literal("account") }),
+  z.object({ id: z.string(), kind: z.literal("sign"), typedData: z.string() }),
+]);
+export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
+export type BridgeRequestKind = BridgeRequest["kind"];
