@@ -1,7 +1,10 @@
 import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
+import { verifyAttestation } from "../../../../shared/attestation/verifyAttestation";
+import { randomHex } from "../../lib/dom/randomHex";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
 import { createCheckService } from "../../lib/payments/createCheckService";
+import { history, historyLimit, pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
 import { recordSentRecipients } from "../../lib/storage/recordSentRecipients";
 import { noWallet } from "../../lib/wallet/noWallet";
 
@@ -33,6 +36,17 @@ export default defineBackground({
       messenger,
       extensionOrigin: browser.runtime.getURL("/"),
       keepAlive,
+      checks: {
+        fetch: (input, init) => fetch(input, init),
+        settings: () => settings.getValue(),
+        pinnedKeys,
+        ledger: spendLedger,
+        history,
+        historyLimit,
+        verify: verifyAttestation,
+        now: () => new Date(),
+        randomId: () => randomHex(16),
+      },
     });
     messenger.handle({
       "check.start": (request, sender) => checks.start(request, sender),

@@ -1,49 +1,52 @@
 import type { Address } from "viem";
-import { verifyAttestation } from "../../../../shared/attestation/verifyAttestation";
 import { stringifyWithBigints } from "../bridge/jsonWithBigints";
-import { randomHex } from "../dom/randomHex";
 import { MessageError } from "../messaging/MessageError";
 import type { MessageSender, Messenger } from "../messaging/messenger";
 import type { CheckOutcome, CheckStart, Progress } from "../messaging/protocol";
-import { history, historyLimit, pinnedKeys, settings, spendLedger } from "../storage/items";
-import { runPaidCheck } from "./runPaidCheck";
+import { createPendingSpend } from "./createPendingSpend";
+import { type PaidCheckDeps, runPaidCheck } from "./runPaidCheck";
 
 type Source = { kind: "badge" | "popup"; tabId: number; frameId: number };
 
-/**
- * The background's paid-check service: decides who may start a check, runs it with the wallet
- * of the right tab, and reports progress to whoever clicked.
- * @example const service = createCheckService({ messenger, extensionOrigin, keepAlive })
- */
-export function createCheckService(options: {
+export type CheckServiceOptions = {
   messenger: Messenger;
   /** chrome-extension://<id>/ : the popup's origin. */
   extensionOrigin: string;
   /** Keeps the service worker alive while a person is deciding in their wallet. */
   keepAlive: () => () => void;
-}) {
+  /** What every check uses besides the clicking tab's wallet: the API, storage, the clock. */
+  checks: Omit<PaidCheckDeps, "wallet" | "progress" | "pending">;
+};
+
+/**
+ * The background's paid-check service: decides who may start a check, runs it with the wallet
+ * of the right tab, and reports progress to whoever clicked.
+ * @example const service = createCheckService({ messenger, extensionOrigin, keepAlive, checks })
+ */
+export function createCheckService(options: CheckServiceOptions) {
   const { messenger } = options;
   // A session is used once: a repeated id (a replayed message) never pays twice.
   const usedSessions = new Set<string>();
+  // Shared by all checks, so checks running at the same time are held against the cap together.
+  const pending = createPendingSpend();
+  const notAllowed = () =>
+    new MessageError({
+      code: "not_allowed",
+      message: "Paid checks start from the badge or the popup.",
+    });
 
   const sourceOf = (request: CheckStart, sender: MessageSender): Source => {
     // The extension's own pages first: the popup opened in a tab has a sender.tab too, and
     // must pay with the tab it names, not with itself.
     if (sender.url?.startsWith(options.extensionOrigin)) {
       if (request.source?.kind === "popup") return request.source;
-      throw new MessageError({
-        code: "not_allowed",
-        message: "Paid checks start from the badge or the popup.",
-      });
+      throw notAllowed();
     }
     if (sender.tab?.id !== undefined) {
       // From a content script: the tab is the sender's own, whatever the message claims.
       return { kind: "badge", tabId: sender.tab.id, frameId: sender.frameId ?? 0 };
     }
-    throw new MessageError({
-      code: "not_allowed",
-      message: "Paid checks start from the badge or the popup.",
-    });
+    throw notAllowed();
   };
 
   return {
@@ -67,16 +70,9 @@ export function createCheckService(options: {
         return await runPaidCheck(
           { route: request.route, address: request.address as Address, chain: request.chain },
           {
-            fetch: (input, init) => fetch(input, init),
-            settings: () => settings.getValue(),
-            pinnedKeys,
-            ledger: spendLedger,
-            history,
-            historyLimit,
-            verify: verifyAttestation,
+            ...options.checks,
+            pending,
             progress,
-            now: () => new Date(),
-            randomId: () => randomHex(16),
             wallet: {
               account: async () =>
                 (

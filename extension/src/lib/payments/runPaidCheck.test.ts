@@ -1,12 +1,14 @@
-import { decodePaymentSignatureHeader, encodePaymentRequiredHeader } from "@x402/core/http";
-import type { PaymentRequired } from "@x402/core/types";
+import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it, vi } from "vitest";
-import type { Report } from "../../../../shared/api/report";
 import type { AttestationResult } from "../../../../shared/attestation/verifyAttestation";
+import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
+import { memoryItem } from "../storage/memoryItem";
 import type { HistoryEntry, PinnedKey, PinnedKeys, SpendLedger } from "../storage/schemas";
-import { StoredValueInvalidError, type ValidatedItem } from "../storage/validatedItem";
+import { StoredValueInvalidError } from "../storage/validatedItem";
+import { createPendingSpend } from "./createPendingSpend";
+import { fakePaidApi } from "./fakePaidApi";
 import { type PaidCheckDeps, runPaidCheck } from "./runPaidCheck";
 
 const payer = privateKeyToAccount(
@@ -16,85 +18,10 @@ const payTo: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const address: Address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 const now = new Date("2025-06-01T12:00:00Z");
 
-function memoryItem<T>(initial: T): ValidatedItem<T> & { value: () => T } {
-  let value = initial;
-  return {
-    key: "memory",
-    value: () => value,
-    getValue: async () => value,
-    setValue: async (v) => {
-      value = v;
-    },
-    update: async (change) => {
-      value = change(value);
-      return value;
-    },
-    watch: () => () => undefined,
-  };
-}
+// What the server answers once paid.
+const { report } = exampleHistoryEntry({ address, checkedAt: now });
 
-const challenge: PaymentRequired = {
-  x402Version: 2,
-  resource: { url: "http://api.test/check", description: "check", mimeType: "application/json" },
-  accepts: [
-    {
-      scheme: "exact",
-      network: "eip155:8453",
-      asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-      amount: "10000",
-      payTo,
-      maxTimeoutSeconds: 60,
-      extra: { name: "USD Coin", version: "2" },
-    },
-  ],
-  extensions: { "x-presend-attestation": { info: { jws: "a.b.c", key: {}, note: "" } } },
-};
-
-const report = {
-  address,
-  checksum: { status: "valid", message: "ok" },
-  chain: {
-    name: "base",
-    chainId: 8453,
-    status: "ok",
-    isContract: false,
-    kind: "eoa",
-    outgoingTxs: 3,
-    native: null,
-    usdc: null,
-    usdt: null,
-    gas: null,
-    blockNumber: "1",
-  },
-  verdict: {
-    level: "ok",
-    headline: "Active wallet",
-    next: "Send.",
-    gas: { summary: "cheap", nativeTransferCost: null, tokenTransferCost: null },
-    reasons: [],
-  },
-  report: "text",
-  checkedAt: now.toISOString(),
-} satisfies Report;
-
-const valid: AttestationResult = {
-  type: "valid",
-  payload: { payTo, maxPrice: { "/check": "10000" }, iat: 0, exp: 2e9 },
-  block: {
-    jws: "a.b.c",
-    key: {
-      kty: "EC",
-      crv: "P-256",
-      alg: "ES256",
-      use: "sig",
-      x: "x",
-      y: "y",
-      kid: "presend-2025-06",
-    },
-    note: "",
-  },
-  thumbprint: "thumb-1",
-};
+const valid = fakePaidApi({ payTo, report }).attestation;
 
 function setup(
   options: {
@@ -103,20 +30,10 @@ function setup(
     pinned?: PinnedKeys;
     reject?: boolean;
     apiUrl?: string;
+    dailyCapUnits?: number;
   } = {},
 ) {
-  const requests: Array<{ headers: Record<string, string> }> = [];
-  const fetch = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
-    const headers = (init?.headers ?? {}) as Record<string, string>;
-    requests.push({ headers });
-    if (!headers["PAYMENT-SIGNATURE"]) {
-      return new Response("{}", {
-        status: 402,
-        headers: { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(challenge) },
-      });
-    }
-    return new Response(JSON.stringify(report), { status: 200 });
-  }) as unknown as typeof globalThis.fetch;
+  const { fetch, requests } = fakePaidApi({ payTo, report });
   const signTypedData = vi.fn(async (typedData: Parameters<typeof payer.signTypedData>[0]) => {
     if (options.reject) throw Object.assign(new Error("declined"), { code: "rejected" });
     return payer.signTypedData(typedData) as Promise<Hex>;
@@ -129,11 +46,12 @@ function setup(
     fetch,
     settings: async () => ({
       apiUrl: options.apiUrl ?? "http://api.test",
-      dailyCapUnits: 1_000_000,
+      dailyCapUnits: options.dailyCapUnits ?? 1_000_000,
       disabledSites: [],
     }),
     pinnedKeys,
     ledger,
+    pending: createPendingSpend(),
     history,
     historyLimit: 50,
     wallet: { account: async () => payer.address, signTypedData: signTypedData as never },
@@ -238,11 +156,23 @@ describe("runPaidCheck", () => {
     expect(signTypedData).not.toHaveBeenCalled();
   });
 
+  it("lets only one of two checks started together through when the cap has room for one", async () => {
+    const { deps, signTypedData, ledger } = setup({ dailyCapUnits: 10_000 });
+    const request = { route: "check", address, chain: "base" } as const;
+    const outcomes = await Promise.all([runPaidCheck(request, deps), runPaidCheck(request, deps)]);
+    expect(outcomes.map((o) => o.type).sort()).toEqual(["refused", "report"]);
+    expect(outcomes.find((o) => o.type === "refused")).toMatchObject({ code: "cap_reached" });
+    expect(signTypedData).toHaveBeenCalledTimes(1);
+    expect(ledger.value().spentUnits).toBe(10_000);
+    expect(deps.pending.total()).toBe(0n);
+  });
+
   it("reports a declined signature as rejected, with nothing spent", async () => {
     const { deps, ledger, requests } = setup({ reject: true });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome.type).toBe("rejected");
     expect(ledger.value().spentUnits).toBe(0);
+    expect(deps.pending.total()).toBe(0n);
     expect(requests).toHaveLength(1);
   });
 

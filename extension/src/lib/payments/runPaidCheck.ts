@@ -15,6 +15,7 @@ import { pinScope } from "../storage/pinScope";
 import type { HistoryEntry, PinnedKeys, Route, Settings, SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
 import { formatUsdc } from "../ui/prices";
+import type { PendingSpend } from "./createPendingSpend";
 import { utcDay } from "./utcDay";
 
 /** The page wallet as the background reaches it (through the content script and the bridge). */
@@ -33,6 +34,8 @@ export type PaidCheckDeps = {
   settings: () => Promise<Settings>;
   pinnedKeys: ValidatedItem<PinnedKeys>;
   ledger: ValidatedItem<SpendLedger>;
+  /** Payments under way in this background, shared by every check (see createPendingSpend). */
+  pending: PendingSpend;
   history: ValidatedItem<HistoryEntry[]>;
   historyLimit: number;
   wallet: RemoteWallet;
@@ -194,7 +197,8 @@ export async function runPaidCheck(
         "The record of today's spending is unreadable, so the daily cap cannot be enforced. Reset it in the options to pay again.",
     };
   }
-  const spent = ledger.day === today ? BigInt(ledger.spentUnits) : 0n;
+  // Checks still under way count as spent: two started together cannot both fit under the cap.
+  const spent = (ledger.day === today ? BigInt(ledger.spentUnits) : 0n) + deps.pending.total();
   if (spent + amount > BigInt(dailyCapUnits)) {
     return {
       type: "refused",
@@ -202,98 +206,106 @@ export async function runPaidCheck(
       message: `Daily spending cap reached: ${formatUsdc(spent)} of ${formatUsdc(BigInt(dailyCapUnits))} spent today; this check costs ${formatUsdc(amount)}. Raise the cap in the options.`,
     };
   }
-
-  deps.progress({
-    step: "waiting-wallet",
-    amount: requirement.amount,
-    payTo: requirement.payTo as Address,
-    keyFingerprint: attested.thumbprint,
-    keyPinnedNow: !pinned,
-  });
-  let headers: Record<string, string>;
+  // Held from the cap check on (no await in between) until the ledger counts it, or until the
+  // check ends without paying.
+  const release = deps.pending.hold(amount);
   try {
-    const address = await deps.wallet.account();
-    const client = new x402Client().register(
-      baseNetwork,
-      new ExactEvmScheme({
-        address,
-        signTypedData: (typedData) => deps.wallet.signTypedData(typedData),
-      }),
-    );
-    // Only the verified requirement is offered to the client, so it cannot pick another one.
-    const payload = await new x402HTTPClient(client).createPaymentPayload({
-      ...paymentRequired,
-      accepts: [requirement],
+    deps.progress({
+      step: "waiting-wallet",
+      amount: requirement.amount,
+      payTo: requirement.payTo as Address,
+      keyFingerprint: attested.thumbprint,
+      keyPinnedNow: !pinned,
     });
-    headers = http.encodePaymentSignatureHeader(payload);
-  } catch (error) {
-    return (
-      walletFailure(error) ?? {
-        type: "failed",
-        message: `Signing failed: ${String(error)}`,
-        charged: false,
-      }
-    );
-  }
+    let headers: Record<string, string>;
+    try {
+      const address = await deps.wallet.account();
+      const client = new x402Client().register(
+        baseNetwork,
+        new ExactEvmScheme({
+          address,
+          signTypedData: (typedData) => deps.wallet.signTypedData(typedData),
+        }),
+      );
+      // Only the verified requirement is offered to the client, so it cannot pick another one.
+      const payload = await new x402HTTPClient(client).createPaymentPayload({
+        ...paymentRequired,
+        accepts: [requirement],
+      });
+      headers = http.encodePaymentSignatureHeader(payload);
+    } catch (error) {
+      return (
+        walletFailure(error) ?? {
+          type: "failed",
+          message: `Signing failed: ${String(error)}`,
+          charged: false,
+        }
+      );
+    }
 
-  deps.progress({ step: "paying" });
-  // Counted before sending: if the answer is lost, the payment may have settled (fail closed).
-  await deps.ledger.update((current) => ({
-    day: today,
-    spentUnits: Number((current.day === today ? BigInt(current.spentUnits) : 0n) + amount),
-  }));
-  const refund = () =>
-    deps.ledger.update((current) => ({
-      day: current.day,
-      spentUnits:
-        current.day === today
-          ? Math.max(0, current.spentUnits - Number(amount))
-          : current.spentUnits,
+    deps.progress({ step: "paying" });
+    // Counted before sending: if the answer is lost, the payment may have settled (fail closed).
+    await deps.ledger.update((current) => ({
+      day: today,
+      spentUnits: Number((current.day === today ? BigInt(current.spentUnits) : 0n) + amount),
     }));
+    // The ledger counts it now; holding it as well would count it twice.
+    release();
+    const refund = () =>
+      deps.ledger.update((current) => ({
+        day: current.day,
+        spentUnits:
+          current.day === today
+            ? Math.max(0, current.spentUnits - Number(amount))
+            : current.spentUnits,
+      }));
 
-  deps.progress({ step: "checking" });
-  let paid: Response;
-  try {
-    paid = await post(headers);
-  } catch (cause) {
-    return {
-      type: "failed",
-      message: `The paid request failed: ${String(cause)}`,
-      charged: "unknown",
+    deps.progress({ step: "checking" });
+    let paid: Response;
+    try {
+      paid = await post(headers);
+    } catch (cause) {
+      return {
+        type: "failed",
+        message: `The paid request failed: ${String(cause)}`,
+        charged: "unknown",
+      };
+    }
+    if (!paid.ok) {
+      // A failed handler means settlement was skipped (DESIGN §4): nothing was charged.
+      await refund();
+      const reason =
+        paid.status === 402 ? "The server did not accept the payment." : await errorMessage(paid);
+      return { type: "failed", message: reason, charged: false };
+    }
+    const schema = request.route === "deep" ? DeepReportSchema : ReportSchema;
+    const report = schema.safeParse(await paid.json().catch(() => null));
+    if (!report.success) {
+      return { type: "failed", message: "The server's report is malformed.", charged: true };
+    }
+    let transaction: string | null = null;
+    try {
+      transaction =
+        http.getPaymentSettleResponse((name) => paid.headers.get(name)).transaction ?? null;
+    } catch {
+      transaction = null;
+    }
+    const entry: HistoryEntry = {
+      id: deps.randomId(),
+      address: report.data.address as Address,
+      chain: request.chain,
+      route: request.route,
+      level: report.data.verdict.level,
+      headline: report.data.verdict.headline,
+      checkedAt: deps.now().toISOString(),
+      amount: requirement.amount,
+      payTo: requirement.payTo as Address,
+      transaction,
+      report: report.data,
     };
+    await deps.history.update((list) => [entry, ...list].slice(0, deps.historyLimit));
+    return { type: "report", entry };
+  } finally {
+    release();
   }
-  if (!paid.ok) {
-    // A failed handler means settlement was skipped (DESIGN §4): nothing was charged.
-    await refund();
-    const reason =
-      paid.status === 402 ? "The server did not accept the payment." : await errorMessage(paid);
-    return { type: "failed", message: reason, charged: false };
-  }
-  const schema = request.route === "deep" ? DeepReportSchema : ReportSchema;
-  const report = schema.safeParse(await paid.json().catch(() => null));
-  if (!report.success) {
-    return { type: "failed", message: "The server's report is malformed.", charged: true };
-  }
-  let transaction: string | null = null;
-  try {
-    transaction =
-      http.getPaymentSettleResponse((name) => paid.headers.get(name)).transaction ?? null;
-  } catch {
-    transaction = null;
-  }
-  const entry: HistoryEntry = {
-    id: deps.randomId(),
-    address: report.data.address as Address,
-    chain: request.chain,
-    route: request.route,
-    level: report.data.verdict.level,
-    headline: report.data.verdict.headline,
-    checkedAt: deps.now().toISOString(),
-    amount: requirement.amount,
-    payTo: requirement.payTo as Address,
-    transaction,
-    report: report.data,
-  };
-  await deps.history.update((list) => [entry, ...list].slice(0, deps.historyLimit));
-  return { type: "report", entry };
 }

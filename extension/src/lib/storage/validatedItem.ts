@@ -17,7 +17,10 @@ export type ValidatedItem<T> = {
   key: string;
   getValue(): Promise<T>;
   setValue(value: T): Promise<void>;
-  /** Read, change and write back; returns the written value. */
+  /**
+   * Read, change and write back; returns the written value. Updates of one item run one after
+   * the other, so two at once (two paid checks adding to the ledger) never lose a write.
+   */
   update(change: (current: T) => T): Promise<T>;
   watch(callback: (value: T) => void): () => void;
 };
@@ -29,7 +32,10 @@ export type ValidatedItem<T> = {
  * @example const settings = validatedItem(settingsItem, SettingsSchema, defaults)
  */
 export function validatedItem<T>(
-  item: WxtStorageItem<unknown, Record<string, never>>,
+  item: Pick<
+    WxtStorageItem<unknown, Record<string, never>>,
+    "key" | "getValue" | "setValue" | "watch"
+  >,
   schema: z.ZodType<T>,
   fallback: T,
   options: { onInvalid?: "fallback" | "throw" } = {},
@@ -42,14 +48,20 @@ export function validatedItem<T>(
     }
     return fallback;
   };
+  // The tail of this item's update queue (each update waits for the one before).
+  let lastUpdate: Promise<unknown> = Promise.resolve();
   return {
     key: item.key,
     getValue: async () => parse(await item.getValue()),
-    setValue: (value) => item.setValue(schema.parse(value)),
-    async update(change) {
-      const next = schema.parse(change(parse(await item.getValue())));
-      await item.setValue(next);
-      return next;
+    setValue: async (value) => item.setValue(schema.parse(value)),
+    update(change) {
+      const run = lastUpdate.then(async () => {
+        const next = schema.parse(change(parse(await item.getValue())));
+        await item.setValue(next);
+        return next;
+      });
+      lastUpdate = run.catch(() => undefined);
+      return run;
     },
     // Watchers learn that the value changed; readers of a strict item see the error on getValue.
     watch: (callback) =>

@@ -1,0 +1,174 @@
+import type { TypedDataDefinition } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { parseWithBigints } from "../bridge/jsonWithBigints";
+import { createMessenger, type MessageSender, type MessagingApi } from "../messaging/messenger";
+import type { CheckStart } from "../messaging/protocol";
+import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
+import { memoryItem } from "../storage/memoryItem";
+import type { HistoryEntry, PinnedKeys, SpendLedger } from "../storage/schemas";
+import { createCheckService } from "./createCheckService";
+import { fakePaidApi } from "./fakePaidApi";
+
+const payer = privateKeyToAccount(
+  "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+);
+const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+const now = new Date("2025-06-01T12:00:00Z");
+const extensionOrigin = "chrome-extension://presend-id/";
+const { report } = exampleHistoryEntry({ address, checkedAt: now });
+
+type Delivered = { tabId: number | null; frameId: number | null; type: string; data: unknown };
+
+// The browser as the background sees it: the content script of any tab answers with the page
+// wallet (which signs with a real key), extension pages take progress messages.
+function setup(options: { dailyCapUnits?: number } = {}) {
+  const delivered: Delivered[] = [];
+  const answer = async ({ type, data }: { type: string; data: Record<string, unknown> }) => {
+    if (type === "wallet.account") return { ok: true, data: { address: payer.address } };
+    if (type === "wallet.sign") {
+      const typedData = parseWithBigints(String(data.typedData)) as TypedDataDefinition;
+      return { ok: true, data: { signature: await payer.signTypedData(typedData) } };
+    }
+    return { ok: true, data: null };
+  };
+  const api: MessagingApi = {
+    runtime: {
+      id: "presend-id",
+      sendMessage: async (message) => {
+        const envelope = message as { type: string; data: Record<string, unknown> };
+        delivered.push({ tabId: null, frameId: null, ...envelope });
+        return answer(envelope);
+      },
+      onMessage: { addListener: () => undefined, removeListener: () => undefined },
+    },
+    tabs: {
+      sendMessage: async (tabId, message, target) => {
+        const envelope = message as { type: string; data: Record<string, unknown> };
+        delivered.push({ tabId, frameId: target?.frameId ?? 0, ...envelope });
+        return answer(envelope);
+      },
+    },
+  };
+  const paidApi = fakePaidApi({ payTo, report });
+  const ledger = memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: 0 });
+  const history = memoryItem<HistoryEntry[]>([]);
+  let alive = 0;
+  const service = createCheckService({
+    messenger: createMessenger(api),
+    extensionOrigin,
+    keepAlive: () => {
+      alive++;
+      return () => {
+        alive--;
+      };
+    },
+    checks: {
+      fetch: paidApi.fetch,
+      settings: async () => ({
+        apiUrl: "http://api.test",
+        dailyCapUnits: options.dailyCapUnits ?? 1_000_000,
+        disabledSites: [],
+      }),
+      pinnedKeys: memoryItem<PinnedKeys>({}),
+      ledger,
+      history,
+      historyLimit: 50,
+      verify: async () => paidApi.attestation,
+      now: () => now,
+      randomId: () => "entry-1",
+    },
+  });
+  const walletCalls = () =>
+    delivered.filter((d) => d.type === "wallet.account" || d.type === "wallet.sign");
+  return { service, delivered, walletCalls, ledger, history, alive: () => alive };
+}
+
+const request = (session: string, extra: Partial<CheckStart> = {}): CheckStart => ({
+  session,
+  route: "check",
+  address,
+  chain: "base",
+  ...extra,
+});
+const contentScript = (tabId: number, frameId = 0): MessageSender => ({
+  id: "presend-id",
+  url: "https://dapp.example/send",
+  tab: { id: tabId },
+  frameId,
+});
+const popupPage: MessageSender = { id: "presend-id", url: `${extensionOrigin}popup.html` };
+
+describe("createCheckService", () => {
+  it("pays a badge's check with the wallet of the sender's own tab and frame, whatever the message claims", async () => {
+    const { service, walletCalls, delivered, history, alive } = setup();
+    const outcome = await service.start(
+      request("s".repeat(16), { source: { kind: "popup", tabId: 99, frameId: 0 } }),
+      contentScript(7, 2),
+    );
+    expect(outcome.type).toBe("report");
+    expect(walletCalls().map((d) => [d.type, d.tabId, d.frameId])).toEqual([
+      ["wallet.account", 7, 2],
+      ["wallet.sign", 7, 2],
+    ]);
+    // Progress goes back to the badge that asked, not to extension pages.
+    const progress = delivered.filter((d) => d.type === "check.progress");
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((d) => d.tabId === 7 && d.frameId === 2)).toBe(true);
+    expect(history.value()).toHaveLength(1);
+    expect(alive()).toBe(0);
+  });
+
+  it("pays a popup's check with the tab the popup names, and reports progress to the popup", async () => {
+    const { service, walletCalls, delivered } = setup();
+    const outcome = await service.start(
+      request("p".repeat(16), { source: { kind: "popup", tabId: 12, frameId: 0 } }),
+      // The popup opened as a page in a tab has a tab of its own; it must not pay with that one.
+      { ...popupPage, tab: { id: 3 } },
+    );
+    expect(outcome.type).toBe("report");
+    expect(walletCalls().every((d) => d.tabId === 12)).toBe(true);
+    const progress = delivered.filter((d) => d.type === "check.progress");
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((d) => d.tabId === null)).toBe(true);
+  });
+
+  it("refuses a check from an extension page that is not the popup, and from no tab at all", async () => {
+    const { service, walletCalls } = setup();
+    await expect(service.start(request("x".repeat(16)), popupPage)).rejects.toMatchObject({
+      code: "not_allowed",
+    });
+    await expect(
+      service.start(request("y".repeat(16), { source: { kind: "badge", tabId: 1, frameId: 0 } }), {
+        ...popupPage,
+      }),
+    ).rejects.toMatchObject({ code: "not_allowed" });
+    await expect(
+      service.start(request("z".repeat(16)), { id: "presend-id", url: "https://elsewhere/" }),
+    ).rejects.toMatchObject({ code: "not_allowed" });
+    expect(walletCalls()).toEqual([]);
+  });
+
+  it("never pays twice for one session (a replayed start message)", async () => {
+    const { service, walletCalls, ledger } = setup();
+    const session = "r".repeat(16);
+    await service.start(request(session), contentScript(7));
+    await expect(service.start(request(session), contentScript(7))).rejects.toMatchObject({
+      code: "not_allowed",
+    });
+    expect(walletCalls().filter((d) => d.type === "wallet.sign")).toHaveLength(1);
+    expect(ledger.value().spentUnits).toBe(10_000);
+  });
+
+  it("holds checks from two tabs against the cap together", async () => {
+    const { service, walletCalls, ledger } = setup({ dailyCapUnits: 10_000 });
+    const outcomes = await Promise.all([
+      service.start(request("a".repeat(16)), contentScript(1)),
+      service.start(request("b".repeat(16)), contentScript(2)),
+    ]);
+    expect(outcomes.map((o) => o.type).sort()).toEqual(["refused", "report"]);
+    expect(walletCalls().filter((d) => d.type === "wallet.sign")).toHaveLength(1);
+    expect(ledger.value().spentUnits).toBe(10_000);
+  });
+});
