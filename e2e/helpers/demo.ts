@@ -8,3 +8,8 @@ export function demoAddress(world: World, label: string): DemoAddress & { addres
   if (!found) throw new Error(`No demo address labelled ${label}.`);
   return found;
 }
+
+/** The demo world's active EOA on base (verdict ok): the address most paid checks pay for. */
+export function activeEoa(world: World): Address {
+  return demoAddress(world, "active-eoa-on-base").address;
+}

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import type { Address } from "viem";
 import { styles } from "../../extension/src/lib/ui/styles";
 import type { PresendServer } from "../fixtures/startPresendServer";
+import type { TestWallet } from "../fixtures/testWallet";
 import { type BadgeSnapshot, clickBadgeButton, finished, waitForBadge } from "./badge";
 import { dappFields, pasteInto } from "./enterAddress";
 
@@ -46,4 +47,9 @@ export function levelColour(level: string): string {
   if (!match?.[1]) throw new Error(`No colour for level ${level} in the stylesheet.`);
   const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(match[1]?.slice(i, i + 2) ?? "", 16));
   return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** Whose USDC a paid check moves: the test wallet (the demo payer) and the server's payTo. */
+export function payerAndPayTo(api: PresendServer, wallet: TestWallet) {
+  return { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
 }

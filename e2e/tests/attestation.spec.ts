@@ -1,7 +1,7 @@
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
 import { waitForBadge } from "../helpers/badge";
-import { demoAddress } from "../helpers/demo";
+import { activeEoa } from "../helpers/demo";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import { gate } from "../helpers/gate";
 import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
@@ -29,11 +29,7 @@ test("a server swapped in behind the same URL (another attestation key) is refus
   const before = await balances(api, who);
 
   // First use pins the real server's key for the proxy's URL.
-  const first = await pasteAndCheck(
-    dapp,
-    demoAddress(api.world, "active-eoa-on-base").address,
-    "check",
-  );
+  const first = await pasteAndCheck(dapp, activeEoa(api.world), "check");
   expect(first.byTestId["verdict-level"]).toBe("ok");
 
   proxy.target = impostor.url;
@@ -66,11 +62,7 @@ test("a proxy that rewrites the 402's payTo (header and body) is refused as a pa
   const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address, attacker };
   const before = await balances(api, who);
 
-  const badge = await pasteAndCheck(
-    dapp,
-    demoAddress(api.world, "active-eoa-on-base").address,
-    "check",
-  );
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
 
   expect(badge.state).toBe("refused");
   expect(badge.code).toBe("attestation_mismatch");
@@ -91,7 +83,7 @@ test("another API URL gets its own pinned key; both pins are listed in the optio
 }) => {
   const other = await startSibling({ PAY_TO: randomAddress() });
   const before = await balances(api, { other: other.payTo });
-  await pasteAndCheck(dapp, demoAddress(api.world, "active-eoa-on-base").address, "check");
+  await pasteAndCheck(dapp, activeEoa(api.world), "check");
 
   await setExtensionSettings(serviceWorker, { apiUrl: other.url });
   const badge = await pasteAndCheck(dapp, randomAddress(), "check");
@@ -126,7 +118,7 @@ test("every step is shown: what will be paid and to whom while the wallet decide
   wallet.state.holdSignatures = signature.promise;
   proxy.holdPaid = paidRequest.promise;
 
-  await pasteAndClick(dapp, demoAddress(api.world, "active-eoa-on-base").address, "check");
+  await pasteAndClick(dapp, activeEoa(api.world), "check");
 
   const waiting = await waitForBadge(dapp, (b) => b.state === "waiting-wallet");
   expect(waiting.text).toContain("Pay $0.01 USDC on Base to");

@@ -1,10 +1,10 @@
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
 import { clickBadgeButton, finished, waitForBadge } from "../helpers/badge";
-import { demoAddress } from "../helpers/demo";
+import { activeEoa } from "../helpers/demo";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage } from "../helpers/extensionStorage";
-import { balances } from "../helpers/paidCheck";
+import { balances, payerAndPayTo } from "../helpers/paidCheck";
 
 // The page shares the MAIN world with the bridge and sees every frame. These are the attacks a
 // page can mount without the bridge key; none may lead to a signature request.
@@ -57,9 +57,9 @@ test("a page forging protocol messages, a bridge key and MAC'd frames gets no si
   wallet,
   serviceWorker,
 }) => {
-  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
-  const target = demoAddress(api.world, "active-eoa-on-base").address;
+  const target = activeEoa(api.world);
   await pasteInto(dapp, dappFields.input, target);
   await waitForBadge(dapp, (b) => b.visible && b.status === "valid");
 

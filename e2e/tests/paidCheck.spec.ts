@@ -1,8 +1,8 @@
 import { expect, test } from "../fixtures/test";
 import { badgeStyle, clickBadgeButton, waitForBadge } from "../helpers/badge";
-import { demoAddress } from "../helpers/demo";
+import { activeEoa, demoAddress } from "../helpers/demo";
 import { getExtensionStorage } from "../helpers/extensionStorage";
-import { balances, levelColour, pasteAndCheck } from "../helpers/paidCheck";
+import { balances, levelColour, pasteAndCheck, payerAndPayTo } from "../helpers/paidCheck";
 
 // Each paid flow runs the real chain: the built extension asks the real API for its 402, the
 // test wallet signs the EIP-3009 authorization with the demo payer's key, the in-process
@@ -22,7 +22,7 @@ for (const { label, level } of levels) {
     wallet,
   }) => {
     const demo = demoAddress(api.world, label);
-    const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+    const who = payerAndPayTo(api, wallet);
     const before = await balances(api, who);
 
     const badge = await pasteAndCheck(dapp, demo.address, "check");
@@ -55,7 +55,7 @@ test("deep check of an EOA active only on arbitrum: per-chain table, wrong-netwo
   wallet,
 }) => {
   const demo = demoAddress(api.world, "eoa-active-on-arbitrum-only");
-  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
 
   const badge = await pasteAndCheck(dapp, demo.address, "deep");
@@ -99,7 +99,7 @@ test("copy report puts the server's plain-text report on the clipboard", async (
   await context.grantPermissions(["clipboard-read", "clipboard-write"], {
     origin: new URL(dapp.url()).origin,
   });
-  await pasteAndCheck(dapp, demoAddress(api.world, "active-eoa-on-base").address, "check");
+  await pasteAndCheck(dapp, activeEoa(api.world), "check");
   await clickBadgeButton(dapp, "copy");
   await waitForBadge(dapp, (b) => b.text.includes("Copied"));
   const [entry] = (await getExtensionStorage(serviceWorker, "history")) as Array<{
@@ -117,14 +117,10 @@ test("a declined signature shows 'declined', charges nothing and leaves the cap 
   serviceWorker,
 }) => {
   wallet.state.rejectSignatures = true;
-  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
 
-  const badge = await pasteAndCheck(
-    dapp,
-    demoAddress(api.world, "active-eoa-on-base").address,
-    "check",
-  );
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
 
   expect(badge.state).toBe("rejected");
   expect(badge.text).toContain("You declined the payment in your wallet. Nothing was charged.");

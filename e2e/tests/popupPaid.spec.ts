@@ -1,7 +1,7 @@
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
-import { demoAddress } from "../helpers/demo";
-import { balances } from "../helpers/paidCheck";
+import { activeEoa } from "../helpers/demo";
+import { balances, payerAndPayTo } from "../helpers/paidCheck";
 import { openPopup, tabWithWallet } from "../helpers/popup";
 
 test("popup lookups are paid with the dApp tab's wallet, and the history lists them newest first", async ({
@@ -13,12 +13,12 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   wallet,
 }) => {
   void dapp;
-  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
   await expect(popup.getByTestId("wallet-status")).toContainText(wallet.account.address);
 
-  const active = demoAddress(api.world, "active-eoa-on-base").address;
+  const active = activeEoa(api.world);
   await popup.getByLabel("Address").fill(active);
   await popup.getByRole("button", { name: "Check $0.01" }).click();
   await expect(popup.getByTestId("verdict-level")).toHaveText("ok");

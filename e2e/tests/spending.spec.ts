@@ -1,6 +1,6 @@
 import { expect, test } from "../fixtures/test";
 import { closedPort, randomAddress } from "../helpers/addresses";
-import { demoAddress } from "../helpers/demo";
+import { activeEoa } from "../helpers/demo";
 import {
   getExtensionStorage,
   setExtensionSettings,
@@ -18,11 +18,7 @@ test("daily cap reached: the next check is refused with the amounts, nothing sig
   const who = { payer: wallet.account.address };
   const before = await balances(api, who);
 
-  const deep = await pasteAndCheck(
-    dapp,
-    demoAddress(api.world, "active-eoa-on-base").address,
-    "deep",
-  );
+  const deep = await pasteAndCheck(dapp, activeEoa(api.world), "deep");
   expect(deep.byTestId["verdict-level"]).toBe("ok");
   const next = await pasteAndCheck(dapp, randomAddress(), "check");
 
@@ -47,11 +43,7 @@ test("a corrupt spend ledger refuses to pay (never read as $0) until the person 
   const who = { payer: wallet.account.address };
   const before = await balances(api, who);
 
-  const badge = await pasteAndCheck(
-    dapp,
-    demoAddress(api.world, "active-eoa-on-base").address,
-    "check",
-  );
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
 
   expect(badge.state).toBe("refused");
   expect(badge.code).toBe("ledger_unreadable");
@@ -83,11 +75,7 @@ test("a check the server cannot make (polygon unreadable: 503) fails, says nothi
   const who = { payer: wallet.account.address, payTo: broken.payTo };
   const before = await balances(api, who);
 
-  const badge = await pasteAndCheck(
-    dapp,
-    demoAddress(api.world, "active-eoa-on-base").address,
-    "check",
-  );
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
 
   expect(badge.chain).toBe("polygon");
   expect(badge.state).toBe("failed");
