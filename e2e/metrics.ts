@@ -45,7 +45,7 @@ function fileSize(path: string) {
 }
 
 /** Sizes of the built scripts: each entry's own file, and the popup with the chunks it loads. */
-export function scriptSizes(extensionDir: string) {
+function scriptSizes(extensionDir: string) {
   const popupHtml = readFileSync(join(extensionDir, "popup.html"), "utf8");
   const popupFiles = [...popupHtml.matchAll(/(?:src|href)="([^"]+\.js)"/g)].map((m) =>
     join(extensionDir, (m[1] as string).replace(/^\//, "")),

@@ -1,7 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
+import { utcDay } from "../../lib/payments/utcDay";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
-import { pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
+import { noSpending, pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
 import { pinScope } from "../../lib/storage/pinScope";
 import { formatUsdc } from "../../lib/ui/prices";
 
@@ -44,7 +45,7 @@ export function Options() {
   });
   // Resetting an unreadable ledger is the person's decision, never an automatic $0.
   const resetLedger = useMutation({
-    mutationFn: () => spendLedger.setValue({ day: "1970-01-01", spentUnits: 0 }),
+    mutationFn: () => spendLedger.setValue(noSpending),
   });
   const currentScope = current.data ? pinScope(current.data.apiUrl) : null;
   const pinList = Object.values(pins.data ?? {}).sort(
@@ -104,7 +105,7 @@ export function Options() {
         </div>
       ) : (
         <div className="muted" data-testid="spent-today">
-          {ledger.data && ledger.data.day === new Date().toISOString().slice(0, 10)
+          {ledger.data && ledger.data.day === utcDay(new Date())
             ? formatUsdc(BigInt(ledger.data.spentUnits))
             : formatUsdc(0n)}{" "}
           spent today (UTC).

@@ -121,9 +121,8 @@ export function createBadgeController(options: BadgeControllerOptions) {
     root?.render(null);
   };
 
-  const onViewportChange = () => schedulePlace();
-  win.addEventListener("scroll", onViewportChange, true);
-  win.addEventListener("resize", onViewportChange);
+  win.addEventListener("scroll", schedulePlace, true);
+  win.addEventListener("resize", schedulePlace);
   // A field the page removes takes its badge with it.
   const observer = new (win as Window & typeof globalThis).MutationObserver(() => {
     if (state && !state.field.isConnected) hide();
@@ -197,14 +196,5 @@ export function createBadgeController(options: BadgeControllerOptions) {
         update({ assessment: assessLocally(state.candidate, options.known()) });
       }
     },
-    dispose() {
-      observer.disconnect();
-      win.removeEventListener("scroll", onViewportChange, true);
-      win.removeEventListener("resize", onViewportChange);
-      root?.unmount();
-      host?.remove();
-    },
   };
 }
-
-export type BadgeController = ReturnType<typeof createBadgeController>;

@@ -6,15 +6,11 @@ export type ChannelSide = "isolated" | "main";
 
 type Frame = { presend: "bridge"; to: ChannelSide; id: string; body: string; mac: string };
 
-export type ChannelWindow = Pick<
-  Window,
-  "addEventListener" | "removeEventListener" | "postMessage"
->;
+export type ChannelWindow = Pick<Window, "addEventListener" | "postMessage">;
 
 export type SecureChannel = {
   /** Sends `body` (JSON-serialisable) to the other side. */
   post(body: unknown): Promise<void>;
-  close(): void;
 };
 
 export type ChannelOptions = {
@@ -91,8 +87,7 @@ export async function openSecureChannel(options: ChannelOptions): Promise<Secure
     }
     options.onMessage(body);
   };
-  const listener = (event: Event) => void onMessage(event as MessageEvent);
-  win.addEventListener("message", listener);
+  win.addEventListener("message", (event) => void onMessage(event as MessageEvent));
 
   return {
     async post(body) {
@@ -101,6 +96,5 @@ export async function openSecureChannel(options: ChannelOptions): Promise<Secure
       const frame: Frame = { presend: "bridge", ...unsigned, mac };
       win.postMessage(frame, "*");
     },
-    close: () => win.removeEventListener("message", listener),
   };
 }

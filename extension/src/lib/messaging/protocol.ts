@@ -18,7 +18,7 @@ export const WalletInfoSchema = z.object({
 export type WalletInfo = z.infer<typeof WalletInfoSchema>;
 
 /** Where a paid check was started: the badge in a tab, or the popup (paying with the active tab's wallet). */
-export const CheckSourceSchema = z.object({
+const CheckSourceSchema = z.object({
   kind: z.enum(["badge", "popup"]),
   tabId: z.number().int(),
   frameId: z.number().int(),
@@ -50,7 +50,7 @@ export const ProgressSchema = z.discriminatedUnion("step", [
 ]);
 export type Progress = z.infer<typeof ProgressSchema>;
 
-export const refusalCodes = [
+const refusalCodes = [
   "invalid_address",
   "attestation_missing",
   "attestation_invalid",
@@ -77,7 +77,7 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
 ]);
 export type CheckOutcome = z.infer<typeof CheckOutcomeSchema>;
 
-export const SignRequestSchema = z.object({
+const SignRequestSchema = z.object({
   session: z.string(),
   /** EIP-712 typed data as tagged JSON (bigints survive the trip; see jsonWithBigints). */
   typedData: z.string(),

@@ -14,10 +14,11 @@ import {
 } from "./schemas";
 import { validatedItem } from "./validatedItem";
 
-// Every persisted value of the extension, in one place. Only the background writes the money
-// related items (history, ledger, pinned key); pages and content scripts read them.
+// Every persisted value of the extension, in one place. Only the background adds to the money
+// related items (history, ledger, pinned keys); the options page can only reset the ledger and
+// the pins, and content scripts read.
 
-export const defaultSettings: Settings = {
+const defaultSettings: Settings = {
   apiUrl: defaultApiUrl,
   dailyCapUnits: 1_000_000,
   disabledSites: [],
@@ -51,7 +52,8 @@ export const pinnedKeys = validatedItem<PinnedKeys>(
   {},
 );
 
-const noSpending: SpendLedger = { day: "1970-01-01", spentUnits: 0 };
+/** An empty ledger: the fallback, and what resetting an unreadable one writes. */
+export const noSpending: SpendLedger = { day: "1970-01-01", spentUnits: 0 };
 
 /**
  * What was spent today. Strict: an unreadable ledger throws instead of reading as $0, so the

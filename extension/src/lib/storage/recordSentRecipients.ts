@@ -2,7 +2,7 @@ import { type Address, getAddress } from "viem";
 import { sentRecipients } from "./items";
 
 /** How many sent-to addresses are remembered: enough history, bounded storage. */
-export const sentRecipientsLimit = 200;
+const sentRecipientsLimit = 200;
 
 /**
  * Records addresses the person sent to (newest first, deduplicated) for the lookalike warning.

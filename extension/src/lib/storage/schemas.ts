@@ -34,7 +34,7 @@ export const HistoryEntrySchema = z.object({
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 export const HistorySchema = z.array(HistoryEntrySchema);
 
-export const SentRecipientSchema = z.object({ address: AddressSchema, at: z.string() });
+const SentRecipientSchema = z.object({ address: AddressSchema, at: z.string() });
 export const SentRecipientsSchema = z.array(SentRecipientSchema);
 export type SentRecipient = z.infer<typeof SentRecipientSchema>;
 
@@ -47,7 +47,7 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
-export const JwkSchema = z.looseObject({
+const JwkSchema = z.looseObject({
   kty: z.literal("EC"),
   crv: z.literal("P-256"),
   x: z.string(),
@@ -56,9 +56,8 @@ export const JwkSchema = z.looseObject({
   alg: z.string().optional(),
   use: z.string().optional(),
 });
-export type PinnedJwk = z.infer<typeof JwkSchema>;
 
-export const PinnedKeySchema = z.object({
+const PinnedKeySchema = z.object({
   jwk: JwkSchema,
   /** RFC 7638 thumbprint, shown to the user so a key change is recognisable. */
   fingerprint: z.string(),
