@@ -95,15 +95,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         />
       </div>
       {assessment && (
-        <div
-          className="row"
-          data-testid="local-status"
-          data-status={
-            assessment.checksum.problem === "malformed"
-              ? "malformed"
-              : assessment.checksum.checksum.status
-          }
-        >
+        <div className="row" data-testid="local-status" data-status={assessment.status}>
           {assessment.checksum.checksum.message}
         </div>
       )}

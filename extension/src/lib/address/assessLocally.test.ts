@@ -9,6 +9,7 @@ describe("assessLocally", () => {
   it("passes a correctly checksummed, unknown address", () => {
     const result = assessLocally({ kind: "address", value: vitalik }, []);
     expect(result.checksum.checksum.status).toBe("valid");
+    expect(result.status).toBe("valid");
     expect(result.lookalikeOf).toBeNull();
     expect(result.payable).toBe(true);
   });
@@ -37,6 +38,7 @@ describe("assessLocally", () => {
       [],
     );
     expect(result.checksum.problem).toBe("malformed");
+    expect(result.status).toBe("malformed");
     expect(result.payable).toBe(false);
   });
 });

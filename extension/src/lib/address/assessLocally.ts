@@ -7,6 +7,8 @@ import type { AddressCandidate } from "./findAddressCandidate";
 export type LocalAssessment = {
   input: string;
   checksum: ChecksumResult;
+  /** The checksum status, or "malformed" when the value is not an address at all. */
+  status: ChecksumResult["checksum"]["status"] | "malformed";
   /** A different address the user used before with the same visible ends (address poisoning). */
   lookalikeOf: Address | null;
   /** Whether a paid check makes sense: a malformed or mistyped address never costs a payment. */
@@ -23,5 +25,6 @@ export function assessLocally(
 ): LocalAssessment {
   const checksum = checksumStatus(candidate.value);
   const lookalikeOf = checksum.valid ? findLookalike(candidate.value, known) : null;
-  return { input: candidate.value, checksum, lookalikeOf, payable: checksum.valid };
+  const status = checksum.problem === "malformed" ? "malformed" : checksum.checksum.status;
+  return { input: candidate.value, checksum, status, lookalikeOf, payable: checksum.valid };
 }

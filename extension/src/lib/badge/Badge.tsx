@@ -23,18 +23,15 @@ const statusText = {
   valid: { label: "checksum valid", level: "ok" },
   missing: { label: "no checksum", level: "caution" },
   invalid: { label: "wrong checksum: likely a typo", level: "danger" },
+  malformed: { label: "not an address", level: "danger" },
 } as const;
 
 /** The free, local verdict next to a field, with the paid checks one click away. */
 export function Badge(props: BadgeProps) {
   const { assessment } = props;
-  const status = assessment.checksum.checksum.status;
-  const malformed = assessment.checksum.problem === "malformed";
-  const shown = malformed
-    ? { label: "not an address", level: "danger" as const }
-    : statusText[status];
+  const shown = statusText[assessment.status];
   return (
-    <div className="presend" data-status={malformed ? "malformed" : status}>
+    <div className="presend" data-status={assessment.status}>
       <div className="row">
         <span className="brand">presend</span>
         <span className={`chip level-${shown.level}`} data-testid="checksum">
@@ -47,7 +44,7 @@ export function Badge(props: BadgeProps) {
       <div className="mono" data-testid="address">
         {assessment.input}
       </div>
-      {(malformed || status !== "valid") && (
+      {assessment.status !== "valid" && (
         <div className="muted">{assessment.checksum.checksum.message}</div>
       )}
       {assessment.lookalikeOf && (
