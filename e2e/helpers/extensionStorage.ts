@@ -6,10 +6,18 @@ type ChromeStorage = {
       local: {
         set(items: object): Promise<void>;
         get(key: string): Promise<Record<string, unknown>>;
+        clear(): Promise<void>;
       };
     };
   };
 };
+
+/** Empties the extension's chrome.storage.local: a fresh install's state. */
+export async function clearExtensionStorage(serviceWorker: Worker): Promise<void> {
+  await serviceWorker.evaluate(() =>
+    (globalThis as unknown as ChromeStorage).chrome.storage.local.clear(),
+  );
+}
 
 /** Writes items straight into the extension's chrome.storage.local (as the options page would). */
 export async function setExtensionStorage(serviceWorker: Worker, items: object): Promise<void> {

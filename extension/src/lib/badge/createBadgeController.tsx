@@ -16,7 +16,7 @@ export type BadgeControllerOptions = {
   win: Window;
   /** Addresses the user checked or sent to before (for the lookalike warning). */
   known: () => readonly Address[];
-  /** Starts a paid check (the caller has already verified the click is a person's). */
+  /** Starts a paid check; called only for a person's click (PaidCheckControls checks isTrusted). */
   startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
   /** performance.mark / measure, injected for the paste-to-badge measurement. */
   performance: Pick<Performance, "mark" | "measure">;
