@@ -217,95 +217,124 @@ export async function runPaidCheck(
       keyFingerprint: attested.thumbprint,
       keyPinnedNow: !pinned,
     });
-    let headers: Record<string, string>;
-    try {
-      const address = await deps.wallet.account();
-      const client = new x402Client().register(
-        baseNetwork,
-        new ExactEvmScheme({
-          address,
-          signTypedData: (typedData) => deps.wallet.signTypedData(typedData),
-        }),
-      );
-      // Only the verified requirement is offered to the client, so it cannot pick another one.
-      const payload = await new x402HTTPClient(client).createPaymentPayload({
-        ...paymentRequired,
-        accepts: [requirement],
-      });
-      headers = http.encodePaymentSignatureHeader(payload);
-    } catch (error) {
-      return (
-        walletFailure(error) ?? {
-          type: "failed",
-          message: `Signing failed: ${String(error)}`,
-          charged: false,
-        }
-      );
-    }
-
-    deps.progress({ step: "paying" });
-    // Counted before sending: if the answer is lost, the payment may have settled (fail closed).
-    await deps.ledger.update((current) => ({
-      day: today,
-      spentUnits: Number((current.day === today ? BigInt(current.spentUnits) : 0n) + amount),
-    }));
-    // The ledger counts it now; holding it as well would count it twice.
-    release();
-    const refund = () =>
-      deps.ledger.update((current) => ({
-        day: current.day,
-        spentUnits:
-          current.day === today
-            ? Math.max(0, current.spentUnits - Number(amount))
-            : current.spentUnits,
-      }));
-
-    deps.progress({ step: "checking" });
-    let paid: Response;
-    try {
-      paid = await post(headers);
-    } catch (cause) {
-      return {
-        type: "failed",
-        message: `The paid request failed: ${String(cause)}`,
-        charged: "unknown",
-      };
-    }
-    if (!paid.ok) {
-      // A failed handler means settlement was skipped (DESIGN §4): nothing was charged.
-      await refund();
-      const reason =
-        paid.status === 402 ? "The server did not accept the payment." : await errorMessage(paid);
-      return { type: "failed", message: reason, charged: false };
-    }
-    const schema = request.route === "deep" ? DeepReportSchema : ReportSchema;
-    const report = schema.safeParse(await paid.json().catch(() => null));
-    if (!report.success) {
-      return { type: "failed", message: "The server's report is malformed.", charged: true };
-    }
-    let transaction: string | null = null;
-    try {
-      transaction =
-        http.getPaymentSettleResponse((name) => paid.headers.get(name)).transaction ?? null;
-    } catch {
-      transaction = null;
-    }
-    const entry: HistoryEntry = {
-      id: deps.randomId(),
-      address: report.data.address as Address,
-      chain: request.chain,
-      route: request.route,
-      level: report.data.verdict.level,
-      headline: report.data.verdict.headline,
-      checkedAt: deps.now().toISOString(),
-      amount: requirement.amount,
-      payTo: requirement.payTo as Address,
-      transaction,
-      report: report.data,
-    };
-    await deps.history.update((list) => [entry, ...list].slice(0, deps.historyLimit));
-    return { type: "report", entry };
+    return await payAndRecord(
+      request,
+      { http, paymentRequired, requirement, amount, today, post, release },
+      deps,
+    );
   } finally {
     release();
   }
+}
+
+/** A challenge that passed every check: attested payee and price, under the daily cap. */
+type VerifiedChallenge = {
+  http: x402HTTPClient;
+  paymentRequired: PaymentRequired;
+  /** The one requirement that was verified: USDC on Base, to the attested payee. */
+  requirement: PaymentRequirements;
+  amount: bigint;
+  /** The UTC day the amount counts for. */
+  today: string;
+  post: (headers: Record<string, string>) => Promise<Response>;
+  /** Ends holding `amount` against the cap (see PendingSpend). */
+  release: () => void;
+};
+
+// The second half of a paid check: the wallet signs, the ledger counts, the API answers, the
+// history keeps the report.
+async function payAndRecord(
+  request: PaidCheckRequest,
+  challenge: VerifiedChallenge,
+  deps: PaidCheckDeps,
+): Promise<CheckOutcome> {
+  const { http, paymentRequired, requirement, amount, today, post } = challenge;
+  let headers: Record<string, string>;
+  try {
+    const address = await deps.wallet.account();
+    const client = new x402Client().register(
+      baseNetwork,
+      new ExactEvmScheme({
+        address,
+        signTypedData: (typedData) => deps.wallet.signTypedData(typedData),
+      }),
+    );
+    // Only the verified requirement is offered to the client, so it cannot pick another one.
+    const payload = await new x402HTTPClient(client).createPaymentPayload({
+      ...paymentRequired,
+      accepts: [requirement],
+    });
+    headers = http.encodePaymentSignatureHeader(payload);
+  } catch (error) {
+    return (
+      walletFailure(error) ?? {
+        type: "failed",
+        message: `Signing failed: ${String(error)}`,
+        charged: false,
+      }
+    );
+  }
+
+  deps.progress({ step: "paying" });
+  // Counted before sending: if the answer is lost, the payment may have settled (fail closed).
+  await deps.ledger.update((current) => ({
+    day: today,
+    spentUnits: Number((current.day === today ? BigInt(current.spentUnits) : 0n) + amount),
+  }));
+  // The ledger counts it now; holding it as well would count it twice.
+  challenge.release();
+  const refund = () =>
+    deps.ledger.update((current) => ({
+      day: current.day,
+      spentUnits:
+        current.day === today
+          ? Math.max(0, current.spentUnits - Number(amount))
+          : current.spentUnits,
+    }));
+
+  deps.progress({ step: "checking" });
+  let paid: Response;
+  try {
+    paid = await post(headers);
+  } catch (cause) {
+    return {
+      type: "failed",
+      message: `The paid request failed: ${String(cause)}`,
+      charged: "unknown",
+    };
+  }
+  if (!paid.ok) {
+    // A failed handler means settlement was skipped (DESIGN §4): nothing was charged.
+    await refund();
+    const reason =
+      paid.status === 402 ? "The server did not accept the payment." : await errorMessage(paid);
+    return { type: "failed", message: reason, charged: false };
+  }
+  const schema = request.route === "deep" ? DeepReportSchema : ReportSchema;
+  const report = schema.safeParse(await paid.json().catch(() => null));
+  if (!report.success) {
+    return { type: "failed", message: "The server's report is malformed.", charged: true };
+  }
+  let transaction: string | null = null;
+  try {
+    transaction =
+      http.getPaymentSettleResponse((name) => paid.headers.get(name)).transaction ?? null;
+  } catch {
+    transaction = null;
+  }
+  const entry: HistoryEntry = {
+    id: deps.randomId(),
+    address: report.data.address as Address,
+    chain: request.chain,
+    route: request.route,
+    level: report.data.verdict.level,
+    headline: report.data.verdict.headline,
+    checkedAt: deps.now().toISOString(),
+    amount: requirement.amount,
+    payTo: requirement.payTo as Address,
+    transaction,
+    report: report.data,
+  };
+  await deps.history.update((list) => [entry, ...list].slice(0, deps.historyLimit));
+  return { type: "report", entry };
 }
