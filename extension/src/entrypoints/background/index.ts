@@ -4,11 +4,10 @@ import { verifyAttestation } from "../../../../shared/attestation/verifyAttestat
 import { randomHex } from "../../lib/dom/randomHex";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
 import { createCheckService } from "../../lib/payments/createCheckService";
+import { createSendQuota } from "../../lib/storage/createSendQuota";
 import { history, historyLimit, pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
 import { recordSentRecipients } from "../../lib/storage/recordSentRecipients";
 import { noWallet } from "../../lib/wallet/noWallet";
-
-const sentReportsPerPage = 20;
 
 // The background is the only part that spends: it talks to the API, verifies attestations,
 // enforces the cap and writes history. Content scripts and the popup only ask.
@@ -16,7 +15,7 @@ export default defineBackground({
   type: "module",
   main() {
     const messenger = createMessenger(browser as unknown as MessagingApi);
-    const sentReports = new Map<string, number>();
+    const sendQuota = createSendQuota(20);
     let active = 0;
     let timer: ReturnType<typeof setInterval> | undefined;
     const keepAlive = () => {
@@ -55,13 +54,10 @@ export default defineBackground({
       "recipient.sent": async ({ addresses }, sender) => {
         // Only content scripts (a tab) report sends; the list only feeds the local warning.
         if (sender.tab?.id === undefined) return null;
-        // A page can fake sends through its own provider. A cap per tab and site keeps one
-        // page from flooding the list and pushing out the addresses the person really used.
-        const source = `${sender.tab.id} ${sender.origin ?? sender.url ?? ""}`;
-        const count = sentReports.get(source) ?? 0;
-        if (count >= sentReportsPerPage) return null;
-        sentReports.set(source, count + addresses.length);
-        await recordSentRecipients(addresses, new Date());
+        // A page can fake sends through its own provider: each tab and site has a quota.
+        const page = `${sender.tab.id} ${sender.origin ?? sender.url ?? ""}`;
+        const accepted = sendQuota.take(page, addresses);
+        if (accepted.length > 0) await recordSentRecipients(accepted, new Date());
         return null;
       },
     });
