@@ -1,3 +1,4 @@
+import { approximateAmount } from "../../shared/verdict/approximateAmount";
 import { expect, test } from "../fixtures/test";
 import { badgeStyle, clickBadgeButton, waitForBadge } from "../helpers/badge";
 import { activeEoa, demoAddress } from "../helpers/demo";
@@ -38,8 +39,10 @@ for (const { label, level } of levels) {
     expect(badge.byTestId["verdict-next"]).toBe(verdict.next);
     for (const reason of verdict.reasons) expect(badge.text).toContain(reason.message);
     expect(badge.rows.base).toContain(chain.kind ?? "–");
-    if (chain.native) expect(badge.rows.base).toContain(`${chain.native.formatted} ETH`);
-    if (chain.usdc) expect(badge.rows.base).toContain(`${chain.usdc.formatted} USDC`);
+    // The table shows six significant digits; the copied report keeps the exact amounts.
+    if (chain.native)
+      expect(badge.rows.base).toContain(`${approximateAmount(chain.native, 6)} ETH`);
+    if (chain.usdc) expect(badge.rows.base).toContain(`${approximateAmount(chain.usdc, 6)} USDC`);
     expect(badge.text).toContain(verdict.gas.summary);
 
     const after = await balances(api, who);

@@ -1,12 +1,19 @@
 import { useState } from "react";
 import type { Balance, ChainFacts, DeepReport, Report } from "../../../../shared/api/report";
+import { approximateAmount } from "../../../../shared/verdict/approximateAmount";
 
 function isDeep(report: Report | DeepReport): report is DeepReport {
   return "others" in report;
 }
 
+// Six significant digits keep the table readable (1.89990 ETH, not 1.899897378338550487 ETH);
+// the exact amount stays in the copied report and in the cell's tooltip.
 function amount(balance: Balance | null | undefined): string {
-  return balance ? `${balance.formatted} ${balance.symbol}` : "–";
+  return balance ? `${approximateAmount(balance, 6)} ${balance.symbol}` : "–";
+}
+
+function exact(balance: Balance | null | undefined): string | undefined {
+  return balance ? `${balance.formatted} ${balance.symbol}` : undefined;
 }
 
 function FactsRow({ facts }: { facts: ChainFacts }) {
@@ -23,8 +30,8 @@ function FactsRow({ facts }: { facts: ChainFacts }) {
       <td>{facts.name}</td>
       <td>{facts.kind ?? "–"}</td>
       <td>{facts.outgoingTxs ?? "–"}</td>
-      <td>{amount(facts.native)}</td>
-      <td>
+      <td title={exact(facts.native)}>{amount(facts.native)}</td>
+      <td title={exact(facts.usdc)}>
         {amount(facts.usdc)}
         {facts.usdcBridged && Number(facts.usdcBridged.raw) > 0
           ? ` + ${amount(facts.usdcBridged)}`
