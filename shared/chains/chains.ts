@@ -1,5 +1,4 @@
-import type { Address, Chain } from "viem";
-import { arbitrum, base, mainnet, optimism, polygon } from "viem/chains";
+import type { Address } from "viem";
 
 /** The five chains presend checks, in the order the spec lists them. */
 export const chainNames = ["base", "ethereum", "arbitrum", "optimism", "polygon"] as const;
@@ -19,7 +18,6 @@ export type ChainInfo = {
   usdt: StablecoinInfo;
   /** The bridged (pre-native) USDC variant, where the chain has one. */
   usdcBridged?: StablecoinInfo;
-  viem: Chain;
 };
 
 const usdc = (address: Address): StablecoinInfo => ({ address, symbol: "USDC", decimals: 6 });
@@ -40,7 +38,6 @@ export const chains: Record<ChainName, ChainInfo> = {
       symbol: "USDbC",
       decimals: 6,
     },
-    viem: base,
   },
   ethereum: {
     name: "ethereum",
@@ -50,7 +47,6 @@ export const chains: Record<ChainName, ChainInfo> = {
     nativeSymbol: "ETH",
     usdc: usdc("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
     usdt: usdt("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
-    viem: mainnet,
   },
   arbitrum: {
     name: "arbitrum",
@@ -65,7 +61,6 @@ export const chains: Record<ChainName, ChainInfo> = {
       symbol: "USDC.e",
       decimals: 6,
     },
-    viem: arbitrum,
   },
   optimism: {
     name: "optimism",
@@ -80,7 +75,6 @@ export const chains: Record<ChainName, ChainInfo> = {
       symbol: "USDC.e",
       decimals: 6,
     },
-    viem: optimism,
   },
   polygon: {
     name: "polygon",
@@ -95,7 +89,6 @@ export const chains: Record<ChainName, ChainInfo> = {
       symbol: "USDC.e",
       decimals: 6,
     },
-    viem: polygon,
   },
 };
 

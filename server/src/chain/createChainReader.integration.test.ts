@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chains, multicall3Address } from "@presend/shared/chains/chains";
+import { viemChains } from "@presend/shared/chains/viemChains";
 import {
   type Address,
   createPublicClient,
@@ -62,9 +63,9 @@ describe("createChainReader against a real anvil chain", () => {
     anvil = await startAnvil({ chainId: base.id });
     proxy = await countingProxy(anvil.rpcUrl);
     const transport = http(anvil.rpcUrl);
-    const test = createTestClient({ mode: "anvil", chain: base.viem, transport });
-    const wallet = createWalletClient({ account: dev, chain: base.viem, transport });
-    const client = createPublicClient({ chain: base.viem, transport });
+    const test = createTestClient({ mode: "anvil", chain: viemChains.base, transport });
+    const wallet = createWalletClient({ account: dev, chain: viemChains.base, transport });
+    const client = createPublicClient({ chain: viemChains.base, transport });
     // The local world's pieces at their mainnet addresses: Multicall3 and a USDC-like token.
     await test.setCode({
       address: multicall3Address,
@@ -91,7 +92,7 @@ describe("createChainReader against a real anvil chain", () => {
     await test.setBalance({ address: holder.address, value: parseEther("3") });
     const send = await createWalletClient({
       account: holder,
-      chain: base.viem,
+      chain: viemChains.base,
       transport,
     }).sendTransaction({ to: dev.address, value: parseEther("1") });
     await client.waitForTransactionReceipt({ hash: send });

@@ -1,4 +1,5 @@
-import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { viemChains } from "@presend/shared/chains/viemChains";
 
 // Well-known keyless public endpoints, after the one viem ships for each chain. Operators
 // replace them through config; these only make a mainnet run work out of the box. Each is run by
@@ -18,6 +19,6 @@ const extra: Record<ChainName, string[]> = {
 export const defaultRpcUrls: Record<ChainName, string[]> = Object.fromEntries(
   chainNames.map((name) => [
     name,
-    [...new Set([...chains[name].viem.rpcUrls.default.http, ...extra[name]])],
+    [...new Set([...viemChains[name].rpcUrls.default.http, ...extra[name]])],
   ]),
 ) as Record<ChainName, string[]>;

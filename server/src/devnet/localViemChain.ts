@@ -1,4 +1,5 @@
-import { type ChainName, chains, multicall3Address } from "@presend/shared/chains/chains";
+import { type ChainName, multicall3Address } from "@presend/shared/chains/chains";
+import { viemChains } from "@presend/shared/chains/viemChains";
 import { type Chain, defineChain } from "viem";
 
 /**
@@ -7,9 +8,8 @@ import { type Chain, defineChain } from "viem";
  * @example const chain = localViemChain("base", world.chains.base.rpcUrl);
  */
 export function localViemChain(name: ChainName, rpcUrl: string): Chain {
-  const { viem } = chains[name];
   return defineChain({
-    ...viem,
+    ...viemChains[name],
     rpcUrls: { default: { http: [rpcUrl] } },
     contracts: { multicall3: { address: multicall3Address } },
   });
