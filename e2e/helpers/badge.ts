@@ -30,6 +30,11 @@ export type BadgeSnapshot = {
   chain: string | null;
   /** data-state of the paid-check area, when shown. */
   state: string | null;
+  /**
+   * data-click-ready: a paid click would count now (the badge has stayed put and, by
+   * IntersectionObserver v2, been visible and uncovered for a moment).
+   */
+  clickReady: boolean;
   text: string;
   visible: boolean;
 };
@@ -92,6 +97,7 @@ export async function readBadge(page: Page): Promise<BadgeSnapshot> {
     code: null,
     chain: null,
     state: null,
+    clickReady: false,
     text: "",
     visible: false,
   };
@@ -104,6 +110,7 @@ export async function readBadge(page: Page): Promise<BadgeSnapshot> {
   let state: string | null = null;
   let chain: string | null = null;
   let code: string | null = null;
+  let clickReady: string | null = null;
   for (const node of walk(found.root)) {
     const testId = attr(node, "data-testid");
     if (testId) {
@@ -120,6 +127,7 @@ export async function readBadge(page: Page): Promise<BadgeSnapshot> {
     status ??= attr(node, "data-status");
     state ??= attr(node, "data-state");
     code ??= attr(node, "data-code");
+    clickReady ??= attr(node, "data-click-ready");
   }
   return {
     status,
@@ -129,6 +137,7 @@ export async function readBadge(page: Page): Promise<BadgeSnapshot> {
     code,
     chain,
     state,
+    clickReady: clickReady === "true",
     text: textWithoutStyles(found.root),
     visible,
   };
@@ -180,8 +189,17 @@ export async function badgeStyle(page: Page, testId: string, property: string): 
   return result.value;
 }
 
-/** Clicks the badge button with data-action `action` like a person would (trusted click). */
-export async function clickBadgeButton(page: Page, action: string): Promise<void> {
+/**
+ * Clicks the badge button with data-action `action` like a person would (trusted click). A
+ * paid button is clicked once the badge says the click would count (it refuses clicks on a
+ * badge that just appeared, moved, or was covered); `whenReady: false` clicks at once.
+ */
+export async function clickBadgeButton(
+  page: Page,
+  action: string,
+  { whenReady = action === "check" || action === "deep" } = {},
+): Promise<void> {
+  if (whenReady) await waitForBadge(page, (b) => b.clickReady);
   const button = await badgeNode(page, "data-action", action);
   const session = await cdp(page);
   const { model } = (await session.send("DOM.getBoxModel", { nodeId: button.nodeId })) as {

@@ -4,6 +4,7 @@ import type { CheckOutcome, Progress } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { OutcomeView } from "../ui/OutcomeView";
 import { PaidCheckControls } from "../ui/PaidCheckControls";
+import { refusedClickText } from "./clickGate";
 
 export type BadgeProps = {
   assessment: LocalAssessment;
@@ -13,6 +14,10 @@ export type BadgeProps = {
   progress: Progress | null;
   outcome: CheckOutcome | null;
   busy: boolean;
+  /** A paid click would count now (the badge has stayed put and been seen uncovered). */
+  clickReady: boolean;
+  /** The last paid click was refused because the badge was covered, hidden or had just moved. */
+  refusedClick: "hidden" | "moved" | null;
   onChainChange: (chain: ChainName) => void;
   /** Called only for a person's click (PaidCheckControls drops synthetic ones). */
   onCheck: (route: Route) => void;
@@ -31,7 +36,11 @@ export function Badge(props: BadgeProps) {
   const { assessment } = props;
   const shown = statusText[assessment.status];
   return (
-    <div className="presend" data-status={assessment.status}>
+    <div
+      className="presend"
+      data-status={assessment.status}
+      data-click-ready={props.clickReady ? "true" : "false"}
+    >
       <div className="row">
         <span className="brand">presend</span>
         <span className={`chip level-${shown.level}`} data-testid="checksum">
@@ -67,6 +76,16 @@ export function Badge(props: BadgeProps) {
         props.chainSource === "wallet" &&
         !props.progress &&
         !props.outcome && <div className="muted">Chain preselected from your wallet.</div>}
+      {props.refusedClick && (
+        <div
+          className="alert level-danger"
+          data-state="click-refused"
+          data-code={props.refusedClick}
+          data-testid="click-refused"
+        >
+          {refusedClickText[props.refusedClick]}
+        </div>
+      )}
       <OutcomeView progress={props.progress} outcome={props.outcome} />
     </div>
   );

@@ -9,18 +9,29 @@ import type { CheckOutcome, Progress, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { Badge } from "./Badge";
 import { badgePosition } from "./badgePosition";
-import { createBadgeHost } from "./createBadgeHost";
+import { type ClickDecision, clickAllowed } from "./clickGate";
+import { createBadgeHost, setHostStyle } from "./createBadgeHost";
 
 export type BadgeControllerOptions = {
   doc: Document;
   win: Window;
   /** Addresses the user checked or sent to before (for the lookalike warning). */
   known: () => readonly Address[];
-  /** Starts a paid check; called only for a person's click (PaidCheckControls checks isTrusted). */
+  /**
+   * Starts a paid check; called only for a person's click (PaidCheckControls checks isTrusted)
+   * on a badge that has stayed put and been seen uncovered (clickGate).
+   */
   startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
-  /** performance.mark / measure, injected for the paste-to-badge measurement. */
-  performance: Pick<Performance, "mark" | "measure">;
+  /** performance.mark / measure for the paste-to-badge measurement; now() for the click gate. */
+  performance: Pick<Performance, "mark" | "measure" | "now">;
 };
+
+// IntersectionObserver v2 (Chromium): trackVisibility and isVisible are not in lib.dom yet.
+type VisibilityObserverInit = IntersectionObserverInit & {
+  trackVisibility: boolean;
+  delay: number;
+};
+type VisibilityEntry = IntersectionObserverEntry & { isVisible?: unknown };
 
 type State = {
   field: EditableField;
@@ -31,6 +42,8 @@ type State = {
   session: string | null;
   progress: Progress | null;
   outcome: CheckOutcome | null;
+  /** The last paid click was refused (covered, hidden or just moved badge); nothing started. */
+  refusedClick: "hidden" | "moved" | null;
 };
 
 /**
@@ -46,11 +59,61 @@ export function createBadgeController(options: BadgeControllerOptions) {
   let walletChain: ChainName | null = null;
   let frame = 0;
 
+  // Clickjacking defence: a paid click counts only if the badge has stayed put and (where the
+  // browser can tell, IntersectionObserver v2) been visible and uncovered for a moment.
+  const now = () => options.performance.now();
+  let placedAt = now();
+  let geometry = "";
+  let visibility: { supported: boolean | null; isVisible: boolean; visibleSince: number | null } = {
+    supported: false,
+    isVisible: false,
+    visibleSince: null,
+  };
+  let visibilityObserver: IntersectionObserver | null = null;
+  let shownReady = false;
+  let readyTimer = 0;
+  const gate = (): ClickDecision => clickAllowed({ now: now(), placedAt, ...visibility });
+
+  const watchVisibility = (target: HTMLElement) => {
+    visibilityObserver?.disconnect();
+    visibilityObserver = null;
+    const Observer = (win as Window & typeof globalThis).IntersectionObserver;
+    if (typeof Observer !== "function") {
+      visibility = { supported: false, isVisible: false, visibleSince: null };
+      return;
+    }
+    visibility = { supported: null, isVisible: false, visibleSince: null };
+    const init: VisibilityObserverInit = { trackVisibility: true, delay: 100, threshold: [1] };
+    try {
+      visibilityObserver = new Observer(onVisibility, init);
+    } catch {
+      visibility = { supported: false, isVisible: false, visibleSince: null };
+      return;
+    }
+    visibilityObserver.observe(target);
+  };
+
+  const onVisibility = (entries: IntersectionObserverEntry[]) => {
+    const entry = entries.at(-1) as VisibilityEntry | undefined;
+    if (!entry) return;
+    if (typeof entry.isVisible !== "boolean") {
+      // No IOv2 in this browser: only the appearance delay protects the click.
+      visibility = { supported: false, isVisible: false, visibleSince: null };
+    } else if (!entry.isVisible) {
+      visibility = { supported: true, isVisible: false, visibleSince: null };
+    } else if (!visibility.isVisible) {
+      // The report's own time would be earlier; the callback's time errs on the safe side.
+      visibility = { supported: true, isVisible: true, visibleSince: now() };
+    }
+    refreshReady();
+  };
+
   const ensureRoot = (): Root => {
     if (!root || !host?.isConnected) {
       const created = createBadgeHost(doc);
       host = created.host;
       root = createRoot(created.container);
+      watchVisibility(host);
     }
     return root;
   };
@@ -68,8 +131,21 @@ export function createBadgeController(options: BadgeControllerOptions) {
       { width: win.innerWidth, height: win.innerHeight },
       size,
     );
-    host.style.top = `${top}px`;
-    host.style.left = `${left}px`;
+    setHostStyle(host, "top", `${top}px`);
+    setHostStyle(host, "left", `${left}px`);
+    if (settled()) refreshReady();
+  };
+
+  // Where the badge is on screen (a transform on <html> moves it too). A badge that moved or
+  // changed size since last time restarts the wait before a paid click counts.
+  const settled = (): boolean => {
+    if (!host) return false;
+    const r = host.getBoundingClientRect();
+    const measured = `${r.x},${r.y},${r.width},${r.height}`;
+    if (measured === geometry) return false;
+    geometry = measured;
+    placedAt = now();
+    return true;
   };
 
   const schedulePlace = () => {
@@ -80,11 +156,35 @@ export function createBadgeController(options: BadgeControllerOptions) {
     });
   };
 
+  // The badge says whether a paid click would count now (data-click-ready, inside the closed
+  // root), and re-renders when that changes.
+  const refreshReady = () => {
+    win.clearTimeout(readyTimer);
+    readyTimer = 0;
+    if (!state || !host) return;
+    const decision = gate();
+    if (decision.allowed !== shownReady) draw();
+    if (!decision.allowed && decision.readyAt !== null) {
+      readyTimer = win.setTimeout(refreshReady, Math.max(decision.readyAt - now(), 0) + 1);
+    }
+  };
+
+  /** Renders a change of content: the badge counts as just placed. */
   const render = () => {
+    placedAt = now();
+    draw();
+    refreshReady();
+  };
+
+  const draw = () => {
     const current = state;
     const target = ensureRoot();
     if (!current || !host) return;
-    host.style.display = "block";
+    if (host.style.display !== "block") {
+      setHostStyle(host, "display", "block");
+      geometry = "";
+    }
+    shownReady = gate().allowed;
     // Synchronous render: the badge is in the DOM when this returns (the latency we measure).
     flushSync(() =>
       target.render(
@@ -95,10 +195,20 @@ export function createBadgeController(options: BadgeControllerOptions) {
           progress={current.progress}
           outcome={current.outcome}
           busy={current.session !== null && current.outcome === null}
+          clickReady={shownReady}
+          refusedClick={current.refusedClick}
           onChainChange={(chain) => update({ chain, chainSource: "user" })}
           onCheck={(route) => {
             const normalized = current.assessment.checksum.normalized;
             if (!normalized || state?.session) return;
+            // A page can move the badge without a scroll (a transform on <html>): measure now.
+            settled();
+            const decision = gate();
+            if (!decision.allowed) {
+              // Covered, faded or just moved: the person may not have seen what they clicked.
+              update({ refusedClick: decision.reason });
+              return;
+            }
             options.performance.mark("presend:check-click");
             options.startCheck({ route, address: normalized, chain: current.chain });
           }}
@@ -117,7 +227,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
 
   const hide = () => {
     state = null;
-    if (host) host.style.display = "none";
+    win.clearTimeout(readyTimer);
+    readyTimer = 0;
+    if (host) setHostStyle(host, "display", "none");
     root?.render(null);
   };
 
@@ -149,6 +261,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
         session: null,
         progress: null,
         outcome: null,
+        refusedClick: null,
       };
       options.performance.mark("presend:entry", { startTime: entry.at });
       render();
@@ -170,7 +283,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       }
     },
     beginSession(session: string) {
-      update({ session, progress: { step: "requesting" }, outcome: null });
+      update({ session, progress: { step: "requesting" }, outcome: null, refusedClick: null });
     },
     progress(session: string, progress: Progress) {
       if (state?.session === session) update({ progress });

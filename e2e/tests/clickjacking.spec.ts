@@ -1,0 +1,162 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "../fixtures/test";
+import type { TestWallet } from "../fixtures/testWallet";
+import { clickBadgeButton, finished, readBadge, waitForBadge } from "../helpers/badge";
+import { activeEoa } from "../helpers/demo";
+import { dappFields, pasteInto } from "../helpers/enterAddress";
+import { getExtensionStorage } from "../helpers/extensionStorage";
+import { balances, payerAndPayTo } from "../helpers/paidCheck";
+
+// Clickjacking: the page cannot click the badge itself (closed root, untrusted clicks), so it
+// tries to make a person click it without seeing it. A page element over the badge with
+// pointer-events: none lets the real click through to a paid button the person cannot see;
+// opacity on <html> fades the badge; a transform on <html> slides it under the cursor. The
+// badge accepts a paid click only once IntersectionObserver v2 has seen it uncovered, and it
+// has stayed put, for half a second.
+
+const refusedText = "presend's badge was covered or hidden; click refused. Nothing was charged.";
+
+/** Lays an opaque decoy over the whole viewport, above the badge, that clicks pass through. */
+async function coverBadge(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const decoy = document.createElement("div");
+    decoy.id = "decoy";
+    decoy.textContent = "Click anywhere to claim your prize";
+    decoy.style.cssText =
+      "position:fixed;inset:0;z-index:2147483647;pointer-events:none;background:#fff;font-size:40px";
+    // After the badge's host in <html>: same z-index, later in tree order, so painted above.
+    document.documentElement.append(decoy);
+  });
+}
+
+/** A pasted address with its badge on screen, seen uncovered long enough for a paid click. */
+async function readyBadge(page: Page, address: string): Promise<void> {
+  await pasteInto(page, dappFields.input, address);
+  await waitForBadge(page, (b) => b.visible && b.status === "valid" && b.clickReady);
+}
+
+/** Nothing asked of the wallet, nothing paid, nothing recorded. */
+async function expectNothingStarted(
+  page: Page,
+  wallet: TestWallet,
+  check: { after: () => Promise<unknown>; before: unknown },
+  serviceWorker: Parameters<typeof getExtensionStorage>[0],
+): Promise<void> {
+  await page.waitForTimeout(1_000);
+  expect(wallet.signRequests()).toEqual([]);
+  expect(wallet.requests.map((r) => r.method)).not.toContain("eth_requestAccounts");
+  expect(await check.after()).toEqual(check.before);
+  for (const key of ["history", "spendLedger"]) {
+    expect(await getExtensionStorage(serviceWorker, key)).toBeUndefined();
+  }
+}
+
+test("a page element over the badge (pointer-events: none) gets a person's click refused: no signature, no payment", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  await readyBadge(dapp, activeEoa(api.world));
+
+  await coverBadge(dapp);
+  // IOv2 reports the cover within its 100 ms delay; the badge then says a click would not count.
+  await waitForBadge(dapp, (b) => !b.clickReady);
+  await clickBadgeButton(dapp, "check", { whenReady: false });
+
+  // The click went through the decoy to the paid button, which refused it.
+  const badge = await waitForBadge(dapp, (b) => b.state === "click-refused");
+  expect(badge.code).toBe("hidden");
+  expect(badge.byTestId["click-refused"]).toBe(refusedText);
+  await expectNothingStarted(
+    dapp,
+    wallet,
+    { before, after: () => balances(api, who) },
+    serviceWorker,
+  );
+});
+
+test("a page fading the badge (opacity on <html>) gets a person's click refused: no signature, no payment", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  await readyBadge(dapp, activeEoa(api.world));
+
+  await dapp.evaluate(() => {
+    document.documentElement.style.opacity = "0.02";
+  });
+  await waitForBadge(dapp, (b) => !b.clickReady);
+  await clickBadgeButton(dapp, "deep", { whenReady: false });
+
+  const badge = await waitForBadge(dapp, (b) => b.state === "click-refused");
+  expect(badge.code).toBe("hidden");
+  expect(badge.byTestId["click-refused"]).toBe(refusedText);
+  await expectNothingStarted(
+    dapp,
+    wallet,
+    { before, after: () => balances(api, who) },
+    serviceWorker,
+  );
+});
+
+test("a page sliding the badge under the cursor (transform on <html>) gets the click refused", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  await readyBadge(dapp, activeEoa(api.world));
+
+  // No scroll, no resize: only the click itself can notice that the badge moved.
+  await dapp.evaluate(() => {
+    document.documentElement.style.transform = "translate(0, 40px)";
+  });
+  await clickBadgeButton(dapp, "check", { whenReady: false });
+
+  const badge = await waitForBadge(dapp, (b) => b.state === "click-refused");
+  expect(badge.code).toBe("moved");
+  expect(badge.byTestId["click-refused"]).toContain("had just appeared or moved; click refused");
+  await expectNothingStarted(
+    dapp,
+    wallet,
+    { before, after: () => balances(api, who) },
+    serviceWorker,
+  );
+});
+
+test("once the cover is gone and the badge has been seen for half a second, a person's click pays normally", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  await readyBadge(dapp, activeEoa(api.world));
+  await coverBadge(dapp);
+  await waitForBadge(dapp, (b) => !b.clickReady);
+  await clickBadgeButton(dapp, "check", { whenReady: false });
+  await waitForBadge(dapp, (b) => b.state === "click-refused");
+
+  await dapp.evaluate(() => document.getElementById("decoy")?.remove());
+  // Just uncovered: not yet (IOv2 must first see it, then half a second must pass).
+  expect((await readBadge(dapp)).clickReady).toBe(false);
+  expect(wallet.signRequests()).toEqual([]);
+
+  // The helper waits for data-click-ready, then clicks like a person.
+  await clickBadgeButton(dapp, "check");
+  const badge = await waitForBadge(dapp, finished, 30_000);
+  expect(badge.byTestId["verdict-level"]).toBe("ok");
+  expect(badge.byTestId["click-refused"]).toBeUndefined();
+  expect(wallet.signRequests()).toHaveLength(1);
+  const after = await balances(api, who);
+  expect(after.payer).toBe((before.payer ?? 0n) - 10_000n);
+  expect(after.payTo).toBe((before.payTo ?? 0n) + 10_000n);
+});
