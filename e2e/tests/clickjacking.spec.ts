@@ -51,86 +51,66 @@ async function expectNothingStarted(
   }
 }
 
-test("a page element over the badge (pointer-events: none) gets a person's click refused: no signature, no payment", async ({
-  api,
-  dapp,
-  wallet,
-  serviceWorker,
-}) => {
-  const who = payerAndPayTo(api, wallet);
-  const before = await balances(api, who);
-  await readyBadge(dapp, activeEoa(api.world));
+// Each attack: what the page does to the badge, which paid button the person then clicks, and
+// how the badge must refuse that click.
+const attacks = [
+  {
+    name: "a page element over the badge (pointer-events: none) gets a person's click refused: no signature, no payment",
+    route: "check",
+    // IOv2 reports the cover within its 100 ms delay; the badge then says a click would not count.
+    attack: coverBadge,
+    reportsNotReady: true,
+    code: "hidden",
+    refusal: (text: string | undefined) => expect(text).toBe(refusedText),
+  },
+  {
+    name: "a page fading the badge (opacity on <html>) gets a person's click refused: no signature, no payment",
+    route: "deep",
+    attack: (page: Page) =>
+      page.evaluate(() => {
+        document.documentElement.style.opacity = "0.02";
+      }),
+    reportsNotReady: true,
+    code: "hidden",
+    refusal: (text: string | undefined) => expect(text).toBe(refusedText),
+  },
+  {
+    name: "a page sliding the badge under the cursor (transform on <html>) gets the click refused",
+    route: "check",
+    // No scroll, no resize: only the click itself can notice that the badge moved.
+    attack: (page: Page) =>
+      page.evaluate(() => {
+        document.documentElement.style.transform = "translate(0, 40px)";
+      }),
+    reportsNotReady: false,
+    code: "moved",
+    refusal: (text: string | undefined) =>
+      expect(text).toContain("had just appeared or moved; click refused"),
+  },
+] as const;
 
-  await coverBadge(dapp);
-  // IOv2 reports the cover within its 100 ms delay; the badge then says a click would not count.
-  await waitForBadge(dapp, (b) => !b.clickReady);
-  await clickBadgeButton(dapp, "check", { whenReady: false });
+for (const { name, route, attack, reportsNotReady, code, refusal } of attacks) {
+  test(name, async ({ api, dapp, wallet, serviceWorker }) => {
+    const who = payerAndPayTo(api, wallet);
+    const before = await balances(api, who);
+    await readyBadge(dapp, activeEoa(api.world));
 
-  // The click went through the decoy to the paid button, which refused it.
-  const badge = await waitForBadge(dapp, (b) => b.state === "click-refused");
-  expect(badge.code).toBe("hidden");
-  expect(badge.byTestId["click-refused"]).toBe(refusedText);
-  await expectNothingStarted(
-    dapp,
-    wallet,
-    { before, after: () => balances(api, who) },
-    serviceWorker,
-  );
-});
+    await attack(dapp);
+    if (reportsNotReady) await waitForBadge(dapp, (b) => !b.clickReady);
+    await clickBadgeButton(dapp, route, { whenReady: false });
 
-test("a page fading the badge (opacity on <html>) gets a person's click refused: no signature, no payment", async ({
-  api,
-  dapp,
-  wallet,
-  serviceWorker,
-}) => {
-  const who = payerAndPayTo(api, wallet);
-  const before = await balances(api, who);
-  await readyBadge(dapp, activeEoa(api.world));
-
-  await dapp.evaluate(() => {
-    document.documentElement.style.opacity = "0.02";
+    // The click went through to the paid button, which refused it.
+    const badge = await waitForBadge(dapp, (b) => b.state === "click-refused");
+    expect(badge.code).toBe(code);
+    refusal(badge.byTestId["click-refused"]);
+    await expectNothingStarted(
+      dapp,
+      wallet,
+      { before, after: () => balances(api, who) },
+      serviceWorker,
+    );
   });
-  await waitForBadge(dapp, (b) => !b.clickReady);
-  await clickBadgeButton(dapp, "deep", { whenReady: false });
-
-  const badge = await waitForBadge(dapp, (b) => b.state === "click-refused");
-  expect(badge.code).toBe("hidden");
-  expect(badge.byTestId["click-refused"]).toBe(refusedText);
-  await expectNothingStarted(
-    dapp,
-    wallet,
-    { before, after: () => balances(api, who) },
-    serviceWorker,
-  );
-});
-
-test("a page sliding the badge under the cursor (transform on <html>) gets the click refused", async ({
-  api,
-  dapp,
-  wallet,
-  serviceWorker,
-}) => {
-  const who = payerAndPayTo(api, wallet);
-  const before = await balances(api, who);
-  await readyBadge(dapp, activeEoa(api.world));
-
-  // No scroll, no resize: only the click itself can notice that the badge moved.
-  await dapp.evaluate(() => {
-    document.documentElement.style.transform = "translate(0, 40px)";
-  });
-  await clickBadgeButton(dapp, "check", { whenReady: false });
-
-  const badge = await waitForBadge(dapp, (b) => b.state === "click-refused");
-  expect(badge.code).toBe("moved");
-  expect(badge.byTestId["click-refused"]).toContain("had just appeared or moved; click refused");
-  await expectNothingStarted(
-    dapp,
-    wallet,
-    { before, after: () => balances(api, who) },
-    serviceWorker,
-  );
-});
+}
 
 test("once the cover is gone and the badge has been seen for half a second, a person's click pays normally", async ({
   api,
