@@ -1,4 +1,5 @@
 import { calculateJwkThumbprint, compactVerify, importJWK } from "jose";
+import { z } from "zod";
 import {
   type AttestationBlock,
   AttestationBlockSchema,
@@ -15,6 +16,10 @@ export type AttestationCheck = {
   payTo: string;
   /** Amount (base units) of those requirements. */
   amount: string;
+  /** CAIP-2 network of those requirements; compared when the attestation binds one. */
+  network?: string;
+  /** Asset (token contract) of those requirements; compared when the attestation binds one. */
+  asset?: string;
   /** Thumbprint of the key pinned for this server, when one is pinned. */
   pinnedThumbprint?: string;
   /** Seconds since epoch; defaults to the clock. */
@@ -28,18 +33,27 @@ export type AttestationFailure =
   | "expired"
   | "not_yet_valid"
   | "payto_mismatch"
+  | "network_mismatch"
+  | "asset_mismatch"
   | "unknown_route"
   | "price_above_attested";
 
 export type AttestationResult =
   | {
       type: "valid";
-      payload: AttestationPayload;
+      payload: BoundPayload;
       block: AttestationBlock;
       /** RFC 7638 thumbprint of the key: what a client pins. */
       thumbprint: string;
     }
   | { type: "invalid"; reason: AttestationFailure; message: string; thumbprint?: string };
+
+// The attestation may also bind the payment network and asset; a challenge must then match them.
+const BoundPayloadSchema = AttestationPayloadSchema.extend({
+  network: z.string().optional(),
+  asset: z.string().optional(),
+});
+type BoundPayload = AttestationPayload & z.infer<typeof BoundPayloadSchema>;
 
 // Clocks drift; a minute of leeway keeps a freshly re-signed attestation usable everywhere.
 const clockLeewaySeconds = 60;
@@ -64,11 +78,11 @@ export async function verifyAttestation(check: AttestationCheck): Promise<Attest
       message: `The server's attestation key changed (pinned ${check.pinnedThumbprint}, now ${thumbprint} with kid ${block.key.kid}). Someone may be impersonating the payee; verify the new key out of band before trusting it.`,
     };
   }
-  let payload: AttestationPayload;
+  let payload: BoundPayload;
   try {
     const key = await importJWK(block.key, "ES256");
     const verified = await compactVerify(block.jws, key, { algorithms: ["ES256"] });
-    const claims = AttestationPayloadSchema.safeParse(
+    const claims = BoundPayloadSchema.safeParse(
       JSON.parse(new TextDecoder().decode(verified.payload)),
     );
     if (!claims.success) {
@@ -111,6 +125,30 @@ export async function verifyAttestation(check: AttestationCheck): Promise<Attest
       reason: "payto_mismatch",
       thumbprint,
       message: `The challenge asks to pay ${check.payTo}, but the attested payee is ${payload.payTo}.`,
+    };
+  }
+  if (
+    payload.network !== undefined &&
+    check.network !== undefined &&
+    payload.network !== check.network
+  ) {
+    return {
+      type: "invalid",
+      reason: "network_mismatch",
+      thumbprint,
+      message: `The challenge asks for payment on ${check.network}, but the attested network is ${payload.network}.`,
+    };
+  }
+  if (
+    payload.asset !== undefined &&
+    check.asset !== undefined &&
+    payload.asset.toLowerCase() !== check.asset.toLowerCase()
+  ) {
+    return {
+      type: "invalid",
+      reason: "asset_mismatch",
+      thumbprint,
+      message: `The challenge asks for payment in ${check.asset}, but the attested asset is ${payload.asset}.`,
     };
   }
   const maxPrice = payload.maxPrice[check.route];

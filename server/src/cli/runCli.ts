@@ -111,7 +111,9 @@ async function paidCheck(
   client.onBeforePaymentCreation(async ({ paymentRequired, selectedRequirements }) => {
     const pinned = pins.get(origin);
     const result = await verifyAttestation({
-      block: paymentRequired.extensions?.[attestationExtensionKey],
+      block: (
+        paymentRequired.extensions?.[attestationExtensionKey] as { info?: unknown } | undefined
+      )?.info,
       route,
       payTo: selectedRequirements.payTo,
       amount: selectedRequirements.amount,

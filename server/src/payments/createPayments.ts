@@ -5,10 +5,14 @@ import {
 } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
+import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import type { Address, Hex } from "viem";
 import { attestationExtension } from "./attestationExtension";
 import { type Attestation, createAttestation } from "./createAttestation";
+import { createAttestationSigner } from "./createAttestationSigner";
 import { createLocalFacilitator } from "./createLocalFacilitator";
+import { createReportSigner, type ReportSigner } from "./createReportSigner";
+import { offerReceiptExtension } from "./offerReceiptExtension";
 import type { PaidPath } from "./paidRoutes";
 import {
   type PaymentsConfig,
@@ -29,6 +33,8 @@ export type Payments = {
   /** Address of the in-process facilitator's settlement account (local mode only). */
   facilitatorAddress: Address | null;
   attestation: Attestation;
+  /** Signs a paid report with its settlement (attestation key). */
+  signReport: ReportSigner;
   /** The exact scheme's payment requirements for a paid route, as the 402 header carries them. */
   requirements(path: PaidPath): Promise<PaymentRequirements[]>;
   /** Resolves once the facilitator's supported kinds are loaded. */
@@ -68,9 +74,12 @@ export async function createPayments(
     payTo: config.payTo,
     maxPrice: config.prices,
   });
+  const signer = await createAttestationSigner(config.attestationKey);
   const resourceServer = new x402ResourceServer(timed)
     .register(config.network, new ExactEvmScheme())
-    .registerExtension(attestationExtension(attestation));
+    .registerExtension(attestationExtension(attestation))
+    .registerExtension(bazaarResourceServerExtension)
+    .registerExtension(offerReceiptExtension(signer));
 
   let initialized: Promise<void> | null = null;
   const ready = () => {
@@ -86,6 +95,7 @@ export async function createPayments(
     facilitator: timed,
     facilitatorAddress,
     attestation,
+    signReport: createReportSigner(signer),
     ready,
     async requirements(path) {
       await ready();

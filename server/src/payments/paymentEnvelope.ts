@@ -7,12 +7,17 @@ import {
 } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import type { MiddlewareHandler } from "hono";
+import { attestationExtensionEntry } from "./attestationExtension";
 import type { Payments } from "./createPayments";
 import type { PaidRoute } from "./paidRoutes";
 import { withSpecFields } from "./withSpecFields";
 
-/** A real payment header is ~1.5 KB; anything far larger is refused before decoding. */
-export const maxPaymentHeaderBytes = 8192;
+/**
+ * A real payment header is ~1.5 KB plus the extensions the x402 client echoes from the 402
+ * (attestation, signed offer, bazaar declaration: ~8 KB once base64-encoded); anything larger
+ * is refused before decoding. Node refuses request headers over 16 KB in total anyway.
+ */
+export const maxPaymentHeaderBytes = 14 * 1024;
 
 export type PaymentEnvelopeOptions = { route: PaidRoute; payments: Payments; resourceUrl: string };
 
@@ -101,6 +106,8 @@ async function freshChallenge(
       mimeType: "application/json",
     },
     accepts: await options.payments.requirements(options.route.path),
-    extensions: { [attestationExtensionKey]: options.payments.attestation.current() },
+    extensions: {
+      [attestationExtensionKey]: attestationExtensionEntry(options.payments.attestation),
+    },
   };
 }

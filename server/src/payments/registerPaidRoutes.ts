@@ -4,6 +4,7 @@ import { CheckRequestSchema, DeepReportSchema, ReportSchema } from "@presend/sha
 import { attestationExtensionKey } from "@presend/shared/attestation/attestationSchemas";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { type RoutesConfig, x402HTTPResourceServer } from "@x402/core/server";
+import { declareOfferReceiptExtension } from "@x402/extensions/offer-receipt";
 import { paymentMiddlewareFromHTTPServer } from "@x402/hono";
 import type { MiddlewareHandler } from "hono";
 import type { Address } from "viem";
@@ -12,13 +13,17 @@ import type { App } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
 import type { ReceiptStore } from "../receipts/openReceiptStore";
 import { registerReceiptRoute } from "../receipts/registerReceiptRoute";
+import { attestationExtensionEntry } from "./attestationExtension";
 import { checkRequestGuard } from "./checkRequestGuard";
 import { maxTimeoutSeconds, type Payments, usdcDomainExtra } from "./createPayments";
+import { discoveryExtension } from "./discoveryExtension";
+import { offerReceiptDeclaration } from "./offerReceiptExtension";
 import { type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
 import { paymentEnvelope } from "./paymentEnvelope";
 import { PaymentRequiredBodySchema } from "./paymentRequiredSchema";
 import { recordSettlement } from "./recordSettlement";
 import { registerDiscoveryRoute } from "./registerDiscoveryRoute";
+import { signedReport } from "./signedReport";
 
 export type PaidRoutesDeps = {
   engine: Engine;
@@ -57,7 +62,11 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
         resource: `${publicUrl}${route.path}`,
         description: route.description,
         mimeType: "application/json",
-        extensions: { [attestationExtensionKey]: deps.payments.attestation.current() },
+        extensions: {
+          [attestationExtensionKey]: attestationExtensionEntry(deps.payments.attestation),
+          ...discoveryExtension(route.path),
+          ...declareOfferReceiptExtension(offerReceiptDeclaration),
+        },
       },
     ]),
   );
@@ -75,6 +84,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
+    signedReport(deps.payments.signReport),
     recordSettlement({
       route,
       receipts: deps.receipts,
@@ -108,7 +118,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     return c.json(result.report, 200);
   });
 
-  registerReceiptRoute(app, { receipts: deps.receipts });
+  registerReceiptRoute(app, { receipts: deps.receipts, signReport: deps.payments.signReport });
   registerDiscoveryRoute(app, { payments: deps.payments, publicUrl });
 }
 

@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { type Hex, verifyMessage } from "viem";
 import type { App } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
+import type { ReportSigner } from "../payments/createReportSigner";
 import type { ReceiptStore } from "./openReceiptStore";
-import { receiptMessage } from "./receiptMessage";
 
 const ReceiptBodySchema = z
   .object({
@@ -16,6 +17,10 @@ const ReceiptBodySchema = z
     amount: z.string(),
     createdAt: z.string(),
     report: z.unknown().openapi({ description: "The report exactly as first sent." }),
+    signature: z.string().openapi({
+      description:
+        "Detached ES256 JWS (attestation key) over the report and its settlement, as PRESEND-REPORT-SIGNATURE carried it.",
+    }),
   })
   .openapi("Receipt");
 
@@ -52,7 +57,10 @@ const receiptRoute = createRoute({
 const hexSignature = /^0x[0-9a-fA-F]{130,}$/;
 
 /** Registers GET /receipts/{tx}: the stored report, to the payer only. */
-export function registerReceiptRoute(app: App, deps: { receipts: ReceiptStore }): void {
+export function registerReceiptRoute(
+  app: App,
+  deps: { receipts: ReceiptStore; signReport: ReportSigner },
+): void {
   app.openapi(receiptRoute, async (c) => {
     const { tx } = c.req.valid("param");
     const { signature } = c.req.valid("query");
@@ -82,6 +90,11 @@ export function registerReceiptRoute(app: App, deps: { receipts: ReceiptStore })
         `Only the payer may fetch this receipt: sign "${message}" with the paying key (EIP-191) and pass it as ?signature=0x...`,
       ) as never;
     }
-    return c.json(receipt, 200);
+    const reportSignature = await deps.signReport(receipt.report, {
+      transaction: receipt.tx,
+      network: receipt.network,
+      payer: receipt.payer,
+    });
+    return c.json({ ...receipt, signature: reportSignature }, 200);
   });
 }
