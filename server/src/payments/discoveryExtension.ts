@@ -20,6 +20,7 @@ const activeWallet = (name: ChainName): ChainFacts => ({
   status: "ok",
   isContract: false,
   kind: "eoa",
+  kindLabel: "wallet (EOA)",
   outgoingTxs: 4,
   native: null,
   usdc: null,
