@@ -17,10 +17,12 @@ export type ParsedCli =
   | { type: "error"; message: string };
 
 export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price 0.05]
+       presend mcp
 
   validate   free EIP-55 checksum pre-check
   check      paid single-chain check (USD 0.01)
   deep       paid five-chain check (USD 0.05)
+  mcp        MCP server on stdio (tools validate, check, deep); see README
 
   --chain      ${chainNames.join(", ")} (default base)
   --json       print the report as JSON
@@ -28,7 +30,12 @@ export const usage = `usage: presend <validate|check|deep> <address> [--chain ba
 
 environment:
   PRESEND_PRIVATE_KEY  key that pays (0x + 64 hex), needed by check and deep
-  PRESEND_URL          server (default http://127.0.0.1:8402)`;
+  PRESEND_URL          server (default http://127.0.0.1:8402)
+  PRESEND_SPEND_CAP    mcp: USD one session may spend (default 0.10)
+
+exit codes: 0 done, 1 address not valid, 2 usage, 3 refused to pay (charged: no),
+  4 payment refused by the server (charged: no), 5 server error or unreachable (charged: no),
+  6 charged or possibly charged but no report (stderr says how to fetch it), 7 forged report`;
 
 /**
  * Parses the presend command line; never throws.
