@@ -17,6 +17,8 @@ export const errorCodes = [
   "receipt_not_found",
   "receipt_forbidden",
   "internal_error",
+  "rate_limited",
+  "not_ready",
 ] as const;
 
 export const ErrorCodeSchema = z.enum(errorCodes);
