@@ -44,6 +44,7 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
     status: "ok",
     isContract: kind !== "eoa",
     kind,
+    kindLabel: kind,
     ...(spec.delegate ? { delegate: spec.delegate } : {}),
     outgoingTxs: spec.nonce ?? 0,
     native: balanceOf(spec.native ?? "0", chain.nativeSymbol, 18),

@@ -14,7 +14,9 @@ const kindDescriptions: Record<AddressKind, string> = {
   eoa: "wallet (EOA, no code)",
   "eip7702-delegated": "wallet with EIP-7702 delegated code",
   safe: "Safe (smart contract wallet)",
+  "smart-account": "smart account (contract wallet)",
   token: "token contract",
+  nft: "NFT collection",
   contract: "contract of unknown type",
 };
 
@@ -22,7 +24,9 @@ const kindShortNames: Record<AddressKind, string> = {
   eoa: "EOA",
   "eip7702-delegated": "EOA+7702",
   safe: "Safe",
+  "smart-account": "account",
   token: "token",
+  nft: "NFT",
   contract: "contract",
 };
 

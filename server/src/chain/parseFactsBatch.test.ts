@@ -60,6 +60,7 @@ describe("parseFactsBatch", () => {
       status: "ok",
       isContract: false,
       kind: "eoa",
+      kindLabel: "wallet (EOA)",
       outgoingTxs: 7,
       native: { raw: "1500000000000000000", decimals: 18, formatted: "1.5", symbol: "ETH" },
       usdc: { raw: "0", decimals: 6, formatted: "0", symbol: "USDC" },

@@ -158,24 +158,26 @@ function word(result: SubcallResult | undefined): bigint | undefined {
 function classify(
   code: Hex,
   subcalls: Map<FactsSubcall["key"], SubcallResult>,
-): Pick<ChainFacts, "isContract" | "kind" | "delegate"> {
-  if (size(code) === 0) return { isContract: false, kind: "eoa" };
+): Pick<ChainFacts, "isContract" | "kind" | "kindLabel" | "delegate"> {
+  if (size(code) === 0) return { isContract: false, kind: "eoa", kindLabel: "wallet (EOA)" };
   // EIP-7702 delegation designator: 0xef0100 || 20-byte delegate. Still an EOA (it has a key and
   // can send), but its code runs the delegate's logic, so it is reported with the delegate.
   if (size(code) === 23 && code.toLowerCase().startsWith("0xef0100")) {
     return {
       isContract: false,
       kind: "eip7702-delegated",
+      kindLabel: "EIP-7702 account delegating to an unknown contract",
       delegate: getAddress(`0x${code.slice(8)}`),
     };
   }
   const threshold = word(subcalls.get("threshold"));
-  if (threshold !== undefined && threshold > 0n) return { isContract: true, kind: "safe" };
+  if (threshold !== undefined && threshold > 0n)
+    return { isContract: true, kind: "safe", kindLabel: "Safe" };
   const totalSupply = word(subcalls.get("totalSupply"));
   const decimals = word(subcalls.get("decimals"));
   // decimals is a uint8 in the ERC-20 ABI; a larger word means the function is something else.
   if (totalSupply !== undefined && decimals !== undefined && decimals <= 255n) {
-    return { isContract: true, kind: "token" };
+    return { isContract: true, kind: "token", kindLabel: "ERC-20 token contract" };
   }
-  return { isContract: true, kind: "contract" };
+  return { isContract: true, kind: "contract", kindLabel: "contract" };
 }
