@@ -40,12 +40,12 @@ export async function startServer(
       world,
       stop: async () => {
         await server.close();
-        close();
+        await close();
         await world?.stop();
       },
     };
   } catch (error) {
-    composed?.close();
+    await composed?.close();
     await world?.stop();
     throw error;
   }
