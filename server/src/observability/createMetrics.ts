@@ -1,6 +1,7 @@
 import { Counter, Histogram, Registry } from "prom-client";
 
 export type Metrics = ReturnType<typeof createMetrics>;
+export type CacheResult = "hit" | "coalesced" | "miss";
 
 /**
  * The Prometheus metrics of one process, in their own registry (tests build several side by side):
@@ -10,6 +11,7 @@ export type Metrics = ReturnType<typeof createMetrics>;
  */
 export function createMetrics() {
   const registry = new Registry();
+  let cacheSource: (() => Record<CacheResult, number>) | undefined;
   return {
     registry,
     requests: new Counter({
@@ -52,10 +54,20 @@ export function createMetrics() {
     }),
     cache: new Counter({
       name: "presend_chain_cache_total",
-      help: "Chain-facts reads, by result: hit (memory or shared cache), coalesced, miss (upstream).",
+      help: "Chain-facts reads, by result: hit (memory or shared cache), coalesced, miss (upstream request).",
       labelNames: ["result"] as const,
       registers: [registry],
+      // Read at scrape time from the reader's own counters: one source, nothing to keep in step.
+      collect() {
+        if (!cacheSource) return;
+        this.reset();
+        for (const [result, count] of Object.entries(cacheSource())) this.inc({ result }, count);
+      },
     }),
+    /** Where the cache counters come from (the chain reader's stats). */
+    readCacheFrom(source: () => Record<CacheResult, number>) {
+      cacheSource = source;
+    },
     rateLimited: new Counter({
       name: "presend_rate_limited_total",
       help: "Requests refused with 429, by limit (free, challenge).",
