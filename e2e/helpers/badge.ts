@@ -297,9 +297,17 @@ export async function badgeBox(
   return nodeBox(page, await badgeNode(page, name, value));
 }
 
-/** Runs `fn` on the badge element with data-testid `testId` (inside the closed root). */
-export async function onBadgeElement<T>(page: BadgeTarget, testId: string, fn: string): Promise<T> {
-  const node = await badgeNode(page, "data-testid", testId);
+/**
+ * Runs the function source `fn` with `this` bound to the badge element with data-testid (or
+ * data-action) `value`, inside the closed root, and returns its JSON result.
+ */
+export async function onBadgeElement<T>(
+  page: BadgeTarget,
+  value: string,
+  fn: string,
+  name: "data-testid" | "data-action" = "data-testid",
+): Promise<T> {
+  const node = await badgeNode(page, name, value);
   const session = await cdp(page);
   const { object } = (await session.send("DOM.resolveNode", { nodeId: node.nodeId })) as {
     object: { objectId: string };

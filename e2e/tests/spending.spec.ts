@@ -53,7 +53,9 @@ test("a corrupt spend ledger refuses to pay (never read as $0) until the person 
   const options = await context.newPage();
   await options.goto(`chrome-extension://${extensionId}/options.html`);
   await options.getByRole("button", { name: "Reset spending record" }).click();
-  await expect(options.getByTestId("spent-today")).toHaveText("$0.00 spent today (UTC).");
+  await expect(options.getByTestId("spent-today")).toContainText(
+    "$0.00 of $1.00 spent today (UTC).",
+  );
   const again = await pasteAndCheck(dapp, randomAddress(), "check");
   expect(again.level).toBe("caution");
 });

@@ -93,7 +93,12 @@ export function Badge(props: BadgeProps) {
         </button>
       )}
       {expanded && (
-        <section className="card" role="dialog" aria-label={`presend check of ${short}`}>
+        <section
+          className="card"
+          data-testid="card"
+          role="dialog"
+          aria-label={`presend check of ${short}`}
+        >
           <div className="card-head">
             <span className="brand">presend</span>
             <span className={`pill level-${assessment.level}`} data-testid="checksum" role="status">

@@ -112,9 +112,9 @@ export function VerdictView({ report }: { report: Report | DeepReport }) {
             {first.message}
           </div>
         )}
-        <div data-testid="verdict-next">
+        <div>
           <strong>Next: </strong>
-          {verdict.next}
+          <span data-testid="verdict-next">{verdict.next}</span>
         </div>
       </div>
       <div className="row">

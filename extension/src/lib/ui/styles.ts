@@ -51,6 +51,14 @@ tr.target td:first-child::after { content: " (target)"; font-weight: 400; color:
 .headline { font-size: 14px; font-weight: 700; }
 .verdict-head { display: flex; gap: var(--s2); align-items: baseline; flex-wrap: wrap; }
 
+.popup { width: 400px; padding: var(--s3); }
+.history li { display: block; }
+.history summary { cursor: pointer; padding: var(--s1) 0; }
+.history details[open] summary { margin-bottom: var(--s2); }
+.badge-root { background: transparent; }
+h2, h3 { font-size: 14px; margin: var(--s4) 0 var(--s2); }
+h2 { font-size: 16px; }
+
 /* The badge: a chip beside the field, expanding into a card. */
 .badge-chip { display: inline-flex; align-items: center; gap: 6px; min-height: 22px; padding: 2px 10px 2px 8px;
   border-radius: 999px; border: 1px solid var(--strong); font-size: 12px; font-weight: 600;
