@@ -92,4 +92,4 @@ export type ClientEvent =
     }
   | { type: "paying" }
   | { type: "settled"; settlement: Settlement }
-  | { type: "recovering"; transaction: Hex };
+  | ({ type: "recovering" } & ({ transaction: Hex } | { authorization: SentAuthorization }));

@@ -74,11 +74,21 @@ export type PresendClient = {
   check(input: CheckInput): Promise<PaidResult<Report>>;
   /** Five chains, paid (POST /deep). */
   deep(input: CheckInput): Promise<PaidResult<DeepReport>>;
-  /** A paid report fetched again by its settlement transaction (GET /receipts/{tx}). */
-  receipt(transaction: Hex): Promise<PaidResult<Report | DeepReport>>;
+  /**
+   * A paid report fetched again: by settlement transaction (GET /receipts/{tx}), or by payer and
+   * authorization nonce when the transaction was never learned (GET /receipts/{payer}/{nonce}).
+   */
+  receipt(key: Hex | { payer: Address; nonce: Hex }): Promise<PaidResult<Report | DeepReport>>;
 };
 
 type Route = "/check" | "/deep";
+
+/** How a stored report is found again. */
+type ReceiptKey = { transaction: Hex } | { authorization: SentAuthorization };
+
+function authorizationPath(authorization: Pick<SentAuthorization, "payer" | "nonce">): string {
+  return `/receipts/${authorization.payer}/${authorization.nonce}`;
+}
 
 /** 503 codes that promise nothing was charged (the target or payment chain was unreadable). */
 const notChargedUnavailable = new Set(["chain_unavailable", "payment_network_unavailable"]);
@@ -278,10 +288,12 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     return unknown(what, settlement);
 
     async function unknown(what: string, known: Settlement | null): Promise<PaidResult<R>> {
-      if (known !== null) {
-        const recovered = await recover<R>(known, pin, payer, route);
-        if (recovered !== null) return recovered;
-      }
+      const recovered =
+        known !== null
+          ? await recover<R>({ transaction: known.transaction }, pin, payer, route)
+          : await recover<R>({ authorization }, pin, payer, route);
+      if (recovered !== null) return recovered;
+      const byNonce = `${base}${authorizationPath(authorization)}`;
       return {
         type: "unrecovered",
         charged: known !== null ? true : "unknown",
@@ -290,8 +302,8 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
         message: `${what} Charged: ${known !== null ? `yes, settlement ${known.transaction}` : "unknown"}.`,
         recover:
           known !== null
-            ? `GET ${base}/receipts/${known.transaction} with ?signature= the payer's EIP-191 signature of "${receiptMessage(known.transaction)}".`
-            : `If authorization ${authorization.nonce} from ${authorization.payer} settled, its transaction names the report at ${base}/receipts/{tx}; it cannot settle after its validity (at most ${requirement.maxTimeoutSeconds} s).`,
+            ? `GET ${base}/receipts/${known.transaction}?signature=<the payer's EIP-191 signature of "${receiptMessage(known.transaction)}">`
+            : `GET ${byNonce}?signature=<the payer's EIP-191 signature of "${receiptMessage(authorization.nonce)}">; if the payment settled it answers the report (an authorization cannot settle after ${requirement.maxTimeoutSeconds} s).`,
       };
     }
   }
@@ -311,7 +323,9 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     if (!report.success) {
       // Charged for sure; the stored copy may still be readable.
       const payer = await signer();
-      const recovered = payer ? await recover<R>(settlement, pin, payer, route) : null;
+      const recovered = payer
+        ? await recover<R>({ transaction: settlement.transaction }, pin, payer, route)
+        : null;
       if (recovered !== null) return recovered;
       return {
         type: "unrecovered",
@@ -346,26 +360,29 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
   }
 
   async function recover<R extends Report | DeepReport>(
-    settlement: Settlement,
+    by: ReceiptKey,
     pin: PinRecord,
     payer: PresendSigner,
     route: Route | null,
   ): Promise<PaidResult<R> | null> {
-    emit({ type: "recovering", transaction: settlement.transaction });
-    const fetched = await fetchReceipt(settlement.transaction, payer);
+    emit({ type: "recovering", ...by });
+    const fetched = await fetchReceipt(by, payer);
     if (fetched.type !== "found") return null;
-    return trustReceipt<R>(fetched.body, pin, route, settlement);
+    return trustReceipt<R>(fetched.body, pin, route, by);
   }
 
   async function fetchReceipt(
-    transaction: Hex,
+    by: ReceiptKey,
     payer: PresendSigner,
   ): Promise<
     { type: "found"; body: unknown } | { type: "missing"; status: number | null; message: string }
   > {
     try {
-      const proof = await payer.signMessage({ message: receiptMessage(transaction) });
-      const response = await send(`/receipts/${transaction}?signature=${proof}`);
+      const id = "transaction" in by ? by.transaction : by.authorization.nonce;
+      const path =
+        "transaction" in by ? `/receipts/${by.transaction}` : authorizationPath(by.authorization);
+      const proof = await payer.signMessage({ message: receiptMessage(id) });
+      const response = await send(`${path}?signature=${proof}`);
       if (response.status !== 200) {
         const error = await errorOf(response);
         return { type: "missing", status: response.status, message: error.message };
@@ -380,7 +397,7 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     body: unknown,
     pin: PinRecord,
     route: Route | null,
-    expected: Settlement | null,
+    by: ReceiptKey,
   ): Promise<PaidResult<R> | null> {
     const stored = body as Record<string, unknown> | null;
     if (stored === null || typeof stored !== "object") return null;
@@ -393,12 +410,13 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
       amount: String(stored.amount),
       payTo: String(stored.payTo) as Address,
     };
-    if (
-      expected !== null &&
-      settlement.transaction.toLowerCase() !== expected.transaction.toLowerCase()
-    ) {
-      return null;
-    }
+    // The stored payment must be the one asked for: a server cannot answer with another.
+    const matches =
+      "transaction" in by
+        ? settlement.transaction.toLowerCase() === by.transaction.toLowerCase()
+        : String(stored.nonce).toLowerCase() === by.authorization.nonce.toLowerCase() &&
+          settlement.payer.toLowerCase() === by.authorization.payer.toLowerCase();
+    if (!matches) return null;
     const verified = await verifyReportSignature({
       signature: typeof stored.signature === "string" ? stored.signature : null,
       report: stored.report,
@@ -458,7 +476,11 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     },
     check: (input) => paid<Report>("/check", input),
     deep: (input) => paid<DeepReport>("/deep", input),
-    async receipt(transaction) {
+    async receipt(key) {
+      const by: ReceiptKey =
+        typeof key === "string"
+          ? { transaction: key }
+          : { authorization: { ...key, amount: "", payTo: "0x" as Address } };
       const pin = await options.pinStore.get(origin);
       if (pin === undefined) {
         return refused(
@@ -469,18 +491,18 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
       const payingSigner = signer();
       if (payingSigner === null)
         return refused("no_signer", "Fetching a receipt needs the payer's key.");
-      const fetched = await fetchReceipt(transaction, await payingSigner);
+      const fetched = await fetchReceipt(by, await payingSigner);
       if (fetched.type === "missing") {
         return notCharged("receipt_not_found", fetched.status, fetched.message);
       }
-      const trusted = await trustReceipt<Report | DeepReport>(fetched.body, pin, null, null);
+      const trusted = await trustReceipt<Report | DeepReport>(fetched.body, pin, null, by);
       return (
         trusted ?? {
           type: "forged",
           charged: "unknown",
           settlement: null,
           report: fetched.body,
-          message: "The stored receipt is malformed.",
+          message: "The stored receipt is malformed or names another payment.",
         }
       );
     },
@@ -520,10 +542,12 @@ async function errorOf(response: Response): Promise<{ code: string; message: str
 }
 
 // Only these answers prove the payment was not settled: a 402 refusing the payment before
-// settlement (no PAYMENT-RESPONSE), the server's own 4xx error, a 503 that says nothing was
-// charged. Anything else (a 5xx, a proxy's page, a redirect) may follow a settlement.
+// settlement (no PAYMENT-RESPONSE), the server's own 4xx error (a 409 aside), a 503 that says
+// nothing was charged. Anything else (a 5xx, a proxy's page, a redirect) may follow a settlement.
 async function provesNoCharge(answer: Response): Promise<boolean> {
   if (answer.status === 402) return answer.headers.get("payment-response") === null;
+  // authorization_in_flight / authorization_used: the same authorization may have paid already.
+  if (answer.status === 409) return false;
   if (answer.status < 400 || answer.status >= 600) return false;
   const body = ErrorBodySchema.safeParse(
     await answer

@@ -1,5 +1,4 @@
 import { calculateJwkThumbprint, compactVerify, importJWK } from "jose";
-import { z } from "zod";
 import {
   type AttestationBlock,
   AttestationBlockSchema,
@@ -41,19 +40,12 @@ export type AttestationFailure =
 export type AttestationResult =
   | {
       type: "valid";
-      payload: BoundPayload;
+      payload: AttestationPayload;
       block: AttestationBlock;
       /** RFC 7638 thumbprint of the key: what a client pins. */
       thumbprint: string;
     }
   | { type: "invalid"; reason: AttestationFailure; message: string; thumbprint?: string };
-
-// The attestation may also bind the payment network and asset; a challenge must then match them.
-const BoundPayloadSchema = AttestationPayloadSchema.extend({
-  network: z.string().optional(),
-  asset: z.string().optional(),
-});
-type BoundPayload = AttestationPayload & z.infer<typeof BoundPayloadSchema>;
 
 // Clocks drift; a minute of leeway keeps a freshly re-signed attestation usable everywhere.
 const clockLeewaySeconds = 60;
@@ -78,11 +70,11 @@ export async function verifyAttestation(check: AttestationCheck): Promise<Attest
       message: `The server's attestation key changed (pinned ${check.pinnedThumbprint}, now ${thumbprint} with kid ${block.key.kid}). Someone may be impersonating the payee; verify the new key out of band before trusting it.`,
     };
   }
-  let payload: BoundPayload;
+  let payload: AttestationPayload;
   try {
     const key = await importJWK(block.key, "ES256");
     const verified = await compactVerify(block.jws, key, { algorithms: ["ES256"] });
-    const claims = BoundPayloadSchema.safeParse(
+    const claims = AttestationPayloadSchema.safeParse(
       JSON.parse(new TextDecoder().decode(verified.payload)),
     );
     if (!claims.success) {

@@ -1,3 +1,4 @@
+import { runFacilitatorCommand } from "../facilitatorService/runFacilitatorCommand";
 import { runMcpServer } from "../mcp/runMcpServer";
 import { configDir } from "./openPinStore";
 import { runCli } from "./runCli";
@@ -8,6 +9,7 @@ import { runCli } from "./runCli";
  * @example process.exitCode = await main(process.argv.slice(2));
  */
 export async function main(argv: readonly string[]): Promise<number | undefined> {
+  if (argv[0] === "facilitator") return runFacilitatorCommand(process.env);
   if (argv[0] === "mcp") {
     await runMcpServer(process.env, configDir(process.env));
     return undefined;

@@ -17,12 +17,12 @@ export type ParsedCli =
   | { type: "error"; message: string };
 
 export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price 0.05]
-       presend mcp
+       presend mcp           (MCP server on stdio: tools validate, check, deep; see README)
+       presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
   validate   free EIP-55 checksum pre-check
   check      paid single-chain check (USD 0.01)
   deep       paid five-chain check (USD 0.05)
-  mcp        MCP server on stdio (tools validate, check, deep); see README
 
   --chain      ${chainNames.join(", ")} (default base)
   --json       print the report as JSON

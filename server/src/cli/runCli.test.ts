@@ -189,13 +189,15 @@ describe("presend CLI against a real server on the local world", () => {
     }
   });
 
-  it("truthful outcomes: an answer dropped after settlement says charged: unknown (exit 6), never 'not charged'", async () => {
+  it("truthful outcomes: an answer and its receipt dropped after settlement say charged: unknown (exit 6), never 'not charged'", async () => {
     freshConfig();
     const proxy = await startTamperingProxy(server.url);
     try {
       proxy.set({
         after: async (request, upstream) =>
-          request.headers.has("payment-signature") ? "drop" : upstream,
+          request.headers.has("payment-signature") || request.path.startsWith("/receipts")
+            ? "drop"
+            : upstream,
       });
       const before = await stack.usdcBalance(payer.address);
       const result = await cli(["check", target], { env: { PRESEND_URL: proxy.url } });

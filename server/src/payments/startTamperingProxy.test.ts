@@ -241,17 +241,44 @@ describe("the presend client's policy against the real server behind a tampering
     expect(events).toEqual(["verified", "paying", "settled", "recovering"]);
   });
 
-  it("says charged: unknown when the answer is dropped after settlement, and names the authorization", async () => {
+  it("recovers by payer and authorization nonce when the answer is dropped after settlement", async () => {
     const before = await stack.usdcBalance(payer.address);
     proxy.set({
       after: async (request, upstream) =>
         request.headers.has("payment-signature") ? "drop" : upstream,
+    });
+    const events: string[] = [];
+    const result = await client({ onEvent: (e) => events.push(e.type) }).check({ address: target });
+    expect(result).toMatchObject({
+      type: "report",
+      recovered: true,
+      signature: "verified",
+      charged: true,
+    });
+    expect(events).toEqual(["verified", "paying", "recovering"]);
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+  });
+
+  it("says charged: unknown, naming the authorization, when neither the answer nor the receipt gets through", async () => {
+    const before = await stack.usdcBalance(payer.address);
+    proxy.set({
+      after: async (request, upstream) =>
+        request.headers.has("payment-signature") || request.path.startsWith("/receipts")
+          ? "drop"
+          : upstream,
     });
     const result = await client().check({ address: target });
     expect(result).toMatchObject({ type: "unrecovered", charged: "unknown" });
     if (result.type === "unrecovered") {
       expect(result.authorization.payer).toBe(payer.address);
       expect(result.authorization.nonce).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(result.recover).toContain(`/receipts/${payer.address}/${result.authorization.nonce}`);
+      // The receipt is there for whoever asks past the fault.
+      proxy.set(null);
+      expect(await client().receipt(result.authorization)).toMatchObject({
+        type: "report",
+        recovered: true,
+      });
     }
     // It did settle: the client was right not to say "not charged".
     expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
