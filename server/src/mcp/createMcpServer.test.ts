@@ -98,7 +98,10 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
 
     const deep = await call(client, "deep", { address: target });
     expect(deep.isError).toBeFalsy();
-    expect((deep.structuredContent?.report as { others: unknown[] }).others).toHaveLength(4);
+    expect(deep.structuredContent).toMatchObject({ report: { others: expect.any(Array) } });
+    expect(
+      (deep.structuredContent as { report: { others: unknown[] } }).report.others,
+    ).toHaveLength(4);
     expect(await stack.usdcBalance(payer.address)).toBe(start - 60_000n);
 
     // 0.06 spent of 0.07: another 0.01 check fits, then the cap refuses.
