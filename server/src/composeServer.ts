@@ -12,6 +12,7 @@ import { createEngine, type Engine } from "./engine/createEngine";
 import { cachedProbe } from "./health/cachedProbe";
 import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
+import { composeOperations, type Operations } from "./operations/composeOperations";
 import { createMemoryInFlightLock } from "./paymentRecords/createMemoryInFlightLock";
 import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
@@ -36,6 +37,8 @@ export type ComposedServer = {
   rpcUrls: Record<ChainName, string[]>;
   /** Settles open payment records from the chain now (also run at start and periodically). */
   reconcile: () => ReturnType<typeof reconcilePayments>;
+  /** Logger, metrics, shared stores (PostgreSQL, Redis) and the draining flag. */
+  operations: Operations;
   /** Releases what composing opened (the records database, the timer); the world is the caller's. */
   close: () => Promise<void>;
 };
@@ -77,12 +80,16 @@ export async function composeServer(
       config.rpcUrls[name] ?? (world ? [world.chains[name].rpcUrl] : defaultRpcUrls[name]),
     ]),
   ) as Record<ChainName, string[]>;
+  const operations = await composeOperations(config);
   const reader = createChainReader({
     rpcUrls,
     timeoutMs: config.rpcTimeoutMs,
     ttlMs: config.cacheTtlMs,
+    fetch: operations.rpcFetch(rpcUrls),
+    ...(operations.sharedCache && { sharedCache: operations.sharedCache }),
   });
-  const plainEngine = createEngine({ reader });
+  operations.watchReader(reader);
+  const plainEngine = operations.countVerdicts(createEngine({ reader }));
   const engine = options.wrapEngine ? options.wrapEngine(plainEngine) : plainEngine;
   // A bad snapshot file stops start-up here, naming the file and the field.
   const snapshots = await namingField("SNAPSHOTS_DIR", () =>
@@ -107,7 +114,9 @@ export async function composeServer(
     }),
   );
   const records =
-    options.records ?? openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
+    options.records ??
+    operations.records ??
+    openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
   const payments = await createPayments(
     {
       baseRpcUrl: options.paymentRpcUrl ?? (rpcUrls.base[0] as string),
@@ -127,10 +136,17 @@ export async function composeServer(
   await namingField(config.facilitatorUrl ? "FACILITATOR_URL" : "RPC_URLS_BASE", () =>
     payments.ready(),
   );
-  const lock = options.lock ?? createMemoryInFlightLock();
+  const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
   const publicUrl = options.publicUrl;
   const app = createApp({
     publicUrl,
+    beforeRoutes: [
+      operations.beforeRoutes(async () => {
+        await payments.ready();
+        await records.unresolved(1);
+        return { ready: true };
+      }),
+    ],
     probe: cachedProbe(
       () => probeChains({ rpcUrls, timeoutMs: config.rpcTimeoutMs }),
       healthCacheMs,
@@ -156,10 +172,12 @@ export async function composeServer(
     snapshots,
     rpcUrls,
     reconcile,
+    operations,
     async close() {
       clearInterval(timer);
       await reconciling;
       await records.close();
+      await operations.close();
     },
   };
 }

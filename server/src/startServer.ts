@@ -3,8 +3,8 @@ import { type ComposedServer, type ComposeOptions, composeServer } from "./compo
 import { type Config, ConfigError } from "./config/loadConfig";
 import { freePort } from "./devnet/startAnvil";
 import { startWorld, type World } from "./devnet/startWorld";
-import { listen } from "./http/listen";
 import { portsInUse } from "./http/portsInUse";
+import { serveWithDrain } from "./lifecycle/serveWithDrain";
 
 export type RunningServer = ComposedServer & {
   url: string;
@@ -36,14 +36,18 @@ export async function startServer(
     const shownHost = config.host === "0.0.0.0" ? "127.0.0.1" : config.host;
     const publicUrl = config.publicUrl ?? `http://${shownHost}:${port}`;
     composed = await composeServer(config, world, { ...options, publicUrl });
-    const server = await listen(composed.app, { port, host: config.host });
-    const close = composed.close;
+    const server = await serveWithDrain(composed.app, { port, host: config.host });
+    const { close, operations } = composed;
     return {
       ...composed,
       url: publicUrl,
       world,
       stop: async () => {
-        await server.close();
+        // Readiness turns 503, new connections are refused, paid requests in flight settle and
+        // record before the records store closes.
+        operations.startDraining();
+        const drained = await server.drain(config.drainTimeoutMs);
+        operations.logger.info(drained, "drained");
         await close();
         await world?.stop();
       },

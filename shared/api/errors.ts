@@ -23,6 +23,8 @@ export const errorCodes = [
   "payment_network_unavailable",
   "payment_record_unavailable",
   "facilitator_unavailable",
+  "rate_limited",
+  "not_ready",
 ] as const;
 
 export const ErrorCodeSchema = z.enum(errorCodes);
