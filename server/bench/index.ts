@@ -57,8 +57,8 @@ try {
       "goal 0% refused",
     );
   }
-  row("with the write-ahead record (SQLite)", ms(load.withRecordMs));
-  row("with an in-memory record", ms(load.withoutRecordMs));
+  row("write-ahead record (SQLite)", ms(load.withRecordMs));
+  row("in-memory record", ms(load.withoutRecordMs));
   row("record / no durable record", ratio(load.recordRatio));
   row("record's own store work", ms(load.recordOpsMs));
   row("store work / paid request (p50)", `${fixed(load.recordOpsShare * 100, 1)}%`);
