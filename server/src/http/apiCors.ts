@@ -7,7 +7,7 @@ const allowHeaders = [
   "X-Payment",
   "Access-Control-Expose-Headers",
 ];
-const exposeHeaders = ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "ETag"];
+const exposeHeaders = ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "PRESEND-RECEIPT", "ETag"];
 
 /** The CORS headers of a GET answer, as a plain object a handler can put on its own Response. */
 export const corsResponseHeaders = {
