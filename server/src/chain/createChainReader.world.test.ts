@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoAccounts, demoContracts } from "../devnet/demoWorld";

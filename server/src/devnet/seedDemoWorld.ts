@@ -1,13 +1,5 @@
 import { type ChainName, chains } from "@presend/shared/chains/chains";
-import {
-  type Abi,
-  type Address,
-  encodeFunctionData,
-  type Hex,
-  isAddressEqual,
-  parseEther,
-  parseUnits,
-} from "viem";
+import { type Abi, type Address, type Hex, isAddressEqual, parseEther, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { artifacts } from "./contracts/artifacts";
 import { burnAddress, demoAccounts, demoContracts } from "./demoWorld";

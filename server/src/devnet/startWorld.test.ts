@@ -22,10 +22,6 @@ const metadataAbi = parseAbi([
   "function decimals() view returns (uint8)",
   "function version() view returns (string)",
 ]);
-const safeAbi = parseAbi([
-  "function getThreshold() view returns (uint256)",
-  "function getOwners() view returns (address[])",
-]);
 
 describe("startWorld", () => {
   let world: World;
