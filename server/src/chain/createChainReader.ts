@@ -12,6 +12,7 @@ import {
 } from "./errors";
 import { parseFactsBatch } from "./parseFactsBatch";
 import { readCappedText } from "./readCappedText";
+import type { SharedFactsCache } from "./sharedFactsCache";
 
 export type ChainReaderOptions = {
   /** Endpoints per chain, tried in order (starting at the last one that worked). */
@@ -31,6 +32,8 @@ export type ChainReaderOptions = {
   /** Cache size bound; the oldest entries go first. */
   maxEntries?: number;
   fetch?: typeof fetch;
+  /** Shared by replicas (REDIS_URL): consulted on a memory miss, filled after an upstream read. */
+  sharedCache?: SharedFactsCache;
   /** Clock for cache expiry (tests inject one). */
   now?: () => number;
 };
@@ -172,7 +175,16 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
         return structuredClone(await pending);
       }
       const startedIn = generation;
-      const promise = readUpstream(getAddress(address), chain)
+      const upstream = () => readUpstream(getAddress(address), chain);
+      const ttlFor = (facts: ChainFacts) => (facts.status === "ok" ? ttlMs : failureTtlMs);
+      const shared = options.sharedCache;
+      const read = shared
+        ? shared.through(key, upstream, ttlFor).then(({ facts, fromCache }) => {
+            if (fromCache) counters.cacheHits++;
+            return facts;
+          })
+        : upstream();
+      const promise = read
         .catch((error: unknown) => unavailableFacts(chain, `unexpected error (${String(error)})`))
         .then((facts) => {
           if (startedIn === generation) remember(key, facts);
