@@ -147,9 +147,9 @@ const demoTargets = () =>
 
 describe("presend as a fleet: facilitator service, two replicas behind nginx, PostgreSQL, Redis", () => {
   it("100 concurrent paid checks through nginx from several payers reconcile", async () => {
-    const from = await base.getBlockNumber();
+    const from = await base.getBlockNumber({ cacheTime: 0 });
     const load = await paidLoad(fleet.nginx.url, 100, 1, demoTargets());
-    const to = await base.getBlockNumber();
+    const to = await base.getBlockNumber({ cacheTime: 0 });
     const ok = load.results.filter((result) => result.status === 200);
     const txs = ok.map((result) => result.tx as string);
     const onChain = await transfersToPayTo(from, to);
@@ -235,9 +235,31 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
       await response.body?.cancel();
     }
     expect(challenges).toEqual([...Array(challengeLimit).fill(402), 429]);
-    // A paying client from the limited address is not limited: it pays for what it asks.
-    const pay = payingFetch(fleet.payers[1] as Hex, "127.0.9.2");
-    expect((await paidCheck(pay, a.url, demoTargets()[0] as string)).status).toBe(200);
+    // A request that carries a payment is never limited, also from the limited client.
+    const payer = privateKeyToAccount(fleet.payers[1] as Hex);
+    const client402 = new x402Client();
+    registerExactEvmScheme(client402, { signer: toClientEvmSigner(payer) });
+    const httpClient = new x402HTTPClient(client402);
+    const body = JSON.stringify({ address: demoTargets()[0], chain: "base" });
+    const challenge = await fetchFrom("127.0.9.3")(`${b.url}/check`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    const required = httpClient.getPaymentRequiredResponse(
+      (name) => challenge.headers.get(name),
+      await challenge.json(),
+    );
+    const paid = await unpaid(`${a.url}/check`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...httpClient.encodePaymentSignatureHeader(await httpClient.createPaymentPayload(required)),
+      },
+      body,
+    });
+    expect(paid.status).toBe(200);
+    await paid.body?.cancel();
     figures.push(
       `rate limits: ${freeLimit} free requests alternating A/B, the next is 429 with Retry-After; ${challengeLimit} unpaid challenges alternating A/B, the next is 429; a paid request from that client passes`,
     );
@@ -287,17 +309,19 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
   it("one replica killed (SIGKILL) during the load: every settled payment still has its record and report", async () => {
     const [a] = fleet.replicas as [Replica, Replica];
     const targets = [...demoTargets(), privateKeyToAccount(generatePrivateKey()).address];
-    const from = await base.getBlockNumber();
+    const from = await base.getBlockNumber({ cacheTime: 0 });
     const load = paidLoad(fleet.nginx.url, 40, 4, targets);
     // Kill as settlements are under way: the first transfer to payTo is on chain.
     const deadline = Date.now() + 30_000;
-    while ((await transfersToPayTo(from + 1n, await base.getBlockNumber())).length === 0) {
+    while (true) {
+      const head = await base.getBlockNumber({ cacheTime: 0 });
+      if (head > from && (await transfersToPayTo(from + 1n, head)).length > 0) break;
       if (Date.now() > deadline) throw new Error("no settlement within 30 s");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     a.service.kill("SIGKILL");
     const { results } = await load;
-    const to = await base.getBlockNumber();
+    const to = await base.getBlockNumber({ cacheTime: 0 });
     const used = await authorizationsUsed(from + 1n, to);
     const rows = await db.query<{
       payer: string;
@@ -325,7 +349,7 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
 
   it("SIGTERM drains: paid checks in flight on a replica finish, it exits 0, every settlement recorded", async () => {
     const [, b] = fleet.replicas as [Replica, Replica];
-    const from = await base.getBlockNumber();
+    const from = await base.getBlockNumber({ cacheTime: 0 });
     const challenged = () =>
       metric(b, "presend_http_requests_total", 'route="/check",status="402"');
     const challengesBefore = await challenged();
@@ -339,7 +363,7 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     b.service.kill("SIGTERM");
     const { results } = await load;
     await b.service.exited;
-    const to = await base.getBlockNumber();
+    const to = await base.getBlockNumber({ cacheTime: 0 });
     const used = await authorizationsUsed(from + 1n, to);
     const records = await settledRecords(used.map((entry) => entry.tx));
     figures.push(

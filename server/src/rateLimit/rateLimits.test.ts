@@ -69,13 +69,15 @@ describe("rateLimits (in memory)", () => {
     );
   });
 
-  it("limits unpaid challenges on the paid routes but never a request that carries a payment", async () => {
+  it("limits unpaid challenges on the paid routes, never a request that carries a payment, and a paid check gives its challenge back", async () => {
     const send = client("127.0.1.3");
     const unpaid = () => send(`${server.url}/check`, { method: "POST" });
     expect(await statuses(unpaid, 3)).toEqual([402, 402, 429]);
     const paid = () =>
       send(`${server.url}/check`, { method: "POST", headers: { "payment-signature": "x" } });
     expect(await statuses(paid, 5)).toEqual(Array(5).fill(200));
+    // Paid checks gave their challenges back (never below zero): two more, then the limit.
+    expect(await statuses(unpaid, 3)).toEqual([402, 402, 429]);
   });
 
   it("behind a trusted proxy, keys on the last X-Forwarded-For entry (a forged first entry changes nothing)", async () => {
