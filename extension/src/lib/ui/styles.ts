@@ -47,7 +47,8 @@ td, th { border-bottom: 1px solid var(--line); padding: var(--s1) var(--s2) var(
 tr.target td { font-weight: 600; }
 tr.target td:first-child::after { content: " (target)"; font-weight: 400; color: var(--muted); }
 .flag { display: inline-block; border-radius: 4px; padding: 0 var(--s1); margin: 0 var(--s1) 2px 0;
-  font-size: 11px; font-weight: 600; white-space: nowrap; }
+  font-size: 11px; font-weight: 600; }
+td[data-testid="flags"] { min-width: 72px; }
 .headline { font-size: 14px; font-weight: 700; }
 .verdict-head { display: flex; gap: var(--s2); align-items: baseline; flex-wrap: wrap; }
 
