@@ -21,6 +21,8 @@ export type AppDeps = {
   probe: () => Promise<ChainHealth[]>;
   /** Further route groups (paid routes, discovery, data documents), registered in order. */
   routeGroups?: Array<(app: App) => void>;
+  /** Registered before every route: request ids, logs, metrics, probes, rate limits. */
+  beforeRoutes?: Array<(app: App) => void>;
 };
 
 // Status codes Hono's own validators and middleware raise, mapped to our stable codes.
@@ -48,6 +50,7 @@ export function createApp(deps: AppDeps): App {
     },
   });
 
+  for (const register of deps.beforeRoutes ?? []) register(app);
   // Registered before the middleware so none of it runs for the hottest route: a GET has no body
   // to limit, and its answer carries its own CORS headers (corsJson).
   registerValidateRoute(app);

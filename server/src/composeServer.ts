@@ -9,39 +9,62 @@ import { registerDataRoutes } from "./data/dataRoutes";
 import { type LoadedSnapshots, loadSnapshots } from "./data/loadSnapshots";
 import type { World } from "./devnet/startWorld";
 import { createEngine, type Engine } from "./engine/createEngine";
+import { cachedProbe } from "./health/cachedProbe";
 import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
+import { composeOperations, type Operations } from "./operations/composeOperations";
+import { createMemoryInFlightLock } from "./paymentRecords/createMemoryInFlightLock";
+import type { InFlightLock } from "./paymentRecords/inFlightLock";
+import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
+import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
 import {
   type CreatePaymentsOptions,
   createPayments,
   type Payments,
 } from "./payments/createPayments";
 import { loadAttestationKey } from "./payments/loadAttestationKey";
+import { reconcilePayments } from "./payments/reconcilePayments";
 import { registerPaidRoutes } from "./payments/registerPaidRoutes";
-import { openReceiptStore, type ReceiptStore } from "./receipts/openReceiptStore";
 
 export type ComposedServer = {
   app: App;
   engine: Engine;
   reader: ChainReader;
   payments: Payments;
-  receipts: ReceiptStore;
+  /** The write-ahead payment records (pending -> settled | unknown | failed) and receipts. */
+  records: PaymentRecordStore;
   snapshots: LoadedSnapshots;
   rpcUrls: Record<ChainName, string[]>;
-  /** Releases what composing opened (the receipts database); the world is the caller's. */
-  close: () => void;
+  /** Settles open payment records from the chain now (also run at start and periodically). */
+  reconcile: () => ReturnType<typeof reconcilePayments>;
+  /** Logger, metrics, shared stores (PostgreSQL, Redis) and the draining flag. */
+  operations: Operations;
+  /** Releases what composing opened (the records database, the timer); the world is the caller's. */
+  close: () => Promise<void>;
 };
+
+/** How often open payment records are reconciled with the chain. */
+export const reconcileIntervalMs = 30_000;
+/** How long one /health reading is shared. */
+export const healthCacheMs = 3_000;
 
 export type ComposeOptions = CreatePaymentsOptions & {
   /** The public base URL the documents name (main.ts derives it from the bound port). */
   publicUrl: string;
   /** Wraps the engine the paid routes use (the bench times it). */
   wrapEngine?: (engine: Engine) => Engine;
+  /** The payment record store (default: SQLite in the data dir); a server database plugs in here. */
+  records?: PaymentRecordStore;
+  /** The per-authorization lock (default: in memory); a shared one plugs in here. */
+  lock?: InFlightLock;
+  /** The Base RPC payments verify and settle through (default: the first Base RPC URL). */
+  paymentRpcUrl?: string;
 };
 
 /**
  * Builds the whole API from config without binding a port: reader, engine, payments (facilitator,
- * attestation), receipts, snapshot documents, and every route. `startServer` listens on it; tests
+ * attestation), payment records (reconciled with the chain at start and every 30 s), snapshot
+ * documents, and every route. `startServer` listens on it; tests
  * and the bench call `app.request` or listen themselves.
  * @example const server = await composeServer(config, world, { publicUrl: "http://127.0.0.1:8402" });
  */
@@ -57,12 +80,16 @@ export async function composeServer(
       config.rpcUrls[name] ?? (world ? [world.chains[name].rpcUrl] : defaultRpcUrls[name]),
     ]),
   ) as Record<ChainName, string[]>;
+  const operations = await composeOperations(config);
   const reader = createChainReader({
     rpcUrls,
     timeoutMs: config.rpcTimeoutMs,
     ttlMs: config.cacheTtlMs,
+    fetch: operations.rpcFetch(rpcUrls),
+    ...(operations.sharedCache && { sharedCache: operations.sharedCache }),
   });
-  const plainEngine = createEngine({ reader });
+  operations.watchReader(reader);
+  const plainEngine = operations.countVerdicts(createEngine({ reader }));
   const engine = options.wrapEngine ? options.wrapEngine(plainEngine) : plainEngine;
   // A bad snapshot file stops start-up here, naming the file and the field.
   const snapshots = await namingField("SNAPSHOTS_DIR", () =>
@@ -86,33 +113,72 @@ export async function composeServer(
       ...(config.attestationKeyFile ? { file: config.attestationKeyFile } : {}),
     }),
   );
+  const records =
+    options.records ??
+    operations.records ??
+    openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
   const payments = await createPayments(
-    { baseRpcUrl: rpcUrls.base[0] as string, facilitator, payTo, attestationKey },
-    options.onTiming ? { onTiming: options.onTiming } : {},
+    {
+      baseRpcUrl: options.paymentRpcUrl ?? (rpcUrls.base[0] as string),
+      facilitator,
+      payTo,
+      attestationKey,
+    },
+    records,
+    {
+      ...(options.onTiming ? { onTiming: options.onTiming } : {}),
+      ...(options.confirmationTimeoutMs !== undefined && {
+        confirmationTimeoutMs: options.confirmationTimeoutMs,
+      }),
+    },
   );
   // The facilitator must answer before we take payments: a wrong URL stops start-up here.
   await namingField(config.facilitatorUrl ? "FACILITATOR_URL" : "RPC_URLS_BASE", () =>
     payments.ready(),
   );
-  const receipts = openReceiptStore(join(config.dataDir, "receipts.sqlite"));
+  const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
   const publicUrl = options.publicUrl;
   const app = createApp({
     publicUrl,
-    probe: () => probeChains({ rpcUrls, timeoutMs: config.rpcTimeoutMs }),
+    beforeRoutes: [
+      operations.beforeRoutes(async () => {
+        await payments.ready();
+        await records.unresolved(1);
+        return { ready: true };
+      }),
+    ],
+    probe: cachedProbe(
+      () => probeChains({ rpcUrls, timeoutMs: config.rpcTimeoutMs }),
+      healthCacheMs,
+    ),
     routeGroups: [
-      (app) => registerPaidRoutes(app, { engine, payments, receipts, publicUrl }),
+      (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl }),
       (app) => registerDataRoutes(app, snapshots),
     ],
   });
+  // Payments a previous run left open are decided from the chain now, then every 30 s.
+  const reconcile = () => reconcilePayments({ records, chain: payments.chain });
+  let reconciling: Promise<unknown> = reconcile().catch(() => {});
+  const timer = setInterval(() => {
+    reconciling = reconcile().catch(() => {});
+  }, reconcileIntervalMs);
+  timer.unref();
   return {
     app,
     engine,
     reader,
     payments,
-    receipts,
+    records,
     snapshots,
     rpcUrls,
-    close: () => receipts.close(),
+    reconcile,
+    operations,
+    async close() {
+      clearInterval(timer);
+      await reconciling;
+      await records.close();
+      await operations.close();
+    },
   };
 }
 

@@ -17,6 +17,14 @@ export const errorCodes = [
   "receipt_not_found",
   "receipt_forbidden",
   "internal_error",
+  "authorization_in_flight",
+  "authorization_used",
+  "settlement_unknown",
+  "payment_network_unavailable",
+  "payment_record_unavailable",
+  "facilitator_unavailable",
+  "rate_limited",
+  "not_ready",
 ] as const;
 
 export const ErrorCodeSchema = z.enum(errorCodes);

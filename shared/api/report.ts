@@ -37,9 +37,68 @@ export const GasSchema = z.object({
 });
 export type Gas = z.infer<typeof GasSchema>;
 
-export const addressKinds = ["eoa", "eip7702-delegated", "safe", "token", "contract"] as const;
-export const AddressKindSchema = z.enum(addressKinds);
+export const addressKinds = [
+  "eoa",
+  "eip7702-delegated",
+  "safe",
+  "smart-account",
+  "token",
+  "nft",
+  "contract",
+] as const;
+export const AddressKindSchema = z
+  .enum(addressKinds)
+  .describe(
+    "What the address is: eoa (a key, no code); eip7702-delegated (an EOA running a delegate's code); safe (Safe multisig); smart-account (ERC-4337 / ERC-7579 account); token (ERC-20); nft (ERC-721 / ERC-1155 collection); contract (any other contract).",
+  );
 export type AddressKind = z.infer<typeof AddressKindSchema>;
+
+export const delegateCategories = ["wallet", "sweeper", "helper", "unknown"] as const;
+export const DelegateAssessmentSchema = z
+  .object({
+    /** The delegate contract the EIP-7702 designator points to. */
+    address: z.string(),
+    /** keccak256 of the delegate's runtime code; null when it could not be read. */
+    codeHash: z.string().nullable(),
+    /** wallet: audited wallet code of a known vendor; sweeper: forwards deposits to a thief; helper: a known batch/utility contract; unknown: not in the registry. */
+    category: z.enum(delegateCategories),
+    /** The registry's label, e.g. "Metamask Delegator", "Crime"; null when unknown. */
+    label: z.string().nullable(),
+    /** How the registry matched it: by address, or by runtime code hash (same code elsewhere). */
+    matchedBy: z.enum(["address", "codeHash"]).nullable(),
+  })
+  .describe("The EIP-7702 delegate, judged against presend's registry of known delegates.");
+export type DelegateAssessment = z.infer<typeof DelegateAssessmentSchema>;
+
+export const receiveOutcomes = ["kept", "rejected", "forwarded", "unavailable"] as const;
+export const ReceiveSimulationSchema = z
+  .object({
+    /**
+     * kept: the balance grows by the amount; rejected: the transfer reverts (a native send would
+     * fail); forwarded: it succeeds but the balance does not grow (a sweeper or a forwarder);
+     * unavailable: the simulation did not run (e.g. the endpoint refuses state overrides).
+     */
+    outcome: z.enum(receiveOutcomes),
+    /** The simulated native amount in wei. */
+    amountWei: z.string(),
+    /** Why the simulation did not run (only when unavailable). */
+    error: z.string().optional(),
+  })
+  .describe(
+    "A simulated small native transfer to the address (eth_call with a state override), balance read before and after.",
+  );
+export type ReceiveSimulation = z.infer<typeof ReceiveSimulationSchema>;
+
+export const TokenInfoSchema = z
+  .object({
+    standard: z.enum(["erc20", "erc721", "erc1155"]),
+    symbol: z.string().nullable(),
+    name: z.string().nullable(),
+    /** True when the token is on the known-token list (Uniswap default list) for this chain. */
+    listed: z.boolean(),
+  })
+  .describe("The token or collection this contract is, when kind is token or nft.");
+export type TokenInfo = z.infer<typeof TokenInfoSchema>;
 
 /** Facts about one address on one chain. When status is "unavailable" the facts are null. */
 export const ChainFactsSchema = z.object({
@@ -48,12 +107,48 @@ export const ChainFactsSchema = z.object({
   status: z.enum(["ok", "unavailable"]),
   /** Why the chain could not be read (only when unavailable). */
   error: z.string().optional(),
+  /** True when the address holds contract code; an EIP-7702 account (a key with delegated code) is false. */
   isContract: z.boolean().nullable(),
+  /** What the address is; null when it could not be read. */
   kind: AddressKindSchema.nullable(),
+  /** The words a user sees for the kind, e.g. "Safe (2 owners, threshold 1)", "wallet (EOA)"; null when unreadable. */
+  kindLabel: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe(
+      'What the address is, in words: "Safe (2 owners, threshold 1)", "Coinbase Smart Wallet", "ERC-4337 smart account", "MetaMask smart account (EIP-7702)", "ERC-20 token contract (USDC)", "contract", "wallet (EOA)"...',
+    ),
+  /** Wallet vendor when known (e.g. "Coinbase Smart Wallet", "MetaMask"); null otherwise. */
+  vendor: z.string().nullable().optional().describe("Wallet vendor when known."),
   /** EIP-7702 delegate, when kind is eip7702-delegated. */
   delegate: z.string().optional(),
-  /** Nonce: the number of transactions the address has sent. */
+  /** The delegate judged against the registry, when kind is eip7702-delegated. */
+  delegateAssessment: DelegateAssessmentSchema.optional(),
+  /** EIP-1967 implementation of a proxy; null when the slot is empty or could not be read. */
+  implementation: z.string().nullable().optional().describe("EIP-1967 implementation address."),
+  /** The EntryPoint an ERC-4337 account answers to. */
+  entryPoint: z.string().optional().describe("ERC-4337 EntryPoint the account answers to."),
+  /** Owner count and threshold, when kind is safe. */
+  safe: z.object({ owners: z.number().int(), threshold: z.number().int() }).optional(),
+  /** The token or collection, when kind is token or nft. */
+  token: TokenInfoSchema.optional(),
+  /**
+   * The account's OWN outgoing transactions: the nonce for an EOA (or EIP-7702 account), Safe
+   * `nonce()` for a Safe, the EntryPoint's `getNonce(account, 0)` for an ERC-4337 account; null
+   * when unknown or meaningless (tokens and other contracts).
+   */
   outgoingTxs: z.number().int().nullable(),
+  /** eth_getTransactionCount as read (every contract starts at 1, EIP-161). */
+  accountNonce: z.number().int().nullable().optional().describe("Raw account nonce as read."),
+  receiveSimulation: ReceiveSimulationSchema.optional(),
+  /** Facts of this chain that could not be read although the chain answered (e.g. "USDT balance"). */
+  unknowns: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Parts of this chain's facts that could not be read; each makes the verdict at least caution.",
+    ),
   native: BalanceSchema.nullable(),
   usdc: BalanceSchema.nullable(),
   usdt: BalanceSchema.nullable(),

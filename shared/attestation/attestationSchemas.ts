@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-// The payee attestation (spec §5.6, DESIGN §4): a compact ES256 JWS over the payTo and the
-// per-route maximum prices, published in the discovery document and in every 402 challenge.
+// The payee attestation (spec §5.6, DESIGN §4): a compact ES256 JWS over the payTo, the
+// per-route maximum prices, the network and the asset, published in the discovery document and in every 402 challenge.
 // Server, CLI and extension all parse with these schemas.
 
 /** Name of the 402 extension entry that carries the attestation block. */
@@ -24,6 +24,16 @@ export const AttestationPayloadSchema = z.object({
   payTo: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
   /** Base units of USDC per route path, e.g. { "/check": "10000" }. */
   maxPrice: z.record(z.string(), z.string().regex(/^\d+$/)),
+  /** CAIP-2 network of the payment (eip155:8453). Optional: attestations signed before it was bound lack it. */
+  network: z
+    .string()
+    .regex(/^eip155:\d+$/)
+    .optional(),
+  /** The token paid in (Base USDC). Optional like network. */
+  asset: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/)
+    .optional(),
   iat: z.number().int(),
   exp: z.number().int(),
 });

@@ -15,6 +15,7 @@ export function unavailableFacts(name: ChainName, error: string): ChainFacts {
     error,
     isContract: null,
     kind: null,
+    kindLabel: null,
     outgoingTxs: null,
     native: null,
     usdc: null,

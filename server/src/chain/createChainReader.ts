@@ -11,12 +11,16 @@ import {
   RpcTimeoutError,
 } from "./errors";
 import { parseFactsBatch } from "./parseFactsBatch";
+import { readCappedText } from "./readCappedText";
+import type { SharedFactsCache } from "./sharedFactsCache";
 
 export type ChainReaderOptions = {
   /** Endpoints per chain, tried in order (starting at the last one that worked). */
   rpcUrls: Record<ChainName, readonly string[]>;
   /** Per-endpoint budget for the whole request, body included. */
   timeoutMs?: number;
+  /** Largest answer accepted from an endpoint; a larger one is aborted (default 1 MB). */
+  maxResponseBytes?: number;
   /** How long a successful read is served from memory. */
   ttlMs?: number;
   /**
@@ -28,6 +32,8 @@ export type ChainReaderOptions = {
   /** Cache size bound; the oldest entries go first. */
   maxEntries?: number;
   fetch?: typeof fetch;
+  /** Shared by replicas (REDIS_URL): consulted on a memory miss, filled after an upstream read. */
+  sharedCache?: SharedFactsCache;
   /** Clock for cache expiry (tests inject one). */
   now?: () => number;
 };
@@ -60,6 +66,8 @@ type CacheEntry = { facts: ChainFacts; expiresAt: number };
 export function createChainReader(options: ChainReaderOptions): ChainReader {
   const timeoutMs = options.timeoutMs ?? 4000;
   const ttlMs = options.ttlMs ?? 15_000;
+  // A facts batch answer is a few kB; 1 MB leaves room for verbose nodes and nothing more.
+  const maxResponseBytes = options.maxResponseBytes ?? 1_000_000;
   const failureTtlMs = options.failureTtlMs ?? 0;
   const maxEntries = options.maxEntries ?? 10_000;
   const fetchFn = options.fetch ?? globalThis.fetch;
@@ -96,7 +104,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
         await response.body?.cancel().catch(() => {});
         throw new RpcHttpError(response.status);
       }
-      text = await response.text();
+      text = await readCappedText(response, maxResponseBytes);
     } catch (error) {
       if (error instanceof ChainReadError) throw error;
       if (signal.aborted) throw new RpcTimeoutError(timeoutMs);
@@ -108,7 +116,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     } catch (cause) {
       throw new RpcMalformedResponseError("not JSON", { cause });
     }
-    return parseFactsBatch(chain, body);
+    return parseFactsBatch(chain, body, address);
   }
 
   async function readUpstream(address: Address, chain: ChainName): Promise<ChainFacts> {
@@ -167,7 +175,16 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
         return structuredClone(await pending);
       }
       const startedIn = generation;
-      const promise = readUpstream(getAddress(address), chain)
+      const upstream = () => readUpstream(getAddress(address), chain);
+      const ttlFor = (facts: ChainFacts) => (facts.status === "ok" ? ttlMs : failureTtlMs);
+      const shared = options.sharedCache;
+      const read = shared
+        ? shared.through(key, upstream, ttlFor).then(({ facts, fromCache }) => {
+            if (fromCache) counters.cacheHits++;
+            return facts;
+          })
+        : upstream();
+      const promise = read
         .catch((error: unknown) => unavailableFacts(chain, `unexpected error (${String(error)})`))
         .then((facts) => {
           if (startedIn === generation) remember(key, facts);

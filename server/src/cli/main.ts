@@ -1,3 +1,4 @@
+import { runFacilitatorCommand } from "../facilitatorService/runFacilitatorCommand";
 import { configDir } from "./openPinStore";
 import { runCli } from "./runCli";
 
@@ -6,6 +7,7 @@ import { runCli } from "./runCli";
  * @example process.exitCode = await main(process.argv.slice(2));
  */
 export function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "facilitator") return runFacilitatorCommand(process.env);
   return runCli(argv, {
     env: process.env,
     stdout: (text) => process.stdout.write(`${text}\n`),

@@ -17,6 +17,7 @@ export type ParsedCli =
   | { type: "error"; message: string };
 
 export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price 0.05]
+       presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
   validate   free EIP-55 checksum pre-check
   check      paid single-chain check (USD 0.01)

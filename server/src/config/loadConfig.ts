@@ -51,6 +51,22 @@ const ConfigSchema = z
       .string()
       .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
       .optional(),
+    /** PostgreSQL for payment records (shared by replicas); SQLite in DATA_DIR without it. */
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    /** Redis for what replicas share (facts cache, in-flight locks, rate limits); memory without it. */
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+    /** Behind a reverse proxy: rate limits key on the last X-Forwarded-For entry. */
+    TRUST_PROXY: z.enum(["0", "1", "false", "true"]).default("0"),
+    /** Per-client rate limits: on by default on mainnet, off for the local demo (tests, bench). */
+    RATE_LIMITS: z.enum(["on", "off"]).optional(),
+    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    /** Requests per client per window on the free routes. */
+    RATE_LIMIT_FREE: z.coerce.number().int().positive().default(120),
+    /** Unpaid requests (402 challenges) per client per window on the paid routes. */
+    RATE_LIMIT_CHALLENGES: z.coerce.number().int().positive().default(60),
+    /** How long SIGTERM waits for paid requests in flight before exiting. */
+    DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
     ...rpcKeys,
   })
   .superRefine((config, ctx) => {
@@ -86,6 +102,14 @@ export type Config = {
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
+  databaseUrl?: string;
+  redisUrl?: string;
+  /** Request logs are info: on by default on mainnet, off (warn) for the local demo. */
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  trustProxy: boolean;
+  /** null: no rate limits (RATE_LIMITS=off). */
+  rateLimit: { windowMs: number; free: number; challenges: number } | null;
+  drainTimeoutMs: number;
 };
 
 export class ConfigError extends Error {
@@ -139,6 +163,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,
+    databaseUrl: raw.DATABASE_URL,
+    redisUrl: raw.REDIS_URL,
+    logLevel: raw.LOG_LEVEL ?? (raw.PRESEND_NETWORK === "mainnet" ? "info" : "warn"),
+    trustProxy: raw.TRUST_PROXY === "1" || raw.TRUST_PROXY === "true",
+    rateLimit:
+      (raw.RATE_LIMITS ?? (raw.PRESEND_NETWORK === "mainnet" ? "on" : "off")) === "on"
+        ? {
+            windowMs: raw.RATE_LIMIT_WINDOW_MS,
+            free: raw.RATE_LIMIT_FREE,
+            challenges: raw.RATE_LIMIT_CHALLENGES,
+          }
+        : null,
+    drainTimeoutMs: raw.DRAIN_TIMEOUT_MS,
   };
 }
 

@@ -1,8 +1,12 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { PaidAuthorization } from "../payments/authorizationOf";
 
-/** Hono environment shared by every route of the API (no per-request variables yet). */
-// biome-ignore lint/complexity/noBannedTypes: Hono's Env wants an object type; ours carries nothing.
-export type AppEnv = {};
+/**
+ * Hono environment shared by every route of the API. `authorization`: the EIP-3009
+ * authorization of the paid request being served (set by paymentLedger, read by the handler
+ * that records it before settlement).
+ */
+export type AppEnv = { Variables: { authorization?: PaidAuthorization } };
 
 /** The application type every `register*` function receives. */
 export type App = OpenAPIHono<AppEnv>;

@@ -7,6 +7,7 @@ import { createAttestation } from "./createAttestation";
 import { loadAttestationKey } from "./loadAttestationKey";
 
 const payTo = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+const paidIn = { network: "eip155:8453", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" };
 const dirs: string[] = [];
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), "presend-attest-"));
@@ -18,12 +19,13 @@ afterEach(() => {
 });
 
 describe("createAttestation", () => {
-  it("signs payTo and per-route maxPrice that the shared verifier accepts", async () => {
+  it("signs payTo, per-route maxPrice, network and asset that the shared verifier accepts", async () => {
     const key = await loadAttestationKey({ dataDir: tempDir() });
     const attestation = await createAttestation({
       key,
       payTo,
       maxPrice: { "/check": "10000", "/deep": "50000" },
+      ...paidIn,
     });
     const block = attestation.current();
     expect(block.key).not.toHaveProperty("d");
@@ -36,8 +38,10 @@ describe("createAttestation", () => {
     });
     const result = await verifyAttestation({ block, route: "/deep", payTo, amount: "50000" });
     expect(result.type).toBe("valid");
-    if (result.type === "valid")
+    if (result.type === "valid") {
       expect(result.payload.exp - result.payload.iat).toBe(30 * 24 * 3600);
+      expect(result.payload).toMatchObject(paidIn);
+    }
   });
 
   it("re-signs in the background once past half its lifetime", async () => {
@@ -47,6 +51,7 @@ describe("createAttestation", () => {
       key,
       payTo,
       maxPrice: { "/check": "10000" },
+      ...paidIn,
       ttlSeconds: 100,
       clock: () => now,
     });

@@ -10,6 +10,10 @@ export type CreateAttestationOptions = {
   payTo: string;
   /** Base units per paid route path. */
   maxPrice: Record<string, string>;
+  /** CAIP-2 network the payment is made on (eip155:8453). */
+  network: string;
+  /** The token paid in (Base USDC). */
+  asset: string;
   /** How long one signature stays valid; re-signed well before it ends. */
   ttlSeconds?: number;
   /** Seconds since epoch; injectable for tests. */
@@ -26,7 +30,7 @@ export type Attestation = {
 const defaultTtlSeconds = 30 * 24 * 3600;
 
 /**
- * Signs the payee attestation (payTo + per-route maxPrice, iat, exp) with the ES256 key.
+ * Signs the payee attestation (payTo, per-route maxPrice, network, asset, iat, exp) with the ES256 key.
  * @example const attestation = await createAttestation({ key, payTo, maxPrice: { "/check": "10000" } });
  */
 export async function createAttestation(options: CreateAttestationOptions): Promise<Attestation> {
@@ -35,11 +39,18 @@ export async function createAttestation(options: CreateAttestationOptions): Prom
   const signingKey = await importJWK(options.key, "ES256");
   const { d: _private, ...publicPart } = options.key;
   const key: AttestationKey = { ...publicPart, alg: "ES256", use: "sig" };
-  const note = `presend signs its payTo and per-route maximum prices with this ES256 key (kid ${key.kid}). Pin the key on first use; before paying, check that the 402's payTo equals the attested payTo and its amount is at most the attested maxPrice for the route.`;
+  const note = `presend signs its payTo, per-route maximum prices, network and asset with this ES256 key (kid ${key.kid}). Pin the key on first use; before paying, check that the 402's payTo equals the attested payTo, its network and asset equal the attested ones, and its amount is at most the attested maxPrice for the route.`;
 
   const sign = async (): Promise<{ block: AttestationBlock; iat: number }> => {
     const iat = clock();
-    const payload = { payTo: options.payTo, maxPrice: options.maxPrice, iat, exp: iat + ttl };
+    const payload = {
+      payTo: options.payTo,
+      maxPrice: options.maxPrice,
+      network: options.network,
+      asset: options.asset,
+      iat,
+      exp: iat + ttl,
+    };
     const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
       .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "presend-attestation+jws" })
       .sign(signingKey);

@@ -6,14 +6,17 @@ import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import {
   type Abi,
   type Address,
+  createPublicClient,
   createWalletClient,
+  encodeFunctionData,
   type Hex,
   http,
-  publicActions,
   type TypedDataDefinition,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
+import { boundedFetch } from "../http/boundedFetch";
+import { createSettlementSender } from "./createSettlementSender";
 
 export type LocalFacilitatorOptions = {
   network: Network;
@@ -21,26 +24,49 @@ export type LocalFacilitatorOptions = {
   rpcUrl: string;
   /** Key of the account that submits transferWithAuthorization and pays its gas. */
   privateKey: Hex;
+  /** Per JSON-RPC call (default 5 s). */
+  rpcTimeoutMs?: number;
+  /** How long a settlement may take to be mined before it is reported pending (default 30 s). */
+  confirmationTimeoutMs?: number;
 };
 
 export type LocalFacilitator = FacilitatorClient & {
   /** The gas-paying settlement account. */
   address: Address;
+  /**
+   * The settlement transaction broadcast for this authorization, or null when none was:
+   * a settlement that failed with null here certainly charged nothing.
+   */
+  broadcastFor(payer: string, nonce: string): Hex | null;
 };
 
 /**
- * An x402 facilitator running in process (x402Facilitator + the EVM exact scheme), settling
- * on the given Base RPC, exposed as the FacilitatorClient a resource server talks to.
+ * An x402 facilitator running in process (x402Facilitator + the official EVM exact scheme),
+ * settling on the given Base RPC through one nonce-managed queue (createSettlementSender), its
+ * RPC answers bounded in size and time, exposed as the FacilitatorClient a resource server uses.
  * @example const facilitator = createLocalFacilitator({ network: "eip155:8453", rpcUrl, privateKey });
  */
 export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalFacilitator {
   const account = privateKeyToAccount(options.privateKey);
   const chain = { ...base, rpcUrls: { default: { http: [options.rpcUrl] } } };
-  const client = createWalletClient({ account, chain, transport: http(options.rpcUrl) }).extend(
-    publicActions,
-  );
+  const transport = http(options.rpcUrl, {
+    fetchFn: boundedFetch(),
+    timeout: options.rpcTimeoutMs ?? 5_000,
+    retryCount: 1,
+  });
+  const client = createPublicClient({ chain, transport });
+  const wallet = createWalletClient({ account, chain, transport });
+  const sender = createSettlementSender({
+    client: client as never,
+    wallet,
+    ...(options.confirmationTimeoutMs !== undefined && {
+      confirmationTimeoutMs: options.confirmationTimeoutMs,
+    }),
+  });
+  const broadcasts = new Map<string, Hex>();
+  const keyOf = (payer: string, nonce: string) => `${payer.toLowerCase()}:${nonce.toLowerCase()}`;
   // An explicit adapter: the scheme's signer types are looser than viem's, and spreading the
-  // client into toFacilitatorEvmSigner does not typecheck under strict mode (DESIGN §6).
+  // client into toFacilitatorEvmSigner does not typecheck under strict mode.
   const signer = toFacilitatorEvmSigner({
     address: account.address,
     readContract: (args) =>
@@ -56,24 +82,42 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
         signature: args.signature,
         ...(args as unknown as TypedDataDefinition),
       }),
-    writeContract: (args) =>
-      client.writeContract({
-        address: args.address,
+    async writeContract(args) {
+      const data = encodeFunctionData({
         abi: args.abi as Abi,
         functionName: args.functionName,
         args: args.args,
+      });
+      const hash = await sender.send({
+        to: args.address,
+        data: args.dataSuffix ? (`${data}${args.dataSuffix.slice(2)}` as Hex) : data,
         ...(args.gas !== undefined && { gas: args.gas }),
-        ...(args.dataSuffix !== undefined && { dataSuffix: args.dataSuffix }),
-      }),
-    sendTransaction: (args) => client.sendTransaction({ to: args.to, data: args.data }),
-    waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+      });
+      if (args.functionName === "transferWithAuthorization") {
+        const [from, , , , , nonce] = args.args as [string, string, bigint, bigint, bigint, Hex];
+        broadcasts.set(keyOf(from, nonce), hash);
+      }
+      return hash;
+    },
+    sendTransaction: (args) => sender.send({ to: args.to, data: args.data }),
+    waitForTransactionReceipt: (args) => sender.waitForReceipt(args.hash),
     getCode: (args) => client.getCode(args),
   });
   const facilitator = new x402Facilitator().register(options.network, new ExactEvmScheme(signer));
   return {
     address: account.address,
+    broadcastFor(payer, nonce) {
+      const hash = broadcasts.get(keyOf(payer, nonce));
+      return hash === undefined ? null : sender.finalHash(hash);
+    },
     verify: (payload, requirements) => facilitator.verify(payload, requirements),
-    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    async settle(payload, requirements) {
+      const result = await facilitator.settle(payload, requirements);
+      // A replaced transaction: name the one that carries the transfer.
+      return result.transaction
+        ? { ...result, transaction: sender.finalHash(result.transaction as Hex) }
+        : result;
+    },
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };
 }

@@ -6,20 +6,27 @@ import {
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import type { Address, Hex } from "viem";
+import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { attestationExtension } from "./attestationExtension";
 import { type Attestation, createAttestation } from "./createAttestation";
 import { createLocalFacilitator } from "./createLocalFacilitator";
+import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
 import type { PaidPath } from "./paidRoutes";
 import {
   type PaymentsConfig,
   type PaymentsConfigInput,
   PaymentsConfigSchema,
 } from "./paymentsConfig";
+import { withPaymentRecords } from "./withPaymentRecords";
 
 /** Timings of the facilitator calls of one payment, for the bench breakdown. */
 export type PaymentTiming = { phase: "verify" | "settle"; ms: number };
 
-export type CreatePaymentsOptions = { onTiming?: (timing: PaymentTiming) => void };
+export type CreatePaymentsOptions = {
+  onTiming?: (timing: PaymentTiming) => void;
+  /** How long the in-process facilitator waits for a settlement to be mined (default 30 s). */
+  confirmationTimeoutMs?: number;
+};
 
 export type Payments = {
   config: PaymentsConfig;
@@ -28,6 +35,9 @@ export type Payments = {
   facilitator: FacilitatorClient;
   /** Address of the in-process facilitator's settlement account (local mode only). */
   facilitatorAddress: Address | null;
+  /** The payment chain as the bookkeeping reads it (authorization state, settlement lookup). */
+  chain: PaymentChain;
+  records: PaymentRecordStore;
   attestation: Attestation;
   /** The exact scheme's payment requirements for a paid route, as the 402 header carries them. */
   requirements(path: PaidPath): Promise<PaymentRequirements[]>;
@@ -42,31 +52,50 @@ export const maxTimeoutSeconds = 60;
 /**
  * Builds everything payment-related from config: facilitator (in process or remote), the x402
  * resource server with the exact EVM scheme, and the signed payee attestation.
- * @example const payments = await createPayments({ baseRpcUrl, facilitator: { type: "local", privateKey }, payTo, attestationKey });
+ * Every settlement ends in `records` (withPaymentRecords).
+ * @example const payments = await createPayments({ baseRpcUrl, facilitator: { type: "local", privateKey }, payTo, attestationKey }, records);
  */
 export async function createPayments(
   input: PaymentsConfigInput,
+  records: PaymentRecordStore,
   options: CreatePaymentsOptions = {},
 ): Promise<Payments> {
   const config = PaymentsConfigSchema.parse(input);
+  const chain = createPaymentChain({
+    rpcUrl: config.baseRpcUrl,
+    chainId: Number(config.network.split(":")[1]),
+    asset: config.asset as Address,
+  });
   let facilitatorAddress: Address | null = null;
   let facilitator: FacilitatorClient;
+  let broadcastFor: ((payer: string, nonce: string) => Hex | null) | undefined;
   if (config.facilitator.type === "local") {
     const local = createLocalFacilitator({
       network: config.network,
       rpcUrl: config.baseRpcUrl,
       privateKey: config.facilitator.privateKey as Hex,
+      ...(options.confirmationTimeoutMs !== undefined && {
+        confirmationTimeoutMs: options.confirmationTimeoutMs,
+      }),
     });
     facilitatorAddress = local.address;
     facilitator = local;
+    broadcastFor = local.broadcastFor;
   } else {
     facilitator = new HTTPFacilitatorClient({ url: config.facilitator.url });
   }
-  const timed = options.onTiming ? withTiming(facilitator, options.onTiming) : facilitator;
+  const recorded = withPaymentRecords(facilitator, {
+    records,
+    chain,
+    ...(broadcastFor && { broadcastFor }),
+  });
+  const timed = options.onTiming ? withTiming(recorded, options.onTiming) : recorded;
   const attestation = await createAttestation({
     key: config.attestationKey,
     payTo: config.payTo,
     maxPrice: config.prices,
+    network: config.network,
+    asset: config.asset,
   });
   const resourceServer = new x402ResourceServer(timed)
     .register(config.network, new ExactEvmScheme())
@@ -85,6 +114,8 @@ export async function createPayments(
     resourceServer,
     facilitator: timed,
     facilitatorAddress,
+    chain,
+    records,
     attestation,
     ready,
     async requirements(path) {

@@ -4,9 +4,11 @@ import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client } from "@x402/fetch";
+import { type Address, keccak256, toHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { devnetAccounts } from "../devnet/devnetAccounts";
+import { openSqlitePaymentRecords } from "../paymentRecords/openSqlitePaymentRecords";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 // Every attack must end in a 402 that says why, with no report and no money moved.
@@ -65,7 +67,7 @@ describe("payment attacks end in 402 with a reason, no report, no settlement", (
       body.error,
     );
     expect(await currentBalances()).toEqual(balances);
-    expect(stack.receipts.count()).toBe(receiptCount);
+    expect(await stack.records.count()).toBe(receiptCount);
   };
 
   beforeAll(async () => {
@@ -74,27 +76,183 @@ describe("payment attacks end in 402 with a reason, no report, no settlement", (
   afterAll(() => stack?.stop());
   beforeEach(async () => {
     balances = await currentBalances();
-    receiptCount = stack.receipts.count();
+    receiptCount = await stack.records.count();
   });
   afterEach(() => {
     vi.restoreAllMocks();
   });
 
-  it("replayedPayment: a settled authorization sent again is refused", async () => {
+  it("replayedPayment: a settled authorization sent again is refused at once (409), the engine not run", async () => {
     const payload = await clientFor(payer).createPaymentPayload(await challenge("/check"));
     const header = encodePaymentSignatureHeader(payload);
     const first = await post("/check", { "PAYMENT-SIGNATURE": header });
     expect(first.status).toBe(200);
     balances = await currentBalances();
-    receiptCount = stack.receipts.count();
+    receiptCount = await stack.records.count();
+    const runs = vi.spyOn(stack.engine, "check");
+    for (const name of ["PAYMENT-SIGNATURE", "X-Payment"]) {
+      const again = await post("/check", { [name]: header });
+      expect(again.status).toBe(409);
+      const body = await again.json();
+      expect(body).toMatchObject({ error: { code: "authorization_used" } });
+      expect(body.error.message).toContain(`/receipts/${payer.address.toLowerCase()}/`);
+    }
+    expect(runs).not.toHaveBeenCalled();
+    expect(await currentBalances()).toEqual(balances);
+    expect(await stack.records.count()).toBe(receiptCount);
+  });
+
+  it("replayedAcrossServers: an authorization already used on chain but unknown here is refused by the facilitator", async () => {
+    const payload = await clientFor(payer).createPaymentPayload(await challenge("/check"));
+    const header = encodePaymentSignatureHeader(payload);
+    expect((await post("/check", { "PAYMENT-SIGNATURE": header })).status).toBe(200);
+    // Another server with the same keys but no record of it is offered the same authorization.
+    const other = await startPaidStack({
+      world: stack.world,
+      dataDir: stack.dataDir,
+      records: openSqlitePaymentRecords(":memory:"),
+    });
+    try {
+      balances = await currentBalances();
+      const response = await other.app.request("/check", {
+        method: "POST",
+        headers: { "content-type": "application/json", "PAYMENT-SIGNATURE": header },
+        body: JSON.stringify({ address: target }),
+      });
+      expect(response.status).toBe(402);
+      expect((await response.json()).error).toBe("invalid_exact_evm_nonce_already_used");
+      expect(await other.records.count()).toBe(0);
+      expect(await currentBalances()).toEqual(balances);
+    } finally {
+      await other.stop();
+    }
+    receiptCount = await stack.records.count();
+  });
+
+  it("oneAuthorizationManyRuns: one payment sent 20 times at once with different addresses buys one engine run", async () => {
+    const payload = await clientFor(payer).createPaymentPayload(await challenge("/check"));
+    const header = encodePaymentSignatureHeader(payload);
+    const runs = vi.spyOn(stack.engine, "check");
+    const addresses = [
+      target,
+      ...Array.from({ length: 19 }, () => privateKeyToAccount(generatePrivateKey()).address),
+    ];
+    const answers = await Promise.all(
+      addresses.map((address) =>
+        stack.app.request("/check", {
+          method: "POST",
+          headers: { "content-type": "application/json", "PAYMENT-SIGNATURE": header },
+          body: JSON.stringify({ address }),
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(19);
+    for (const answer of answers.filter((a) => a.status === 409)) {
+      expect((await answer.json()).error.code).toMatch(/^authorization_(in_flight|used)$/);
+    }
+    expect(runs).toHaveBeenCalledTimes(1);
+    const [payerBefore = 0n, payToBefore = 0n] = balances;
+    expect(await currentBalances()).toEqual([payerBefore - 10_000n, payToBefore + 10_000n]);
+    expect(await stack.records.count()).toBe(receiptCount + 1);
+    receiptCount += 1;
+  });
+
+  it("foreverAuthorization: an authorization valid until 2100 is refused before verification", async () => {
+    const verify = vi.spyOn(stack.payments.facilitator, "verify");
+    const payload = await signTampered("/check", (r) => ({
+      ...r,
+      maxTimeoutSeconds: 4_102_444_800 - Math.floor(Date.now() / 1000),
+    }));
+    await expectRefused(
+      await post("/check", { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) }),
+      /^authorization_valid_too_long$/,
+    );
+    expect(verify).not.toHaveBeenCalled();
+  });
+
+  /** Signs an EIP-3009 authorization by hand: the official client only signs sane windows. */
+  const signWindow = async (window: { validAfter: bigint; validBefore: bigint }, label: string) => {
+    const required = await challenge("/check");
+    const accepted = required.accepts[0] as PaymentRequirements;
+    const authorization = {
+      from: payer.address,
+      to: accepted.payTo as Address,
+      value: BigInt(accepted.amount),
+      ...window,
+      nonce: keccak256(toHex(label)),
+    };
+    const signature = await payer.signTypedData({
+      domain: {
+        name: "USD Coin",
+        version: "2",
+        chainId: 8453,
+        verifyingContract: accepted.asset as Address,
+      },
+      types: {
+        TransferWithAuthorization: [
+          { name: "from", type: "address" },
+          { name: "to", type: "address" },
+          { name: "value", type: "uint256" },
+          { name: "validAfter", type: "uint256" },
+          { name: "validBefore", type: "uint256" },
+          { name: "nonce", type: "bytes32" },
+        ],
+      },
+      primaryType: "TransferWithAuthorization",
+      message: authorization,
+    });
+    const payload: PaymentPayload = {
+      x402Version: 2,
+      resource: required.resource,
+      accepted,
+      extensions: required.extensions,
+      payload: {
+        signature,
+        authorization: {
+          ...authorization,
+          value: authorization.value.toString(),
+          validAfter: authorization.validAfter.toString(),
+          validBefore: authorization.validBefore.toString(),
+        },
+      },
+    };
+    return encodePaymentSignatureHeader(payload);
+  };
+  const nowSeconds = () => BigInt(Math.floor(Date.now() / 1000));
+
+  it("maxUintAuthorization: an authorization valid until 2^256-1 is refused before verification", async () => {
+    const header = await signWindow(
+      { validAfter: 0n, validBefore: 2n ** 256n - 1n },
+      "maxUintAuthorization",
+    );
     await expectRefused(
       await post("/check", { "PAYMENT-SIGNATURE": header }),
-      /^invalid_exact_evm_nonce_already_used$/,
+      /^authorization_valid_too_long$/,
+    );
+  });
+
+  it("futureAuthorization: an authorization that only becomes valid in an hour is refused", async () => {
+    const header = await signWindow(
+      { validAfter: nowSeconds() + 3600n, validBefore: nowSeconds() + 3660n },
+      "futureAuthorization",
     );
     await expectRefused(
-      await post("/check", { "X-Payment": header }),
-      /^invalid_exact_evm_nonce_already_used$/,
+      await post("/check", { "PAYMENT-SIGNATURE": header }),
+      /^authorization_not_yet_valid$/,
     );
+  });
+
+  it("boundedAuthorization: a hand-signed authorization inside the window is paid normally", async () => {
+    const header = await signWindow(
+      { validAfter: 0n, validBefore: nowSeconds() + 60n },
+      "boundedAuthorization",
+    );
+    const response = await post("/check", { "PAYMENT-SIGNATURE": header });
+    expect(response.status).toBe(200);
+    expect(await stack.records.count()).toBe(receiptCount + 1);
+    receiptCount += 1;
   });
 
   it("amountTooLow: an authorization for 1 unit claiming the 10000 price is refused", async () => {

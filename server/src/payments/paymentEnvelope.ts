@@ -5,21 +5,32 @@ import {
   decodePaymentSignatureHeader,
   encodePaymentRequiredHeader,
 } from "@x402/core/http";
-import type { PaymentRequired } from "@x402/core/types";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import type { MiddlewareHandler } from "hono";
-import type { Payments } from "./createPayments";
+import { authorizationOf } from "./authorizationOf";
+import { maxTimeoutSeconds, type Payments } from "./createPayments";
 import type { PaidRoute } from "./paidRoutes";
 import { withSpecFields } from "./withSpecFields";
 
 /** A real payment header is ~1.5 KB; anything far larger is refused before decoding. */
 export const maxPaymentHeaderBytes = 8192;
 
-export type PaymentEnvelopeOptions = { route: PaidRoute; payments: Payments; resourceUrl: string };
+/** Clock skew tolerated on validBefore and validAfter. */
+export const authorizationSlackSeconds = 30;
+
+export type PaymentEnvelopeOptions = {
+  route: PaidRoute;
+  payments: Payments;
+  resourceUrl: string;
+  /** Seconds since epoch (tests move it). */
+  clock?: () => number;
+};
 
 /**
  * Wraps the official x402 middleware of one paid route. In: accepts the spec's `X-Payment`
  * header as `PAYMENT-SIGNATURE` (core reads only the latter) and turns garbage or oversized
- * payment headers into a 402 with a reason. Out: every 402 also carries the PaymentRequired as
+ * payment headers, and authorizations valid for longer than the route's maxTimeoutSeconds (or
+ * not valid yet), into a 402 with a reason before anything is verified. Out: every 402 also carries the PaymentRequired as
  * JSON in the body (the spec says "in the body"), with the spec's extra entry fields.
  * @example createRoute({ middleware: [checkRequestGuard(), paymentEnvelope(opts), x402] })
  */
@@ -33,7 +44,11 @@ export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHand
     let rejected: string | null = null;
     if (header !== null) {
       if (header.length > maxPaymentHeaderBytes) rejected = "payment_header_too_large";
-      else if (!decodes(header)) rejected = "invalid_payment_header";
+      else {
+        const payload = decoded(header);
+        if (payload === null) rejected = "invalid_payment_header";
+        else rejected = outOfBounds(payload, (options.clock ?? nowSeconds)());
+      }
       if (rejected !== null) {
         // Without a payment the official middleware answers the plain challenge; the reason is set below.
         headers.delete("payment-signature");
@@ -69,13 +84,29 @@ export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHand
   };
 }
 
-function decodes(header: string): boolean {
+function decoded(header: string): PaymentPayload | null {
   try {
     const payload: unknown = decodePaymentSignatureHeader(header);
-    return payload !== null && typeof payload === "object";
+    return payload !== null && typeof payload === "object" ? (payload as PaymentPayload) : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+// An authorization that outlives the route's timeout could be withheld and settled much later
+// by anyone holding it; one not valid yet cannot settle now.
+function outOfBounds(payload: PaymentPayload, now: number): string | null {
+  const authorization = authorizationOf(payload);
+  if (authorization === null) return null;
+  if (authorization.validAfter > BigInt(now + authorizationSlackSeconds)) {
+    return "authorization_not_yet_valid";
+  }
+  if (authorization.validBefore > BigInt(now + maxTimeoutSeconds + authorizationSlackSeconds)) {
+    return "authorization_valid_too_long";
+  }
+  return null;
 }
 
 function settlementFailure(headers: Headers): string {

@@ -144,12 +144,13 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await stack.usdcBalance(payer.address)).toBe(payerBefore - 10_000n);
     expect(await stack.usdcBalance(payTo)).toBe(payToBefore + 10_000n);
-    const receipt = stack.receipts.get(settlement.transaction);
+    const receipt = await stack.records.byTransaction(settlement.transaction);
     expect(receipt).toMatchObject({
       route: "/check",
       amount: "10000",
-      payer: payer.address,
-      payTo,
+      payer: payer.address.toLowerCase(),
+      payTo: payTo.toLowerCase(),
+      status: "settled",
     });
     expect(receipt?.report).toEqual(report);
   });
@@ -256,7 +257,7 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
       expect(await response.json()).toMatchObject({ error: { code: "chain_unavailable" } });
       expect(response.headers.get("payment-response")).toBeNull();
       expect(await broken.usdcBalance(payer.address)).toBe(before);
-      expect(broken.receipts.count()).toBe(0);
+      expect(await broken.records.count()).toBe(0);
     } finally {
       await broken.stop();
     }

@@ -5,25 +5,32 @@ import { attestationExtensionKey } from "@presend/shared/attestation/attestation
 import type { ChainName } from "@presend/shared/chains/chains";
 import { type RoutesConfig, x402HTTPResourceServer } from "@x402/core/server";
 import { paymentMiddlewareFromHTTPServer } from "@x402/hono";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { Address } from "viem";
 import type { Engine } from "../engine/createEngine";
-import type { App } from "../http/appEnv";
+import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
-import type { ReceiptStore } from "../receipts/openReceiptStore";
+import type { InFlightLock } from "../paymentRecords/inFlightLock";
+import {
+  AuthorizationAlreadyRecorded,
+  type PaymentRecordStore,
+} from "../paymentRecords/paymentRecordStore";
 import { registerReceiptRoute } from "../receipts/registerReceiptRoute";
 import { checkRequestGuard } from "./checkRequestGuard";
 import { maxTimeoutSeconds, type Payments, usdcDomainExtra } from "./createPayments";
 import { type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
 import { paymentEnvelope } from "./paymentEnvelope";
+import { paymentLedger } from "./paymentLedger";
 import { PaymentRequiredBodySchema } from "./paymentRequiredSchema";
-import { recordSettlement } from "./recordSettlement";
 import { registerDiscoveryRoute } from "./registerDiscoveryRoute";
 
 export type PaidRoutesDeps = {
   engine: Engine;
   payments: Payments;
-  receipts: ReceiptStore;
+  /** The write-ahead payment records (also payments.records; one store). */
+  records: PaymentRecordStore;
+  /** One engine run per authorization. */
+  lock: InFlightLock;
   /** Public base URL (no trailing slash), the resource URL of each paid route. */
   publicUrl: string;
 };
@@ -33,8 +40,10 @@ export const x402SecurityScheme = "x402";
 
 /**
  * Registers POST /check and POST /deep (x402 paid), GET /receipts/{tx} and /.well-known/x402.
- * Per paid route: body validation, receipt recording, 402 envelope, then the official x402 middleware.
- * @example registerPaidRoutes(app, { engine, payments, receipts, publicUrl });
+ * Per paid route: body validation, the payment ledger (one run per authorization, the answer the
+ * payment record decides), the 402 envelope, then the official x402 middleware; the handler
+ * records the report as pending before it returns, so settlement never happens unrecorded.
+ * @example registerPaidRoutes(app, { engine, payments, records, lock, publicUrl });
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
@@ -75,12 +84,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
-    recordSettlement({
-      route,
-      receipts: deps.receipts,
-      payTo: config.payTo,
-      amount: config.prices[route.path],
-    }),
+    paymentLedger({ records: deps.records, lock: deps.lock, publicUrl }),
     paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
     x402,
   ];
@@ -94,7 +98,9 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     const input = engineInput(c.req.valid("json"));
     const result = await deps.engine.check(input);
     if (result.type === "unavailable") return unavailable(c, result) as never;
-    return c.json(result.report, 200);
+    return (
+      (await recordPending(c, paidRoutes["/check"], result.report)) ?? c.json(result.report, 200)
+    );
   });
   const deep = paidRoute(
     paidRoutes["/deep"],
@@ -105,11 +111,64 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     const input = engineInput(c.req.valid("json"));
     const result = await deps.engine.deep(input);
     if (result.type === "unavailable") return unavailable(c, result) as never;
-    return c.json(result.report, 200);
+    return (
+      (await recordPending(c, paidRoutes["/deep"], result.report)) ?? c.json(result.report, 200)
+    );
   });
 
-  registerReceiptRoute(app, { receipts: deps.receipts });
+  registerReceiptRoute(app, { records: deps.records });
   registerDiscoveryRoute(app, { payments: deps.payments, publicUrl });
+
+  /**
+   * Writes the paid request and its report as `pending` before the handler returns (the
+   * official middleware settles after it). null when recorded; otherwise the answer (>= 400:
+   * nothing is settled, so nothing is charged).
+   */
+  async function recordPending(
+    c: Context<AppEnv>,
+    route: PaidRoute,
+    report: unknown,
+  ): Promise<never | null> {
+    const authorization = c.get("authorization");
+    if (authorization === undefined) {
+      return jsonError(
+        c,
+        402,
+        "payment_required",
+        "Pay with an EIP-3009 authorization (x402 exact scheme on Base).",
+      ) as never;
+    }
+    try {
+      await deps.records.begin({
+        payer: authorization.payer,
+        nonce: authorization.nonce,
+        network: config.network,
+        asset: config.asset,
+        payTo: config.payTo,
+        route: route.path,
+        amount: config.prices[route.path],
+        validBefore: Number(authorization.validBefore),
+        report,
+      });
+      return null;
+    } catch (error) {
+      if (error instanceof AuthorizationAlreadyRecorded) {
+        return jsonError(
+          c,
+          409,
+          "authorization_used",
+          "This payment authorization already paid for a check. Sign a new one.",
+        ) as never;
+      }
+      console.error("presend: payment record not written", String(error));
+      return jsonError(
+        c,
+        503,
+        "payment_record_unavailable",
+        "The payment could not be recorded, so it was not taken. Nothing was charged; try again shortly.",
+      ) as never;
+    }
+  }
 }
 
 function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
@@ -150,9 +209,18 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
           "Payment required (or the payment was refused: error says why). PaymentRequired in the PAYMENT-REQUIRED header (base64) and as JSON here.",
         content: { "application/json": { schema: PaymentRequiredBodySchema } },
       },
+      409: error(
+        "authorization_in_flight / authorization_used: this authorization is already paying for another request, or already paid; the engine was not run.",
+      ),
       413: error("Body larger than 4 KB."),
       415: error("Content-Type is not application/json."),
-      503: error("The target chain could not be read: no report, nothing charged."),
+      500: error("internal_error."),
+      502: error(
+        "settlement_unknown: the settlement was sent but its outcome could not be read (you may have been charged); PRESEND-RECEIPT names where the report is fetched. facilitator_unavailable: the facilitator failed before settling, nothing charged.",
+      ),
+      503: error(
+        "chain_unavailable (the target chain could not be read), payment_network_unavailable (Base is down) or payment_record_unavailable: no report, nothing charged.",
+      ),
     },
   });
 }

@@ -17,7 +17,7 @@ import type { Engine } from "../engine/createEngine";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 // Verification passed, the report was made, then settlement failed (the payer emptied the wallet
-// in between). The report must not be handed out, nothing may be recorded, and no money moves.
+// in between). The report must not be handed out, the record says failed, and no money moves.
 describe("settlement that fails after the check", () => {
   const payer = privateKeyToAccount(generatePrivateKey());
   const sink = privateKeyToAccount(generatePrivateKey()).address;
@@ -59,7 +59,7 @@ describe("settlement that fails after the check", () => {
   });
   afterAll(() => stack?.stop());
 
-  it("answers 402 with the settlement error, no report, no receipt, nothing paid", async () => {
+  it("answers 402 with the settlement error, no report, the record failed, nothing paid", async () => {
     const post = (headers: Record<string, string> = {}) =>
       stack.app.request("/check", {
         method: "POST",
@@ -73,7 +73,7 @@ describe("settlement that fails after the check", () => {
     registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
     const payload = await client.createPaymentPayload(required);
     const payToBefore = await stack.usdcBalance(stack.world.accounts.payTo.address);
-    const receiptsBefore = stack.receipts.count();
+    const settledBefore = await stack.records.count("settled");
 
     drainBeforeAnswering = true;
     const response = await post({ "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) });
@@ -86,7 +86,12 @@ describe("settlement that fails after the check", () => {
     expect(body).not.toHaveProperty("verdict");
     expect(body).not.toHaveProperty("report");
     expect(typeof body.error).toBe("string");
-    expect(stack.receipts.count()).toBe(receiptsBefore);
+    expect(await stack.records.count("settled")).toBe(settledBefore);
+    const { from, nonce } = (payload.payload as { authorization: { from: string; nonce: string } })
+      .authorization;
+    expect(await stack.records.byAuthorization({ payer: from, nonce })).toMatchObject({
+      status: "failed",
+    });
     expect(await stack.usdcBalance(stack.world.accounts.payTo.address)).toBe(payToBefore);
     expect(await stack.usdcBalance(sink)).toBe(1_000_000n);
   });

@@ -3,12 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { type Address, createPublicClient, erc20Abi, http } from "viem";
-import { composeServer } from "../composeServer";
+import { type ComposedServer, composeServer } from "../composeServer";
 import { loadConfig } from "../config/loadConfig";
 import { startWorld, type World } from "../devnet/startWorld";
 import type { Engine } from "../engine/createEngine";
 import type { App } from "../http/appEnv";
-import type { ReceiptStore } from "../receipts/openReceiptStore";
+import type { InFlightLock } from "../paymentRecords/inFlightLock";
+import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import type { CreatePaymentsOptions, Payments } from "./createPayments";
 
 export type PaidStackOptions = CreatePaymentsOptions & {
@@ -20,6 +21,11 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   dataDir?: string;
   /** Wraps the engine the routes use (the bench times it). */
   wrapEngine?: (engine: Engine) => Engine;
+  /** The Base RPC payments go through (tests put a fault-injecting proxy here). */
+  paymentRpcUrl?: string;
+  /** Another payment record store or lock (the bench measures without the write-ahead one). */
+  records?: PaymentRecordStore;
+  lock?: InFlightLock;
 };
 
 export type PaidStack = {
@@ -27,7 +33,9 @@ export type PaidStack = {
   app: App;
   engine: Engine;
   payments: Payments;
-  receipts: ReceiptStore;
+  records: PaymentRecordStore;
+  /** Decides open payment records from the chain now. */
+  reconcile: ComposedServer["reconcile"];
   dataDir: string;
   publicUrl: string;
   /** USDC balance on the local Base chain, in base units. */
@@ -37,7 +45,7 @@ export type PaidStack = {
 
 /**
  * The whole paid API on the local world: real anvil chains, the real engine, the in-process
- * facilitator settling on local Base, receipts in a temporary data dir. For tests and the bench.
+ * facilitator settling on local Base, payment records in a temporary data dir. For tests and the bench.
  * @example const stack = await startPaidStack(); await stack.app.request("/check", { method: "POST" });
  */
 export async function startPaidStack(options: PaidStackOptions = {}): Promise<PaidStack> {
@@ -52,15 +60,22 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     publicUrl,
     ...(options.wrapEngine ? { wrapEngine: options.wrapEngine } : {}),
     ...(options.onTiming ? { onTiming: options.onTiming } : {}),
+    ...(options.paymentRpcUrl ? { paymentRpcUrl: options.paymentRpcUrl } : {}),
+    ...(options.records ? { records: options.records } : {}),
+    ...(options.lock ? { lock: options.lock } : {}),
+    ...(options.confirmationTimeoutMs !== undefined && {
+      confirmationTimeoutMs: options.confirmationTimeoutMs,
+    }),
   });
-  const { app, engine, payments, receipts } = composed;
+  const { app, engine, payments, records } = composed;
   const base = createPublicClient({ transport: http(world.chains.base.rpcUrl) });
   return {
     world,
     app,
     engine,
     payments,
-    receipts,
+    records,
+    reconcile: composed.reconcile,
     dataDir,
     publicUrl,
     usdcBalance: (address) =>
@@ -71,7 +86,7 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
         args: [address],
       }),
     async stop() {
-      composed.close();
+      await composed.close();
       if (ownWorld) await world.stop();
       if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -111,18 +111,19 @@ describe("GET /receipts/{tx}: a settled payment whose response was lost", () => 
   });
 
   it("refuses anyone but the payer (403) and answers 404 for an unknown transaction", async () => {
-    const settled = stack.receipts;
     const tx = `0x${"ee".repeat(32)}`;
-    settled.record({
-      tx,
+    const key = { payer: payer.address, nonce: `0x${"ab".repeat(32)}` };
+    await stack.records.begin({
+      ...key,
       network: "eip155:8453",
-      payer: payer.address,
+      asset: chains.base.usdc.address,
       payTo: stack.world.accounts.payTo.address,
       route: "/deep",
       amount: "50000",
+      validBefore: Math.floor(Date.now() / 1000) + 60,
       report: { address: target },
-      createdAt: new Date().toISOString(),
     });
+    await stack.records.markSettled(key, tx);
     const stranger = privateKeyToAccount(generatePrivateKey());
     const forged = await stranger.signMessage({ message: receiptMessage(tx) });
     const wrongMessage = await payer.signMessage({

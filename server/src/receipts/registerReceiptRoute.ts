@@ -1,9 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
-import { type Hex, verifyMessage } from "viem";
-import type { App } from "../http/appEnv";
+import type { Context } from "hono";
+import { getAddress, type Hex, verifyMessage } from "viem";
+import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
-import type { ReceiptStore } from "./openReceiptStore";
+import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { receiptMessage } from "./receiptMessage";
 
 const ReceiptBodySchema = z
@@ -11,6 +12,7 @@ const ReceiptBodySchema = z
     tx: z.string(),
     network: z.string(),
     payer: z.string(),
+    nonce: z.string().openapi({ description: "The EIP-3009 authorization nonce paid with." }),
     payTo: z.string(),
     route: z.string(),
     amount: z.string(),
@@ -19,45 +21,74 @@ const ReceiptBodySchema = z
   })
   .openapi("Receipt");
 
-const receiptRoute = createRoute({
+const errorContent = {
+  "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") },
+};
+const signatureQuery = z.object({
+  signature: z.string().optional().openapi({ description: "0x EIP-191 signature" }),
+});
+const responses = {
+  200: {
+    description: "The stored receipt.",
+    content: { "application/json": { schema: ReceiptBodySchema } },
+  },
+  403: { description: "Missing signature, or not signed by the payer.", content: errorContent },
+  404: {
+    description: "No settled payment recorded here (or one that was never charged).",
+    content: errorContent,
+  },
+  409: {
+    description:
+      "settlement_unknown: the payment's outcome is not known yet; the message says by when it will be.",
+    content: errorContent,
+  },
+};
+
+const byTransaction = createRoute({
   method: "get",
   path: "/receipts/{tx}",
   tags: ["verification"],
-  summary: "Fetch a paid report again",
+  summary: "Fetch a paid report again, by settlement transaction",
   description:
     'For a payer whose response was lost: the stored report of a settled payment. Prove you are the payer with an EIP-191 signature (personal_sign) by the paying key over "presend receipt <tx>" (tx in lowercase) in the signature query parameter.',
   security: [],
   request: {
     params: z.object({ tx: z.string().openapi({ description: "Settlement transaction hash" }) }),
-    query: z.object({
-      signature: z.string().optional().openapi({ description: "0x EIP-191 signature" }),
+    query: signatureQuery,
+  },
+  responses,
+});
+
+const byAuthorization = createRoute({
+  method: "get",
+  path: "/receipts/{payer}/{nonce}",
+  tags: ["verification"],
+  summary: "Fetch a paid report again, by payer and authorization nonce",
+  description:
+    'For a payer who never learned the settlement transaction (the answer was lost or said settlement_unknown): the report of the payment made with their EIP-3009 authorization. Sign "presend receipt <nonce>" (nonce in lowercase) with the paying key (EIP-191) and pass it as the signature query parameter.',
+  security: [],
+  request: {
+    params: z.object({
+      payer: z.string().openapi({ description: "The paying address" }),
+      nonce: z.string().openapi({ description: "The authorization nonce (bytes32)" }),
     }),
+    query: signatureQuery,
   },
-  responses: {
-    200: {
-      description: "The stored receipt.",
-      content: { "application/json": { schema: ReceiptBodySchema } },
-    },
-    403: {
-      description: "Missing signature, or not signed by the payer.",
-      content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
-    },
-    404: {
-      description: "No settled payment with this transaction hash.",
-      content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
-    },
-  },
+  responses,
 });
 
 const hexSignature = /^0x[0-9a-fA-F]{130,}$/;
+const bytes32 = /^0x[0-9a-fA-F]{64}$/;
 
-/** Registers GET /receipts/{tx}: the stored report, to the payer only. */
-export function registerReceiptRoute(app: App, deps: { receipts: ReceiptStore }): void {
-  app.openapi(receiptRoute, async (c) => {
+/**
+ * Registers GET /receipts/{tx} and GET /receipts/{payer}/{nonce}: a stored report, to its payer
+ * only (an EIP-191 signature over "presend receipt <tx or nonce>").
+ */
+export function registerReceiptRoute(app: App, deps: { records: PaymentRecordStore }): void {
+  app.openapi(byTransaction, async (c) => {
     const { tx } = c.req.valid("param");
-    const { signature } = c.req.valid("query");
-    const receipt = /^0x[0-9a-fA-F]{64}$/.test(tx) ? deps.receipts.get(tx) : undefined;
-    if (receipt === undefined) {
+    const record = bytes32.test(tx) ? await deps.records.byTransaction(tx) : undefined;
+    if (record === undefined) {
       return jsonError(
         c,
         404,
@@ -65,23 +96,79 @@ export function registerReceiptRoute(app: App, deps: { receipts: ReceiptStore })
         `No settled payment ${tx} is recorded here.`,
       ) as never;
     }
-    const message = receiptMessage(receipt.tx);
-    const proven =
-      signature !== undefined &&
-      hexSignature.test(signature) &&
-      (await verifyMessage({
-        address: receipt.payer as Hex,
-        message,
-        signature: signature as Hex,
-      }).catch(() => false));
-    if (!proven) {
+    return (await answer(c, record, tx, c.req.valid("query").signature)) as never;
+  });
+
+  app.openapi(byAuthorization, async (c) => {
+    const { payer, nonce } = c.req.valid("param");
+    const record =
+      /^0x[0-9a-fA-F]{40}$/.test(payer) && bytes32.test(nonce)
+        ? await deps.records.byAuthorization({ payer, nonce })
+        : undefined;
+    if (record === undefined) {
       return jsonError(
         c,
-        403,
-        "receipt_forbidden",
-        `Only the payer may fetch this receipt: sign "${message}" with the paying key (EIP-191) and pass it as ?signature=0x...`,
+        404,
+        "receipt_not_found",
+        `No paid request with authorization ${nonce} of ${payer} is recorded here.`,
       ) as never;
     }
-    return c.json(receipt, 200);
+    return (await answer(c, record, nonce, c.req.valid("query").signature)) as never;
   });
+}
+
+async function answer(
+  c: Context<AppEnv>,
+  record: PaymentRecord,
+  signed: string,
+  signature: string | undefined,
+): Promise<Response> {
+  const message = receiptMessage(signed);
+  const proven =
+    signature !== undefined &&
+    hexSignature.test(signature) &&
+    (await verifyMessage({
+      address: record.payer as Hex,
+      message,
+      signature: signature as Hex,
+    }).catch(() => false));
+  if (!proven) {
+    return jsonError(
+      c,
+      403,
+      "receipt_forbidden",
+      `Only the payer may fetch this receipt: sign "${message}" with the paying key (EIP-191) and pass it as ?signature=0x...`,
+    );
+  }
+  if (record.status === "failed") {
+    return jsonError(
+      c,
+      404,
+      "receipt_not_found",
+      "This authorization was never settled: nothing was charged and there is no report to fetch.",
+    );
+  }
+  if (record.status !== "settled" || record.tx === null) {
+    const decidedBy = new Date((record.validBefore + 60) * 1000).toISOString();
+    return jsonError(
+      c,
+      409,
+      "settlement_unknown",
+      `Whether this payment settled is not known yet; ask again shortly (by ${decidedBy} it is known either way).`,
+    );
+  }
+  return c.json(
+    {
+      tx: record.tx,
+      network: record.network,
+      payer: getAddress(record.payer),
+      nonce: record.nonce,
+      payTo: record.payTo,
+      route: record.route,
+      amount: record.amount,
+      createdAt: record.createdAt,
+      report: record.report,
+    },
+    200,
+  );
 }

@@ -17,7 +17,10 @@ const healthRoute = createRoute({
   },
 });
 
-/** Registers `GET /health`; `probe` reads the chains (injected so tests control it). */
+/**
+ * Registers `GET /health`; `probe` reads the chains (injected so tests control it; the server
+ * passes a cachedProbe so callers cannot multiply upstream calls).
+ */
 export function registerHealthRoute(
   app: App,
   deps: { probe: () => Promise<ChainHealth[]>; version: string },
@@ -25,7 +28,7 @@ export function registerHealthRoute(
   app.openapi(healthRoute, async (c) => {
     const chains = await deps.probe();
     const status = chains.every((chain) => chain.reachable) ? "ok" : "degraded";
-    // Never cached: it is a live reading.
+    // A reading at most a few seconds old (the probe is shared); clients should not keep it.
     c.header("Cache-Control", "no-store");
     return c.json({ status, version: deps.version, chains }, 200);
   });

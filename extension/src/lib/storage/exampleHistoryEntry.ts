@@ -18,6 +18,7 @@ export function exampleHistoryEntry(options: { address: Address; checkedAt: Date
       status: "ok",
       isContract: false,
       kind: "eoa",
+      kindLabel: "wallet (EOA)",
       outgoingTxs: 4,
       native: null,
       usdc: null,

@@ -1,0 +1,84 @@
+import type { Logger } from "pino";
+import { z } from "zod";
+import { ConfigError } from "../config/loadConfig";
+import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain";
+import { createLogger } from "../observability/createLogger";
+import { createMetrics } from "../observability/createMetrics";
+import { createLocalFacilitator } from "../payments/createLocalFacilitator";
+import { createFacilitatorApp } from "./createFacilitatorApp";
+
+const FacilitatorConfigSchema = z.object({
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8403),
+  /** The settlement key: pays the gas of every transferWithAuthorization. */
+  FACILITATOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key"),
+  /** Base JSON-RPC endpoints; the facilitator reads and settles through the first. */
+  RPC_URLS_BASE: z
+    .string()
+    .transform((value) => value.split(",").map((url) => url.trim()))
+    .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1)),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+});
+
+export type FacilitatorService = {
+  url: string;
+  address: `0x${string}`;
+  server: DrainingServer;
+  logger: Logger;
+  /** Drains settlements in flight, then stops listening. */
+  stop: () => Promise<void>;
+};
+
+/** Network of every payment presend takes: USDC on Base. */
+const baseNetwork = "eip155:8453";
+
+/**
+ * Starts `presend facilitator`: the official x402 facilitator with one settlement key, served over
+ * HTTP for every API replica (FACILITATOR_URL). Settings come from the environment.
+ * @example const service = await startFacilitatorService(process.env);
+ */
+export async function startFacilitatorService(
+  env: Record<string, string | undefined>,
+): Promise<FacilitatorService> {
+  const parsed = FacilitatorConfigSchema.safeParse(
+    Object.fromEntries(
+      Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+    ),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const config = parsed.data;
+  const logger = createLogger({ level: config.LOG_LEVEL, name: "presend-facilitator" });
+  const metrics = createMetrics();
+  const facilitator = createLocalFacilitator({
+    network: baseNetwork,
+    rpcUrl: config.RPC_URLS_BASE[0] as string,
+    privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
+  });
+  let server: DrainingServer | undefined;
+  const app = createFacilitatorApp({
+    facilitator,
+    logger,
+    metrics,
+    readiness: async () =>
+      server?.draining() ? { ready: false, reason: "shutting down" } : { ready: true },
+  });
+  server = await serveWithDrain(app, { port: config.PORT, host: config.HOST });
+  logger.info({ url: server.url, address: facilitator.address }, "facilitator listening");
+  const running = server;
+  return {
+    url: running.url,
+    address: facilitator.address,
+    server: running,
+    logger,
+    stop: async () => {
+      const result = await running.drain(config.DRAIN_TIMEOUT_MS);
+      logger.info(result, "facilitator stopped");
+    },
+  };
+}

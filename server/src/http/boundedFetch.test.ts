@@ -1,0 +1,52 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AnswerTooLarge, boundedFetch } from "./boundedFetch";
+
+describe("boundedFetch", () => {
+  let server: Server;
+  let url: string;
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url === "/declared") {
+        response.writeHead(200, { "content-length": "5000000" });
+        response.end();
+        return;
+      }
+      if (request.url === "/streamed") {
+        response.writeHead(200, { "content-type": "application/json" });
+        const chunk = "x".repeat(64 * 1024);
+        // Far more than the limit, without a Content-Length.
+        let sent = 0;
+        const write = () => {
+          while (sent < 200) {
+            sent++;
+            if (!response.write(chunk)) return void response.once("drain", write);
+          }
+          response.end();
+        };
+        response.on("error", () => {});
+        write();
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end('{"jsonrpc":"2.0","id":1,"result":"0x1"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("passes a small answer through unchanged", async () => {
+    const response = await boundedFetch(1000)(`${url}/small`);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 1, result: "0x1" });
+  });
+
+  it("refuses a declared length over the limit before reading", async () => {
+    await expect(boundedFetch(1000)(`${url}/declared`)).rejects.toBeInstanceOf(AnswerTooLarge);
+  });
+
+  it("stops reading a streamed answer at the limit", async () => {
+    await expect(boundedFetch(100_000)(`${url}/streamed`)).rejects.toBeInstanceOf(AnswerTooLarge);
+  });
+});

@@ -1,0 +1,83 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
+
+export type DrainingServer = {
+  url: string;
+  port: number;
+  /** True from the first drain() call: readiness turns 503 so the proxy stops sending traffic. */
+  draining: () => boolean;
+  /** Requests being answered right now. */
+  inFlight: () => number;
+  /**
+   * Stops accepting connections, lets every request in flight finish (a paid one settles and
+   * records its receipt), closes keep-alive connections as they go idle, and resolves when none
+   * is left or after `timeoutMs` (then the rest are cut).
+   */
+  drain: (timeoutMs: number) => Promise<{ drained: boolean; cut: number }>;
+};
+
+type FetchApp = {
+  fetch: (request: Request, env: HttpBindings | Http2Bindings) => Response | Promise<Response>;
+};
+
+/**
+ * Serves a Hono app with @hono/node-server, counting requests in flight so a SIGTERM can drain
+ * them instead of cutting them off. While draining, every answer carries `Connection: close`.
+ * @example const server = await serveWithDrain(app, { port: 8402 }); process.on("SIGTERM", () => server.drain(30_000));
+ */
+export function serveWithDrain(
+  app: FetchApp,
+  options: { port: number; host?: string },
+): Promise<DrainingServer> {
+  const host = options.host ?? "127.0.0.1";
+  let draining = false;
+  let inFlight = 0;
+  const idle: Array<() => void> = [];
+  const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
+    inFlight++;
+    try {
+      const response = await app.fetch(request, env);
+      if (draining) {
+        try {
+          response.headers.set("Connection", "close");
+        } catch {
+          // Immutable headers (a proxied Response): Node closes the socket when the server closes.
+        }
+      }
+      return response;
+    } finally {
+      inFlight--;
+      if (inFlight === 0) for (const wake of idle.splice(0)) wake();
+    }
+  };
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port: options.port, hostname: host }, (info: AddressInfo) => {
+      const shownHost = host === "0.0.0.0" ? "127.0.0.1" : host;
+      resolve({
+        url: `http://${shownHost}:${info.port}`,
+        port: info.port,
+        draining: () => draining,
+        inFlight: () => inFlight,
+        drain: (timeoutMs) => drain(server as Server, timeoutMs),
+      });
+    });
+    server.once("error", reject);
+  });
+
+  async function drain(server: Server, timeoutMs: number) {
+    draining = true;
+    const closed = new Promise<void>((done) => server.close(() => done()));
+    const settled =
+      inFlight === 0
+        ? Promise.resolve(true)
+        : new Promise<true>((wake) => idle.push(() => wake(true)));
+    const timedOut = new Promise<false>((done) => setTimeout(() => done(false), timeoutMs).unref());
+    const drained = await Promise.race([settled, timedOut]);
+    const cut = inFlight;
+    // Keep-alive sockets with nothing in flight carry no work; past the deadline the rest go too.
+    server.closeAllConnections();
+    await closed;
+    return { drained, cut };
+  }
+}

@@ -1,0 +1,245 @@
+import pg from "pg";
+import { z } from "zod";
+import {
+  AuthorizationAlreadyRecorded,
+  type AuthorizationKey,
+  canTransition,
+  NewPaymentRecordSchema,
+  normalizeKey,
+  type PaymentRecord,
+  type PaymentRecordStore,
+  type PaymentStatus,
+  paymentStatuses,
+} from "./paymentRecordStore";
+
+/**
+ * Schema changes in order; each runs once, in a transaction, recorded in presend_migrations.
+ * Append only: a released migration is never edited.
+ */
+export const postgresMigrations: readonly string[] = [
+  `CREATE TABLE payment_records (
+    id BIGSERIAL PRIMARY KEY,
+    payer TEXT NOT NULL,
+    nonce TEXT NOT NULL,
+    network TEXT NOT NULL,
+    asset TEXT NOT NULL,
+    pay_to TEXT NOT NULL,
+    route TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    valid_before BIGINT NOT NULL,
+    -- text, not jsonb: the report is kept byte for byte as the payer was sent it
+    report_json TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'settled', 'unknown', 'failed')),
+    tx TEXT,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    UNIQUE (payer, nonce)
+  );
+  CREATE INDEX payment_records_tx ON payment_records (tx) WHERE status = 'settled';
+  CREATE INDEX payment_records_open ON payment_records (id) WHERE status IN ('pending', 'unknown');`,
+];
+
+// Any constant of our own: replicas starting together take turns migrating.
+const migrationLockId = 0x70726573;
+
+const RowSchema = z.object({
+  payer: z.string(),
+  nonce: z.string(),
+  network: z.string(),
+  asset: z.string(),
+  pay_to: z.string(),
+  route: z.string(),
+  amount: z.string(),
+  valid_before: z.coerce.number(),
+  report_json: z.string(),
+  status: z.enum(paymentStatuses),
+  tx: z.string().nullable(),
+  created_at: z.date(),
+  updated_at: z.date(),
+});
+
+function fromRow(row: unknown): PaymentRecord {
+  const r = RowSchema.parse(row);
+  return {
+    payer: r.payer,
+    nonce: r.nonce,
+    network: r.network,
+    asset: r.asset,
+    payTo: r.pay_to,
+    route: r.route,
+    amount: r.amount,
+    validBefore: r.valid_before,
+    report: JSON.parse(r.report_json) as unknown,
+    status: r.status,
+    tx: r.tx,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+/** Runs the migrations not yet applied, one transaction each, under an advisory lock. */
+export async function migratePostgres(pool: pg.Pool): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [migrationLockId]);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS presend_migrations (
+        version INTEGER PRIMARY KEY,
+        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`,
+    );
+    const done = await client.query<{ version: number }>("SELECT version FROM presend_migrations");
+    const applied = new Set(done.rows.map((row) => row.version));
+    let ran = 0;
+    for (const [index, sql] of postgresMigrations.entries()) {
+      const version = index + 1;
+      if (applied.has(version)) continue;
+      await client.query("BEGIN");
+      try {
+        await client.query(sql);
+        await client.query("INSERT INTO presend_migrations (version) VALUES ($1)", [version]);
+        await client.query("COMMIT");
+        ran++;
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      }
+    }
+    return ran;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [migrationLockId]).catch(() => {});
+    client.release();
+  }
+}
+
+/**
+ * The PaymentRecordStore on PostgreSQL (DATABASE_URL), shared by every API replica. Migrations
+ * run before it resolves. A write is committed (durable) when its promise resolves.
+ * @example const records = await openPostgresPaymentRecords(process.env.DATABASE_URL);
+ */
+export async function openPostgresPaymentRecords(
+  url: string,
+  options: { maxConnections?: number } = {},
+): Promise<PaymentRecordStore> {
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+  // A dropped idle connection is reported as an event; the pool replaces it on the next query.
+  pool.on("error", () => {});
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+
+  const find = async (
+    key: AuthorizationKey,
+    client: pg.Pool | pg.PoolClient = pool,
+    lock = "",
+  ): Promise<PaymentRecord | undefined> => {
+    const { payer, nonce } = normalizeKey(key);
+    const result = await client.query(
+      `SELECT * FROM payment_records WHERE payer = $1 AND nonce = $2${lock}`,
+      [payer, nonce],
+    );
+    return result.rows[0] === undefined ? undefined : fromRow(result.rows[0]);
+  };
+
+  // Read under a row lock, check the rule, write, commit: concurrent writers cannot skip a rule.
+  const transition = async (
+    key: AuthorizationKey,
+    to: PaymentStatus,
+    tx: string | null | "keep",
+  ): Promise<PaymentRecord | undefined> => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const current = await find(key, client, " FOR UPDATE");
+      if (current === undefined || !canTransition(current.status, to)) {
+        await client.query("COMMIT");
+        return current;
+      }
+      const next = tx === "keep" ? current.tx : tx === null ? null : tx.toLowerCase();
+      const { payer, nonce } = normalizeKey(key);
+      const updated = await client.query(
+        `UPDATE payment_records SET status = $3, tx = $4, updated_at = now()
+         WHERE payer = $1 AND nonce = $2 RETURNING *`,
+        [payer, nonce, to, next],
+      );
+      await client.query("COMMIT");
+      return fromRow(updated.rows[0]);
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  return {
+    async begin(record) {
+      const valid = NewPaymentRecordSchema.parse(record);
+      const key = normalizeKey(valid);
+      const inserted = await pool.query(
+        `INSERT INTO payment_records
+           (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending')
+         ON CONFLICT (payer, nonce) DO NOTHING
+         RETURNING *`,
+        [
+          key.payer,
+          key.nonce,
+          valid.network,
+          valid.asset.toLowerCase(),
+          valid.payTo.toLowerCase(),
+          valid.route,
+          valid.amount,
+          valid.validBefore,
+          JSON.stringify(valid.report ?? null),
+        ],
+      );
+      if (inserted.rows[0] !== undefined) return fromRow(inserted.rows[0]);
+      const existing = await find(key);
+      if (existing === undefined) throw new Error("payment record was not stored");
+      throw new AuthorizationAlreadyRecorded(existing);
+    },
+    markSettled: (key, tx) =>
+      transition(
+        key,
+        "settled",
+        z
+          .string()
+          .regex(/^0x[0-9a-fA-F]{64}$/)
+          .parse(tx),
+      ),
+    markUnknown: (key, tx) => transition(key, "unknown", tx),
+    markFailed: (key) => transition(key, "failed", "keep"),
+    byAuthorization: (key) => find(key),
+    async byTransaction(tx) {
+      const result = await pool.query(
+        "SELECT * FROM payment_records WHERE tx = $1 AND status = 'settled' LIMIT 1",
+        [tx.toLowerCase()],
+      );
+      return result.rows[0] === undefined ? undefined : fromRow(result.rows[0]);
+    },
+    async unresolved(limit = 100) {
+      const result = await pool.query(
+        "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') ORDER BY id LIMIT $1",
+        [limit],
+      );
+      return result.rows.map(fromRow);
+    },
+    async count(status) {
+      const result =
+        status === undefined
+          ? await pool.query<{ n: string }>("SELECT count(*) AS n FROM payment_records")
+          : await pool.query<{ n: string }>(
+              "SELECT count(*) AS n FROM payment_records WHERE status = $1",
+              [status],
+            );
+      return Number(result.rows[0]?.n ?? 0);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,168 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { z } from "zod";
+import {
+  AuthorizationAlreadyRecorded,
+  type AuthorizationKey,
+  canTransition,
+  NewPaymentRecordSchema,
+  normalizeKey,
+  type PaymentRecord,
+  type PaymentRecordStore,
+  type PaymentStatus,
+  paymentStatuses,
+} from "./paymentRecordStore";
+
+const RowSchema = z.object({
+  payer: z.string(),
+  nonce: z.string(),
+  network: z.string(),
+  asset: z.string(),
+  pay_to: z.string(),
+  route: z.string(),
+  amount: z.string(),
+  valid_before: z.number(),
+  report_json: z.string(),
+  status: z.enum(paymentStatuses),
+  tx: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+function fromRow(row: unknown): PaymentRecord {
+  const r = RowSchema.parse(row);
+  return {
+    payer: r.payer,
+    nonce: r.nonce,
+    network: r.network,
+    asset: r.asset,
+    payTo: r.pay_to,
+    route: r.route,
+    amount: r.amount,
+    validBefore: r.valid_before,
+    report: JSON.parse(r.report_json) as unknown,
+    status: r.status,
+    tx: r.tx,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/**
+ * The PaymentRecordStore on SQLite at `file` (":memory:" for tests), created if needed.
+ * @example const records = openSqlitePaymentRecords(join(dataDir, "payments.sqlite"));
+ */
+export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  // WAL + FULL sync: a record is on disk the moment its promise resolves.
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = FULL");
+  db.exec(`CREATE TABLE IF NOT EXISTS payment_records (
+    id INTEGER PRIMARY KEY,
+    payer TEXT NOT NULL,
+    nonce TEXT NOT NULL,
+    network TEXT NOT NULL,
+    asset TEXT NOT NULL,
+    pay_to TEXT NOT NULL,
+    route TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    valid_before INTEGER NOT NULL,
+    report_json TEXT NOT NULL,
+    status TEXT NOT NULL,
+    tx TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (payer, nonce)
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS payment_records_tx ON payment_records (tx) WHERE status = 'settled';
+  CREATE INDEX IF NOT EXISTS payment_records_open ON payment_records (status) WHERE status IN ('pending', 'unknown');`);
+  const insert = db.prepare(
+    `INSERT INTO payment_records
+       (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json, status, tx, created_at, updated_at)
+     VALUES (@payer, @nonce, @network, @asset, @payTo, @route, @amount, @validBefore, @reportJson, 'pending', NULL, @now, @now)
+     ON CONFLICT (payer, nonce) DO NOTHING`,
+  );
+  const selectByKey = db.prepare("SELECT * FROM payment_records WHERE payer = ? AND nonce = ?");
+  const selectByTx = db.prepare(
+    "SELECT * FROM payment_records WHERE tx = ? AND status = 'settled' LIMIT 1",
+  );
+  const selectOpen = db.prepare(
+    "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') ORDER BY id LIMIT ?",
+  );
+  const update = db.prepare(
+    "UPDATE payment_records SET status = @status, tx = @tx, updated_at = @now WHERE payer = @payer AND nonce = @nonce",
+  );
+  const countAll = db.prepare("SELECT count(*) AS n FROM payment_records");
+  const countStatus = db.prepare("SELECT count(*) AS n FROM payment_records WHERE status = ?");
+  const Count = z.object({ n: z.number() });
+
+  const find = (key: AuthorizationKey): PaymentRecord | undefined => {
+    const { payer, nonce } = normalizeKey(key);
+    const row = selectByKey.get(payer, nonce);
+    return row === undefined ? undefined : fromRow(row);
+  };
+  // Read, check the rule, write, in one transaction: concurrent writers cannot skip a rule.
+  const transition = db.transaction(
+    (key: AuthorizationKey, to: PaymentStatus, tx: string | null | "keep") => {
+      const current = find(key);
+      if (current === undefined) return undefined;
+      if (!canTransition(current.status, to)) return current;
+      const next = tx === "keep" ? current.tx : tx === null ? null : tx.toLowerCase();
+      update.run({ ...normalizeKey(key), status: to, tx: next, now: new Date().toISOString() });
+      return find(key);
+    },
+  );
+
+  return {
+    async begin(record) {
+      const valid = NewPaymentRecordSchema.parse(record);
+      const key = normalizeKey(valid);
+      const inserted = insert.run({
+        ...valid,
+        ...key,
+        asset: valid.asset.toLowerCase(),
+        payTo: valid.payTo.toLowerCase(),
+        reportJson: JSON.stringify(valid.report ?? null),
+        now: new Date().toISOString(),
+      });
+      const stored = find(key);
+      if (stored === undefined) throw new Error("payment record was not stored");
+      if (inserted.changes === 0) throw new AuthorizationAlreadyRecorded(stored);
+      return stored;
+    },
+    async markSettled(key, tx) {
+      return transition(
+        key,
+        "settled",
+        z
+          .string()
+          .regex(/^0x[0-9a-fA-F]{64}$/)
+          .parse(tx),
+      );
+    },
+    async markUnknown(key, tx) {
+      return transition(key, "unknown", tx);
+    },
+    async markFailed(key) {
+      return transition(key, "failed", "keep");
+    },
+    async byAuthorization(key) {
+      return find(key);
+    },
+    async byTransaction(tx) {
+      const row = selectByTx.get(tx.toLowerCase());
+      return row === undefined ? undefined : fromRow(row);
+    },
+    async unresolved(limit = 100) {
+      return selectOpen.all(limit).map(fromRow);
+    },
+    async count(status) {
+      return Count.parse(status === undefined ? countAll.get() : countStatus.get(status)).n;
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

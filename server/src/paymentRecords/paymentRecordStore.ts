@@ -1,0 +1,99 @@
+import { z } from "zod";
+
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+
+/**
+ * Where a paid request stands. `pending`: recorded with its report, settlement not yet sent or
+ * not yet answered. `settled`: the transfer is on chain (tx known). `unknown`: settlement was
+ * attempted and its outcome could not be read; the reconciler asks the chain later. `failed`:
+ * the chain proves the authorization was never used and can no longer be (nothing charged).
+ */
+export const paymentStatuses = ["pending", "settled", "unknown", "failed"] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+/** The key of a payment: one EIP-3009 authorization is one (payer, nonce) pair. */
+export type AuthorizationKey = { payer: string; nonce: string };
+
+/** What is written before settlement: the paid request and the report it buys. */
+export const NewPaymentRecordSchema = z.object({
+  payer: Address,
+  /** The EIP-3009 authorization nonce (bytes32). */
+  nonce: Bytes32,
+  /** CAIP-2 network of the payment, e.g. eip155:8453. */
+  network: z.string().min(1),
+  /** The token paid in (EIP-3009 contract). */
+  asset: Address,
+  payTo: Address,
+  route: z.string().min(1),
+  /** USDC base units. */
+  amount: z.string().regex(/^\d+$/),
+  /** Seconds since epoch after which the authorization can no longer settle. */
+  validBefore: z.number().int().nonnegative(),
+  /** The exact JSON body the payer is sent on success. */
+  report: z.unknown(),
+});
+export type NewPaymentRecord = z.infer<typeof NewPaymentRecordSchema>;
+
+export const PaymentRecordSchema = NewPaymentRecordSchema.extend({
+  status: z.enum(paymentStatuses),
+  /** Settlement transaction (lowercase); for `unknown`, the candidate that was broadcast, if any. */
+  tx: Bytes32.nullable(),
+  /** ISO times. */
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PaymentRecord = z.infer<typeof PaymentRecordSchema>;
+
+/** Thrown by `begin` when the authorization is already recorded (one authorization, one run). */
+export class AuthorizationAlreadyRecorded extends Error {
+  constructor(readonly existing: PaymentRecord) {
+    super(`authorization ${existing.nonce} of ${existing.payer} is already recorded`);
+    this.name = "AuthorizationAlreadyRecorded";
+  }
+}
+
+/**
+ * The write-ahead record of every paid request. Every method is durable when its promise
+ * resolves. Payers and nonces compare case-insensitively (stored lowercase), as do transactions.
+ * Transitions: pending -> settled | unknown | failed; unknown -> settled | failed;
+ * failed -> settled (the chain is the truth if it later shows the transfer); settled is final.
+ * A transition the rules do not allow is ignored and the current record returned.
+ * SQLite implements it today (openSqlitePaymentRecords); a server database implements the same
+ * interface and runs the same contract suite (paymentRecordStoreContract).
+ */
+export type PaymentRecordStore = {
+  /** Records a paid request as `pending` before settlement; throws AuthorizationAlreadyRecorded. */
+  begin(record: NewPaymentRecord): Promise<PaymentRecord>;
+  /** The transfer is on chain in `tx`. */
+  markSettled(key: AuthorizationKey, tx: string): Promise<PaymentRecord | undefined>;
+  /** Settlement was attempted, outcome unreadable; `tx` is the broadcast candidate if known. */
+  markUnknown(key: AuthorizationKey, tx: string | null): Promise<PaymentRecord | undefined>;
+  /** The chain proves nothing was (or can be) charged. */
+  markFailed(key: AuthorizationKey): Promise<PaymentRecord | undefined>;
+  byAuthorization(key: AuthorizationKey): Promise<PaymentRecord | undefined>;
+  /** Only settled records have a transaction to find them by. */
+  byTransaction(tx: string): Promise<PaymentRecord | undefined>;
+  /** Records still `pending` or `unknown`, oldest first: what the reconciler looks at. */
+  unresolved(limit?: number): Promise<PaymentRecord[]>;
+  /** How many records there are (in one status, or all). */
+  count(status?: PaymentStatus): Promise<number>;
+  close(): Promise<void>;
+};
+
+/** Lowercases the key: the one form every store compares. */
+export function normalizeKey(key: AuthorizationKey): AuthorizationKey {
+  return { payer: key.payer.toLowerCase(), nonce: key.nonce.toLowerCase() };
+}
+
+const allowed: Record<PaymentStatus, readonly PaymentStatus[]> = {
+  pending: ["settled", "unknown", "failed"],
+  unknown: ["settled", "failed", "unknown"],
+  failed: ["settled"],
+  settled: [],
+};
+
+/** Whether a record may move from `from` to `to` (the store interface's transition rules). */
+export function canTransition(from: PaymentStatus, to: PaymentStatus): boolean {
+  return allowed[from].includes(to);
+}

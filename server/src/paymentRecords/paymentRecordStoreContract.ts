@@ -1,0 +1,191 @@
+import { describe, expect, it } from "vitest";
+import {
+  AuthorizationAlreadyRecorded,
+  type NewPaymentRecord,
+  type PaymentRecordStore,
+} from "./paymentRecordStore";
+
+const hex = (digit: string, length: number) => `0x${digit.repeat(length)}`;
+
+/** A valid pending record; `n` varies the nonce. */
+export function samplePaymentRecord(n: number, overrides: Partial<NewPaymentRecord> = {}) {
+  return {
+    payer: "0x9Cb2e6859F097014298CC31c8d39D4217502960f",
+    nonce: `0x${n.toString(16).padStart(64, "0")}`,
+    network: "eip155:8453",
+    asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    payTo: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
+    route: "/check",
+    amount: "10000",
+    validBefore: 1_900_000_000,
+    report: { verdict: { level: "ok" }, n },
+    ...overrides,
+  } satisfies NewPaymentRecord;
+}
+
+/**
+ * The behaviour every PaymentRecordStore must have. An implementation's test calls this with a
+ * factory that opens an empty store (and a way to reopen the same data, to prove durability).
+ * @example describePaymentRecordStore("sqlite", async () => ({ store, reopen, close }));
+ */
+export function describePaymentRecordStore(
+  name: string,
+  open: () => Promise<{
+    store: PaymentRecordStore;
+    /** Closes `store` and opens the same data again. */
+    reopen: () => Promise<PaymentRecordStore>;
+    /** Removes what open created. */
+    cleanup: () => Promise<void>;
+  }>,
+): void {
+  describe(`PaymentRecordStore contract: ${name}`, () => {
+    const withStore = async (
+      run: (
+        store: PaymentRecordStore,
+        reopen: () => Promise<PaymentRecordStore>,
+      ) => Promise<PaymentRecordStore | undefined>,
+    ) => {
+      const opened = await open();
+      let current = opened.store;
+      try {
+        current = (await run(opened.store, opened.reopen)) ?? current;
+      } finally {
+        await current.close();
+        await opened.cleanup();
+      }
+    };
+
+    it("records a pending payment with its report, found by payer and nonce in any case", () =>
+      withStore(async (store) => {
+        const sample = samplePaymentRecord(1);
+        const begun = await store.begin(sample);
+        expect(begun).toMatchObject({ status: "pending", tx: null, report: sample.report });
+        const found = await store.byAuthorization({
+          payer: sample.payer.toUpperCase().replace("0X", "0x"),
+          nonce: sample.nonce.toUpperCase().replace("0X", "0x"),
+        });
+        expect(found).toMatchObject({
+          status: "pending",
+          amount: "10000",
+          route: "/check",
+          validBefore: sample.validBefore,
+          report: sample.report,
+        });
+        expect(found?.payer).toBe(sample.payer.toLowerCase());
+        expect(await store.byAuthorization({ payer: sample.payer, nonce: hex("f", 64) })).toBe(
+          undefined,
+        );
+        return undefined;
+      }));
+
+    it("refuses a second record of the same authorization, also under concurrency", () =>
+      withStore(async (store) => {
+        const sample = samplePaymentRecord(2);
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 10 }, () => store.begin(sample)),
+        );
+        expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+        for (const outcome of outcomes) {
+          if (outcome.status === "rejected") {
+            expect(outcome.reason).toBeInstanceOf(AuthorizationAlreadyRecorded);
+          }
+        }
+        expect(await store.count()).toBe(1);
+        return undefined;
+      }));
+
+    it("settles with a transaction found by that transaction (any case), settled is final", () =>
+      withStore(async (store) => {
+        const sample = samplePaymentRecord(3);
+        await store.begin(sample);
+        const tx = hex("A", 64);
+        const settled = await store.markSettled(sample, tx);
+        expect(settled).toMatchObject({ status: "settled", tx: tx.toLowerCase() });
+        expect(await store.byTransaction(tx)).toMatchObject({ nonce: sample.nonce });
+        expect(await store.byTransaction(tx.toLowerCase())).toMatchObject({ status: "settled" });
+        expect(await store.markFailed(sample)).toMatchObject({ status: "settled" });
+        expect(await store.markUnknown(sample, null)).toMatchObject({ status: "settled" });
+        return undefined;
+      }));
+
+    it("keeps an unknown outcome with its candidate transaction until the chain decides", () =>
+      withStore(async (store) => {
+        const sample = samplePaymentRecord(4);
+        await store.begin(sample);
+        const candidate = hex("b", 64);
+        expect(await store.markUnknown(sample, candidate)).toMatchObject({
+          status: "unknown",
+          tx: candidate,
+        });
+        // Not found by transaction until the chain shows it settled.
+        expect(await store.byTransaction(candidate)).toBe(undefined);
+        expect((await store.unresolved()).map((r) => r.nonce)).toEqual([sample.nonce]);
+        expect(await store.markSettled(sample, candidate)).toMatchObject({ status: "settled" });
+        expect(await store.unresolved()).toEqual([]);
+        return undefined;
+      }));
+
+    it("fails a record and still lets the chain settle it later", () =>
+      withStore(async (store) => {
+        const sample = samplePaymentRecord(5);
+        await store.begin(sample);
+        expect(await store.markFailed(sample)).toMatchObject({ status: "failed", tx: null });
+        expect(await store.markUnknown(sample, null)).toMatchObject({ status: "failed" });
+        expect(await store.markSettled(sample, hex("c", 64))).toMatchObject({
+          status: "settled",
+        });
+        return undefined;
+      }));
+
+    it("marks nothing for an authorization it never recorded", () =>
+      withStore(async (store) => {
+        const sample = samplePaymentRecord(6);
+        expect(await store.markSettled(sample, hex("d", 64))).toBe(undefined);
+        expect(await store.markUnknown(sample, null)).toBe(undefined);
+        expect(await store.markFailed(sample)).toBe(undefined);
+        expect(await store.count()).toBe(0);
+        return undefined;
+      }));
+
+    it("lists pending and unknown records oldest first and counts by status", () =>
+      withStore(async (store) => {
+        for (let n = 10; n < 15; n++) await store.begin(samplePaymentRecord(n));
+        await store.markSettled(samplePaymentRecord(10), hex("e", 64));
+        await store.markFailed(samplePaymentRecord(11));
+        await store.markUnknown(samplePaymentRecord(12), null);
+        const unresolved = await store.unresolved();
+        expect(unresolved.map((r) => r.status)).toEqual(["unknown", "pending", "pending"]);
+        expect(unresolved.map((r) => r.nonce)).toEqual(
+          [12, 13, 14].map((n) => samplePaymentRecord(n).nonce),
+        );
+        expect(await store.unresolved(1)).toHaveLength(1);
+        expect(await store.count()).toBe(5);
+        expect(await store.count("pending")).toBe(2);
+        expect(await store.count("settled")).toBe(1);
+        return undefined;
+      }));
+
+    it("refuses a malformed record", () =>
+      withStore(async (store) => {
+        await expect(
+          store.begin({ ...samplePaymentRecord(20), nonce: "0x1234" }),
+        ).rejects.toThrow();
+        await expect(store.begin({ ...samplePaymentRecord(21), amount: "-1" })).rejects.toThrow();
+        expect(await store.count()).toBe(0);
+        return undefined;
+      }));
+
+    it("keeps every record across a reopen", () =>
+      withStore(async (_store, reopen) => {
+        const sample = samplePaymentRecord(30);
+        await _store.begin(sample);
+        await _store.markSettled(sample, hex("1", 64));
+        const again = await reopen();
+        expect(await again.byTransaction(hex("1", 64))).toMatchObject({
+          status: "settled",
+          report: sample.report,
+        });
+        return again;
+      }));
+  });
+}

@@ -1,0 +1,189 @@
+import type { ErrorCode } from "@presend/shared/api/errors";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  decodePaymentSignatureHeader,
+  encodePaymentResponseHeader,
+} from "@x402/core/http";
+import type { PaymentPayload } from "@x402/core/types";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../http/appEnv";
+import { jsonError } from "../http/jsonError";
+import type { InFlightLock } from "../paymentRecords/inFlightLock";
+import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
+import { authorizationOf } from "./authorizationOf";
+import { maxTimeoutSeconds } from "./createPayments";
+import { paymentNetworkUnavailable } from "./withPaymentRecords";
+
+/** Header naming where the report of a payment with an unknown outcome can be fetched. */
+export const receiptLocationHeader = "PRESEND-RECEIPT";
+
+export type PaymentLedgerOptions = {
+  records: PaymentRecordStore;
+  lock: InFlightLock;
+  /** Public base URL (no trailing slash), for the receipt location. */
+  publicUrl: string;
+};
+
+/** The path a payer fetches a payment's report from, knowing only the authorization. */
+export function authorizationReceiptPath(payer: string, nonce: string): string {
+  return `/receipts/${payer.toLowerCase()}/${nonce.toLowerCase()}`;
+}
+
+/**
+ * Around the x402 middleware of a paid route: one authorization buys one engine run (a second
+ * request with an authorization in flight or already recorded is answered 409 at once), and the
+ * payment record decides the answer once settlement is over: an unknown outcome is a 502
+ * `settlement_unknown` that says where the report will be, a settled one is the report even if
+ * the facilitator's answer was lost. Every other answer leaves here without upstream text: the
+ * PAYMENT-RESPONSE errorMessage is dropped, a payment chain that is down is a 503
+ * `payment_network_unavailable`, and the official middleware's own `{error: "..."}` 5xx bodies
+ * become the JSON error contract.
+ * @example createRoute({ middleware: [guard, paymentLedger(opts), envelope, x402] })
+ */
+export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<AppEnv> {
+  const { records, lock } = options;
+  // Held at most as long as a request can take: verification, the engine, settlement.
+  const lockTtlMs = (maxTimeoutSeconds + 120) * 1000;
+  return async function paymentLedger(c, next) {
+    const headers = c.req.raw.headers;
+    const header = headers.get("payment-signature") ?? headers.get("x-payment");
+    const authorization = header === null ? null : authorizationOf(decoded(header));
+    if (authorization === null) {
+      await next();
+      return finish(c, null);
+    }
+    const key = { payer: authorization.payer, nonce: authorization.nonce };
+    const lockKey = `${key.payer.toLowerCase()}:${key.nonce.toLowerCase()}`;
+    if (!(await lock.tryAcquire(lockKey, lockTtlMs))) {
+      return jsonError(
+        c,
+        409,
+        "authorization_in_flight",
+        "This payment authorization is being used by another request right now. One authorization pays for one check: sign a new one for another check.",
+      );
+    }
+    try {
+      const existing = await records.byAuthorization(key).catch(() => undefined);
+      if (existing !== undefined) return alreadyUsed(c, existing, options.publicUrl);
+      c.set("authorization", authorization);
+      await next();
+      const record = await records.byAuthorization(key).catch(() => undefined);
+      return finish(c, record ?? null);
+    } finally {
+      await lock.release(lockKey);
+    }
+  };
+
+  async function finish(c: Context<AppEnv>, record: PaymentRecord | null) {
+    if (record !== null && (record.status === "unknown" || record.status === "pending")) {
+      c.res = undefined;
+      c.res = unknownOutcome(c, record, options.publicUrl);
+      return;
+    }
+    if (record !== null && record.status === "settled" && c.res.status !== 200 && record.tx) {
+      // The facilitator's answer was lost or wrong, the chain shows the transfer: the report.
+      const settlement = encodePaymentResponseHeader({
+        success: true,
+        transaction: record.tx,
+        network: record.network as `${string}:${string}`,
+        payer: record.payer,
+        amount: record.amount,
+      });
+      c.res = undefined;
+      c.res = c.json(record.report as object, 200, { "PAYMENT-RESPONSE": settlement });
+      return;
+    }
+    scrubPaymentResponse(c);
+    const status = c.res.status;
+    if (status === 402 && challengeError(c.res) === paymentNetworkUnavailable) {
+      c.res = undefined;
+      c.res = jsonError(
+        c,
+        503,
+        "payment_network_unavailable",
+        "The payment network (Base) cannot be reached, so the payment could not be verified. Nothing was charged; try again shortly.",
+      );
+      return;
+    }
+    if (status >= 500 && !(await isErrorContract(c.res))) {
+      c.res = undefined;
+      c.res =
+        status === 502 || status === 504
+          ? jsonError(
+              c,
+              502,
+              "facilitator_unavailable",
+              "The payment facilitator did not answer properly. Nothing was charged; try again shortly.",
+            )
+          : jsonError(c, 500, "internal_error", "Something went wrong on our side.");
+    }
+  }
+}
+
+function unknownOutcome(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {
+  const path = authorizationReceiptPath(record.payer, record.nonce);
+  const decidedBy = new Date((record.validBefore + 60) * 1000).toISOString();
+  const response = jsonError(
+    c,
+    502,
+    "settlement_unknown",
+    `The settlement of your payment was sent but its outcome could not be read, so you may have been charged. Your report is kept: GET ${publicUrl}${path}?signature=<EIP-191 signature by the payer over "presend receipt ${record.nonce.toLowerCase()}"> answers it once the chain shows the transfer (by ${decidedBy} at the latest it is known either way).`,
+  );
+  response.headers.set(receiptLocationHeader, `${publicUrl}${path}`);
+  return response;
+}
+
+function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {
+  const path = authorizationReceiptPath(record.payer, record.nonce);
+  const response = jsonError(
+    c,
+    409,
+    "authorization_used",
+    record.status === "failed"
+      ? "This payment authorization was already used for a check that was not charged. Sign a new one."
+      : `This payment authorization already paid for a check. Its report: GET ${publicUrl}${path}?signature=<EIP-191 signature by the payer over "presend receipt ${record.nonce.toLowerCase()}">. Sign a new authorization for another check.`,
+  );
+  if (record.status !== "failed")
+    response.headers.set(receiptLocationHeader, `${publicUrl}${path}`);
+  return response;
+}
+
+function decoded(header: string): Pick<PaymentPayload, "payload"> {
+  try {
+    return decodePaymentSignatureHeader(header);
+  } catch {
+    return { payload: {} };
+  }
+}
+
+/** Drops errorMessage from PAYMENT-RESPONSE: upstream text (RPC URLs, raw transactions). */
+function scrubPaymentResponse(c: Context<AppEnv>) {
+  const header = c.res.headers.get("payment-response");
+  if (header === null) return;
+  try {
+    const { errorMessage: _dropped, ...settlement } = decodePaymentResponseHeader(header);
+    c.res.headers.set("PAYMENT-RESPONSE", encodePaymentResponseHeader(settlement));
+  } catch {
+    c.res.headers.delete("payment-response");
+  }
+}
+
+function challengeError(response: Response): string | undefined {
+  const header = response.headers.get("payment-required");
+  if (header === null) return undefined;
+  try {
+    return decodePaymentRequiredHeader(header).error;
+  } catch {
+    return undefined;
+  }
+}
+
+async function isErrorContract(response: Response): Promise<boolean> {
+  try {
+    const body = (await response.clone().json()) as { error?: { code?: ErrorCode } };
+    return typeof body.error?.code === "string";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,129 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { ErrorBody } from "@presend/shared/api/errors";
+import type { Context, MiddlewareHandler } from "hono";
+import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limiter";
+import type { Redis } from "ioredis";
+import type { Metrics } from "../observability/createMetrics";
+
+export type RateLimitSettings = {
+  /** Requests per client per window on the free routes (validate, data, receipts, discovery). */
+  freeLimit: number;
+  /** Unpaid requests per client per window on the paid routes (each one answers a 402 challenge). */
+  challengeLimit: number;
+  windowMs: number;
+  /** Behind a proxy: the client is the last X-Forwarded-For entry (the address the proxy saw). */
+  trustProxy: boolean;
+};
+
+export type RateLimitDeps = {
+  settings: RateLimitSettings;
+  /** Shared counters across replicas; in-memory (per process) without it. */
+  redis?: Redis;
+  metrics?: Metrics;
+  onStoreError?: (error: unknown) => void;
+};
+
+// Never limited: liveness, readiness and metrics belong to the operator's probes.
+const opsPaths = new Set(["/livez", "/readyz", "/metrics"]);
+const paidPaths = new Set(["/check", "/deep"]);
+
+/**
+ * Per-client rate limits (hono-rate-limiter): one budget for the free routes, one for unpaid
+ * challenges on the paid routes. A paid request (it carries a payment) is never limited. Over the
+ * limit: 429, `{error:{code:"rate_limited"}}` and Retry-After. With Redis, every replica counts in
+ * the same keys.
+ * @example app.use("*", rateLimits({ settings, redis }));
+ */
+export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
+  const { settings } = deps;
+  const keyGenerator = (c: Context) => clientKey(c, settings.trustProxy);
+  const limiter = (name: "free" | "challenge", limit: number) =>
+    rateLimiter({
+      windowMs: settings.windowMs,
+      limit,
+      standardHeaders: "draft-7",
+      keyGenerator,
+      store: failOpen(store(name, deps), deps.onStoreError),
+      handler: (c) => {
+        deps.metrics?.rateLimited.inc({ limit: name });
+        const body: ErrorBody = {
+          error: {
+            code: "rate_limited",
+            message:
+              name === "free"
+                ? "Too many requests from this client; try again after Retry-After seconds."
+                : "Too many unpaid requests from this client; try again after Retry-After seconds. Paid requests are not limited.",
+          },
+        };
+        return c.json(body, 429);
+      },
+    });
+  const free = limiter("free", settings.freeLimit);
+  const challenge = limiter("challenge", settings.challengeLimit);
+  return (c, next) => {
+    const path = c.req.path;
+    if (opsPaths.has(path) || c.req.method === "OPTIONS") return next();
+    if (!paidPaths.has(path)) return free(c, next);
+    const paying = c.req.header("payment-signature") ?? c.req.header("x-payment");
+    return paying ? next() : challenge(c, next);
+  };
+}
+
+function store(name: string, deps: RateLimitDeps): Store {
+  if (!deps.redis) return new MemoryStore();
+  const redis = deps.redis;
+  return new RedisStore({
+    prefix: `presend:ratelimit:${name}:`,
+    client: {
+      scriptLoad: (script) => redis.script("LOAD", script) as Promise<string>,
+      evalsha: (sha, keys, args) =>
+        redis.evalsha(sha, keys.length, ...keys, ...(args as string[])) as Promise<never>,
+      decr: (key) => redis.decr(key),
+      del: (key) => redis.del(key),
+    },
+  });
+}
+
+// An unreachable Redis must not take the free routes down with it: count nothing, let it pass.
+function failOpen(inner: Store, onError?: (error: unknown) => void): Store {
+  const wrapped: Store = {
+    init: (options) => inner.init?.(options),
+    increment: async (key) => {
+      try {
+        return await inner.increment(key);
+      } catch (error) {
+        onError?.(error);
+        return { totalHits: 0, resetTime: undefined };
+      }
+    },
+    decrement: async (key) => {
+      try {
+        await inner.decrement(key);
+      } catch (error) {
+        onError?.(error);
+      }
+    },
+    resetKey: async (key) => {
+      try {
+        await inner.resetKey(key);
+      } catch (error) {
+        onError?.(error);
+      }
+    },
+  };
+  return wrapped;
+}
+
+/** The client's address: the socket's, or behind a trusted proxy the one it appended. */
+function clientKey(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    // app.request in tests has no socket.
+    return "unknown";
+  }
+}
