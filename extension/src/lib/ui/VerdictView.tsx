@@ -66,7 +66,7 @@ function FactsRow({ facts, target, flags }: { facts: ChainFacts; target: boolean
   return (
     <tr data-chain={facts.name} className={target ? "target" : undefined}>
       <td>{facts.name}</td>
-      <td>{kindInWords(facts as ChainFacts & { kindLabel?: string })}</td>
+      <td>{kindInWords(facts)}</td>
       <td>{facts.outgoingTxs ?? "–"}</td>
       <td title={exact(facts.native)}>{amount(facts.native)}</td>
       <td title={exact(facts.usdc)}>

@@ -24,7 +24,9 @@ const kindWords: Record<string, string> = {
  * ("Safe (2 owners, threshold 1)"), else words for its kind, else a dash.
  * @example kindInWords({ kind: "eoa" }) // "Wallet (EOA)"
  */
-export function kindInWords(facts: Pick<ChainFacts, "kind"> & { kindLabel?: string }): string {
+export function kindInWords(
+  facts: Pick<ChainFacts, "kind"> & { kindLabel?: string | null },
+): string {
   if (facts.kindLabel) return facts.kindLabel;
   if (!facts.kind) return "–";
   return kindWords[facts.kind] ?? "Contract";
