@@ -1,5 +1,4 @@
 import { runFacilitatorCommand } from "../facilitatorService/runFacilitatorCommand";
-import { runMcpServer } from "../mcp/runMcpServer";
 import { configDir } from "./openPinStore";
 import { runCli } from "./runCli";
 
@@ -11,6 +10,8 @@ import { runCli } from "./runCli";
 export async function main(argv: readonly string[]): Promise<number | undefined> {
   if (argv[0] === "facilitator") return runFacilitatorCommand(process.env);
   if (argv[0] === "mcp") {
+    // Loaded only for `presend mcp`: the MCP SDK would slow every other command's start.
+    const { runMcpServer } = await import("../mcp/runMcpServer");
     await runMcpServer(process.env, configDir(process.env));
     return undefined;
   }
