@@ -1,6 +1,6 @@
 import { startWorld } from "../src/devnet/startWorld";
 import { benchEngine } from "./engineLatency";
-import { benchPaidCheck } from "./paidCheck";
+import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 import { benchValidateThroughput } from "./validateThroughput";
 
 // `npm run bench`: every figure is a ratio to a baseline measured in the same process and run,
@@ -52,6 +52,27 @@ try {
   row("engine alone", ms(paid.engineAloneMs));
   row("client signing (not in the total)", ms(paid.signMs));
   row("paid / engine alone", ratio(paid.paidVsEngine, 1));
+
+  const load = await benchPaidConcurrency(world, {
+    levels: [1, 10, 50],
+    perWorker: quick ? 2 : 4,
+    samples: quick ? 10 : 30,
+  });
+  console.log(
+    "\npaid POST /check under load (one payer per worker, each paying one after another)",
+  );
+  for (const level of load.levels) {
+    row(
+      `concurrency ${level.concurrency} (${level.requests} paid)`,
+      `${fixed(level.paidPerSecond, 1)} paid/s  refused ${fixed(level.refusedShare * 100, 1)}%  ${ms(level.latencyMs)}`,
+      "goal 0% refused",
+    );
+  }
+  row("write-ahead record (SQLite)", ms(load.withRecordMs));
+  row("in-memory record", ms(load.withoutRecordMs));
+  row("record / no durable record", ratio(load.recordRatio));
+  row("record's own store work", ms(load.recordOpsMs));
+  row("store work / paid request (p50)", `${fixed(load.recordOpsShare * 100, 1)}%`);
 
   const throughput = await benchValidateThroughput({
     rounds: quick ? 1 : 3,
