@@ -20,6 +20,7 @@ try {
 
   const engine = await benchEngine(world, { samples: quick ? 50 : 200 });
   console.log("engine (local anvil, no cache)");
+  row("JSON-RPC batch entries per chain", String(engine.batchEntries), "goal <= 10");
   row("upstream HTTP requests per check", fixed(engine.requestsPerCheck), "goal 1, at a proxy");
   row("upstream HTTP requests per deep", fixed(engine.requestsPerDeep), "goal 5, one per chain");
   row("raw fetch of the same batch", ms(engine.rawFetchMs));
@@ -29,6 +30,16 @@ try {
   row("check / raw fetch", ratio(engine.checkVsRaw), "goal <= 1.5x");
   row("deep / check", ratio(engine.deepVsCheck), "goal <= 1.5x");
   row("five raw / one raw (deep's floor)", ratio(engine.rawFiveVsRaw));
+  const slow = engine.behindLatency;
+  console.log(
+    `\nengine behind a proxy adding ${slow.delayMs} ms per upstream round trip (no cache)`,
+  );
+  row("raw round trip of the batch", ms(slow.rawRoundTripMs));
+  row("engine check", ms(slow.checkMs));
+  row("engine deep (five chains)", ms(slow.deepMs));
+  row("check / raw round trip", ratio(slow.checkVsRaw), "goal <= 1.1x");
+  row("deep / check", ratio(slow.deepVsCheck), "goal <= 1.2x");
+  row("five raw / one raw (deep's floor)", ratio(slow.rawFiveVsRaw));
 
   const paid = await benchPaidCheck(world, { samples: quick ? 30 : 100 });
   console.log(

@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
 
@@ -34,32 +34,28 @@ export function serveWithDrain(
   let draining = false;
   let inFlight = 0;
   const idle: Array<() => void> = [];
-  const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
-    inFlight++;
-    try {
-      const response = await app.fetch(request, env);
-      if (draining) {
-        try {
-          response.headers.set("Connection", "close");
-        } catch {
-          // Immutable headers (a proxied Response): Node closes the socket when the server closes.
-        }
-      }
-      return response;
-    } finally {
-      inFlight--;
-      if (inFlight === 0) for (const wake of idle.splice(0)) wake();
-    }
-  };
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port: options.port, hostname: host }, (info: AddressInfo) => {
-      const shownHost = host === "0.0.0.0" ? "127.0.0.1" : host;
-      resolve({
-        url: `http://${shownHost}:${info.port}`,
-        port: info.port,
-        draining: () => draining,
-        inFlight: () => inFlight,
-        drain: (timeoutMs) => drain(server as Server, timeoutMs),
+    const server = serve(
+      { fetch: app.fetch, port: options.port, hostname: host },
+      (info: AddressInfo) => {
+        const shownHost = host === "0.0.0.0" ? "127.0.0.1" : host;
+        resolve({
+          url: `http://${shownHost}:${info.port}`,
+          port: info.port,
+          draining: () => draining,
+          inFlight: () => inFlight,
+          drain: (timeoutMs) => drain(server as Server, timeoutMs),
+        });
+      },
+    ) as Server;
+    // Counted at the socket level, until the last byte of the answer is written: a report whose
+    // body is still streaming is in flight.
+    server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
+      inFlight++;
+      if (draining) response.setHeader("Connection", "close");
+      response.once("close", () => {
+        inFlight--;
+        if (inFlight === 0) for (const wake of idle.splice(0)) wake();
       });
     });
     server.once("error", reject);

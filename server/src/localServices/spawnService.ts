@@ -7,6 +7,10 @@ export type SpawnedService = {
   output: () => string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process group is gone. */
   stop: (graceMs?: number) => Promise<void>;
+  /** Sends `signal` to the service's process group (a crash test sends SIGKILL). */
+  kill: (signal: NodeJS.Signals) => void;
+  /** Resolves when the service process has exited. */
+  exited: Promise<void>;
 };
 
 export type SpawnServiceOptions = {
@@ -92,5 +96,12 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Spawne
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { name: options.name, process: child, output: () => output, stop };
+  return {
+    name: options.name,
+    process: child,
+    output: () => output,
+    stop,
+    kill: (signal) => killGroup(groupId, signal),
+    exited,
+  };
 }

@@ -11,6 +11,8 @@ export type StartNginxOptions = {
   template: string;
   /** host:port of each API replica. */
   upstreams: string[];
+  /** Listen port (default: a free one); pick it first when the replicas must know the public URL. */
+  port?: number;
 };
 
 /**
@@ -22,7 +24,7 @@ export async function startNginx(options: StartNginxOptions): Promise<LocalNginx
   const dir = mkdtempSync(join(tmpdir(), "presend-nginx-"));
   // As root, nginx workers run as nobody and must reach the buffer directories.
   chmodSync(dir, 0o755);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const config = options.template
     .replaceAll("{{PORT}}", String(port))
     .replaceAll("{{TMP}}", dir)

@@ -29,7 +29,8 @@ const paidPaths = new Set(["/check", "/deep"]);
 
 /**
  * Per-client rate limits (hono-rate-limiter): one budget for the free routes, one for unpaid
- * challenges on the paid routes. A paid request (it carries a payment) is never limited. Over the
+ * challenges on the paid routes. A paid request (it carries a payment) is never limited, and a
+ * settled one takes its challenge off the count. Over the
  * limit: 429, `{error:{code:"rate_limited"}}` and Retry-After. With Redis, every replica counts in
  * the same keys.
  * @example app.use("*", rateLimits({ settings, redis }));
@@ -37,13 +38,17 @@ const paidPaths = new Set(["/check", "/deep"]);
 export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
   const { settings } = deps;
   const keyGenerator = (c: Context) => clientKey(c, settings.trustProxy);
+  const stores = {
+    free: failOpen(store("free", deps), deps.onStoreError),
+    challenge: failOpen(store("challenge", deps), deps.onStoreError),
+  };
   const limiter = (name: "free" | "challenge", limit: number) =>
     rateLimiter({
       windowMs: settings.windowMs,
       limit,
       standardHeaders: "draft-7",
       keyGenerator,
-      store: failOpen(store(name, deps), deps.onStoreError),
+      store: stores[name],
       handler: (c) => {
         deps.metrics?.rateLimited.inc({ limit: name });
         const body: ErrorBody = {
@@ -65,7 +70,12 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     if (opsPaths.has(path) || c.req.method === "OPTIONS") return next();
     if (!paidPaths.has(path)) return free(c, next);
     const paying = c.req.header("payment-signature") ?? c.req.header("x-payment");
-    return paying ? next() : challenge(c, next);
+    if (!paying) return challenge(c, next);
+    return next().then(async () => {
+      // A paid check gives its challenge back: an honest client (one challenge, one payment per
+      // check) never runs out, one that only collects challenges does.
+      if (c.res.status === 200) await stores.challenge.decrement(keyGenerator(c));
+    });
   };
 }
 

@@ -1,0 +1,388 @@
+import { chains } from "@presend/shared/chains/chains";
+import { decodePaymentResponseHeader } from "@x402/core/http";
+import { toClientEvmSigner } from "@x402/evm";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment, x402Client, x402HTTPClient } from "@x402/fetch";
+import pg from "pg";
+import { Agent, fetch as undiciFetch } from "undici";
+import { createPublicClient, erc20Abi, type Hex, http, parseAbiItem } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { receiptMessage } from "../src/receipts/receiptMessage";
+import { type Fleet, type Replica, startFleet } from "./startFleet";
+
+const freeLimit = 10;
+const challengeLimit = 40;
+const price = 10_000n;
+
+let fleet: Fleet;
+let db: pg.Client;
+let base: ReturnType<typeof createPublicClient>;
+const figures: string[] = [];
+
+beforeAll(async () => {
+  fleet = await startFleet({
+    payers: 5,
+    replicaEnv: {
+      RATE_LIMITS: "on",
+      RATE_LIMIT_FREE: String(freeLimit),
+      RATE_LIMIT_CHALLENGES: String(challengeLimit),
+      RATE_LIMIT_WINDOW_MS: "600000",
+      CACHE_TTL_MS: "600000",
+      DRAIN_TIMEOUT_MS: "60000",
+    },
+  });
+  db = new pg.Client({ connectionString: fleet.postgres.url });
+  await db.connect();
+  base = createPublicClient({ transport: http(fleet.world.chains.base.rpcUrl) });
+});
+
+afterAll(async () => {
+  await db?.end();
+  await fleet?.stop();
+  console.log(`\nscale figures:\n  ${figures.join("\n  ")}\n`);
+});
+
+/** fetch from a given loopback address, so each simulated client has its own IP. */
+function fetchFrom(localAddress: string): typeof fetch {
+  const dispatcher = new Agent({ localAddress });
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    // undici's fetch takes its own Request class only: pass a global one as URL and init.
+    const request = new Request(input, init);
+    const body = ["GET", "HEAD"].includes(request.method) ? undefined : await request.arrayBuffer();
+    return undiciFetch(request.url, {
+      method: request.method,
+      headers: [...request.headers],
+      ...(body && { body: new Uint8Array(body) }),
+      dispatcher,
+    });
+  }) as unknown as typeof fetch;
+}
+
+function payingFetch(key: Hex, localAddress: string): typeof fetch {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: toClientEvmSigner(privateKeyToAccount(key)) });
+  return wrapFetchWithPayment(fetchFrom(localAddress), client);
+}
+
+type PaidResult = { status: number; tx: string | null; body: unknown };
+
+async function paidCheck(pay: typeof fetch, url: string, address: string): Promise<PaidResult> {
+  try {
+    const response = await pay(`${url}/check`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address, chain: "base" }),
+    });
+    const header = response.headers.get("payment-response");
+    const body = await response.json().catch(() => null);
+    const settlement = header ? decodePaymentResponseHeader(header) : null;
+    return { status: response.status, tx: settlement?.transaction?.toLowerCase() ?? null, body };
+  } catch {
+    // The connection died (a killed replica): no answer at all.
+    return { status: 0, tx: null, body: null };
+  }
+}
+
+/** `count` paid checks at once, spread over the payers, each payer from its own address. */
+async function paidLoad(url: string, count: number, subnet: number, targets: string[]) {
+  const pays = fleet.payers.map((key, i) => payingFetch(key, `127.0.${subnet}.${i + 1}`));
+  const started = performance.now();
+  const results = await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      paidCheck(pays[i % pays.length] as typeof fetch, url, targets[i % targets.length] as string),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { results, seconds, perSecond: count / seconds };
+}
+
+async function transfersToPayTo(fromBlock: bigint, toBlock: bigint) {
+  const logs = await base.getContractEvents({
+    address: chains.base.usdc.address,
+    abi: erc20Abi,
+    eventName: "Transfer",
+    args: { to: fleet.world.accounts.payTo.address },
+    fromBlock,
+    toBlock,
+  });
+  return logs.map((log) => log.transactionHash.toLowerCase());
+}
+
+async function authorizationsUsed(fromBlock: bigint, toBlock: bigint) {
+  const logs = await base.getLogs({
+    address: chains.base.usdc.address,
+    event: parseAbiItem(
+      "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+    ),
+    fromBlock,
+    toBlock,
+  });
+  return logs.map((log) => ({
+    payer: (log.args.authorizer as string).toLowerCase(),
+    nonce: (log.args.nonce as string).toLowerCase(),
+    tx: log.transactionHash.toLowerCase(),
+  }));
+}
+
+async function settledRecords(txs: string[]) {
+  const result = await db.query<{ tx: string; report_json: string }>(
+    "SELECT tx, report_json FROM payment_records WHERE status = 'settled' AND tx = ANY($1)",
+    [txs],
+  );
+  return new Map(result.rows.map((row) => [row.tx, JSON.parse(row.report_json) as unknown]));
+}
+
+/** Sum of a metric's samples on one replica (labels matched by substring). */
+async function metric(replica: Replica, name: string, labels = ""): Promise<number> {
+  const text = await (await fetch(`${replica.url}/metrics`)).text();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith(name) && line.includes(labels))
+    .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
+}
+
+const demoTargets = () =>
+  fleet.world.demo.filter((demo) => demo.chain === "base").map((demo) => demo.address);
+
+describe("presend as a fleet: facilitator service, two replicas behind nginx, PostgreSQL, Redis", () => {
+  it("100 concurrent paid checks through nginx from several payers reconcile", async () => {
+    const from = await base.getBlockNumber({ cacheTime: 0 });
+    const load = await paidLoad(fleet.nginx.url, 100, 1, demoTargets());
+    const to = await base.getBlockNumber({ cacheTime: 0 });
+    const ok = load.results.filter((result) => result.status === 200);
+    const txs = ok.map((result) => result.tx as string);
+    const onChain = await transfersToPayTo(from, to);
+    const records = await settledRecords(txs);
+    figures.push(
+      `load: ${load.results.length} paid checks through nginx, ${ok.length} x 200, ${onChain.length} on-chain settlements, ${records.size} settled records in PostgreSQL, ${load.results.length - ok.length} refused, ${load.perSecond.toFixed(1)} paid checks/s (two replicas)`,
+    );
+    expect(load.results.map((result) => result.status)).toEqual(Array(100).fill(200));
+    expect(new Set(txs).size).toBe(100);
+    expect(new Set(onChain)).toEqual(new Set(txs));
+    expect(records.size).toBe(100);
+    for (const result of ok) expect(records.get(result.tx as string)).toEqual(result.body);
+  });
+
+  it("a receipt settled through replica A is fetched through replica B; the same authorization on B is not charged again", async () => {
+    const [a, b] = fleet.replicas as [Replica, Replica];
+    const key = fleet.payers[0] as Hex;
+    const payer = privateKeyToAccount(key);
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const httpClient = new x402HTTPClient(client);
+    const body = JSON.stringify({ address: demoTargets()[0], chain: "base" });
+    const post = (replica: Replica, headers: Record<string, string> = {}) =>
+      fetchFrom("127.0.5.1")(`${replica.url}/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
+    const challenge = await post(a);
+    expect(challenge.status).toBe(402);
+    const required = httpClient.getPaymentRequiredResponse(
+      (name) => challenge.headers.get(name),
+      await challenge.json(),
+    );
+    const signature = httpClient.encodePaymentSignatureHeader(
+      await httpClient.createPaymentPayload(required),
+    );
+    const before = await usdc(payer.address);
+    const paid = await post(a, signature);
+    expect(paid.status).toBe(200);
+    const report = await paid.json();
+    const tx = decodePaymentResponseHeader(paid.headers.get("payment-response") ?? "").transaction;
+
+    const proof = await payer.signMessage({ message: receiptMessage(tx) });
+    const receipt = await fetch(`${b.url}/receipts/${tx}?signature=${proof}`);
+    expect(receipt.status).toBe(200);
+    expect((await receipt.json()).report).toEqual(report);
+
+    const replay = await post(b, signature);
+    expect(replay.status).toBe(409);
+    expect((await replay.json()).error.code).toBe("authorization_used");
+    expect(before - (await usdc(payer.address))).toBe(price);
+    figures.push(
+      "receipt: settled via replica A, fetched via replica B (200, same report); the same authorization replayed on B: 409 authorization_used, charged once",
+    );
+  });
+
+  it("rate limits hold across replicas: the second replica sees the first one's counts", async () => {
+    const [a, b] = fleet.replicas as [Replica, Replica];
+    const client = fetchFrom("127.0.9.1");
+    const free: number[] = [];
+    for (let i = 0; i <= freeLimit; i++) {
+      const replica = i % 2 === 0 ? a : b;
+      const response = await client(`${replica.url}/validate?address=${demoTargets()[0]}`);
+      free.push(response.status);
+      if (response.status === 429) {
+        expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
+        expect((await response.json()).error.code).toBe("rate_limited");
+      } else await response.body?.cancel();
+    }
+    expect(free).toEqual([...Array(freeLimit).fill(200), 429]);
+
+    const unpaid = fetchFrom("127.0.9.2");
+    const challenges: number[] = [];
+    for (let i = 0; i <= challengeLimit; i++) {
+      const replica = i % 2 === 0 ? a : b;
+      const response = await unpaid(`${replica.url}/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address: demoTargets()[0], chain: "base" }),
+      });
+      challenges.push(response.status);
+      await response.body?.cancel();
+    }
+    expect(challenges).toEqual([...Array(challengeLimit).fill(402), 429]);
+    // A request that carries a payment is never limited, also from the limited client.
+    const payer = privateKeyToAccount(fleet.payers[1] as Hex);
+    const client402 = new x402Client();
+    registerExactEvmScheme(client402, { signer: toClientEvmSigner(payer) });
+    const httpClient = new x402HTTPClient(client402);
+    const body = JSON.stringify({ address: demoTargets()[0], chain: "base" });
+    const challenge = await fetchFrom("127.0.9.3")(`${b.url}/check`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    const required = httpClient.getPaymentRequiredResponse(
+      (name) => challenge.headers.get(name),
+      await challenge.json(),
+    );
+    const paid = await unpaid(`${a.url}/check`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        ...httpClient.encodePaymentSignatureHeader(await httpClient.createPaymentPayload(required)),
+      },
+      body,
+    });
+    expect(paid.status).toBe(200);
+    await paid.body?.cancel();
+    figures.push(
+      `rate limits: ${freeLimit} free requests alternating A/B, the next is 429 with Retry-After; ${challengeLimit} unpaid challenges alternating A/B, the next is 429; a paid request from that client passes`,
+    );
+  });
+
+  it("the facts cache is shared: a repeated check on the other replica makes no upstream request", async () => {
+    const [a, b] = fleet.replicas as [Replica, Replica];
+    const target = privateKeyToAccount(generatePrivateKey()).address;
+    const pay = payingFetch(fleet.payers[2] as Hex, "127.0.6.1");
+    expect((await paidCheck(pay, a.url, target)).status).toBe(200);
+    const missesBefore = await metric(b, "presend_chain_cache_total", 'result="miss"');
+    const upstreamBefore = await metric(b, "presend_upstream_rpc_duration_seconds_count");
+    const hitsBefore = await metric(b, "presend_chain_cache_total", 'result="hit"');
+    expect((await paidCheck(pay, b.url, target)).status).toBe(200);
+    const misses = (await metric(b, "presend_chain_cache_total", 'result="miss"')) - missesBefore;
+    const upstream =
+      (await metric(b, "presend_upstream_rpc_duration_seconds_count")) - upstreamBefore;
+    const hits = (await metric(b, "presend_chain_cache_total", 'result="hit"')) - hitsBefore;
+    figures.push(
+      `shared cache: a check on A, then the same on B: B made ${upstream} upstream requests (${hits} cache hits)`,
+    );
+    expect(misses).toBe(0);
+    expect(upstream).toBe(0);
+    expect(hits).toBeGreaterThan(0);
+  });
+
+  it("speed: paid checks per second through nginx with one and with two replicas, upstream requests per check with the cache warm", async () => {
+    const [a, b] = fleet.replicas as [Replica, Replica];
+    const targets = demoTargets();
+    const upstream = async () =>
+      (await metric(a, "presend_upstream_rpc_duration_seconds_count")) +
+      (await metric(b, "presend_upstream_rpc_duration_seconds_count"));
+    const oneReplica = await fleet.proxy([a]);
+    const single = await paidLoad(oneReplica.url, 60, 2, targets);
+    await oneReplica.stop();
+    const upstreamBefore = await upstream();
+    const both = await paidLoad(fleet.nginx.url, 60, 3, targets);
+    const perCheck = ((await upstream()) - upstreamBefore) / 60;
+    const refused = [...single.results, ...both.results].filter((r) => r.status !== 200).length;
+    figures.push(
+      `speed: ${single.perSecond.toFixed(1)} paid checks/s with one replica, ${both.perSecond.toFixed(1)} with two (60 concurrent checks each, 5 payers); refused ${refused} of 120; ${perCheck.toFixed(2)} upstream requests per check with the shared cache warm`,
+    );
+    expect(refused).toBe(0);
+    expect(perCheck).toBe(0);
+  });
+
+  it("one replica killed (SIGKILL) during the load: every settled payment still has its record and report", async () => {
+    const [a] = fleet.replicas as [Replica, Replica];
+    const targets = [...demoTargets(), privateKeyToAccount(generatePrivateKey()).address];
+    const from = await base.getBlockNumber({ cacheTime: 0 });
+    const load = paidLoad(fleet.nginx.url, 40, 4, targets);
+    // Kill as settlements are under way: the first transfer to payTo is on chain.
+    const deadline = Date.now() + 30_000;
+    while (true) {
+      const head = await base.getBlockNumber({ cacheTime: 0 });
+      if (head > from && (await transfersToPayTo(from + 1n, head)).length > 0) break;
+      if (Date.now() > deadline) throw new Error("no settlement within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    a.service.kill("SIGKILL");
+    const { results } = await load;
+    const to = await base.getBlockNumber({ cacheTime: 0 });
+    const used = await authorizationsUsed(from + 1n, to);
+    const rows = await db.query<{
+      payer: string;
+      nonce: string;
+      status: string;
+      report_json: string;
+    }>("SELECT payer, nonce, status, report_json FROM payment_records WHERE nonce = ANY($1)", [
+      used.map((entry) => entry.nonce),
+    ]);
+    const byKey = new Map(rows.rows.map((row) => [`${row.payer}:${row.nonce}`, row]));
+    const statuses = results.map((result) => result.status);
+    const count = (status: number) => statuses.filter((s) => s === status).length;
+    figures.push(
+      `kill: replica A SIGKILLed under 40 concurrent paid checks: ${count(200)} x 200, ${statuses.length - count(200)} other (${[...new Set(statuses)].join(", ")}); ${used.length} on-chain settlements, ${used.filter((u) => byKey.get(`${u.payer}:${u.nonce}`)?.report_json).length} with their record and report (${rows.rows.filter((r) => r.status === "settled").length} settled, ${rows.rows.filter((r) => r.status !== "settled").length} awaiting the reconciler)`,
+    );
+    for (const entry of used) {
+      const row = byKey.get(`${entry.payer}:${entry.nonce}`);
+      expect(row, `record of ${entry.tx}`).toBeDefined();
+      expect(JSON.parse(row?.report_json ?? "null")).toMatchObject({ verdict: expect.any(Object) });
+    }
+    for (const result of results.filter((r) => r.status === 200)) {
+      expect(used.map((u) => u.tx)).toContain(result.tx);
+    }
+  });
+
+  it("SIGTERM drains: paid checks in flight on a replica finish, it exits 0, every settlement recorded", async () => {
+    const [, b] = fleet.replicas as [Replica, Replica];
+    const from = await base.getBlockNumber({ cacheTime: 0 });
+    const challenged = () =>
+      metric(b, "presend_http_requests_total", 'route="/check",status="402"');
+    const challengesBefore = await challenged();
+    const load = paidLoad(b.url, 10, 7, demoTargets());
+    // Once every client has its challenge, the paid requests are on their way: stop then.
+    const deadline = Date.now() + 30_000;
+    while ((await challenged()) < challengesBefore + 10 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    b.service.kill("SIGTERM");
+    const { results } = await load;
+    await b.service.exited;
+    const to = await base.getBlockNumber({ cacheTime: 0 });
+    const used = await authorizationsUsed(from + 1n, to);
+    const records = await settledRecords(used.map((entry) => entry.tx));
+    figures.push(
+      `drain: SIGTERM under 10 paid checks: ${results.filter((r) => r.status === 200).length} x 200, ${used.length} settlements, ${records.size} settled records, exit code ${b.service.process.exitCode}`,
+    );
+    expect(b.service.process.exitCode).toBe(0);
+    expect(records.size).toBe(used.length);
+    for (const result of results) {
+      // Either it was answered in full, or it never got in (connection refused: not charged).
+      expect([200, 0]).toContain(result.status);
+    }
+  });
+});
+
+function usdc(address: `0x${string}`) {
+  return base.readContract({
+    address: chains.base.usdc.address,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [address],
+  });
+}

@@ -1,0 +1,130 @@
+import { Hono } from "hono";
+import { Agent, fetch as undiciFetch } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain";
+import { type LocalRedis, startRedis } from "../localServices/startRedis";
+import { createMetrics } from "../observability/createMetrics";
+import { openRedis } from "../redis/openRedis";
+import { type RateLimitSettings, rateLimits } from "./rateLimits";
+
+const settings: RateLimitSettings = {
+  freeLimit: 3,
+  challengeLimit: 2,
+  windowMs: 60_000,
+  trustProxy: false,
+};
+
+function appWith(limits: ReturnType<typeof rateLimits>) {
+  const app = new Hono();
+  app.use("*", limits);
+  app.get("/validate", (c) => c.json({ ok: true }));
+  app.get("/livez", (c) => c.json({ ok: true }));
+  // Stands in for a paid route: unpaid requests get the 402 challenge.
+  app.post("/check", (c) => c.json({}, c.req.header("payment-signature") ? 200 : 402));
+  return app;
+}
+
+/** GET or POST from a given loopback address (its own client). */
+function client(localAddress: string) {
+  const dispatcher = new Agent({ localAddress });
+  return (url: string, init: { method?: string; headers?: Record<string, string> } = {}) =>
+    undiciFetch(url, { ...init, dispatcher });
+}
+
+async function statuses(
+  send: () => Promise<{ status: number; body: { cancel(): Promise<void> } | null }>,
+  n: number,
+) {
+  const seen: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const response = await send();
+    seen.push(response.status);
+    await response.body?.cancel();
+  }
+  return seen;
+}
+
+describe("rateLimits (in memory)", () => {
+  let server: DrainingServer;
+  const metrics = createMetrics();
+  beforeAll(async () => {
+    server = await serveWithDrain(appWith(rateLimits({ settings, metrics })), { port: 0 });
+  });
+  afterAll(() => server?.drain(1_000));
+
+  it("limits each client on its own budget: 429, the JSON error contract and Retry-After", async () => {
+    const first = client("127.0.1.1");
+    expect(await statuses(() => first(`${server.url}/validate`), 3)).toEqual([200, 200, 200]);
+    const refused = await first(`${server.url}/validate`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await refused.json()).toEqual({
+      error: { code: "rate_limited", message: expect.stringContaining("Retry-After") },
+    });
+    // Another client is not affected; the operator's probes are never limited.
+    expect((await client("127.0.1.2")(`${server.url}/validate`)).status).toBe(200);
+    expect(await statuses(() => first(`${server.url}/livez`), 5)).toEqual(Array(5).fill(200));
+    expect(await metrics.registry.getSingleMetricAsString("presend_rate_limited_total")).toContain(
+      'limit="free"} 1',
+    );
+  });
+
+  it("limits unpaid challenges on the paid routes, never a request that carries a payment, and a paid check gives its challenge back", async () => {
+    const send = client("127.0.1.3");
+    const unpaid = () => send(`${server.url}/check`, { method: "POST" });
+    expect(await statuses(unpaid, 3)).toEqual([402, 402, 429]);
+    const paid = () =>
+      send(`${server.url}/check`, { method: "POST", headers: { "payment-signature": "x" } });
+    expect(await statuses(paid, 5)).toEqual(Array(5).fill(200));
+    // Paid checks gave their challenges back (never below zero): two more, then the limit.
+    expect(await statuses(unpaid, 3)).toEqual([402, 402, 429]);
+  });
+
+  it("behind a trusted proxy, keys on the last X-Forwarded-For entry (a forged first entry changes nothing)", async () => {
+    const proxied = await serveWithDrain(
+      appWith(rateLimits({ settings: { ...settings, trustProxy: true } })),
+      { port: 0 },
+    );
+    try {
+      const send = client("127.0.1.4");
+      const forged = (n: number) => () =>
+        send(`${proxied.url}/validate`, {
+          headers: { "x-forwarded-for": `10.0.0.${n}, 203.0.113.7` },
+        });
+      const seen = [];
+      for (let i = 0; i < 4; i++) seen.push(...(await statuses(forged(i), 1)));
+      expect(seen).toEqual([200, 200, 200, 429]);
+    } finally {
+      await proxied.drain(1_000);
+    }
+  });
+});
+
+describe("rateLimits shared through Redis", () => {
+  let redis: LocalRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis?.stop());
+
+  it("two replicas count one client in the same keys", async () => {
+    const clients = [openRedis(redis.url), openRedis(redis.url)];
+    const replicas = await Promise.all(
+      clients.map((connection) =>
+        serveWithDrain(appWith(rateLimits({ settings, redis: connection })), { port: 0 }),
+      ),
+    );
+    try {
+      const send = client("127.0.1.5");
+      const seen: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const replica = replicas[i % 2] as DrainingServer;
+        seen.push(...(await statuses(() => send(`${replica.url}/validate`), 1)));
+      }
+      expect(seen).toEqual([200, 200, 200, 429]);
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.drain(1_000)));
+      for (const connection of clients) connection.disconnect();
+    }
+  });
+});
