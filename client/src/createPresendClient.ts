@@ -24,6 +24,11 @@ import {
   verifyOfferSignatureJWS,
   verifyReceiptSignatureJWS,
 } from "@x402/extensions/offer-receipt";
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+  PAYMENT_IDENTIFIER,
+} from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
 import { baseNetwork, checkRequirement } from "./checkRequirement";
 import type { PinRecord, PinStore } from "./PinStore";
@@ -65,7 +70,16 @@ export type PresendClientOptions = {
   now?: () => Date;
 };
 
-export type CheckInput = { address: string; chain?: ChainName };
+export type CheckInput = {
+  address: string;
+  chain?: ChainName;
+  /**
+   * The x402 payment-identifier sent with the payment (16-128 of A-Z a-z 0-9 _ -; default: a
+   * new one per call). Retrying a call with the same id and body gets the same report, charged
+   * once; the same id with another body is refused (409 payment_id_conflict).
+   */
+  paymentId?: string;
+};
 
 export type PresendClient = {
   /** The free checksum pre-check (GET /validate). */
@@ -256,8 +270,13 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     try {
       payer = await payingSigner;
       const client = new x402Client().register(baseNetwork, new ExactEvmScheme(payer));
+      const extensions = { ...paymentRequired.extensions };
+      if (extensions[PAYMENT_IDENTIFIER] !== undefined) {
+        appendPaymentIdentifierToExtensions(extensions, input.paymentId ?? generatePaymentId());
+      }
       payload = await new x402HTTPClient(client).createPaymentPayload({
         ...paymentRequired,
+        extensions,
         accepts: [requirement],
       });
     } catch (cause) {

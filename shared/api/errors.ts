@@ -19,6 +19,8 @@ export const errorCodes = [
   "internal_error",
   "authorization_in_flight",
   "authorization_used",
+  "payment_id_conflict",
+  "payment_id_in_flight",
   "settlement_unknown",
   "payment_network_unavailable",
   "payment_record_unavailable",

@@ -4,9 +4,15 @@ import type { PaidAuthorization } from "../payments/authorizationOf";
 /**
  * Hono environment shared by every route of the API. `authorization`: the EIP-3009
  * authorization of the paid request being served (set by paymentLedger, read by the handler
- * that records it before settlement).
+ * that records it before settlement). `paymentId`: the x402 payment-identifier of that request.
  */
-export type AppEnv = { Variables: { authorization?: PaidAuthorization } };
+export type AppEnv = {
+  Variables: {
+    authorization?: PaidAuthorization;
+    /** The payer's payment-identifier and what it asked for (set with `authorization`). */
+    paymentId?: { id: string; requestHash: string };
+  };
+};
 
 /** The application type every `register*` function receives. */
 export type App = OpenAPIHono<AppEnv>;

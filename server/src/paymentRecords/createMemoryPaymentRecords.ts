@@ -38,6 +38,11 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
       const valid = NewPaymentRecordSchema.parse(record);
       const existing = rows.get(id(valid));
       if (existing !== undefined) throw new AuthorizationAlreadyRecorded(existing);
+      if (valid.paymentId != null) {
+        for (const row of rows.values()) {
+          if (row.paymentId === valid.paymentId) throw new Error("payment id already recorded");
+        }
+      }
       const now = new Date().toISOString();
       const stored: PaymentRecord = {
         ...valid,
@@ -45,6 +50,8 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
         asset: valid.asset.toLowerCase(),
         payTo: valid.payTo.toLowerCase(),
         report: structuredClone(valid.report ?? null),
+        paymentId: valid.paymentId ?? null,
+        requestHash: valid.requestHash ?? null,
         status: "pending",
         tx: null,
         createdAt: now,
@@ -65,6 +72,10 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
     },
     async byAuthorization(key) {
       return rows.get(id(key));
+    },
+    async byPaymentId(paymentId) {
+      for (const row of rows.values()) if (row.paymentId === paymentId) return row;
+      return undefined;
     },
     async byTransaction(tx) {
       const wanted = tx.toLowerCase();

@@ -37,6 +37,8 @@ export const postgresMigrations: readonly string[] = [
   );
   CREATE INDEX payment_records_tx ON payment_records (tx) WHERE status = 'settled';
   CREATE INDEX payment_records_open ON payment_records (id) WHERE status IN ('pending', 'unknown');`,
+  `ALTER TABLE payment_records ADD COLUMN payment_id TEXT, ADD COLUMN request_hash TEXT;
+  CREATE UNIQUE INDEX payment_records_payment_id ON payment_records (payment_id) WHERE payment_id IS NOT NULL;`,
 ];
 
 // Any constant of our own: replicas starting together take turns migrating.
@@ -52,6 +54,8 @@ const RowSchema = z.object({
   amount: z.string(),
   valid_before: z.coerce.number(),
   report_json: z.string(),
+  payment_id: z.string().nullable(),
+  request_hash: z.string().nullable(),
   status: z.enum(paymentStatuses),
   tx: z.string().nullable(),
   created_at: z.date(),
@@ -70,6 +74,8 @@ function fromRow(row: unknown): PaymentRecord {
     amount: r.amount,
     validBefore: r.valid_before,
     report: JSON.parse(r.report_json) as unknown,
+    paymentId: r.payment_id,
+    requestHash: r.request_hash,
     status: r.status,
     tx: r.tx,
     createdAt: r.created_at.toISOString(),
@@ -181,8 +187,9 @@ export async function openPostgresPaymentRecords(
       const key = normalizeKey(valid);
       const inserted = await pool.query(
         `INSERT INTO payment_records
-           (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending')
+           (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json,
+            payment_id, request_hash, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending')
          ON CONFLICT (payer, nonce) DO NOTHING
          RETURNING *`,
         [
@@ -195,6 +202,8 @@ export async function openPostgresPaymentRecords(
           valid.amount,
           valid.validBefore,
           JSON.stringify(valid.report ?? null),
+          valid.paymentId ?? null,
+          valid.requestHash ?? null,
         ],
       );
       if (inserted.rows[0] !== undefined) return fromRow(inserted.rows[0]);
@@ -214,6 +223,12 @@ export async function openPostgresPaymentRecords(
     markUnknown: (key, tx) => transition(key, "unknown", tx),
     markFailed: (key) => transition(key, "failed", "keep"),
     byAuthorization: (key) => find(key),
+    async byPaymentId(paymentId) {
+      const result = await pool.query("SELECT * FROM payment_records WHERE payment_id = $1", [
+        paymentId,
+      ]);
+      return result.rows[0] === undefined ? undefined : fromRow(result.rows[0]);
+    },
     async byTransaction(tx) {
       const result = await pool.query(
         "SELECT * FROM payment_records WHERE tx = $1 AND status = 'settled' LIMIT 1",

@@ -24,6 +24,8 @@ const RowSchema = z.object({
   amount: z.string(),
   valid_before: z.number(),
   report_json: z.string(),
+  payment_id: z.string().nullable(),
+  request_hash: z.string().nullable(),
   status: z.enum(paymentStatuses),
   tx: z.string().nullable(),
   created_at: z.string(),
@@ -42,6 +44,8 @@ function fromRow(row: unknown): PaymentRecord {
     amount: r.amount,
     validBefore: r.valid_before,
     report: JSON.parse(r.report_json) as unknown,
+    paymentId: r.payment_id,
+    requestHash: r.request_hash,
     status: r.status,
     tx: r.tx,
     createdAt: r.created_at,
@@ -78,13 +82,27 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
   ) STRICT;
   CREATE INDEX IF NOT EXISTS payment_records_tx ON payment_records (tx) WHERE status = 'settled';
   CREATE INDEX IF NOT EXISTS payment_records_open ON payment_records (status) WHERE status IN ('pending', 'unknown');`);
+  // Columns added after the first release: a file written before them gains them here.
+  const columns = new Set(
+    z
+      .array(z.object({ name: z.string() }))
+      .parse(db.prepare("PRAGMA table_info(payment_records)").all())
+      .map((column) => column.name),
+  );
+  if (!columns.has("payment_id")) db.exec("ALTER TABLE payment_records ADD COLUMN payment_id TEXT");
+  if (!columns.has("request_hash"))
+    db.exec("ALTER TABLE payment_records ADD COLUMN request_hash TEXT");
+  db.exec(
+    "CREATE UNIQUE INDEX IF NOT EXISTS payment_records_payment_id ON payment_records (payment_id) WHERE payment_id IS NOT NULL",
+  );
   const insert = db.prepare(
     `INSERT INTO payment_records
-       (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json, status, tx, created_at, updated_at)
-     VALUES (@payer, @nonce, @network, @asset, @payTo, @route, @amount, @validBefore, @reportJson, 'pending', NULL, @now, @now)
+       (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json, payment_id, request_hash, status, tx, created_at, updated_at)
+     VALUES (@payer, @nonce, @network, @asset, @payTo, @route, @amount, @validBefore, @reportJson, @paymentId, @requestHash, 'pending', NULL, @now, @now)
      ON CONFLICT (payer, nonce) DO NOTHING`,
   );
   const selectByKey = db.prepare("SELECT * FROM payment_records WHERE payer = ? AND nonce = ?");
+  const selectByPaymentId = db.prepare("SELECT * FROM payment_records WHERE payment_id = ?");
   const selectByTx = db.prepare(
     "SELECT * FROM payment_records WHERE tx = ? AND status = 'settled' LIMIT 1",
   );
@@ -125,6 +143,8 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
         asset: valid.asset.toLowerCase(),
         payTo: valid.payTo.toLowerCase(),
         reportJson: JSON.stringify(valid.report ?? null),
+        paymentId: valid.paymentId ?? null,
+        requestHash: valid.requestHash ?? null,
         now: new Date().toISOString(),
       });
       const stored = find(key);
@@ -150,6 +170,10 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
     },
     async byAuthorization(key) {
       return find(key);
+    },
+    async byPaymentId(paymentId) {
+      const row = selectByPaymentId.get(paymentId);
+      return row === undefined ? undefined : fromRow(row);
     },
     async byTransaction(tx) {
       const row = selectByTx.get(tx.toLowerCase());

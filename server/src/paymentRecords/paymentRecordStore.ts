@@ -32,10 +32,19 @@ export const NewPaymentRecordSchema = z.object({
   validBefore: z.number().int().nonnegative(),
   /** The exact JSON body the payer is sent on success. */
   report: z.unknown(),
+  /**
+   * The payer's payment-identifier (x402 extension), if sent: a retry carrying it is answered
+   * from this record instead of being charged again. Unique across records.
+   */
+  paymentId: z.string().min(1).max(128).nullable().optional(),
+  /** Hash of what was asked (route, address, chain): a reused payment id must ask the same. */
+  requestHash: z.string().min(1).max(128).nullable().optional(),
 });
 export type NewPaymentRecord = z.infer<typeof NewPaymentRecordSchema>;
 
 export const PaymentRecordSchema = NewPaymentRecordSchema.extend({
+  paymentId: z.string().nullable(),
+  requestHash: z.string().nullable(),
   status: z.enum(paymentStatuses),
   /** Settlement transaction (lowercase); for `unknown`, the candidate that was broadcast, if any. */
   tx: Bytes32.nullable(),
@@ -72,6 +81,8 @@ export type PaymentRecordStore = {
   /** The chain proves nothing was (or can be) charged. */
   markFailed(key: AuthorizationKey): Promise<PaymentRecord | undefined>;
   byAuthorization(key: AuthorizationKey): Promise<PaymentRecord | undefined>;
+  /** The record begun with this payment-identifier, if any (ids compare exactly). */
+  byPaymentId(paymentId: string): Promise<PaymentRecord | undefined>;
   /** Only settled records have a transaction to find them by. */
   byTransaction(tx: string): Promise<PaymentRecord | undefined>;
   /** Records still `pending` or `unknown`, oldest first: what the reconciler looks at. */

@@ -36,6 +36,30 @@ export function describePaymentRecordStore(
       }
     };
 
+    it("finds a record by its payment id, keeps the request hash, and refuses a reused id", () =>
+      withStore(async (store, reopen) => {
+        const paymentId = "pay_0123456789abcdef0123";
+        await store.begin(samplePaymentRecord(1, { paymentId, requestHash: "h1" }));
+        await store.begin(samplePaymentRecord(2));
+        expect(await store.byPaymentId(paymentId)).toMatchObject({
+          nonce: samplePaymentRecord(1).nonce,
+          paymentId,
+          requestHash: "h1",
+        });
+        expect(await store.byPaymentId("pay_ffffffffffffffffffff")).toBe(undefined);
+        expect(await store.byAuthorization(samplePaymentRecord(2))).toMatchObject({
+          paymentId: null,
+          requestHash: null,
+        });
+        await expect(
+          store.begin(samplePaymentRecord(3, { paymentId, requestHash: "h2" })),
+        ).rejects.toThrow();
+        expect(await store.count()).toBe(2);
+        const reopened = await reopen();
+        expect((await reopened.byPaymentId(paymentId))?.requestHash).toBe("h1");
+        return reopened;
+      }));
+
     it("records a pending payment with its report, found by payer and nonce in any case", () =>
       withStore(async (store) => {
         const sample = samplePaymentRecord(1);

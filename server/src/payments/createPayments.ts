@@ -6,6 +6,7 @@ import {
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
+import { paymentIdentifierResourceServerExtension } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { attestationExtension } from "./attestationExtension";
@@ -14,7 +15,11 @@ import { createAttestationSigner } from "./createAttestationSigner";
 import { createLocalFacilitator } from "./createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
 import { createReportSigner, type ReportSigner } from "./createReportSigner";
-import { offerReceiptExtension } from "./offerReceiptExtension";
+import {
+  offerReceiptExtension,
+  type SettlementReceipt,
+  settlementReceipt,
+} from "./offerReceiptExtension";
 import type { PaidPath } from "./paidRoutes";
 import {
   type PaymentsConfig,
@@ -45,6 +50,8 @@ export type Payments = {
   attestation: Attestation;
   /** Signs a paid report with its settlement (attestation key). */
   signReport: ReportSigner;
+  /** The signed offer-receipt of a settlement answered again from its record. */
+  settlementReceipt: SettlementReceipt;
   /** The exact scheme's payment requirements for a paid route, as the 402 header carries them. */
   requirements(path: PaidPath): Promise<PaymentRequirements[]>;
   /** Resolves once the facilitator's supported kinds are loaded. */
@@ -108,6 +115,7 @@ export async function createPayments(
     .register(config.network, new ExactEvmScheme())
     .registerExtension(attestationExtension(attestation))
     .registerExtension(bazaarResourceServerExtension)
+    .registerExtension(paymentIdentifierResourceServerExtension)
     .registerExtension(offerReceiptExtension(signer));
 
   let initialized: Promise<void> | null = null;
@@ -127,6 +135,7 @@ export async function createPayments(
     records,
     attestation,
     signReport: createReportSigner(signer),
+    settlementReceipt: settlementReceipt(signer),
     ready,
     async requirements(path) {
       await ready();

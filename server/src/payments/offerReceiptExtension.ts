@@ -3,6 +3,7 @@ import {
   createJWSOfferReceiptIssuer,
   createOfferReceiptExtension,
   type JWSSigner,
+  OFFER_RECEIPT,
   type OfferReceiptDeclaration,
 } from "@x402/extensions/offer-receipt";
 
@@ -24,5 +25,29 @@ export function offerReceiptExtension(signer: JWSSigner): ResourceServerExtensio
     enrichSettlementResponse: (_declaration, context) =>
       official.enrichSettlementResponse?.(offerReceiptDeclaration, context) ??
       Promise.resolve(undefined),
+  };
+}
+
+/** The PAYMENT-RESPONSE extensions of a settlement answered again from its record. */
+export type SettlementReceipt = (settlement: {
+  resourceUrl: string;
+  payer: string;
+  network: string;
+  transaction: string;
+}) => Promise<Record<string, unknown>>;
+
+/**
+ * Signs the same offer-receipt the official extension puts in a live settlement, for a report
+ * answered from its payment record (a retry with its payment id, or a lost facilitator answer).
+ * @example const receipt = settlementReceipt(signer); await receipt({ resourceUrl, payer, network, transaction });
+ */
+export function settlementReceipt(signer: JWSSigner): SettlementReceipt {
+  const official = createOfferReceiptExtension(createJWSOfferReceiptIssuer(signer.kid, signer));
+  return async ({ resourceUrl, payer, network, transaction }) => {
+    const receipt = await official.enrichSettlementResponse?.(offerReceiptDeclaration, {
+      result: { success: true, payer, network, transaction },
+      transportContext: { request: { adapter: { getUrl: () => resourceUrl } } },
+    } as never);
+    return receipt === undefined ? {} : { [OFFER_RECEIPT]: receipt };
   };
 }

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import type { ErrorCode } from "@presend/shared/api/errors";
+import { CheckRequestSchema } from "@presend/shared/api/report";
 import {
   decodePaymentRequiredHeader,
   decodePaymentResponseHeader,
@@ -6,6 +8,7 @@ import {
   encodePaymentResponseHeader,
 } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
+import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
@@ -13,6 +16,7 @@ import type { InFlightLock } from "../paymentRecords/inFlightLock";
 import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { authorizationOf } from "./authorizationOf";
 import { maxTimeoutSeconds } from "./createPayments";
+import type { SettlementReceipt } from "./offerReceiptExtension";
 import { paymentNetworkUnavailable } from "./withPaymentRecords";
 
 /** Header naming where the report of a payment with an unknown outcome can be fetched. */
@@ -23,6 +27,8 @@ export type PaymentLedgerOptions = {
   lock: InFlightLock;
   /** Public base URL (no trailing slash), for the receipt location. */
   publicUrl: string;
+  /** Signs the offer-receipt of a report answered from its record. */
+  settlementReceipt: SettlementReceipt;
 };
 
 /** The path a payer fetches a payment's report from, knowing only the authorization. */
@@ -48,11 +54,41 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
   return async function paymentLedger(c, next) {
     const headers = c.req.raw.headers;
     const header = headers.get("payment-signature") ?? headers.get("x-payment");
-    const authorization = header === null ? null : authorizationOf(decoded(header));
+    const payload = header === null ? null : decoded(header);
+    const authorization = payload === null ? null : authorizationOf(payload);
     if (authorization === null) {
       await next();
       return finish(c, null);
     }
+    const paymentId = payload === null ? null : paymentIdOf(payload);
+    if (paymentId === null) return authorized(c, next, authorization);
+    // A retry with the same payment id is answered from its record: never verified or charged
+    // again, whatever authorization it carries.
+    const idLockKey = `payment-id:${paymentId}`;
+    if (!(await lock.tryAcquire(idLockKey, lockTtlMs))) {
+      return jsonError(
+        c,
+        409,
+        "payment_id_in_flight",
+        "A request with this payment id is being served right now. Retry it once that one has answered.",
+      );
+    }
+    try {
+      const requestHash = requestHashOf(c.req.path, await c.req.text());
+      const existing = await records.byPaymentId(paymentId).catch(() => undefined);
+      if (existing !== undefined) return await retried(c, existing, requestHash, options);
+      c.set("paymentId", { id: paymentId, requestHash });
+      return await authorized(c, next, authorization);
+    } finally {
+      await lock.release(idLockKey);
+    }
+  };
+
+  async function authorized(
+    c: Context<AppEnv>,
+    next: () => Promise<void>,
+    authorization: NonNullable<ReturnType<typeof authorizationOf>>,
+  ) {
     const key = { payer: authorization.payer, nonce: authorization.nonce };
     const lockKey = `${key.payer.toLowerCase()}:${key.nonce.toLowerCase()}`;
     if (!(await lock.tryAcquire(lockKey, lockTtlMs))) {
@@ -73,7 +109,7 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     } finally {
       await lock.release(lockKey);
     }
-  };
+  }
 
   async function finish(c: Context<AppEnv>, record: PaymentRecord | null) {
     if (record !== null && (record.status === "unknown" || record.status === "pending")) {
@@ -83,15 +119,9 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     }
     if (record !== null && record.status === "settled" && c.res.status !== 200 && record.tx) {
       // The facilitator's answer was lost or wrong, the chain shows the transfer: the report.
-      const settlement = encodePaymentResponseHeader({
-        success: true,
-        transaction: record.tx,
-        network: record.network as `${string}:${string}`,
-        payer: record.payer,
-        amount: record.amount,
-      });
+      const answer = await settledReport(c, record, record.tx, options);
       c.res = undefined;
-      c.res = c.json(record.report as object, 200, { "PAYMENT-RESPONSE": settlement });
+      c.res = answer;
       return;
     }
     scrubPaymentResponse(c);
@@ -119,6 +149,86 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
           : jsonError(c, 500, "internal_error", "Something went wrong on our side.");
     }
   }
+}
+
+/** The report a settled record bought, with its settlement as PAYMENT-RESPONSE. */
+async function settledReport(
+  c: Context<AppEnv>,
+  record: PaymentRecord,
+  tx: string,
+  options: PaymentLedgerOptions,
+): Promise<Response> {
+  const extensions = await options
+    .settlementReceipt({
+      resourceUrl: `${options.publicUrl}${record.route}`,
+      payer: record.payer,
+      network: record.network,
+      transaction: tx,
+    })
+    .catch(() => ({}));
+  const settlement = encodePaymentResponseHeader({
+    success: true,
+    transaction: tx,
+    network: record.network as `${string}:${string}`,
+    payer: record.payer,
+    amount: record.amount,
+    extensions,
+  });
+  return c.json(record.report as object, 200, { "PAYMENT-RESPONSE": settlement });
+}
+
+/** The answer to a request whose payment id is already recorded. */
+async function retried(
+  c: Context<AppEnv>,
+  record: PaymentRecord,
+  requestHash: string,
+  options: PaymentLedgerOptions,
+): Promise<Response> {
+  if (record.requestHash !== requestHash) {
+    return jsonError(
+      c,
+      409,
+      "payment_id_conflict",
+      "This payment id already paid for a different request (route, address or chain). Use a new payment id for a new check; nothing was charged for this one.",
+    );
+  }
+  if (record.status === "settled" && record.tx) return settledReport(c, record, record.tx, options);
+  if (record.status === "failed") {
+    return jsonError(
+      c,
+      409,
+      "payment_id_conflict",
+      "This payment id belongs to a payment that was not charged. Use a new payment id; nothing was charged for this one.",
+    );
+  }
+  return unknownOutcome(c, record, options.publicUrl);
+}
+
+/** The x402 payment-identifier the payer sent (validated by the official extension), if any. */
+function paymentIdOf(payload: Pick<PaymentPayload, "payload">): string | null {
+  try {
+    return extractPaymentIdentifier(payload as PaymentPayload, true);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a paid request asks for: route, address (as sent, trimmed: its case shows in the report)
+ * and chain (default base), so `{"address": a}` and `{"address": a, "chain": "base"}` ask the same.
+ */
+function requestHashOf(path: string, body: string): string {
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = null;
+  }
+  const request = CheckRequestSchema.safeParse(parsed);
+  const asked = request.success ? [request.data.address.trim(), request.data.chain] : [body];
+  return createHash("sha256")
+    .update(JSON.stringify([path, ...asked]))
+    .digest("hex");
 }
 
 function unknownOutcome(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {
@@ -149,7 +259,7 @@ function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: strin
   return response;
 }
 
-function decoded(header: string): Pick<PaymentPayload, "payload"> {
+function decoded(header: string): Pick<PaymentPayload, "payload" | "extensions"> {
   try {
     return decodePaymentSignatureHeader(header);
   } catch {

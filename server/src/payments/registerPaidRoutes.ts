@@ -5,6 +5,10 @@ import { attestationExtensionKey } from "@presend/shared/attestation/attestation
 import type { ChainName } from "@presend/shared/chains/chains";
 import { type RoutesConfig, x402HTTPResourceServer } from "@x402/core/server";
 import { declareOfferReceiptExtension } from "@x402/extensions/offer-receipt";
+import {
+  declarePaymentIdentifierExtension,
+  PAYMENT_IDENTIFIER,
+} from "@x402/extensions/payment-identifier";
 import { paymentMiddlewareFromHTTPServer } from "@x402/hono";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Address } from "viem";
@@ -75,6 +79,8 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
           [attestationExtensionKey]: attestationExtensionEntry(deps.payments.attestation),
           ...discoveryExtension(route.path),
           ...declareOfferReceiptExtension(offerReceiptDeclaration),
+          // Optional: a retry carrying the same id gets the same report, charged once.
+          [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
         },
       },
     ]),
@@ -94,7 +100,12 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
     signedReport(deps.payments.signReport),
-    paymentLedger({ records: deps.records, lock: deps.lock, publicUrl }),
+    paymentLedger({
+      records: deps.records,
+      lock: deps.lock,
+      publicUrl,
+      settlementReceipt: deps.payments.settlementReceipt,
+    }),
     paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
     x402,
   ];
@@ -140,6 +151,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     report: unknown,
   ): Promise<never | null> {
     const authorization = c.get("authorization");
+    const paymentId = c.get("paymentId");
     if (authorization === undefined) {
       return jsonError(
         c,
@@ -159,6 +171,8 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
         amount: config.prices[route.path],
         validBefore: Number(authorization.validBefore),
         report,
+        paymentId: paymentId?.id ?? null,
+        requestHash: paymentId?.requestHash ?? null,
       });
       return null;
     } catch (error) {
@@ -220,7 +234,7 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
         content: { "application/json": { schema: PaymentRequiredBodySchema } },
       },
       409: error(
-        "authorization_in_flight / authorization_used: this authorization is already paying for another request, or already paid; the engine was not run.",
+        "authorization_in_flight / authorization_used: this authorization is already paying for another request, or already paid; payment_id_in_flight / payment_id_conflict: a request with this payment id is being served, or the id paid for a different request (or was not charged); the engine was not run and nothing was charged.",
       ),
       413: error("Body larger than 4 KB."),
       415: error("Content-Type is not application/json."),
