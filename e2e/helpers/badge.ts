@@ -1,11 +1,17 @@
-import type { CDPSession, Page } from "@playwright/test";
+import type { CDPSession, Frame, Page } from "@playwright/test";
 
 // The badge lives in a CLOSED shadow root, which page scripts (and so Playwright locators)
 // cannot enter. The DevTools protocol can: DOM.getDocument with pierce returns closed roots.
-// Clicks go through page.mouse, so the extension sees real, trusted clicks.
+// Clicks go through page.mouse, so the extension sees real, trusted clicks. A badge in a frame
+// is read through the frame's own session (a cross-origin frame runs in its own process) or,
+// for a frame in the page's process, through the page's session and the frame's document.
+
+/** The page, or one of its frames (each frame has its own badge). */
+export type BadgeTarget = Page | Frame;
 
 type CdpNode = {
   nodeId: number;
+  contentDocument?: CdpNode;
   nodeType: number;
   localName?: string;
   nodeValue?: string;
@@ -35,19 +41,62 @@ export type BadgeSnapshot = {
    * IntersectionObserver v2, been visible and uncovered for a moment).
    */
   clickReady: boolean;
+  /** The card is open (false: only the chip shows). */
+  expanded: boolean;
+  /** The chip's label while collapsed (e.g. "Checksum OK", "Burn address", "Danger"). */
+  chip: string | null;
+  /** The local level the badge shows (ok, caution, danger). */
+  localLevel: string | null;
+  /** The paid verdict's level code (ok, caution, warn, danger), once there is one. */
+  level: string | null;
+  /** The verdict's findings by data-code, each with its text. */
+  reasons: Record<string, string>;
   text: string;
   visible: boolean;
 };
 
-const sessions = new WeakMap<Page, CDPSession>();
+const sessions = new WeakMap<BadgeTarget, CDPSession | null>();
 
-async function cdp(page: Page): Promise<CDPSession> {
-  let session = sessions.get(page);
-  if (!session) {
-    session = await page.context().newCDPSession(page);
-    sessions.set(page, session);
+function pageOf(target: BadgeTarget): Page {
+  return "mainFrame" in target ? target : target.page();
+}
+
+// A frame in its own process has a session of its own; null for a frame in the page's process.
+async function ownSession(target: BadgeTarget): Promise<CDPSession | null> {
+  if (!sessions.has(target)) {
+    const page = pageOf(target);
+    const session = await page
+      .context()
+      .newCDPSession(target)
+      .catch(() => null);
+    sessions.set(target, session);
   }
+  return sessions.get(target) ?? null;
+}
+
+async function cdp(target: BadgeTarget): Promise<CDPSession> {
+  const own = await ownSession(target);
+  if (own) return own;
+  const page = pageOf(target);
+  const session = await ownSession(page);
+  if (!session) throw new Error("No DevTools session for the page.");
   return session;
+}
+
+// The document to search: the target's own, or an in-process frame's inside the page's tree.
+async function documentOf(target: BadgeTarget): Promise<CdpNode> {
+  const session = await cdp(target);
+  const { root } = (await session.send("DOM.getDocument", { depth: -1, pierce: true })) as {
+    root: CdpNode;
+  };
+  if ("mainFrame" in target || (await ownSession(target))) return root;
+  const name = target.name();
+  for (const node of walk(root, true)) {
+    if (node.localName === "iframe" && attr(node, "name") === name && node.contentDocument) {
+      return node.contentDocument;
+    }
+  }
+  throw new Error(`No frame named ${name} in the page.`);
 }
 
 function attr(node: CdpNode, name: string): string | null {
@@ -62,9 +111,11 @@ function childrenOf(node: CdpNode): CdpNode[] {
   return [...roots, ...(node.children ?? [])];
 }
 
-function* walk(node: CdpNode): Generator<CdpNode> {
+// Frames' documents are left out unless asked for: each frame has its own badge.
+function* walk(node: CdpNode, intoFrames = false): Generator<CdpNode> {
   yield node;
-  for (const child of childrenOf(node)) yield* walk(child);
+  for (const child of childrenOf(node)) yield* walk(child, intoFrames);
+  if (intoFrames && node.contentDocument) yield* walk(node.contentDocument, intoFrames);
 }
 
 function textWithoutStyles(node: CdpNode): string {
@@ -73,11 +124,8 @@ function textWithoutStyles(node: CdpNode): string {
   return childrenOf(node).map(textWithoutStyles).join("");
 }
 
-async function badgeRoot(page: Page): Promise<{ host: CdpNode; root: CdpNode } | null> {
-  const session = await cdp(page);
-  const { root } = (await session.send("DOM.getDocument", { depth: -1, pierce: true })) as {
-    root: CdpNode;
-  };
+async function badgeRoot(page: BadgeTarget): Promise<{ host: CdpNode; root: CdpNode } | null> {
+  const root = await documentOf(page);
   for (const node of walk(root)) {
     if (node.localName === "presend-badge" && node.shadowRoots?.[0]) {
       return { host: node, root: node.shadowRoots[0] };
@@ -87,7 +135,7 @@ async function badgeRoot(page: Page): Promise<{ host: CdpNode; root: CdpNode } |
 }
 
 /** What the badge shows right now (or visible: false). */
-export async function readBadge(page: Page): Promise<BadgeSnapshot> {
+export async function readBadge(page: BadgeTarget): Promise<BadgeSnapshot> {
   const found = await badgeRoot(page);
   const empty = {
     status: null,
@@ -98,6 +146,11 @@ export async function readBadge(page: Page): Promise<BadgeSnapshot> {
     chain: null,
     state: null,
     clickReady: false,
+    expanded: false,
+    chip: null,
+    localLevel: null,
+    level: null,
+    reasons: {},
     text: "",
     visible: false,
   };
@@ -111,7 +164,20 @@ export async function readBadge(page: Page): Promise<BadgeSnapshot> {
   let chain: string | null = null;
   let code: string | null = null;
   let clickReady: string | null = null;
+  let expanded: string | null = null;
+  let localLevel: string | null = null;
+  let level: string | null = null;
+  const reasons: Record<string, string> = {};
   for (const node of walk(found.root)) {
+    if (attr(node, "class") === "verdict") level ??= attr(node, "data-level");
+    if (attr(node, "data-expanded")) {
+      expanded ??= attr(node, "data-expanded");
+      localLevel ??= attr(node, "data-level");
+    }
+    const reasonCode = attr(node, "data-code");
+    if (reasonCode && (node.localName === "li" || attr(node, "data-testid") === "verdict-reason")) {
+      reasons[reasonCode] = textWithoutStyles(node);
+    }
     const testId = attr(node, "data-testid");
     if (testId) {
       const text = textWithoutStyles(node);
@@ -138,6 +204,11 @@ export async function readBadge(page: Page): Promise<BadgeSnapshot> {
     chain,
     state,
     clickReady: clickReady === "true",
+    expanded: expanded === "true",
+    chip: byTestId.chip ?? null,
+    localLevel,
+    level,
+    reasons,
     text: textWithoutStyles(found.root),
     visible,
   };
@@ -149,7 +220,7 @@ export const finished = (b: BadgeSnapshot): boolean =>
 
 /** Waits until `predicate` holds for the badge, returning the snapshot that satisfied it. */
 export async function waitForBadge(
-  page: Page,
+  page: BadgeTarget,
   predicate: (badge: BadgeSnapshot) => boolean,
   timeoutMs = 10_000,
 ): Promise<BadgeSnapshot> {
@@ -159,13 +230,13 @@ export async function waitForBadge(
     if (Date.now() > deadline) {
       throw new Error(`Badge did not reach the expected state; last: ${JSON.stringify(last)}`);
     }
-    await page.waitForTimeout(50);
+    await pageOf(page).waitForTimeout(50);
     last = await readBadge(page);
   }
   return last;
 }
 
-async function badgeNode(page: Page, name: string, value: string): Promise<CdpNode> {
+async function badgeNode(page: BadgeTarget, name: string, value: string): Promise<CdpNode> {
   const found = await badgeRoot(page);
   if (!found) throw new Error("No badge on the page.");
   const node = [...walk(found.root)].find((n) => attr(n, name) === value);
@@ -174,7 +245,11 @@ async function badgeNode(page: Page, name: string, value: string): Promise<CdpNo
 }
 
 /** A computed style property of the badge element with data-testid `testId` (e.g. its colour). */
-export async function badgeStyle(page: Page, testId: string, property: string): Promise<string> {
+export async function badgeStyle(
+  page: BadgeTarget,
+  testId: string,
+  property: string,
+): Promise<string> {
   const node = await badgeNode(page, "data-testid", testId);
   const session = await cdp(page);
   const { object } = (await session.send("DOM.resolveNode", { nodeId: node.nodeId })) as {
@@ -195,16 +270,94 @@ export async function badgeStyle(page: Page, testId: string, property: string): 
  * badge that just appeared, moved, or was covered); `whenReady: false` clicks at once.
  */
 export async function clickBadgeButton(
-  page: Page,
+  page: BadgeTarget,
   action: string,
   { whenReady = action === "check" || action === "deep" } = {},
 ): Promise<void> {
+  if (action !== "expand" && !(await readBadge(page)).expanded) await expandBadge(page);
   if (whenReady) await waitForBadge(page, (b) => b.clickReady);
-  const button = await badgeNode(page, "data-action", action);
+  await clickBadgeNode(page, await badgeNode(page, "data-action", action));
+}
+
+/** Opens the card by clicking the chip (a person's click), and waits until it shows. */
+export async function expandBadge(page: BadgeTarget): Promise<BadgeSnapshot> {
+  await waitForBadge(page, (b) => b.visible && ("chip" in b.byTestId || b.expanded));
+  if (!(await readBadge(page)).expanded) {
+    await clickBadgeNode(page, await badgeNode(page, "data-action", "expand"));
+  }
+  return waitForBadge(page, (b) => b.expanded);
+}
+
+/** The box of the badge element with data-testid or data-action `value`, in its frame's viewport. */
+export async function badgeBox(
+  page: BadgeTarget,
+  value: string,
+  name: "data-testid" | "data-action" = "data-testid",
+): Promise<{ x: number; y: number; width: number; height: number }> {
+  return nodeBox(page, await badgeNode(page, name, value));
+}
+
+/**
+ * Runs the function source `fn` with `this` bound to the badge element with data-testid (or
+ * data-action) `value`, inside the closed root, and returns its JSON result.
+ */
+export async function onBadgeElement<T>(
+  page: BadgeTarget,
+  value: string,
+  fn: string,
+  name: "data-testid" | "data-action" = "data-testid",
+): Promise<T> {
+  const node = await badgeNode(page, name, value);
   const session = await cdp(page);
-  const { model } = (await session.send("DOM.getBoxModel", { nodeId: button.nodeId })) as {
-    model: { content: number[] };
+  const { object } = (await session.send("DOM.resolveNode", { nodeId: node.nodeId })) as {
+    object: { objectId: string };
   };
-  const [x1 = 0, y1 = 0, , , x3 = 0, y3 = 0] = model.content;
-  await page.mouse.click((x1 + x3) / 2, (y1 + y3) / 2);
+  const { result } = (await session.send("Runtime.callFunctionOn", {
+    objectId: object.objectId,
+    functionDeclaration: fn,
+    returnByValue: true,
+  })) as { result: { value: T } };
+  return result.value;
+}
+
+async function clickBadgeNode(page: BadgeTarget, button: CdpNode): Promise<void> {
+  const box = await nodeBox(page, button);
+  const offset = await frameOffset(page);
+  await pageOf(page).mouse.click(
+    offset.x + box.x + box.width / 2,
+    offset.y + box.y + box.height / 2,
+  );
+}
+
+// Where a frame's viewport starts in the page (0, 0 for the page itself).
+async function frameOffset(target: BadgeTarget): Promise<{ x: number; y: number }> {
+  if ("mainFrame" in target) return { x: 0, y: 0 };
+  const element = await target.frameElement();
+  const inner = await element.evaluate((node) => {
+    const frame = node as HTMLIFrameElement;
+    const rect = frame.getBoundingClientRect();
+    const style = getComputedStyle(frame);
+    return {
+      x: rect.left + frame.clientLeft + Number.parseFloat(style.paddingLeft),
+      y: rect.top + frame.clientTop + Number.parseFloat(style.paddingTop),
+    };
+  });
+  const parent = target.parentFrame();
+  const outer = parent && parent !== pageOf(target).mainFrame() ? await frameOffset(parent) : null;
+  return { x: inner.x + (outer?.x ?? 0), y: inner.y + (outer?.y ?? 0) };
+}
+
+// The element's box in its own frame's viewport.
+async function nodeBox(page: BadgeTarget, node: CdpNode) {
+  const session = await cdp(page);
+  const { object } = (await session.send("DOM.resolveNode", { nodeId: node.nodeId })) as {
+    object: { objectId: string };
+  };
+  const { result } = (await session.send("Runtime.callFunctionOn", {
+    objectId: object.objectId,
+    functionDeclaration:
+      "function () { const r = this.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }",
+    returnByValue: true,
+  })) as { result: { value: { x: number; y: number; width: number; height: number } } };
+  return result.value;
 }

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Frame, Page } from "@playwright/test";
 
 /** Fields of the test dApp, as selectors Playwright can reach (open shadow roots included). */
 export const dappFields = {
@@ -12,7 +12,7 @@ export const dappFields = {
  * Pastes `text` into the field the way a browser does: a paste event carrying clipboard data,
  * then the insertion (with its input event) when the page does not prevent it.
  */
-export async function pasteInto(page: Page, selector: string, text: string): Promise<void> {
+export async function pasteInto(page: Page | Frame, selector: string, text: string): Promise<void> {
   const field = page.locator(selector);
   await field.click();
   await field.evaluate((element, value) => {
@@ -29,7 +29,7 @@ export async function pasteInto(page: Page, selector: string, text: string): Pro
 }
 
 /** Types `text` key by key, as a person would. */
-export async function typeInto(page: Page, selector: string, text: string): Promise<void> {
+export async function typeInto(page: Page | Frame, selector: string, text: string): Promise<void> {
   const field = page.locator(selector);
   await field.click();
   await field.pressSequentially(text, { delay: 0 });

@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import { styles } from "../../extension/src/lib/ui/styles";
 import type { PresendServer } from "../fixtures/startPresendServer";
 import type { TestWallet } from "../fixtures/testWallet";
-import { type BadgeSnapshot, clickBadgeButton, finished, waitForBadge } from "./badge";
+import { type BadgeSnapshot, clickBadgeButton, expandBadge, finished, waitForBadge } from "./badge";
 import { dappFields, pasteInto } from "./enterAddress";
 
 /** Pastes `address` into the dApp's field, then clicks a paid check (a person's click). */
@@ -16,6 +16,8 @@ export async function pasteAndClick(
   // A paste inserts at the caret: empty the field first, as a person replacing an address does.
   await page.locator(field).fill("");
   await pasteInto(page, field, address);
+  await waitForBadge(page, (b) => b.visible && (b.expanded || "chip" in b.byTestId));
+  await expandBadge(page);
   await waitForBadge(
     page,
     (b) => b.visible && b.byTestId.address === address && b.text.includes("Check $0.01"),

@@ -30,7 +30,7 @@ test("a server swapped in behind the same URL (another attestation key) is refus
 
   // First use pins the real server's key for the proxy's URL.
   const first = await pasteAndCheck(dapp, activeEoa(api.world), "check");
-  expect(first.byTestId["verdict-level"]).toBe("ok");
+  expect(first.level).toBe("ok");
 
   proxy.target = impostor.url;
   const second = await pasteAndCheck(dapp, randomAddress(), "check");
@@ -88,7 +88,7 @@ test("another API URL gets its own pinned key; both pins are listed in the optio
   await setExtensionSettings(serviceWorker, { apiUrl: other.url });
   const badge = await pasteAndCheck(dapp, randomAddress(), "check");
 
-  expect(badge.byTestId["verdict-level"]).toBe("caution");
+  expect(badge.level).toBe("caution");
   expect((await balances(api, { other: other.payTo })).other).toBe((before.other ?? 0n) + 10_000n);
   const pins = (await getExtensionStorage(serviceWorker, "pinnedAttestationKeys")) as Record<
     string,
@@ -130,5 +130,5 @@ test("every step is shown: what will be paid and to whom while the wallet decide
   expect(checking.text).toContain("Paid. Checking the address");
   paidRequest.open();
   const done = await waitForBadge(dapp, (b) => "verdict-level" in b.byTestId);
-  expect(done.byTestId["verdict-level"]).toBe("ok");
+  expect(done.level).toBe("ok");
 });

@@ -1,32 +1,62 @@
 import { expect, test } from "../fixtures/test";
-import { waitForBadge } from "../helpers/badge";
+import { expandBadge, waitForBadge } from "../helpers/badge";
 import { dappFields, pasteInto, typeInto } from "../helpers/enterAddress";
+import { screenshot } from "../helpers/screenshot";
 
 const valid = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 const addresses = {
-  valid: { value: valid, label: "checksum valid" },
-  missing: { value: valid.toLowerCase(), label: "no checksum" },
+  valid: { value: valid, chip: "Checksum OK", level: "ok" },
+  missing: { value: valid.toLowerCase(), chip: "No checksum", level: "caution" },
   // One letter's case flipped: still 40 hex characters, but the EIP-55 checksum fails.
-  invalid: { value: valid.replace("d8dA", "d8Da"), label: "wrong checksum: likely a typo" },
+  invalid: { value: valid.replace("d8dA", "d8Da"), chip: "Wrong checksum", level: "danger" },
 } as const;
 
 for (const [fieldName, selector] of Object.entries(dappFields)) {
-  for (const [status, { value, label }] of Object.entries(addresses)) {
-    test(`paste into ${fieldName}: ${status} checksum -> badge`, async ({ dapp }) => {
+  for (const [status, { value, chip, level }] of Object.entries(addresses)) {
+    test(`paste into ${fieldName}: ${status} checksum -> chip, card on click`, async ({ dapp }) => {
       await pasteInto(dapp, selector, value);
-      const badge = await waitForBadge(dapp, (b) => b.visible && b.status === status);
-      expect(badge.byTestId.checksum).toBe(label);
-      expect(badge.byTestId.address).toBe(value);
+      const collapsed = await waitForBadge(dapp, (b) => b.visible && b.status === status);
+      expect({ chip: collapsed.chip, level: collapsed.localLevel }).toEqual({ chip, level });
+      // Collapsed, the badge is only the chip: no card content, nothing to cover the form.
+      expect(collapsed.byTestId.address).toBeUndefined();
+      const card = await expandBadge(dapp);
+      expect(card.byTestId.address).toBe(value);
       // A mistyped address never costs a payment: no paid buttons.
-      expect(badge.text.includes("Check $0.01")).toBe(status !== "invalid");
+      expect(card.text.includes("Check $0.01")).toBe(status !== "invalid");
+      if (fieldName === "input") await screenshot(dapp, `card-${status}`);
     });
   }
 }
 
-test("typing an address key by key shows the badge", async ({ dapp }) => {
+// What is knowable without the network is said for free, and never offered for a payment.
+const sinks = {
+  zero: { value: "0x0000000000000000000000000000000000000000", chip: "Zero address" },
+  burn: { value: "0x000000000000000000000000000000000000dEaD", chip: "Burn address" },
+  precompile: { value: "0x0000000000000000000000000000000000000001", chip: "Precompile" },
+  stablecoin: { value: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", chip: "Token contract" },
+} as const;
+
+for (const [kind, { value, chip }] of Object.entries(sinks)) {
+  test(`${kind} address: free danger, no offer to pay`, async ({ dapp }) => {
+    await pasteInto(dapp, dappFields.input, value);
+    const collapsed = await waitForBadge(dapp, (b) => b.visible && b.chip === chip);
+    expect(collapsed.localLevel).toBe("danger");
+    if (kind === "burn") await screenshot(dapp, "chip-danger-burn");
+    const card = await expandBadge(dapp);
+    expect(card.byTestId.special).toContain("Danger");
+    expect(card.text).not.toContain("Check $0.01");
+    if (kind === "stablecoin")
+      expect(card.byTestId.special).toContain("USDC token contract on Base");
+    if (kind === "burn") await screenshot(dapp, "card-danger-burn");
+  });
+}
+
+test("typing an address key by key shows the chip", async ({ dapp }) => {
   await typeInto(dapp, dappFields.input, valid);
-  const badge = await waitForBadge(dapp, (b) => b.visible && b.status === "valid");
-  expect(badge.text).toContain("Deep check $0.05");
+  await waitForBadge(dapp, (b) => b.visible && b.status === "valid");
+  await screenshot(dapp, "chip-ok");
+  const card = await expandBadge(dapp);
+  expect(card.text).toContain("Deep check $0.05");
 });
 
 test("a field the page adds later is watched too", async ({ dapp }) => {
@@ -37,14 +67,17 @@ test("a field the page adds later is watched too", async ({ dapp }) => {
 
 test("an address one character short is called out before any payment", async ({ dapp }) => {
   await pasteInto(dapp, dappFields.input, valid.slice(0, -1));
-  const badge = await waitForBadge(dapp, (b) => b.visible && b.status === "malformed");
-  expect(badge.text).not.toContain("Check $0.01");
+  await waitForBadge(dapp, (b) => b.visible && b.status === "malformed");
+  const card = await expandBadge(dapp);
+  expect(card.text).not.toContain("Check $0.01");
 });
 
 test("the chain is preselected from the dApp wallet", async ({ dapp, wallet }) => {
   wallet.state.chainId = 42161;
   await dapp.reload();
   await pasteInto(dapp, dappFields.input, valid);
+  await waitForBadge(dapp, (b) => b.visible);
+  await expandBadge(dapp);
   const badge = await waitForBadge(dapp, (b) => b.visible && b.chain === "arbitrum");
   expect(badge.text).toContain("Chain preselected from your wallet");
   // Reading the chain never prompts and never asks for a signature.
@@ -54,6 +87,7 @@ test("the chain is preselected from the dApp wallet", async ({ dapp, wallet }) =
 
 test("without a known wallet chain the badge checks base", async ({ dapp }) => {
   await pasteInto(dapp, dappFields.textarea, valid);
+  await expandBadge(dapp);
   // The test wallet starts on Base; either way the preselection is base here.
   await waitForBadge(dapp, (b) => b.visible && b.chain === "base");
 });

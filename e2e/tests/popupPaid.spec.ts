@@ -3,6 +3,7 @@ import { randomAddress } from "../helpers/addresses";
 import { activeEoa } from "../helpers/demo";
 import { balances, payerAndPayTo } from "../helpers/paidCheck";
 import { openPopup, tabWithWallet } from "../helpers/popup";
+import { screenshot } from "../helpers/screenshot";
 
 test("popup lookups are paid with the dApp tab's wallet, and the history lists them newest first", async ({
   api,
@@ -21,17 +22,37 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   const active = activeEoa(api.world);
   await popup.getByLabel("Address").fill(active);
   await popup.getByRole("button", { name: "Check $0.01" }).click();
-  await expect(popup.getByTestId("verdict-level")).toHaveText("ok");
+  const result = popup.getByTestId("result");
+  await expect(result.getByTestId("verdict-level")).toHaveText("OK");
 
   const fresh = randomAddress();
   await popup.getByLabel("Address").fill(fresh);
   await popup.getByRole("button", { name: "Deep check $0.05" }).click();
-  await expect(popup.getByTestId("verdict-level")).toHaveText("caution");
+  await expect(result.getByTestId("verdict-level")).toHaveText("Caution");
+  await expect(result).toHaveAttribute("data-address", fresh);
 
+  await popup.setViewportSize({ width: 420, height: 900 });
+  await screenshot(popup, "popup-deep-result");
   const items = popup.getByTestId("history").locator("li");
   await expect(items).toHaveCount(2);
   await expect(items.nth(0)).toContainText(`${fresh} on base (deep)`);
   await expect(items.nth(1)).toContainText(`${active} on base (check)`);
+
+  // The result belongs to the address and chain it was for: another chain or address hides it.
+  await popup.getByTestId("chain").selectOption("arbitrum");
+  await expect(result).toHaveCount(0);
+  await popup.getByTestId("chain").selectOption("base");
+  await expect(result.getByTestId("verdict-level")).toHaveText("Caution");
+  await popup.getByLabel("Address").fill(active);
+  await expect(result).toHaveCount(0);
+
+  // A history entry opens the full report it stored.
+  await items.nth(1).locator("summary").click();
+  const opened = items.nth(1).locator("details");
+  await expect(opened.getByTestId("verdict-level")).toHaveText("OK");
+  await expect(opened.locator("tr[data-chain=base]")).toBeVisible();
+  await expect(opened.getByRole("button", { name: "Copy report" })).toBeVisible();
+  await screenshot(popup, "popup-history-open");
   expect(wallet.signRequests()).toHaveLength(2);
   const after = await balances(api, who);
   expect(after.payer).toBe((before.payer ?? 0n) - 60_000n);

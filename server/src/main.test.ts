@@ -2,7 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { chains } from "@presend/shared/chains/chains";
+import { createPublicClient, http } from "viem";
 import { describe, expect, it } from "vitest";
+import { devnetAccounts } from "./devnet/devnetAccounts";
 
 const mainFile = new URL("./main.ts", import.meta.url).pathname;
 // One process, as `npm start` runs it (node --import tsx), so a signal reaches the server itself.
@@ -11,13 +14,14 @@ const nodeArgs = ["--import", "tsx", mainFile];
 type Started = { child: ChildProcess; apiUrl: string; rpcUrls: string[]; output: () => string };
 
 // `npm start` as a user runs it: a child process, the banner on stdout, a signal to stop it.
-async function startMain(): Promise<Started> {
+async function startMain(env: Record<string, string> = {}): Promise<Started> {
   const child = spawn(process.execPath, nodeArgs, {
     env: {
       ...process.env,
       PORT: "0",
       DEVNET_FIRST_PORT: "0",
       DATA_DIR: mkdtempSync(join(tmpdir(), "presend-main-")),
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -118,5 +122,53 @@ describe("npm start (server/src/main.ts)", () => {
     expect(await exited(child)).toBe(1);
     expect(stderr).toContain(`presend could not start`);
     expect(stderr).toMatch(new RegExp(`${field}: `));
+  });
+
+  it("a second start on busy ports writes nothing into the running chain and names the port and setting", async () => {
+    const first = await startMain();
+    try {
+      const baseUrl = first.rpcUrls[0] as string;
+      const basePort = new URL(baseUrl).port;
+      const apiPort = new URL(first.apiUrl).port;
+      const base = createPublicClient({ transport: http(baseUrl) });
+      const state = () =>
+        Promise.all([
+          base.getCode({ address: chains.base.usdc.address }),
+          base.getCode({ address: "0xcA11bde05977b3631167028862bE2a173976CA11" }),
+          ...Object.values(devnetAccounts).map((account) =>
+            base.getTransactionCount({ address: account.address }),
+          ),
+        ]);
+      const before = await state();
+      const attempts: Array<[setting: string, env: Record<string, string>, port: string]> = [
+        ["DEVNET_FIRST_PORT", { DEVNET_FIRST_PORT: basePort }, basePort],
+        ["PORT", { PORT: apiPort }, apiPort],
+      ];
+      for (const [setting, env, port] of attempts) {
+        const second = spawn(process.execPath, nodeArgs, {
+          env: {
+            ...process.env,
+            PORT: "0",
+            DEVNET_FIRST_PORT: "0",
+            DATA_DIR: mkdtempSync(join(tmpdir(), "presend-main-")),
+            ...env,
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stderr = "";
+        second.stderr?.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        expect(await exited(second)).toBe(1);
+        expect(stderr).toMatch(new RegExp(`${setting}: port ${port} \\(`));
+        expect(stderr).toContain("already in use");
+      }
+      expect(await state()).toEqual(before);
+      // The first server still serves.
+      expect((await fetch(`${first.apiUrl}/health`)).status).toBe(200);
+    } finally {
+      first.child.kill("SIGTERM");
+      await exited(first.child);
+    }
   });
 });

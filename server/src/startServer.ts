@@ -1,8 +1,9 @@
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { type ComposedServer, type ComposeOptions, composeServer } from "./composeServer";
-import type { Config } from "./config/loadConfig";
+import { type Config, ConfigError } from "./config/loadConfig";
 import { freePort } from "./devnet/startAnvil";
 import { startWorld, type World } from "./devnet/startWorld";
+import { portsInUse } from "./http/portsInUse";
 import { serveWithDrain } from "./lifecycle/serveWithDrain";
 
 export type RunningServer = ComposedServer & {
@@ -21,6 +22,9 @@ export async function startServer(
   config: Config,
   options: Omit<ComposeOptions, "publicUrl"> = {},
 ): Promise<RunningServer> {
+  // Before anything starts: a chain already on a configured port (another `npm start`) would
+  // answer in place of ours, and seeding the world would write into it.
+  await refuseBusyPorts(config);
   const world =
     config.network === "local"
       ? await startWorld({ ports: devnetPorts(config.devnetFirstPort) })
@@ -53,6 +57,29 @@ export async function startServer(
     await world?.stop();
     throw error;
   }
+}
+
+async function refuseBusyPorts(config: Config): Promise<void> {
+  const wanted = [
+    { port: config.port, host: config.host, setting: "PORT", what: "the API" },
+    ...(config.network === "local"
+      ? Object.entries(devnetPorts(config.devnetFirstPort)).map(([chain, port]) => ({
+          port: port as number,
+          host: "127.0.0.1",
+          setting: "DEVNET_FIRST_PORT",
+          what: `the local ${chain} chain`,
+        }))
+      : []),
+  ];
+  const busy = await portsInUse(wanted);
+  if (busy.length === 0) return;
+  const first = busy[0] as (typeof wanted)[number];
+  const list = busy
+    .map((entry) => `port ${entry.port} (${entry.what}, set by ${entry.setting})`)
+    .join("; ");
+  throw new ConfigError(
+    `${first.setting}: ${list}: already in use (another presend running?). Nothing was started and nothing was written to any chain. Stop the other process, or choose free ports (0 picks any).`,
+  );
 }
 
 /** Consecutive ports from `first` in chain order; 0 lets every chain take a free port. */

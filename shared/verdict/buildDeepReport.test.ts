@@ -28,7 +28,7 @@ describe("buildDeepReport", () => {
     expect(DeepReportSchema.parse(report)).toEqual(report);
     expect(report.address).toBe(wallet);
     expect(report.others).toEqual(others);
-    expect(report.verdict.level).toBe("danger");
+    expect(report.verdict.level).toBe("warn");
     expect(report.verdict.wrongNetwork).toEqual({
       flagged: true,
       activeOn: ["arbitrum", "polygon"],

@@ -1,5 +1,11 @@
 import { formatUnits, parseUnits } from "viem";
-import type { AddressKind, Balance, ChainFacts } from "../api/report";
+import type {
+  AddressKind,
+  Balance,
+  ChainFacts,
+  DelegateAssessment,
+  ReceiveSimulation,
+} from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 import { unavailableFacts } from "./unavailableFacts";
 
@@ -13,8 +19,23 @@ export type FactsSpec = {
   /** Only on chains that have a bridged USDC variant. */
   bridged?: string;
   delegate?: string;
+  kindLabel?: string;
+  receive?: ReceiveSimulation["outcome"];
+  delegateCategory?: DelegateAssessment["category"];
+  /** EIP-1967 implementation (smart accounts). */
+  implementation?: string;
   /** Gas price in wei; null for an unreadable gas price. */
   gasPriceWei?: bigint | null;
+};
+
+const defaultKindLabels: Record<AddressKind, string> = {
+  eoa: "wallet (EOA)",
+  "eip7702-delegated": "EIP-7702 account delegating to an unknown contract",
+  safe: "Safe (2 owners, threshold 1)",
+  "smart-account": "ERC-4337 smart account",
+  token: "ERC-20 token contract",
+  nft: "NFT collection (ERC-721)",
+  contract: "contract",
 };
 
 /**
@@ -44,15 +65,37 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
     status: "ok",
     isContract: kind !== "eoa",
     kind,
-    kindLabel: kind,
+    kindLabel: spec.kindLabel ?? defaultKindLabels[kind],
+    ...(spec.receive
+      ? { receiveSimulation: { outcome: spec.receive, amountWei: "1000000000000" } }
+      : {}),
+    ...(spec.delegateCategory
+      ? {
+          delegateAssessment: {
+            address: spec.delegate ?? "0x0000000000000000000000000000000000007702",
+            codeHash: null,
+            category: spec.delegateCategory,
+            label: spec.delegateCategory === "unknown" ? null : spec.delegateCategory,
+            matchedBy: spec.delegateCategory === "unknown" ? null : ("address" as const),
+          },
+        }
+      : {}),
+    ...(spec.implementation ? { implementation: spec.implementation } : {}),
     ...(spec.delegate ? { delegate: spec.delegate } : {}),
-    outgoingTxs: spec.nonce ?? 0,
+    // Tokens and plain contracts keep no count of their own transactions.
+    outgoingTxs: ["token", "nft", "contract"].includes(kind) ? null : (spec.nonce ?? 0),
     native: balanceOf(spec.native ?? "0", chain.nativeSymbol, 18),
     usdc: balanceOf(spec.usdc ?? "0", chain.usdc.symbol, chain.usdc.decimals),
     usdt: balanceOf(spec.usdt ?? "0", chain.usdt.symbol, chain.usdt.decimals),
-    usdcBridged: chain.usdcBridged
-      ? balanceOf(spec.bridged ?? "0", chain.usdcBridged.symbol, chain.usdcBridged.decimals)
-      : null,
+    ...(chain.usdcBridged
+      ? {
+          usdcBridged: balanceOf(
+            spec.bridged ?? "0",
+            chain.usdcBridged.symbol,
+            chain.usdcBridged.decimals,
+          ),
+        }
+      : {}),
     gas:
       gasPriceWei === null
         ? null

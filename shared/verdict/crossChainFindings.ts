@@ -1,9 +1,11 @@
 import { classifySpecialAddress } from "../address/specialAddresses";
 import type { ChainFacts, TokenMismatch } from "../api/report";
 import type { ChainName } from "../chains/chains";
+import { findAccountImplementation } from "../registry/knownImplementations";
 import type { WrongNetwork } from "./detectWrongNetwork";
 import { joinNames } from "./joinNames";
 import type { Finding } from "./summarizeFindings";
+import { unknownFacts } from "./unknownFacts";
 
 export type CrossChainInput = {
   address: string;
@@ -18,8 +20,10 @@ function onlyChain(names: readonly ChainName[]): { chain?: ChainName } {
   return names.length === 1 && names[0] ? { chain: names[0] } : {};
 }
 
-function namesOfKind(facts: readonly ChainFacts[], kind: ChainFacts["kind"]): ChainName[] {
-  return facts.filter((chain) => chain.kind === kind).map((chain) => chain.name);
+/** A smart account whose vendor's factory deploys the same address on every chain. */
+function isSameAddressAccount(facts: ChainFacts): boolean {
+  if (facts.kind !== "smart-account" || !facts.implementation) return false;
+  return findAccountImplementation(facts.implementation)?.sameAddressOnEveryChain === true;
 }
 
 /**
@@ -49,20 +53,48 @@ export function crossChainFindings({
     });
   }
 
-  // A Safe or contract wallet lives at its address only where it was deployed: elsewhere,
-  // nobody may be able to claim what is sent to the same address.
-  const safeChains = namesOfKind(readableOthers, "safe");
-  const contractChains = namesOfKind(readableOthers, "contract");
-  if (target.status === "ok" && target.isContract === false) {
-    if (safeChains.length > 0) {
-      const where = joinNames(safeChains);
+  for (const facts of readableOthers) {
+    const unknown = unknownFacts(facts);
+    if (unknown.length === 0) continue;
+    findings.push({
+      code: "other_chain_facts_unknown",
+      level: "caution",
+      chain: facts.name,
+      message: `Part of ${facts.name}'s answer could not be read: ${joinNames(unknown)} unknown there.`,
+      headline: `Not fully read on ${facts.name}`,
+      next: `Run the deep check again: ${joinNames(unknown)} could not be read on ${facts.name}.`,
+    });
+  }
+
+  // A Safe or contract account lives at its address only where it was deployed. A Safe, or an
+  // account from a factory that deploys the same address everywhere, can be deployed here by its
+  // owner; any other contract's address may belong to nobody here.
+  const recoverableChains = readableOthers
+    .filter((facts) => facts.kind === "safe" || isSameAddressAccount(facts))
+    .map((facts) => facts.name);
+  const contractChains = readableOthers
+    .filter(
+      (facts) =>
+        (facts.kind === "contract" || facts.kind === "smart-account" || facts.kind === "nft") &&
+        !isSameAddressAccount(facts),
+    )
+    .map((facts) => facts.name);
+  if (
+    target.status === "ok" &&
+    target.isContract === false &&
+    target.kind !== "eip7702-delegated"
+  ) {
+    if (recoverableChains.length > 0) {
+      const where = joinNames(recoverableChains);
+      const first = recoverableChains[0];
+      const what = readableOthers.find((facts) => facts.name === first)?.kindLabel ?? "Safe";
       findings.push({
         code: "safe_elsewhere",
-        level: "danger",
-        ...onlyChain(safeChains),
-        message: `This address is a Safe on ${where} but has no code on ${here}: its owners control it on ${here} only if the same Safe gets deployed there; funds may be unrecoverable.`,
-        headline: `Safe on ${where}, but it does not exist on ${here}`,
-        next: `Do not send on ${here}: ask the recipient for an address that exists on ${here}.`,
+        level: "warn",
+        ...onlyChain(recoverableChains),
+        message: `This address is a ${what} on ${where} but has no code on ${here}: the owner can deploy the same account on ${here} first; ask them to, or send on ${first}.`,
+        headline: `${what} on ${where}, not deployed on ${here}`,
+        next: `Ask the recipient to deploy their account on ${here} first, or send on ${first}.`,
       });
     }
     if (contractChains.length > 0) {
@@ -77,8 +109,8 @@ export function crossChainFindings({
       });
     }
   }
-  if (target.status !== "ok" && safeChains.length + contractChains.length > 0) {
-    const where = joinNames([...safeChains, ...contractChains]);
+  if (target.status !== "ok" && recoverableChains.length + contractChains.length > 0) {
+    const where = joinNames([...recoverableChains, ...contractChains]);
     findings.push({
       code: "contract_elsewhere_unverified",
       level: "warn",

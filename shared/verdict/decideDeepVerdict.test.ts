@@ -88,14 +88,52 @@ const rows: Row[] = [
     codes: ["wrong_network", "fresh_address"],
   },
   {
-    name: "danger: a Safe on arbitrum that does not exist on base",
+    name: "warn: a Safe on arbitrum that does not exist on base (the owner can deploy it)",
     target: readableFacts("base"),
     others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
-    level: "danger",
+    level: "warn",
     codes: ["safe_elsewhere", "wrong_network", "fresh_address"],
-    next: "Do not send on base: ask the recipient for an address that exists on base.",
+    next: "Ask the recipient to deploy their account on base first, or send on arbitrum.",
     wrongNetwork: { flagged: true, activeOn: ["arbitrum"] },
-    mentions: "Safe on arbitrum but has no code on base",
+    mentions:
+      "the owner can deploy the same account on base first; ask them to, or send on arbitrum",
+  },
+  {
+    name: "warn: a Coinbase Smart Wallet elsewhere (same address on every chain)",
+    target: readableFacts("base"),
+    others: othersOf("base", {
+      ethereum: readableFacts("ethereum", {
+        kind: "smart-account",
+        nonce: 2,
+        kindLabel: "Coinbase Smart Wallet",
+        implementation: "0x000100abaad02f1cfC8Bbe32bD5a564817339E72",
+      }),
+    }),
+    level: "warn",
+    codes: ["safe_elsewhere", "wrong_network", "fresh_address"],
+    wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
+    mentions: "Coinbase Smart Wallet on ethereum",
+  },
+  {
+    name: "danger: another vendor's smart account elsewhere stays a contract elsewhere",
+    target: readableFacts("base"),
+    others: othersOf("base", {
+      ethereum: readableFacts("ethereum", { kind: "smart-account", nonce: 2 }),
+    }),
+    level: "danger",
+    codes: ["contract_elsewhere", "wrong_network", "fresh_address"],
+    wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
+  },
+  {
+    name: "caution: active on base, but another chain's sub-calls failed (unknown is never ok)",
+    target: readableFacts("base", { nonce: 4, native: "1" }),
+    others: othersOf("base", {
+      optimism: { ...readableFacts("optimism"), usdc: null, usdt: null },
+    }),
+    level: "caution",
+    codes: ["other_chain_facts_unknown", "active_wallet"],
+    wrongNetwork: notFlagged,
+    mentions: "the USDC balance and the USDT balance unknown there",
   },
   {
     name: "danger: a contract on optimism with no code on base, even with funds on base",
@@ -106,14 +144,14 @@ const rows: Row[] = [
     wrongNetwork: notFlagged,
   },
   {
-    name: "danger: a Safe beats a plain contract elsewhere",
+    name: "danger: a plain contract elsewhere outranks a Safe elsewhere",
     target: readableFacts("base"),
     others: othersOf("base", {
       optimism: readableFacts("optimism", { kind: "contract" }),
       polygon: readableFacts("polygon", { kind: "safe" }),
     }),
     level: "danger",
-    codes: ["safe_elsewhere", "contract_elsewhere", "wrong_network", "fresh_address"],
+    codes: ["contract_elsewhere", "safe_elsewhere", "wrong_network", "fresh_address"],
   },
   {
     name: "ok: the same Safe deployed on base and on arbitrum",

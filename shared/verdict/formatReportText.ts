@@ -1,7 +1,16 @@
-import type { AddressKind, Balance, ChainFacts, DeepReport, Report } from "../api/report";
+import { formatUnits } from "viem";
+import type {
+  AddressKind,
+  Balance,
+  ChainFacts,
+  DeepReport,
+  ReceiveSimulation,
+  Report,
+} from "../api/report";
 import { chains } from "../chains/chains";
 import { approximateAmount } from "./approximateAmount";
 import { isPositiveBalance } from "./isPositiveBalance";
+import { unknownFacts } from "./unknownFacts";
 import { wrapText } from "./wrapText";
 
 /** A report before its text exists (or a full one: the text field is ignored). */
@@ -32,6 +41,13 @@ const kindShortNames: Record<AddressKind, string> = {
 
 const labelWidth = 16;
 
+/** What the verdict does not know; the discovery document and the README say the same. */
+export const verdictLimits =
+  "reads public on-chain state through public RPC endpoints; a pre-send safety check, not a " +
+  "guarantee. No mempool analysis (a pending transaction can change the picture), no contract " +
+  "audit (a known wallet kind is recognised, its code is not reviewed), no sanctions screening " +
+  "and no scam or phishing lists yet.";
+
 // A labelled value; wrapped lines of a long value line up under its first line.
 function field(label: string, value: string): string[] {
   const wrapped = wrapText(value, { width: width - labelWidth });
@@ -53,12 +69,20 @@ function chainSection(facts: ChainFacts, gasSummary: string): string[] {
       ...field("  Gas", gasSummary),
     ];
   }
-  const kind = facts.kind ? kindDescriptions[facts.kind] : "unknown";
-  const delegate = facts.delegate ? ` to ${facts.delegate}` : "";
+  const kind = facts.kindLabel ?? (facts.kind ? kindDescriptions[facts.kind] : "unknown");
+  const delegate = facts.delegate ? ` (delegate ${facts.delegate})` : "";
+  const unknown = unknownFacts(facts);
   const lines = [
     `On ${label}, block ${facts.blockNumber ?? "unknown"}`,
     ...field("  Kind", `${kind}${delegate}`),
     ...field("  Outgoing txs", facts.outgoingTxs === null ? "unknown" : String(facts.outgoingTxs)),
+    ...(facts.receiveSimulation
+      ? field(
+          "  Receive test",
+          receiveText(facts.receiveSimulation, chains[facts.name].nativeSymbol),
+        )
+      : []),
+    ...(unknown.length > 0 ? field("  Unknown", unknown.join(", ")) : []),
     ...field("  Native", amount(facts.native)),
     ...field("  USDC", amount(facts.usdc)),
     ...field("  USDT", amount(facts.usdt)),
@@ -66,6 +90,20 @@ function chainSection(facts: ChainFacts, gasSummary: string): string[] {
   if (facts.usdcBridged) lines.push(...field("  Bridged USDC", amount(facts.usdcBridged)));
   lines.push(...field("  Gas", gasSummary));
   return lines;
+}
+
+function receiveText(simulation: ReceiveSimulation, symbol: string): string {
+  const amount = `${formatUnits(BigInt(simulation.amountWei), 18)} ${symbol}`;
+  switch (simulation.outcome) {
+    case "kept":
+      return `a simulated ${amount} deposit was kept`;
+    case "rejected":
+      return `a simulated ${amount} deposit reverted: a native send would fail`;
+    case "forwarded":
+      return `a simulated ${amount} deposit was passed on elsewhere at once`;
+    case "unavailable":
+      return `did not run (${simulation.error ?? "the endpoint refused it"})`;
+  }
 }
 
 function tableAmount(balance: Balance | null | undefined): string {
@@ -167,13 +205,6 @@ export function formatReportText(report: ReportContent): string {
     ...chainSection(target, verdict.gas.summary),
   ];
   if (isDeep) lines.push("", ...deepSection(report));
-  lines.push(
-    "",
-    ...wrapText(
-      "Limits: reads public on-chain state through public RPC endpoints; a pre-send safety check, " +
-        "not a guarantee; no mempool analysis, no contract audit, no sanctions screening.",
-      { width },
-    ),
-  );
+  lines.push("", ...wrapText(`Limits: ${verdictLimits}`, { width }));
   return lines.join("\n");
 }

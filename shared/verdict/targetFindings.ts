@@ -1,9 +1,11 @@
 import { classifySpecialAddress, type SpecialAddress } from "../address/specialAddresses";
 import type { ChainFacts, Checksum } from "../api/report";
+import { chains } from "../chains/chains";
 import { chainActivity } from "./chainActivity";
 import { isPositiveBalance } from "./isPositiveBalance";
 import { joinNames } from "./joinNames";
 import type { Finding } from "./summarizeFindings";
+import { unknownFacts } from "./unknownFacts";
 
 export type TargetInput = {
   address: string;
@@ -73,7 +75,139 @@ function checksumFinding(checksum: Checksum): Finding | null {
   return null;
 }
 
-// Rules that read the target chain's facts (DESIGN §3); each returns the findings it proves.
+const deployedWalletKinds: readonly ChainFacts["kind"][] = ["safe", "smart-account"];
+
+/** The words for what the address is, falling back to the bare kind. */
+function describe(target: ChainFacts): string {
+  return target.kindLabel ?? target.kind ?? "an address";
+}
+
+/** What the code at the address does with a native deposit, as far as the kind rules go. */
+function kindFindings(target: ChainFacts, special: SpecialAddress | null): Finding[] {
+  const chain = target.name;
+  const label = describe(target);
+  const outcome = target.receiveSimulation?.outcome;
+  const findings: Finding[] = [];
+  const isTargetStablecoin = special?.kind === "stablecoin" && special.chains?.includes(chain);
+
+  // The stablecoin finding already says which token this is; a generic one would repeat it.
+  if (target.kind === "token" && !isTargetStablecoin) {
+    findings.push({
+      code: "token_contract",
+      level: "danger",
+      chain,
+      message: `This is an ${label} on ${chain}, not a wallet: tokens sent to it are usually lost.`,
+      headline: `${capitalize(label)} on ${chain}, not a wallet`,
+      next: `Do not send: this is a token contract on ${chain}, not a wallet.`,
+    });
+  }
+  if (target.kind === "nft") {
+    findings.push({
+      code: "nft_contract",
+      level: "warn",
+      chain,
+      message: `This is an ${label} on ${chain}, not a wallet: it is not made to hold or pass on funds sent to it.`,
+      headline: `${capitalize(label)} on ${chain}, not a wallet`,
+      next: "Do not send unless the recipient confirms this collection contract is meant to receive funds.",
+    });
+  }
+  if (target.kind === "contract") {
+    const behaviour =
+      outcome === "rejected"
+        ? " A native send to it would revert."
+        : outcome === "forwarded"
+          ? " It passes native deposits on to another address (exchange deposit forwarders do this)."
+          : "";
+    findings.push({
+      code: "unknown_contract",
+      level: "warn",
+      chain,
+      message: `This is a contract on ${chain} that is not a known wallet type: it may not be able to move what it receives.${behaviour}`,
+      headline:
+        outcome === "rejected"
+          ? `Contract on ${chain} that rejects native transfers`
+          : `Unknown contract on ${chain}`,
+      next: `Confirm with the recipient that this contract can receive and move funds on ${chain}.`,
+    });
+  }
+  if (deployedWalletKinds.includes(target.kind) && outcome === "rejected") {
+    findings.push({
+      code: "rejects_native",
+      level: "warn",
+      chain,
+      message: `A native ${chains[chain].nativeSymbol} transfer to this ${label} on ${chain} would revert: send tokens only, or ask the recipient.`,
+      headline: `Native transfers to this ${label} would revert`,
+      next: `Do not send ${chains[chain].nativeSymbol} here; ask the recipient how to pay them on ${chain}.`,
+    });
+  }
+  if (target.kind === "eip7702-delegated") findings.push(...delegateFindings(target));
+  return findings;
+}
+
+function delegateFindings(target: ChainFacts): Finding[] {
+  const chain = target.name;
+  const assessment = target.delegateAssessment;
+  const delegate = target.delegate ?? assessment?.address ?? "an unknown contract";
+  const outcome = target.receiveSimulation?.outcome;
+  if (assessment?.category === "sweeper" || outcome === "forwarded") {
+    const known = assessment?.category === "sweeper" ? " (a known sweeper contract)" : "";
+    return [
+      {
+        code: "eip7702_sweeper",
+        level: "danger",
+        chain,
+        message: `This account delegates to ${delegate}${known} on ${chain}: deposits are swept away: the owner's key is likely compromised.`,
+        headline: `Deposits are swept away on ${chain}: compromised account`,
+        next: "Do not send: anything sent here is taken on arrival; warn the owner that their key is compromised.",
+      },
+    ];
+  }
+  if (outcome === "rejected") {
+    return [
+      {
+        code: "eip7702_rejects_native",
+        level: "warn",
+        chain,
+        message: `This account's EIP-7702 code (${delegate}) rejects native transfers on ${chain}: a native send would revert.`,
+        headline: `Native transfers to this account would revert on ${chain}`,
+        next: `Do not send ${chains[chain].nativeSymbol} here; ask the recipient how to pay them.`,
+      },
+    ];
+  }
+  if (assessment?.category === "wallet") return [];
+  if (assessment?.category === "helper") {
+    return [
+      {
+        code: "eip7702_helper_delegate",
+        level: "caution",
+        chain,
+        message: `This account delegates to ${delegate} (${assessment.label}), a known helper contract, not wallet code, on ${chain}.`,
+        headline: `Delegated account (EIP-7702) on ${chain}: helper code`,
+        next: `Confirm with the recipient that they set the delegation to ${delegate}.`,
+      },
+    ];
+  }
+  const simulated =
+    outcome === "kept"
+      ? "a simulated deposit was kept"
+      : "the receive simulation did not run, so what it does with deposits is unknown";
+  return [
+    {
+      code: "eip7702_unknown_delegate",
+      level: "caution",
+      chain,
+      message: `This account delegates its code to ${delegate}, which is not a known wallet (EIP-7702) on ${chain}; ${simulated}.`,
+      headline: `Delegated account (EIP-7702) on ${chain}: unknown code`,
+      next: `Confirm with the recipient that they set the delegation to ${delegate}.`,
+    },
+  ];
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// Rules that read the target chain's facts; each returns the findings it proves.
 function chainFindings(target: ChainFacts, special: SpecialAddress | null): Finding[] {
   const chain = target.name;
   if (target.status !== "ok") {
@@ -89,56 +223,33 @@ function chainFindings(target: ChainFacts, special: SpecialAddress | null): Find
       },
     ];
   }
-  const findings: Finding[] = [];
+  const findings = kindFindings(target, special);
   const activity = chainActivity(target);
-  const isTargetStablecoin = special?.kind === "stablecoin" && special.chains?.includes(chain);
-
-  // The stablecoin finding already says which token this is; a generic one would repeat it.
-  if (target.kind === "token" && !isTargetStablecoin) {
-    findings.push({
-      code: "token_contract",
-      level: "danger",
-      chain,
-      message: `This is a token contract on ${chain}, not a wallet: tokens sent to it are usually lost.`,
-      headline: `Token contract on ${chain}, not a wallet`,
-      next: `Do not send: this is a token contract on ${chain}, not a wallet.`,
-    });
-  }
-  if (target.kind === "contract") {
-    findings.push({
-      code: "unknown_contract",
-      level: "warn",
-      chain,
-      message: `This is a contract on ${chain} that is not a known wallet type: it may not be able to move what it receives.`,
-      headline: `Unknown contract on ${chain}`,
-      next: `Confirm with the recipient that this contract can receive and move funds on ${chain}.`,
-    });
-  }
-  if (target.kind === "eip7702-delegated") {
-    const delegate = target.delegate ?? "an unknown contract";
-    findings.push({
-      code: "eip7702_delegated",
-      level: "caution",
-      chain,
-      message: `This account delegates its code to ${delegate} (EIP-7702) on ${chain}: that code decides what happens to funds.`,
-      headline: `Delegated account (EIP-7702) on ${chain}`,
-      next: `Confirm with the recipient that they set the delegation to ${delegate}.`,
-    });
-  }
 
   const isWalletKind =
-    target.kind === "eoa" || target.kind === "safe" || target.kind === "eip7702-delegated";
+    target.kind === "eoa" ||
+    target.kind === "eip7702-delegated" ||
+    deployedWalletKinds.includes(target.kind);
   const outgoingTxs = target.outgoingTxs;
+  const label = describe(target);
   if (isWalletKind && outgoingTxs !== null && outgoingTxs > 0) {
-    const wallet = target.kind === "safe" ? "Safe" : "wallet";
     const plural = outgoingTxs === 1 ? "transaction" : "transactions";
     findings.push({
       code: "active_wallet",
       level: "ok",
       chain,
-      message: `Active ${wallet} on ${chain}: ${outgoingTxs} outgoing ${plural}.`,
-      headline: `Active ${wallet} on ${chain}`,
+      message: `Active ${label} on ${chain}: ${outgoingTxs} outgoing ${plural} of its own.`,
+      headline: `Active ${label} on ${chain}`,
       next: `Looks safe to send on ${chain}; double-check the address with the recipient.`,
+    });
+  } else if (deployedWalletKinds.includes(target.kind) && outgoingTxs === 0) {
+    findings.push({
+      code: "unused_account",
+      level: "caution",
+      chain,
+      message: `${capitalize(label)} on ${chain}, deployed, never used: 0 transactions of its own, so nobody has shown they can move funds from it.`,
+      headline: `${capitalize(label)} on ${chain}: deployed, never used`,
+      next: "Send a small test amount first, and confirm the address with the recipient.",
     });
   } else if (isWalletKind && outgoingTxs === 0 && activity.holdsFunds) {
     findings.push({
@@ -173,15 +284,16 @@ function chainFindings(target: ChainFacts, special: SpecialAddress | null): Find
     });
   }
 
-  // Readable but unclassifiable (no kind, or no nonce for a wallet) proves nothing: never ok.
-  if (target.kind === null || (isWalletKind && outgoingTxs === null)) {
+  // Readable but partly unknown proves nothing about the unknown part: never ok.
+  const unknown = unknownFacts(target);
+  if (unknown.length > 0) {
     findings.push({
       code: "unclassified",
       level: "caution",
       chain,
-      message: `Could not tell what this address is on ${chain}: part of the chain's answer was missing.`,
-      headline: `Could not classify on ${chain}`,
-      next: `Check again later: this address is not verified on ${chain}.`,
+      message: `Part of ${chain}'s answer could not be read: ${joinNames(unknown)} unknown.`,
+      headline: `Not fully verified on ${chain}`,
+      next: `Check again later: ${joinNames(unknown)} could not be read on ${chain}.`,
     });
   }
   return findings;

@@ -6,13 +6,17 @@ import {
 } from "@presend/shared/chains/chains";
 import {
   type Address,
+  concat,
   encodeFunctionData,
   erc20Abi,
   getAddress,
   type Hex,
+  keccak256,
   multicall3Abi,
+  numberToHex,
   parseAbi,
   prepareEncodeFunctionData,
+  stringToHex,
 } from "viem";
 
 export type JsonRpcRequest = {
@@ -22,15 +26,72 @@ export type JsonRpcRequest = {
   params: unknown[];
 };
 
-/** Safe (and Safe-like multisigs) expose the signer threshold; an ERC-20 or EOA does not. */
-export const safeAbi = parseAbi(["function getThreshold() view returns (uint256)"]);
+/** The ERC-4337 EntryPoints presend recognises, by version. */
+export const entryPoints = {
+  "v0.6": "0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789",
+  "v0.7": "0x0000000071727De22E5E9d8BAf0edAc6f37da032",
+  "v0.8": "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108",
+} as const satisfies Record<string, Address>;
+export type EntryPointVersion = keyof typeof entryPoints;
+
+/** The largest JSON-RPC batch presend sends: a common cap of public endpoints. */
+export const maxBatchEntries = 10;
+
+/** Storage slot of an ERC-1967 proxy's implementation: keccak256("eip1967.proxy.implementation") - 1. */
+export const eip1967ImplementationSlot =
+  "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
+
+/** Native amount of the receive simulation, in wei (0.000001 of the native coin). */
+export const receiveSimulationWei = 1_000_000_000_000n;
+/**
+ * The simulated sender: an address nobody holds a key for, given a balance by the state override
+ * only inside the simulation.
+ */
+export const receiveSimulationSender = getAddress(
+  `0x${keccak256(stringToHex("presend receive simulation sender")).slice(-40)}`,
+);
+
+export const probeAbi = parseAbi([
+  "function getThreshold() view returns (uint256)",
+  "function getOwners() view returns (address[])",
+  "function nonce() view returns (uint256)",
+  "function entryPoint() view returns (address)",
+  "function accountId() view returns (string)",
+  "function supportsInterface(bytes4 interfaceId) view returns (bool)",
+  "function symbol() view returns (string)",
+  "function getNonce(address sender, uint192 key) view returns (uint256)",
+]);
+
+/** Multicall3's payable batch (viem's multicall3Abi leaves it out). */
+export const aggregate3ValueAbi = parseAbi([
+  "struct Call3Value { address target; bool allowFailure; uint256 value; bytes callData; }",
+  "struct Result { bool success; bytes returnData; }",
+  "function aggregate3Value(Call3Value[] calls) payable returns (Result[] returnData)",
+]);
+
+/** ERC-165 interface ids of the NFT standards. */
+export const nftInterfaces = { erc721: "0x80ac58cd", erc1155: "0xd9b67a26" } as const;
+
+export type FactsSubcallKey =
+  | "usdc"
+  | "usdt"
+  | "usdcBridged"
+  | "threshold"
+  | "owners"
+  | "safeNonce"
+  | "entryPoint"
+  | "accountId"
+  | "erc721"
+  | "erc1155"
+  | "totalSupply"
+  | "decimals"
+  | "symbol"
+  | "entryPointNonceV06"
+  | "entryPointNonceV07"
+  | "entryPointNonceV08";
 
 /** What each Multicall3 sub-call asks, in the order they sit in the aggregate3 call. */
-export type FactsSubcall = {
-  key: "usdc" | "usdt" | "usdcBridged" | "threshold" | "totalSupply" | "decimals";
-  target: Address;
-  callData: Hex;
-};
+export type FactsSubcall = { key: FactsSubcallKey; target: Address; callData: Hex };
 
 /** Ids of the batch entries; the parser finds answers by id because servers may reorder them. */
 export const factsBatchIds = {
@@ -41,51 +102,168 @@ export const factsBatchIds = {
   gasPrice: 5,
   blockNumber: 6,
   multicall: 7,
+  implementation: 8,
+  delegateCodeHash: 9,
+  receiveSimulation: 10,
 } as const;
 
 // Selectors are hashed once here, not on every check (viem's prepared encoders).
 const balanceOfCall = prepareEncodeFunctionData({ abi: erc20Abi, functionName: "balanceOf" });
+const getNonceCall = prepareEncodeFunctionData({ abi: probeAbi, functionName: "getNonce" });
+const getEthBalanceCall = prepareEncodeFunctionData({
+  abi: multicall3Abi,
+  functionName: "getEthBalance",
+});
 const aggregate3Call = prepareEncodeFunctionData({
   abi: multicall3Abi,
   functionName: "aggregate3",
 });
-const thresholdData = encodeFunctionData({ abi: safeAbi, functionName: "getThreshold" });
-const totalSupplyData = encodeFunctionData({ abi: erc20Abi, functionName: "totalSupply" });
-const decimalsData = encodeFunctionData({ abi: erc20Abi, functionName: "decimals" });
+const aggregate3ValueCall = prepareEncodeFunctionData({
+  abi: aggregate3ValueAbi,
+  functionName: "aggregate3Value",
+});
+const probeData = {
+  threshold: encodeFunctionData({ abi: probeAbi, functionName: "getThreshold" }),
+  owners: encodeFunctionData({ abi: probeAbi, functionName: "getOwners" }),
+  safeNonce: encodeFunctionData({ abi: probeAbi, functionName: "nonce" }),
+  entryPoint: encodeFunctionData({ abi: probeAbi, functionName: "entryPoint" }),
+  accountId: encodeFunctionData({ abi: probeAbi, functionName: "accountId" }),
+  erc721: encodeFunctionData({
+    abi: probeAbi,
+    functionName: "supportsInterface",
+    args: [nftInterfaces.erc721],
+  }),
+  erc1155: encodeFunctionData({
+    abi: probeAbi,
+    functionName: "supportsInterface",
+    args: [nftInterfaces.erc1155],
+  }),
+  totalSupply: encodeFunctionData({ abi: erc20Abi, functionName: "totalSupply" }),
+  decimals: encodeFunctionData({ abi: erc20Abi, functionName: "decimals" }),
+  symbol: encodeFunctionData({ abi: probeAbi, functionName: "symbol" }),
+};
 
 /** The keys of the sub-calls, in the order they sit in the aggregate3 call on `chain`. */
-export function factsSubcallKeys(chain: ChainInfo): FactsSubcall["key"][] {
-  return chain.usdcBridged
-    ? ["usdc", "usdt", "usdcBridged", "threshold", "totalSupply", "decimals"]
-    : ["usdc", "usdt", "threshold", "totalSupply", "decimals"];
+export function factsSubcallKeys(chain: ChainInfo): FactsSubcallKey[] {
+  return [
+    "usdc",
+    "usdt",
+    ...(chain.usdcBridged ? (["usdcBridged"] as const) : []),
+    "threshold",
+    "owners",
+    "safeNonce",
+    "entryPoint",
+    "accountId",
+    "erc721",
+    "erc1155",
+    "totalSupply",
+    "decimals",
+    "symbol",
+    "entryPointNonceV06",
+    "entryPointNonceV07",
+    "entryPointNonceV08",
+  ];
 }
 
-/** The sub-calls of the single aggregate3 eth_call: stablecoin balances, then classification probes. */
+/** The sub-calls of the single aggregate3 eth_call: stablecoin balances, then behaviour probes. */
 export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[] {
   const balanceOf = encodeFunctionData({ ...balanceOfCall, args: [address] });
-  const targets: Record<FactsSubcall["key"], { target: Address; callData: Hex }> = {
+  const entryPointNonce = (entryPoint: Address) => ({
+    target: entryPoint,
+    callData: encodeFunctionData({ ...getNonceCall, args: [address, 0n] }),
+  });
+  const probe = (key: keyof typeof probeData) => ({ target: address, callData: probeData[key] });
+  const targets: Record<FactsSubcallKey, { target: Address; callData: Hex }> = {
     usdc: { target: chain.usdc.address, callData: balanceOf },
     usdt: { target: chain.usdt.address, callData: balanceOf },
     usdcBridged: { target: chain.usdcBridged?.address ?? chain.usdc.address, callData: balanceOf },
     // Probes against the address itself. On an EOA they return empty data; a revert stays inside
     // aggregate3 (allowFailure), so a hostile or odd contract cannot fail the whole read.
-    threshold: { target: address, callData: thresholdData },
-    totalSupply: { target: address, callData: totalSupplyData },
-    decimals: { target: address, callData: decimalsData },
+    threshold: probe("threshold"),
+    owners: probe("owners"),
+    safeNonce: probe("safeNonce"),
+    entryPoint: probe("entryPoint"),
+    accountId: probe("accountId"),
+    erc721: probe("erc721"),
+    erc1155: probe("erc1155"),
+    totalSupply: probe("totalSupply"),
+    decimals: probe("decimals"),
+    symbol: probe("symbol"),
+    // The account's own UserOperations, as each EntryPoint counts them (key 0). Where an
+    // EntryPoint is not deployed the call returns empty data and counts for nothing.
+    entryPointNonceV06: entryPointNonce(entryPoints["v0.6"]),
+    entryPointNonceV07: entryPointNonce(entryPoints["v0.7"]),
+    entryPointNonceV08: entryPointNonce(entryPoints["v0.8"]),
   };
   return factsSubcallKeys(chain).map((key) => ({ key, ...targets[key] }));
 }
 
 /**
- * The exact JSON-RPC batch (one HTTP request) the chain reader sends for one address on one chain.
+ * Init code run by an eth_call without `to` (nothing is deployed): copies the first 23 bytes of
+ * the address's code (an EIP-7702 designator is 0xef0100 || delegate), takes the delegate from
+ * it and returns EXTCODEHASH(delegate). A node runs it without state overrides, so the delegate's
+ * code hash is known in the same request that finds the delegate.
+ */
+export function delegateCodeHashProbe(address: Address): Hex {
+  return concat([
+    "0x601760006000", // PUSH1 23, PUSH1 0, PUSH1 0
+    "0x73", // PUSH20 address
+    address,
+    "0x3c", // EXTCODECOPY(address, 0, 0, 23)
+    "0x600051", // MLOAD(0)
+    "0x60481c", // SHR 72: the 23 designator bytes, right-aligned
+    "0x73ffffffffffffffffffffffffffffffffffffffff16", // AND: the 20-byte delegate
+    "0x3f", // EXTCODEHASH
+    "0x60005260206000f3", // MSTORE(0), RETURN(0, 32)
+  ]);
+}
+
+/**
+ * The receive simulation: Multicall3 aggregate3Value reads the address's balance, sends it
+ * `receiveSimulationWei`, and reads the balance again, all as one eth_call from a sender that has
+ * funds only through the state override (third parameter).
+ */
+export function receiveSimulationCall(address: Address): unknown[] {
+  const balance = encodeFunctionData({ ...getEthBalanceCall, args: [address] });
+  const readBalance = {
+    target: multicall3Address,
+    allowFailure: true,
+    value: 0n,
+    callData: balance,
+  };
+  const data = encodeFunctionData({
+    ...aggregate3ValueCall,
+    args: [
+      [
+        readBalance,
+        { target: address, allowFailure: true, value: receiveSimulationWei, callData: "0x" },
+        readBalance,
+      ],
+    ],
+  });
+  return [
+    {
+      from: receiveSimulationSender,
+      to: multicall3Address,
+      value: numberToHex(receiveSimulationWei),
+      data,
+    },
+    "latest",
+    { [receiveSimulationSender]: { balance: numberToHex(10n ** 18n) } },
+  ];
+}
+
+/**
+ * The exact JSON-RPC batch (one HTTP request, at most `maxBatchEntries` entries) the chain reader
+ * sends for one address on one chain.
  * @example await fetch(rpcUrl, { method: "POST", body: JSON.stringify(buildFactsBatch(address, "base")) });
  */
 export function buildFactsBatch(address: Address, chainName: ChainName): JsonRpcRequest[] {
   const chain = chains[chainName];
   const target = getAddress(address);
   // One aggregate3 eth_call instead of one eth_call per probe: reverts come back as
-  // success=false inside a successful answer, so any JSON-RPC error left in the batch means the
-  // endpoint itself failed and the reader can fall back without guessing which errors are benign.
+  // success=false inside a successful answer, so a JSON-RPC error on that entry means the
+  // endpoint itself failed.
   const aggregate = encodeFunctionData({
     ...aggregate3Call,
     args: [
@@ -114,5 +292,17 @@ export function buildFactsBatch(address: Address, chainName: ChainName): JsonRpc
       { to: multicall3Address, data: aggregate },
       "latest",
     ]),
+    // The last three may fail on their own (an endpoint without state overrides or deployless
+    // calls): the facts they feed are then unknown, and the rest of the batch stands.
+    request(factsBatchIds.implementation, "eth_getStorageAt", [
+      target,
+      eip1967ImplementationSlot,
+      "latest",
+    ]),
+    request(factsBatchIds.delegateCodeHash, "eth_call", [
+      { data: delegateCodeHashProbe(target) },
+      "latest",
+    ]),
+    request(factsBatchIds.receiveSimulation, "eth_call", receiveSimulationCall(target)),
   ];
 }

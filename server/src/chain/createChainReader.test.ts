@@ -94,6 +94,7 @@ describe("createChainReader", () => {
       ),
       isContract: null,
       kind: null,
+      kindLabel: null,
       outgoingTxs: null,
       native: null,
       usdc: null,

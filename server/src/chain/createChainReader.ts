@@ -11,6 +11,7 @@ import {
   RpcTimeoutError,
 } from "./errors";
 import { parseFactsBatch } from "./parseFactsBatch";
+import { readCappedText } from "./readCappedText";
 import type { SharedFactsCache } from "./sharedFactsCache";
 
 export type ChainReaderOptions = {
@@ -18,6 +19,8 @@ export type ChainReaderOptions = {
   rpcUrls: Record<ChainName, readonly string[]>;
   /** Per-endpoint budget for the whole request, body included. */
   timeoutMs?: number;
+  /** Largest answer accepted from an endpoint; a larger one is aborted (default 1 MB). */
+  maxResponseBytes?: number;
   /** How long a successful read is served from memory. */
   ttlMs?: number;
   /**
@@ -63,6 +66,8 @@ type CacheEntry = { facts: ChainFacts; expiresAt: number };
 export function createChainReader(options: ChainReaderOptions): ChainReader {
   const timeoutMs = options.timeoutMs ?? 4000;
   const ttlMs = options.ttlMs ?? 15_000;
+  // A facts batch answer is a few kB; 1 MB leaves room for verbose nodes and nothing more.
+  const maxResponseBytes = options.maxResponseBytes ?? 1_000_000;
   const failureTtlMs = options.failureTtlMs ?? 0;
   const maxEntries = options.maxEntries ?? 10_000;
   const fetchFn = options.fetch ?? globalThis.fetch;
@@ -99,7 +104,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
         await response.body?.cancel().catch(() => {});
         throw new RpcHttpError(response.status);
       }
-      text = await response.text();
+      text = await readCappedText(response, maxResponseBytes);
     } catch (error) {
       if (error instanceof ChainReadError) throw error;
       if (signal.aborted) throw new RpcTimeoutError(timeoutMs);
@@ -111,7 +116,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     } catch (cause) {
       throw new RpcMalformedResponseError("not JSON", { cause });
     }
-    return parseFactsBatch(chain, body);
+    return parseFactsBatch(chain, body, address);
   }
 
   async function readUpstream(address: Address, chain: ChainName): Promise<ChainFacts> {

@@ -69,3 +69,11 @@ export class RpcWrongChainError extends ChainReadError {
     super(`wrong chain: expected id ${expected}, endpoint reports ${actual}`);
   }
 }
+
+/** The answer is larger than the reader accepts (it stops reading it). */
+export class RpcResponseTooLargeError extends ChainReadError {
+  override name = "RpcResponseTooLargeError";
+  constructor(maxBytes: number) {
+    super(`response larger than ${maxBytes} bytes, aborted`);
+  }
+}

@@ -10,7 +10,7 @@ import {
   toFunctionSelector,
 } from "viem";
 import { describe, expect, it } from "vitest";
-import { buildFactsBatch, safeAbi } from "./buildFactsBatch";
+import { buildFactsBatch } from "./buildFactsBatch";
 import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
 import { answerFactsBatch, type FakeCallResult, type FakeChainState } from "./fakeRpc";
 import { parseFactsBatch } from "./parseFactsBatch";
@@ -24,6 +24,10 @@ const selector = {
   threshold: toFunctionSelector("getThreshold()"),
   totalSupply: toFunctionSelector("totalSupply()"),
   decimals: toFunctionSelector("decimals()"),
+  owners: toFunctionSelector("getOwners()"),
+  safeNonce: toFunctionSelector("nonce()"),
+  entryPoint: toFunctionSelector("entryPoint()"),
+  supportsInterface: toFunctionSelector("supportsInterface(bytes4)"),
 };
 
 function parse(chain: keyof typeof chains, state: Omit<FakeChainState, "chainId">, address = who) {
@@ -31,7 +35,7 @@ function parse(chain: keyof typeof chains, state: Omit<FakeChainState, "chainId"
     chainId: chains[chain].id,
     ...state,
   });
-  return parseFactsBatch(chain, body);
+  return parseFactsBatch(chain, body, address);
 }
 
 /** Sub-call answers of a contract at `who` that implements the given functions. */
@@ -62,6 +66,8 @@ describe("parseFactsBatch", () => {
       kind: "eoa",
       kindLabel: "wallet (EOA)",
       outgoingTxs: 7,
+      accountNonce: 7,
+      receiveSimulation: { outcome: "kept", amountWei: "1000000000000" },
       native: { raw: "1500000000000000000", decimals: 18, formatted: "1.5", symbol: "ETH" },
       usdc: { raw: "0", decimals: 6, formatted: "0", symbol: "USDC" },
       usdt: { raw: "0", decimals: 6, formatted: "0", symbol: "USDT" },
@@ -104,14 +110,6 @@ describe("parseFactsBatch", () => {
     const facts = parse("base", { code: `0xef0100${delegate.slice(2)}00` });
     expect(facts).toMatchObject({ isContract: true, kind: "contract" });
     expect(facts.delegate).toBeUndefined();
-  });
-
-  it("classifies a contract with getThreshold() > 0 as a safe", () => {
-    const facts = parse("arbitrum", {
-      code: "0x6080",
-      call: contractAt({ threshold: ok(uint(2n)) }),
-    });
-    expect(facts).toMatchObject({ isContract: true, kind: "safe" });
   });
 
   it("does not call a threshold of 0 or a short answer a safe", () => {
@@ -163,13 +161,17 @@ describe("parseFactsBatch", () => {
   });
 
   it("rejects an answer that is not a batch, with the provider's batch-level error named", () => {
-    expect(() => parseFactsBatch("base", { hello: 1 })).toThrow(RpcMalformedResponseError);
+    expect(() => parseFactsBatch("base", { hello: 1 }, who)).toThrow(RpcMalformedResponseError);
     expect(() =>
-      parseFactsBatch("base", {
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32600, message: "batch too large" },
-      }),
+      parseFactsBatch(
+        "base",
+        {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: "batch too large" },
+        },
+        who,
+      ),
     ).toThrow(/batch failed: -32600 batch too large/);
   });
 
@@ -181,17 +183,17 @@ describe("parseFactsBatch", () => {
         ? { jsonrpc: "2.0", id: 3, error: { code: -32005, message: "rate limited" } }
         : entry,
     );
-    expect(() => parseFactsBatch("base", withError)).toThrow(RpcMethodError);
-    expect(() => parseFactsBatch("base", withError)).toThrow(/eth_getTransactionCount/);
-    expect(() => parseFactsBatch("base", good.slice(1))).toThrow(/eth_chainId result/);
+    expect(() => parseFactsBatch("base", withError, who)).toThrow(RpcMethodError);
+    expect(() => parseFactsBatch("base", withError, who)).toThrow(/eth_getTransactionCount/);
+    expect(() => parseFactsBatch("base", good.slice(1), who)).toThrow(/eth_chainId result/);
     const wrongChain = answerFactsBatch(batch, { chainId: 1 });
-    expect(() => parseFactsBatch("base", wrongChain)).toThrow(RpcWrongChainError);
+    expect(() => parseFactsBatch("base", wrongChain, who)).toThrow(RpcWrongChainError);
   });
 
   it("accepts answers in any order", () => {
     const batch = buildFactsBatch(who, "base");
     const reversed = answerFactsBatch(batch, { chainId: 8453, nonce: 4n }).reverse();
-    expect(parseFactsBatch("base", reversed).outgoingTxs).toBe(4);
+    expect(parseFactsBatch("base", reversed, who).outgoingTxs).toBe(4);
   });
 
   it("rejects an empty eth_call answer (no Multicall3 on that endpoint)", () => {
@@ -200,10 +202,93 @@ describe("parseFactsBatch", () => {
     const empty = answer.map((entry) =>
       entry.id === 7 ? { jsonrpc: "2.0", id: 7, result: "0x" } : entry,
     );
-    expect(() => parseFactsBatch("base", empty)).toThrow(/Multicall3 not deployed/);
+    expect(() => parseFactsBatch("base", empty, who)).toThrow(/Multicall3 not deployed/);
   });
 
-  it("keeps the threshold probe ABI a view of a uint256", () => {
-    expect(safeAbi[0].outputs[0]?.type).toBe("uint256");
+  it("reads the receive simulation: kept, rejected, forwarded; a refused override is unavailable", () => {
+    const outcome = (receive: FakeChainState["receive"]) =>
+      parse("base", { receive }).receiveSimulation?.outcome;
+    expect([outcome("kept"), outcome("rejected"), outcome("forwarded")]).toEqual([
+      "kept",
+      "rejected",
+      "forwarded",
+    ]);
+    const refused = parse("base", { receive: "refused", nonce: 3n });
+    expect(refused.receiveSimulation).toMatchObject({ outcome: "unavailable" });
+    expect(refused.receiveSimulation?.error).toMatch(/state override/);
+    // Nothing else fails: the rest of the batch stands.
+    expect(refused).toMatchObject({ status: "ok", kind: "eoa", outgoingTxs: 3 });
+  });
+
+  it("names the implementation slot as unknown when eth_getStorageAt fails, and only that", () => {
+    const facts = parse("base", { code: "0x6080", failing: ["eth_getStorageAt"] });
+    expect(facts).toMatchObject({ kind: "contract", unknowns: ["the proxy implementation slot"] });
+  });
+
+  it("judges a 7702 delegate by address, then by runtime code hash, else unknown", () => {
+    const simple7702CodeHash = "0xcc7b633aef4b2543cb8f37522adf1a401f910f0f6b2430c1eecc11f401ccfcf3";
+    const metamask = parse("base", { code: `0xef0100${delegate.slice(2)}`, nonce: 2n });
+    expect(metamask.kindLabel).toBe("MetaMask smart account (EIP-7702)");
+    expect(metamask.delegateAssessment).toMatchObject({ category: "wallet", matchedBy: "address" });
+    const copy = parse("base", {
+      code: `0xef0100${"12".repeat(20)}`,
+      delegateCodeHash: simple7702CodeHash,
+    });
+    expect(copy.delegateAssessment).toMatchObject({ category: "wallet", matchedBy: "codeHash" });
+    const sweeper = parse("base", {
+      code: "0xef010047c74dfd54b2bf7362e5976d748aad24c4f1f36d",
+    });
+    expect(sweeper.delegateAssessment).toMatchObject({ category: "sweeper", label: "Crime" });
+    const unknown = parse("base", {
+      code: `0xef0100${"34".repeat(20)}`,
+      delegateCodeHash: `0x${"ab".repeat(32)}`,
+    });
+    expect(unknown.kindLabel).toBe("EIP-7702 account delegating to an unknown contract");
+    expect(unknown.delegateAssessment).toMatchObject({ category: "unknown", matchedBy: null });
+  });
+
+  it("classifies a Safe by threshold and owners, counting its own nonce()", () => {
+    const owners = encodeAbiParameters([{ type: "address[]" }], [[who, delegate]]);
+    const facts = parse("base", {
+      code: "0x6080",
+      nonce: 1n,
+      call: contractAt({ threshold: ok(uint(1n)), owners: ok(owners), safeNonce: ok(uint(0n)) }),
+    });
+    expect(facts).toMatchObject({
+      kind: "safe",
+      kindLabel: "Safe (2 owners, threshold 1)",
+      outgoingTxs: 0,
+      accountNonce: 1,
+    });
+  });
+
+  it("classifies an ERC-4337 account by entryPoint(), counting the EntryPoint's getNonce", () => {
+    const v08 = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
+    const facts = parse("base", {
+      code: "0x6080",
+      nonce: 1n,
+      call: (target, callData) => {
+        if (target.toLowerCase() === who && callData === selector.entryPoint)
+          return ok(encodeAbiParameters([{ type: "address" }], [v08]));
+        if (target === v08) return ok(uint(3n));
+        return contractAt({})(target, callData);
+      },
+    });
+    expect(facts).toMatchObject({
+      kind: "smart-account",
+      kindLabel: "ERC-4337 smart account",
+      entryPoint: v08,
+      outgoingTxs: 3,
+    });
+  });
+
+  it("classifies an ERC-721 collection by ERC-165 and names a listed token", () => {
+    const nft = parse("base", {
+      code: "0x6080",
+      call: contractAt({ supportsInterface: ok(uint(1n)) }),
+    });
+    expect(nft).toMatchObject({ kind: "nft", token: { standard: "erc721" } });
+    const usdc = parse("base", { code: "0x6080", call: contractAt({}) }, chains.base.usdc.address);
+    expect(usdc).toMatchObject({ kind: "token", kindLabel: "ERC-20 token contract (USDC)" });
   });
 });

@@ -1,18 +1,25 @@
-import type { Balance, ChainFacts } from "@presend/shared/api/report";
+import type { Balance, ChainFacts, ReceiveSimulation } from "@presend/shared/api/report";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import {
   type AbiFunction,
+  type Address,
   decodeAbiParameters,
   formatUnits,
   getAbiItem,
-  getAddress,
   type Hex,
   hexToBigInt,
   multicall3Abi,
   size,
 } from "viem";
 import { z } from "zod";
-import { type FactsSubcall, factsBatchIds, factsSubcallKeys } from "./buildFactsBatch";
+import {
+  aggregate3ValueAbi,
+  type FactsSubcallKey,
+  factsBatchIds,
+  factsSubcallKeys,
+  receiveSimulationWei,
+} from "./buildFactsBatch";
+import { classifyAccount, type SubcallResult, word } from "./classifyAccount";
 import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
 
 const NATIVE_TRANSFER_GAS = 21_000n;
@@ -41,20 +48,34 @@ const methodById: Record<number, string> = {
   [factsBatchIds.gasPrice]: "eth_gasPrice",
   [factsBatchIds.blockNumber]: "eth_blockNumber",
   [factsBatchIds.multicall]: "eth_call",
+  [factsBatchIds.implementation]: "eth_getStorageAt",
+  [factsBatchIds.delegateCodeHash]: "eth_call (delegate code hash)",
+  [factsBatchIds.receiveSimulation]: "eth_call (receive simulation)",
 };
 
-type SubcallResult = { success: boolean; returnData: Hex };
+/**
+ * Entries whose failure leaves only their own facts unknown: endpoints differ in support for
+ * state overrides and calls without `to`, and neither may cost the rest of the batch.
+ */
+const optionalIds = new Set<number>([
+  factsBatchIds.implementation,
+  factsBatchIds.delegateCodeHash,
+  factsBatchIds.receiveSimulation,
+]);
 
 // Looked up once: decoding by the output parameters skips viem's per-call ABI item search.
 const aggregate3Outputs = (getAbiItem({ abi: multicall3Abi, name: "aggregate3" }) as AbiFunction)
   .outputs;
+const aggregate3ValueOutputs = (
+  getAbiItem({ abi: aggregate3ValueAbi, name: "aggregate3Value" }) as AbiFunction
+).outputs;
 
 /**
  * Turns the JSON answer to `buildFactsBatch(address, chain)` into that address's ChainFacts; throws a
  * ChainReadError when the answer is not a complete, well-formed, error-free batch for that chain.
  * @example parseFactsBatch("base", await response.json()).kind // "eoa"
  */
-export function parseFactsBatch(chainName: ChainName, body: unknown): ChainFacts {
+export function parseFactsBatch(chainName: ChainName, body: unknown, address: Address): ChainFacts {
   const chain = chains[chainName];
   const answer = BatchAnswerSchema.safeParse(body);
   if (!answer.success) throw new RpcMalformedResponseError("not a JSON-RPC batch answer");
@@ -64,15 +85,25 @@ export function parseFactsBatch(chainName: ChainName, body: unknown): ChainFacts
   }
 
   const results = new Map<number, unknown>();
+  const optionalErrors = new Map<number, string>();
   for (const raw of answer.data) {
     const entry = BatchEntrySchema.safeParse(raw);
     if (!entry.success) throw new RpcMalformedResponseError("batch entry without result or error");
     if ("error" in entry.data) {
-      const method = (entry.data.id !== null && methodById[entry.data.id]) || "batch";
-      throw new RpcMethodError(method, entry.data.error.code, entry.data.error.message);
+      const { id, error } = entry.data;
+      if (id !== null && optionalIds.has(id)) {
+        optionalErrors.set(id, `${error.code} ${error.message.slice(0, 80)}`);
+        continue;
+      }
+      const method = (id !== null && methodById[id]) || "batch";
+      throw new RpcMethodError(method, error.code, error.message);
     }
     results.set(entry.data.id, entry.data.result);
   }
+  const optional = (id: number): Hex | null => {
+    const parsed = HexSchema.safeParse(results.get(id));
+    return parsed.success ? parsed.data : null;
+  };
   const field = <T>(id: number, schema: z.ZodType<T>): T => {
     const parsed = schema.safeParse(results.get(id));
     if (!parsed.success) {
@@ -94,17 +125,32 @@ export function parseFactsBatch(chainName: ChainName, body: unknown): ChainFacts
   );
 
   const native = (raw: bigint): Balance => balance(raw, 18, chain.nativeSymbol);
-  const token = (key: FactsSubcall["key"], info: { decimals: number; symbol: string }) => {
+  const token = (key: FactsSubcallKey, info: { decimals: number; symbol: string }) => {
     const raw = tokenBalance(subcalls.get(key));
     return raw === null ? null : balance(raw, info.decimals, info.symbol);
   };
+  const { unknowns, ...classification } = classifyAccount({
+    address,
+    chainId: chain.id,
+    code,
+    accountNonce: nonce,
+    subcalls,
+    implementationSlot: optional(factsBatchIds.implementation),
+    delegateCodeHash: optional(factsBatchIds.delegateCodeHash),
+  });
+  const receiveSimulation = parseReceiveSimulation(
+    optional(factsBatchIds.receiveSimulation),
+    optionalErrors.get(factsBatchIds.receiveSimulation),
+  );
 
   return {
     name: chain.name,
     chainId: chain.id,
     status: "ok",
-    ...classify(code, subcalls),
-    outgoingTxs: Number(nonce),
+    ...classification,
+    accountNonce: Number(nonce),
+    receiveSimulation,
+    ...(unknowns.length > 0 ? { unknowns } : {}),
     native: native(nativeRaw),
     usdc: token("usdc", chain.usdc),
     usdt: token("usdt", chain.usdt),
@@ -118,14 +164,34 @@ export function parseFactsBatch(chainName: ChainName, body: unknown): ChainFacts
   };
 }
 
+/** kept, rejected or forwarded from the simulation's answer; unavailable when it did not run. */
+function parseReceiveSimulation(data: Hex | null, error: string | undefined): ReceiveSimulation {
+  const amountWei = receiveSimulationWei.toString();
+  const unavailable = (reason: string): ReceiveSimulation => ({
+    outcome: "unavailable",
+    amountWei,
+    error: reason,
+  });
+  if (data === null) return unavailable(error ?? "no answer");
+  let results: readonly SubcallResult[];
+  try {
+    [results] = decodeAbiParameters(aggregate3ValueOutputs, data) as [readonly SubcallResult[]];
+  } catch {
+    return unavailable("answer does not decode");
+  }
+  const [before, transfer, after] = results;
+  if (!transfer?.success) return { outcome: "rejected", amountWei };
+  const start = word(before);
+  const end = word(after);
+  if (start === undefined || end === undefined) return unavailable("balance not readable");
+  return { outcome: end - start >= receiveSimulationWei ? "kept" : "forwarded", amountWei };
+}
+
 function balance(raw: bigint, decimals: number, symbol: string): Balance {
   return { raw: raw.toString(), decimals, formatted: formatUnits(raw, decimals), symbol };
 }
 
-function decodeSubcalls(
-  keys: FactsSubcall["key"][],
-  data: Hex,
-): Map<FactsSubcall["key"], SubcallResult> {
+function decodeSubcalls(keys: FactsSubcallKey[], data: Hex): Map<FactsSubcallKey, SubcallResult> {
   // "0x" here means no Multicall3 at the canonical address on this endpoint's chain.
   if (size(data) === 0)
     throw new RpcMalformedResponseError("Multicall3 not deployed (empty eth_call)");
@@ -147,37 +213,4 @@ function tokenBalance(result: SubcallResult | undefined): bigint | null {
   // A call to an address without code succeeds with empty data: no token here, so nothing held.
   if (size(result.returnData) === 0) return 0n;
   return word(result) ?? null;
-}
-
-/** The single uint256 word of a successful call, or undefined when it returned anything else. */
-function word(result: SubcallResult | undefined): bigint | undefined {
-  if (!result?.success || size(result.returnData) !== 32) return undefined;
-  return hexToBigInt(result.returnData);
-}
-
-function classify(
-  code: Hex,
-  subcalls: Map<FactsSubcall["key"], SubcallResult>,
-): Pick<ChainFacts, "isContract" | "kind" | "kindLabel" | "delegate"> {
-  if (size(code) === 0) return { isContract: false, kind: "eoa", kindLabel: "wallet (EOA)" };
-  // EIP-7702 delegation designator: 0xef0100 || 20-byte delegate. Still an EOA (it has a key and
-  // can send), but its code runs the delegate's logic, so it is reported with the delegate.
-  if (size(code) === 23 && code.toLowerCase().startsWith("0xef0100")) {
-    return {
-      isContract: false,
-      kind: "eip7702-delegated",
-      kindLabel: "EIP-7702 account delegating to an unknown contract",
-      delegate: getAddress(`0x${code.slice(8)}`),
-    };
-  }
-  const threshold = word(subcalls.get("threshold"));
-  if (threshold !== undefined && threshold > 0n)
-    return { isContract: true, kind: "safe", kindLabel: "Safe" };
-  const totalSupply = word(subcalls.get("totalSupply"));
-  const decimals = word(subcalls.get("decimals"));
-  // decimals is a uint8 in the ERC-20 ABI; a larger word means the function is something else.
-  if (totalSupply !== undefined && decimals !== undefined && decimals <= 255n) {
-    return { isContract: true, kind: "token", kindLabel: "ERC-20 token contract" };
-  }
-  return { isContract: true, kind: "contract", kindLabel: "contract" };
 }

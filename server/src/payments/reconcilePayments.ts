@@ -1,5 +1,7 @@
+import type { Hex } from "viem";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import type { PaymentChain } from "./createPaymentChain";
+import { settlementOf } from "./withPaymentRecords";
 
 /** How long after validBefore the chain is given to show a transfer (blocks, clock skew). */
 export const settleGraceSeconds = 60;
@@ -38,10 +40,7 @@ export async function reconcilePayments(options: {
     try {
       const key = { payer: record.payer, nonce: record.nonce };
       if (await chain.authorizationUsed(record.payer, record.nonce)) {
-        const tx =
-          record.tx !== null && (await chain.receiptStatus(record.tx)) === "success"
-            ? record.tx
-            : await chain.findAuthorizationTx(record.payer, record.nonce);
+        const tx = await settlementOf(chain, key, record.tx as Hex | null);
         if (tx !== null) {
           await records.markSettled(key, tx);
           result.settled++;

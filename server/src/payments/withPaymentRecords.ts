@@ -1,6 +1,7 @@
 import type { FacilitatorClient } from "@x402/core/server";
 import type { SettleResponse, VerifyResponse } from "@x402/core/types";
 import type { Hex } from "viem";
+import { cachedProbe } from "../health/cachedProbe";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { authorizationOf } from "./authorizationOf";
 import type { PaymentChain } from "./createPaymentChain";
@@ -9,6 +10,9 @@ import type { PaymentChain } from "./createPaymentChain";
 export const paymentNetworkUnavailable = "payment_network_unavailable";
 /** The settlement reason when it is not known whether the transfer happened. */
 export const settlementUnknown = "settlement_unknown";
+
+/** How long one reading of "the payment chain answers and is Base" is trusted. */
+const chainCheckMs = 2_000;
 
 export type WithPaymentRecordsOptions = {
   records: PaymentRecordStore;
@@ -38,10 +42,18 @@ export function withPaymentRecords(
   const { records, chain } = options;
   const onError =
     options.onError ?? ((error) => console.error("presend: payment record", String(error)));
+  // A good reading is shared for a moment; a bad one is not kept (cachedProbe drops failures).
+  const usableReading = cachedProbe(async () => {
+    if (!(await chain.reachable())) throw new Error("payment chain unusable");
+    return true;
+  }, chainCheckMs);
+  const chainUsable = () => usableReading().catch(() => false);
 
   const verify = async (
     ...args: Parameters<FacilitatorClient["verify"]>
   ): Promise<VerifyResponse> => {
+    // A payment chain that is down or is not Base cannot take payments: say so, verify nothing.
+    if (!(await chainUsable())) return { isValid: false, invalidReason: paymentNetworkUnavailable };
     let result: VerifyResponse | null = null;
     try {
       result = await inner.verify(...args);
@@ -103,15 +115,7 @@ export function withPaymentRecords(
       used = null;
     }
     if (used) {
-      let tx: Hex | null = null;
-      try {
-        tx =
-          candidate && (await chain.receiptStatus(candidate)) === "success"
-            ? candidate
-            : await chain.findAuthorizationTx(key.payer, key.nonce);
-      } catch {
-        tx = null;
-      }
+      const tx = await settlementOf(chain, key, candidate);
       if (tx !== null) {
         await record(() => records.markSettled(key, tx));
         return { success: true, transaction: tx, ...base, amount: authorization.value.toString() };
@@ -140,6 +144,22 @@ export function withPaymentRecords(
   };
 
   return { verify, settle, getSupported: () => inner.getSupported() };
+}
+
+/**
+ * The transaction that used an authorization the chain shows used: the candidate when its
+ * receipt says so, else the AuthorizationUsed event's; null when neither can be read.
+ */
+export async function settlementOf(
+  chain: PaymentChain,
+  key: { payer: string; nonce: string },
+  candidate: Hex | null,
+): Promise<Hex | null> {
+  if (candidate !== null) {
+    const status = await chain.receiptStatus(candidate).catch(() => null);
+    if (status === "success") return candidate;
+  }
+  return chain.findAuthorizationTx(key.payer, key.nonce).catch(() => null);
 }
 
 function isTx(value: unknown): value is Hex {

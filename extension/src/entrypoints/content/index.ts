@@ -7,6 +7,7 @@ import { createBridgeClient } from "../../lib/bridge/createBridgeClient";
 import { openSecureChannel } from "../../lib/bridge/secureChannel";
 import { randomHex } from "../../lib/dom/randomHex";
 import { watchAddressEntry } from "../../lib/dom/watchAddressEntry";
+import { watchScriptedValues } from "../../lib/dom/watchScriptedValues";
 import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
 import { history, sentRecipients, settings } from "../../lib/storage/items";
@@ -16,10 +17,15 @@ import { noWallet } from "../../lib/wallet/noWallet";
 // The ISOLATED content script: sees addresses typed or pasted anywhere in the page, shows the
 // free local badge, and relays between the background and the MAIN-world wallet bridge. It
 // starts a paid check only from a person's click inside its own closed shadow root.
+// It runs in every frame too (Safe apps and swap widgets live in iframes, srcdoc and
+// about:blank ones included); each frame has its own badge and pays with its own wallet.
 export default defineContentScript({
   matches: ["http://*/*", "https://*/*"],
   runAt: "document_start",
-  main() {
+  allFrames: true,
+  matchAboutBlank: true,
+  matchOriginAsFallback: true,
+  main(ctx) {
     // First thing at document_start, before page scripts exist: agree on the bridge key.
     const keyHex = randomHex(32);
     const offer = offerBridgeKey(window, CustomEvent, keyHex);
@@ -33,6 +39,7 @@ export default defineContentScript({
     const badge = createBadgeController({
       doc: document,
       win: window,
+      ctx,
       known: () => known,
       performance,
       startCheck(request) {
@@ -47,12 +54,20 @@ export default defineContentScript({
       },
     });
 
-    watchAddressEntry(document, {
+    const stopWatching = watchAddressEntry(document, {
       onEntry: (entry) => {
-        if (enabled) badge.show(entry);
+        if (!enabled) return;
+        badge.show(entry);
+        // The page's own handlers run after this one and may rewrite the value (lower-case it):
+        // the badge shows what the field holds once they did.
+        ctx.setTimeout(badge.follow, 0);
       },
       onClear: (field) => badge.clear(field),
       now: () => performance.now(),
+    });
+    ctx.onInvalidated(stopWatching);
+    watchScriptedValues(document, ctx, ({ field, candidate }) => {
+      if (enabled) badge.show({ field, candidate, trigger: "script", at: performance.now() });
     });
 
     const channel = openSecureChannel({
@@ -76,7 +91,7 @@ export default defineContentScript({
       badge.setWallet(info);
     });
 
-    messenger.handle({
+    const stopHandling = messenger.handle({
       "wallet.info": walletInfo,
       // Only the background sends these (the messenger refuses anything else), and it does so
       // only for a session a click in the extension's own UI started.
@@ -87,20 +102,21 @@ export default defineContentScript({
         return null;
       },
     });
+    ctx.onInvalidated(stopHandling);
 
     const applySettings = (disabledSites: readonly string[]) => {
       enabled = !disabledSites.includes(site);
       if (!enabled) badge.hide();
     };
     settings.getValue().then((s) => applySettings(s.disabledSites));
-    settings.watch((s) => applySettings(s.disabledSites));
+    ctx.onInvalidated(settings.watch((s) => applySettings(s.disabledSites)));
 
     const loadKnown = async () => {
       known = knownAddresses(await history.getValue(), await sentRecipients.getValue());
       badge.refresh();
     };
     void loadKnown();
-    history.watch(() => void loadKnown());
-    sentRecipients.watch(() => void loadKnown());
+    ctx.onInvalidated(history.watch(() => void loadKnown()));
+    ctx.onInvalidated(sentRecipients.watch(() => void loadKnown()));
   },
 });

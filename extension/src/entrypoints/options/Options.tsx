@@ -6,6 +6,32 @@ import { noSpending, pinnedKeys, settings, spendLedger } from "../../lib/storage
 import { pinScope } from "../../lib/storage/pinScope";
 import { formatUsdc } from "../../lib/ui/prices";
 
+/** Today's spend against the daily cap, in words and as a bar. */
+function SpentToday({ spentUnits, capUnits }: { spentUnits: bigint; capUnits: bigint | null }) {
+  const left = capUnits === null ? null : capUnits > spentUnits ? capUnits - spentUnits : 0n;
+  return (
+    <div data-testid="spent-today">
+      <div>
+        <strong>{formatUsdc(spentUnits)}</strong>
+        {capUnits === null
+          ? " spent today (UTC)."
+          : ` of ${formatUsdc(capUnits)} spent today (UTC).`}
+        {left !== null && <span className="muted"> {formatUsdc(left)} left.</span>}
+      </div>
+      {capUnits !== null && (
+        <meter
+          aria-label="Spent today against the daily cap"
+          min={0}
+          max={Math.max(Number(capUnits), 1)}
+          high={Math.max(Number(capUnits), 1) * 0.8}
+          value={Number(spentUnits)}
+          style={{ width: "100%", height: 12 }}
+        />
+      )}
+    </div>
+  );
+}
+
 /** API URL, daily cap, pinned attestation key and the sites where the badge is off. */
 export function Options() {
   const current = useStoredValue(settings);
@@ -104,12 +130,14 @@ export function Options() {
           </button>
         </div>
       ) : (
-        <div className="muted" data-testid="spent-today">
-          {ledger.data && ledger.data.day === utcDay(new Date())
-            ? formatUsdc(BigInt(ledger.data.spentUnits))
-            : formatUsdc(0n)}{" "}
-          spent today (UTC).
-        </div>
+        <SpentToday
+          spentUnits={
+            ledger.data && ledger.data.day === utcDay(new Date())
+              ? BigInt(ledger.data.spentUnits)
+              : 0n
+          }
+          capUnits={current.data ? BigInt(current.data.dailyCapUnits) : null}
+        />
       )}
       <h3>Pinned attestation keys</h3>
       {pinList.length === 0 && (

@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import type { Address } from "viem";
 import { browser } from "wxt/browser";
-import { type ChainName, chainById } from "../../../../shared/chains/chains";
-import { assessLocally } from "../../lib/address/assessLocally";
+import { type ChainName, chainById, chains } from "../../../../shared/chains/chains";
+import { assessLocally, specialAddressWarning } from "../../lib/address/assessLocally";
 import { findAddressCandidate } from "../../lib/address/findAddressCandidate";
 import { randomHex } from "../../lib/dom/randomHex";
 import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
@@ -16,6 +16,17 @@ import { knownAddresses } from "../../lib/storage/knownAddresses";
 import type { Route } from "../../lib/storage/schemas";
 import { OutcomeView } from "../../lib/ui/OutcomeView";
 import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
+import { VerdictView } from "../../lib/ui/VerdictView";
+import { levelWords } from "../../lib/ui/words";
+
+/** One paid check the popup started: what it was for, how it is going, how it ended. */
+type Run = {
+  session: string;
+  address: Address;
+  chain: ChainName;
+  progress: Progress | null;
+  outcome: CheckOutcome | null;
+};
 
 /** Manual lookup, paying with the active tab's wallet, and the recent results. */
 export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: number | null }) {
@@ -24,9 +35,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   const sent = useStoredValue(sentRecipients);
   const [input, setInput] = useState("");
   const [chain, setChain] = useState<ChainName | null>(null);
-  const [session, setSession] = useState<string | null>(null);
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
+  const [run, setRun] = useState<Run | null>(null);
 
   const walletChain = wallet.data?.chainId ? (chainById(wallet.data.chainId)?.name ?? null) : null;
   const selectedChain = chain ?? walletChain ?? "base";
@@ -36,44 +45,62 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
     [recent.data, sent.data],
   );
   const assessment = candidate ? assessLocally(candidate, known) : null;
+  const address = assessment?.checksum.normalized ?? null;
+  // A result is shown only under the address and chain it is for, never under another.
+  const runShown = run && run.address === address && run.chain === selectedChain ? run : null;
+  const busy = run !== null && run.outcome === null;
 
   useEffect(
     () =>
       messenger.handle({
         "check.progress": async (message) => {
-          if (message.session === session) setProgress(message.progress);
+          setRun((current) =>
+            current?.session === message.session
+              ? { ...current, progress: message.progress }
+              : current,
+          );
           return null;
         },
       }),
-    [messenger, session],
+    [messenger],
   );
 
   const start = (route: Route) => {
-    const address = assessment?.checksum.normalized;
     if (!address || tabId === null) return;
-    const id = randomHex(16);
-    setSession(id);
-    setOutcome(null);
-    setProgress({ step: "requesting" });
+    const session = randomHex(16);
+    const finish = (outcome: CheckOutcome) =>
+      setRun((current) =>
+        current?.session === session ? { ...current, outcome, progress: null } : current,
+      );
+    setRun({
+      session,
+      address,
+      chain: selectedChain,
+      progress: { step: "requesting" },
+      outcome: null,
+    });
     messenger
       .send("check.start", {
-        session: id,
+        session,
         route,
-        address: address as Address,
+        address,
         chain: selectedChain,
         source: { kind: "popup", tabId, frameId: 0 },
       })
-      .then(setOutcome, (error: unknown) => setOutcome(lostCheckOutcome(error)))
-      .finally(() => setProgress(null));
+      .then(finish, (error: unknown) => finish(lostCheckOutcome(error)));
   };
-  const busy = progress !== null;
   const noWallet = wallet.isSuccess && !wallet.data.available;
 
   return (
-    <div className="presend" style={{ width: 380 }}>
+    <div className="presend popup">
       <div className="row">
         <span className="brand">presend</span>
-        <button type="button" className="close" onClick={() => browser.runtime.openOptionsPage()}>
+        <button
+          type="button"
+          className="icon-button"
+          style={{ marginLeft: "auto", fontSize: 13 }}
+          onClick={() => browser.runtime.openOptionsPage()}
+        >
           Options
         </button>
       </div>
@@ -96,7 +123,14 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
       </div>
       {assessment && (
         <div className="row" data-testid="local-status" data-status={assessment.status}>
-          {assessment.checksum.checksum.message}
+          <span className={`pill level-${assessment.level}`}>{assessment.label}</span>
+          <span className="muted">{assessment.checksum.checksum.message}</span>
+        </div>
+      )}
+      {assessment?.special && (
+        <div className="alert level-danger" data-testid="special">
+          <strong>Danger: </strong>
+          {specialAddressWarning(assessment.special)}
         </div>
       )}
       {assessment?.lookalikeOf && (
@@ -110,16 +144,35 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         onCheck={start}
         busy={busy}
         disabled={!assessment?.payable || noWallet}
+        quiet={runShown?.outcome?.type === "report" || assessment?.level === "danger"}
       />
-      <OutcomeView progress={progress} outcome={outcome} />
+      {runShown ? (
+        <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>
+          <OutcomeView progress={runShown.progress} outcome={runShown.outcome} />
+        </div>
+      ) : (
+        busy &&
+        run && (
+          <div className="muted" data-testid="other-run">
+            Still checking {run.address} on {chains[run.chain].label}; its result goes to Recent
+            results.
+          </div>
+        )
+      )}
       <h3>Recent results</h3>
       {recent.data?.length ? (
-        <ul className="reasons" data-testid="history">
+        <ul className="reasons history" data-testid="history">
           {recent.data.map((entry) => (
             <li key={entry.id} data-level={entry.level}>
-              <span className={`chip level-${entry.level}`}>{entry.level}</span>{" "}
-              <span className="mono">{entry.address}</span> on {entry.chain} ({entry.route}):{" "}
-              {entry.headline}
+              {/* A native disclosure: keyboard and screen readers get it for free. */}
+              <details data-testid="history-entry">
+                <summary>
+                  <span className={`pill level-${entry.level}`}>{levelWords[entry.level]}</span>{" "}
+                  <span className="mono">{entry.address}</span> on {entry.chain} ({entry.route}):{" "}
+                  {entry.headline}
+                </summary>
+                <VerdictView report={entry.report} />
+              </details>
             </li>
           ))}
         </ul>

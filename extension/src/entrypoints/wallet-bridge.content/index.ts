@@ -17,6 +17,10 @@ export default defineContentScript({
   matches: ["http://*/*", "https://*/*"],
   world: "MAIN",
   runAt: "document_start",
+  // In every frame the isolated script runs in: a frame's badge pays with that frame's wallet.
+  allFrames: true,
+  matchAboutBlank: true,
+  matchOriginAsFallback: true,
   main() {
     // Captured before any page script runs; a page that later replaces these cannot see the key.
     const webCrypto = crypto.subtle;

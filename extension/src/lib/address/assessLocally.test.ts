@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assessLocally } from "./assessLocally";
+import { assessLocally, specialAddressWarning } from "./assessLocally";
 
 const vitalik = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 // Same first and last four hex characters, different middle: what a poisoner would craft.
@@ -40,5 +40,41 @@ describe("assessLocally", () => {
     expect(result.checksum.problem).toBe("malformed");
     expect(result.status).toBe("malformed");
     expect(result.payable).toBe(false);
+  });
+
+  it("calls well-known addresses danger for free, and offers no payment where no key exists", () => {
+    const sinks = {
+      "0x0000000000000000000000000000000000000000": "Zero address",
+      "0x000000000000000000000000000000000000dEaD": "Burn address",
+      "0x0000000000000000000000000000000000000001": "Precompile",
+      "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913": "Token contract",
+    };
+    for (const [address, label] of Object.entries(sinks)) {
+      const result = assessLocally({ kind: "address", value: address }, []);
+      expect({ level: result.level, label: result.label, payable: result.payable }).toEqual({
+        level: "danger",
+        label,
+        payable: label === "Token contract",
+      });
+    }
+    const usdc = assessLocally(
+      { kind: "address", value: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
+      [],
+    );
+    expect(usdc.special && specialAddressWarning(usdc.special)).toContain(
+      "USDC token contract on Base",
+    );
+  });
+
+  it("labels the chip by checksum when nothing worse is known", () => {
+    expect(assessLocally({ kind: "address", value: vitalik }, []).label).toBe("Checksum OK");
+    expect(assessLocally({ kind: "address", value: vitalik.toLowerCase() }, []).level).toBe(
+      "caution",
+    );
+    const lookalike = assessLocally({ kind: "address", value: poisoned.toLowerCase() }, [vitalik]);
+    expect({ level: lookalike.level, label: lookalike.label }).toEqual({
+      level: "danger",
+      label: "Lookalike",
+    });
   });
 });

@@ -1,6 +1,12 @@
 import type { Address } from "viem";
 import { type ChecksumResult, checksumStatus } from "../../../../shared/address/checksumStatus";
 import { findLookalike } from "../../../../shared/address/lookalike";
+import {
+  classifySpecialAddress,
+  type SpecialAddress,
+} from "../../../../shared/address/specialAddresses";
+import type { Level } from "../../../../shared/api/report";
+import { chains } from "../../../../shared/chains/chains";
 import type { AddressCandidate } from "./findAddressCandidate";
 
 /** Everything the badge can say about an address for free, without the network. */
@@ -11,13 +17,56 @@ export type LocalAssessment = {
   status: ChecksumResult["checksum"]["status"] | "malformed";
   /** A different address the user used before with the same visible ends (address poisoning). */
   lookalikeOf: Address | null;
-  /** Whether a paid check makes sense: a malformed or mistyped address never costs a payment. */
+  /** Zero, burn, precompile or a known stablecoin contract: knowable without the network. */
+  special: SpecialAddress | null;
+  /** The worst of the above, as the chip shows it. */
+  level: Level;
+  /** The chip's short label, e.g. "Checksum OK" or "Burn address". */
+  label: string;
+  /**
+   * Whether a paid check makes sense: a mistyped address, or one nobody holds a key for (zero,
+   * burn, precompile), never costs a payment. A token contract can still be checked.
+   */
   payable: boolean;
 };
 
+const checksumLabels = {
+  valid: { label: "Checksum OK", level: "ok" },
+  missing: { label: "No checksum", level: "caution" },
+  invalid: { label: "Wrong checksum", level: "danger" },
+  malformed: { label: "Not an address", level: "danger" },
+} as const;
+
+const specialLabels: Record<SpecialAddress["kind"], string> = {
+  zero: "Zero address",
+  burn: "Burn address",
+  precompile: "Precompile",
+  stablecoin: "Token contract",
+};
+
 /**
- * The local, free verdict for a candidate: EIP-55 status and the lookalike warning.
- * @example assessLocally({ kind: "address", value }, knownAddresses).checksum.checksum.status
+ * What sending to a well-known address does, in one sentence (the danger the chip stands for).
+ * @example specialAddressWarning({ kind: "zero", label: "zero address" })
+ */
+export function specialAddressWarning(special: SpecialAddress): string {
+  switch (special.kind) {
+    case "zero":
+      return "This is the zero address: nobody holds its key, so anything sent here is lost.";
+    case "burn":
+      return `This is the ${special.label}: tokens are sent here to destroy them, nobody can send them back.`;
+    case "precompile":
+      return `This is the ${special.label}, a built-in contract of the chain: it cannot send anything back.`;
+    case "stablecoin": {
+      const where = (special.chains ?? []).map((name) => chains[name].label).join(", ");
+      return `This is the ${special.label} token contract${where ? ` on ${where}` : ""}, not a wallet: tokens sent to a token's own contract are lost. Ask the recipient for their wallet address.`;
+    }
+  }
+}
+
+/**
+ * The local, free verdict for a candidate: EIP-55 status, well-known addresses and the
+ * lookalike warning.
+ * @example assessLocally({ kind: "address", value }, knownAddresses).label // "Checksum OK"
  */
 export function assessLocally(
   candidate: AddressCandidate,
@@ -26,5 +75,17 @@ export function assessLocally(
   const checksum = checksumStatus(candidate.value);
   const lookalikeOf = checksum.valid ? findLookalike(candidate.value, known) : null;
   const status = checksum.problem === "malformed" ? "malformed" : checksum.checksum.status;
-  return { input: candidate.value, checksum, status, lookalikeOf, payable: checksum.valid };
+  const special = checksum.problem === "malformed" ? null : classifySpecialAddress(candidate.value);
+  const shown = checksumLabels[status];
+  const danger = special ? specialLabels[special.kind] : lookalikeOf ? "Lookalike" : null;
+  return {
+    input: candidate.value,
+    checksum,
+    status,
+    lookalikeOf,
+    special,
+    level: danger ? "danger" : shown.level,
+    label: danger ?? shown.label,
+    payable: checksum.valid && (special === null || special.kind === "stablecoin"),
+  };
 }

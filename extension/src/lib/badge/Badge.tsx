@@ -1,9 +1,10 @@
 import type { ChainName } from "../../../../shared/chains/chains";
-import type { LocalAssessment } from "../address/assessLocally";
-import type { CheckOutcome, Progress } from "../messaging/protocol";
+import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
+import type { CheckOutcome, Progress, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { OutcomeView } from "../ui/OutcomeView";
 import { PaidCheckControls } from "../ui/PaidCheckControls";
+import { levelWords } from "../ui/words";
 import { refusedClickText } from "./clickGate";
 
 export type BadgeProps = {
@@ -14,6 +15,12 @@ export type BadgeProps = {
   progress: Progress | null;
   outcome: CheckOutcome | null;
   busy: boolean;
+  /** The chip (false) or the card it opens (true). */
+  expanded: boolean;
+  /** The wallet of this page or frame, once known (null: not known yet). */
+  wallet: WalletInfo | null;
+  /** The badge lives in a frame, not in the tab's top page. */
+  inFrame: boolean;
   /** A paid click would count now (the badge has stayed put and been seen uncovered). */
   clickReady: boolean;
   /** The last paid click was refused because the badge was covered, hidden or had just moved. */
@@ -21,72 +28,162 @@ export type BadgeProps = {
   onChainChange: (chain: ChainName) => void;
   /** Called only for a person's click (PaidCheckControls drops synthetic ones). */
   onCheck: (route: Route) => void;
+  onToggle: () => void;
+  /** The person dismissed the badge for this value. */
   onClose: () => void;
 };
 
-const statusText = {
-  valid: { label: "checksum valid", level: "ok" },
-  missing: { label: "no checksum", level: "caution" },
-  invalid: { label: "wrong checksum: likely a typo", level: "danger" },
-  malformed: { label: "not an address", level: "danger" },
+const checksumWords = {
+  valid: "Checksum OK",
+  missing: "No checksum",
+  invalid: "Wrong checksum: likely a typo",
+  malformed: "Not an address",
 } as const;
 
-/** The free, local verdict next to a field, with the paid checks one click away. */
+// What the chip says once a paid check runs or ended; the local label before that.
+function chipState(props: BadgeProps): { level: string; label: string } {
+  const { outcome, assessment } = props;
+  if (outcome?.type === "report") {
+    const level = outcome.entry.report.verdict.level;
+    return { level, label: levelWords[level] };
+  }
+  if (outcome) return { level: "warn", label: "Check not done" };
+  if (props.busy) return { level: assessment.level, label: "Checking…" };
+  return { level: assessment.level, label: assessment.label };
+}
+
+function walletNotice(props: BadgeProps): string | null {
+  if (!props.assessment.payable || props.wallet?.available !== false) return null;
+  return props.inFrame
+    ? "This form is in a frame with no wallet of its own, so presend cannot pay from here. Open the frame's site in its own tab, or paste the address into presend's toolbar popup on your dApp's tab."
+    : "No wallet on this page to pay for a check. Open your dApp's page, or paste the address into presend's toolbar popup there.";
+}
+
+/**
+ * The free, local verdict next to a field: a chip with the status in colour and words, which
+ * opens a card (its body scrolls) with the details and the paid checks.
+ */
 export function Badge(props: BadgeProps) {
-  const { assessment } = props;
-  const shown = statusText[assessment.status];
+  const { assessment, expanded } = props;
+  const chip = chipState(props);
+  const notice = walletNotice(props);
+  const afterVerdict = props.outcome?.type === "report";
+  const short = `${assessment.input.slice(0, 6)}…${assessment.input.slice(-4)}`;
   return (
     <div
-      className="presend"
+      className="presend badge-root"
       data-status={assessment.status}
+      data-level={assessment.level}
+      data-expanded={expanded ? "true" : "false"}
       data-click-ready={props.clickReady ? "true" : "false"}
     >
-      <div className="row">
-        <span className="brand">presend</span>
-        <span className={`chip level-${shown.level}`} data-testid="checksum">
-          {shown.label}
-        </span>
-        <button type="button" className="close" aria-label="Close" onClick={props.onClose}>
-          ×
-        </button>
-      </div>
-      <div className="mono" data-testid="address">
-        {assessment.input}
-      </div>
-      {assessment.status !== "valid" && (
-        <div className="muted">{assessment.checksum.checksum.message}</div>
-      )}
-      {assessment.lookalikeOf && (
-        <div className="alert level-danger" data-testid="lookalike">
-          <strong>Danger: lookalike address.</strong> Same first and last characters as{" "}
-          <span className="mono">{assessment.lookalikeOf}</span>, which you used before, but a
-          different address. This is how address poisoning works: copy the address from a trusted
-          source.
-        </div>
-      )}
-      {assessment.payable && (
-        <PaidCheckControls
-          chain={props.chain}
-          onChainChange={props.onChainChange}
-          onCheck={props.onCheck}
-          busy={props.busy}
-        />
-      )}
-      {assessment.payable &&
-        props.chainSource === "wallet" &&
-        !props.progress &&
-        !props.outcome && <div className="muted">Chain preselected from your wallet.</div>}
-      {props.refusedClick && (
-        <div
-          className="alert level-danger"
-          data-state="click-refused"
-          data-code={props.refusedClick}
-          data-testid="click-refused"
+      {!expanded && (
+        <button
+          type="button"
+          className={`badge-chip level-${chip.level}`}
+          data-action="expand"
+          data-testid="chip"
+          aria-expanded="false"
+          aria-haspopup="dialog"
+          aria-label={`presend: ${chip.label} for ${short}. Show details`}
+          onClick={props.onToggle}
         >
-          {refusedClickText[props.refusedClick]}
-        </div>
+          <span className="dot" aria-hidden="true" />
+          <span>{chip.label}</span>
+        </button>
       )}
-      <OutcomeView progress={props.progress} outcome={props.outcome} />
+      {expanded && (
+        <section
+          className="card"
+          data-testid="card"
+          role="dialog"
+          aria-label={`presend check of ${short}`}
+        >
+          <div className="card-head">
+            <span className="brand">presend</span>
+            <span className={`pill level-${assessment.level}`} data-testid="checksum" role="status">
+              {assessment.label === checksumWords[assessment.status]
+                ? assessment.label
+                : `${levelWords[assessment.level]}: ${assessment.label}`}
+            </span>
+            <button
+              type="button"
+              className="icon-button"
+              data-action="collapse"
+              aria-label="Collapse to the chip"
+              aria-expanded="true"
+              onClick={props.onToggle}
+            >
+              ▾
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              data-action="close"
+              aria-label="Dismiss presend for this address"
+              onClick={props.onClose}
+            >
+              ×
+            </button>
+          </div>
+          <div className="card-body" data-testid="card-body">
+            <div className="mono" data-testid="address" style={{ marginTop: 8 }}>
+              {assessment.input}
+            </div>
+            <div className="muted" data-testid="checksum-detail">
+              {assessment.checksum.checksum.message}
+            </div>
+            {assessment.special && (
+              <div
+                className="alert level-danger"
+                data-testid="special"
+                data-kind={assessment.special.kind}
+              >
+                <strong>Danger: </strong>
+                {specialAddressWarning(assessment.special)}
+              </div>
+            )}
+            {assessment.lookalikeOf && (
+              <div className="alert level-danger" data-testid="lookalike">
+                <strong>Danger: lookalike address.</strong> Same first and last characters as{" "}
+                <span className="mono">{assessment.lookalikeOf}</span>, which you used before, but a
+                different address. This is how address poisoning works: copy the address from a
+                trusted source.
+              </div>
+            )}
+            {notice && (
+              <div className="notice" data-testid="wallet-notice">
+                {notice}
+              </div>
+            )}
+            {assessment.payable && (
+              <PaidCheckControls
+                chain={props.chain}
+                onChainChange={props.onChainChange}
+                onCheck={props.onCheck}
+                busy={props.busy}
+                disabled={notice !== null}
+                quiet={afterVerdict || assessment.level === "danger"}
+              />
+            )}
+            {assessment.payable &&
+              props.chainSource === "wallet" &&
+              !props.progress &&
+              !props.outcome && <div className="muted">Chain preselected from your wallet.</div>}
+            {props.refusedClick && (
+              <div
+                className="alert level-danger"
+                data-state="click-refused"
+                data-code={props.refusedClick}
+                data-testid="click-refused"
+              >
+                {refusedClickText[props.refusedClick]}
+              </div>
+            )}
+            <OutcomeView progress={props.progress} outcome={props.outcome} />
+          </div>
+        </section>
+      )}
     </div>
   );
 }

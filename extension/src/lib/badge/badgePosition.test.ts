@@ -2,21 +2,43 @@ import { describe, expect, it } from "vitest";
 import { badgePosition } from "./badgePosition";
 
 const viewport = { width: 1000, height: 800 };
-const badge = { width: 300, height: 120 };
+const chip = { width: 110, height: 22 };
+const card = { width: 380, height: 300 };
 
 describe("badgePosition", () => {
-  it("sits under the field, aligned with its left edge", () => {
+  it("puts the chip beside the field's right edge, centred on one line", () => {
     const field = { top: 100, bottom: 130, left: 50, right: 400 };
-    expect(badgePosition(field, viewport, badge)).toEqual({ top: 134, left: 50 });
+    expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 104, left: 406 });
   });
 
-  it("goes above the field near the bottom of the viewport", () => {
-    const field = { top: 700, bottom: 730, left: 50, right: 400 };
-    expect(badgePosition(field, viewport, badge)).toEqual({ top: 576, left: 50 });
+  it("puts the chip inside the field's right end when the viewport has no room beside it", () => {
+    const field = { top: 100, bottom: 130, left: 8, right: 990 };
+    expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 104, left: 876 });
   });
 
-  it("stays inside the viewport horizontally", () => {
-    const field = { top: 100, bottom: 130, left: 900, right: 990 };
-    expect(badgePosition(field, viewport, badge).left).toBe(700);
+  it("keeps the chip near the top of a tall field", () => {
+    const field = { top: 100, bottom: 300, left: 50, right: 400 };
+    expect(badgePosition(field, viewport, chip, "chip").top).toBe(106);
+  });
+
+  it("opens the card beside the field when the viewport is wide enough", () => {
+    const field = { top: 100, bottom: 130, left: 50, right: 400 };
+    expect(badgePosition(field, viewport, card, "card")).toEqual({ top: 100, left: 406 });
+  });
+
+  it("opens the card under the field, aligned with its left edge", () => {
+    const field = { top: 100, bottom: 130, left: 50, right: 700 };
+    expect(badgePosition(field, viewport, card, "card")).toEqual({ top: 136, left: 50 });
+  });
+
+  it("opens the card above the field near the bottom of the viewport", () => {
+    const field = { top: 700, bottom: 730, left: 50, right: 700 };
+    expect(badgePosition(field, viewport, card, "card")).toEqual({ top: 394, left: 50 });
+  });
+
+  it("keeps a card that fits neither above nor below inside the viewport", () => {
+    const field = { top: 300, bottom: 330, left: 900, right: 990 };
+    const tall = { width: 380, height: 600 };
+    expect(badgePosition(field, viewport, tall, "card")).toEqual({ top: 192, left: 612 });
   });
 });

@@ -1,9 +1,14 @@
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import type { Address } from "viem";
+import type { ContentScriptContext } from "wxt/utils/content-script-context";
 import { type ChainName, chainById } from "../../../../shared/chains/chains";
 import { assessLocally, type LocalAssessment } from "../address/assessLocally";
+import { findAddressCandidate } from "../address/findAddressCandidate";
 import type { EditableField } from "../dom/editableFieldFrom";
+import { fieldText } from "../dom/fieldText";
+import { findReplacementField } from "../dom/findReplacementField";
+import { nextTabbableAfter } from "../dom/nextTabbableAfter";
 import type { AddressEntry } from "../dom/watchAddressEntry";
 import type { CheckOutcome, Progress, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
@@ -12,9 +17,16 @@ import { badgePosition } from "./badgePosition";
 import { type ClickDecision, clickAllowed } from "./clickGate";
 import { createBadgeHost, setHostStyle } from "./createBadgeHost";
 
+/** What the badge needs of WXT's content script context: timers and listeners it tears down. */
+export type BadgeLifecycle = Pick<
+  ContentScriptContext,
+  "addEventListener" | "setTimeout" | "setInterval" | "requestAnimationFrame" | "onInvalidated"
+>;
+
 export type BadgeControllerOptions = {
   doc: Document;
   win: Window;
+  ctx: BadgeLifecycle;
   /** Addresses the user checked or sent to before (for the lookalike warning). */
   known: () => readonly Address[];
   /**
@@ -22,7 +34,7 @@ export type BadgeControllerOptions = {
    * on a badge that has stayed put and been seen uncovered (clickGate).
    */
   startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
-  /** performance.mark / measure for the paste-to-badge measurement; now() for the click gate. */
+  /** performance.mark / measure for the paste-to-chip measurement; now() for the click gate. */
   performance: Pick<Performance, "mark" | "measure" | "now">;
 };
 
@@ -35,10 +47,13 @@ type VisibilityEntry = IntersectionObserverEntry & { isVisible?: unknown };
 
 type State = {
   field: EditableField;
+  /** The field's nearest ancestors when it was seen, where a replacement is looked for. */
+  ancestors: Element[];
   candidate: AddressEntry["candidate"];
   assessment: LocalAssessment;
   chain: ChainName;
   chainSource: "wallet" | "default" | "user";
+  expanded: boolean;
   session: string | null;
   progress: Progress | null;
   outcome: CheckOutcome | null;
@@ -46,18 +61,42 @@ type State = {
   refusedClick: "hidden" | "moved" | null;
 };
 
+// A form row and a little more: where a re-rendered field's replacement is looked for.
+function ancestorsOf(field: Element, levels = 4): Element[] {
+  const found: Element[] = [];
+  let node: Node | null = field;
+  while (node && found.length < levels) {
+    node = node.parentNode ?? (node.getRootNode() as ShadowRoot).host ?? null;
+    if (node && node.nodeType === 1) found.push(node as Element);
+  }
+  return found;
+}
+
+// How often a shown badge re-reads its field: a page may rewrite the value (lower-casing it),
+// replace the element (a re-render), or move it without any event the badge could hear.
+const followMs = 250;
+
 /**
- * The one badge of a page: shows the local assessment of the address in the field the person
- * touched last, follows that field, and shows the paid check's progress and result.
- * @example const badge = createBadgeController({ doc: document, win: window, known, startCheck, performance })
+ * The one badge of a page or frame: a chip beside the field the person touched last, showing
+ * the local assessment of the address it actually holds; on click a card with the details, the
+ * paid checks and their result. Escape or a click outside collapse it; Tab from the field
+ * reaches it. Everything it listens to is torn down with WXT's content script context.
+ * @example const badge = createBadgeController({ doc: document, win: window, ctx, known, startCheck, performance })
  */
 export function createBadgeController(options: BadgeControllerOptions) {
-  const { doc, win } = options;
+  const { doc, win, ctx } = options;
   let host: HTMLElement | null = null;
+  let shadow: ShadowRoot | null = null;
   let root: Root | null = null;
   let state: State | null = null;
+  let wallet: WalletInfo | null = null;
   let walletChain: ChainName | null = null;
   let frame = 0;
+  let follow = 0;
+  let offscreen = false;
+  const inFrame = win !== win.top;
+  // Values the person dismissed, per field: a re-read of the same value does not bring it back.
+  const dismissed = new WeakMap<EditableField, string>();
 
   // Clickjacking defence: a paid click counts only if the badge has stayed put and (where the
   // browser can tell, IntersectionObserver v2) been visible and uncovered for a moment.
@@ -112,6 +151,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     if (!root || !host?.isConnected) {
       const created = createBadgeHost(doc);
       host = created.host;
+      shadow = created.container.getRootNode() as ShadowRoot;
       root = createRoot(created.container);
       watchVisibility(host);
     }
@@ -120,17 +160,16 @@ export function createBadgeController(options: BadgeControllerOptions) {
 
   const place = () => {
     if (!host || !state) return;
-    if (!state.field.isConnected) {
-      hide();
-      return;
-    }
     const rect = state.field.getBoundingClientRect();
-    const size = { width: host.offsetWidth || 320, height: host.offsetHeight || 110 };
-    const { top, left } = badgePosition(
-      rect,
-      { width: win.innerWidth, height: win.innerHeight },
-      size,
-    );
+    const viewport = { width: win.innerWidth, height: win.innerHeight };
+    // A collapsed chip whose field scrolled away goes with it rather than float at the edge.
+    const away = rect.bottom < 0 || rect.top > viewport.height || rect.width + rect.height === 0;
+    if (away !== offscreen && !state.expanded) {
+      offscreen = away;
+      setHostStyle(host, "display", away ? "none" : "block");
+    }
+    const size = { width: host.offsetWidth || 120, height: host.offsetHeight || 24 };
+    const { top, left } = badgePosition(rect, viewport, size, state.expanded ? "card" : "chip");
     setHostStyle(host, "top", `${top}px`);
     setHostStyle(host, "left", `${left}px`);
     if (settled()) refreshReady();
@@ -150,7 +189,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
 
   const schedulePlace = () => {
     if (frame || !state) return;
-    frame = win.requestAnimationFrame(() => {
+    frame = ctx.requestAnimationFrame(() => {
       frame = 0;
       place();
     });
@@ -165,7 +204,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     const decision = gate();
     if (decision.allowed !== shownReady) draw();
     if (!decision.allowed && decision.readyAt !== null) {
-      readyTimer = win.setTimeout(refreshReady, Math.max(decision.readyAt - now(), 0) + 1);
+      readyTimer = ctx.setTimeout(refreshReady, Math.max(decision.readyAt - now(), 0) + 1);
     }
   };
 
@@ -180,12 +219,12 @@ export function createBadgeController(options: BadgeControllerOptions) {
     const current = state;
     const target = ensureRoot();
     if (!current || !host) return;
-    if (host.style.display !== "block") {
+    if (host.style.display !== "block" && !offscreen) {
       setHostStyle(host, "display", "block");
       geometry = "";
     }
     shownReady = gate().allowed;
-    // Synchronous render: the badge is in the DOM when this returns (the latency we measure).
+    // Synchronous render: the chip is in the DOM when this returns (the latency we measure).
     flushSync(() =>
       target.render(
         <Badge
@@ -195,6 +234,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
           progress={current.progress}
           outcome={current.outcome}
           busy={current.session !== null && current.outcome === null}
+          expanded={current.expanded}
+          wallet={wallet}
+          inFrame={inFrame}
           clickReady={shownReady}
           refusedClick={current.refusedClick}
           onChainChange={(chain) => update({ chain, chainSource: "user" })}
@@ -212,7 +254,13 @@ export function createBadgeController(options: BadgeControllerOptions) {
             options.performance.mark("presend:check-click");
             options.startCheck({ route, address: normalized, chain: current.chain });
           }}
-          onClose={hide}
+          onToggle={() => setExpanded(!current.expanded, true)}
+          onClose={() => {
+            dismissed.set(current.field, current.assessment.input);
+            const field = current.field;
+            hide();
+            field.focus();
+          }}
         />,
       ),
     );
@@ -225,23 +273,111 @@ export function createBadgeController(options: BadgeControllerOptions) {
     render();
   };
 
+  const focusables = (): HTMLElement[] =>
+    shadow
+      ? [
+          ...shadow.querySelectorAll<HTMLElement>(
+            "button:not([disabled]), select:not([disabled]), a[href], [tabindex]",
+          ),
+        ]
+      : [];
+
+  /** Opens or closes the card; `moveFocus` keeps a keyboard user's focus inside the badge. */
+  const setExpanded = (expanded: boolean, moveFocus: boolean) => {
+    if (!state || state.expanded === expanded) return;
+    const hadFocus = shadow?.activeElement != null;
+    offscreen = false;
+    update({ expanded });
+    if (moveFocus || hadFocus) focusables()[0]?.focus();
+  };
+
   const hide = () => {
     state = null;
     win.clearTimeout(readyTimer);
+    win.clearInterval(follow);
     readyTimer = 0;
+    follow = 0;
+    offscreen = false;
     if (host) setHostStyle(host, "display", "none");
     root?.render(null);
   };
 
-  win.addEventListener("scroll", schedulePlace, true);
-  win.addEventListener("resize", schedulePlace);
-  // A field the page removes takes its badge with it.
-  const observer = new (win as Window & typeof globalThis).MutationObserver(() => {
-    if (state && !state.field.isConnected) hide();
-  });
-  observer.observe(doc.documentElement ?? doc, { childList: true, subtree: true });
+  // The field's actual value, its replacement after a re-render, and its place on screen.
+  const followField = () => {
+    if (!state) return;
+    if (!state.field.isConnected) {
+      const replacement = findReplacementField(state.ancestors, state.assessment.input);
+      if (replacement) {
+        state = { ...state, field: replacement, ancestors: ancestorsOf(replacement) };
+      } else if (!state.session) {
+        hide();
+        return;
+      } else {
+        return;
+      }
+    }
+    const candidate = findAddressCandidate(fieldText(state.field));
+    if (!candidate) {
+      if (!state.session) hide();
+      return;
+    }
+    if (candidate.value !== state.assessment.input) {
+      controller.show({ field: state.field, candidate, trigger: "input", at: now() });
+      return;
+    }
+    place();
+  };
 
-  return {
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!state || !host || host.style.display === "none") return;
+    const path = event.composedPath();
+    const inBadge = path.includes(host);
+    if (event.key === "Escape" && state.expanded && (inBadge || path.includes(state.field))) {
+      event.preventDefault();
+      setExpanded(false, false);
+      if (inBadge) focusables()[0]?.focus();
+      return;
+    }
+    if (event.key !== "Tab" || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!inBadge) {
+      // Tab from the field goes to the badge first, as if it sat right after the field.
+      if (!event.shiftKey && path[0] === state.field) {
+        event.preventDefault();
+        focusables()[0]?.focus();
+      }
+      return;
+    }
+    const items = focusables();
+    const active = shadow?.activeElement ?? null;
+    if (event.shiftKey && active === items[0]) {
+      event.preventDefault();
+      state.field.focus();
+    } else if (!event.shiftKey && active === items.at(-1)) {
+      event.preventDefault();
+      const next = nextTabbableAfter(state.field);
+      if (next) next.focus();
+      else (doc.activeElement as HTMLElement | null)?.blur();
+    }
+  };
+
+  const onPointerDown = (event: Event) => {
+    if (state?.expanded && host && !event.composedPath().includes(host)) setExpanded(false, false);
+  };
+
+  ctx.addEventListener(win, "scroll", schedulePlace, { capture: true, passive: true });
+  ctx.addEventListener(win, "resize", schedulePlace, { passive: true });
+  ctx.addEventListener(win, "keydown", onKeyDown, { capture: true });
+  ctx.addEventListener(win, "pointerdown", onPointerDown, { capture: true });
+  ctx.onInvalidated(() => {
+    hide();
+    visibilityObserver?.disconnect();
+    root?.unmount();
+    host?.remove();
+    host = null;
+    root = null;
+  });
+
+  const controller = {
     show(entry: AddressEntry) {
       const assessment = assessLocally(entry.candidate, options.known());
       const sameAddress =
@@ -250,14 +386,18 @@ export function createBadgeController(options: BadgeControllerOptions) {
         // Typing after a paste, or the page echoing the pasted value: keep any paid result.
         return;
       }
+      if (entry.trigger === "script" && dismissed.get(entry.field) === assessment.input) return;
+      dismissed.delete(entry.field);
       // A new address ends whatever check was shown for the previous one.
       const chain = state?.chainSource === "user" ? state.chain : (walletChain ?? "base");
       state = {
         field: entry.field,
+        ancestors: ancestorsOf(entry.field),
         candidate: entry.candidate,
         assessment,
         chain,
         chainSource: state?.chainSource === "user" ? "user" : walletChain ? "wallet" : "default",
+        expanded: state?.field === entry.field ? state.expanded : false,
         session: null,
         progress: null,
         outcome: null,
@@ -265,25 +405,37 @@ export function createBadgeController(options: BadgeControllerOptions) {
       };
       options.performance.mark("presend:entry", { startTime: entry.at });
       render();
-      options.performance.mark("presend:badge");
+      options.performance.mark("presend:chip");
       options.performance.measure(
-        `presend:${entry.trigger}-to-badge`,
+        `presend:${entry.trigger}-to-chip`,
         "presend:entry",
-        "presend:badge",
+        "presend:chip",
       );
+      if (!follow) follow = ctx.setInterval(followField, followMs);
     },
+    /** Re-reads the field now (after the page's own input handlers ran). */
+    follow: followField,
     clear(field: EditableField) {
       if (state?.field === field && !state.session) hide();
     },
-    /** The dApp wallet's chain changed: preselect it unless the person picked a chain. */
+    /** The wallet of this page or frame: preselects its chain unless the person picked one. */
     setWallet(info: WalletInfo) {
+      wallet = info;
       walletChain = info.chainId ? (chainById(info.chainId)?.name ?? null) : null;
       if (state && state.chainSource !== "user" && walletChain && !state.session) {
         update({ chain: walletChain, chainSource: "wallet" });
+      } else if (state) {
+        draw();
       }
     },
     beginSession(session: string) {
-      update({ session, progress: { step: "requesting" }, outcome: null, refusedClick: null });
+      update({
+        session,
+        expanded: true,
+        progress: { step: "requesting" },
+        outcome: null,
+        refusedClick: null,
+      });
     },
     progress(session: string, progress: Progress) {
       if (state?.session === session) update({ progress });
@@ -292,7 +444,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       if (state?.session !== session) return;
       update({ outcome, progress: null });
       if (outcome.type === "report") {
-        // Click to verdict on screen, for the e2e measurement (like paste-to-badge).
+        // Click to verdict on screen, for the e2e measurement (like paste-to-chip).
         options.performance.mark("presend:verdict");
         options.performance.measure(
           "presend:click-to-verdict",
@@ -310,4 +462,5 @@ export function createBadgeController(options: BadgeControllerOptions) {
       }
     },
   };
+  return controller;
 }

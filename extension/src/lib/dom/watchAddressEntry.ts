@@ -5,7 +5,8 @@ import { fieldText } from "./fieldText";
 export type AddressEntry = {
   field: EditableField;
   candidate: AddressCandidate;
-  trigger: "paste" | "input";
+  /** script: the page's own script set the value (a paste button, an address book). */
+  trigger: "paste" | "input" | "script";
   /** performance.now() when the event arrived, for the paste-to-badge measurement. */
   at: number;
 };

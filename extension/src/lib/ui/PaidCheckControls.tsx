@@ -12,6 +12,11 @@ export type PaidCheckControlsProps = {
   busy: boolean;
   /** The buttons are off for another reason (nothing payable, no wallet to pay with). */
   disabled?: boolean;
+  /**
+   * No paid button is the primary action: after a verdict ("Copy report" is), or when the free
+   * check already found danger.
+   */
+  quiet?: boolean;
 };
 
 /** The chain to check and the two paid checks with their prices, in the badge and the popup. */
@@ -22,32 +27,43 @@ export function PaidCheckControls(props: PaidCheckControlsProps) {
     if (event.nativeEvent.isTrusted) props.onCheck(route);
   };
   return (
-    <div className="row" data-chain={props.chain}>
-      <select
-        aria-label="Chain to check"
-        data-testid="chain"
-        value={props.chain}
-        disabled={props.busy}
-        onChange={(e) => props.onChainChange(e.target.value as ChainName)}
-      >
-        {chainNames.map((name) => (
-          <option key={name} value={name}>
-            {chains[name].label}
-          </option>
-        ))}
-      </select>
-      <button
-        type="button"
-        className="primary"
-        data-action="check"
-        disabled={buttonsOff}
-        onClick={onClick("check")}
-      >
-        Check {formatUsdc(routePrices.check)}
-      </button>
-      <button type="button" data-action="deep" disabled={buttonsOff} onClick={onClick("deep")}>
-        Deep check {formatUsdc(routePrices.deep)}
-      </button>
+    <div className="paid-checks" data-chain={props.chain}>
+      <label className="row">
+        <span className="muted">Paid check on</span>
+        <select
+          aria-label="Chain to check"
+          data-testid="chain"
+          value={props.chain}
+          disabled={props.busy}
+          onChange={(e) => props.onChainChange(e.target.value as ChainName)}
+        >
+          {chainNames.map((name) => (
+            <option key={name} value={name}>
+              {chains[name].label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="row">
+        <button
+          type="button"
+          className={props.quiet ? undefined : "primary"}
+          data-action="check"
+          disabled={buttonsOff}
+          onClick={onClick("check")}
+        >
+          Check {formatUsdc(routePrices.check)}
+        </button>
+        <button
+          type="button"
+          data-action="deep"
+          disabled={buttonsOff}
+          onClick={onClick("deep")}
+          title="All five chains: wrong network and token mix-ups"
+        >
+          Deep check {formatUsdc(routePrices.deep)}
+        </button>
+      </div>
     </div>
   );
 }

@@ -1,0 +1,59 @@
+import type { Frame, Page } from "@playwright/test";
+import { expect, test } from "../fixtures/test";
+import { expandBadge, waitForBadge } from "../helpers/badge";
+import { pasteInto } from "../helpers/enterAddress";
+import { screenshot } from "../helpers/screenshot";
+
+// Safe apps and swap or bridge widgets live in iframes: each frame gets its own badge with the
+// same free checks, and pays (or says it cannot) with that frame's own wallet.
+
+const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+async function frameNamed(page: Page, name: string): Promise<Frame> {
+  await expect.poll(() => page.frame({ name })?.url() ?? "").not.toBe("");
+  const frame = page.frame({ name });
+  if (!frame) throw new Error(`no frame ${name}`);
+  await frame.waitForLoadState("load");
+  await frame.locator("#to").waitFor();
+  return frame;
+}
+
+for (const name of ["same", "cross", "srcdoc"] as const) {
+  test(`a ${name === "same" ? "same-origin" : name === "cross" ? "cross-origin" : "srcdoc"} iframe gets the badge and its free checks`, async ({
+    context,
+    dappUrl,
+  }) => {
+    const page = await context.newPage();
+    await page.goto(`${dappUrl}frames.html`);
+    const frame = await frameNamed(page, name);
+    if (name === "cross") expect(new URL(frame.url()).hostname).toBe("localhost");
+    if (name === "srcdoc") expect(frame.url()).toBe("about:srcdoc");
+    await pasteInto(frame, "#to", address.toLowerCase());
+    const chip = await waitForBadge(frame, (b) => b.visible && b.status === "missing");
+    expect(chip.chip).toBe("No checksum");
+    // The badge is the frame's own: the top page has none.
+    expect(await page.evaluate(() => document.querySelector("presend-badge"))).toBeNull();
+    await frame.locator("#to").fill("");
+    await pasteInto(frame, "#to", "0x0000000000000000000000000000000000000000");
+    await waitForBadge(frame, (b) => b.visible && b.chip === "Zero address");
+    if (name === "cross") await screenshot(page, "frame-cross-origin-chip");
+    await page.close();
+  });
+}
+
+test("a frame without a wallet says how to pay instead of offering a check that cannot work", async ({
+  context,
+  dappUrl,
+}) => {
+  const page = await context.newPage();
+  await page.goto(`${dappUrl}frames.html`);
+  const frame = await frameNamed(page, "cross");
+  await pasteInto(frame, "#to", address);
+  await waitForBadge(frame, (b) => b.visible);
+  const card = await expandBadge(frame);
+  const notice = await waitForBadge(frame, (b) => "wallet-notice" in b.byTestId);
+  expect(notice.byTestId["wallet-notice"]).toContain("frame with no wallet of its own");
+  expect(card.byTestId.address).toBe(address);
+  await screenshot(page, "frame-no-wallet-card");
+  await page.close();
+});

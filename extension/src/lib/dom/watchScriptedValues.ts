@@ -1,0 +1,45 @@
+import { type AddressCandidate, findAddressCandidate } from "../address/findAddressCandidate";
+import type { BadgeLifecycle } from "../badge/createBadgeController";
+import { type EditableField, editableFieldFrom } from "./editableFieldFrom";
+import { fieldText } from "./fieldText";
+
+export type ScriptedValue = { field: EditableField; candidate: AddressCandidate };
+
+// Interactions after which a page script may have filled a field (a "paste" button, an address
+// book pick, a QR scan result). Re-read right after, and once more for pages that fetch first.
+const interactions = ["click", "keyup", "change", "focusin"] as const;
+const rereadAfterMs = [0, 400];
+
+/**
+ * Reports fields whose value a page script changed to an address: no input event fires for
+ * that, so the fields of the document are re-read shortly after each interaction (never on a
+ * timer of their own). Read-only and disabled fields are display, not entry, and are skipped.
+ * @example watchScriptedValues(document, ctx, (value) => badge.show({ ...value, trigger: "script", at: performance.now() }))
+ */
+export function watchScriptedValues(
+  doc: Document,
+  ctx: Pick<BadgeLifecycle, "addEventListener" | "setTimeout">,
+  onValue: (value: ScriptedValue) => void,
+): void {
+  const seen = new WeakMap<Element, string>();
+  let pending = false;
+  const reread = () => {
+    pending = false;
+    for (const element of doc.querySelectorAll<HTMLInputElement>("input, textarea")) {
+      if (element.readOnly || element.disabled) continue;
+      const field = editableFieldFrom([element]);
+      if (!field) continue;
+      const text = fieldText(field);
+      if (seen.get(element) === text) continue;
+      seen.set(element, text);
+      const candidate = findAddressCandidate(text);
+      if (candidate) onValue({ field, candidate });
+    }
+  };
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    for (const delay of rereadAfterMs) ctx.setTimeout(reread, delay);
+  };
+  for (const type of interactions) ctx.addEventListener(doc, type, schedule, { capture: true });
+}

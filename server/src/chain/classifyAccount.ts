@@ -1,0 +1,224 @@
+import type { ChainFacts } from "@presend/shared/api/report";
+import { assessDelegate } from "@presend/shared/registry/knownDelegates";
+import { findAccountImplementation } from "@presend/shared/registry/knownImplementations";
+import { findKnownToken } from "@presend/shared/registry/knownTokens";
+import {
+  type Address,
+  decodeFunctionResult,
+  getAddress,
+  type Hex,
+  hexToBigInt,
+  isAddressEqual,
+  size,
+  sliceHex,
+} from "viem";
+import {
+  type EntryPointVersion,
+  entryPoints,
+  type FactsSubcallKey,
+  probeAbi,
+} from "./buildFactsBatch";
+
+export type SubcallResult = { success: boolean; returnData: Hex };
+
+export type ClassifyInput = {
+  address: Address;
+  chainId: number;
+  code: Hex;
+  /** eth_getTransactionCount. */
+  accountNonce: bigint;
+  subcalls: Map<FactsSubcallKey, SubcallResult>;
+  /** The EIP-1967 implementation slot as read; null when that read failed. */
+  implementationSlot: Hex | null;
+  /** EXTCODEHASH of the EIP-7702 delegate as read; null when that read failed. */
+  delegateCodeHash: Hex | null;
+};
+
+export type Classification = Pick<
+  ChainFacts,
+  | "isContract"
+  | "kind"
+  | "kindLabel"
+  | "vendor"
+  | "delegate"
+  | "delegateAssessment"
+  | "implementation"
+  | "entryPoint"
+  | "safe"
+  | "token"
+  | "outgoingTxs"
+> & { unknowns: string[] };
+
+const emptyCodeHash = "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470";
+const nonceKeyOf: Record<EntryPointVersion, FactsSubcallKey> = {
+  "v0.6": "entryPointNonceV06",
+  "v0.7": "entryPointNonceV07",
+  "v0.8": "entryPointNonceV08",
+};
+
+/** The single uint256 word of a successful call, or undefined when it returned anything else. */
+export function word(result: SubcallResult | undefined): bigint | undefined {
+  if (!result?.success || size(result.returnData) !== 32) return undefined;
+  return hexToBigInt(result.returnData);
+}
+
+function decoded<T>(
+  result: SubcallResult | undefined,
+  functionName: "getOwners" | "accountId" | "symbol" | "entryPoint",
+): T | undefined {
+  if (!result?.success || size(result.returnData) === 0) return undefined;
+  try {
+    return decodeFunctionResult({ abi: probeAbi, functionName, data: result.returnData }) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** A short printable string from a contract (symbols and ids are attacker-chosen text). */
+function cleanText(text: string | undefined): string | null {
+  if (!text) return null;
+  const printable = text.replace(/[^\x20-\x7e]/g, "").trim();
+  return printable.length > 0 ? printable.slice(0, 32) : null;
+}
+
+/**
+ * What an address is, from its code and the behaviour probes of one facts batch: EOA, EIP-7702
+ * account (delegate judged against the registry), Safe, smart account, token, NFT, or contract;
+ * with its own outgoing activity counted where that kind keeps it.
+ * @example classifyAccount({ address, chainId: 8453, code: "0x", accountNonce: 3n, ... }).kind // "eoa"
+ */
+export function classifyAccount(input: ClassifyInput): Classification {
+  const { code, subcalls } = input;
+  const nonce = Number(input.accountNonce);
+  if (size(code) === 0) {
+    return {
+      isContract: false,
+      kind: "eoa",
+      kindLabel: "wallet (EOA)",
+      outgoingTxs: nonce,
+      unknowns: [],
+    };
+  }
+  // EIP-7702 delegation designator: 0xef0100 || 20-byte delegate. Still an EOA (it has a key and
+  // sends its own transactions), but the delegate's code decides what happens to deposits.
+  if (size(code) === 23 && code.toLowerCase().startsWith("0xef0100")) {
+    const delegate = getAddress(sliceHex(code, 3));
+    const codeHash =
+      input.delegateCodeHash && hexToBigInt(input.delegateCodeHash) !== 0n
+        ? input.delegateCodeHash
+        : null;
+    const { vendor, ...assessment } = assessDelegate(delegate, codeHash);
+    const unknowns =
+      input.delegateCodeHash === null && assessment.matchedBy === null
+        ? ["the delegate's code"]
+        : [];
+    const noCode = codeHash === emptyCodeHash;
+    const kindLabel =
+      assessment.category === "wallet"
+        ? `${vendor ?? assessment.label} smart account (EIP-7702)`
+        : assessment.category === "sweeper"
+          ? "EIP-7702 account delegating to a known sweeper"
+          : assessment.category === "helper"
+            ? `EIP-7702 account delegating to a helper contract (${assessment.label})`
+            : noCode
+              ? "EIP-7702 account delegating to an address without code"
+              : "EIP-7702 account delegating to an unknown contract";
+    return {
+      isContract: false,
+      kind: "eip7702-delegated",
+      kindLabel,
+      vendor,
+      delegate,
+      delegateAssessment: assessment,
+      outgoingTxs: nonce,
+      unknowns,
+    };
+  }
+
+  const implementation =
+    input.implementationSlot && hexToBigInt(input.implementationSlot) !== 0n
+      ? getAddress(sliceHex(input.implementationSlot, 12))
+      : null;
+  const unknowns = input.implementationSlot === null ? ["the proxy implementation slot"] : [];
+  const contract = { isContract: true, implementation, unknowns } as const;
+
+  const threshold = word(subcalls.get("threshold"));
+  const owners = decoded<readonly Address[]>(subcalls.get("owners"), "getOwners");
+  if (threshold !== undefined && threshold > 0n && owners && owners.length > 0) {
+    const safeNonce = word(subcalls.get("safeNonce"));
+    if (safeNonce === undefined) unknowns.push("the Safe's nonce");
+    return {
+      ...contract,
+      kind: "safe",
+      kindLabel: `Safe (${plural(owners.length, "owner")}, threshold ${threshold})`,
+      vendor: "Safe",
+      safe: { owners: owners.length, threshold: Number(threshold) },
+      outgoingTxs: safeNonce === undefined ? null : Number(safeNonce),
+    };
+  }
+
+  const knownImplementation = implementation
+    ? findAccountImplementation(implementation)
+    : undefined;
+  const entryPointAnswer = decoded<Address>(subcalls.get("entryPoint"), "entryPoint");
+  const entryPointVersion = (Object.keys(entryPoints) as EntryPointVersion[]).find(
+    (version) => entryPointAnswer && isAddressEqual(entryPointAnswer, entryPoints[version]),
+  );
+  const accountId = cleanText(decoded<string>(subcalls.get("accountId"), "accountId"));
+  if (entryPointVersion || knownImplementation || accountId) {
+    let outgoingTxs: number | null = null;
+    if (entryPointVersion) {
+      const result = subcalls.get(nonceKeyOf[entryPointVersion]);
+      // Success with no data: no EntryPoint code on this chain, so no UserOperation ever ran.
+      const count = result?.success && size(result.returnData) === 0 ? 0n : word(result);
+      // getNonce(account, 0) is key 0 << 64 | sequence: the sequence is the count.
+      if (count === undefined) unknowns.push("the EntryPoint nonce");
+      else outgoingTxs = Number(count & 0xffffffffffffffffn);
+    } else {
+      unknowns.push("the account's outgoing activity (no known EntryPoint)");
+    }
+    const vendor = knownImplementation?.vendor ?? accountId;
+    return {
+      ...contract,
+      kind: "smart-account",
+      kindLabel:
+        knownImplementation?.vendor ??
+        (accountId ? `ERC-7579 smart account (${accountId})` : "ERC-4337 smart account"),
+      vendor: vendor ?? null,
+      ...(entryPointVersion ? { entryPoint: entryPoints[entryPointVersion] } : {}),
+      outgoingTxs,
+    };
+  }
+
+  const listed = findKnownToken(input.chainId, input.address);
+  const symbol = listed?.symbol ?? cleanText(decoded<string>(subcalls.get("symbol"), "symbol"));
+  const isTrue = (key: FactsSubcallKey) => word(subcalls.get(key)) === 1n;
+  const nftStandard = isTrue("erc721") ? "erc721" : isTrue("erc1155") ? "erc1155" : null;
+  if (nftStandard) {
+    return {
+      ...contract,
+      kind: "nft",
+      kindLabel: `NFT collection (${nftStandard === "erc721" ? "ERC-721" : "ERC-1155"}${symbol ? `, ${symbol}` : ""})`,
+      token: { standard: nftStandard, symbol, name: listed?.name ?? null, listed: !!listed },
+      outgoingTxs: null,
+    };
+  }
+  const totalSupply = word(subcalls.get("totalSupply"));
+  const decimals = word(subcalls.get("decimals"));
+  // decimals is a uint8 in the ERC-20 ABI; a larger word means the function is something else.
+  const looksErc20 = totalSupply !== undefined && decimals !== undefined && decimals <= 255n;
+  if (listed || looksErc20) {
+    return {
+      ...contract,
+      kind: "token",
+      kindLabel: `ERC-20 token contract${symbol ? ` (${symbol})` : ""}`,
+      token: { standard: "erc20", symbol, name: listed?.name ?? null, listed: !!listed },
+      outgoingTxs: null,
+    };
+  }
+  return { ...contract, kind: "contract", kindLabel: "contract", outgoingTxs: null };
+}

@@ -1,0 +1,148 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+/**
+ * What the proxy does to JSON-RPC traffic. `pass`: forwards. `hang`: never answers. `garbage`:
+ * answers bytes that are not JSON. `http429`: rate-limited. `wrongChainId`: eth_chainId says
+ * Ethereum (1), the rest is forwarded. `hugeBody`: a 50 MB answer. `receiptErrors`:
+ * eth_getTransactionReceipt fails with a JSON-RPC error. `dropSendRaw`: eth_sendRawTransaction is
+ * forwarded, then the connection is cut before the answer. `swallowFirstSend`: the first
+ * eth_sendRawTransaction is cut without forwarding it. `downAfterSend`: like dropSendRaw, and
+ * from then on every request hangs (the chain "goes down" right after the broadcast).
+ */
+export type FaultMode =
+  | "pass"
+  | "hang"
+  | "garbage"
+  | "http429"
+  | "wrongChainId"
+  | "hugeBody"
+  | "receiptErrors"
+  | "dropSendRaw"
+  | "swallowFirstSend"
+  | "downAfterSend";
+
+export type FaultyRpc = {
+  url: string;
+  mode: FaultMode;
+  /** JSON-RPC methods seen since start, in order. */
+  calls: string[];
+  close(): Promise<void>;
+};
+
+/**
+ * A fault-injecting JSON-RPC proxy in front of a real chain, for tests of what a payer gets,
+ * what is charged and what is recorded when the payment chain misbehaves. Set `mode` at any time.
+ * @example const rpc = await startFaultyRpc(world.chains.base.rpcUrl); rpc.mode = "receiptErrors";
+ */
+export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
+  const sockets = new Set<Socket>();
+  let down = false;
+  let swallowed = false;
+  let current: FaultMode = "pass";
+  const proxy: FaultyRpc = { url: "", mode: "pass", calls: [], close: async () => {} };
+
+  const forward = async (body: string) => {
+    const answer = await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    return answer.text();
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    let parsed: { method?: string; id?: unknown } | Array<{ method?: string }> = {};
+    try {
+      parsed = JSON.parse(body);
+    } catch {}
+    const methods = (Array.isArray(parsed) ? parsed : [parsed]).map((call) => call.method ?? "");
+    proxy.calls.push(...methods);
+    const mode = proxy.mode;
+    const cut = () => request.socket.destroy();
+    const hasMethod = (name: string) => methods.includes(name);
+
+    if (down || mode === "hang") return; // never answered; close() cuts it
+    if (mode === "garbage") {
+      response.writeHead(200, { "content-type": "application/json" });
+      return void response.end("<html>502 Bad Gateway</html>\u0000{{{");
+    }
+    if (mode === "http429") {
+      response.writeHead(429, { "content-type": "text/plain", "retry-after": "1" });
+      return void response.end("Too Many Requests");
+    }
+    if (mode === "hugeBody") {
+      response.writeHead(200, { "content-type": "application/json" });
+      const chunk = `"${"x".repeat(1024 * 1024 - 2)}"`;
+      let sent = 0;
+      const write = () => {
+        while (sent < 50) {
+          sent++;
+          if (!response.write(chunk)) return void response.once("drain", write);
+        }
+        response.end();
+      };
+      response.on("error", () => {});
+      return write();
+    }
+    if (mode === "wrongChainId" && !Array.isArray(parsed) && hasMethod("eth_chainId")) {
+      response.writeHead(200, { "content-type": "application/json" });
+      return void response.end(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: "0x1" }));
+    }
+    if (
+      mode === "receiptErrors" &&
+      !Array.isArray(parsed) &&
+      hasMethod("eth_getTransactionReceipt")
+    ) {
+      response.writeHead(200, { "content-type": "application/json" });
+      return void response.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: parsed.id,
+          error: { code: -32000, message: "header not found" },
+        }),
+      );
+    }
+    if (hasMethod("eth_sendRawTransaction")) {
+      if (mode === "swallowFirstSend" && !swallowed) {
+        swallowed = true;
+        return cut();
+      }
+      if (mode === "dropSendRaw" || mode === "downAfterSend") {
+        await forward(body);
+        if (mode === "downAfterSend") down = true;
+        return cut();
+      }
+    }
+    const answer = await forward(body);
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(answer);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch(() => request.socket.destroy());
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    });
+  Object.defineProperty(proxy, "mode", {
+    get: () => current,
+    set: (next: FaultMode) => {
+      current = next;
+      down = false;
+      swallowed = false;
+    },
+  });
+  return proxy;
+}
