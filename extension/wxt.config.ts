@@ -12,6 +12,8 @@ function originPattern(url: string): string {
 
 export default defineConfig({
   srcDir: "src",
+  // MV3 everywhere, Firefox included (WXT would build MV2 for it by default).
+  manifestVersion: 3,
   // Explicit imports only: auto-imports hide dependencies (STYLE.md).
   imports: false,
   modules: ["@wxt-dev/module-react"],
@@ -34,12 +36,26 @@ export default defineConfig({
     define: { "import.meta.env.WXT_PRESEND_API_URL": JSON.stringify(apiUrl) },
     build: { chunkSizeWarningLimit: 2000 },
   }),
-  manifest: {
+  manifest: ({ browser }) => ({
     name: "presend",
     description:
       "Pre-send safety check for EVM addresses: local checksum and lookalike warnings, paid on-chain checks.",
     permissions: ["storage", "activeTab"],
     host_permissions: [originPattern(apiUrl)],
     optional_host_permissions: ["http://*/*", "https://*/*"],
-  },
+    // Firefox requires an add-on id for MV3 and a minimum version with the features used here
+    // (MAIN-world content scripts, match_origin_as_fallback).
+    ...(browser === "firefox"
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: "presend@presend.dev",
+              strict_min_version: "128.0",
+              // A paid check sends the address and a payment to the API, on the person's click.
+              data_collection_permissions: { required: ["financialAndPaymentInfo"] },
+            },
+          },
+        }
+      : {}),
+  }),
 });

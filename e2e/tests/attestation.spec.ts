@@ -5,6 +5,7 @@ import { activeEoa } from "../helpers/demo";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import { gate } from "../helpers/gate";
 import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
+import { screenshot } from "../helpers/screenshot";
 
 // Before any signature the background verifies the 402 against the payee attestation pinned for
 // the API (spec §5.6). These tests put a real second server or a rewriting proxy between the
@@ -125,10 +126,12 @@ test("every step is shown: what will be paid and to whom while the wallet decide
   expect(waiting.text).toContain(api.world.accounts.payTo.address);
   expect(waiting.text).toContain("(pinned now, first use)");
   expect(waiting.text).toContain("Waiting for your wallet's signature");
+  await screenshot(dapp, "card-waiting-wallet");
   signature.open();
   const checking = await waitForBadge(dapp, (b) => b.state === "checking");
   expect(checking.text).toContain("Paid. Checking the address");
   paidRequest.open();
   const done = await waitForBadge(dapp, (b) => "verdict-level" in b.byTestId);
   expect(done.level).toBe("ok");
+  await screenshot(dapp, "card-verdict-ok");
 });

@@ -1,6 +1,6 @@
 import { expect, test } from "../fixtures/test";
 import { lookalikeOf, randomAddress } from "../helpers/addresses";
-import { waitForBadge } from "../helpers/badge";
+import { expandBadge, waitForBadge } from "../helpers/badge";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage } from "../helpers/extensionStorage";
 import { seedCheckedAddress } from "../helpers/seedHistory";
@@ -17,6 +17,9 @@ test("a lookalike of an address checked before is flagged danger, free", async (
   await seedCheckedAddress(serviceWorker, used);
   await dapp.reload();
   await pasteInto(dapp, dappFields.input, lookalike);
+  const chip = await waitForBadge(dapp, (b) => b.visible && b.chip === "Lookalike");
+  expect(chip.localLevel).toBe("danger");
+  await expandBadge(dapp);
   const badge = await waitForBadge(dapp, (b) => b.visible && "lookalike" in b.byTestId);
   expect(badge.byTestId.lookalike).toContain(used);
   expect(badge.byTestId.lookalike).toContain("Danger");
@@ -41,9 +44,8 @@ test("a lookalike of an address the dApp's wallet sent USDC to is flagged danger
   wallet.state.rpcUrls = { 8453: api.world.chains.base.rpcUrl };
   const recipient = randomAddress();
   await dapp.locator(dappFields.input).fill(recipient);
-  // The badge now floats over the form; the dApp button is clicked by its own event, as the
-  // page would (what matters is the wallet request it makes).
-  await dapp.locator("#send").dispatchEvent("click");
+  // The chip sits beside the field, so the dApp's own button takes a real click.
+  await dapp.locator("#send").click();
   await expect
     .poll(() => dapp.evaluate(() => document.body.dataset.sent ?? null))
     .toMatch(/^0x[0-9a-f]{64}$/);
@@ -56,6 +58,8 @@ test("a lookalike of an address the dApp's wallet sent USDC to is flagged danger
   const poison = lookalikeOf(recipient);
   await dapp.locator(dappFields.input).fill("");
   await pasteInto(dapp, dappFields.input, poison);
+  await waitForBadge(dapp, (b) => b.visible && b.chip === "Lookalike");
+  await expandBadge(dapp);
   const badge = await waitForBadge(dapp, (b) => b.visible && "lookalike" in b.byTestId);
   expect(badge.byTestId.address).toBe(poison);
   expect(badge.byTestId.lookalike).toContain(recipient);

@@ -1,7 +1,10 @@
+import { utcDay } from "../../extension/src/lib/payments/utcDay";
 import { expect, test } from "../fixtures/test";
 import { readBadge, waitForBadge } from "../helpers/badge";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
+import { setExtensionStorage } from "../helpers/extensionStorage";
 import { newBlankTab, openPopup, tabWithWallet } from "../helpers/popup";
+import { screenshot } from "../helpers/screenshot";
 import { seedCheckedAddress } from "../helpers/seedHistory";
 
 test("the popup shows the active tab's wallet and the recent results, newest first", async ({
@@ -60,4 +63,44 @@ test("options: the cap and disabled sites are saved; the badge stays off on a di
 test("a badge appears again once the site is enabled", async ({ dapp }) => {
   await pasteInto(dapp, dappFields.input, "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045");
   await waitForBadge(dapp, (b) => b.visible);
+});
+
+test("options: today's spend is shown against the daily cap", async ({
+  context,
+  extensionId,
+  serviceWorker,
+}) => {
+  await setExtensionStorage(serviceWorker, {
+    spendLedger: { day: utcDay(new Date()), spentUnits: 60_000 },
+  });
+  const options = await context.newPage();
+  await options.setViewportSize({ width: 720, height: 720 });
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await expect(options.getByTestId("spent-today")).toContainText(
+    "$0.06 of $1.00 spent today (UTC). $0.94 left.",
+  );
+  await expect(options.getByRole("meter")).toHaveAttribute("value", "60000");
+  await screenshot(options, "options-spend-against-cap");
+  await options.close();
+});
+
+test("the popup shows a history entry's full report when it is opened", async ({
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+}) => {
+  void dapp;
+  await seedCheckedAddress(serviceWorker, "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045");
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.setViewportSize({ width: 420, height: 720 });
+  const entry = popup.getByTestId("history-entry").first();
+  await expect(entry.getByTestId("verdict-headline")).toBeHidden();
+  await entry.locator("summary").click();
+  await expect(entry.getByTestId("verdict-headline")).toBeVisible();
+  await expect(entry.locator("tr[data-chain]").first()).toBeVisible();
+  await popup.getByLabel("Address").fill("0x000000000000000000000000000000000000dEaD");
+  await expect(popup.getByTestId("special")).toContainText("burn address");
+  await expect(popup.getByRole("button", { name: "Check $0.01" })).toBeDisabled();
+  await screenshot(popup, "popup-history-and-free-danger");
 });

@@ -13,7 +13,7 @@ import { balances, levelColour, pasteAndCheck, payerAndPayTo } from "../helpers/
 const levels = [
   { label: "active-eoa-on-base", level: "ok" },
   { label: "fresh-address", level: "caution" },
-  { label: "generic-contract-on-base", level: "warn" },
+  { label: "contract-rejecting-eth-on-base", level: "warn" },
   { label: "usdc-contract-on-base", level: "danger" },
 ] as const;
 

@@ -7,6 +7,83 @@ import { createEngine } from "../src/engine/createEngine";
 import { startCountingProxy } from "./countingProxy";
 import { percentile, timeRuns } from "./percentiles";
 
+const publicRpcDelayMs = 30;
+
+/**
+ * Check and deep through proxies that add 30 ms to every upstream round trip, against one raw
+ * round trip of the same batch through the same proxy.
+ */
+async function timeBehindLatency(
+  world: World,
+  options: { samples: number; pick: (index: number) => Address },
+) {
+  const proxies = await Promise.all(
+    chainNames.map((name) =>
+      startCountingProxy(world.chains[name].rpcUrl, { delayMs: publicRpcDelayMs }),
+    ),
+  );
+  try {
+    const rpcUrls = Object.fromEntries(
+      chainNames.map((name, index) => [name, [proxies[index]?.url as string]]),
+    ) as Record<ChainName, string[]>;
+    const engine = createEngine({ reader: createChainReader({ rpcUrls, ttlMs: 0 }) });
+    const rawRoundTrip = async (index: number) => {
+      const response = await fetch(rpcUrls.base[0] as string, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(buildFactsBatch(options.pick(index), "base")),
+      });
+      await response.json();
+    };
+    // Deep's floor here: the five raw round trips in parallel, one per chain.
+    const rawFive = (index: number) =>
+      Promise.all(
+        chainNames.map(async (name) => {
+          const response = await fetch(rpcUrls[name]?.[0] as string, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify(buildFactsBatch(options.pick(index), name)),
+          });
+          await response.json();
+        }),
+      );
+    const check = (index: number) => engine.check({ address: options.pick(index), chain: "base" });
+    const deep = (index: number) => engine.deep({ address: options.pick(index), chain: "base" });
+    const raw: number[] = [];
+    const checks: number[] = [];
+    const deeps: number[] = [];
+    const rawFives: number[] = [];
+    const samples = Math.max(20, Math.floor(options.samples / 2));
+    const block = Math.max(10, Math.floor(samples / 5));
+    for (let done = 0; done < samples; done += block) {
+      raw.push(...(await timeRuns(rawRoundTrip, { count: block })));
+      checks.push(...(await timeRuns(check, { count: block })));
+      deeps.push(...(await timeRuns(deep, { count: block })));
+      rawFives.push(...(await timeRuns(rawFive, { count: block })));
+    }
+    const summary = (values: number[]) => ({
+      p50: percentile(values, 50),
+      p95: percentile(values, 95),
+    });
+    const rawFiveMs = summary(rawFives);
+    const rawMs = summary(raw);
+    const checkMs = summary(checks);
+    const deepMs = summary(deeps);
+    return {
+      delayMs: publicRpcDelayMs,
+      rawRoundTripMs: rawMs,
+      checkMs,
+      deepMs,
+      checkVsRaw: { p50: checkMs.p50 / rawMs.p50, p95: checkMs.p95 / rawMs.p95 },
+      deepVsCheck: { p50: deepMs.p50 / checkMs.p50, p95: deepMs.p95 / checkMs.p95 },
+      rawFiveMs,
+      rawFiveVsRaw: { p50: rawFiveMs.p50 / rawMs.p50, p95: rawFiveMs.p95 / rawMs.p95 },
+    };
+  } finally {
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+  }
+}
+
 /**
  * Engine figures on the local world: upstream requests per check (counted at a proxy), check
  * latency against one raw fetch of the same JSON-RPC batch, and deep against check.
@@ -89,7 +166,11 @@ export async function benchEngine(world: World, options: { samples: number }) {
     const checkSummary = summary(checks);
     const deepSummary = summary(deeps);
     const rawFiveSummary = summary(rawFives);
+
+    const behindLatency = await timeBehindLatency(world, { samples: options.samples, pick });
     return {
+      batchEntries: buildFactsBatch(pick(0), "base").length,
+      behindLatency,
       requestsPerCheck,
       requestsPerDeep,
       readerCountsUpstream: reader.stats().upstreamRequests,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorld, type World } from "../src/devnet/startWorld";
-import { benchPaidCheck } from "./paidCheck";
+import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 
 describe("benchPaidCheck", () => {
   let world: World;
@@ -24,5 +24,18 @@ describe("benchPaidCheck", () => {
     }
     expect(figures.verifyMs.p50 + figures.settleMs.p50).toBeLessThan(figures.paidMs.p95);
     expect(figures.paidVsEngine.p50).toBeGreaterThan(1);
+  });
+
+  it("measures paid checks per second per concurrency level, none refused, and the record's cost", async () => {
+    const figures = await benchPaidConcurrency(world, { levels: [1, 3], perWorker: 2, samples: 3 });
+    expect(figures.levels.map((level) => level.requests)).toEqual([2, 6]);
+    for (const level of figures.levels) {
+      expect(level.refusedShare).toBe(0);
+      expect(level.paidPerSecond).toBeGreaterThan(0);
+      expect(level.latencyMs.p95).toBeGreaterThanOrEqual(level.latencyMs.p50);
+    }
+    expect(figures.recordRatio.p50).toBeGreaterThan(0);
+    expect(figures.recordOpsMs.p50).toBeGreaterThan(0);
+    expect(figures.recordOpsShare).toBeLessThan(1);
   });
 });

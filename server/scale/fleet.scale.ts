@@ -1,3 +1,4 @@
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
@@ -8,7 +9,6 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { createPublicClient, erc20Abi, type Hex, http, parseAbiItem } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { receiptMessage } from "../src/receipts/receiptMessage";
 import { type Fleet, type Replica, startFleet } from "./startFleet";
 
 const freeLimit = 10;

@@ -32,7 +32,8 @@ async function startMain(env: Record<string, string> = {}): Promise<Started> {
   child.stderr?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
-  const deadline = Date.now() + 30_000;
+  // Five chains, seeding and the server: ~12 s alone, several times that with the suite around it.
+  const deadline = Date.now() + 120_000;
   while (!output.includes("Ctrl-C stops everything") && Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`main exited early:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -74,7 +75,7 @@ const exited = (child: ChildProcess) =>
     else child.once("exit", (code) => resolve(code));
   });
 
-describe("npm start (server/src/main.ts)", () => {
+describe("npm start (server/src/main.ts)", { timeout: 240_000 }, () => {
   it.each(["SIGINT", "SIGTERM"] as const)(
     "serves the API and the five chains, and %s leaves no chain running",
     async (signal) => {

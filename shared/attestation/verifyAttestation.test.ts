@@ -71,6 +71,24 @@ describe("verifyAttestation", () => {
     expect(result).toMatchObject({ type: "invalid", reason });
   });
 
+  it.each([
+    ["network_mismatch", { network: "eip155:1" }],
+    ["asset_mismatch", { asset: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" }],
+  ] as const)(
+    "refuses %s when the attestation binds the network and asset",
+    async (reason, challenge) => {
+      const bound = {
+        network: "eip155:8453",
+        asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      };
+      const { block } = await makeBlock(bound);
+      const base = { block, route: "/check", payTo, amount: "10000", now };
+      expect(await verifyAttestation({ ...base, ...bound })).toMatchObject({ type: "valid" });
+      const result = await verifyAttestation({ ...base, ...bound, ...challenge });
+      expect(result).toMatchObject({ type: "invalid", reason });
+    },
+  );
+
   it("refuses an expired attestation", async () => {
     const { block } = await makeBlock({ iat: now - 7200, exp: now - 3600 });
     const result = await verifyAttestation({ block, route: "/check", payTo, amount: "10000", now });

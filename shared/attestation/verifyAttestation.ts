@@ -15,6 +15,10 @@ export type AttestationCheck = {
   payTo: string;
   /** Amount (base units) of those requirements. */
   amount: string;
+  /** CAIP-2 network of those requirements; compared when the attestation binds one. */
+  network?: string;
+  /** Asset (token contract) of those requirements; compared when the attestation binds one. */
+  asset?: string;
   /** Thumbprint of the key pinned for this server, when one is pinned. */
   pinnedThumbprint?: string;
   /** Seconds since epoch; defaults to the clock. */
@@ -28,6 +32,8 @@ export type AttestationFailure =
   | "expired"
   | "not_yet_valid"
   | "payto_mismatch"
+  | "network_mismatch"
+  | "asset_mismatch"
   | "unknown_route"
   | "price_above_attested";
 
@@ -111,6 +117,30 @@ export async function verifyAttestation(check: AttestationCheck): Promise<Attest
       reason: "payto_mismatch",
       thumbprint,
       message: `The challenge asks to pay ${check.payTo}, but the attested payee is ${payload.payTo}.`,
+    };
+  }
+  if (
+    payload.network !== undefined &&
+    check.network !== undefined &&
+    payload.network !== check.network
+  ) {
+    return {
+      type: "invalid",
+      reason: "network_mismatch",
+      thumbprint,
+      message: `The challenge asks for payment on ${check.network}, but the attested network is ${payload.network}.`,
+    };
+  }
+  if (
+    payload.asset !== undefined &&
+    check.asset !== undefined &&
+    payload.asset.toLowerCase() !== check.asset.toLowerCase()
+  ) {
+    return {
+      type: "invalid",
+      reason: "asset_mismatch",
+      thumbprint,
+      message: `The challenge asks for payment in ${check.asset}, but the attested asset is ${payload.asset}.`,
     };
   }
   const maxPrice = payload.maxPrice[check.route];

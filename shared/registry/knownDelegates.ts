@@ -23,7 +23,7 @@ const delegatesByCode: readonly KnownDelegate[] = [
     codeHash: "0xcc7b633aef4b2543cb8f37522adf1a401f910f0f6b2430c1eecc11f401ccfcf3",
     label: "Simple 7702Account",
     category: "wallet",
-    vendor: "Simple7702Account (ERC-4337 reference)",
+    vendor: "Simple7702Account",
   },
 ];
 

@@ -1,9 +1,10 @@
-import { chains, multicall3Address } from "@presend/shared/chains/chains";
+import { chainNames, chains, multicall3Address } from "@presend/shared/chains/chains";
 import { decodeFunctionData, getAddress, multicall3Abi } from "viem";
 import { describe, expect, it } from "vitest";
 import {
   aggregate3ValueAbi,
   buildFactsBatch,
+  encodeCallDataDirectly,
   entryPoints,
   maxBatchEntries,
   receiveSimulationSender,
@@ -77,5 +78,21 @@ describe("buildFactsBatch", () => {
       multicall3Address,
     ]);
     expect(transfer?.value).toBe(receiveSimulationWei);
+  });
+});
+
+describe("buildFactsBatch call data from the per-chain template", () => {
+  it.each(chainNames)("equals a direct encoding on %s, for several addresses", (chain) => {
+    for (const address of [who, "0x0000000000000000000000000000000000000001", multicall3Address]) {
+      const batch = buildFactsBatch(address as `0x${string}`, chain);
+      const direct = encodeCallDataDirectly(getAddress(address), chain);
+      const data = (index: number) =>
+        (batch[index]?.params[0] as { data: string } | undefined)?.data;
+      expect([data(6), data(8), data(9)]).toEqual([
+        direct.aggregate,
+        direct.codeHashProbe,
+        direct.simulation,
+      ]);
+    }
   });
 });

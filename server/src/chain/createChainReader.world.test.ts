@@ -1,9 +1,18 @@
-import { chainNames, chains } from "@presend/shared/chains/chains";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoContracts } from "../devnet/demoWorld";
+import { demoAccounts, demoContracts } from "../devnet/demoWorld";
 import { devnetAccounts } from "../devnet/devnetAccounts";
 import { startWorld, type World } from "../devnet/startWorld";
 import { type ChainReader, createChainReader } from "./createChainReader";
+
+function rpcUrlsOf(world: World): Record<ChainName, string[]> {
+  return Object.fromEntries(
+    chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
+  ) as Record<ChainName, string[]>;
+}
 
 // The reader against the seeded local world: five chains, the stablecoins at their mainnet
 // addresses and the demo addresses, all created with real transactions by the devnet seeder.
@@ -13,11 +22,7 @@ describe("createChainReader against the local world", () => {
 
   beforeAll(async () => {
     world = await startWorld();
-    reader = createChainReader({
-      rpcUrls: Object.fromEntries(
-        chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-      ) as Record<(typeof chainNames)[number], string[]>,
-    });
+    reader = createChainReader({ rpcUrls: rpcUrlsOf(world) });
   });
 
   afterAll(() => world?.stop());
@@ -45,29 +50,107 @@ describe("createChainReader against the local world", () => {
     });
   });
 
-  it("classifies the demo contracts and the seeded EIP-7702 delegation", async () => {
-    const [guestbook, multisigHere, multisigThere, usdc, delegated] = await Promise.all([
-      reader.read(demoContracts.guestbookOnBase, "base"),
-      reader.read(demoContracts.multisigOnEthereum, "base"),
-      reader.read(demoContracts.multisigOnEthereum, "ethereum"),
-      reader.read(chains.base.usdc.address, "base"),
-      reader.read(devnetAccounts.delegatedOnBase.address, "base"),
-    ]);
-    expect(guestbook).toMatchObject({ isContract: true, kind: "contract" });
-    expect(multisigHere).toMatchObject({ isContract: false, kind: "eoa", outgoingTxs: 0 });
-    expect(multisigThere).toMatchObject({
+  it("classifies the published wallet kinds of the demo world", async () => {
+    const read = (address: Address, chain: ChainName = "base") => reader.read(address, chain);
+    const [guestbook, safeHere, safeThere, usedSafe, account, delegated, swept, token, nft] =
+      await Promise.all([
+        read(demoContracts.guestbookOnBase),
+        read(demoAccounts.safeOnEthereum),
+        read(demoAccounts.safeOnEthereum, "ethereum"),
+        read(demoAccounts.usedSafeOnBase),
+        read(demoAccounts.smartAccountOnBase),
+        read(devnetAccounts.delegatedOnBase.address),
+        read(devnetAccounts.sweptOnBase.address),
+        read(demoContracts.tokenOnBase),
+        read(demoContracts.collectionOnBase),
+      ]);
+    expect(guestbook).toMatchObject({
+      isContract: true,
+      kind: "contract",
+      receiveSimulation: { outcome: "rejected" },
+    });
+    expect(safeHere).toMatchObject({ isContract: false, kind: "eoa", outgoingTxs: 0 });
+    expect(safeThere).toMatchObject({
       isContract: true,
       kind: "safe",
+      kindLabel: "Safe (3 owners, threshold 2)",
+      outgoingTxs: 0,
+      accountNonce: 1,
       usdc: { formatted: "10000" },
     });
-    expect(usdc).toMatchObject({ isContract: true, kind: "token" });
+    expect(usedSafe).toMatchObject({ kindLabel: "Safe (2 owners, threshold 1)", outgoingTxs: 1 });
+    expect(account).toMatchObject({
+      kind: "smart-account",
+      kindLabel: "ERC-4337 smart account",
+      entryPoint: demoContracts.entryPointV08,
+      outgoingTxs: 1,
+      receiveSimulation: { outcome: "kept" },
+    });
+    expect(account.implementation).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(delegated).toMatchObject({
       isContract: false,
       kind: "eip7702-delegated",
-      delegate: demoContracts.batchExecutorOnBase,
+      kindLabel: "Simple7702Account smart account (EIP-7702)",
+      delegate: demoContracts.simple7702OnBase,
+      delegateAssessment: { category: "wallet", matchedBy: "codeHash" },
       outgoingTxs: 2,
-      usdc: { formatted: "50" },
     });
+    expect(swept).toMatchObject({
+      kind: "eip7702-delegated",
+      delegateAssessment: { category: "unknown" },
+      receiveSimulation: { outcome: "forwarded" },
+    });
+    expect(token).toMatchObject({ kind: "token", kindLabel: "ERC-20 token contract (DEMO)" });
+    expect(nft).toMatchObject({ kind: "nft", token: { standard: "erc721", symbol: "DEMONFT" } });
+  });
+
+  it("marks only the receive simulation unavailable behind an endpoint that refuses state overrides", async () => {
+    const refusing = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const batch = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        id: number;
+        method: string;
+        params: unknown[];
+      }[];
+      const upstream = (await (
+        await fetch(world.chains.base.rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(batch),
+        })
+      ).json()) as { id: number }[];
+      // What a public endpoint without state overrides answers for that one entry.
+      const overrides = new Set(
+        batch
+          .filter((entry) => entry.method === "eth_call" && entry.params.length > 2)
+          .map((e) => e.id),
+      );
+      const answer = upstream.map((entry) =>
+        overrides.has(entry.id)
+          ? { jsonrpc: "2.0", id: entry.id, error: { code: -32602, message: "too many arguments" } }
+          : entry,
+      );
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = refusing.address() as AddressInfo;
+      const limited = createChainReader({
+        rpcUrls: { ...rpcUrlsOf(world), base: [`http://127.0.0.1:${port}`] },
+      });
+      const facts = await limited.read(demoAccounts.usedSafeOnBase, "base");
+      expect(facts).toMatchObject({
+        status: "ok",
+        kind: "safe",
+        outgoingTxs: 1,
+        receiveSimulation: { outcome: "unavailable" },
+      });
+      expect(facts.receiveSimulation?.error).toMatch(/too many arguments/);
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
   });
 
   it("reads one address on all five chains with one upstream request per chain", async () => {

@@ -1,25 +1,15 @@
 import type { Balance, ChainFacts, ReceiveSimulation } from "@presend/shared/api/report";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
-import {
-  type AbiFunction,
-  type Address,
-  decodeAbiParameters,
-  formatUnits,
-  getAbiItem,
-  type Hex,
-  hexToBigInt,
-  multicall3Abi,
-  size,
-} from "viem";
+import { type Address, formatUnits, type Hex, hexToBigInt, size } from "viem";
 import { z } from "zod";
 import {
-  aggregate3ValueAbi,
   type FactsSubcallKey,
   factsBatchIds,
   factsSubcallKeys,
   receiveSimulationWei,
 } from "./buildFactsBatch";
 import { classifyAccount, type SubcallResult, word } from "./classifyAccount";
+import { decodeCallResults } from "./decodeCallResults";
 import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
 
 const NATIVE_TRANSFER_GAS = 21_000n;
@@ -62,13 +52,6 @@ const optionalIds = new Set<number>([
   factsBatchIds.delegateCodeHash,
   factsBatchIds.receiveSimulation,
 ]);
-
-// Looked up once: decoding by the output parameters skips viem's per-call ABI item search.
-const aggregate3Outputs = (getAbiItem({ abi: multicall3Abi, name: "aggregate3" }) as AbiFunction)
-  .outputs;
-const aggregate3ValueOutputs = (
-  getAbiItem({ abi: aggregate3ValueAbi, name: "aggregate3Value" }) as AbiFunction
-).outputs;
 
 /**
  * Turns the JSON answer to `buildFactsBatch(address, chain)` into that address's ChainFacts; throws a
@@ -175,7 +158,7 @@ function parseReceiveSimulation(data: Hex | null, error: string | undefined): Re
   if (data === null) return unavailable(error ?? "no answer");
   let results: readonly SubcallResult[];
   try {
-    [results] = decodeAbiParameters(aggregate3ValueOutputs, data) as [readonly SubcallResult[]];
+    results = decodeCallResults(data);
   } catch {
     return unavailable("answer does not decode");
   }
@@ -197,7 +180,7 @@ function decodeSubcalls(keys: FactsSubcallKey[], data: Hex): Map<FactsSubcallKey
     throw new RpcMalformedResponseError("Multicall3 not deployed (empty eth_call)");
   let decoded: readonly SubcallResult[];
   try {
-    [decoded] = decodeAbiParameters(aggregate3Outputs, data) as [readonly SubcallResult[]];
+    decoded = decodeCallResults(data);
   } catch (cause) {
     throw new RpcMalformedResponseError("aggregate3 result does not decode", { cause });
   }

@@ -1,13 +1,19 @@
 import { runFacilitatorCommand } from "../facilitatorService/runFacilitatorCommand";
+import { runMcpServer } from "../mcp/runMcpServer";
 import { configDir } from "./openPinStore";
 import { runCli } from "./runCli";
 
 /**
- * The `presend` command as the bin runs it: real environment, stdout and stderr.
+ * The `presend` command as the bin runs it: real environment, stdout and stderr. `presend mcp`
+ * serves MCP on stdio instead (stdout is the protocol then, so nothing else is printed there).
  * @example process.exitCode = await main(process.argv.slice(2));
  */
-export function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[]): Promise<number | undefined> {
   if (argv[0] === "facilitator") return runFacilitatorCommand(process.env);
+  if (argv[0] === "mcp") {
+    await runMcpServer(process.env, configDir(process.env));
+    return undefined;
+  }
   return runCli(argv, {
     env: process.env,
     stdout: (text) => process.stdout.write(`${text}\n`),

@@ -17,6 +17,7 @@ export type ParsedCli =
   | { type: "error"; message: string };
 
 export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price 0.05]
+       presend mcp           (MCP server on stdio: tools validate, check, deep; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
   validate   free EIP-55 checksum pre-check
@@ -29,7 +30,12 @@ export const usage = `usage: presend <validate|check|deep> <address> [--chain ba
 
 environment:
   PRESEND_PRIVATE_KEY  key that pays (0x + 64 hex), needed by check and deep
-  PRESEND_URL          server (default http://127.0.0.1:8402)`;
+  PRESEND_URL          server (default http://127.0.0.1:8402)
+  PRESEND_SPEND_CAP    mcp: USD one session may spend (default 0.10)
+
+exit codes: 0 done, 1 address not valid, 2 usage, 3 refused to pay (charged: no),
+  4 payment refused by the server (charged: no), 5 server error or unreachable (charged: no),
+  6 charged or possibly charged but no report (stderr says how to fetch it), 7 forged report`;
 
 /**
  * Parses the presend command line; never throws.

@@ -12,6 +12,7 @@ import { devnetAccounts } from "../devnet/devnetAccounts";
 import { freePort } from "../devnet/startAnvil";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
+import { startTamperingProxy } from "../payments/startTamperingProxy";
 import { exitCodes, runCli } from "./runCli";
 
 const run = promisify(execFile);
@@ -102,7 +103,8 @@ describe("presend CLI against a real server on the local world", () => {
     const before = await stack.usdcBalance(payer.address);
     const result = await cli(["deep", target, "--max-price", "0.01"]);
     expect(result.code).toBe(exitCodes.refusedToPay);
-    expect(result.stderr).toMatch(/costs 0.05 USDC, above --max-price 0.01/);
+    expect(result.stderr).toMatch(/costs 0.05 USDC, above the most you allow \(0.01\)/);
+    expect(result.stderr).toMatch(/charged: no/);
     expect(await stack.usdcBalance(payer.address)).toBe(before);
   });
 
@@ -160,5 +162,52 @@ describe("presend CLI against a real server on the local world", () => {
     });
     expect(unreachable.code).toBe(exitCodes.serverError);
     expect(unreachable.stderr).toMatch(/cannot reach/);
+  });
+
+  it("truthful outcomes: a report cut off after settlement prints the settlement, then recovers it through /receipts", async () => {
+    freshConfig();
+    const proxy = await startTamperingProxy(server.url);
+    try {
+      proxy.set({
+        after: async (request, upstream) => {
+          if (!request.headers.has("payment-signature") || upstream.status !== 200) return upstream;
+          return new Response((await upstream.text()).slice(0, 30), {
+            status: 200,
+            headers: upstream.headers,
+          });
+        },
+      });
+      const result = await cli(["check", target], { env: { PRESEND_URL: proxy.url } });
+      expect(result.code).toBe(exitCodes.ok);
+      expect(result.stdout).toContain(target);
+      const settled = result.stderr.search(/settlement 0x[0-9a-f]{64}/);
+      const recovered = result.stderr.indexOf("recovered through /receipts");
+      expect(settled).toBeGreaterThanOrEqual(0);
+      expect(recovered).toBeGreaterThan(settled);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("truthful outcomes: an answer and its receipt dropped after settlement say charged: unknown (exit 6), never 'not charged'", async () => {
+    freshConfig();
+    const proxy = await startTamperingProxy(server.url);
+    try {
+      proxy.set({
+        after: async (request, upstream) =>
+          request.headers.has("payment-signature") || request.path.startsWith("/receipts")
+            ? "drop"
+            : upstream,
+      });
+      const before = await stack.usdcBalance(payer.address);
+      const result = await cli(["check", target], { env: { PRESEND_URL: proxy.url } });
+      expect(result.code).toBe(exitCodes.chargedNoReport);
+      expect(result.stderr).toMatch(/charged: unknown/);
+      expect(result.stderr).not.toMatch(/charged: no/);
+      expect(result.stderr).toMatch(/to fetch the report/);
+      expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+    } finally {
+      await proxy.close();
+    }
   });
 });

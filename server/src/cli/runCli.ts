@@ -1,14 +1,7 @@
 import { join } from "node:path";
-import { checksumStatus } from "@presend/shared/address/checksumStatus";
-import { ErrorBodySchema } from "@presend/shared/api/errors";
-import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
-import { ValidateResponseSchema } from "@presend/shared/api/validate";
-import { attestationExtensionKey } from "@presend/shared/attestation/attestationSchemas";
-import { verifyAttestation } from "@presend/shared/attestation/verifyAttestation";
-import { toClientEvmSigner } from "@x402/evm";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@x402/fetch";
-import { formatUnits, type Hex } from "viem";
+import { type ClientEvent, createPresendClient, type PaidResult } from "@presend/client";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { openPinStore } from "./openPinStore";
 import { type CliCommand, parseCliArgs, usage } from "./parseCliArgs";
@@ -19,12 +12,16 @@ export const exitCodes = {
   /** validate: the address is not usable. */
   invalidAddress: 1,
   usage: 2,
-  /** The CLI refused to pay: attestation, pinned key, payTo or price did not match, or over --max-price. */
+  /** The CLI refused to pay (before signing): attestation, pinned key, offer, payTo, price, network, asset, validity, redirect or --max-price. */
   refusedToPay: 3,
-  /** The server refused the payment (402 after paying). */
+  /** The server refused the payment before settling it: nothing was charged. */
   paymentFailed: 4,
-  /** The server answered an error (400, 503, ...) or could not be reached. */
+  /** The server answered an error (400, 503, ...) or could not be reached: nothing was charged. */
   serverError: 5,
+  /** Charged (or possibly charged) but no report: stderr says how to fetch it through /receipts. */
+  chargedNoReport: 6,
+  /** A report arrived whose signature does not verify with the pinned key: not trusted, not printed. */
+  forgedReport: 7,
 } as const;
 
 export type CliDeps = {
@@ -54,24 +51,26 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   }
   const command = parsed.value;
   const server = (deps.env.PRESEND_URL || defaultServerUrl).replace(/\/+$/, "");
-  const fetchFn = deps.fetch ?? fetch;
-  try {
-    if (command.command === "validate") return await validate(command, server, fetchFn, deps);
-    return await paidCheck(command, server, fetchFn, deps);
-  } catch (error) {
-    deps.stderr(
-      `presend: cannot reach ${server}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return exitCodes.serverError;
-  }
+  if (command.command === "validate") return validate(command, server, deps);
+  return paidCheck(command, server, deps);
 }
 
-async function validate(command: CliCommand, server: string, fetchFn: typeof fetch, deps: CliDeps) {
-  const response = await fetchFn(
-    `${server}/validate?address=${encodeURIComponent(command.address)}`,
-  );
-  if (!response.ok) return serverError(response, deps);
-  const result = ValidateResponseSchema.parse(await response.json());
+async function validate(command: CliCommand, server: string, deps: CliDeps) {
+  const client = createPresendClient({
+    url: server,
+    pinStore: openPinStore(join(deps.configDir, "pins.json")),
+    ...(deps.fetch && { fetch: deps.fetch }),
+  });
+  const outcome = await client.validate(command.address);
+  if (outcome.type === "failed") {
+    deps.stderr(
+      outcome.status === null
+        ? `presend: cannot reach ${server}: ${outcome.message}`
+        : `presend: server answered ${outcome.status} (${outcome.code}: ${outcome.message})`,
+    );
+    return outcome.status === 400 ? exitCodes.usage : exitCodes.serverError;
+  }
+  const { result } = outcome;
   if (command.json) deps.stdout(JSON.stringify(result, null, 2));
   else
     deps.stdout(
@@ -80,18 +79,7 @@ async function validate(command: CliCommand, server: string, fetchFn: typeof fet
   return result.valid ? exitCodes.ok : exitCodes.invalidAddress;
 }
 
-async function paidCheck(
-  command: CliCommand,
-  server: string,
-  fetchFn: typeof fetch,
-  deps: CliDeps,
-) {
-  // Free and local first: a malformed address must never reach the payment step.
-  const local = checksumStatus(command.address);
-  if (!local.valid) {
-    deps.stderr(`presend: ${command.address}: ${local.checksum.message}`);
-    return exitCodes.usage;
-  }
+async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   const key = deps.env.PRESEND_PRIVATE_KEY;
   if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
     deps.stderr(
@@ -100,92 +88,87 @@ async function paidCheck(
     return exitCodes.usage;
   }
   const account = privateKeyToAccount(key as Hex);
-  const route = `/${command.command}`;
-  const origin = new URL(server).origin;
   const pins = openPinStore(join(deps.configDir, "pins.json"));
-  let refusal: string | null = null;
-
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: toClientEvmSigner(account) });
-  // Runs after the 402 and before anything is signed: verify, pin, compare, or refuse.
-  client.onBeforePaymentCreation(async ({ paymentRequired, selectedRequirements }) => {
-    const pinned = pins.get(origin);
-    const result = await verifyAttestation({
-      block: paymentRequired.extensions?.[attestationExtensionKey],
-      route,
-      payTo: selectedRequirements.payTo,
-      amount: selectedRequirements.amount,
-      ...(pinned && { pinnedThumbprint: pinned.thumbprint }),
-    });
-    if (result.type === "invalid") {
-      refusal = `refusing to pay: ${result.message}`;
-      if (result.reason === "key_changed") {
-        refusal += `\nIf the operator really rotated the key, remove ${origin} from ${pins.file} to trust the new one.`;
-      }
-      return { abort: true, reason: result.reason };
-    }
-    if (command.maxPrice !== null && BigInt(selectedRequirements.amount) > command.maxPrice) {
-      refusal = `refusing to pay: ${route} costs ${usd(selectedRequirements.amount)} USDC, above --max-price ${usd(command.maxPrice)}`;
-      return { abort: true, reason: "max_price" };
-    }
-    if (!pinned) {
-      pins.set(origin, {
-        thumbprint: result.thumbprint,
-        kid: result.block.key.kid,
-        pinnedAt: new Date().toISOString(),
-      });
+  const route = `/${command.command}`;
+  // Printed the moment they happen: the settlement before anything reads the report.
+  const onEvent = (event: ClientEvent) => {
+    if (event.type === "pinned")
+      deps.stderr(`presend: pinned attestation key ${event.kid} for ${event.origin} (first use)`);
+    if (event.type === "settled")
       deps.stderr(
-        `presend: pinned attestation key ${result.block.key.kid} for ${origin} (first use)`,
+        `presend: paid ${route} from ${account.address}; settlement ${event.settlement.transaction} (lost the output? GET ${server}/receipts/${event.settlement.transaction} signed by the payer)`,
       );
-    }
+    if (event.type === "recovering")
+      deps.stderr(`presend: the answer was lost or unreadable; fetching it through /receipts`);
+  };
+  const client = createPresendClient({
+    url: server,
+    signer: account,
+    pinStore: pins,
+    onEvent,
+    ...(command.maxPrice !== null && { maxPrice: command.maxPrice }),
+    ...(deps.fetch && { fetch: deps.fetch }),
   });
+  const input = { address: command.address, chain: command.chain };
+  const result: PaidResult<Report | DeepReport> =
+    command.command === "deep" ? await client.deep(input) : await client.check(input);
+  return report(result, command, deps, pins.file);
+}
 
-  const pay = wrapFetchWithPayment(fetchFn, client);
-  let response: Response;
-  try {
-    response = await pay(`${server}${route}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ address: command.address.trim(), chain: command.chain }),
-    });
-  } catch (error) {
-    if (refusal !== null) {
-      deps.stderr(`presend: ${refusal}`);
+function report(
+  result: PaidResult<Report | DeepReport>,
+  command: CliCommand,
+  deps: CliDeps,
+  pinsFile: string,
+): number {
+  switch (result.type) {
+    case "report":
+      if (result.recovered) deps.stderr("presend: report recovered through /receipts");
+      deps.stdout(command.json ? JSON.stringify(result.report, null, 2) : result.report.report);
+      return exitCodes.ok;
+    case "refused": {
+      if (result.code === "invalid_address") {
+        deps.stderr(`presend: ${command.address}: ${result.message}`);
+        return exitCodes.usage;
+      }
+      const where =
+        result.code === "over_max_price"
+          ? " (--max-price)"
+          : result.code === "key_changed"
+            ? ` (pins: ${pinsFile})`
+            : "";
+      const message = `${result.message}${where}`;
+      deps.stderr(`presend: refusing to pay: ${message}\npresend: charged: no`);
       return exitCodes.refusedToPay;
     }
-    throw error;
+    case "not_charged":
+      if (result.status === null) {
+        deps.stderr(
+          result.code === "unreachable"
+            ? `presend: cannot reach the server: ${result.message}\npresend: charged: no`
+            : `presend: ${result.message}\npresend: charged: no`,
+        );
+        return exitCodes.serverError;
+      }
+      if (result.status === 402) {
+        deps.stderr(
+          `presend: the server refused the payment: ${result.message}\npresend: charged: no`,
+        );
+        return exitCodes.paymentFailed;
+      }
+      deps.stderr(
+        `presend: server answered ${result.status} (${result.code}: ${result.message})\npresend: charged: no`,
+      );
+      return result.status === 400 ? exitCodes.usage : exitCodes.serverError;
+    case "unrecovered":
+      deps.stderr(
+        `presend: ${result.message}\npresend: charged: ${result.charged === true ? "yes" : "unknown"}\npresend: to fetch the report: ${result.recover}`,
+      );
+      return exitCodes.chargedNoReport;
+    case "forged":
+      deps.stderr(
+        `presend: FORGED REPORT, not shown: ${result.message}\npresend: charged: ${result.charged === true ? "yes" : "unknown"}${result.settlement ? ` (settlement ${result.settlement.transaction})` : ""}`,
+      );
+      return exitCodes.forgedReport;
   }
-  if (response.status === 402) {
-    const body = (await response.json().catch(() => ({}))) as { error?: unknown };
-    deps.stderr(
-      `presend: the server refused the payment: ${String(body.error ?? "payment required")}`,
-    );
-    return exitCodes.paymentFailed;
-  }
-  if (!response.ok) return serverError(response, deps);
-  const schema = command.command === "deep" ? DeepReportSchema : ReportSchema;
-  const report = schema.parse(await response.json());
-  const header = response.headers.get("payment-response");
-  const settlement = header ? decodePaymentResponseHeader(header) : null;
-  if (command.json) deps.stdout(JSON.stringify(report, null, 2));
-  else deps.stdout(report.report);
-  if (settlement?.transaction) {
-    deps.stderr(
-      `presend: paid ${route} from ${account.address}; settlement ${settlement.transaction} (lost the output? GET ${server}/receipts/${settlement.transaction} signed by the payer)`,
-    );
-  }
-  return exitCodes.ok;
-}
-
-async function serverError(response: Response, deps: CliDeps) {
-  const body = ErrorBodySchema.safeParse(await response.json().catch(() => null));
-  const detail = body.success
-    ? `${body.data.error.code}: ${body.data.error.message}`
-    : response.statusText;
-  deps.stderr(`presend: server answered ${response.status} (${detail})`);
-  return response.status === 400 ? exitCodes.usage : exitCodes.serverError;
-}
-
-function usd(amount: string | bigint): string {
-  return formatUnits(BigInt(amount), 6);
 }

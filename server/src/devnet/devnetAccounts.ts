@@ -29,17 +29,29 @@ export const devnetAccounts = {
   fresh: account("fresh"),
   /** Funded and active on arbitrum only (wrong network when the target is base). */
   activeOnArbitrumOnly: account("active-on-arbitrum-only"),
-  /** EOA on base that delegated its code to DemoBatchExecutor with an EIP-7702 transaction. */
+  /** EOA on base that delegated its code to Simple7702Account (a known wallet delegate) with EIP-7702. */
   delegatedOnBase: account("eip7702-delegated-on-base"),
+  /** EOA on base whose key "was stolen": it delegated to DemoSweeper, which forwards every deposit. */
+  sweptOnBase: account("eip7702-swept-on-base"),
+  /** Where DemoSweeper sends what it sweeps. */
+  sweeperThief: account("sweeper-thief"),
+  /** Owner key of the ERC-4337 SimpleAccount on base; signs its UserOperation. */
+  smartAccountOwner: account("smart-account-owner"),
+  /** Submits the UserOperation to the EntryPoint (handleOps) and takes its fee. */
+  bundler: account("bundler"),
   /** Holds ETH and USDC on base but never sent anything (nonce 0). */
   receiveOnlyOnBase: account("receive-only-on-base"),
   /** Holds only bridged USDC (USDC.e) on arbitrum. */
   bridgedUsdcOnlyOnArbitrum: account("bridged-usdc-only-on-arbitrum"),
-  /** Deploys the generic DemoGuestbook (nonce 0) and DemoBatchExecutor (nonce 1) on base. */
+  /**
+   * Deploys on base: DemoGuestbook (nonce 0), DemoBatchExecutor (1), Safe 1.4.1 singleton (2),
+   * SafeProxyFactory (3), Simple7702Account (4), DemoSweeper (5), DemoToken (6),
+   * DemoCollection (7), SimpleAccountFactory (8).
+   */
   baseDeployer: account("base-deployer"),
-  /** Deploys DemoMultisig on ethereum (nonce 0). */
+  /** Deploys the Safe 1.4.1 singleton (nonce 0) and SafeProxyFactory (nonce 1) on ethereum. */
   ethereumDeployer: account("ethereum-deployer"),
-  /** The three owners of DemoMultisig (threshold 2); they never transact. */
+  /** Owners of the demo Safes (A executes the used Safe's transaction; B and C never transact). */
   multisigOwnerA: account("multisig-owner-a"),
   multisigOwnerB: account("multisig-owner-b"),
   multisigOwnerC: account("multisig-owner-c"),

@@ -1,19 +1,12 @@
 import { type ChainName, chains } from "@presend/shared/chains/chains";
-import {
-  type Abi,
-  type Address,
-  encodeFunctionData,
-  type Hex,
-  isAddressEqual,
-  parseEther,
-  parseUnits,
-} from "viem";
+import { type Abi, type Address, type Hex, isAddressEqual, parseEther, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { artifacts } from "./contracts/artifacts";
-import { burnAddress, demoContracts } from "./demoWorld";
+import { burnAddress, demoAccounts, demoContracts } from "./demoWorld";
 import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
 import { mintStablecoin } from "./mintStablecoin";
+import { seedSafeOnEthereum, seedWalletKindsOnBase } from "./seedWalletKinds";
 
 const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
 const faucet = signer(devnetAccounts.faucet);
@@ -63,11 +56,10 @@ async function seedBase(client: DevnetClient) {
   const { usdc: baseUsdc, usdt: baseUsdt } = chains.base;
   const mint = (token: Address, to: Address, amount: bigint) =>
     mintStablecoin(client, { token, minter: faucet, to, amount });
-  const { activeOnBase, baseDeployer, delegatedOnBase, facilitator, payer, receiveOnlyOnBase } =
-    devnetAccounts;
+  const { activeOnBase, baseDeployer, facilitator, payer, receiveOnlyOnBase } = devnetAccounts;
 
   // Contracts first: the 7702 delegate must exist before anyone delegates to it.
-  await sendEther(client, devnetAccounts.faucet, baseDeployer.address, "1");
+  await sendEther(client, devnetAccounts.faucet, baseDeployer.address, "5");
   await deploy(client, {
     from: baseDeployer,
     ...artifacts.DemoGuestbook,
@@ -103,28 +95,8 @@ async function seedBase(client: DevnetClient) {
   await sendEther(client, devnetAccounts.faucet, receiveOnlyOnBase.address, "0.5");
   await mint(baseUsdc.address, receiveOnlyOnBase.address, usdc("150"));
 
-  // EIP-7702: the EOA signs an authorization for itself and, in the same type-4 transaction,
-  // runs a batch through its new code (transaction + authorization: nonce 2).
-  await sendEther(client, devnetAccounts.faucet, delegatedOnBase.address, "1");
-  await mint(baseUsdc.address, delegatedOnBase.address, usdc("50"));
-  const delegated = signer(delegatedOnBase);
-  const authorization = await client.signAuthorization({
-    account: delegated,
-    contractAddress: demoContracts.batchExecutorOnBase,
-    executor: "self",
-  });
-  await client.confirm(
-    client.sendTransaction({
-      account: delegated,
-      authorizationList: [authorization],
-      to: delegated.address,
-      data: encodeFunctionData({
-        abi: artifacts.DemoBatchExecutor.abi,
-        functionName: "execute",
-        args: [[{ target: faucet.address, value: parseEther("0.01"), data: "0x" }]],
-      }),
-    }),
-  );
+  // Safes, an ERC-4337 account, EIP-7702 accounts, an ERC-20 and an ERC-721 (published code).
+  await seedWalletKindsOnBase(client);
 
   // x402 roles: the payer pays in USDC, the facilitator pays settlement gas, payTo stays empty.
   await sendEther(client, devnetAccounts.faucet, payer.address, "1");
@@ -135,19 +107,11 @@ async function seedBase(client: DevnetClient) {
 }
 
 async function seedEthereum(client: DevnetClient) {
-  const { ethereumDeployer, multisigOwnerA, multisigOwnerB, multisigOwnerC } = devnetAccounts;
-  await sendEther(client, devnetAccounts.faucet, ethereumDeployer.address, "1");
-  await deploy(client, {
-    from: ethereumDeployer,
-    ...artifacts.DemoMultisig,
-    args: [[multisigOwnerA.address, multisigOwnerB.address, multisigOwnerC.address], 2n],
-    expected: demoContracts.multisigOnEthereum,
-  });
-  await sendEther(client, devnetAccounts.faucet, demoContracts.multisigOnEthereum, "3");
+  await seedSafeOnEthereum(client);
   await mintStablecoin(client, {
     token: chains.ethereum.usdc.address,
     minter: faucet,
-    to: demoContracts.multisigOnEthereum,
+    to: demoAccounts.safeOnEthereum,
     amount: usdc("10000"),
   });
 }

@@ -7,7 +7,8 @@ import {
 import { type Address, concat, erc20Abi, getAddress, parseAbi, parseEther, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifacts } from "./contracts/artifacts";
-import { burnAddress, demoContracts } from "./demoWorld";
+import { publishedArtifacts } from "./contracts/publishedArtifacts";
+import { burnAddress, demoAccounts, demoContracts } from "./demoWorld";
 import { devnetAccounts } from "./devnetAccounts";
 import { type DevnetClient, devnetClient } from "./devnetClient";
 import { devnetStablecoins } from "./devnetStablecoins";
@@ -20,10 +21,6 @@ const metadataAbi = parseAbi([
   "function symbol() view returns (string)",
   "function decimals() view returns (uint8)",
   "function version() view returns (string)",
-]);
-const safeAbi = parseAbi([
-  "function getThreshold() view returns (uint256)",
-  "function getOwners() view returns (address[])",
 ]);
 
 describe("startWorld", () => {
@@ -124,21 +121,57 @@ describe("startWorld", () => {
     expect(await stateOf("ethereum", demoContracts.guestbookOnBase)).toEqual(untouched);
   });
 
-  it("deploys the Safe-like multisig on ethereum only", async () => {
-    const address = demoContracts.multisigOnEthereum;
-    const read = <const name extends "getThreshold" | "getOwners">(functionName: name) =>
-      clients.ethereum.readContract({ address, abi: safeAbi, functionName });
-    expect((await stateOf("ethereum", address)).code).toBe(artifacts.DemoMultisig.deployedBytecode);
+  it("deploys a Safe 1.4.1 proxy from the published factory on ethereum only", async () => {
+    const address = demoAccounts.safeOnEthereum;
+    const read = <const name extends "getThreshold" | "getOwners" | "nonce">(functionName: name) =>
+      clients.ethereum.readContract({ address, abi: publishedArtifacts.Safe.abi, functionName });
+    expect((await stateOf("ethereum", address)).code).toBe(
+      publishedArtifacts.SafeProxy.deployedBytecode,
+    );
     expect(await read("getThreshold")).toBe(2n);
     expect(await read("getOwners")).toEqual([
       devnetAccounts.multisigOwnerA.address,
       devnetAccounts.multisigOwnerB.address,
       devnetAccounts.multisigOwnerC.address,
     ]);
+    expect(await read("nonce")).toBe(0n);
     expect((await stateOf("ethereum", address)).usdc).toBe(usdc("10000"));
     for (const name of chainNames.filter((chain) => chain !== "ethereum")) {
       expect(await stateOf(name, address)).toEqual(untouched);
     }
+  });
+
+  it("executes one transaction from the used Safe on base and none from the unused one", async () => {
+    const nonceOf = (address: Address) =>
+      clients.base.readContract({
+        address,
+        abi: publishedArtifacts.Safe.abi,
+        functionName: "nonce",
+      });
+    expect(await nonceOf(demoAccounts.usedSafeOnBase)).toBe(1n);
+    expect(await nonceOf(demoAccounts.unusedSafeOnBase)).toBe(0n);
+    // Every contract starts at account nonce 1 (EIP-161), used or not.
+    expect((await stateOf("base", demoAccounts.unusedSafeOnBase)).nonce).toBe(1);
+  });
+
+  it("runs a UserOperation through the real EntryPoint v0.8 at its canonical address", async () => {
+    expect(demoContracts.entryPointV08).toBe("0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108");
+    const account = demoAccounts.smartAccountOnBase;
+    const read = (functionName: "getNonce", args: [Address, bigint]) =>
+      clients.base.readContract({
+        address: demoContracts.entryPointV08,
+        abi: publishedArtifacts.EntryPoint.abi,
+        functionName,
+        args,
+      });
+    expect(await read("getNonce", [account, 0n])).toBe(1n);
+    expect(
+      await clients.base.readContract({
+        address: account,
+        abi: publishedArtifacts.SimpleAccount.abi,
+        functionName: "owner",
+      }),
+    ).toBe(devnetAccounts.smartAccountOwner.address);
   });
 
   it("makes one EOA active on arbitrum and nowhere else", async () => {
@@ -151,11 +184,16 @@ describe("startWorld", () => {
     }
   });
 
-  it("delegates an EOA on base with a real EIP-7702 transaction", async () => {
-    const state = await stateOf("base", devnetAccounts.delegatedOnBase.address);
-    expect(state.code).toBe(concat(["0xef0100", demoContracts.batchExecutorOnBase]).toLowerCase());
-    expect(state.nonce).toBe(2);
-    expect(state.usdc).toBe(usdc("50"));
+  it("delegates EOAs on base with real EIP-7702 transactions: a wallet delegate and a sweeper", async () => {
+    const wallet = await stateOf("base", devnetAccounts.delegatedOnBase.address);
+    expect(wallet.code).toBe(concat(["0xef0100", demoContracts.simple7702OnBase]).toLowerCase());
+    expect(wallet.nonce).toBe(2);
+    expect((await stateOf("base", demoContracts.simple7702OnBase)).code).toBe(
+      publishedArtifacts.Simple7702Account.deployedBytecode,
+    );
+    const swept = await stateOf("base", devnetAccounts.sweptOnBase.address);
+    expect(swept.code).toBe(concat(["0xef0100", demoContracts.sweeperOnBase]).toLowerCase());
+    expect(swept.nonce).toBe(3);
   });
 
   it("has the USDC contract itself on base", async () => {

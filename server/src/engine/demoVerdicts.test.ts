@@ -30,8 +30,47 @@ describe("demo world verdicts (real anvil chains)", () => {
       expect(check.report.verdict.level).toBe(demo.expected.check);
       expect(deep.report.verdict.level).toBe(demo.expected.deep);
       expect(deep.report.others).toHaveLength(4);
+      // Every readable chain says what the address is, in words.
+      for (const facts of [deep.report.chain, ...deep.report.others]) {
+        if (facts.status === "ok") expect(facts.kindLabel).toEqual(expect.any(String));
+      }
     },
   );
+
+  it.each([
+    ["used-safe-on-base", "active_wallet", "Active Safe (2 owners, threshold 1) on base"],
+    ["unused-safe-on-base", "unused_account", "deployed, never used"],
+    ["used-smart-account-on-base", "active_wallet", "Active ERC-4337 smart account on base"],
+    [
+      "eip7702-wallet-delegate-on-base",
+      "active_wallet",
+      "Simple7702Account smart account (EIP-7702)",
+    ],
+    ["eip7702-sweeper-on-base", "eip7702_sweeper", "deposits are swept away"],
+    ["erc20-token-on-base", "token_contract", "ERC-20 token contract (DEMO)"],
+    ["nft-collection-on-base", "nft_contract", "NFT collection (ERC-721, DEMONFT)"],
+    ["contract-rejecting-eth-on-base", "unknown_contract", "A native send to it would revert."],
+  ])("%s: the deciding reason is %s and says what it is", async (label, code, text) => {
+    const demo = demoAddresses.find((entry) => entry.label === label);
+    if (!demo) throw new Error(`demo address ${label} missing`);
+    const check = await engine.check({ address: demo.address, chain: demo.chain });
+    if (check.type !== "report") throw new Error("chain unreadable");
+    const [deciding] = check.report.verdict.reasons;
+    expect(deciding?.code).toBe(code);
+    expect(`${check.report.verdict.headline} ${deciding?.message}`).toContain(text);
+    expect(check.report.report).toContain(text);
+  });
+
+  it("grades the Safe on ethereum as recoverable on a deep check on base", async () => {
+    const demo = demoAddresses.find((entry) => entry.label === "safe-on-ethereum-only");
+    if (!demo) throw new Error("demo address missing");
+    const deep = await engine.deep({ address: demo.address, chain: "base" });
+    if (deep.type !== "report") throw new Error("chain unreadable");
+    expect(deep.report.verdict.reasons[0]).toMatchObject({ code: "safe_elsewhere", level: "warn" });
+    expect(deep.report.verdict.reasons[0]?.message).toContain(
+      "the owner can deploy the same account on base first; ask them to, or send on ethereum",
+    );
+  });
 
   it("flags the arbitrum-only EOA as wrong network on a deep check on base", async () => {
     const demo = demoAddresses.find((entry) => entry.label === "eoa-active-on-arbitrum-only");

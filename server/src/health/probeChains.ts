@@ -1,5 +1,6 @@
 import type { ChainName } from "@presend/shared/chains/chains";
 import { chainNames, chains } from "@presend/shared/chains/chains";
+import { boundedFetch } from "../http/boundedFetch";
 
 export type ChainHealth = {
   name: ChainName;
@@ -21,7 +22,8 @@ export type ProbeChainsOptions = {
  * @example const health = await probeChains({ rpcUrls });
  */
 export async function probeChains(options: ProbeChainsOptions): Promise<ChainHealth[]> {
-  const doFetch = options.fetch ?? fetch;
+  // An answer is a few hundred bytes; a huge one is cut at 1 MB instead of read whole.
+  const doFetch = options.fetch ?? boundedFetch();
   const timeoutMs = options.timeoutMs ?? 2_000;
   return Promise.all(
     chainNames.map(async (name): Promise<ChainHealth> => {

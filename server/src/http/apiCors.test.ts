@@ -22,6 +22,8 @@ describe("apiCors", () => {
     expect(response.status).toBe(402);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
+    // After an unknown settlement outcome, where the report will be.
+    expect(response.headers.get("access-control-expose-headers")).toContain("PRESEND-RECEIPT");
   });
 
   it("answers preflights for the payment headers", async () => {

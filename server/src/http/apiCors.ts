@@ -1,3 +1,4 @@
+import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 
@@ -7,7 +8,13 @@ const allowHeaders = [
   "X-Payment",
   "Access-Control-Expose-Headers",
 ];
-const exposeHeaders = ["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "ETag"];
+const exposeHeaders = [
+  "PAYMENT-REQUIRED",
+  "PAYMENT-RESPONSE",
+  "PRESEND-RECEIPT",
+  reportSignatureHeader,
+  "ETag",
+];
 
 /** The CORS headers of a GET answer, as a plain object a handler can put on its own Response. */
 export const corsResponseHeaders = {

@@ -6,7 +6,8 @@ import {
   openPostgresPaymentRecords,
   postgresMigrations,
 } from "./openPostgresPaymentRecords";
-import { describePaymentRecordStore, samplePaymentRecord } from "./paymentRecordStoreContract";
+import { describePaymentRecordStore } from "./paymentRecordStoreContract";
+import { samplePaymentRecord } from "./samplePaymentRecord";
 
 // One real PostgreSQL (Debian's) for the file; every contract case gets its own database.
 let postgres: LocalPostgres;

@@ -5,12 +5,16 @@ import {
 } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
+import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import type { Address, Hex } from "viem";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { attestationExtension } from "./attestationExtension";
 import { type Attestation, createAttestation } from "./createAttestation";
+import { createAttestationSigner } from "./createAttestationSigner";
 import { createLocalFacilitator } from "./createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
+import { createReportSigner, type ReportSigner } from "./createReportSigner";
+import { offerReceiptExtension } from "./offerReceiptExtension";
 import type { PaidPath } from "./paidRoutes";
 import {
   type PaymentsConfig,
@@ -39,6 +43,8 @@ export type Payments = {
   chain: PaymentChain;
   records: PaymentRecordStore;
   attestation: Attestation;
+  /** Signs a paid report with its settlement (attestation key). */
+  signReport: ReportSigner;
   /** The exact scheme's payment requirements for a paid route, as the 402 header carries them. */
   requirements(path: PaidPath): Promise<PaymentRequirements[]>;
   /** Resolves once the facilitator's supported kinds are loaded. */
@@ -97,9 +103,12 @@ export async function createPayments(
     network: config.network,
     asset: config.asset,
   });
+  const signer = await createAttestationSigner(config.attestationKey);
   const resourceServer = new x402ResourceServer(timed)
     .register(config.network, new ExactEvmScheme())
-    .registerExtension(attestationExtension(attestation));
+    .registerExtension(attestationExtension(attestation))
+    .registerExtension(bazaarResourceServerExtension)
+    .registerExtension(offerReceiptExtension(signer));
 
   let initialized: Promise<void> | null = null;
   const ready = () => {
@@ -117,6 +126,7 @@ export async function createPayments(
     chain,
     records,
     attestation,
+    signReport: createReportSigner(signer),
     ready,
     async requirements(path) {
       await ready();

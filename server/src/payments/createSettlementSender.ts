@@ -69,37 +69,36 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
     return result;
   };
 
-  const signAt = async (
+  // Gas, fees and type do not depend on the nonce: filled outside the queue, in parallel.
+  const prepare = async (
     request: Sent["request"],
-    nonce: number,
     fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
-  ) => {
-    const prepared = await wallet.prepareTransactionRequest({
+  ) =>
+    wallet.prepareTransactionRequest({
       account,
       chain: wallet.chain,
       to: request.to,
       data: request.data,
-      nonce,
+      parameters: ["fees", "gas", "type", "chainId"],
       ...(request.gas !== undefined && { gas: request.gas }),
       ...(fees ?? {}),
     });
-    const raw = (await wallet.signTransaction(prepared as never)) as Hex;
-    return { raw, prepared };
-  };
+  const signAt = async (prepared: Awaited<ReturnType<typeof prepare>>, nonce: number) =>
+    (await wallet.signTransaction({ ...prepared, nonce } as never)) as Hex;
 
   const broadcast = async (raw: Hex) => client.sendRawTransaction({ serializedTransaction: raw });
 
-  const send = (request: Sent["request"]) =>
-    serial(async () => {
+  const send = async (request: Sent["request"]) => {
+    // Fails before anything is broadcast (a reverting settlement, the RPC down): no nonce taken.
+    const prepared = await prepare(request);
+    return serial(async () => {
       for (let attempt = 0; ; attempt++) {
         nextNonce ??= await client.getTransactionCount({
           address: account.address,
           blockTag: "pending",
         });
         const nonce = nextNonce;
-        // Fails before anything is broadcast (a reverting settlement, the RPC down): the nonce
-        // stays free for the next one.
-        const { raw, prepared } = await signAt(request, nonce);
+        const raw = await signAt(prepared, nonce);
         const hash = keccak256(raw);
         try {
           await broadcast(raw);
@@ -129,15 +128,17 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
         return hash;
       }
     });
+  };
 
   const replace = (hash: Hex, entry: Sent) =>
     serial(async () => {
       if (entry.replacedBy || entry.maxFeePerGas === undefined) return;
       const bump = (fee: bigint) => (fee * 13n) / 10n + 1n;
-      const { raw } = await signAt(entry.request, entry.nonce, {
+      const prepared = await prepare(entry.request, {
         maxFeePerGas: bump(entry.maxFeePerGas),
         maxPriorityFeePerGas: bump(entry.maxPriorityFeePerGas ?? 0n),
       });
+      const raw = await signAt(prepared, entry.nonce);
       await broadcast(raw).catch(() => {});
       const next = keccak256(raw);
       entry.replacedBy = next;

@@ -1,3 +1,4 @@
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
@@ -11,7 +12,6 @@ import { devnetClient } from "../devnet/devnetClient";
 import { mintStablecoin } from "../devnet/mintStablecoin";
 import { freePort } from "../devnet/startAnvil";
 import { type Listening, listen } from "../http/listen";
-import { receiptMessage } from "../receipts/receiptMessage";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 const authorizationUsed = parseAbiItem(

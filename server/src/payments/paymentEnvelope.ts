@@ -7,13 +7,18 @@ import {
 } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import type { MiddlewareHandler } from "hono";
+import { attestationExtensionEntry } from "./attestationExtension";
 import { authorizationOf } from "./authorizationOf";
 import { maxTimeoutSeconds, type Payments } from "./createPayments";
 import type { PaidRoute } from "./paidRoutes";
 import { withSpecFields } from "./withSpecFields";
 
-/** A real payment header is ~1.5 KB; anything far larger is refused before decoding. */
-export const maxPaymentHeaderBytes = 8192;
+/**
+ * A real payment header is ~1.5 KB plus the extensions the x402 client echoes from the 402
+ * (attestation, signed offer, bazaar declaration: ~8 KB once base64-encoded); anything larger
+ * is refused before decoding. Node refuses request headers over 16 KB in total anyway.
+ */
+export const maxPaymentHeaderBytes = 14 * 1024;
 
 /** Clock skew tolerated on validBefore and validAfter. */
 export const authorizationSlackSeconds = 30;
@@ -132,6 +137,8 @@ async function freshChallenge(
       mimeType: "application/json",
     },
     accepts: await options.payments.requirements(options.route.path),
-    extensions: { [attestationExtensionKey]: options.payments.attestation.current() },
+    extensions: {
+      [attestationExtensionKey]: attestationExtensionEntry(options.payments.attestation),
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import {
   decodePaymentRequiredHeader,
   decodePaymentResponseHeader,
@@ -9,7 +10,6 @@ import { x402Client } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { devnetAccounts } from "../devnet/devnetAccounts";
-import { receiptMessage } from "../receipts/receiptMessage";
 import { type FaultMode, type FaultyRpc, startFaultyRpc } from "./startFaultyRpc";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 

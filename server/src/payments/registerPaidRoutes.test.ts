@@ -107,8 +107,10 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
         },
       });
       expect(body.accepts[0].description).toContain(amount);
-      const attestation = body.extensions["x-presend-attestation"];
-      expect(attestation).toEqual(header.extensions?.["x-presend-attestation"]);
+      const attestation = body.extensions["x-presend-attestation"].info;
+      expect(body.extensions["x-presend-attestation"]).toEqual(
+        header.extensions?.["x-presend-attestation"],
+      );
       const verified = await verifyAttestation({
         block: attestation,
         route: path,
@@ -211,7 +213,7 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(doc.metadata.example).toMatchObject({ method: "POST", url: `${stack.publicUrl}/check` });
     const challenge = await post("/check", { address: target });
     const body = await challenge.json();
-    expect(doc.attestation).toEqual(body.extensions["x-presend-attestation"]);
+    expect(doc.attestation).toEqual(body.extensions["x-presend-attestation"].info);
   });
 
   it("documents the paid routes in /openapi.json with their prices and the x402 security scheme", async () => {

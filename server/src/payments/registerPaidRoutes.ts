@@ -4,6 +4,7 @@ import { CheckRequestSchema, DeepReportSchema, ReportSchema } from "@presend/sha
 import { attestationExtensionKey } from "@presend/shared/attestation/attestationSchemas";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { type RoutesConfig, x402HTTPResourceServer } from "@x402/core/server";
+import { declareOfferReceiptExtension } from "@x402/extensions/offer-receipt";
 import { paymentMiddlewareFromHTTPServer } from "@x402/hono";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Address } from "viem";
@@ -16,13 +17,17 @@ import {
   type PaymentRecordStore,
 } from "../paymentRecords/paymentRecordStore";
 import { registerReceiptRoute } from "../receipts/registerReceiptRoute";
+import { attestationExtensionEntry } from "./attestationExtension";
 import { checkRequestGuard } from "./checkRequestGuard";
 import { maxTimeoutSeconds, type Payments, usdcDomainExtra } from "./createPayments";
+import { discoveryExtension } from "./discoveryExtension";
+import { offerReceiptDeclaration } from "./offerReceiptExtension";
 import { type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
 import { paymentEnvelope } from "./paymentEnvelope";
 import { paymentLedger } from "./paymentLedger";
 import { PaymentRequiredBodySchema } from "./paymentRequiredSchema";
 import { registerDiscoveryRoute } from "./registerDiscoveryRoute";
+import { signedReport } from "./signedReport";
 
 export type PaidRoutesDeps = {
   engine: Engine;
@@ -66,7 +71,11 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
         resource: `${publicUrl}${route.path}`,
         description: route.description,
         mimeType: "application/json",
-        extensions: { [attestationExtensionKey]: deps.payments.attestation.current() },
+        extensions: {
+          [attestationExtensionKey]: attestationExtensionEntry(deps.payments.attestation),
+          ...discoveryExtension(route.path),
+          ...declareOfferReceiptExtension(offerReceiptDeclaration),
+        },
       },
     ]),
   );
@@ -84,6 +93,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
+    signedReport(deps.payments.signReport),
     paymentLedger({ records: deps.records, lock: deps.lock, publicUrl }),
     paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
     x402,
@@ -116,7 +126,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     );
   });
 
-  registerReceiptRoute(app, { records: deps.records });
+  registerReceiptRoute(app, { records: deps.records, signReport: deps.payments.signReport });
   registerDiscoveryRoute(app, { payments: deps.payments, publicUrl });
 
   /**

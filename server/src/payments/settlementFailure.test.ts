@@ -81,7 +81,14 @@ describe("settlement that fails after the check", () => {
     expect(response.status).toBe(402);
     // The official middleware reports the failed settlement itself; it must not claim success.
     const settlement = response.headers.get("payment-response");
-    if (settlement !== null) expect(decodePaymentResponseHeader(settlement).success).toBe(false);
+    if (settlement !== null) {
+      expect(decodePaymentResponseHeader(settlement).success).toBe(false);
+      // leakedInternals: the facilitator's raw error (RPC URL, signed transaction) stays inside.
+      expect(decodePaymentResponseHeader(settlement)).not.toHaveProperty("errorMessage");
+    }
+    const everything = `${[...response.headers.values()].join(" ")} ${await response.clone().text()}`;
+    expect(everything).not.toContain(stack.world.chains.base.rpcUrl.replace("http://", ""));
+    expect(everything).not.toMatch(/0x02f8[0-9a-f]{20}/i);
     const body = await response.json();
     expect(body).not.toHaveProperty("verdict");
     expect(body).not.toHaveProperty("report");

@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
@@ -11,7 +12,6 @@ import { devnetAccounts } from "../devnet/devnetAccounts";
 import { freePort } from "../devnet/startAnvil";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
-import { receiptMessage } from "./receiptMessage";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;

@@ -1,11 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import type { Context } from "hono";
 import { getAddress, type Hex, verifyMessage } from "viem";
 import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
 import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
-import { receiptMessage } from "./receiptMessage";
+import type { ReportSigner } from "../payments/createReportSigner";
 
 const ReceiptBodySchema = z
   .object({
@@ -18,6 +19,10 @@ const ReceiptBodySchema = z
     amount: z.string(),
     createdAt: z.string(),
     report: z.unknown().openapi({ description: "The report exactly as first sent." }),
+    signature: z.string().openapi({
+      description:
+        "Detached ES256 JWS (attestation key) over the report and its settlement, as PRESEND-REPORT-SIGNATURE carried it.",
+    }),
   })
   .openapi("Receipt");
 
@@ -84,7 +89,10 @@ const bytes32 = /^0x[0-9a-fA-F]{64}$/;
  * Registers GET /receipts/{tx} and GET /receipts/{payer}/{nonce}: a stored report, to its payer
  * only (an EIP-191 signature over "presend receipt <tx or nonce>").
  */
-export function registerReceiptRoute(app: App, deps: { records: PaymentRecordStore }): void {
+export function registerReceiptRoute(
+  app: App,
+  deps: { records: PaymentRecordStore; signReport: ReportSigner },
+): void {
   app.openapi(byTransaction, async (c) => {
     const { tx } = c.req.valid("param");
     const record = bytes32.test(tx) ? await deps.records.byTransaction(tx) : undefined;
@@ -96,7 +104,7 @@ export function registerReceiptRoute(app: App, deps: { records: PaymentRecordSto
         `No settled payment ${tx} is recorded here.`,
       ) as never;
     }
-    return (await answer(c, record, tx, c.req.valid("query").signature)) as never;
+    return (await answer(c, record, tx, c.req.valid("query").signature, deps.signReport)) as never;
   });
 
   app.openapi(byAuthorization, async (c) => {
@@ -113,7 +121,13 @@ export function registerReceiptRoute(app: App, deps: { records: PaymentRecordSto
         `No paid request with authorization ${nonce} of ${payer} is recorded here.`,
       ) as never;
     }
-    return (await answer(c, record, nonce, c.req.valid("query").signature)) as never;
+    return (await answer(
+      c,
+      record,
+      nonce,
+      c.req.valid("query").signature,
+      deps.signReport,
+    )) as never;
   });
 }
 
@@ -122,6 +136,7 @@ async function answer(
   record: PaymentRecord,
   signed: string,
   signature: string | undefined,
+  signReport: ReportSigner,
 ): Promise<Response> {
   const message = receiptMessage(signed);
   const proven =
@@ -168,6 +183,11 @@ async function answer(
       amount: record.amount,
       createdAt: record.createdAt,
       report: record.report,
+      signature: await signReport(record.report, {
+        transaction: record.tx,
+        network: record.network,
+        payer: record.payer,
+      }),
     },
     200,
   );

@@ -156,6 +156,7 @@ export function Badge(props: BadgeProps) {
                 {notice}
               </div>
             )}
+            {afterVerdict && <OutcomeView progress={props.progress} outcome={props.outcome} />}
             {assessment.payable && (
               <PaidCheckControls
                 chain={props.chain}
@@ -180,7 +181,7 @@ export function Badge(props: BadgeProps) {
                 {refusedClickText[props.refusedClick]}
               </div>
             )}
-            <OutcomeView progress={props.progress} outcome={props.outcome} />
+            {!afterVerdict && <OutcomeView progress={props.progress} outcome={props.outcome} />}
           </div>
         </section>
       )}

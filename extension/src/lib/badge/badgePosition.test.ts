@@ -11,9 +11,14 @@ describe("badgePosition", () => {
     expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 104, left: 406 });
   });
 
-  it("puts the chip inside the field's right end when the viewport has no room beside it", () => {
+  it("puts the chip above the field's right end when the viewport has no room beside it", () => {
     const field = { top: 100, bottom: 130, left: 8, right: 990 };
-    expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 104, left: 876 });
+    expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 76, left: 880 });
+  });
+
+  it("puts the chip inside the field's right end at the very top of a narrow viewport", () => {
+    const field = { top: 4, bottom: 34, left: 8, right: 990 };
+    expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 8, left: 876 });
   });
 
   it("keeps the chip near the top of a tall field", () => {

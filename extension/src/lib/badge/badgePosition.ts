@@ -11,7 +11,8 @@ function clamp(value: number, min: number, max: number): number {
 /**
  * Where the badge goes (fixed position).
  * - chip: beside the field's right edge, so it covers none of the page's own controls; when
- *   the viewport has no room there, inside the field's right end (over the field only).
+ *   the viewport has no room there (a phone), just above the field's right end, where a form
+ *   has its label row; at the very top of the viewport, inside the field's right end.
  * - card: beside the field when the viewport is wide enough (the form stays visible), else
  *   under the field, or above it when only that fits; otherwise wherever it shows most of
  *   itself (its own scroll region holds the rest). Always inside the viewport.
@@ -28,11 +29,16 @@ export function badgePosition(
     // Centred on a one-line field; near the top of a tall one (a textarea).
     const top = field.top + clamp((fieldHeight - badge.height) / 2, 0, 6);
     const beside = field.right + gap;
-    const left =
-      beside + badge.width <= viewport.width - 2
-        ? beside
-        : Math.max(field.right - badge.width - 4, field.left);
-    return { top, left: clamp(left, 0, viewport.width - badge.width) };
+    if (beside + badge.width <= viewport.width - 2) {
+      return { top, left: clamp(beside, 0, viewport.width - badge.width) };
+    }
+    const left = clamp(
+      Math.max(field.right - badge.width, field.left),
+      0,
+      viewport.width - badge.width,
+    );
+    const above = field.top - badge.height - 2;
+    return above >= 0 ? { top: above, left } : { top, left: clamp(left - 4, 0, left) };
   }
   if (field.right + gap + badge.width <= viewport.width - margin) {
     return {

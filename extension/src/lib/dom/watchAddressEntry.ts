@@ -7,7 +7,7 @@ export type AddressEntry = {
   candidate: AddressCandidate;
   /** script: the page's own script set the value (a paste button, an address book). */
   trigger: "paste" | "input" | "script";
-  /** performance.now() when the event arrived, for the paste-to-badge measurement. */
+  /** performance.now() when the event arrived, for the paste-to-chip measurement. */
   at: number;
 };
 

@@ -26,7 +26,7 @@ export function watchScriptedValues(
   const reread = () => {
     pending = false;
     for (const element of doc.querySelectorAll<HTMLInputElement>("input, textarea")) {
-      if (element.readOnly || element.disabled) continue;
+      if (element.readOnly || element.disabled || element.hasAttribute("readonly")) continue;
       const field = editableFieldFrom([element]);
       if (!field) continue;
       const text = fieldText(field);

@@ -47,8 +47,10 @@ td, th { border-bottom: 1px solid var(--line); padding: var(--s1) var(--s2) var(
 tr.target td { font-weight: 600; }
 tr.target td:first-child::after { content: " (target)"; font-weight: 400; color: var(--muted); }
 .flag { display: inline-block; border-radius: 4px; padding: 0 var(--s1); margin: 0 var(--s1) 2px 0;
-  font-size: 11px; font-weight: 600; white-space: nowrap; }
+  font-size: 11px; font-weight: 600; }
+td[data-testid="flags"] { min-width: 72px; }
 .headline { font-size: 14px; font-weight: 700; }
+.alert .pill { border: 1px solid var(--strong); }
 .verdict-head { display: flex; gap: var(--s2); align-items: baseline; flex-wrap: wrap; }
 
 .popup { width: 400px; padding: var(--s3); }
@@ -65,7 +67,7 @@ h2 { font-size: 16px; }
   box-shadow: 0 1px 3px rgba(0,0,0,.2); white-space: nowrap; }
 .badge-chip:hover:not(:disabled) { filter: brightness(.97); background: inherit; }
 .badge-chip .dot { width: 8px; height: 8px; border-radius: 50%; background: var(--strong); flex: none; }
-.card { display: flex; flex-direction: column; width: min(380px, calc(100vw - 16px));
+.card { display: flex; flex-direction: column; width: min(440px, calc(100vw - 16px));
   max-height: min(560px, calc(100vh - 16px)); border: 1px solid #d1d5db; border-radius: 10px;
   box-shadow: 0 8px 28px rgba(0,0,0,.22); background: var(--surface); overflow: hidden; }
 .card-head { display: flex; align-items: center; gap: var(--s2); padding: var(--s2) var(--s3);

@@ -10,8 +10,8 @@ describe("words", () => {
     expect(kindInWords({ kind: "safe", kindLabel: "Safe (2 owners, threshold 1)" })).toBe(
       "Safe (2 owners, threshold 1)",
     );
-    expect(kindInWords({ kind: "eoa" })).toBe("Wallet (EOA)");
-    expect(kindInWords({ kind: "eip7702-delegated" })).toContain("EIP-7702");
-    expect(kindInWords({ kind: null })).toBe("–");
+    expect(kindInWords({ kind: "eoa", kindLabel: null })).toBe("Wallet (EOA)");
+    expect(kindInWords({ kind: "eip7702-delegated", kindLabel: null })).toContain("EIP-7702");
+    expect(kindInWords({ kind: null, kindLabel: null })).toBe("–");
   });
 });

@@ -1,8 +1,11 @@
 import type { Abi, Hex } from "viem";
 import { z } from "zod";
 import demoBatchExecutor from "./DemoBatchExecutor.json" with { type: "json" };
+import demoCollection from "./DemoCollection.json" with { type: "json" };
 import demoGuestbook from "./DemoGuestbook.json" with { type: "json" };
 import demoMultisig from "./DemoMultisig.json" with { type: "json" };
+import demoSweeper from "./DemoSweeper.json" with { type: "json" };
+import demoToken from "./DemoToken.json" with { type: "json" };
 import multicall3 from "./Multicall3.json" with { type: "json" };
 import presendStablecoin from "./PresendStablecoin.json" with { type: "json" };
 
@@ -26,4 +29,7 @@ export const artifacts = {
   DemoMultisig: ArtifactSchema.parse(demoMultisig),
   DemoGuestbook: ArtifactSchema.parse(demoGuestbook),
   DemoBatchExecutor: ArtifactSchema.parse(demoBatchExecutor),
+  DemoSweeper: ArtifactSchema.parse(demoSweeper),
+  DemoToken: ArtifactSchema.parse(demoToken),
+  DemoCollection: ArtifactSchema.parse(demoCollection),
 };

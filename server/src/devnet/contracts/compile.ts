@@ -1,10 +1,21 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import solc from "solc";
 import { z } from "zod";
 
 const contractsDir = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** solc asks for imported files by path; "@openzeppelin/contracts/..." comes from the npm package. */
+function findImports(path: string): { contents: string } | { error: string } {
+  try {
+    return { contents: readFileSync(require.resolve(path), "utf8") };
+  } catch {
+    return { error: `not found: ${path}` };
+  }
+}
 
 /** The Solidity sources of the local world; each file holds one contract of the same name. */
 export const contractNames = [
@@ -13,6 +24,9 @@ export const contractNames = [
   "DemoMultisig",
   "DemoGuestbook",
   "DemoBatchExecutor",
+  "DemoSweeper",
+  "DemoToken",
+  "DemoCollection",
 ] as const;
 export type ContractName = (typeof contractNames)[number];
 
@@ -81,7 +95,9 @@ export function compileContracts(): Record<ContractName, CompiledContract> {
       },
     },
   };
-  const output = SolcOutputSchema.parse(JSON.parse(solc.compile(JSON.stringify(input))));
+  const output = SolcOutputSchema.parse(
+    JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })),
+  );
   const errors = (output.errors ?? []).filter((error) => error.severity === "error");
   if (errors.length > 0) {
     throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join("\n")}`);

@@ -1,0 +1,95 @@
+import type { ValidateResponse } from "@presend/shared/api/validate";
+import type { Address, Hex } from "viem";
+
+/** Why the client refused to pay: each is decided before anything is signed. */
+export type RefusalCode =
+  | "invalid_address"
+  | "redirect"
+  | "unexpected_challenge"
+  | "network_mismatch"
+  | "asset_mismatch"
+  | "validity_too_long"
+  | "attestation_missing"
+  | "attestation_invalid"
+  | "key_changed"
+  | "payto_mismatch"
+  | "price_above_attested"
+  | "offer_invalid"
+  | "over_max_price"
+  | "cap_reached"
+  | "no_signer"
+  | "pin_store_unreadable";
+
+/** The transfer that paid for a report, as the server's PAYMENT-RESPONSE named it. */
+export type Settlement = {
+  transaction: Hex;
+  network: string;
+  payer: Address;
+  /** Base units of USDC that were asked for. */
+  amount: string;
+  payTo: Address;
+};
+
+/** What the client knows of an authorization it sent, for recovery when the answer was lost. */
+export type SentAuthorization = { payer: Address; nonce: Hex; amount: string; payTo: Address };
+
+/** A paid check's outcome. `charged` says what is known about money: never "false" unless proven. */
+export type PaidResult<R> =
+  | {
+      type: "report";
+      report: R;
+      settlement: Settlement;
+      /** The detached signature over report and settlement verified with the pinned key. */
+      signature: "verified";
+      /** The offer-receipt receipt in PAYMENT-RESPONSE verified too (null when recovered). */
+      receipt: "verified" | null;
+      /** Fetched again through /receipts after the first answer was lost or unreadable. */
+      recovered: boolean;
+      charged: true;
+    }
+  | { type: "refused"; code: RefusalCode; message: string; charged: false }
+  | {
+      type: "not_charged";
+      /** The server's error code, or why the answer proves no settlement. */
+      code: string;
+      status: number | null;
+      message: string;
+      charged: false;
+      /** What the signer threw, when signing failed (a wallet's "rejected", say). */
+      cause?: unknown;
+    }
+  | {
+      type: "unrecovered";
+      message: string;
+      charged: true | "unknown";
+      settlement: Settlement | null;
+      authorization: SentAuthorization;
+      /** What the payer can do to get the report. */
+      recover: string;
+    }
+  | {
+      type: "forged";
+      message: string;
+      charged: true | "unknown";
+      settlement: Settlement | null;
+      /** The body as received: not to be trusted. */
+      report: unknown;
+    };
+
+export type ValidateResult =
+  | { type: "validated"; result: ValidateResponse }
+  | { type: "failed"; status: number | null; code: string; message: string };
+
+/** Progress of a paid check, for callers that show it (the CLI prints settled at once). */
+export type ClientEvent =
+  | { type: "pinned"; origin: string; kid: string; fingerprint: string }
+  | {
+      type: "verified";
+      amount: string;
+      payTo: Address;
+      fingerprint: string;
+      pinnedNow: boolean;
+    }
+  | { type: "paying" }
+  | { type: "settled"; settlement: Settlement }
+  | ({ type: "recovering" } & ({ transaction: Hex } | { authorization: SentAuthorization }));

@@ -1,0 +1,20 @@
+// The package's entry: browser-safe (no node: imports), used by the CLI, the MCP server and the
+// extension's background.
+export { baseNetwork, baseUsdc, checkRequirement, maxValiditySeconds } from "./checkRequirement";
+export {
+  type CheckInput,
+  createPresendClient,
+  type PresendClient,
+  type PresendClientOptions,
+  type PresendSigner,
+} from "./createPresendClient";
+export { createMemoryPinStore, type PinRecord, PinRecordSchema, type PinStore } from "./PinStore";
+export type {
+  ClientEvent,
+  PaidResult,
+  RefusalCode,
+  SentAuthorization,
+  Settlement,
+  ValidateResult,
+} from "./PresendResult";
+export { createSessionSpendCap, type Reservation, type SpendCap } from "./SpendCap";

@@ -1,0 +1,53 @@
+import { parseHTML } from "linkedom";
+import { describe, expect, it } from "vitest";
+import { type ScriptedValue, watchScriptedValues } from "./watchScriptedValues";
+
+const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+// A context that records listeners and runs timers when told to, like WXT's ctx would.
+function fakeContext() {
+  const listeners = new Map<string, () => void>();
+  const timers: (() => void)[] = [];
+  return {
+    ctx: {
+      addEventListener: (_target: unknown, type: string, handler: () => void) =>
+        listeners.set(type, handler),
+      setTimeout: (handler: () => void) => timers.push(handler),
+    } as unknown as Parameters<typeof watchScriptedValues>[1],
+    fire: (type: string) => listeners.get(type)?.(),
+    runTimers: () => {
+      for (const timer of timers.splice(0)) timer();
+    },
+    listeners,
+  };
+}
+
+describe("watchScriptedValues", () => {
+  it("reports a field a script filled, once, after an interaction", () => {
+    const { document } = parseHTML(
+      '<html><body><input id="book"><input id="shown" readonly><button id="pick"></button></body></html>',
+    );
+    const { ctx, fire, runTimers, listeners } = fakeContext();
+    const seen: ScriptedValue[] = [];
+    watchScriptedValues(document as unknown as Document, ctx, (value) => seen.push(value));
+    expect([...listeners.keys()]).toEqual(["click", "keyup", "change", "focusin"]);
+
+    const book = document.getElementById("book") as unknown as HTMLInputElement;
+    const shown = document.getElementById("shown") as unknown as HTMLInputElement;
+    book.value = address;
+    shown.value = address;
+    fire("click");
+    runTimers();
+    expect(seen.map((value) => value.field)).toEqual([book]);
+    expect(seen[0]?.candidate).toEqual({ kind: "address", value: address });
+
+    // The same value read again is not news; a new one is.
+    fire("click");
+    runTimers();
+    expect(seen).toHaveLength(1);
+    book.value = address.toLowerCase();
+    fire("keyup");
+    runTimers();
+    expect(seen).toHaveLength(2);
+  });
+});

@@ -1,0 +1,318 @@
+import {
+  type Address,
+  encodeFunctionData,
+  isAddressEqual,
+  parseEther,
+  parseGwei,
+  zeroAddress,
+} from "viem";
+import { toPackedUserOperation } from "viem/account-abstraction";
+import { privateKeyToAccount } from "viem/accounts";
+import { artifacts } from "./contracts/artifacts";
+import { publishedArtifacts } from "./contracts/publishedArtifacts";
+import {
+  create2Deployer,
+  demoAccounts,
+  demoContracts,
+  demoSafes,
+  entryPointV08Salt,
+  safeInitializer,
+} from "./demoWorld";
+import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
+import type { DevnetClient } from "./devnetClient";
+
+const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
+const faucet = signer(devnetAccounts.faucet);
+
+async function fund(client: DevnetClient, to: Address, ether: string) {
+  await client.confirm(client.sendTransaction({ account: faucet, to, value: parseEther(ether) }));
+}
+
+async function deploy(
+  client: DevnetClient,
+  from: DevnetAccount,
+  artifact: { abi: readonly unknown[]; bytecode: `0x${string}` },
+  expected: Address,
+  args: unknown[] = [],
+) {
+  const receipt = await client.confirm(
+    client.deployContract({
+      account: signer(from),
+      abi: artifact.abi as never,
+      bytecode: artifact.bytecode,
+      args: args as never,
+    }),
+  );
+  // demoWorld documents the address from the deployer's nonce; a drift would mislead the README.
+  if (!receipt.contractAddress || !isAddressEqual(receipt.contractAddress, expected)) {
+    throw new Error(`deployed at ${receipt.contractAddress}, demo world expects ${expected}`);
+  }
+}
+
+/** Deploys a Safe proxy through the published factory and checks it landed where documented. */
+async function createSafe(
+  client: DevnetClient,
+  options: {
+    from: DevnetAccount;
+    factory: Address;
+    singleton: Address;
+    safe: { owners: readonly Address[]; threshold: bigint };
+    saltNonce: bigint;
+    expected: Address;
+  },
+) {
+  await client.confirm(
+    client.writeContract({
+      account: signer(options.from),
+      address: options.factory,
+      abi: publishedArtifacts.SafeProxyFactory.abi,
+      functionName: "createProxyWithNonce",
+      args: [
+        options.singleton,
+        safeInitializer(options.safe.owners, options.safe.threshold),
+        options.saltNonce,
+      ],
+    }),
+  );
+  const code = await client.getCode({ address: options.expected });
+  if (!code || code === "0x") throw new Error(`no Safe at ${options.expected}`);
+}
+
+/** Owner A executes one ETH transfer from the Safe (threshold 1, signature approved by sender). */
+async function executeSafeTransaction(client: DevnetClient, safe: Address) {
+  const owner = signer(devnetAccounts.multisigOwnerA);
+  // Signature type 1: "approved hash" by msg.sender, who must be an owner: r = owner, s = 0, v = 1.
+  const signature =
+    `0x${owner.address.slice(2).toLowerCase().padStart(64, "0")}${"0".repeat(64)}01` as const;
+  await client.confirm(
+    client.writeContract({
+      account: owner,
+      address: safe,
+      abi: publishedArtifacts.Safe.abi,
+      functionName: "execTransaction",
+      args: [
+        faucet.address,
+        parseEther("0.01"),
+        "0x",
+        0,
+        0n,
+        0n,
+        0n,
+        zeroAddress,
+        zeroAddress,
+        signature,
+      ],
+    }),
+  );
+}
+
+/** The real EntryPoint v0.8 from its published bytecode, via Nick's factory, at 0x4337…f108. */
+async function deployEntryPoint(client: DevnetClient) {
+  await client.confirm(
+    client.sendTransaction({
+      account: faucet,
+      to: create2Deployer,
+      data: `${entryPointV08Salt}${publishedArtifacts.EntryPoint.bytecode.slice(2)}`,
+      gas: 8_000_000n,
+    }),
+  );
+  const code = await client.getCode({ address: demoContracts.entryPointV08 });
+  if (!code || code === "0x") throw new Error("EntryPoint v0.8 did not deploy");
+}
+
+/**
+ * One UserOperation through the EntryPoint: it creates the owner's SimpleAccount (initCode via
+ * the factory) and sends 0.001 ETH from it, signed by the owner over the EIP-712 userOpHash.
+ */
+async function runUserOperation(client: DevnetClient) {
+  const owner = signer(devnetAccounts.smartAccountOwner);
+  const factory = demoContracts.simpleAccountFactoryOnBase;
+  const entryPoint = demoContracts.entryPointV08;
+  const sender = (await client.readContract({
+    address: factory,
+    abi: publishedArtifacts.SimpleAccountFactory.abi,
+    functionName: "getAddress",
+    args: [owner.address, 0n],
+  })) as Address;
+  if (!isAddressEqual(sender, demoAccounts.smartAccountOnBase)) {
+    throw new Error(
+      `SimpleAccount at ${sender}, demo world expects ${demoAccounts.smartAccountOnBase}`,
+    );
+  }
+  await fund(client, sender, "0.5");
+  const userOperation = {
+    sender,
+    nonce: 0n,
+    factory,
+    factoryData: encodeFunctionData({
+      abi: publishedArtifacts.SimpleAccountFactory.abi,
+      functionName: "createAccount",
+      args: [owner.address, 0n],
+    }),
+    callData: encodeFunctionData({
+      abi: publishedArtifacts.SimpleAccount.abi,
+      functionName: "execute",
+      args: [faucet.address, parseEther("0.001"), "0x"],
+    }),
+    verificationGasLimit: 1_000_000n,
+    callGasLimit: 200_000n,
+    preVerificationGas: 100_000n,
+    maxFeePerGas: parseGwei("10"),
+    maxPriorityFeePerGas: parseGwei("1"),
+    signature: "0x",
+  } as const;
+  const packed = toPackedUserOperation(userOperation);
+  const userOpHash = (await client.readContract({
+    address: entryPoint,
+    abi: publishedArtifacts.EntryPoint.abi,
+    functionName: "getUserOpHash",
+    args: [packed],
+  })) as `0x${string}`;
+  const signature = await owner.sign({ hash: userOpHash });
+  const bundler = signer(devnetAccounts.bundler);
+  await fund(client, bundler.address, "1");
+  await client.confirm(
+    client.writeContract({
+      account: bundler,
+      address: entryPoint,
+      abi: publishedArtifacts.EntryPoint.abi,
+      functionName: "handleOps",
+      args: [[{ ...packed, signature }], bundler.address],
+      gas: 3_000_000n,
+    }),
+  );
+}
+
+/** An EOA with history signs an EIP-7702 authorization for `delegate` and runs a self-call. */
+async function delegate(
+  client: DevnetClient,
+  account: DevnetAccount,
+  target: Address,
+  data: `0x${string}`,
+) {
+  const eoa = signer(account);
+  const authorization = await client.signAuthorization({
+    account: eoa,
+    contractAddress: target,
+    executor: "self",
+  });
+  await client.confirm(
+    client.sendTransaction({
+      account: eoa,
+      authorizationList: [authorization],
+      to: eoa.address,
+      data,
+    }),
+  );
+}
+
+/**
+ * The wallet kinds people really send to, on base, from published artifacts: Safes (used and
+ * unused), an ERC-4337 account used through the real EntryPoint, EIP-7702 accounts on a known
+ * wallet delegate and on a sweeper, an ERC-20 and an ERC-721. Runs after the base deployer
+ * deployed its first two contracts (nonces 0 and 1).
+ * @example await seedWalletKindsOnBase(baseClient);
+ */
+export async function seedWalletKindsOnBase(client: DevnetClient): Promise<void> {
+  const { baseDeployer, delegatedOnBase, sweptOnBase, sweeperThief, multisigOwnerA } =
+    devnetAccounts;
+  await deploy(client, baseDeployer, publishedArtifacts.Safe, demoContracts.safeSingletonOnBase);
+  await deploy(
+    client,
+    baseDeployer,
+    publishedArtifacts.SafeProxyFactory,
+    demoContracts.safeFactoryOnBase,
+  );
+  await deploy(
+    client,
+    baseDeployer,
+    publishedArtifacts.Simple7702Account,
+    demoContracts.simple7702OnBase,
+  );
+  await deploy(client, baseDeployer, artifacts.DemoSweeper, demoContracts.sweeperOnBase, [
+    sweeperThief.address,
+  ]);
+  await deploy(client, baseDeployer, artifacts.DemoToken, demoContracts.tokenOnBase);
+  await deploy(client, baseDeployer, artifacts.DemoCollection, demoContracts.collectionOnBase);
+  await deployEntryPoint(client);
+  await deploy(
+    client,
+    baseDeployer,
+    publishedArtifacts.SimpleAccountFactory,
+    demoContracts.simpleAccountFactoryOnBase,
+    [demoContracts.entryPointV08],
+  );
+
+  const safeOnBase = {
+    from: baseDeployer,
+    factory: demoContracts.safeFactoryOnBase,
+    singleton: demoContracts.safeSingletonOnBase,
+    safe: demoSafes.base,
+  };
+  await createSafe(client, { ...safeOnBase, saltNonce: 1n, expected: demoAccounts.usedSafeOnBase });
+  await createSafe(client, {
+    ...safeOnBase,
+    saltNonce: 2n,
+    expected: demoAccounts.unusedSafeOnBase,
+  });
+  await fund(client, demoAccounts.usedSafeOnBase, "2");
+  await fund(client, demoAccounts.unusedSafeOnBase, "1");
+  await fund(client, multisigOwnerA.address, "1");
+  await executeSafeTransaction(client, demoAccounts.usedSafeOnBase);
+
+  await runUserOperation(client);
+
+  // A known wallet delegate: the account runs a transfer through Simple7702Account's execute.
+  await fund(client, delegatedOnBase.address, "1");
+  await delegate(
+    client,
+    delegatedOnBase,
+    demoContracts.simple7702OnBase,
+    encodeFunctionData({
+      abi: publishedArtifacts.Simple7702Account.abi,
+      functionName: "execute",
+      args: [faucet.address, parseEther("0.01"), "0x"],
+    }),
+  );
+
+  // A compromised account: it was used, then its key delegated to the sweeper.
+  await fund(client, sweptOnBase.address, "1");
+  await client.confirm(
+    client.sendTransaction({
+      account: signer(sweptOnBase),
+      to: faucet.address,
+      value: parseEther("0.1"),
+    }),
+  );
+  await delegate(client, sweptOnBase, demoContracts.sweeperOnBase, "0x");
+}
+
+/**
+ * The Safe 1.4.1 singleton, factory and one Safe (3 owners, threshold 2) on ethereum, funded.
+ * @example await seedSafeOnEthereum(ethereumClient);
+ */
+export async function seedSafeOnEthereum(client: DevnetClient): Promise<void> {
+  const { ethereumDeployer } = devnetAccounts;
+  await fund(client, ethereumDeployer.address, "1");
+  await deploy(
+    client,
+    ethereumDeployer,
+    publishedArtifacts.Safe,
+    demoContracts.safeSingletonOnEthereum,
+  );
+  await deploy(
+    client,
+    ethereumDeployer,
+    publishedArtifacts.SafeProxyFactory,
+    demoContracts.safeFactoryOnEthereum,
+  );
+  await createSafe(client, {
+    from: ethereumDeployer,
+    factory: demoContracts.safeFactoryOnEthereum,
+    singleton: demoContracts.safeSingletonOnEthereum,
+    safe: demoSafes.ethereum,
+    saltNonce: 0n,
+    expected: demoAccounts.safeOnEthereum,
+  });
+  await fund(client, demoAccounts.safeOnEthereum, "3");
+}

@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetAccounts } from "../devnet/devnetAccounts";
+import { freePort } from "../devnet/startAnvil";
+import { type Listening, listen } from "../http/listen";
+import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
+import { startTamperingProxy, type TamperingProxy } from "../payments/startTamperingProxy";
+
+const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
+const payer = devnetAccounts.payer;
+const target = devnetAccounts.activeOnBase.address;
+
+describe("presend mcp (stdio), driven by the MCP SDK's own client against the local world", () => {
+  let stack: PaidStack;
+  let server: Listening;
+  let proxy: TamperingProxy;
+  const dirs: string[] = [];
+  const clients: Client[] = [];
+
+  // `npx presend mcp` as an MCP host starts it: the bin, over stdio.
+  const connect = async (env: Record<string, string>) => {
+    const configHome = mkdtempSync(join(tmpdir(), "presend-mcp-"));
+    dirs.push(configHome);
+    const client = new Client({ name: "presend-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, "mcp"],
+        env: {
+          PATH: process.env.PATH ?? "",
+          XDG_CONFIG_HOME: configHome,
+          PRESEND_PRIVATE_KEY: payer.privateKey,
+          ...env,
+        },
+        stderr: "pipe",
+      }),
+    );
+    clients.push(client);
+    return client;
+  };
+  const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (result: CallToolResult) =>
+    result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
+    server = await listen(stack.app, { port });
+    proxy = await startTamperingProxy(server.url);
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await proxy?.close();
+    await server?.close();
+    await stack?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("lists three tools with their prices and the session cap; validate is free, check and deep pay, the cap refuses the next", async () => {
+    const client = await connect({ PRESEND_URL: server.url, PRESEND_SPEND_CAP: "0.07" });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["check", "deep", "validate"]);
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(byName.validate?.description).toMatch(/Costs nothing/);
+    expect(byName.check?.description).toMatch(/USD 0\.01 \(10000 USDC base units on Base\)/);
+    expect(byName.deep?.description).toMatch(/USD 0\.05 \(50000 USDC base units on Base\)/);
+    expect(byName.check?.description).toMatch(/at most USD 0\.07/);
+
+    const start = await stack.usdcBalance(payer.address);
+    const validated = await call(client, "validate", { address: target.toLowerCase() });
+    expect(validated.isError).toBeFalsy();
+    expect(validated.structuredContent).toMatchObject({
+      valid: true,
+      checksum: { status: "missing" },
+    });
+    expect(await stack.usdcBalance(payer.address)).toBe(start);
+
+    const checked = await call(client, "check", { address: target, chain: "base" });
+    expect(checked.isError).toBeFalsy();
+    expect(checked.structuredContent).toMatchObject({
+      level: expect.any(String),
+      headline: expect.any(String),
+      next: expect.any(String),
+      text: expect.stringContaining(target),
+      settlement: { network: "eip155:8453", payer: payer.address },
+      report: { address: target },
+    });
+    expect(text(checked)).toMatch(/^(OK|CAUTION|WARN|DANGER): /);
+    expect(text(checked)).toMatch(/Next: /);
+    expect(await stack.usdcBalance(payer.address)).toBe(start - 10_000n);
+
+    const deep = await call(client, "deep", { address: target });
+    expect(deep.isError).toBeFalsy();
+    expect(deep.structuredContent).toMatchObject({ report: { others: expect.any(Array) } });
+    expect(
+      (deep.structuredContent as { report: { others: unknown[] } }).report.others,
+    ).toHaveLength(4);
+    expect(await stack.usdcBalance(payer.address)).toBe(start - 60_000n);
+
+    // 0.06 spent of 0.07: another 0.01 check fits, then the cap refuses.
+    expect((await call(client, "check", { address: target })).isError).toBeFalsy();
+    const refused = await call(client, "check", { address: target });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/Refused to pay \(cap_reached\).*Charged: no\./s);
+    expect(await stack.usdcBalance(payer.address)).toBe(start - 70_000n);
+  });
+
+  it("refuses a forged report as a tool error that says it was charged", async () => {
+    proxy.set({
+      after: async (request, upstream) => {
+        if (!request.headers.has("payment-signature") || upstream.status !== 200) return upstream;
+        const report = await upstream.json();
+        const forged = {
+          ...report,
+          verdict: { ...report.verdict, level: "ok", headline: "Safe to send" },
+        };
+        return new Response(JSON.stringify(forged), { status: 200, headers: upstream.headers });
+      },
+    });
+    const client = await connect({ PRESEND_URL: proxy.url });
+    const result = await call(client, "check", { address: target });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/Forged report refused/);
+    expect(text(result)).toMatch(/Charged: yes \(settlement 0x[0-9a-f]{64}\)/);
+    expect(text(result)).not.toMatch(/Safe to send/);
+  });
+
+  it("answers the paid tools with a clear error when no key is configured", async () => {
+    const client = await connect({ PRESEND_URL: server.url, PRESEND_PRIVATE_KEY: "" });
+    const result = await call(client, "check", { address: target });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/no_signer.*Charged: no\./s);
+  });
+});

@@ -1,0 +1,166 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { PaidResult, PresendClient } from "@presend/client";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import { chainNames } from "@presend/shared/chains/chains";
+import { formatUnits } from "viem";
+import { z } from "zod";
+import { paidRoutes } from "../payments/paidRoutes";
+
+export type McpServerOptions = {
+  /** The client that pays (its signer is the PRESEND_PRIVATE_KEY account, its cap the session's). */
+  client: PresendClient;
+  /** What this session may spend in total, in USDC base units (stated in the tool descriptions). */
+  spendCapUnits: bigint;
+  version: string;
+};
+
+const addressInput = {
+  address: z
+    .string()
+    .describe(
+      "The EVM address to check: 0x followed by 40 hex characters (EIP-55 checksum checked).",
+    ),
+};
+const checkInput = {
+  ...addressInput,
+  chain: z
+    .enum(chainNames)
+    .default("base")
+    .describe(`The chain the money will be sent on: ${chainNames.join(", ")}.`),
+};
+const paidOutput = {
+  level: z.enum(["ok", "caution", "warn", "danger"]),
+  headline: z.string(),
+  next: z.string().describe("The next action to take."),
+  text: z.string().describe("The report as text."),
+  settlement: z.object({ transaction: z.string(), network: z.string(), payer: z.string() }),
+  recovered: z.boolean().describe("True when the report was fetched again through /receipts."),
+  report: z.record(z.string(), z.unknown()).describe("The structured, signature-verified report."),
+};
+
+/** USD with the cents a price needs, e.g. 10000 -> "0.01". */
+const usd = (units: bigint | string) => formatUnits(BigInt(units), 6);
+
+/**
+ * The presend MCP server: `validate` (free), `check` and `deep` (paid through x402 by the
+ * session's client, within the session's spend cap). Payment problems come back as tool errors
+ * that say what happened and whether anything was charged.
+ * @example await createMcpServer({ client, spendCapUnits: 100_000n, version }).connect(new StdioServerTransport());
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const server = new McpServer({ name: "presend", version: options.version });
+  const cap = `This session may spend at most USD ${usd(options.spendCapUnits)} in total (PRESEND_SPEND_CAP).`;
+
+  server.registerTool(
+    "validate",
+    {
+      title: "Validate an address (free)",
+      description:
+        "Free EIP-55 checksum pre-check of an EVM address: is it well formed, and is its mixed-case checksum right? Costs nothing. Use it before a paid check.",
+      inputSchema: addressInput,
+      outputSchema: {
+        valid: z.boolean(),
+        normalized: z.string().nullable(),
+        checksum: z.object({ status: z.string(), message: z.string() }),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async ({ address }) => {
+      const outcome = await options.client.validate(address);
+      if (outcome.type === "failed")
+        return toolError(
+          `presend could not validate: ${outcome.message}. Charged: no (validate is free).`,
+        );
+      const { valid, normalized, checksum } = outcome.result;
+      return {
+        content: [
+          {
+            type: "text",
+            text: `${normalized ?? address}: ${checksum.status}. ${checksum.message}`,
+          },
+        ],
+        structuredContent: { valid, normalized, checksum },
+      };
+    },
+  );
+
+  const paidTool = (route: "check" | "deep", title: string, what: string) =>
+    server.registerTool(
+      route,
+      {
+        title,
+        description: `${what} Price: USD ${usd(paidRoutes[`/${route}`].amount)} (${paidRoutes[`/${route}`].amount} USDC base units on Base), paid through x402 from the PRESEND_PRIVATE_KEY account after the payee's signed attestation is verified. ${cap} Returns the verdict level, the headline, the next action, the report text and the structured report.`,
+        inputSchema: checkInput,
+        outputSchema: paidOutput,
+        annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
+      },
+      async ({ address, chain }) => {
+        const input = { address, chain };
+        const result =
+          route === "deep" ? await options.client.deep(input) : await options.client.check(input);
+        return toolResult(result);
+      },
+    );
+  paidTool(
+    "check",
+    "Check an address on one chain (paid)",
+    "Pre-send safety check of an EVM address on one chain: checksum, wallet or contract, outgoing transactions, balances, gas, and a verdict (ok, caution, warn, danger) with a next action.",
+  );
+  paidTool(
+    "deep",
+    "Deep-check an address on five chains (paid)",
+    "Deep pre-send check across base, ethereum, arbitrum, optimism and polygon: everything check reports plus wrong-network detection and token-mismatch flags.",
+  );
+  return server;
+}
+
+function toolResult(result: PaidResult<Report | DeepReport>): CallToolResult {
+  switch (result.type) {
+    case "report": {
+      const { report, settlement } = result;
+      const text = [
+        `${report.verdict.level.toUpperCase()}: ${report.verdict.headline}`,
+        `Next: ${report.verdict.next}`,
+        "",
+        report.report,
+        "",
+        `Paid: settlement ${settlement.transaction} on ${settlement.network}${result.recovered ? " (report recovered through /receipts)" : ""}.`,
+      ].join("\n");
+      return {
+        content: [{ type: "text", text }],
+        structuredContent: {
+          level: report.verdict.level,
+          headline: report.verdict.headline,
+          next: report.verdict.next,
+          text: report.report,
+          settlement: {
+            transaction: settlement.transaction,
+            network: settlement.network,
+            payer: settlement.payer,
+          },
+          recovered: result.recovered,
+          report: report as unknown as Record<string, unknown>,
+        },
+      };
+    }
+    case "refused":
+      return toolError(`Refused to pay (${result.code}): ${result.message} Charged: no.`);
+    case "not_charged":
+      return toolError(
+        `The check failed (${result.code}${result.status ? `, HTTP ${result.status}` : ""}): ${result.message} Charged: no.`,
+      );
+    case "unrecovered":
+      return toolError(
+        `${result.message} Charged: ${result.charged === true ? "yes" : "unknown"}. To fetch the report: ${result.recover}`,
+      );
+    case "forged":
+      return toolError(
+        `Forged report refused: ${result.message} It is not shown and must not be trusted. Charged: ${result.charged === true ? "yes" : "unknown"}${result.settlement ? ` (settlement ${result.settlement.transaction})` : ""}.`,
+      );
+  }
+}
+
+function toolError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
+}

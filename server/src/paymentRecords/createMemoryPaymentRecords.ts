@@ -1,0 +1,88 @@
+import {
+  AuthorizationAlreadyRecorded,
+  type AuthorizationKey,
+  canTransition,
+  NewPaymentRecordSchema,
+  normalizeKey,
+  type PaymentRecord,
+  type PaymentRecordStore,
+  type PaymentStatus,
+} from "./paymentRecordStore";
+
+/**
+ * A PaymentRecordStore in process memory: gone with the process, so never the server's store.
+ * The bench's baseline (the paid request without a durable write) and a fake for unit tests.
+ * @example const records = createMemoryPaymentRecords();
+ */
+export function createMemoryPaymentRecords(): PaymentRecordStore {
+  const rows = new Map<string, PaymentRecord>();
+  const id = (key: AuthorizationKey) => {
+    const { payer, nonce } = normalizeKey(key);
+    return `${payer}:${nonce}`;
+  };
+  const transition = (key: AuthorizationKey, to: PaymentStatus, tx: string | null | "keep") => {
+    const current = rows.get(id(key));
+    if (current === undefined) return undefined;
+    if (!canTransition(current.status, to)) return current;
+    const next: PaymentRecord = {
+      ...current,
+      status: to,
+      tx: tx === "keep" ? current.tx : tx === null ? null : tx.toLowerCase(),
+      updatedAt: new Date().toISOString(),
+    };
+    rows.set(id(key), next);
+    return next;
+  };
+  return {
+    async begin(record) {
+      const valid = NewPaymentRecordSchema.parse(record);
+      const existing = rows.get(id(valid));
+      if (existing !== undefined) throw new AuthorizationAlreadyRecorded(existing);
+      const now = new Date().toISOString();
+      const stored: PaymentRecord = {
+        ...valid,
+        ...normalizeKey(valid),
+        asset: valid.asset.toLowerCase(),
+        payTo: valid.payTo.toLowerCase(),
+        report: structuredClone(valid.report ?? null),
+        status: "pending",
+        tx: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      rows.set(id(valid), stored);
+      return stored;
+    },
+    async markSettled(key, tx) {
+      if (!/^0x[0-9a-fA-F]{64}$/.test(tx)) throw new Error("tx must be 0x + 64 hex");
+      return transition(key, "settled", tx);
+    },
+    async markUnknown(key, tx) {
+      return transition(key, "unknown", tx);
+    },
+    async markFailed(key) {
+      return transition(key, "failed", "keep");
+    },
+    async byAuthorization(key) {
+      return rows.get(id(key));
+    },
+    async byTransaction(tx) {
+      const wanted = tx.toLowerCase();
+      for (const row of rows.values()) {
+        if (row.status === "settled" && row.tx === wanted) return row;
+      }
+      return undefined;
+    },
+    async unresolved(limit = 100) {
+      return [...rows.values()]
+        .filter((row) => row.status === "pending" || row.status === "unknown")
+        .slice(0, limit);
+    },
+    async count(status) {
+      let n = 0;
+      for (const row of rows.values()) if (status === undefined || row.status === status) n++;
+      return n;
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,26 @@
+import type { JWSSigner } from "@x402/extensions/offer-receipt";
+import { base64url, importJWK } from "jose";
+import type { AttestationPrivateKey } from "./loadAttestationKey";
+
+/**
+ * The attestation key as the JWS signer the offer-receipt extension and the report signature
+ * use: ES256, the same kid as the attestation, so one pinned key verifies everything presend signs.
+ * @example const signer = await createAttestationSigner(key); await createJWS(payload, signer);
+ */
+export async function createAttestationSigner(key: AttestationPrivateKey): Promise<JWSSigner> {
+  const privateKey = (await importJWK(key, "ES256")) as CryptoKey;
+  return {
+    kid: key.kid,
+    format: "jws",
+    algorithm: "ES256",
+    // WebCrypto's ECDSA output is r || s, exactly the JWS ES256 signature encoding.
+    async sign(payload) {
+      const signature = await crypto.subtle.sign(
+        { name: "ECDSA", hash: "SHA-256" },
+        privateKey,
+        payload as Uint8Array<ArrayBuffer>,
+      );
+      return base64url.encode(new Uint8Array(signature));
+    },
+  };
+}

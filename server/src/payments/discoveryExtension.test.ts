@@ -1,0 +1,55 @@
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import {
+  type DiscoveryExtension,
+  extractDiscoveryInfoFromExtension,
+  validateDiscoveryExtension,
+} from "@x402/extensions/bazaar";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetAccounts } from "../devnet/devnetAccounts";
+import { discoveryExtension } from "./discoveryExtension";
+import { type PaidStack, startPaidStack } from "./startPaidStack";
+
+describe("discoveryExtension (official bazaar extension)", () => {
+  let stack: PaidStack;
+  beforeAll(async () => {
+    stack = await startPaidStack();
+  });
+  afterAll(() => stack?.stop());
+
+  it.each(["/check", "/deep"] as const)(
+    "declares %s in every 402, valid under the package's own validator",
+    async (path) => {
+      const response = await stack.app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address: devnetAccounts.activeOnBase.address }),
+      });
+      expect(response.status).toBe(402);
+      const header = decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "");
+      const extension = header.extensions?.bazaar as DiscoveryExtension;
+      expect(validateDiscoveryExtension(extension)).toEqual({ valid: true });
+      const info = extractDiscoveryInfoFromExtension(extension, true);
+      expect(info.input).toMatchObject({ type: "http", method: "POST", bodyType: "json" });
+      expect(info.input).toMatchObject({ body: { address: expect.stringMatching(/^0x/) } });
+      const body = await response.json();
+      expect(body.extensions.bazaar).toEqual(extension);
+      // The catalogue learns the report's shape: the verdict and its level.
+      expect(JSON.stringify(extension.schema)).toContain('"level"');
+    },
+  );
+
+  it("keeps the 402 header small enough for default HTTP clients (16 KB header limit)", async () => {
+    const response = await stack.app.request("/deep", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: devnetAccounts.activeOnBase.address }),
+    });
+    expect(response.headers.get("payment-required")?.length).toBeLessThan(12_000);
+  });
+
+  it("rejects a broken declaration (the validator is not a rubber stamp)", () => {
+    const declared = discoveryExtension("/check").bazaar as DiscoveryExtension;
+    const broken = { ...declared, info: { input: { type: "http", bodyType: "xml" } } };
+    expect(validateDiscoveryExtension(broken as unknown as DiscoveryExtension).valid).toBe(false);
+  });
+});

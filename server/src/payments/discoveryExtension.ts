@@ -1,0 +1,79 @@
+import {
+  type ChainFacts,
+  CheckRequestSchema,
+  DeepReportSchema,
+  ReportSchema,
+} from "@presend/shared/api/report";
+import { type ChainName, chains } from "@presend/shared/chains/chains";
+import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
+import { buildReport } from "@presend/shared/verdict/buildReport";
+import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
+import { z } from "zod";
+import type { PaidPath } from "./paidRoutes";
+
+const exampleBody = { address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046", chain: "base" };
+
+// An example report, built by the verdict code itself from the facts of an active wallet.
+const activeWallet = (name: ChainName): ChainFacts => ({
+  name,
+  chainId: chains[name].id,
+  status: "ok",
+  isContract: false,
+  kind: "eoa",
+  kindLabel: "wallet (EOA)",
+  outgoingTxs: 4,
+  native: null,
+  usdc: null,
+  usdt: null,
+  gas: null,
+  blockNumber: "1",
+});
+const exampleInput = {
+  address: exampleBody.address,
+  checksum: { status: "valid" as const, message: "Checksum is valid (EIP-55)." },
+  target: activeWallet("base"),
+  checkedAt: "2026-11-22T00:00:00.000Z",
+};
+
+/**
+ * The official bazaar discovery declaration of a paid route, so a cataloguing facilitator can
+ * list it: the JSON body it takes and the report it returns, both derived from the zod schemas
+ * the API validates with. The report schema is cut to two levels: every 402 carries it in a
+ * header, and a catalogue needs the shape, not every nested field.
+ * @example extensions: { ...discoveryExtension("/check") }
+ */
+export function discoveryExtension(path: PaidPath) {
+  const report = path === "/deep" ? DeepReportSchema : ReportSchema;
+  const example =
+    path === "/deep"
+      ? buildDeepReport({ ...exampleInput, others: [activeWallet("ethereum")] })
+      : buildReport(exampleInput);
+  return declareDiscoveryExtension({
+    bodyType: "json",
+    input: exampleBody,
+    inputSchema: withoutMeta(z.toJSONSchema(CheckRequestSchema, { io: "input" })),
+    output: { example, schema: truncate(withoutMeta(z.toJSONSchema(report)), 2) },
+  });
+}
+
+function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+// Keeps `depth` levels of object properties; deeper objects and arrays keep only their type.
+function truncate(schema: Record<string, unknown>, depth: number): Record<string, unknown> {
+  if (depth === 0) {
+    const { type, enum: values } = schema;
+    return values === undefined ? { type } : { type, enum: values };
+  }
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (properties === undefined) return truncate(schema, 0);
+  return {
+    type: "object",
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, value]) => [name, truncate(value, depth - 1)]),
+    ),
+    ...(schema.required ? { required: schema.required } : {}),
+  };
+}

@@ -1,0 +1,128 @@
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
+import {
+  type AttestationKey,
+  AttestationKeySchema,
+} from "@presend/shared/attestation/attestationSchemas";
+import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
+import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import { toClientEvmSigner } from "@x402/evm";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import {
+  extractOffersFromPaymentRequired,
+  extractReceiptFromResponse,
+  type JWSSignedOffer,
+  type JWSSignedReceipt,
+  verifyOfferSignatureJWS,
+  verifyReceiptSignatureJWS,
+} from "@x402/extensions/offer-receipt";
+import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devnetAccounts } from "../devnet/devnetAccounts";
+import { type PaidStack, startPaidStack } from "./startPaidStack";
+
+const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+const target = devnetAccounts.activeOnBase.address;
+
+describe("offer-receipt extension and the signed report (attestation key)", () => {
+  let stack: PaidStack;
+  let discoveryKey: AttestationKey;
+  const appFetch = async (input: RequestInfo | URL, init?: RequestInit) =>
+    stack.app.request(input instanceof Request ? input : new Request(input, init));
+
+  beforeAll(async () => {
+    stack = await startPaidStack();
+    const doc = await (await stack.app.request("/.well-known/x402")).json();
+    discoveryKey = AttestationKeySchema.parse(doc.attestation.key);
+  });
+  afterAll(() => stack?.stop());
+
+  it.each([
+    ["/check", "10000"],
+    ["/deep", "50000"],
+  ])(
+    "signs an offer for %s in every 402 that verifies with the discovery key",
+    async (path, amount) => {
+      const response = await stack.app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address: target }),
+      });
+      const challenge = decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "");
+      const offers = extractOffersFromPaymentRequired(challenge);
+      expect(offers).toHaveLength(1);
+      const offer = offers[0] as JWSSignedOffer;
+      const payload = await verifyOfferSignatureJWS(offer, discoveryKey);
+      expect(payload).toMatchObject({
+        resourceUrl: `${stack.publicUrl}${path}`,
+        scheme: "exact",
+        network: "eip155:8453",
+        payTo: stack.world.accounts.payTo.address,
+        amount,
+      });
+      const [header] = offer.signature.split(".");
+      expect(JSON.parse(Buffer.from(header ?? "", "base64url").toString())).toMatchObject({
+        alg: "ES256",
+        kid: discoveryKey.kid,
+      });
+    },
+  );
+
+  it("signs a receipt in the PAYMENT-RESPONSE and the report with its settlement; /receipts re-signs the same", async () => {
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const response = await wrapFetchWithPayment(appFetch, client)(`${stack.publicUrl}/check`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: target }),
+    });
+    expect(response.status).toBe(200);
+    const settlement = decodePaymentResponseHeader(response.headers.get("payment-response") ?? "");
+    const receipt = extractReceiptFromResponse(response) as JWSSignedReceipt;
+    const receiptPayload = await verifyReceiptSignatureJWS(receipt, discoveryKey);
+    expect(receiptPayload).toMatchObject({
+      network: "eip155:8453",
+      payer: payer.address,
+      transaction: settlement.transaction,
+    });
+
+    const report = await response.json();
+    const signed = {
+      transaction: settlement.transaction,
+      network: settlement.network,
+      payer: settlement.payer ?? "",
+    };
+    const key = discoveryKey;
+    const signature = response.headers.get(reportSignatureHeader);
+    expect(await verifyReportSignature({ signature, report, settlement: signed, key })).toEqual({
+      type: "verified",
+      kid: discoveryKey.kid,
+    });
+    // One changed fact, an earlier checkedAt or another settlement: the signature no longer holds.
+    for (const forged of [
+      {
+        report: { ...report, verdict: { ...report.verdict, headline: "Safe" } },
+        settlement: signed,
+      },
+      { report: { ...report, checkedAt: "2020-01-01T00:00:00.000Z" }, settlement: signed },
+      { report, settlement: { ...signed, transaction: `0x${"1".repeat(64)}` } },
+    ]) {
+      const result = await verifyReportSignature({ signature, key, ...forged });
+      expect(result).toMatchObject({ type: "forged", reason: "bad_signature" });
+    }
+
+    const tx = settlement.transaction;
+    const proof = await payer.signMessage({ message: receiptMessage(tx) });
+    const stored = await (await stack.app.request(`/receipts/${tx}?signature=${proof}`)).json();
+    expect(stored.report).toEqual(report);
+    expect(
+      await verifyReportSignature({
+        signature: stored.signature,
+        report: stored.report,
+        settlement: signed,
+        key,
+      }),
+    ).toMatchObject({ type: "verified" });
+  });
+});
