@@ -52,6 +52,7 @@ describe("local services from Debian's packages", () => {
         const response = await fetch(`${proxy.url}/who`, {
           headers: { "x-forwarded-for": "6.6.6.6" },
         });
+        expect(response.headers.get("payment-required")).toHaveLength(12_000);
         const body = (await response.json()) as { name: string; xff: string };
         seen.add(body.name);
         forwarded.add(body.xff);
@@ -69,6 +70,8 @@ describe("local services from Debian's packages", () => {
 async function backend(name: string) {
   const server = createServer((request, response) => {
     response.setHeader("content-type", "application/json");
+    // The size of a 402's PAYMENT-REQUIRED header with its signed attestation, and then some.
+    response.setHeader("payment-required", "x".repeat(12_000));
     response.end(JSON.stringify({ name, xff: request.headers["x-forwarded-for"] }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
