@@ -3,12 +3,19 @@ import type { Address } from "viem";
 import { styles } from "../../extension/src/lib/ui/styles";
 import type { PresendServer } from "../fixtures/startPresendServer";
 import type { TestWallet } from "../fixtures/testWallet";
-import { type BadgeSnapshot, clickBadgeButton, expandBadge, finished, waitForBadge } from "./badge";
+import {
+  type BadgeSnapshot,
+  type BadgeTarget,
+  clickBadgeButton,
+  expandBadge,
+  finished,
+  waitForBadge,
+} from "./badge";
 import { dappFields, pasteInto } from "./enterAddress";
 
 /** Pastes `address` into the dApp's field, then clicks a paid check (a person's click). */
 export async function pasteAndClick(
-  page: Page,
+  page: BadgeTarget,
   address: string,
   route: "check" | "deep",
   field: string = dappFields.input,

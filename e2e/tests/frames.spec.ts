@@ -1,7 +1,9 @@
 import type { Frame, Page } from "@playwright/test";
 import { expect, test } from "../fixtures/test";
-import { expandBadge, waitForBadge } from "../helpers/badge";
+import { expandBadge, finished, waitForBadge } from "../helpers/badge";
+import { activeEoa } from "../helpers/demo";
 import { pasteInto } from "../helpers/enterAddress";
+import { balances, pasteAndClick, payerAndPayTo } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
 // Safe apps and swap or bridge widgets live in iframes: each frame gets its own badge with the
@@ -55,5 +57,32 @@ test("a frame without a wallet says how to pay instead of offering a check that 
   expect(notice.byTestId["wallet-notice"]).toContain("frame with no wallet of its own");
   expect(card.byTestId.address).toBe(address);
   await screenshot(page, "frame-no-wallet-card");
+  await page.close();
+});
+
+test("a frame with its own wallet pays from that wallet: the check is signed there and charged once", async ({
+  api,
+  context,
+  dappUrl,
+  wallet,
+}) => {
+  const page = await context.newPage();
+  await page.exposeFunction("__testWallet", (method: string, params: string) =>
+    wallet.bridge(method, params),
+  );
+  // The top page has no wallet; only the same-origin frame loads one (?wallet=1).
+  await page.goto(`${dappUrl}frames.html?wallet=1`);
+  const frame = await frameNamed(page, "same");
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+
+  await pasteAndClick(frame, activeEoa(api.world), "check", "#to");
+  const done = await waitForBadge(frame, finished, 30_000);
+  expect(done.level).toBe("ok");
+  expect(wallet.signRequests()).toHaveLength(1);
+  const after = await balances(api, who);
+  expect(after.payer).toBe((before.payer ?? 0n) - 10_000n);
+  expect(after.payTo).toBe((before.payTo ?? 0n) + 10_000n);
+  await screenshot(page, "frame-paid-verdict");
   await page.close();
 });
