@@ -170,3 +170,6 @@ export function describePaymentRecordStore(
       }));
   });
 }
+
+// Implementations' tests build their own records with the same helper.
+export { samplePaymentRecord } from "./samplePaymentRecord";

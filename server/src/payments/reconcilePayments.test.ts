@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryPaymentRecords } from "../paymentRecords/createMemoryPaymentRecords";
+import { samplePaymentRecord } from "../paymentRecords/samplePaymentRecord";
+import type { PaymentChain } from "./createPaymentChain";
+import { reconcilePayments, settleGraceSeconds } from "./reconcilePayments";
+
+const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+
+/** A chain that knows which authorizations were used and by which transaction (a unit fake). */
+function fakeChain(state: {
+  now: number;
+  used: Map<string, `0x${string}`>;
+  down?: boolean;
+}): PaymentChain {
+  const readable = async () => {
+    if (state.down) throw new Error("down");
+  };
+  return {
+    reachable: async () => !state.down,
+    async authorizationUsed(_payer, nonce) {
+      await readable();
+      return state.used.has(nonce);
+    },
+    async receiptStatus(hash) {
+      await readable();
+      return [...state.used.values()].includes(hash as `0x${string}`) ? "success" : null;
+    },
+    async findAuthorizationTx(_payer, nonce) {
+      await readable();
+      return state.used.get(nonce) ?? null;
+    },
+    async now() {
+      await readable();
+      return state.now;
+    },
+  };
+}
+
+describe("reconcilePayments", () => {
+  it("settles what the chain shows used, fails what expired unused, leaves the rest open", async () => {
+    const records = createMemoryPaymentRecords();
+    const validBefore = 1_900_000_000;
+    const usedUnknown = samplePaymentRecord(1, { validBefore });
+    const expiredUnknown = samplePaymentRecord(2, { validBefore });
+    const freshPending = samplePaymentRecord(3, { validBefore: validBefore + 10_000 });
+    const usedPendingAfterCrash = samplePaymentRecord(4, { validBefore });
+    for (const record of [usedUnknown, expiredUnknown, freshPending, usedPendingAfterCrash]) {
+      await records.begin(record);
+    }
+    await records.markUnknown(usedUnknown, null);
+    await records.markUnknown(expiredUnknown, tx(99));
+    const chain = fakeChain({
+      now: validBefore + settleGraceSeconds + 1,
+      used: new Map([
+        [usedUnknown.nonce, tx(1)],
+        [usedPendingAfterCrash.nonce, tx(4)],
+      ]),
+    });
+
+    expect(await reconcilePayments({ records, chain })).toEqual({ settled: 2, failed: 1, open: 1 });
+    expect(await records.byAuthorization(usedUnknown)).toMatchObject({
+      status: "settled",
+      tx: tx(1),
+    });
+    expect(await records.byAuthorization(usedPendingAfterCrash)).toMatchObject({
+      status: "settled",
+      tx: tx(4),
+    });
+    expect(await records.byAuthorization(expiredUnknown)).toMatchObject({ status: "failed" });
+    expect(await records.byAuthorization(freshPending)).toMatchObject({ status: "pending" });
+  });
+
+  it("keeps an unknown record open while it could still settle", async () => {
+    const records = createMemoryPaymentRecords();
+    const record = samplePaymentRecord(5, { validBefore: 1_900_000_000 });
+    await records.begin(record);
+    await records.markUnknown(record, null);
+    const chain = fakeChain({ now: 1_900_000_000 - 10, used: new Map() });
+    expect(await reconcilePayments({ records, chain })).toEqual({ settled: 0, failed: 0, open: 1 });
+    expect(await records.byAuthorization(record)).toMatchObject({ status: "unknown" });
+  });
+
+  it("changes nothing while the chain cannot be read", async () => {
+    const records = createMemoryPaymentRecords();
+    const record = samplePaymentRecord(6, { validBefore: 1 });
+    await records.begin(record);
+    await records.markUnknown(record, null);
+    const chain = fakeChain({ now: 2_000_000_000, used: new Map(), down: true });
+    expect(await reconcilePayments({ records, chain })).toEqual({ settled: 0, failed: 0, open: 1 });
+    expect(await records.byAuthorization(record)).toMatchObject({ status: "unknown" });
+  });
+});
