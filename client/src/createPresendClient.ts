@@ -115,7 +115,14 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
   const signer = (): Promise<PresendSigner> | null => {
     if (options.signer === undefined) return null;
     const given = options.signer;
-    signerPromise ??= typeof given === "function" ? given() : Promise.resolve(given);
+    if (signerPromise === null) {
+      const asked = typeof given === "function" ? given() : Promise.resolve(given);
+      // A wallet that failed once (no wallet yet, a declined connect) is asked again next time.
+      signerPromise = asked.catch((error: unknown) => {
+        signerPromise = null;
+        throw error;
+      });
+    }
     return signerPromise;
   };
   // Never follow a redirect: a payment header must reach the server that was verified, only.

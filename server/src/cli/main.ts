@@ -1,4 +1,3 @@
-import { runMcpServer } from "../mcp/runMcpServer";
 import { configDir } from "./openPinStore";
 import { runCli } from "./runCli";
 
@@ -14,6 +13,8 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     return runFacilitatorCommand(process.env);
   }
   if (argv[0] === "mcp") {
+    // Loaded only for `presend mcp`: the MCP SDK would slow every other command's start.
+    const { runMcpServer } = await import("../mcp/runMcpServer");
     await runMcpServer(process.env, configDir(process.env));
     return undefined;
   }

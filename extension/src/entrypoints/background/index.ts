@@ -1,6 +1,5 @@
 import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
-import { verifyAttestation } from "../../../../shared/attestation/verifyAttestation";
 import { randomHex } from "../../lib/dom/randomHex";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
 import { createCheckService } from "../../lib/payments/createCheckService";
@@ -42,7 +41,6 @@ export default defineBackground({
         ledger: spendLedger,
         history,
         historyLimit,
-        verify: verifyAttestation,
         now: () => new Date(),
         randomId: () => randomHex(16),
       },

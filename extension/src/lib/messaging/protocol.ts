@@ -61,6 +61,7 @@ const refusalCodes = [
   "no_wallet",
   "unexpected_challenge",
 ] as const;
+export type RefusalCode = (typeof refusalCodes)[number];
 
 export const CheckOutcomeSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("report"), entry: HistoryEntrySchema }),
@@ -73,6 +74,12 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
     message: z.string(),
     /** "unknown" when the signed payment was sent but no answer came back. */
     charged: z.union([z.boolean(), z.literal("unknown")]),
+  }),
+  /** A report arrived whose signature does not verify with the pinned key: not shown, not trusted. */
+  z.object({
+    type: z.literal("forged"),
+    message: z.string(),
+    charged: z.union([z.literal(true), z.literal("unknown")]),
   }),
 ]);
 export type CheckOutcome = z.infer<typeof CheckOutcomeSchema>;

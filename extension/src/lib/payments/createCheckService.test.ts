@@ -23,7 +23,7 @@ type Delivered = { tabId: number | null; frameId: number | null; type: string; d
 
 // The browser as the background sees it: the content script of any tab answers with the page
 // wallet (which signs with a real key), extension pages take progress messages.
-function setup(options: { dailyCapUnits?: number } = {}) {
+async function setup(options: { dailyCapUnits?: number } = {}) {
   const delivered: Delivered[] = [];
   const answer = async ({ type, data }: { type: string; data: Record<string, unknown> }) => {
     if (type === "wallet.account") return { ok: true, data: { address: payer.address } };
@@ -51,7 +51,7 @@ function setup(options: { dailyCapUnits?: number } = {}) {
       },
     },
   };
-  const paidApi = fakePaidApi({ payTo, report });
+  const paidApi = await fakePaidApi({ payTo, report, now });
   const ledger = memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: 0 });
   const history = memoryItem<HistoryEntry[]>([]);
   let alive = 0;
@@ -75,7 +75,6 @@ function setup(options: { dailyCapUnits?: number } = {}) {
       ledger,
       history,
       historyLimit: 50,
-      verify: async () => paidApi.attestation,
       now: () => now,
       randomId: () => "entry-1",
     },
@@ -102,7 +101,7 @@ const popupPage: MessageSender = { id: "presend-id", url: `${extensionOrigin}pop
 
 describe("createCheckService", () => {
   it("pays a badge's check with the wallet of the sender's own tab and frame, whatever the message claims", async () => {
-    const { service, walletCalls, delivered, history, alive } = setup();
+    const { service, walletCalls, delivered, history, alive } = await setup();
     const outcome = await service.start(
       request("s".repeat(16), { source: { kind: "popup", tabId: 99, frameId: 0 } }),
       contentScript(7, 2),
@@ -121,7 +120,7 @@ describe("createCheckService", () => {
   });
 
   it("pays a popup's check with the tab the popup names, and reports progress to the popup", async () => {
-    const { service, walletCalls, delivered } = setup();
+    const { service, walletCalls, delivered } = await setup();
     const outcome = await service.start(
       request("p".repeat(16), { source: { kind: "popup", tabId: 12, frameId: 0 } }),
       // The popup opened as a page in a tab has a tab of its own; it must not pay with that one.
@@ -135,7 +134,7 @@ describe("createCheckService", () => {
   });
 
   it("refuses a check from an extension page that is not the popup, and from no tab at all", async () => {
-    const { service, walletCalls } = setup();
+    const { service, walletCalls } = await setup();
     await expect(service.start(request("x".repeat(16)), popupPage)).rejects.toMatchObject({
       code: "not_allowed",
     });
@@ -151,7 +150,7 @@ describe("createCheckService", () => {
   });
 
   it("never pays twice for one session (a replayed start message)", async () => {
-    const { service, walletCalls, ledger } = setup();
+    const { service, walletCalls, ledger } = await setup();
     const session = "r".repeat(16);
     await service.start(request(session), contentScript(7));
     await expect(service.start(request(session), contentScript(7))).rejects.toMatchObject({
@@ -162,7 +161,7 @@ describe("createCheckService", () => {
   });
 
   it("holds checks from two tabs against the cap together", async () => {
-    const { service, walletCalls, ledger } = setup({ dailyCapUnits: 10_000 });
+    const { service, walletCalls, ledger } = await setup({ dailyCapUnits: 10_000 });
     const outcomes = await Promise.all([
       service.start(request("a".repeat(16)), contentScript(1)),
       service.start(request("b".repeat(16)), contentScript(2)),

@@ -2,13 +2,12 @@ import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it, vi } from "vitest";
-import type { AttestationResult } from "../../../../shared/attestation/verifyAttestation";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import { memoryItem } from "../storage/memoryItem";
 import type { HistoryEntry, PinnedKey, PinnedKeys, SpendLedger } from "../storage/schemas";
 import { StoredValueInvalidError } from "../storage/validatedItem";
 import { createPendingSpend } from "./createPendingSpend";
-import { fakePaidApi } from "./fakePaidApi";
+import { type FakePaidApiOptions, fakePaidApi } from "./fakePaidApi";
 import { type PaidCheckDeps, runPaidCheck } from "./runPaidCheck";
 
 const payer = privateKeyToAccount(
@@ -21,11 +20,9 @@ const now = new Date("2025-06-01T12:00:00Z");
 // What the server answers once paid.
 const { report } = exampleHistoryEntry({ address, checkedAt: now });
 
-const valid = fakePaidApi({ payTo, report }).attestation;
-
-function setup(
+async function setup(
   options: {
-    verify?: AttestationResult;
+    api?: Partial<FakePaidApiOptions>;
     spent?: number;
     pinned?: PinnedKeys;
     reject?: boolean;
@@ -33,7 +30,8 @@ function setup(
     dailyCapUnits?: number;
   } = {},
 ) {
-  const { fetch, requests } = fakePaidApi({ payTo, report });
+  const api = await fakePaidApi({ payTo, report, now, ...options.api });
+  const { fetch, requests } = api;
   const signTypedData = vi.fn(async (typedData: Parameters<typeof payer.signTypedData>[0]) => {
     if (options.reject) throw Object.assign(new Error("declined"), { code: "rejected" });
     return payer.signTypedData(typedData) as Promise<Hex>;
@@ -55,17 +53,16 @@ function setup(
     history,
     historyLimit: 50,
     wallet: { account: async () => payer.address, signTypedData: signTypedData as never },
-    verify: vi.fn(async () => options.verify ?? valid),
     progress,
     now: () => now,
     randomId: () => "entry-1",
   };
-  return { deps, requests, signTypedData, ledger, history, pinnedKeys, progress };
+  return { deps, api, requests, signTypedData, ledger, history, pinnedKeys, progress };
 }
 
 describe("runPaidCheck", () => {
   it("pays the attested challenge with an x402 payload signed by the page wallet", async () => {
-    const { deps, requests, ledger, history, pinnedKeys } = setup();
+    const { deps, requests, ledger, history, pinnedKeys } = await setup();
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome.type).toBe("report");
     const header = requests[1]?.headers["PAYMENT-SIGNATURE"];
@@ -76,69 +73,80 @@ describe("runPaidCheck", () => {
     );
     expect(ledger.value()).toEqual({ day: "2025-06-01", spentUnits: 10_000 });
     expect(history.value()[0]).toMatchObject({ address, level: "ok", amount: "10000", payTo });
-    expect(pinnedKeys.value()["http://api.test"]?.fingerprint).toBe("thumb-1");
+    expect(pinnedKeys.value()["http://api.test"]?.fingerprint).toMatch(/^[\w-]{43}$/);
   });
 
   it("refuses without a signature request when the challenge does not match the attestation", async () => {
-    const { deps, signTypedData, requests } = setup({
-      verify: {
-        type: "invalid",
-        reason: "payto_mismatch",
-        message: "different payee",
-        thumbprint: "t",
-      },
+    const { deps, signTypedData, requests } = await setup({
+      api: { challengePayTo: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" },
     });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
-    expect(outcome).toEqual({
-      type: "refused",
-      code: "attestation_mismatch",
-      message: "different payee",
-    });
+    expect(outcome).toMatchObject({ type: "refused", code: "attestation_mismatch" });
     expect(signTypedData).not.toHaveBeenCalled();
     expect(requests).toHaveLength(1);
   });
 
   it("refuses when the pinned key changed", async () => {
+    const other = await fakePaidApi({ payTo, report, now });
     const pinned: PinnedKey = {
-      jwk: valid.block.key,
-      fingerprint: "old",
+      jwk: other.key,
+      fingerprint: other.fingerprint,
       pinnedAt: now.toISOString(),
       apiUrl: "http://api.test",
     };
-    const { deps, signTypedData } = setup({
-      pinned: { "http://api.test": pinned },
-      verify: { type: "invalid", reason: "key_changed", message: "key changed", thumbprint: "new" },
-    });
+    const { deps, signTypedData } = await setup({ pinned: { "http://api.test": pinned } });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome).toMatchObject({ type: "refused", code: "key_changed" });
-    expect(deps.verify).toHaveBeenCalledWith(expect.objectContaining({ pinnedThumbprint: "old" }));
     expect(signTypedData).not.toHaveBeenCalled();
   });
 
   it("pins the key of another API URL anew instead of comparing it with the first one", async () => {
+    const other = await fakePaidApi({ payTo, report, now });
     const pinned: PinnedKey = {
-      jwk: valid.block.key,
-      fingerprint: "key-of-the-first-api",
+      jwk: other.key,
+      fingerprint: other.fingerprint,
       pinnedAt: now.toISOString(),
       apiUrl: "http://api.test",
     };
-    const { deps, pinnedKeys } = setup({
+    const { deps, pinnedKeys, api } = await setup({
       pinned: { "http://api.test": pinned },
       apiUrl: "http://other.test:8402/",
     });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome.type).toBe("report");
-    expect(deps.verify).toHaveBeenCalledWith(
-      expect.not.objectContaining({ pinnedThumbprint: expect.anything() }),
-    );
     expect(pinnedKeys.value()).toEqual({
       "http://api.test": pinned,
-      "http://other.test:8402": expect.objectContaining({ fingerprint: "thumb-1" }),
+      "http://other.test:8402": expect.objectContaining({ fingerprint: api.fingerprint }),
     });
   });
 
+  it("shows an altered report as forged, charged, and keeps it out of the history", async () => {
+    const { deps, ledger, history } = await setup({ api: { afterPayment: "forged" } });
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toMatchObject({ type: "forged", charged: true });
+    expect(history.value()).toEqual([]);
+    expect(ledger.value().spentUnits).toBe(10_000);
+  });
+
+  it("says charged: unknown when the paid request gets no answer, and keeps it counted against the cap", async () => {
+    const { deps, ledger } = await setup({ api: { afterPayment: "drop" } });
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toMatchObject({ type: "failed", charged: "unknown" });
+    if (outcome.type === "failed") expect(outcome.message).toMatch(/\/receipts\/0x/);
+    expect(ledger.value().spentUnits).toBe(10_000);
+    expect(deps.pending.total()).toBe(0n);
+  });
+
+  it("refunds the cap only when the answer proves no settlement (a 402 refusing the payment)", async () => {
+    const { deps, ledger } = await setup({ api: { afterPayment: "refused" } });
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toMatchObject({ type: "failed", charged: false });
+    expect(ledger.value().spentUnits).toBe(0);
+    expect(deps.pending.total()).toBe(0n);
+  });
+
   it("refuses to pay when the spend ledger is unreadable instead of counting from $0", async () => {
-    const { deps, signTypedData, requests } = setup();
+    const { deps, signTypedData, requests } = await setup();
     const corrupt = async () => {
       throw new StoredValueInvalidError("local:spendLedger");
     };
@@ -150,14 +158,14 @@ describe("runPaidCheck", () => {
   });
 
   it("refuses over the daily cap without a signature request", async () => {
-    const { deps, signTypedData } = setup({ spent: 995_000 });
+    const { deps, signTypedData } = await setup({ spent: 995_000 });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome).toMatchObject({ type: "refused", code: "cap_reached" });
     expect(signTypedData).not.toHaveBeenCalled();
   });
 
   it("lets only one of two checks started together through when the cap has room for one", async () => {
-    const { deps, signTypedData, ledger } = setup({ dailyCapUnits: 10_000 });
+    const { deps, signTypedData, ledger } = await setup({ dailyCapUnits: 10_000 });
     const request = { route: "check", address, chain: "base" } as const;
     const outcomes = await Promise.all([runPaidCheck(request, deps), runPaidCheck(request, deps)]);
     expect(outcomes.map((o) => o.type).sort()).toEqual(["refused", "report"]);
@@ -168,7 +176,7 @@ describe("runPaidCheck", () => {
   });
 
   it("reports a declined signature as rejected, with nothing spent", async () => {
-    const { deps, ledger, requests } = setup({ reject: true });
+    const { deps, ledger, requests } = await setup({ reject: true });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome.type).toBe("rejected");
     expect(ledger.value().spentUnits).toBe(0);
@@ -177,7 +185,7 @@ describe("runPaidCheck", () => {
   });
 
   it("refuses an invalid address before any challenge", async () => {
-    const { deps } = setup();
+    const { deps } = await setup();
     deps.fetch = vi.fn(
       async () =>
         new Response(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PinRecordSchema } from "../../../../client/src/PinStore";
 import {
   ChainNameSchema,
   DeepReportSchema,
@@ -47,24 +48,8 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
-const JwkSchema = z.looseObject({
-  kty: z.literal("EC"),
-  crv: z.literal("P-256"),
-  x: z.string(),
-  y: z.string(),
-  kid: z.string().optional(),
-  alg: z.string().optional(),
-  use: z.string().optional(),
-});
-
-const PinnedKeySchema = z.object({
-  jwk: JwkSchema,
-  /** RFC 7638 thumbprint, shown to the user so a key change is recognisable. */
-  fingerprint: z.string(),
-  pinnedAt: z.string(),
-  /** The API the key was first seen at. */
-  apiUrl: z.string(),
-});
+// The client's pin record: one format in the extension, the CLI and the MCP server.
+const PinnedKeySchema = PinRecordSchema;
 export type PinnedKey = z.infer<typeof PinnedKeySchema>;
 
 /**

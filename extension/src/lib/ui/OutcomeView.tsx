@@ -32,6 +32,13 @@ export function OutcomeView({
             {outcome.message} Nothing was charged.
           </div>
         );
+      case "forged":
+        return (
+          <div className="alert level-danger" data-state="forged">
+            <strong>Forged report, not shown: </strong>
+            {outcome.message} {chargedText(outcome.charged)}
+          </div>
+        );
       case "failed":
         return (
           <div className="alert level-warn" data-state="failed">
