@@ -14,7 +14,7 @@ export default defineConfig({
   srcDir: "src",
   // MV3 everywhere, Firefox included (WXT would build MV2 for it by default).
   manifestVersion: 3,
-  // Explicit imports only: auto-imports hide dependencies (STYLE.md).
+  // Explicit imports only: auto-imports hide dependencies.
   imports: false,
   modules: ["@wxt-dev/module-react"],
   zip: { artifactTemplate: "presend-{{version}}-{{browser}}.zip" },

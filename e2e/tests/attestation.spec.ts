@@ -8,7 +8,7 @@ import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
 // Before any signature the background verifies the 402 against the payee attestation pinned for
-// the API (spec §5.6). These tests put a real second server or a rewriting proxy between the
+// the API (trust on first use). These tests put a real second server or a rewriting proxy between the
 // extension and the real API, and prove the wallet is never asked to sign.
 
 test("a server swapped in behind the same URL (another attestation key) is refused as 'key changed', nothing signed", async ({

@@ -157,6 +157,8 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     figures.push(
       `load: ${load.results.length} paid checks through nginx, ${ok.length} x 200, ${onChain.length} on-chain settlements, ${records.size} settled records in PostgreSQL, ${load.results.length - ok.length} refused, ${load.perSecond.toFixed(1)} paid checks/s (two replicas)`,
     );
+    const refusal = load.results.find((result) => result.status !== 200);
+    if (refusal) figures.push(`first refusal: ${refusal.status} ${JSON.stringify(refusal.body)}`);
     expect(load.results.map((result) => result.status)).toEqual(Array(100).fill(200));
     expect(new Set(txs).size).toBe(100);
     expect(new Set(onChain)).toEqual(new Set(txs));

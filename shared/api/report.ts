@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { chainNames } from "../chains/chains";
 
-// The report shape (spec §2.2, DESIGN §3). Server, CLI and extension all parse with these schemas,
+// The report shape. Server, CLI and extension all parse with these schemas,
 // so a field added here is a field every client sees.
 
 export const levels = ["ok", "caution", "warn", "danger"] as const;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
-// The payee attestation (spec §5.6, DESIGN §4): a compact ES256 JWS over the payTo, the
-// per-route maximum prices, the network and the asset, published in the discovery document and in every 402 challenge.
+// The payee attestation: a compact ES256 JWS over the payTo, the per-route maximum prices, the
+// network and the asset, published in the discovery document and in every 402 challenge.
 // Server, CLI and extension all parse with these schemas.
 
 /** Name of the 402 extension entry that carries the attestation block. */

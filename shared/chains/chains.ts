@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 
-/** The five chains presend checks, in the order the spec lists them. */
+/** The five chains presend checks, in the order the API documents them. */
 export const chainNames = ["base", "ethereum", "arbitrum", "optimism", "polygon"] as const;
 
 export type ChainName = (typeof chainNames)[number];
@@ -23,7 +23,7 @@ export type ChainInfo = {
 const usdc = (address: Address): StablecoinInfo => ({ address, symbol: "USDC", decimals: 6 });
 const usdt = (address: Address): StablecoinInfo => ({ address, symbol: "USDT", decimals: 6 });
 
-// Mainnet addresses (DESIGN.md §7); the local world installs the tokens at the same ones.
+// Mainnet addresses (from each issuer's documentation); the local world installs the tokens at the same ones.
 export const chains: Record<ChainName, ChainInfo> = {
   base: {
     name: "base",

@@ -1,4 +1,3 @@
-import { runFacilitatorCommand } from "../facilitatorService/runFacilitatorCommand";
 import { configDir } from "./openPinStore";
 import { runCli } from "./runCli";
 
@@ -8,7 +7,11 @@ import { runCli } from "./runCli";
  * @example process.exitCode = await main(process.argv.slice(2));
  */
 export async function main(argv: readonly string[]): Promise<number | undefined> {
-  if (argv[0] === "facilitator") return runFacilitatorCommand(process.env);
+  if (argv[0] === "facilitator") {
+    // Loaded only for this command: the client commands start without the server's modules.
+    const { runFacilitatorCommand } = await import("../facilitatorService/runFacilitatorCommand");
+    return runFacilitatorCommand(process.env);
+  }
   if (argv[0] === "mcp") {
     // Loaded only for `presend mcp`: the MCP SDK would slow every other command's start.
     const { runMcpServer } = await import("../mcp/runMcpServer");

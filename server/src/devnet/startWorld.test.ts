@@ -56,14 +56,13 @@ describe("startWorld", () => {
   }
   const untouched = { code: "0x", nonce: 0, native: 0n, usdc: 0n, usdt: 0n, usdcBridged: 0n };
 
-  it("starts five chains with the mainnet chain ids on distinct loopback ports well under 10 s", async () => {
+  it("starts five chains with the mainnet chain ids on distinct loopback ports", async () => {
     expect(Object.keys(world.chains)).toEqual([...chainNames]);
     for (const name of chainNames) {
       expect(world.chains[name].rpcUrl).toBe(`http://127.0.0.1:${world.chains[name].port}`);
       expect(await clients[name].getChainId()).toBe(chains[name].id);
     }
     expect(new Set(chainNames.map((name) => world.chains[name].port)).size).toBe(5);
-    expect(world.startupMs).toBeLessThan(10_000);
   });
 
   it("installs Multicall3 and the stablecoins at their mainnet addresses on every chain", async () => {

@@ -40,7 +40,7 @@ export function corsJson(body: unknown, status = 200): Response {
 }
 
 /**
- * CORS so browser clients can read the x402 headers and pay (DESIGN §4).
+ * CORS so browser clients can read the x402 headers and pay.
  * Everything but GET/HEAD (preflights included) goes through Hono's cors() unchanged. GET/HEAD
  * answers get their two headers after the handler, unless it built them with corsJson(): Hono's
  * cors() reads the Origin header and edits the finished response, which makes @hono/node-server

@@ -5,6 +5,11 @@ import { serveWithDrain } from "./serveWithDrain";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits until the server has a request in flight (a loaded machine may take a while). */
+async function untilInFlight(server: { inFlight: () => number }) {
+  while (server.inFlight() === 0) await sleep(5);
+}
+
 function slowApp() {
   const app = new Hono();
   // A paid request: the answer takes a while, and its body leaves in two parts.
@@ -28,7 +33,7 @@ describe("serveWithDrain", () => {
       connection: response.headers.get("connection"),
       body: await response.text(),
     }));
-    await sleep(100);
+    await untilInFlight(server);
     expect(server.inFlight()).toBe(1);
     const drained = server.drain(5_000);
     expect(server.draining()).toBe(true);
@@ -43,7 +48,7 @@ describe("serveWithDrain", () => {
     const inFlight = fetch(`${server.url}/slow`)
       .then((response) => response.text())
       .catch(() => "cut");
-    await sleep(50);
+    await untilInFlight(server);
     expect(await server.drain(100)).toEqual({ drained: false, cut: 1 });
     expect(await inFlight).toBe("cut");
   });

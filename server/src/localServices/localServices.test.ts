@@ -50,9 +50,12 @@ describe("local services from Debian's packages", () => {
       const forwarded = new Set<string>();
       for (let i = 0; i < 6; i++) {
         const response = await fetch(`${proxy.url}/who`, {
-          headers: { "x-forwarded-for": "6.6.6.6" },
+          // A paid request's PAYMENT-SIGNATURE is as large as a 402's PAYMENT-REQUIRED.
+          headers: { "x-forwarded-for": "6.6.6.6", "payment-signature": "y".repeat(12_000) },
         });
-        const body = (await response.json()) as { name: string; xff: string };
+        expect(response.headers.get("payment-required")).toHaveLength(12_000);
+        const body = (await response.json()) as { name: string; xff: string; signature: number };
+        expect(body.signature).toBe(12_000);
         seen.add(body.name);
         forwarded.add(body.xff);
       }
@@ -69,7 +72,15 @@ describe("local services from Debian's packages", () => {
 async function backend(name: string) {
   const server = createServer((request, response) => {
     response.setHeader("content-type", "application/json");
-    response.end(JSON.stringify({ name, xff: request.headers["x-forwarded-for"] }));
+    // The size of a 402's PAYMENT-REQUIRED header with its signed attestation, and then some.
+    response.setHeader("payment-required", "x".repeat(12_000));
+    response.end(
+      JSON.stringify({
+        name,
+        xff: request.headers["x-forwarded-for"],
+        signature: request.headers["payment-signature"]?.length,
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { port: (server.address() as AddressInfo).port, close: () => server.close() };

@@ -18,7 +18,8 @@ const paidPaths = new Set(["/check", "/deep"]);
 export function observeRequests(deps: ObserveRequestsDeps): MiddlewareHandler {
   const assignId = requestId({
     headerName: "X-Request-Id",
-    // Anything else from outside is replaced, so a log line cannot be forged through the id.
+    // An incoming id with characters outside [A-Za-z0-9_=-] is replaced (Hono checks it), so a
+    // log line cannot be forged through it.
     generator: () => crypto.randomUUID(),
   });
   return (c, next) =>

@@ -41,7 +41,7 @@ export const honestLimits =
   "presend reads public on-chain state through public RPC endpoints. It is a pre-send safety check, not a guarantee: no mempool analysis, no contract audit (known wallet kinds are recognised, their code is not reviewed), no sanctions screening, no scam or phishing lists yet. Anything that could not be read (a chain, a balance, a classification) is never reported as ok.";
 
 /**
- * The x402 discovery document (spec §2.4) plus `version` and `resources` for x402scan-style crawlers.
+ * The x402 discovery document (items, lastUpdated, metadata, attestation) plus `version` and `resources` for x402scan-style crawlers.
  * @example const doc = await buildDiscoveryDocument({ payments, publicUrl, lastUpdated: new Date() });
  */
 export async function buildDiscoveryDocument(

@@ -8,7 +8,7 @@ export type PaidRoute = {
   amount: string;
   summary: string;
   description: string;
-  /** The spec's §2.3 outputSchema: what to send and what comes back. */
+  /** The payment requirements' outputSchema: what to send and what comes back. */
   outputSchema: {
     type: "http";
     input: {
@@ -35,7 +35,7 @@ const requestBody = {
 
 const reportFields = ["address", "checksum", "chain", "verdict", "report", "checkedAt"];
 
-/** The two paid routes with their fixed prices (spec §4, §8). */
+/** The two paid routes with their fixed prices. */
 export const paidRoutes: Record<PaidPath, PaidRoute> = {
   "/check": {
     path: "/check",

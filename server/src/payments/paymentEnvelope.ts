@@ -32,11 +32,11 @@ export type PaymentEnvelopeOptions = {
 };
 
 /**
- * Wraps the official x402 middleware of one paid route. In: accepts the spec's `X-Payment`
+ * Wraps the official x402 middleware of one paid route. In: accepts the documented `X-Payment`
  * header as `PAYMENT-SIGNATURE` (core reads only the latter) and turns garbage or oversized
  * payment headers, and authorizations valid for longer than the route's maxTimeoutSeconds (or
  * not valid yet), into a 402 with a reason before anything is verified. Out: every 402 also carries the PaymentRequired as
- * JSON in the body (the spec says "in the body"), with the spec's extra entry fields.
+ * JSON in the body (the API contract promises it there), with the contract's extra entry fields.
  * @example createRoute({ middleware: [checkRequestGuard(), paymentEnvelope(opts), x402] })
  */
 export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHandler {

@@ -8,7 +8,7 @@ export type SpecPaymentRequirements = PaymentRequirements & {
 };
 
 /**
- * Adds the spec's §2.3 entry fields (description, mimeType, outputSchema) to the requirements
+ * Adds the API contract's entry fields (description, mimeType, outputSchema) to the requirements
  * the official packages built. Only for the 402 body and discovery: the PAYMENT-REQUIRED header
  * stays exactly what @x402/core produced, so official clients pay it unmodified.
  * @example withSpecFields(paymentRequired.accepts, paidRoutes["/check"])

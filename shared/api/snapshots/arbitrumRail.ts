@@ -8,7 +8,7 @@ import {
   WindowSchema,
 } from "./snapshotCommon";
 
-// The Arbitrum-rail measurement (spec §2.5, GET /arbitrum-rail): which services declare Arbitrum
+// The Arbitrum-rail measurement (GET /arbitrum-rail): which services declare Arbitrum
 // payment, and how much USDC their payTo addresses received on Arbitrum versus Base.
 
 const BlockRangeSchema = z.object({ from_block: z.number().int(), to_block: z.number().int() });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LandscapeCategorySchema } from "./landscape";
 import { IsoDateTimeSchema, UsdcAmountSchema, WindowSchema } from "./snapshotCommon";
 
-// The diligence digest (spec §2.5, GET /diligence): a dated digest, not a live feed.
+// The diligence digest (GET /diligence): a dated digest, not a live feed.
 
 /**
  * verified: the directory marks it verified and its live documents publish the payTo it is listed

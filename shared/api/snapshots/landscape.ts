@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { IsoDateTimeSchema } from "./snapshotCommon";
 
-// The landscape list (spec §2.5, GET /landscape), normalized from an x402 service directory.
+// The landscape list (GET /landscape), normalized from an x402 service directory.
 
 export const landscapeCategories = [
   "Data",
@@ -16,7 +16,7 @@ export const landscapeCategories = [
 export const LandscapeCategorySchema = z.enum(landscapeCategories);
 export type LandscapeCategory = z.infer<typeof LandscapeCategorySchema>;
 
-/** Short network codes; the spec observed BSE, SOL, ARB, POL, AVX and BSP. */
+/** Short network codes; observed values: BSE, SOL, ARB, POL, AVX and BSP. */
 export const networkCodes = [
   "BSE",
   "BSP",

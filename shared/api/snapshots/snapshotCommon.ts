@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// Pieces every snapshot document shares (spec §2.5: dated, CC BY 4.0, not live feeds).
+// Pieces every snapshot document shares (dated, CC BY 4.0, not live feeds).
 
 /** The license every snapshot document is published under. */
 export const snapshotLicense = "CC BY 4.0";

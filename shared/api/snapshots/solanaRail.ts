@@ -7,7 +7,7 @@ import {
   WindowSchema,
 } from "./snapshotCommon";
 
-// The Solana-rail measurement (spec §2.5, GET /solana-rail): the Solana payTo addresses services
+// The Solana-rail measurement (GET /solana-rail): the Solana payTo addresses services
 // declare and the USDC their token accounts received over 30 days.
 
 export const SolanaRailAddressSchema = z.object({

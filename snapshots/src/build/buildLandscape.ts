@@ -68,7 +68,7 @@ function normalize(service: DirectoryService, observation: Observation): Landsca
 }
 
 /**
- * The landscape list: the directory's services normalized to the spec's fields.
+ * The landscape list: the directory's services normalized to the documented fields.
  * @example const landscape = buildLandscape(observation);
  */
 export function buildLandscape(observation: Observation): Landscape {

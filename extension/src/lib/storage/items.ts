@@ -45,7 +45,7 @@ export const settings = validatedItem<Settings>(
   defaultSettings,
 );
 
-/** The attestation keys pinned on first use (spec §5.6), one per API origin. */
+/** The attestation keys pinned on first use, one per API origin. */
 export const pinnedKeys = validatedItem<PinnedKeys>(
   storage.defineItem<unknown>("local:pinnedAttestationKeys", { fallback: {}, version: 1 }),
   PinnedKeysSchema,

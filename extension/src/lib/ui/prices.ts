@@ -1,6 +1,6 @@
 import type { Route } from "../storage/schemas";
 
-/** The advertised price of each paid route in USDC base units (spec §4); the 402 is authoritative. */
+/** The advertised price of each paid route in USDC base units; the 402 is authoritative. */
 export const routePrices: Record<Route, bigint> = { check: 10_000n, deep: 50_000n };
 
 /**
