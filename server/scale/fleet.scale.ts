@@ -3,6 +3,10 @@ import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+} from "@x402/extensions/payment-identifier";
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from "@x402/fetch";
 import pg from "pg";
 import { Agent, fetch as undiciFetch } from "undici";
@@ -206,6 +210,54 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     expect(before - (await usdc(payer.address))).toBe(price);
     figures.push(
       "receipt: settled via replica A, fetched via replica B (200, same report); the same authorization replayed on B: 409 authorization_used, charged once",
+    );
+  });
+
+  it("a payment id retried on the other replica with a fresh signature gets the same report and is charged once", async () => {
+    const [a, b] = fleet.replicas as [Replica, Replica];
+    const key = fleet.payers[1] as Hex;
+    const payer = privateKeyToAccount(key);
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const httpClient = new x402HTTPClient(client);
+    const body = JSON.stringify({ address: demoTargets()[1], chain: "base" });
+    const post = (replica: Replica, headers: Record<string, string> = {}) =>
+      fetchFrom("127.0.5.2")(`${replica.url}/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
+    const paymentId = generatePaymentId();
+    /** A fresh EIP-3009 authorization from `replica`'s 402, carrying the same payment id. */
+    const signedWithId = async (replica: Replica) => {
+      const challenge = await post(replica);
+      expect(challenge.status).toBe(402);
+      const required = httpClient.getPaymentRequiredResponse(
+        (name) => challenge.headers.get(name),
+        await challenge.json(),
+      );
+      appendPaymentIdentifierToExtensions(required.extensions ?? {}, paymentId);
+      return httpClient.encodePaymentSignatureHeader(
+        await httpClient.createPaymentPayload(required),
+      );
+    };
+    const before = await usdc(payer.address);
+    const first = await post(a, await signedWithId(a));
+    expect(first.status).toBe(200);
+    const report = await first.json();
+    const tx = decodePaymentResponseHeader(first.headers.get("payment-response") ?? "").transaction;
+
+    const retry = await post(b, await signedWithId(b));
+    expect(retry.status).toBe(200);
+    const again = await retry.json();
+    expect(again).toEqual(report);
+    expect(again.checkedAt).toBe(report.checkedAt);
+    expect(
+      decodePaymentResponseHeader(retry.headers.get("payment-response") ?? "").transaction,
+    ).toBe(tx);
+    expect(before - (await usdc(payer.address))).toBe(price);
+    figures.push(
+      "payment id: paid via replica A, retried with a fresh signature and the same id via replica B: 200, same report and checkedAt, same settlement, charged once",
     );
   });
 
