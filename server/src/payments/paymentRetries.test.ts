@@ -1,4 +1,5 @@
 import { createMemoryPinStore, createPresendClient } from "@presend/client";
+import { devnetAccounts } from "@presend/devnet";
 import { ReportSchema } from "@presend/shared/api/report";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
@@ -11,7 +12,6 @@ import {
 import { x402Client, x402HTTPClient } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
