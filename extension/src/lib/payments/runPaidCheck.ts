@@ -1,4 +1,3 @@
-import type { Address, Hex } from "viem";
 import {
   type ClientEvent,
   createPresendClient,
@@ -6,9 +5,10 @@ import {
   type PinStore,
   type RefusalCode,
   type SpendCap,
-} from "../../../../client/src/index";
-import type { DeepReport, Report } from "../../../../shared/api/report";
-import type { ChainName } from "../../../../shared/chains/chains";
+} from "@presend/client";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import type { ChainName } from "@presend/shared/chains/chains";
+import type { Address, Hex } from "viem";
 import type { CheckOutcome, Progress, RefusalCode as ShownRefusal } from "../messaging/protocol";
 import { pinScope } from "../storage/pinScope";
 import type { HistoryEntry, PinnedKeys, Route, Settings, SpendLedger } from "../storage/schemas";
