@@ -1,3 +1,4 @@
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import {
   type Account,
   type Chain,
@@ -175,7 +176,12 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
         }
         const elapsed = Date.now() - started;
         if (elapsed > confirmationTimeoutMs) {
-          throw new Error(`settlement ${hash} not mined within ${confirmationTimeoutMs} ms`);
+          throw new PaymentError(
+            `settlement ${hash} not mined within ${confirmationTimeoutMs} ms`,
+            {
+              code: "settlement_not_mined",
+            },
+          );
         }
         const latest = sent.get(candidates[candidates.length - 1] as Hex);
         if (latest !== undefined) {
