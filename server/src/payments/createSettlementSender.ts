@@ -1,3 +1,4 @@
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import {
   type Account,
   type Chain,
@@ -306,10 +307,18 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
           }
         }
         if (slot?.dropped) {
-          throw new Error(`settlement ${hash} dropped: its nonce was used by another transaction`);
+          throw new PaymentError(
+            `settlement ${hash} dropped: its nonce was used by another transaction`,
+            { code: "settlement_dropped" },
+          );
         }
         if (Date.now() - started > confirmationTimeoutMs) {
-          throw new Error(`settlement ${hash} not mined within ${confirmationTimeoutMs} ms`);
+          throw new PaymentError(
+            `settlement ${hash} not mined within ${confirmationTimeoutMs} ms`,
+            {
+              code: "settlement_not_mined",
+            },
+          );
         }
         if (slot !== undefined && slot.closedAt === undefined) watch();
         await new Promise((resolve) => setTimeout(resolve, pollMs));
