@@ -8,6 +8,8 @@ import { type PaidStack, startPaidStack } from "./payments/startPaidStack";
 let stack: PaidStack;
 let app: App;
 beforeAll(async () => {
+  // Its own world, not the shared one: its payment-shaped requests reach the facilitator, which
+  // numbers its transactions per process (two files settling with one key would race).
   stack = await startPaidStack();
   app = stack.app;
 });

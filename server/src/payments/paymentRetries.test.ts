@@ -46,6 +46,9 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
   };
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack();
   });
   afterAll(() => stack?.stop());
