@@ -1,7 +1,8 @@
+import { routePrices } from "@presend/shared/pricing/routePrices";
 import type { MouseEvent } from "react";
 import { type ChainName, chainNames, chains } from "../../../../shared/chains/chains";
 import type { Route } from "../storage/schemas";
-import { formatUsdc, routePrices } from "./prices";
+import { formatUsdc } from "./prices";
 
 export type PaidCheckControlsProps = {
   chain: ChainName;
