@@ -1,4 +1,3 @@
-import type { Address, Hex } from "viem";
 import {
   type ClientEvent,
   createPresendClient,
@@ -6,9 +5,13 @@ import {
   type PinStore,
   type RefusalCode,
   type SpendCap,
-} from "../../../../client/src/index";
-import type { DeepReport, Report } from "../../../../shared/api/report";
-import type { ChainName } from "../../../../shared/chains/chains";
+} from "@presend/client";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import type { ChainName } from "@presend/shared/chains/chains";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { walkCauses } from "@presend/shared/errors/PresendError";
+import type { Address, Hex } from "viem";
+import { MessageError } from "../messaging/MessageError";
 import type { CheckOutcome, Progress, RefusalCode as ShownRefusal } from "../messaging/protocol";
 import { pinScope } from "../storage/pinScope";
 import type { HistoryEntry, PinnedKeys, Route, Settings, SpendLedger } from "../storage/schemas";
@@ -146,8 +149,9 @@ export async function runPaidCheck(
       address: await deps.wallet.account(),
       signTypedData: (typedData) => deps.wallet.signTypedData(typedData),
       signMessage: async () => {
-        throw new Error(
+        throw new PaymentError(
           "The extension cannot ask the page wallet for a receipt signature; fetch the report with the CLI.",
+          { code: "receipt_signature_unavailable" },
         );
       },
     }),
@@ -184,7 +188,9 @@ export async function runPaidCheck(
         message: result.message,
       };
     case "not_charged": {
-      const cause = (result.cause as { code?: unknown } | undefined)?.code;
+      const cause = (
+        walkCauses(result.cause, (e) => e instanceof MessageError) as MessageError | null
+      )?.code;
       if (cause === "rejected")
         return { type: "rejected", message: "You declined the payment in your wallet." };
       if (cause === "no_wallet") {
