@@ -1,4 +1,6 @@
-import { ConfigError, loadConfig } from "./config/loadConfig";
+import { AttestationError } from "@presend/shared/errors/AttestationError";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
+import { loadConfig } from "./config/loadConfig";
 import { formatBanner } from "./printBanner";
 import { type RunningServer, startServer } from "./startServer";
 
@@ -33,7 +35,8 @@ try {
   console.log(formatBanner(server));
   console.log(`(ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 } catch (error) {
-  // A bad setting is the operator's to fix: say which, without a stack trace.
-  console.error(error instanceof ConfigError ? `presend could not start: ${error.message}` : error);
+  // A bad setting (or key file) is the operator's to fix: say which, without a stack trace.
+  const operatorsToFix = error instanceof ConfigurationError || error instanceof AttestationError;
+  console.error(operatorsToFix ? `presend could not start: ${error.message}` : error);
   await shutdown(1);
 }

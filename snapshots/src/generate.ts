@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { type SnapshotKind, snapshotKinds } from "@presend/shared/api/snapshots/snapshotKinds";
+import { InputError } from "@presend/shared/errors/InputError";
 import { z } from "zod";
 import { startFixtureSources } from "./fixtureSources";
 import { LiveConfigSchema, liveSources } from "./liveSources";
@@ -52,7 +53,7 @@ export function parseGenerateArgs(argv: string[]): GenerateArgs {
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`${issue?.path.join(".") || "arguments"}: ${issue?.message}\n${usage}`);
+    throw new InputError(`${issue?.path.join(".") || "arguments"}: ${issue?.message}\n${usage}`);
   }
   return parsed.data;
 }

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type SnapshotKind, snapshotSchemas } from "@presend/shared/api/snapshots/snapshotKinds";
 import { type SolanaRail, SolanaRailSchema } from "@presend/shared/api/snapshots/solanaRail";
+import { InputError } from "@presend/shared/errors/InputError";
 import { buildArbitrumRail } from "./build/buildArbitrumRail";
 import { buildDiligence } from "./build/buildDiligence";
 import { buildLandscape } from "./build/buildLandscape";
@@ -29,7 +30,8 @@ async function previousSolanaRail(outDir: string, asOf: string): Promise<SolanaR
   const newest = names.at(-1);
   if (!newest) return undefined;
   const parsed = SolanaRailSchema.safeParse(JSON.parse(await readFile(join(dir, newest), "utf8")));
-  if (!parsed.success) throw new Error(`${join(dir, newest)}: not a valid solana-rail document`);
+  if (!parsed.success)
+    throw new InputError(`${join(dir, newest)}: not a valid solana-rail document`);
   return parsed.data;
 }
 
@@ -75,7 +77,7 @@ export async function runGenerator(options: RunGeneratorOptions): Promise<Writte
     const parsed = snapshotSchemas[kind].schema.safeParse(build(kind, observation, previous));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(
+      throw new InputError(
         `generated ${kind} is invalid at ${issue?.path.join(".")}: ${issue?.message}`,
       );
     }

@@ -1,14 +1,23 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
+
 // Why one RPC endpoint could not serve a facts batch. The reader catches these, tries the next
 // endpoint, and folds the short messages into ChainFacts.error; they never leave read().
 
-export class ChainReadError extends Error {
-  override name = "ChainReadError";
-  /** A short reason a person can act on, without the endpoint URL (it may carry an API key). */
-  readonly shortMessage: string;
+export type ChainReadErrorCode =
+  | "rpc_http_error"
+  | "rpc_timeout"
+  | "rpc_network_error"
+  | "rpc_malformed_response"
+  | "rpc_method_error"
+  | "rpc_wrong_chain"
+  | "rpc_response_too_large";
 
-  constructor(shortMessage: string, options?: { cause?: unknown }) {
-    super(shortMessage, options);
-    this.shortMessage = shortMessage;
+/** The short message is a reason a person can act on, without the endpoint URL (it may carry an API key). */
+export class ChainReadError extends UpstreamError<ChainReadErrorCode> {
+  override name = "ChainReadError";
+
+  constructor(code: ChainReadErrorCode, shortMessage: string, options?: { cause?: unknown }) {
+    super(shortMessage, { ...options, code });
   }
 }
 
@@ -16,7 +25,7 @@ export class ChainReadError extends Error {
 export class RpcHttpError extends ChainReadError {
   override name = "RpcHttpError";
   constructor(status: number) {
-    super(`HTTP ${status}`);
+    super("rpc_http_error", `HTTP ${status}`);
   }
 }
 
@@ -24,7 +33,7 @@ export class RpcHttpError extends ChainReadError {
 export class RpcTimeoutError extends ChainReadError {
   override name = "RpcTimeoutError";
   constructor(timeoutMs: number) {
-    super(`timeout after ${timeoutMs} ms`);
+    super("rpc_timeout", `timeout after ${timeoutMs} ms`);
   }
 }
 
@@ -33,7 +42,7 @@ export class RpcNetworkError extends ChainReadError {
   override name = "RpcNetworkError";
   constructor(cause: unknown) {
     const code = errorCode(cause);
-    super(`network error${code ? ` (${code})` : ""}`, { cause });
+    super("rpc_network_error", `network error${code ? ` (${code})` : ""}`, { cause });
   }
 }
 
@@ -50,7 +59,7 @@ function errorCode(error: unknown, depth = 0): string | undefined {
 export class RpcMalformedResponseError extends ChainReadError {
   override name = "RpcMalformedResponseError";
   constructor(detail: string, options?: { cause?: unknown }) {
-    super(`malformed response: ${detail}`, options);
+    super("rpc_malformed_response", `malformed response: ${detail}`, options);
   }
 }
 
@@ -58,7 +67,7 @@ export class RpcMalformedResponseError extends ChainReadError {
 export class RpcMethodError extends ChainReadError {
   override name = "RpcMethodError";
   constructor(method: string, code: number, message: string) {
-    super(`${method} failed: ${code} ${message.slice(0, 120)}`);
+    super("rpc_method_error", `${method} failed: ${code} ${message.slice(0, 120)}`);
   }
 }
 
@@ -66,7 +75,7 @@ export class RpcMethodError extends ChainReadError {
 export class RpcWrongChainError extends ChainReadError {
   override name = "RpcWrongChainError";
   constructor(expected: number, actual: number) {
-    super(`wrong chain: expected id ${expected}, endpoint reports ${actual}`);
+    super("rpc_wrong_chain", `wrong chain: expected id ${expected}, endpoint reports ${actual}`);
   }
 }
 
@@ -74,6 +83,6 @@ export class RpcWrongChainError extends ChainReadError {
 export class RpcResponseTooLargeError extends ChainReadError {
   override name = "RpcResponseTooLargeError";
   constructor(maxBytes: number) {
-    super(`response larger than ${maxBytes} bytes, aborted`);
+    super("rpc_response_too_large", `response larger than ${maxBytes} bytes, aborted`);
   }
 }

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { type PinRecord, PinRecordSchema, type PinStore } from "@presend/client";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { z } from "zod";
 
 const PinsFileSchema = z.object({
@@ -33,8 +34,9 @@ export function openPinStore(file: string): PinStore & { file: string } {
     }
     const parsed = PinsFileSchema.safeParse(JSON.parse(text));
     if (!parsed.success) {
-      throw new Error(
+      throw new ConfigurationError(
         `${file} is not a presend pins file (version 2); check the keys it holds, then fix or remove it`,
+        { code: "invalid_pins_file" },
       );
     }
     return parsed.data;

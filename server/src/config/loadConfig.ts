@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { z } from "zod";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -112,8 +113,12 @@ export type Config = {
   drainTimeoutMs: number;
 };
 
-export class ConfigError extends Error {
-  override name = "ConfigError" as const;
+/** A setting is missing or wrong; the message names it. */
+export class ConfigError extends ConfigurationError<"invalid_setting"> {
+  override name = "ConfigError";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { ...options, code: "invalid_setting" });
+  }
 }
 
 /**

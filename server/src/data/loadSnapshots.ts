@@ -7,6 +7,7 @@ import {
   snapshotKinds,
   snapshotSchemas,
 } from "@presend/shared/api/snapshots/snapshotKinds";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import type { z } from "zod";
 
 /** One served snapshot: the validated document, its exact response bytes and their strong ETag. */
@@ -27,13 +28,13 @@ export const defaultSnapshotsDir = fileURLToPath(new URL("../../../snapshots/", 
 const datedFile = /^(\d{4}-\d{2}-\d{2})\.json$/;
 
 /** A snapshot file that is missing, unreadable or fails its schema; start-up must stop on it. */
-export class SnapshotLoadError extends Error {
-  override name = "SnapshotLoadError" as const;
+export class SnapshotLoadError extends ConfigurationError<"invalid_snapshot"> {
+  override name = "SnapshotLoadError";
   readonly file: string;
   readonly fieldPath: string | undefined;
   constructor(options: { file: string; message: string; fieldPath?: string; cause?: unknown }) {
     const where = options.fieldPath ? `${options.file}: ${options.fieldPath}` : options.file;
-    super(`${where}: ${options.message}`, { cause: options.cause });
+    super(`${where}: ${options.message}`, { cause: options.cause, code: "invalid_snapshot" });
     this.file = options.file;
     this.fieldPath = options.fieldPath;
   }

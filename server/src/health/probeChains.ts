@@ -1,5 +1,6 @@
 import type { ChainName } from "@presend/shared/chains/chains";
 import { chainNames, chains } from "@presend/shared/chains/chains";
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import { boundedFetch } from "../http/boundedFetch";
 
 export type ChainHealth = {
@@ -38,7 +39,8 @@ export async function probeChains(options: ProbeChainsOptions): Promise<ChainHea
             signal: AbortSignal.timeout(timeoutMs),
           });
           const body = (await response.json()) as { result?: unknown };
-          if (typeof body.result !== "string") throw new Error("no block number in the answer");
+          if (typeof body.result !== "string")
+            throw new UpstreamError("no block number in the answer");
           return {
             name,
             chainId: chains[name].id,

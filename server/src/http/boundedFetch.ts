@@ -1,11 +1,12 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 /** The largest JSON-RPC answer read from an upstream we settle or probe through. */
 export const maxRpcAnswerBytes = 1_000_000;
 
 /** Thrown when an answer is larger than allowed; the read is aborted at the limit. */
-export class AnswerTooLarge extends Error {
+export class AnswerTooLarge extends UpstreamError<"answer_too_large"> {
+  override name = "AnswerTooLarge";
   constructor(readonly limit: number) {
-    super(`the answer is larger than ${limit} bytes`);
-    this.name = "AnswerTooLarge";
+    super(`the answer is larger than ${limit} bytes`, { code: "answer_too_large" });
   }
 }
 

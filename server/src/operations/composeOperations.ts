@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { ChainReader } from "../chain/createChainReader";
 import type { SharedFactsCache } from "../chain/sharedFactsCache";
 import type { Config } from "../config/loadConfig";
+import { ConfigError } from "../config/loadConfig";
 import type { Engine } from "../engine/createEngine";
 import type { App } from "../http/appEnv";
 import { createLogger } from "../observability/createLogger";
@@ -58,9 +59,12 @@ export async function composeOperations(config: Config): Promise<Operations> {
     records = config.databaseUrl ? await openPostgresPaymentRecords(config.databaseUrl) : undefined;
   } catch (error) {
     redis?.disconnect();
-    throw new Error(`DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    throw new ConfigError(
+      `DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   let draining = false;
   return {

@@ -1,3 +1,5 @@
+import { InputError } from "@presend/shared/errors/InputError";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import {
   AuthorizationAlreadyRecorded,
   type AuthorizationKey,
@@ -40,7 +42,8 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
       if (existing !== undefined) throw new AuthorizationAlreadyRecorded(existing);
       if (valid.paymentId != null) {
         for (const row of rows.values()) {
-          if (row.paymentId === valid.paymentId) throw new Error("payment id already recorded");
+          if (row.paymentId === valid.paymentId)
+            throw new PaymentError("payment id already recorded", { code: "payment_id_recorded" });
         }
       }
       const now = new Date().toISOString();
@@ -61,7 +64,7 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
       return stored;
     },
     async markSettled(key, tx) {
-      if (!/^0x[0-9a-fA-F]{64}$/.test(tx)) throw new Error("tx must be 0x + 64 hex");
+      if (!/^0x[0-9a-fA-F]{64}$/.test(tx)) throw new InputError("tx must be 0x + 64 hex");
       return transition(key, "settled", tx);
     },
     async markUnknown(key, tx) {

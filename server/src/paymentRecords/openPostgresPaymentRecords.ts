@@ -1,3 +1,4 @@
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import pg from "pg";
 import { z } from "zod";
 import {
@@ -208,7 +209,10 @@ export async function openPostgresPaymentRecords(
       );
       if (inserted.rows[0] !== undefined) return fromRow(inserted.rows[0]);
       const existing = await find(key);
-      if (existing === undefined) throw new Error("payment record was not stored");
+      if (existing === undefined)
+        throw new PaymentError("payment record was not stored", {
+          code: "payment_record_not_stored",
+        });
       throw new AuthorizationAlreadyRecorded(existing);
     },
     markSettled: (key, tx) =>

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import {
@@ -148,7 +149,10 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
         now: new Date().toISOString(),
       });
       const stored = find(key);
-      if (stored === undefined) throw new Error("payment record was not stored");
+      if (stored === undefined)
+        throw new PaymentError("payment record was not stored", {
+          code: "payment_record_not_stored",
+        });
       if (inserted.changes === 0) throw new AuthorizationAlreadyRecorded(stored);
       return stored;
     },

@@ -1,3 +1,4 @@
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { z } from "zod";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
@@ -55,10 +56,12 @@ export const PaymentRecordSchema = NewPaymentRecordSchema.extend({
 export type PaymentRecord = z.infer<typeof PaymentRecordSchema>;
 
 /** Thrown by `begin` when the authorization is already recorded (one authorization, one run). */
-export class AuthorizationAlreadyRecorded extends Error {
+export class AuthorizationAlreadyRecorded extends PaymentError<"authorization_recorded"> {
+  override name = "AuthorizationAlreadyRecorded";
   constructor(readonly existing: PaymentRecord) {
-    super(`authorization ${existing.nonce} of ${existing.payer} is already recorded`);
-    this.name = "AuthorizationAlreadyRecorded";
+    super(`authorization ${existing.nonce} of ${existing.payer} is already recorded`, {
+      code: "authorization_recorded",
+    });
   }
 }
 

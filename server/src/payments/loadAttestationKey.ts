@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { AttestationError } from "@presend/shared/errors/AttestationError";
 import { exportJWK, generateKeyPair } from "jose";
 import { z } from "zod";
 
@@ -68,12 +69,12 @@ async function readKeyFile(path: string): Promise<AttestationPrivateKey> {
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new Error(`attestation key file ${path} is not JSON`, { cause });
+    throw new AttestationError(`attestation key file ${path} is not JSON`, { cause });
   }
   const parsed = AttestationPrivateKeySchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(
+    throw new AttestationError(
       `attestation key file ${path}: ${issue?.path.join(".") || "key"}: ${issue?.message ?? "invalid"} (expected a private ES256 JWK with kid presend-YYYY-MM)`,
     );
   }

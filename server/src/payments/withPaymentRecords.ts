@@ -1,3 +1,4 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { SettleResponse, VerifyResponse } from "@x402/core/types";
 import type { Hex } from "viem";
@@ -44,7 +45,8 @@ export function withPaymentRecords(
     options.onError ?? ((error) => console.error("presend: payment record", String(error)));
   // A good reading is shared for a moment; a bad one is not kept (cachedProbe drops failures).
   const usableReading = cachedProbe(async () => {
-    if (!(await chain.reachable())) throw new Error("payment chain unusable");
+    if (!(await chain.reachable()))
+      throw new UpstreamError("payment chain unusable", { code: "payment_chain_unusable" });
     return true;
   }, chainCheckMs);
   const chainUsable = () => usableReading().catch(() => false);

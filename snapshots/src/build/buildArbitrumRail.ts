@@ -1,5 +1,6 @@
 import type { ArbitrumRail, ArbitrumRailService } from "@presend/shared/api/snapshots/arbitrumRail";
 import { type Inflow, snapshotLicense } from "@presend/shared/api/snapshots/snapshotCommon";
+import { InputError } from "@presend/shared/errors/InputError";
 import type { Address } from "viem";
 import type { Observation } from "../collect";
 import { buildLandscape } from "./buildLandscape";
@@ -8,7 +9,7 @@ import { usdc } from "./usdc";
 const none = { tx: 0, raw: 0n, senders: 0 };
 
 function requireEvm(observation: Observation): NonNullable<Observation["evm"]> {
-  if (!observation.evm) throw new Error("arbitrum-rail needs the EVM inflow measurement");
+  if (!observation.evm) throw new InputError("arbitrum-rail needs the EVM inflow measurement");
   return observation.evm;
 }
 

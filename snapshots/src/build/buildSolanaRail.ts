@@ -1,11 +1,12 @@
 import { docShapes, snapshotLicense } from "@presend/shared/api/snapshots/snapshotCommon";
 import type { LiveDelta, SolanaRail } from "@presend/shared/api/snapshots/solanaRail";
+import { InputError } from "@presend/shared/errors/InputError";
 import { parseUnits } from "viem";
 import type { Observation } from "../collect";
 import { usdc } from "./usdc";
 
 function requireSolana(observation: Observation): NonNullable<Observation["solana"]> {
-  if (!observation.solana) throw new Error("solana-rail needs the Solana inflow measurement");
+  if (!observation.solana) throw new InputError("solana-rail needs the Solana inflow measurement");
   return observation.solana;
 }
 

@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { InputError } from "@presend/shared/errors/InputError";
 import { z } from "zod";
 import { stableJson } from "../stableJson";
 
@@ -60,7 +61,7 @@ async function loadRecordings(dir: string): Promise<Recording[]> {
     const parsed = z.array(RecordingSchema).safeParse(JSON.parse(await readFile(file, "utf8")));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`${file}: ${issue?.path.join(".")}: ${issue?.message}`);
+      throw new InputError(`${file}: ${issue?.path.join(".")}: ${issue?.message}`);
     }
     recordings.push(...parsed.data);
   }

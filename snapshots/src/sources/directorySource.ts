@@ -1,4 +1,5 @@
 import type { SourceRef } from "@presend/shared/api/snapshots/snapshotCommon";
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import { z } from "zod";
 
 // The x402 List API item (`GET /api/v1/services`). Only slug, name, url and status are always
@@ -68,10 +69,10 @@ export function httpDirectorySource(options: HttpDirectorySourceOptions): Direct
       for (let page = 1; page <= maxPages; page++) {
         const url = `${origin}/api/v1/services?page=${page}&per_page=100`;
         const response = await doFetch(url, { headers: { accept: "application/json" } });
-        if (!response.ok) throw new Error(`directory ${url} answered ${response.status}`);
+        if (!response.ok) throw new UpstreamError(`directory ${url} answered ${response.status}`);
         const parsed = PageSchema.safeParse(await response.json());
         if (!parsed.success) {
-          throw new Error(
+          throw new UpstreamError(
             `directory ${url}: unexpected shape: ${parsed.error.issues[0]?.message}`,
             {
               cause: parsed.error,

@@ -1,5 +1,6 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { InputError } from "@presend/shared/errors/InputError";
 import { z } from "zod";
 import { stableJson } from "../stableJson";
 
@@ -34,7 +35,7 @@ export function fileHistory(options: { dir: string; readOnly?: boolean }): PayTo
         const file = join(options.dir, `${date}.json`);
         const parsed = PayToCaptureSchema.safeParse(JSON.parse(await readFile(file, "utf8")));
         if (!parsed.success) {
-          throw new Error(
+          throw new InputError(
             `${file}: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
           );
         }

@@ -1,3 +1,4 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import { z } from "zod";
 
 /** Mainnet USDC mint (Circle). */
@@ -74,17 +75,17 @@ export function rpcSolanaInflowSource(options: RpcSolanaInflowSourceOptions): So
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
     });
-    if (!response.ok) throw new Error(`solana rpc ${method} answered ${response.status}`);
+    if (!response.ok) throw new UpstreamError(`solana rpc ${method} answered ${response.status}`);
     const envelope = z
       .object({
         result: z.unknown().optional(),
         error: z.object({ message: z.string() }).optional(),
       })
       .parse(await response.json());
-    if (envelope.error) throw new Error(`solana rpc ${method}: ${envelope.error.message}`);
+    if (envelope.error) throw new UpstreamError(`solana rpc ${method}: ${envelope.error.message}`);
     const parsed = schema.safeParse(envelope.result);
     if (!parsed.success) {
-      throw new Error(
+      throw new UpstreamError(
         `solana rpc ${method}: unexpected result: ${parsed.error.issues[0]?.message}`,
       );
     }

@@ -1,3 +1,4 @@
+import { InputError } from "@presend/shared/errors/InputError";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { utcDay } from "../../lib/payments/utcDay";
@@ -53,7 +54,7 @@ export function Options() {
     mutationFn: async () => {
       const capUnits = Math.round(Number(cap) * 1_000_000);
       if (!Number.isFinite(capUnits) || capUnits < 0)
-        throw new Error("The cap must be a dollar amount.");
+        throw new InputError("The cap must be a dollar amount.");
       await settings.setValue({
         apiUrl: new URL(apiUrl).toString().replace(/\/$/, ""),
         dailyCapUnits: capUnits,

@@ -1,5 +1,5 @@
+import { chains } from "@presend/shared/chains/chains";
 import { useState } from "react";
-import { chains } from "../../../../shared/chains/chains";
 import { randomHex } from "../../lib/dom/randomHex";
 import type { Messenger } from "../../lib/messaging/messenger";
 import type { RecoveryOutcome } from "../../lib/messaging/protocol";

@@ -1,3 +1,5 @@
+import { InputError } from "@presend/shared/errors/InputError";
+import { walkCauses } from "@presend/shared/errors/PresendError";
 import type { TypedDataDefinition } from "viem";
 import { defineContentScript } from "wxt/utils/define-content-script";
 import { receiveBridgeKey } from "../../lib/bridge/bridgeKeyExchange";
@@ -8,6 +10,7 @@ import { randomHex } from "../../lib/dom/randomHex";
 import type { MessageFailure } from "../../lib/messaging/protocol";
 import { createPageWallet } from "../../lib/wallet/createPageWallet";
 import { isUserRejection } from "../../lib/wallet/isUserRejection";
+import { NoWalletError } from "../../lib/wallet/NoWalletError";
 import { observeSends } from "../../lib/wallet/sentRecipients";
 
 // The MAIN-world half of the extension: the only code that can reach the dApp's wallet. It runs
@@ -64,7 +67,7 @@ export default defineContentScript({
       const failure = (error: unknown): MessageFailure => {
         if (isUserRejection(error))
           return { code: "rejected", message: "You declined in the wallet." };
-        if ((error as { code?: unknown })?.code === "no_wallet") {
+        if (walkCauses(error, (e) => e instanceof NoWalletError)) {
           return { code: "no_wallet", message: "No wallet in this page." };
         }
         const message = error instanceof Error ? error.message : String(error);
@@ -91,7 +94,7 @@ export default defineContentScript({
             const chainId = Number(
               (typedData.domain as { chainId?: unknown } | undefined)?.chainId,
             );
-            if (!Number.isInteger(chainId)) throw new Error("Typed data without a chain id.");
+            if (!Number.isInteger(chainId)) throw new InputError("Typed data without a chain id.");
             data = { signature: await wallet.signOn(chainId, typedData) };
           }
           await channel.post({ re: id, ok: true, data });

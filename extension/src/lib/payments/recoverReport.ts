@@ -1,5 +1,5 @@
+import { createPresendClient, type PinStore } from "@presend/client";
 import { type Address, getAddress, type Hex } from "viem";
-import { createPresendClient, type PinStore } from "../../../../client/src/index";
 import type { RecoveryOutcome } from "../messaging/protocol";
 import type { HistoryEntry, PendingRecovery, PinnedKeys } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";

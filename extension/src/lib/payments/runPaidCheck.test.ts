@@ -2,6 +2,7 @@ import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it, vi } from "vitest";
+import { MessageError } from "../messaging/MessageError";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import { memoryItem } from "../storage/memoryItem";
 import type {
@@ -39,7 +40,7 @@ async function setup(
   const api = await fakePaidApi({ payTo, report, now, ...options.api });
   const { fetch, requests } = api;
   const signTypedData = vi.fn(async (typedData: Parameters<typeof payer.signTypedData>[0]) => {
-    if (options.reject) throw Object.assign(new Error("declined"), { code: "rejected" });
+    if (options.reject) throw new MessageError({ code: "rejected", message: "declined" });
     return payer.signTypedData(typedData) as Promise<Hex>;
   });
   const ledger = memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: options.spent ?? 0 });

@@ -1,4 +1,3 @@
-import type { Address, Hex } from "viem";
 import {
   type ClientEvent,
   createPresendClient,
@@ -6,9 +5,13 @@ import {
   type PinStore,
   type RefusalCode,
   type SpendCap,
-} from "../../../../client/src/index";
-import type { DeepReport, Report } from "../../../../shared/api/report";
-import type { ChainName } from "../../../../shared/chains/chains";
+} from "@presend/client";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import type { ChainName } from "@presend/shared/chains/chains";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { walkCauses } from "@presend/shared/errors/PresendError";
+import type { Address, Hex } from "viem";
+import { MessageError } from "../messaging/MessageError";
 import type { CheckOutcome, Progress, RefusalCode as ShownRefusal } from "../messaging/protocol";
 import { pinScope } from "../storage/pinScope";
 import type {
@@ -202,7 +205,9 @@ export async function runPaidCheck(
       // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
       // so the client's automatic recovery stops here and the pending recovery is kept.
       signMessage: async () => {
-        throw new Error("The receipt signature is asked for on the person's click.");
+        throw new PaymentError("The receipt signature is asked for on the person's click.", {
+          code: "receipt_signature_unavailable",
+        });
       },
     }),
   });
@@ -241,7 +246,9 @@ export async function runPaidCheck(
         message: result.message,
       };
     case "not_charged": {
-      const cause = (result.cause as { code?: unknown } | undefined)?.code;
+      const cause = (
+        walkCauses(result.cause, (e) => e instanceof MessageError) as MessageError | null
+      )?.code;
       if (cause === "rejected")
         return { type: "rejected", message: "You declined the payment in your wallet." };
       if (cause === "no_wallet") {

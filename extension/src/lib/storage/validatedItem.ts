@@ -1,14 +1,18 @@
+import { InputError } from "@presend/shared/errors/InputError";
 import type { WxtStorageItem } from "wxt/utils/storage";
 import type { z } from "zod";
 
 /** A stored value that does not match its schema, read from an item that must not fall back. */
-export class StoredValueInvalidError extends Error {
-  override name = "StoredValueInvalidError" as const;
+export class StoredValueInvalidError extends InputError<"stored_value_invalid"> {
+  override name = "StoredValueInvalidError";
   constructor(
     readonly key: string,
     options?: { cause?: unknown },
   ) {
-    super(`The stored value of ${key} is unreadable.`, options);
+    super(`The stored value of ${key} is unreadable.`, {
+      ...options,
+      code: "stored_value_invalid",
+    });
   }
 }
 

@@ -1,5 +1,5 @@
+import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import type { MouseEvent } from "react";
-import { type ChainName, chainNames, chains } from "../../../../shared/chains/chains";
 import type { Route } from "../storage/schemas";
 import { formatUsdc, routePrices } from "./prices";
 

@@ -1,3 +1,4 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import {
   type Connector,
   connect,
@@ -16,6 +17,7 @@ import {
 import { type Address, getAddress, type Hex, http, type TypedDataDefinition } from "viem";
 import { arbitrum, base, mainnet, optimism, polygon } from "viem/chains";
 import type { WalletInfo } from "../messaging/protocol";
+import { NoWalletError } from "./NoWalletError";
 import { noWallet } from "./noWallet";
 
 /** The dApp wallet as the MAIN-world bridge uses it (wagmi core under the hood). */
@@ -95,21 +97,21 @@ export function createPageWallet(): PageWallet {
 
     async account() {
       const connector = await pick();
-      if (!connector)
-        throw Object.assign(new Error("No wallet in this page."), { code: "no_wallet" });
+      if (!connector) throw new NoWalletError();
       await ensureConnected(connector);
       const address = connected()?.address;
-      if (!address) throw new Error("The wallet did not provide an account.");
+      if (!address)
+        throw new UpstreamError("The wallet did not provide an account.", { code: "no_account" });
       return getAddress(address);
     },
 
     async signOn(chainId, typedData) {
       const connector = await pick();
-      if (!connector)
-        throw Object.assign(new Error("No wallet in this page."), { code: "no_wallet" });
+      if (!connector) throw new NoWalletError();
       await ensureConnected(connector);
       const connection = connected();
-      if (!connection) throw new Error("The wallet is not connected.");
+      if (!connection)
+        throw new UpstreamError("The wallet is not connected.", { code: "not_connected" });
       const previous = connection.chainId;
       const switched = previous !== chainId;
       if (switched) await switchChain(config, { chainId: chainId as typeof base.id });
