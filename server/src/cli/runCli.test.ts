@@ -209,6 +209,17 @@ describe("presend CLI against a real server on the local world", () => {
       expect(result.stderr).not.toMatch(/charged: no/);
       expect(result.stderr).toMatch(/to fetch the report/);
       expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+
+      // The printed retry, run as printed (straight to the server): the report, charged once.
+      const retry = /presend (check \S+ --chain \S+ --payment-id (\S+))$/m.exec(result.stderr);
+      expect(retry?.[1]).toBeDefined();
+      const again = await cli(retry?.[1]?.split(" ") ?? []);
+      expect(again.code).toBe(exitCodes.ok);
+      expect(again.stdout).toContain(target);
+      expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+      expect(await stack.records.byPaymentId(retry?.[2] ?? "")).toMatchObject({
+        status: "settled",
+      });
     } finally {
       await proxy.close();
     }

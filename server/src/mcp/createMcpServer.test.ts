@@ -135,6 +135,34 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     expect(text(result)).not.toMatch(/Safe to send/);
   });
 
+  it("charged unknown: the error names the payment id, and calling again with it gets the report, charged once", async () => {
+    // The paid answer and the receipts are lost on the way back.
+    proxy.set({
+      after: async (request, upstream) =>
+        request.headers.has("payment-signature") || request.path.startsWith("/receipts")
+          ? "drop"
+          : upstream,
+    });
+    const client = await connect({ PRESEND_URL: proxy.url });
+    const before = await stack.usdcBalance(payer.address);
+    const lost = await call(client, "check", { address: target });
+    expect(lost.isError).toBe(true);
+    expect(text(lost)).toMatch(/Charged: unknown/);
+    const retry = /call check again with (\{.*?\}):/.exec(text(lost));
+    expect(retry?.[1]).toBeDefined();
+    const args = JSON.parse(retry?.[1] ?? "{}");
+    expect(args).toMatchObject({ address: target, chain: "base", paymentId: expect.any(String) });
+
+    proxy.set(null);
+    const again = await call(client, "check", args);
+    expect(again.isError).toBeFalsy();
+    expect(again.structuredContent).toMatchObject({
+      paymentId: args.paymentId,
+      report: { address: target },
+    });
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+  });
+
   it("answers the paid tools with a clear error when no key is configured", async () => {
     const client = await connect({ PRESEND_URL: server.url, PRESEND_PRIVATE_KEY: "" });
     const result = await call(client, "check", { address: target });

@@ -7,6 +7,7 @@ import {
   prepareDevnetChain,
   startAnvil,
 } from "@presend/devnet";
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { type Address, getAddress, parseEther, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -17,7 +18,7 @@ export const TransferPlanSchema = z.array(
   z.object({
     chain: z.enum(["arbitrum", "base"]),
     from: z.string().min(1),
-    to: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+    to: z.string().regex(addressPattern),
     amount: z.string().regex(/^\d+(\.\d{1,6})?$/),
     at: z.iso.datetime(),
   }),
