@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "./http/appEnv";
-import { type PaidStack, startPaidStack } from "./payments/startPaidStack";
+import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStack";
 
 // The whole API as `npm start` composes it (paid routes, discovery, receipts, data documents)
 // on the real local world, so payment headers reach the real x402 middleware and facilitator.

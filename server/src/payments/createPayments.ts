@@ -9,24 +9,24 @@ import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { paymentIdentifierResourceServerExtension } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
-import { attestationExtension } from "./attestationExtension";
-import { type Attestation, createAttestation } from "./createAttestation";
-import { createAttestationSigner } from "./createAttestationSigner";
-import { createLocalFacilitator } from "./createLocalFacilitator";
-import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
-import { createReportSigner, type ReportSigner } from "./createReportSigner";
+import { attestationExtension } from "./attestation/attestationExtension";
+import { type Attestation, createAttestation } from "./attestation/createAttestation";
+import { createAttestationSigner } from "./attestation/createAttestationSigner";
+import { createReportSigner, type ReportSigner } from "./attestation/createReportSigner";
 import {
   offerReceiptExtension,
   type SettlementReceipt,
   settlementReceipt,
-} from "./offerReceiptExtension";
-import type { PaidPath } from "./paidRoutes";
+} from "./attestation/offerReceiptExtension";
+import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
+import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
+import { withPaymentRecords } from "./facilitator/withPaymentRecords";
 import {
   type PaymentsConfig,
   type PaymentsConfigInput,
   PaymentsConfigSchema,
 } from "./paymentsConfig";
-import { withPaymentRecords } from "./withPaymentRecords";
+import type { PaidPath } from "./routes/paidRoutes";
 
 /** Timings of the facilitator calls of one payment, for the bench breakdown. */
 export type PaymentTiming = { phase: "verify" | "settle"; ms: number };

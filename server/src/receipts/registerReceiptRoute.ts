@@ -7,7 +7,7 @@ import { getAddress, type Hex, verifyMessage } from "viem";
 import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
 import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
-import type { ReportSigner } from "../payments/createReportSigner";
+import type { ReportSigner } from "../payments/attestation/createReportSigner";
 
 const ReceiptBodySchema = z
   .object({
