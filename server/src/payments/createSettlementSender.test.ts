@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, http } from "viem";
+import { createPublicClient, createWalletClient, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,21 +6,44 @@ import { devnetClient } from "../devnet/devnetClient";
 import { type AnvilInstance, startAnvil } from "../devnet/startAnvil";
 import { createSettlementSender } from "./createSettlementSender";
 
-// Against a real anvil chain: the sender's own nonces under concurrency, and a stuck transaction
-// replaced at a higher fee with the same nonce.
+type SenderOptions = Omit<Parameters<typeof createSettlementSender>[0], "client" | "wallet">;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Against a real anvil chain: the sender's own nonces under concurrency, and transactions that
+// would hold back every later settlement (stuck, lost, underpriced, taken over) resolved.
 describe("createSettlementSender", () => {
   let anvil: AnvilInstance;
   const account = privateKeyToAccount(generatePrivateKey());
   const sink = privateKeyToAccount(generatePrivateKey()).address;
-  const senderFor = (options: { replaceAfterMs?: number } = {}) => {
+  /** While set, every eth_sendRawTransaction is lost before it reaches the node. */
+  let loseBroadcasts = false;
+  const losingFetch: typeof fetch = async (input, init) => {
+    if (loseBroadcasts && String(init?.body ?? "").includes("eth_sendRawTransaction")) {
+      throw new TypeError("fetch failed");
+    }
+    return fetch(input, init);
+  };
+  const senderFor = (options: SenderOptions = {}) => {
     const chain = { ...base, rpcUrls: { default: { http: [anvil.rpcUrl] } } };
-    const transport = http(anvil.rpcUrl);
+    const transport = http(anvil.rpcUrl, { fetchFn: losingFetch, retryCount: 0 });
     return createSettlementSender({
       client: createPublicClient({ chain, transport }) as never,
       wallet: createWalletClient({ account, chain, transport }),
       pollMs: 50,
       ...options,
     });
+  };
+  const reader = () => createPublicClient({ transport: http(anvil.rpcUrl) });
+  const withManualMining = async (run: () => Promise<void>) => {
+    const test = devnetClient("base", anvil.rpcUrl);
+    await test.setAutomine(false);
+    await test.setIntervalMining({ interval: 0 });
+    try {
+      await run();
+    } finally {
+      await test.setAutomine(true);
+    }
   };
 
   beforeAll(async () => {
@@ -53,35 +76,98 @@ describe("createSettlementSender", () => {
   it("replaces a transaction stuck in the pool with the same nonce at a higher fee", async () => {
     const test = devnetClient("base", anvil.rpcUrl);
     const sender = senderFor({ replaceAfterMs: 300 });
-    await test.setAutomine(false);
-    await test.setIntervalMining({ interval: 0 });
-    try {
-      const nonce = await createPublicClient({ transport: http(anvil.rpcUrl) }).getTransactionCount(
-        { address: account.address },
-      );
+    await withManualMining(async () => {
+      const nonce = await reader().getTransactionCount({ address: account.address });
       const hash = await sender.send({ to: sink, data: "0x" });
       const waiting = sender.waitForReceipt(hash);
-      // Nothing is mined until the replacement is in the pool.
+      // Nothing is mined until a replacement is in the pool.
       const deadline = Date.now() + 10_000;
-      while (sender.finalHash(hash) === hash && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const replacement = sender.finalHash(hash);
-      expect(replacement).not.toBe(hash);
+      while (sender.finalHash(hash) === hash && Date.now() < deadline) await sleep(50);
+      expect(sender.finalHash(hash)).not.toBe(hash);
       await test.mine({ blocks: 1 });
       const receipt = await waiting;
-      expect(receipt.transactionHash).toBe(replacement);
-      const chain = createPublicClient({ transport: http(anvil.rpcUrl) });
+      expect(receipt.transactionHash).toBe(sender.finalHash(hash));
       const [mined, originalReceipt] = await Promise.all([
-        chain.getTransaction({ hash: replacement }),
-        chain.getTransactionReceipt({ hash }).catch(() => null),
+        reader().getTransaction({ hash: receipt.transactionHash }),
+        reader()
+          .getTransactionReceipt({ hash })
+          .catch(() => null),
       ]);
-      // One of the two landed, never both: the replacement took the original's nonce.
+      // One of them landed, never two: every replacement took the original's nonce.
       expect(originalReceipt).toBe(null);
       expect(mined.nonce).toBe(nonce);
       expect(mined.from.toLowerCase()).toBe(account.address.toLowerCase());
+    });
+  });
+
+  it("sends a lost transaction again after its waiter gave up, so later settlements are not held back", async () => {
+    const sender = senderFor({ confirmationTimeoutMs: 300, rebroadcastMs: 1_000 });
+    const first = await reader().getTransactionCount({ address: account.address });
+    loseBroadcasts = true;
+    let lost: Hex;
+    try {
+      lost = await sender.send({ to: sink, data: "0x" });
+      // The caller hears "not mined" and goes away; nobody waits for this nonce any more.
+      await expect(sender.waitForReceipt(lost)).rejects.toThrow(/not mined/);
     } finally {
-      await test.setAutomine(true);
+      loseBroadcasts = false;
     }
+    const later = await sender.send({ to: sink, data: "0x" });
+    const receipt = await reader().waitForTransactionReceipt({ hash: later, timeout: 15_000 });
+    expect(receipt.status).toBe("success");
+    const lostReceipt = await reader().getTransactionReceipt({ hash: lost });
+    expect([lostReceipt.transactionHash, receipt.transactionHash]).toEqual([lost, later]);
+    expect(await reader().getTransactionCount({ address: account.address })).toBe(first + 2);
+    while (sender.pendingCount() > 0) await sleep(50);
+  });
+
+  it("re-reads the chain's fees when a base fee rise leaves the lowest transaction unminable", async () => {
+    const test = devnetClient("base", anvil.rpcUrl);
+    const sender = senderFor({ replaceAfterMs: 300 });
+    await withManualMining(async () => {
+      const hash = await sender.send({ to: sink, data: "0x" });
+      const sent = await reader().getTransaction({ hash });
+      const cap = sent.maxFeePerGas ?? 0n;
+      // Fifty times the cap: one 1.3x bump (or several) from the old fee cannot reach it.
+      await test.setNextBlockBaseFeePerGas({ baseFeePerGas: cap * 50n });
+      await test.mine({ blocks: 1 });
+      const waiting = sender.waitForReceipt(hash);
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const current = sender.finalHash(hash);
+        const replacement =
+          current === hash ? null : await reader().getTransaction({ hash: current });
+        if ((replacement?.maxFeePerGas ?? 0n) > cap * 40n || Date.now() > deadline) break;
+        await sleep(50);
+      }
+      await test.mine({ blocks: 1 });
+      const receipt = await waiting;
+      expect(receipt.status).toBe("success");
+      expect(receipt.transactionHash).not.toBe(hash);
+      expect(receipt.effectiveGasPrice).toBeGreaterThan(cap * 40n);
+    });
+  });
+
+  it("tells its waiter at once when another transaction took the nonce", async () => {
+    const test = devnetClient("base", anvil.rpcUrl);
+    const sender = senderFor({ confirmationTimeoutMs: 60_000, replaceAfterMs: 60_000 });
+    await withManualMining(async () => {
+      const hash = await sender.send({ to: sink, data: "0x" });
+      const ours = await reader().getTransaction({ hash });
+      // The same key used elsewhere: a transfer at the same nonce, paid far more, wins the slot.
+      const wallet = createWalletClient({ account, chain: base, transport: http(anvil.rpcUrl) });
+      await wallet.sendTransaction({
+        to: account.address,
+        value: 0n,
+        nonce: ours.nonce,
+        maxFeePerGas: (ours.maxFeePerGas ?? 0n) * 3n,
+        maxPriorityFeePerGas: (ours.maxPriorityFeePerGas ?? 0n) * 3n + 1n,
+      });
+      await test.mine({ blocks: 1 });
+      const started = Date.now();
+      await expect(sender.waitForReceipt(hash)).rejects.toThrow(/dropped/);
+      // Long before the 60 s confirmation timeout.
+      expect(Date.now() - started).toBeLessThan(30_000);
+    });
   });
 });

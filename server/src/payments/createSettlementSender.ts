@@ -7,6 +7,7 @@ import {
   type PublicClient,
   RpcRequestError,
   type TransactionReceipt,
+  TransactionReceiptNotFoundError,
   type WalletClient,
 } from "viem";
 
@@ -17,11 +18,14 @@ export type SettlementSenderOptions = {
   wallet: WalletClient<ReturnType<typeof import("viem").http>, Chain, Account>;
   /** How long a settlement may take to be mined before the caller hears "pending". */
   confirmationTimeoutMs?: number;
-  /** A transaction not seen after this long is sent again (its answer may have been lost). */
+  /** A transaction not yet mined is sent again this often (its answer may have been lost). */
   rebroadcastMs?: number;
-  /** A transaction not mined after this long is replaced with the same nonce at a higher fee. */
+  /** The lowest unmined transaction is replaced at a higher fee after waiting this long. */
   replaceAfterMs?: number;
+  /** How often the chain is polled while transactions are unmined. */
   pollMs?: number;
+  /** A stuck transaction is replaced at most this many times (each at least 1.3x the fee). */
+  maxReplacements?: number;
 };
 
 export type SettlementSender = {
@@ -35,21 +39,37 @@ export type SettlementSender = {
   pendingCount(): number;
 };
 
-type Sent = {
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+
+/** Everything sent with one nonce: the first transaction and the replacements that followed. */
+type NonceSlot = {
   nonce: number;
   request: { to: Hex; data: Hex; gas?: bigint };
+  /** Every transaction signed for this nonce, oldest first; the last one is current. */
+  hashes: Hex[];
   raw: Hex;
+  fees?: Fees;
   lastBroadcast: number;
-  replacedBy?: Hex;
-  maxFeePerGas?: bigint;
-  maxPriorityFeePerGas?: bigint;
+  placedAt: number;
+  replacements: number;
+  /** Set once the chain's nonce has moved past this slot. */
+  closedAt?: number;
+  /** The nonce was consumed by a transaction that is none of ours: this settlement never lands. */
+  dropped?: boolean;
 };
+
+/** Slots closed longer ago than this are forgotten (finalHash then answers the hash itself). */
+const retainClosedMs = 15 * 60_000;
+/** At most this many unmined transactions are sent again per poll. */
+const rebroadcastBatch = 16;
 
 /**
  * Sends the in-process facilitator's settlement transactions one at a time through a single
  * queue per key, numbering them itself: concurrent settlements never race for a nonce. The hash
  * is computed from the signed bytes, so an answer lost after broadcast still names the
- * transaction; one not seen is broadcast again, and one stuck is replaced at a higher fee.
+ * transaction. A watcher owns every unmined transaction, whether or not anyone still waits for
+ * it: one the node never got is sent again, and the lowest one, which holds back all later
+ * nonces, is replaced at a fee re-read from the chain until it is mined.
  * @example const sender = createSettlementSender({ client, wallet }); const hash = await sender.send({ to, data });
  */
 export function createSettlementSender(options: SettlementSenderOptions): SettlementSender {
@@ -59,10 +79,12 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
   const rebroadcastMs = options.rebroadcastMs ?? 2_000;
   const replaceAfterMs = options.replaceAfterMs ?? 12_000;
   const pollMs = options.pollMs ?? 150;
+  const maxReplacements = options.maxReplacements ?? 8;
   let nextNonce: number | null = null;
   let tail: Promise<unknown> = Promise.resolve();
-  const sent = new Map<Hex, Sent>();
-  const replacement = new Map<Hex, Hex>();
+  const slots = new Map<number, NonceSlot>();
+  const slotByHash = new Map<Hex, NonceSlot>();
+  let watching = false;
 
   const serial = <T>(run: () => Promise<T>): Promise<T> => {
     const result = tail.then(run, run);
@@ -71,10 +93,7 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
   };
 
   // Gas, fees and type do not depend on the nonce: filled outside the queue, in parallel.
-  const prepare = async (
-    request: Sent["request"],
-    fees?: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint },
-  ) =>
+  const prepare = async (request: NonceSlot["request"], fees?: Fees) =>
     wallet.prepareTransactionRequest({
       account,
       chain: wallet.chain,
@@ -84,20 +103,46 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
       ...(request.gas !== undefined && { gas: request.gas }),
       ...(fees ?? {}),
     });
-  const signAt = async (prepared: Awaited<ReturnType<typeof prepare>>, nonce: number) =>
+  type Prepared = Awaited<ReturnType<typeof prepare>>;
+  const feesOf = (prepared: Prepared): Fees | undefined =>
+    "maxFeePerGas" in prepared && typeof prepared.maxFeePerGas === "bigint"
+      ? {
+          maxFeePerGas: prepared.maxFeePerGas,
+          maxPriorityFeePerGas: (prepared.maxPriorityFeePerGas as bigint | undefined) ?? 0n,
+        }
+      : undefined;
+  const signAt = async (prepared: Prepared, nonce: number) =>
     (await wallet.signTransaction({ ...prepared, nonce } as never)) as Hex;
 
   const broadcast = async (raw: Hex) => client.sendRawTransaction({ serializedTransaction: raw });
+  const isKnown = (hash: Hex) =>
+    client.getTransaction({ hash }).then(
+      () => true,
+      () => false,
+    );
 
-  const send = async (request: Sent["request"]) => {
+  const openSlots = () =>
+    [...slots.values()]
+      .filter((slot) => slot.closedAt === undefined)
+      .sort((a, b) => a.nonce - b.nonce);
+
+  // After a refusal the nonce is read again, but never below a slot still ours: a transaction
+  // whose broadcast went unanswered keeps its nonce, and the watcher sends it again.
+  const readNextNonce = async () => {
+    const pending = await client.getTransactionCount({
+      address: account.address,
+      blockTag: "pending",
+    });
+    const highestOpen = openSlots().at(-1)?.nonce;
+    return highestOpen === undefined ? pending : Math.max(pending, highestOpen + 1);
+  };
+
+  const send = async (request: NonceSlot["request"]) => {
     // Fails before anything is broadcast (a reverting settlement, the RPC down): no nonce taken.
-    const prepared = await prepare(request);
+    let prepared = await prepare(request);
     return serial(async () => {
       for (let attempt = 0; ; attempt++) {
-        nextNonce ??= await client.getTransactionCount({
-          address: account.address,
-          blockTag: "pending",
-        });
+        nextNonce ??= await readNextNonce();
         const nonce = nextNonce;
         const raw = await signAt(prepared, nonce);
         const hash = keccak256(raw);
@@ -107,75 +152,167 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
           const rejection = nodeRejection(error);
           if (rejection === null) {
             // No answer (timeout, dropped, HTTP error): it may be in the pool. Keep it as sent;
-            // waitForReceipt sends it again until it is seen.
-          } else if (/already known|already imported/i.test(rejection)) {
-            // The node has it.
+            // the watcher sends it again until the chain's nonce passes it.
+          } else if (/already known|already imported/i.test(rejection) || (await isKnown(hash))) {
+            // The node has it (an earlier attempt of ours reached it).
           } else if (/nonce too low|replacement transaction underpriced/i.test(rejection)) {
             nextNonce = null;
             if (attempt < 3) continue;
             throw error;
+          } else if (/base fee|fee cap|underpriced|outdated/i.test(rejection) && attempt < 3) {
+            // Prepared before a long wait in the queue; the chain's fees moved on.
+            prepared = await prepare(request);
+            continue;
           } else {
             nextNonce = null;
             throw error;
           }
         }
         nextNonce = nonce + 1;
-        const entry: Sent = { nonce, request, raw, lastBroadcast: Date.now() };
-        if ("maxFeePerGas" in prepared && typeof prepared.maxFeePerGas === "bigint") {
-          entry.maxFeePerGas = prepared.maxFeePerGas;
-          entry.maxPriorityFeePerGas = prepared.maxPriorityFeePerGas as bigint;
-        }
-        sent.set(hash, entry);
+        const now = Date.now();
+        const slot: NonceSlot = {
+          nonce,
+          request,
+          hashes: [hash],
+          raw,
+          lastBroadcast: now,
+          placedAt: now,
+          replacements: 0,
+        };
+        const fees = feesOf(prepared);
+        if (fees) slot.fees = fees;
+        slots.set(nonce, slot);
+        slotByHash.set(hash, slot);
+        watch();
         return hash;
       }
     });
   };
 
-  const replace = (hash: Hex, entry: Sent) =>
-    serial(async () => {
-      if (entry.replacedBy || entry.maxFeePerGas === undefined) return;
-      const bump = (fee: bigint) => (fee * 13n) / 10n + 1n;
-      const prepared = await prepare(entry.request, {
-        maxFeePerGas: bump(entry.maxFeePerGas),
-        maxPriorityFeePerGas: bump(entry.maxPriorityFeePerGas ?? 0n),
-      });
-      const raw = await signAt(prepared, entry.nonce);
-      await broadcast(raw).catch(() => {});
-      const next = keccak256(raw);
-      entry.replacedBy = next;
-      replacement.set(hash, next);
-      sent.set(next, { ...entry, raw, lastBroadcast: Date.now(), replacedBy: undefined });
-    });
+  // Same nonce, fee at least 1.3x the last one (nodes refuse less) and at least what the chain
+  // asks now: a base fee that rose past the old cap would leave a single 1.3x bump stuck too.
+  const replace = async (slot: NonceSlot) => {
+    if (slot.fees === undefined || slot.replacements >= maxReplacements) return;
+    const bump = (fee: bigint) => (fee * 13n) / 10n + 1n;
+    const current = await client.estimateFeesPerGas().catch(() => null);
+    const max = (a: bigint, b: bigint | undefined) => (b !== undefined && b > a ? b : a);
+    const maxPriorityFeePerGas = max(
+      bump(slot.fees.maxPriorityFeePerGas),
+      current?.maxPriorityFeePerGas,
+    );
+    const maxFeePerGas = max(
+      max(bump(slot.fees.maxFeePerGas), current?.maxFeePerGas),
+      maxPriorityFeePerGas,
+    );
+    const prepared = await prepare(slot.request, { maxFeePerGas, maxPriorityFeePerGas });
+    const raw = await signAt(prepared, slot.nonce);
+    const hash = keccak256(raw);
+    slot.placedAt = Date.now();
+    slot.replacements += 1;
+    try {
+      await broadcast(raw);
+    } catch (error) {
+      // Refused (mined meanwhile, or still underpriced): keep the current one, try again later.
+      if (nodeRejection(error) !== null) return;
+    }
+    slot.hashes.push(hash);
+    slot.raw = raw;
+    slot.fees = { maxFeePerGas, maxPriorityFeePerGas };
+    slot.lastBroadcast = Date.now();
+    slotByHash.set(hash, slot);
+  };
 
-  const receiptOf = (hash: Hex) =>
-    client.getTransactionReceipt({ hash }).catch(() => null as TransactionReceipt | null);
+  /** The receipt, null when the node says it has none, undefined when the node did not answer. */
+  const readReceipt = (hash: Hex) =>
+    client.getTransactionReceipt({ hash }).then(
+      (receipt): TransactionReceipt | null | undefined => receipt,
+      (error) => (error instanceof TransactionReceiptNotFoundError ? null : undefined),
+    );
+
+  const closeMinedSlots = async (minedNonce: number) => {
+    const now = Date.now();
+    for (const slot of openSlots()) {
+      if (slot.nonce >= minedNonce) break;
+      slot.closedAt = now;
+      // Only the node saying "no such receipt" for every one of ours proves a foreign transaction
+      // took the nonce; an unanswered read proves nothing.
+      const receipts = await Promise.all(slot.hashes.map(readReceipt));
+      if (receipts.every((receipt) => receipt === null)) slot.dropped = true;
+    }
+    for (const [nonce, slot] of slots) {
+      if (slot.closedAt !== undefined && now - slot.closedAt > retainClosedMs) {
+        slots.delete(nonce);
+        for (const hash of slot.hashes) slotByHash.delete(hash);
+      }
+    }
+  };
+
+  const watchOnce = async () => {
+    const minedNonce = await client
+      .getTransactionCount({ address: account.address, blockTag: "latest" })
+      .catch(() => null);
+    if (minedNonce !== null) await closeMinedSlots(minedNonce);
+    const open = openSlots();
+    const head = open[0];
+    const now = Date.now();
+    if (
+      head !== undefined &&
+      minedNonce !== null &&
+      head.nonce === minedNonce &&
+      now - head.placedAt > replaceAfterMs
+    ) {
+      await replace(head).catch(() => {});
+    }
+    for (const slot of open.slice(0, rebroadcastBatch)) {
+      if (Date.now() - slot.lastBroadcast <= rebroadcastMs) continue;
+      slot.lastBroadcast = Date.now();
+      await broadcast(slot.raw).catch(() => {});
+    }
+    return open.length > 0;
+  };
+
+  // One watcher per sender, alive while any transaction is unmined; its timer never holds the
+  // process open.
+  const watch = () => {
+    if (watching) return;
+    watching = true;
+    const tick = () => {
+      watchOnce()
+        .catch(() => true)
+        .then((more) => {
+          if (!more) {
+            watching = false;
+            return;
+          }
+          setTimeout(tick, pollMs).unref?.();
+        });
+    };
+    setTimeout(tick, pollMs).unref?.();
+  };
 
   return {
     send,
-    finalHash(hash) {
-      let current = hash;
-      for (let next = replacement.get(current); next; next = replacement.get(current)) {
-        current = next;
-      }
-      return current;
-    },
-    pendingCount: () => sent.size,
+    finalHash: (hash) => slotByHash.get(hash)?.hashes.at(-1) ?? hash,
+    pendingCount: () => openSlots().length,
     async waitForReceipt(hash) {
       const started = Date.now();
       for (;;) {
-        const candidates = [hash];
-        for (let next = replacement.get(hash); next; next = replacement.get(next)) {
-          candidates.push(next);
-        }
+        const slot = slotByHash.get(hash);
+        const candidates = slot ? [...slot.hashes].reverse() : [hash];
         for (const candidate of candidates) {
-          const receipt = await receiptOf(candidate);
-          if (receipt !== null) {
-            for (const done of candidates) sent.delete(done);
+          const receipt = await readReceipt(candidate);
+          if (receipt) {
+            if (slot !== undefined) slot.closedAt ??= Date.now();
             return receipt;
           }
         }
-        const elapsed = Date.now() - started;
-        if (elapsed > confirmationTimeoutMs) {
+        if (slot?.dropped) {
+          throw new PaymentError(
+            `settlement ${hash} dropped: its nonce was used by another transaction`,
+            { code: "settlement_dropped" },
+          );
+        }
+        if (Date.now() - started > confirmationTimeoutMs) {
           throw new PaymentError(
             `settlement ${hash} not mined within ${confirmationTimeoutMs} ms`,
             {
@@ -183,15 +320,7 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
             },
           );
         }
-        const latest = sent.get(candidates[candidates.length - 1] as Hex);
-        if (latest !== undefined) {
-          if (elapsed > replaceAfterMs && candidates.length === 1) {
-            await replace(hash, latest).catch(() => {});
-          } else if (Date.now() - latest.lastBroadcast > rebroadcastMs) {
-            latest.lastBroadcast = Date.now();
-            await broadcast(latest.raw).catch(() => {});
-          }
-        }
+        if (slot !== undefined && slot.closedAt === undefined) watch();
         await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
     },

@@ -1,8 +1,8 @@
+import { type ChainName, chainById, chains } from "@presend/shared/chains/chains";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import type { Address } from "viem";
 import { browser } from "wxt/browser";
-import { type ChainName, chainById, chains } from "../../../../shared/chains/chains";
 import { assessLocally, specialAddressWarning } from "../../lib/address/assessLocally";
 import { findAddressCandidate } from "../../lib/address/findAddressCandidate";
 import { randomHex } from "../../lib/dom/randomHex";

@@ -1,12 +1,12 @@
-import type { Address } from "viem";
-import { type ChecksumResult, checksumStatus } from "../../../../shared/address/checksumStatus";
-import { findLookalike } from "../../../../shared/address/lookalike";
+import { type ChecksumResult, checksumStatus } from "@presend/shared/address/checksumStatus";
+import { findLookalike } from "@presend/shared/address/lookalike";
 import {
   classifySpecialAddress,
   type SpecialAddress,
-} from "../../../../shared/address/specialAddresses";
-import type { Level } from "../../../../shared/api/report";
-import { chains } from "../../../../shared/chains/chains";
+} from "@presend/shared/address/specialAddresses";
+import type { Level } from "@presend/shared/api/report";
+import { chains } from "@presend/shared/chains/chains";
+import type { Address } from "viem";
 import type { AddressCandidate } from "./findAddressCandidate";
 
 /** Everything the badge can say about an address for free, without the network. */

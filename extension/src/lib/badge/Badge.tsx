@@ -1,4 +1,4 @@
-import type { ChainName } from "../../../../shared/chains/chains";
+import type { ChainName } from "@presend/shared/chains/chains";
 import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
 import type { CheckOutcome, Progress, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";

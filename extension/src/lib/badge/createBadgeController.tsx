@@ -1,8 +1,8 @@
+import { type ChainName, chainById } from "@presend/shared/chains/chains";
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import type { Address } from "viem";
 import type { ContentScriptContext } from "wxt/utils/content-script-context";
-import { type ChainName, chainById } from "../../../../shared/chains/chains";
 import { assessLocally, type LocalAssessment } from "../address/assessLocally";
 import { findAddressCandidate } from "../address/findAddressCandidate";
 import type { EditableField } from "../dom/editableFieldFrom";

@@ -1,5 +1,5 @@
+import { ChainNameSchema } from "@presend/shared/api/report";
 import { z } from "zod";
-import { ChainNameSchema } from "../../../../shared/api/report";
 import { AddressSchema, HistoryEntrySchema, RouteSchema } from "../storage/schemas";
 
 // The one message protocol between the extension's parts. Every request and every response is

@@ -1,3 +1,10 @@
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import type { AttestationKey } from "@presend/shared/attestation/attestationSchemas";
+import {
+  reportSignatureHeader,
+  reportSignatureType,
+  reportSigningInput,
+} from "@presend/shared/attestation/reportSigningInput";
 import {
   decodePaymentSignatureHeader,
   encodePaymentRequiredHeader,
@@ -7,13 +14,6 @@ import type { PaymentRequired } from "@x402/core/types";
 import { createOfferJWS, createReceiptJWS, type JWSSigner } from "@x402/extensions/offer-receipt";
 import { base64url, CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import type { Address } from "viem";
-import type { DeepReport, Report } from "../../../../shared/api/report";
-import type { AttestationKey } from "../../../../shared/attestation/attestationSchemas";
-import {
-  reportSignatureHeader,
-  reportSignatureType,
-  reportSigningInput,
-} from "../../../../shared/attestation/reportSigningInput";
 
 export type FakePaidApiOptions = {
   payTo: Address;

@@ -1,6 +1,3 @@
-import { PaymentError } from "@presend/shared/errors/PaymentError";
-import { walkCauses } from "@presend/shared/errors/PresendError";
-import type { Address, Hex } from "viem";
 import {
   type ClientEvent,
   createPresendClient,
@@ -8,9 +5,12 @@ import {
   type PinStore,
   type RefusalCode,
   type SpendCap,
-} from "../../../../client/src/index";
-import type { DeepReport, Report } from "../../../../shared/api/report";
-import type { ChainName } from "../../../../shared/chains/chains";
+} from "@presend/client";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import type { ChainName } from "@presend/shared/chains/chains";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { walkCauses } from "@presend/shared/errors/PresendError";
+import type { Address, Hex } from "viem";
 import { MessageError } from "../messaging/MessageError";
 import type { CheckOutcome, Progress, RefusalCode as ShownRefusal } from "../messaging/protocol";
 import { pinScope } from "../storage/pinScope";

@@ -1,5 +1,5 @@
+import type { Report } from "@presend/shared/api/report";
 import type { Address } from "viem";
-import type { Report } from "../../../../shared/api/report";
 import type { HistoryEntry } from "./schemas";
 
 /**

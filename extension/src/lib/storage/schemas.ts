@@ -1,12 +1,12 @@
+import { PinRecordSchema } from "@presend/client/PinStore";
 import { addressPattern } from "@presend/shared/address/addressPattern";
-import { z } from "zod";
-import { PinRecordSchema } from "../../../../client/src/PinStore";
 import {
   ChainNameSchema,
   DeepReportSchema,
   LevelSchema,
   ReportSchema,
-} from "../../../../shared/api/report";
+} from "@presend/shared/api/report";
+import { z } from "zod";
 
 // Shapes of everything the extension persists. Storage is validated on every load: a value
 // written by an older build or edited by hand falls back instead of flowing on unchecked.

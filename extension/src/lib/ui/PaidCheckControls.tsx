@@ -1,6 +1,6 @@
+import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import type { MouseEvent } from "react";
-import { type ChainName, chainNames, chains } from "../../../../shared/chains/chains";
 import type { Route } from "../storage/schemas";
 import { formatUsdc } from "./prices";
 

@@ -1,7 +1,7 @@
+import type { Balance, ChainFacts, DeepReport, Report } from "@presend/shared/api/report";
+import type { ChainName } from "@presend/shared/chains/chains";
+import { approximateAmount } from "@presend/shared/verdict/approximateAmount";
 import { useState } from "react";
-import type { Balance, ChainFacts, DeepReport, Report } from "../../../../shared/api/report";
-import type { ChainName } from "../../../../shared/chains/chains";
-import { approximateAmount } from "../../../../shared/verdict/approximateAmount";
 import { kindInWords, levelWords } from "./words";
 
 function isDeep(report: Report | DeepReport): report is DeepReport {

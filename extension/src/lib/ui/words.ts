@@ -1,4 +1,4 @@
-import type { ChainFacts, Level } from "../../../../shared/api/report";
+import type { ChainFacts, Level } from "@presend/shared/api/report";
 
 /** A verdict level in words, as people read it. */
 export const levelWords: Record<Level, string> = {
