@@ -59,6 +59,8 @@ export type ChainReader = {
 
 type CacheEntry = { facts: ChainFacts; expiresAt: number };
 
+const jsonHeaders = { "content-type": "application/json", accept: "application/json" };
+
 /**
  * A chain reader: one batched JSON-RPC request per (address, chain), fallback endpoints, TTL cache
  * and in-flight coalescing.
@@ -91,12 +93,16 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
   async function fetchFrom(url: string, address: Address, chain: ChainName): Promise<ChainFacts> {
     counters.upstreamRequests++;
     counters.perChain[chain]++;
-    const signal = AbortSignal.timeout(timeoutMs);
+    // A timer cleared on completion rather than AbortSignal.timeout: that one stays armed after
+    // the read and fires (a DOMException and an abort event) for every read, seconds later.
+    const controller = new AbortController();
+    const { signal } = controller;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     let text: string;
     try {
       const response = await fetchFn(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
+        headers: jsonHeaders,
         body: JSON.stringify(buildFactsBatch(address, chain)),
         signal,
       });
@@ -110,6 +116,8 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       if (error instanceof ChainReadError) throw error;
       if (signal.aborted) throw new RpcTimeoutError(timeoutMs);
       throw new RpcNetworkError(error);
+    } finally {
+      clearTimeout(timer);
     }
     let body: unknown;
     try {

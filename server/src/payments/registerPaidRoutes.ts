@@ -107,6 +107,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       lock: deps.lock,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
+      chain: deps.payments.chain,
     }),
     paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
     x402,
