@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -68,6 +68,19 @@ describe("docs and comments stand alone", () => {
         ),
     );
     expect(found).toEqual([]);
+  });
+
+  it("links only to files that exist (a moved file must take its links with it)", () => {
+    const docs = files.filter((file) => file.endsWith(".md"));
+    const broken = docs.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((match) => match[1] as string)
+        .filter((target) => !/^(?:[a-z]+:|#)/i.test(target))
+        .filter((target) => !existsSync(resolve(dirname(file), target.split("#")[0] as string)))
+        .map((target) => `${relative(root, file)} -> ${target}`),
+    );
+    expect(docs.length).toBeGreaterThan(3);
+    expect(broken).toEqual([]);
   });
 
   it("catches each kind of outside reference", () => {
