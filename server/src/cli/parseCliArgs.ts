@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { type ChainName, chainNames, isChainName } from "@presend/shared/chains/chains";
+import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
 import { isValidPaymentId } from "@x402/extensions/payment-identifier";
 import { parseUnits } from "viem";
 
@@ -19,13 +20,13 @@ export type ParsedCli =
   | { type: "help" }
   | { type: "error"; message: string };
 
-export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price 0.05] [--payment-id <id>]
+export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>]
        presend mcp           (MCP server on stdio: tools validate, check, deep; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
   validate   free EIP-55 checksum pre-check
-  check      paid single-chain check (USD 0.01)
-  deep       paid five-chain check (USD 0.05)
+  check      paid single-chain check (USD ${priceInUsd("check")})
+  deep       paid five-chain check (USD ${priceInUsd("deep")})
 
   --chain      ${chainNames.join(", ")} (default base)
   --json       print the report as JSON

@@ -1,4 +1,5 @@
 import { createMemoryPinStore, createPresendClient } from "@presend/client";
+import { devnetAccounts, devnetClient, mintStablecoin, startWorld } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { ReportSchema } from "@presend/shared/api/report";
 import { chains } from "@presend/shared/chains/chains";
@@ -14,10 +15,6 @@ import { x402Client, x402HTTPClient } from "@x402/fetch";
 import { type Address, erc20Abi, type Hex, type PrivateKeyAccount, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { devnetClient } from "../devnet/devnetClient";
-import { mintStablecoin } from "../devnet/mintStablecoin";
-import { startWorld } from "../devnet/startWorld";
 import type { Engine } from "../engine/createEngine";
 import { type FaultyRpc, startFaultyRpc } from "./startFaultyRpc";
 import { type PaidStack, startPaidStack } from "./startPaidStack";

@@ -10,7 +10,7 @@ import { watchAddressEntry } from "../../lib/dom/watchAddressEntry";
 import { watchScriptedValues } from "../../lib/dom/watchScriptedValues";
 import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
-import { history, sentRecipients, settings } from "../../lib/storage/items";
+import { history, pendingRecoveries, sentRecipients, settings } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import { noWallet } from "../../lib/wallet/noWallet";
 
@@ -46,10 +46,34 @@ export default defineContentScript({
         // The session id is minted here, on a trusted click, and only travels over extension
         // messaging: the page never sees it, so it cannot start or steer a payment.
         const session = randomHex(16);
+        const clickedAt = Date.now();
         badge.beginSession(session);
         messenger.send("check.start", { session, ...request }).then(
           (outcome) => badge.finish(session, outcome),
-          (error: unknown) => badge.finish(session, lostCheckOutcome(error)),
+          async (error: unknown) => {
+            // The background stopped or never answered: a payment it signed for this click
+            // was written down before it was sent, so its report can still be fetched.
+            const signed = (await pendingRecoveries.getValue()).find(
+              (r) =>
+                r.address === request.address &&
+                r.chain === request.chain &&
+                Date.parse(r.sentAt) >= clickedAt - 1_000,
+            );
+            badge.finish(session, lostCheckOutcome(error, signed?.id));
+          },
+        );
+      },
+      startRecovery(recoveryId) {
+        // Like a check: a fresh session on a trusted click, over extension messaging only.
+        const session = randomHex(16);
+        badge.beginRecovery(session);
+        messenger.send("recovery.fetch", { session, recoveryId }).then(
+          (outcome) => badge.finishRecovery(session, outcome),
+          (error: unknown) =>
+            badge.finishRecovery(session, {
+              type: "failed",
+              message: error instanceof Error ? error.message : String(error),
+            }),
         );
       },
     });
@@ -97,6 +121,8 @@ export default defineContentScript({
       // only for a session a click in the extension's own UI started.
       "wallet.account": () => bridge.request("account", {}, 120_000),
       "wallet.sign": ({ typedData }) => bridge.request("sign", { typedData }, 180_000),
+      "wallet.signMessage": ({ account, message }) =>
+        bridge.request("signMessage", { account, message }, 180_000),
       "check.progress": async ({ session, progress }) => {
         badge.progress(session, progress);
         return null;

@@ -82,7 +82,14 @@ export default defineContentScript({
           let data: unknown;
           if (request.data.kind === "info") data = await wallet.info();
           else if (request.data.kind === "account") data = { address: await wallet.account() };
-          else {
+          else if (request.data.kind === "signMessage") {
+            data = {
+              signature: await wallet.signMessage(
+                request.data.account as `0x${string}`,
+                request.data.message,
+              ),
+            };
+          } else {
             const typedData = parseWithBigints(request.data.typedData) as TypedDataDefinition;
             const chainId = Number(
               (typedData.domain as { chainId?: unknown } | undefined)?.chainId,

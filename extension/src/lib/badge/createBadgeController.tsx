@@ -10,7 +10,7 @@ import { fieldText } from "../dom/fieldText";
 import { findReplacementField } from "../dom/findReplacementField";
 import { nextTabbableAfter } from "../dom/nextTabbableAfter";
 import type { AddressEntry } from "../dom/watchAddressEntry";
-import type { CheckOutcome, Progress, WalletInfo } from "../messaging/protocol";
+import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { Badge } from "./Badge";
 import { badgePosition } from "./badgePosition";
@@ -34,6 +34,8 @@ export type BadgeControllerOptions = {
    * on a badge that has stayed put and been seen uncovered (clickGate).
    */
   startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
+  /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
+  startRecovery: (recoveryId: string) => void;
   /** performance.mark / measure for the paste-to-chip measurement; now() for the click gate. */
   performance: Pick<Performance, "mark" | "measure" | "now">;
 };
@@ -59,7 +61,14 @@ type State = {
   outcome: CheckOutcome | null;
   /** The last paid click was refused (covered, hidden or just moved badge); nothing started. */
   refusedClick: "hidden" | "moved" | null;
+  /** Fetching a lost report again: the click's session while under way, and how it last ended. */
+  recovery: {
+    session: string | null;
+    result: Exclude<RecoveryOutcome, { type: "recovered" }> | null;
+  };
 };
+
+const noRecovery: State["recovery"] = { session: null, result: null };
 
 // A form row and a little more: where a re-rendered field's replacement is looked for.
 function ancestorsOf(field: Element, levels = 4): Element[] {
@@ -239,6 +248,16 @@ export function createBadgeController(options: BadgeControllerOptions) {
           inFrame={inFrame}
           clickReady={shownReady}
           refusedClick={current.refusedClick}
+          recovery={{
+            busy: current.recovery.session !== null,
+            result: current.recovery.result,
+          }}
+          onFetchReport={() => {
+            const outcome = current.outcome;
+            if (current.recovery.session !== null) return;
+            if (outcome?.type !== "failed" && outcome?.type !== "forged") return;
+            if (outcome.recoveryId) options.startRecovery(outcome.recoveryId);
+          }}
           onChainChange={(chain) => update({ chain, chainSource: "user" })}
           onCheck={(route) => {
             const normalized = current.assessment.checksum.normalized;
@@ -402,6 +421,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
         progress: null,
         outcome: null,
         refusedClick: null,
+        recovery: noRecovery,
       };
       options.performance.mark("presend:entry", { startTime: entry.at });
       render();
@@ -435,7 +455,21 @@ export function createBadgeController(options: BadgeControllerOptions) {
         progress: { step: "requesting" },
         outcome: null,
         refusedClick: null,
+        recovery: noRecovery,
       });
+    },
+    /** A click on "Fetch my report" started fetching the lost report under `session`. */
+    beginRecovery(session: string) {
+      if (state) update({ recovery: { session, result: state.recovery.result } });
+    },
+    /** The lost report came back (shown as the verdict) or the attempt ended otherwise. */
+    finishRecovery(session: string, outcome: RecoveryOutcome) {
+      if (state?.recovery.session !== session) return;
+      if (outcome.type === "recovered") {
+        update({ outcome: { type: "report", entry: outcome.entry }, recovery: noRecovery });
+      } else {
+        update({ recovery: { session: null, result: outcome } });
+      }
     },
     progress(session: string, progress: Progress) {
       if (state?.session === session) update({ progress });
