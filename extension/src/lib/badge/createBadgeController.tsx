@@ -34,6 +34,8 @@ export type BadgeControllerOptions = {
    * on a badge that has stayed put and been seen uncovered (clickGate).
    */
   startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
+  /** The card opened (it shows the paid checks, which need the page wallet's state). */
+  onExpand?: () => void;
   /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
   startRecovery: (recoveryId: string) => void;
   /** performance.mark / measure for the paste-to-chip measurement; now() for the click gate. */
@@ -307,6 +309,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     const hadFocus = shadow?.activeElement != null;
     offscreen = false;
     update({ expanded });
+    if (expanded) options.onExpand?.();
     if (moveFocus || hadFocus) focusables()[0]?.focus();
   };
 
