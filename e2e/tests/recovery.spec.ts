@@ -1,6 +1,6 @@
+import type { HistoryEntry, PendingRecovery } from "@presend/extension/storage/schemas";
+import { startFaultyRpc } from "@presend/server/testing";
 import { hexToString } from "viem";
-import type { HistoryEntry, PendingRecovery } from "../../extension/src/lib/storage/schemas";
-import { startFaultyRpc } from "../../server/src/payments/startFaultyRpc";
 import { expect, test } from "../fixtures/test";
 import { clickBadgeButton, waitForBadge } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";

@@ -1,5 +1,5 @@
+import { startWorld, type World } from "@presend/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "../src/devnet/startWorld";
 import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 
 describe("benchPaidCheck", () => {

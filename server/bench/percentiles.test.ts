@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentile, timeRuns } from "./percentiles";
+import { percentile, timeInterleaved } from "./percentiles";
 
 describe("percentile", () => {
   it.each([
@@ -16,16 +16,22 @@ describe("percentile", () => {
   });
 });
 
-describe("timeRuns", () => {
-  it("returns one sample per timed run, after the warm-up runs", async () => {
-    let calls = 0;
-    const samples = await timeRuns(
-      async () => {
-        calls++;
+describe("timeInterleaved", () => {
+  it("runs one of each in turn and returns their samples by name, after the warm-up rounds", async () => {
+    const order: string[] = [];
+    const samples = await timeInterleaved(
+      {
+        a: async (index) => {
+          order.push(`a${index}`);
+        },
+        b: async (index) => {
+          order.push(`b${index}`);
+        },
       },
-      { count: 4, warmup: 2 },
+      { count: 2, warmup: 1 },
     );
-    expect(samples).toHaveLength(4);
-    expect(calls).toBe(6);
+    expect(order).toEqual(["a0", "b0", "a1", "b1", "a2", "b2"]);
+    expect(samples.a).toHaveLength(2);
+    expect(samples.b).toHaveLength(2);
   });
 });

@@ -6,17 +6,28 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank] as number;
 }
 
-/** Times `run` `count` times in sequence (after `warmup` untimed runs); milliseconds per run. */
-export async function timeRuns(
-  run: (index: number) => Promise<unknown>,
+/**
+ * Times several runs in turn, one of each per round (after `warmup` untimed rounds), so a noisy
+ * moment on a shared machine lands on all of them rather than on one block; milliseconds per
+ * run, by name.
+ * @example const { raw, check } = await timeInterleaved({ raw, check }, { count: 100 });
+ */
+export async function timeInterleaved<Name extends string>(
+  runs: Record<Name, (index: number) => Promise<unknown>>,
   options: { count: number; warmup?: number },
-): Promise<number[]> {
-  for (let index = 0; index < (options.warmup ?? 5); index++) await run(index);
-  const samples: number[] = [];
-  for (let index = 0; index < options.count; index++) {
-    const started = performance.now();
-    await run(index);
-    samples.push(performance.now() - started);
+): Promise<Record<Name, number[]>> {
+  const names = Object.keys(runs) as Name[];
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+    Name,
+    number[]
+  >;
+  const warmup = options.warmup ?? 5;
+  for (let index = 0; index < warmup + options.count; index++) {
+    for (const name of names) {
+      const started = performance.now();
+      await runs[name](index);
+      if (index >= warmup) samples[name].push(performance.now() - started);
+    }
   }
   return samples;
 }

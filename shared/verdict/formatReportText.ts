@@ -48,6 +48,9 @@ export const verdictLimits =
   "audit (a known wallet kind is recognised, its code is not reviewed), no sanctions screening " +
   "and no scam or phishing lists yet.";
 
+// The same on every report: wrapped once.
+const limitsLines = wrapText(`Limits: ${verdictLimits}`, { width });
+
 // A labelled value; wrapped lines of a long value line up under its first line.
 function field(label: string, value: string): string[] {
   const wrapped = wrapText(value, { width: width - labelWidth });
@@ -205,6 +208,6 @@ export function formatReportText(report: ReportContent): string {
     ...chainSection(target, verdict.gas.summary),
   ];
   if (isDeep) lines.push("", ...deepSection(report));
-  lines.push("", ...wrapText(`Limits: ${verdictLimits}`, { width }));
+  lines.push("", ...limitsLines);
   return lines.join("\n");
 }

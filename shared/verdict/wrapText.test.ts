@@ -14,6 +14,8 @@ describe("wrapText", () => {
     ],
     ["collapses whitespace", "a   b\nc", 20, "", ["a b c"]],
     ["empty text has no lines", "", 20, "", []],
+    ["a short text loses leading, trailing and tab spacing", " a\tb ", 20, "", ["a b"]],
+    ["a text exactly as wide as the width stays whole", "abc de", 6, "  ", ["abc de"]],
   ])("%s", (_, text, width, indent, expected) => {
     expect(wrapText(text, { width, indent })).toEqual(expected);
   });

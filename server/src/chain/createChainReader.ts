@@ -2,6 +2,7 @@ import type { ChainFacts } from "@presend/shared/api/report";
 import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { unavailableFacts } from "@presend/shared/verdict/unavailableFacts";
 import { type Address, getAddress, isAddress } from "viem";
+import { limits } from "../limits";
 import { buildFactsBatch } from "./buildFactsBatch";
 import {
   ChainReadError,
@@ -58,16 +59,18 @@ export type ChainReader = {
 
 type CacheEntry = { facts: ChainFacts; expiresAt: number };
 
+const jsonHeaders = { "content-type": "application/json", accept: "application/json" };
+
 /**
  * A chain reader: one batched JSON-RPC request per (address, chain), fallback endpoints, TTL cache
  * and in-flight coalescing.
  * @example const facts = await createChainReader({ rpcUrls: defaultRpcUrls }).read(address, "base");
  */
 export function createChainReader(options: ChainReaderOptions): ChainReader {
-  const timeoutMs = options.timeoutMs ?? 4000;
-  const ttlMs = options.ttlMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? limits.rpcTimeoutMs;
+  const ttlMs = options.ttlMs ?? limits.factsCacheTtlMs;
   // A facts batch answer is a few kB; 1 MB leaves room for verbose nodes and nothing more.
-  const maxResponseBytes = options.maxResponseBytes ?? 1_000_000;
+  const maxResponseBytes = options.maxResponseBytes ?? limits.upstreamAnswerBytes;
   const failureTtlMs = options.failureTtlMs ?? 0;
   const maxEntries = options.maxEntries ?? 10_000;
   const fetchFn = options.fetch ?? globalThis.fetch;
@@ -90,12 +93,16 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
   async function fetchFrom(url: string, address: Address, chain: ChainName): Promise<ChainFacts> {
     counters.upstreamRequests++;
     counters.perChain[chain]++;
-    const signal = AbortSignal.timeout(timeoutMs);
+    // A timer cleared on completion rather than AbortSignal.timeout: that one stays armed after
+    // the read and fires (a DOMException and an abort event) for every read, seconds later.
+    const controller = new AbortController();
+    const { signal } = controller;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     let text: string;
     try {
       const response = await fetchFn(url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
+        headers: jsonHeaders,
         body: JSON.stringify(buildFactsBatch(address, chain)),
         signal,
       });
@@ -109,6 +116,8 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       if (error instanceof ChainReadError) throw error;
       if (signal.aborted) throw new RpcTimeoutError(timeoutMs);
       throw new RpcNetworkError(error);
+    } finally {
+      clearTimeout(timer);
     }
     let body: unknown;
     try {

@@ -1,11 +1,15 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  demoAccounts,
+  demoContracts,
+  devnetAccounts,
+  startWorld,
+  type World,
+} from "@presend/devnet";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoAccounts, demoContracts } from "../devnet/demoWorld";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { startWorld, type World } from "../devnet/startWorld";
 import { type ChainReader, createChainReader } from "./createChainReader";
 
 function rpcUrlsOf(world: World): Record<ChainName, string[]> {

@@ -21,11 +21,23 @@ const HexSchema = z.string().regex(/^0x[0-9a-fA-F]*$/, "not hex") as unknown as 
 const QuantitySchema = z.string().regex(/^0x[0-9a-fA-F]+$/, "not a hex quantity");
 
 const RpcErrorSchema = z.object({ code: z.number(), message: z.string() });
-// The error branch comes first: an entry carrying an error is a failure even if it has a result.
-const BatchEntrySchema = z.union([
-  z.object({ id: z.number().nullable(), error: RpcErrorSchema }),
-  z.object({ id: z.number(), result: z.unknown() }).refine((e) => e.result !== undefined),
-]);
+const ErrorEntrySchema = z.object({ id: z.number().nullable(), error: RpcErrorSchema });
+const ResultEntrySchema = z
+  .object({ id: z.number(), result: z.unknown() })
+  .refine((e) => e.result !== undefined);
+/**
+ * One batch entry, as the union of the two schemas with the error first (an entry carrying an
+ * error is a failure even if it has a result). The error schema is tried only on entries that
+ * have an error key: a union would fail it on every good entry first, and zod builds an issue
+ * for each failure, on every check.
+ */
+function parseEntry(raw: unknown) {
+  if (typeof raw === "object" && raw !== null && "error" in raw) {
+    const failure = ErrorEntrySchema.safeParse(raw);
+    if (failure.success) return failure;
+  }
+  return ResultEntrySchema.safeParse(raw);
+}
 // Some providers answer a whole batch they refuse (too large, rate limited) with one error object.
 const BatchAnswerSchema = z.union([z.array(z.unknown()), z.object({ error: RpcErrorSchema })]);
 
@@ -70,7 +82,7 @@ export function parseFactsBatch(chainName: ChainName, body: unknown, address: Ad
   const results = new Map<number, unknown>();
   const optionalErrors = new Map<number, string>();
   for (const raw of answer.data) {
-    const entry = BatchEntrySchema.safeParse(raw);
+    const entry = parseEntry(raw);
     if (!entry.success) throw new RpcMalformedResponseError("batch entry without result or error");
     if ("error" in entry.data) {
       const { id, error } = entry.data;

@@ -1,8 +1,7 @@
+import { demoAddresses, startWorld, type World } from "@presend/devnet";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainReader } from "../chain/createChainReader";
-import { demoAddresses } from "../devnet/demoWorld";
-import { startWorld, type World } from "../devnet/startWorld";
 import { createEngine, type Engine } from "./createEngine";
 
 // The README's demo table is a promise: every demo address gets its documented verdict from the

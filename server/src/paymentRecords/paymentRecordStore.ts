@@ -1,7 +1,8 @@
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { z } from "zod";
 
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const Address = z.string().regex(addressPattern);
 const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 
 /**

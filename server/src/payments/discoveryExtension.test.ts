@@ -1,3 +1,4 @@
+import { devnetAccounts } from "@presend/devnet";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import {
   type DiscoveryExtension,
@@ -5,7 +6,6 @@ import {
   validateDiscoveryExtension,
 } from "@x402/extensions/bazaar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { discoveryExtension } from "./discoveryExtension";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 

@@ -1,3 +1,4 @@
+import { devnetAccounts } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import {
   type AttestationKey,
@@ -19,7 +20,6 @@ import {
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);

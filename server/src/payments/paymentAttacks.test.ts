@@ -1,3 +1,4 @@
+import { devnetAccounts } from "@presend/devnet";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
@@ -7,7 +8,6 @@ import { x402Client } from "@x402/fetch";
 import { type Address, keccak256, toHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { openSqlitePaymentRecords } from "../paymentRecords/openSqlitePaymentRecords";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 

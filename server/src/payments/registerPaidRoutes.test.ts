@@ -1,3 +1,4 @@
+import { devnetAccounts } from "@presend/devnet";
 import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
 import { verifyAttestation } from "@presend/shared/attestation/verifyAttestation";
 import { chains } from "@presend/shared/chains/chains";
@@ -7,7 +8,6 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);

@@ -5,6 +5,7 @@ import {
   type PinRecord,
   type PresendClientOptions,
 } from "@presend/client";
+import { devnetAccounts } from "@presend/devnet";
 import {
   type AttestationBlock,
   AttestationKeySchema,
@@ -15,8 +16,7 @@ import type { PaymentRequired } from "@x402/core/types";
 import { CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 import { rewriteChallenge, startTamperingProxy, type TamperingProxy } from "./startTamperingProxy";

@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { devnetAccounts } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -8,8 +9,7 @@ import { x402Client } from "@x402/fetch";
 import { createPublicClient, type Hex, http, parseAbiItem } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
 

@@ -1,5 +1,5 @@
+import { startWorld, type World } from "@presend/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "../devnet/startWorld";
 import { type FaultyRpc, startFaultyRpc } from "../payments/startFaultyRpc";
 import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
 

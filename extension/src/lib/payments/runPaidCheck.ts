@@ -316,6 +316,7 @@ function shown(code: RefusalCode): ShownRefusal {
     case "asset_mismatch":
     case "validity_too_long":
     case "redirect":
+    case "invalid_payment_id":
       return "unexpected_challenge";
     case "pin_store_unreadable":
       return "attestation_invalid";

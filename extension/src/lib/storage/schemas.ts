@@ -1,4 +1,5 @@
 import { PinRecordSchema } from "@presend/client/PinStore";
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import {
   ChainNameSchema,
   DeepReportSchema,
@@ -15,7 +16,7 @@ export type Route = z.infer<typeof RouteSchema>;
 
 export const AddressSchema = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
+  .regex(addressPattern) as unknown as z.ZodType<`0x${string}`>;
 
 export const HistoryEntrySchema = z.object({
   id: z.string(),
