@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // One runner for every workspace's unit and integration tests; e2e/ runs under Playwright.
 export default defineConfig({
   test: {
-    include: ["{shared,client,devnet,server,snapshots,extension}/**/*.test.{ts,tsx}"],
+    include: ["{shared,client,devnet,server,snapshots,extension,docs}/**/*.test.{ts,tsx}"],
     exclude: ["**/node_modules/**", "**/.output/**", "**/.wxt/**"],
     // Integration tests start real anvil chains; two cores, so keep the pool small.
     pool: "forks",
