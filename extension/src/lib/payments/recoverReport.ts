@@ -1,4 +1,6 @@
 import { createPresendClient, type PinStore } from "@presend/client";
+import { AttestationError } from "@presend/shared/errors/AttestationError";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { type Address, getAddress, type Hex } from "viem";
 import type { RecoveryOutcome } from "../messaging/protocol";
 import type { HistoryEntry, PendingRecovery, PinnedKeys } from "../storage/schemas";
@@ -41,7 +43,7 @@ export async function recoverReport(
   const pinStore: PinStore = {
     get: async (origin) => (await deps.pinnedKeys.getValue())[origin],
     set: async () => {
-      throw new Error("Recovering a report never pins a key.");
+      throw new AttestationError("Recovering a report never pins a key.");
     },
   };
   const client = createPresendClient({
@@ -52,7 +54,7 @@ export async function recoverReport(
     signer: {
       address: recovery.payer,
       signTypedData: async () => {
-        throw new Error("Recovering a report pays nothing.");
+        throw new PaymentError("Recovering a report pays nothing.");
       },
       signMessage: async ({ message }) => {
         try {
