@@ -10,5 +10,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // One local world for the test files that only read the chains (sharedWorld()); files that
+    // pay or change chain state start their own and say why.
+    globalSetup: ["./devnet/src/testing/sharedWorldSetup.ts"],
   },
 });

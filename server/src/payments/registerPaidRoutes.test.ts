@@ -31,6 +31,9 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     });
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack();
   });
   afterAll(() => stack?.stop());
