@@ -1,3 +1,4 @@
+import { devnetAccounts, startWorld } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
@@ -13,8 +14,6 @@ import fc from "fast-check";
 import { createPublicClient, type Hex, http, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "./devnet/devnetAccounts";
-import { startWorld } from "./devnet/startWorld";
 import type { App } from "./http/appEnv";
 import { type FaultyRpc, startFaultyRpc } from "./payments/startFaultyRpc";
 import { type PaidStack, startPaidStack } from "./payments/startPaidStack";
