@@ -26,7 +26,7 @@ import {
 import { registerReceiptRoute } from "../receipts/registerReceiptRoute";
 import { attestationExtensionEntry } from "./attestationExtension";
 import { checkRequestGuard } from "./checkRequestGuard";
-import { maxTimeoutSeconds, type Payments, usdcDomainExtra } from "./createPayments";
+import type { Payments } from "./createPayments";
 import { discoveryExtension } from "./discoveryExtension";
 import { offerReceiptDeclaration } from "./offerReceiptExtension";
 import { type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
@@ -64,17 +64,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     Object.values(paidRoutes).map((route) => [
       `POST ${route.path}`,
       {
-        accepts: {
-          scheme: "exact",
-          network: config.network,
-          payTo: config.payTo,
-          price: {
-            asset: config.asset,
-            amount: config.prices[route.path],
-            extra: { ...usdcDomainExtra },
-          },
-          maxTimeoutSeconds,
-        },
+        accepts: deps.payments.paymentOption(route.path),
         resource: `${publicUrl}${route.path}`,
         description: route.description,
         mimeType: "application/json",
