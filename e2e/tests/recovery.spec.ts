@@ -73,7 +73,7 @@ test("a charged check whose answer is lost is recovered on click with the payer'
     const signed = (proof?.params as [`0x${string}`] | undefined)?.[0] ?? "0x";
     expect(hexToString(signed)).toBe(`presend receipt ${waiting?.nonce}`);
     expect(wallet.signRequests()).toHaveLength(1);
-    await screenshot(dapp, "recovery-not-known-yet");
+    await screenshot(dapp, "recovery-checking-the-chain");
 
     // The pending payment survives the card: the popup lists it with its last attempt.
     const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));

@@ -26,6 +26,9 @@ let stack: PaidStack;
 let app: App;
 let rpc: FaultyRpc;
 beforeAll(async () => {
+  // Its own world, not the shared one: its payments reach the facilitator, which numbers its
+  // transactions per process (two files settling with one key would race), and its payment chain
+  // goes through a fault proxy this file takes down.
   const world = await startWorld();
   rpc = await startFaultyRpc(world.chains.base.rpcUrl);
   stack = await startPaidStack({ world, paymentRpcUrl: rpc.url });

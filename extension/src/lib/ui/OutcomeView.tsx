@@ -50,7 +50,7 @@ export function OutcomeView({
         return (
           <>
             <div className="alert level-warn" data-state="failed">
-              <strong>Failed: </strong>
+              <strong>{outcome.recoveryId ? "Report not received: " : "Failed: "}</strong>
               {outcome.message} {chargedText(outcome.charged)}
             </div>
             {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}

@@ -130,8 +130,7 @@ export function createPageWallet(): PageWallet {
 
     async signMessage(account, message) {
       const connector = await pick();
-      if (!connector)
-        throw Object.assign(new Error("No wallet in this page."), { code: "no_wallet" });
+      if (!connector) throw new NoWalletError();
       await ensureConnected(connector);
       return signMessage(config, { account, message, connector });
     },
