@@ -10,6 +10,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
+COPY client/package.json client/
+COPY devnet/package.json devnet/
 COPY server/package.json server/
 COPY snapshots/package.json snapshots/
 COPY extension/package.json extension/
@@ -26,6 +28,7 @@ WORKDIR /app
 COPY --from=deps /app/node_modules node_modules
 COPY package.json ./
 COPY shared shared
+COPY client client
 COPY snapshots snapshots
 COPY server/package.json server/
 COPY server/bin server/bin

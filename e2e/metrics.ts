@@ -53,7 +53,9 @@ function scriptSizes(extensionDir: string) {
   const popupParts = popupFiles.map(fileSize);
   return {
     content: fileSize(join(extensionDir, "content-scripts/content.js")),
-    walletBridge: fileSize(join(extensionDir, "content-scripts/wallet-bridge.js")),
+    // Every page: the two content scripts. Only when the page wallet is needed: the bridge.
+    sendObserver: fileSize(join(extensionDir, "content-scripts/send-observer.js")),
+    walletBridge: fileSize(join(extensionDir, "wallet-bridge.js")),
     background: fileSize(join(extensionDir, "background.js")),
     popup: {
       bytes: popupParts.reduce((sum, p) => sum + p.bytes, 0),

@@ -43,6 +43,11 @@ export default defineConfig({
     permissions: ["storage", "activeTab"],
     host_permissions: [originPattern(apiUrl)],
     optional_host_permissions: ["http://*/*", "https://*/*"],
+    // The wallet bridge is injected by the content script only when the page wallet is needed
+    // (see entrypoints/wallet-bridge): pages load it as a script from the extension.
+    web_accessible_resources: [
+      { resources: ["wallet-bridge.js"], matches: ["http://*/*", "https://*/*"] },
+    ],
     // Firefox requires an add-on id for MV3 and a minimum version with the features used here
     // (MAIN-world content scripts, match_origin_as_fallback).
     ...(browser === "firefox"

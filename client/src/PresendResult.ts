@@ -4,6 +4,7 @@ import type { Address, Hex } from "viem";
 /** Why the client refused to pay: each is decided before anything is signed. */
 export type RefusalCode =
   | "invalid_address"
+  | "invalid_payment_id"
   | "redirect"
   | "unexpected_challenge"
   | "network_mismatch"
@@ -33,8 +34,8 @@ export type Settlement = {
 /** What the client knows of an authorization it sent, for recovery when the answer was lost. */
 export type SentAuthorization = { payer: Address; nonce: Hex; amount: string; payTo: Address };
 
-/** A paid check's outcome. `charged` says what is known about money: never "false" unless proven. */
-export type PaidResult<R> =
+/** A paid check's outcome, without the payment id it was sent with (see PaidResult). */
+export type PaidOutcome<R> =
   | {
       type: "report";
       report: R;
@@ -75,6 +76,14 @@ export type PaidResult<R> =
       /** The body as received: not to be trusted. */
       report: unknown;
     };
+
+/**
+ * A paid check's outcome. `charged` says what is known about money: never "false" unless proven.
+ * `paymentId` is the x402 payment-identifier the payment was sent with (null when nothing was
+ * signed, the server offered no payment-identifier, or the report was fetched from /receipts):
+ * calling again with it (`check({ ..., paymentId })`) gets the same report and is charged once.
+ */
+export type PaidResult<R> = PaidOutcome<R> & { paymentId: string | null };
 
 export type ValidateResult =
   | { type: "validated"; result: ValidateResponse }

@@ -1,3 +1,4 @@
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import { chains } from "@presend/shared/chains/chains";
 import type { PaymentRequirements } from "@x402/core/types";
 import type { RefusalCode } from "./PresendResult";
@@ -58,7 +59,7 @@ export function checkRequirement(accepts: readonly PaymentRequirements[]): Requi
       message: `The server asks for an authorization valid for ${requirement.maxTimeoutSeconds} s; this client signs at most ${maxValiditySeconds} s.`,
     };
   }
-  if (!/^\d+$/.test(requirement.amount) || !/^0x[0-9a-fA-F]{40}$/.test(requirement.payTo)) {
+  if (!/^\d+$/.test(requirement.amount) || !addressPattern.test(requirement.payTo)) {
     return {
       type: "refused",
       code: "unexpected_challenge",

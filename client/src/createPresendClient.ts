@@ -27,6 +27,7 @@ import {
 import {
   appendPaymentIdentifierToExtensions,
   generatePaymentId,
+  isValidPaymentId,
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
@@ -34,6 +35,7 @@ import { baseNetwork, checkRequirement } from "./checkRequirement";
 import type { PinRecord, PinStore } from "./PinStore";
 import type {
   ClientEvent,
+  PaidOutcome,
   PaidResult,
   RefusalCode,
   SentAuthorization,
@@ -104,6 +106,15 @@ function authorizationPath(authorization: Pick<SentAuthorization, "payer" | "non
   return `/receipts/${authorization.payer}/${authorization.nonce}`;
 }
 
+/**
+ * How long a call waits for another call with the same payment id to finish (a request can take
+ * verification, the engine and a settlement: about the authorization's 60 s validity at most).
+ */
+const inFlightWaitMs = 90_000;
+
+/** 409 codes that refuse this request's authorization before it is verified: nothing charged for it. */
+const paymentIdRefusals = new Set(["payment_id_conflict", "payment_id_in_flight"]);
+
 /** 503 codes that promise nothing was charged (the target or payment chain was unreadable). */
 const notChargedUnavailable = new Set(["chain_unavailable", "payment_network_unavailable"]);
 
@@ -147,8 +158,25 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     route: Route,
     input: CheckInput,
   ): Promise<PaidResult<R>> {
+    const sent: { paymentId: string | null } = { paymentId: null };
+    const outcome = await pay<R>(route, input, sent);
+    return { ...outcome, paymentId: sent.paymentId };
+  }
+
+  async function pay<R extends Report | DeepReport>(
+    route: Route,
+    input: CheckInput,
+    sent: { paymentId: string | null },
+  ): Promise<PaidOutcome<R>> {
     const local = checksumStatus(input.address);
     if (!local.valid) return refused("invalid_address", local.checksum.message);
+    // An id the server cannot read would be ignored there, and the retry charged again.
+    if (input.paymentId !== undefined && !isValidPaymentId(input.paymentId)) {
+      return refused(
+        "invalid_payment_id",
+        `The payment id must be 16 to 128 of A-Z a-z 0-9 _ -, got "${input.paymentId.slice(0, 40)}".`,
+      );
+    }
     const body = JSON.stringify({ address: input.address.trim(), chain: input.chain ?? "base" });
     const post = (headers: Record<string, string> = {}) =>
       send(route, {
@@ -272,7 +300,9 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
       const client = new x402Client().register(baseNetwork, new ExactEvmScheme(payer));
       const extensions = { ...paymentRequired.extensions };
       if (extensions[PAYMENT_IDENTIFIER] !== undefined) {
-        appendPaymentIdentifierToExtensions(extensions, input.paymentId ?? generatePaymentId());
+        const paymentId = input.paymentId ?? generatePaymentId();
+        appendPaymentIdentifierToExtensions(extensions, paymentId);
+        sent.paymentId = paymentId;
       }
       payload = await new x402HTTPClient(client).createPaymentPayload({
         ...paymentRequired,
@@ -290,7 +320,18 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     emit({ type: "paying" });
     let answer: Response;
     try {
-      answer = await post(http.encodePaymentSignatureHeader(payload));
+      const paymentHeaders = http.encodePaymentSignatureHeader(payload);
+      answer = await post(paymentHeaders);
+      // Another call with this payment id is being served: once it has answered, the same
+      // payment is answered from its record (the same report, charged once), never paid again.
+      for (
+        let waitedMs = 0, stepMs = 250;
+        waitedMs < inFlightWaitMs && (await errorCode(answer)) === "payment_id_in_flight";
+        waitedMs += stepMs, stepMs = Math.min(stepMs * 2, 2_000)
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, stepMs));
+        answer = await post(paymentHeaders);
+      }
     } catch (cause) {
       return unknown(
         `The paid request failed before an answer arrived (${describe(cause)}).`,
@@ -313,7 +354,7 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
       : `The paid request was answered with HTTP ${answer.status}.`;
     return unknown(what, settlement);
 
-    async function unknown(what: string, known: Settlement | null): Promise<PaidResult<R>> {
+    async function unknown(what: string, known: Settlement | null): Promise<PaidOutcome<R>> {
       const recovered =
         known !== null
           ? await recover<R>({ transaction: known.transaction }, pin, payer, route)
@@ -340,7 +381,7 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     settlement: Settlement,
     pin: PinRecord,
     authorization: SentAuthorization,
-  ): Promise<PaidResult<R>> {
+  ): Promise<PaidOutcome<R>> {
     const signature = answer.headers.get(reportSignatureHeader);
     const receipt = await verifyReceipt(answer, settlement, pin);
     const body: unknown = await answer.json().catch(() => undefined);
@@ -390,7 +431,7 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     pin: PinRecord,
     payer: PresendSigner,
     route: Route | null,
-  ): Promise<PaidResult<R> | null> {
+  ): Promise<PaidOutcome<R> | null> {
     emit({ type: "recovering", ...by });
     const fetched = await fetchReceipt(by, payer);
     if (fetched.type !== "found") return null;
@@ -424,7 +465,7 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     pin: PinRecord,
     route: Route | null,
     by: ReceiptKey,
-  ): Promise<PaidResult<R> | null> {
+  ): Promise<PaidOutcome<R> | null> {
     const stored = body as Record<string, unknown> | null;
     if (stored === null || typeof stored !== "object") return null;
     const receiptRoute = stored.route === "/deep" ? "/deep" : "/check";
@@ -503,6 +544,14 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     check: (input) => paid<Report>("/check", input),
     deep: (input) => paid<DeepReport>("/deep", input),
     async receipt(key) {
+      return { ...(await fetchStored(key)), paymentId: null };
+    },
+  };
+
+  async function fetchStored(
+    key: Parameters<PresendClient["receipt"]>[0],
+  ): Promise<PaidOutcome<Report | DeepReport>> {
+    {
       const by: ReceiptKey =
         typeof key === "string"
           ? { transaction: key }
@@ -531,8 +580,8 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
           message: "The stored receipt is malformed or names another payment.",
         }
       );
-    },
-  };
+    }
+  }
 }
 
 function refused(
@@ -573,7 +622,8 @@ async function errorOf(response: Response): Promise<{ code: string; message: str
 async function provesNoCharge(answer: Response): Promise<boolean> {
   if (answer.status === 402) return answer.headers.get("payment-response") === null;
   // authorization_in_flight / authorization_used: the same authorization may have paid already.
-  if (answer.status === 409) return false;
+  // A payment id refusal turns this (fresh) authorization away before verifying it.
+  if (answer.status === 409) return paymentIdRefusals.has((await errorCode(answer)) ?? "");
   if (answer.status < 400 || answer.status >= 600) return false;
   const body = ErrorBodySchema.safeParse(
     await answer
@@ -584,6 +634,18 @@ async function provesNoCharge(answer: Response): Promise<boolean> {
   if (!body.success) return false;
   if (answer.status === 503) return notChargedUnavailable.has(body.data.error.code);
   return answer.status < 500;
+}
+
+/** The JSON error contract's code of an answer, if it has one. */
+async function errorCode(answer: Response): Promise<string | null> {
+  if (answer.status < 400) return null;
+  const body = ErrorBodySchema.safeParse(
+    await answer
+      .clone()
+      .json()
+      .catch(() => null),
+  );
+  return body.success ? body.data.error.code : null;
 }
 
 function readSettlement(answer: Response, requirement: PaymentRequirements): Settlement | null {

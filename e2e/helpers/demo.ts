@@ -1,6 +1,5 @@
+import type { DemoAddress, World } from "@presend/devnet";
 import type { Address } from "viem";
-import type { DemoAddress } from "../../server/src/devnet/demoWorld";
-import type { World } from "../../server/src/devnet/startWorld";
 
 /** A demo address of the running world by its label (the README's table). */
 export function demoAddress(world: World, label: string): DemoAddress & { address: Address } {

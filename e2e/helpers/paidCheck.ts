@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
+import { styles } from "@presend/extension/ui/styles";
 import type { Address } from "viem";
-import { styles } from "../../extension/src/lib/ui/styles";
 import type { PresendServer } from "../fixtures/startPresendServer";
 import type { TestWallet } from "../fixtures/testWallet";
 import {

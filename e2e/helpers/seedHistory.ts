@@ -1,6 +1,6 @@
 import type { Worker } from "@playwright/test";
+import { exampleHistoryEntry } from "@presend/extension/storage/exampleHistoryEntry";
 import type { Address } from "viem";
-import { exampleHistoryEntry } from "../../extension/src/lib/storage/exampleHistoryEntry";
 import { setExtensionStorage } from "./extensionStorage";
 
 /** Writes a history entry (a paid check made earlier) straight into extension storage. */

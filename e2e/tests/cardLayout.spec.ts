@@ -14,10 +14,14 @@ type Reach = {
   lastText: string;
 };
 
-// Scrolls the card's body to its last element (as a person scrolling would) and measures.
+// Scrolls the card's body to its last rendered element (as a person scrolling would) and measures.
 const scrollToLast = `function () {
   let last = this;
-  while (last.lastElementChild) last = last.lastElementChild;
+  for (;;) {
+    const shown = [...last.children].filter((child) => child.checkVisibility());
+    if (shown.length === 0) break;
+    last = shown[shown.length - 1];
+  }
   last.scrollIntoView({ block: "end" });
   const r = last.getBoundingClientRect();
   const region = this.getBoundingClientRect();
@@ -57,8 +61,9 @@ for (const viewport of [
 
     const reach = await onBadgeElement<Reach>(dapp, "card-body", scrollToLast);
     if (viewport.width === 360) expect(reach.scrolls).toBe(true);
-    // After a verdict the paid buttons come last, below the result they would repeat.
-    expect(reach.lastText).toContain("Deep check");
+    // After a verdict the paid buttons come last, folded under "Check again (pays again)":
+    // below the result they would repeat, and no longer an invitation.
+    expect(reach.lastText).toContain("Check again (pays again)");
     expect(reach.last.bottom).toBeLessThanOrEqual(reach.region.bottom + 1);
     expect(reach.last.top).toBeGreaterThanOrEqual(reach.region.top - 1);
     expect(reach.last.bottom).toBeLessThanOrEqual(viewport.height);
@@ -76,5 +81,35 @@ for (const viewport of [
     expect(copy.y + copy.height).toBeLessThanOrEqual(viewport.height);
     await clickBadgeButton(dapp, "copy");
     await waitForBadge(dapp, (b) => b.text.includes("Copied"));
+
+    // The flags stay readable: a column at laptop width, a line of their own under the row they
+    // mark on a phone; either way every flag lies inside the card, none squeezed or cut.
+    const flagBoxes = await onBadgeElement<Array<{ left: number; right: number; width: number }>>(
+      dapp,
+      "card-body",
+      `function () {
+        return [...this.querySelectorAll(".flag")]
+          .filter((flag) => flag.checkVisibility())
+          .map((flag) => { const r = flag.getBoundingClientRect(); return { left: r.left, right: r.right, width: r.width }; });
+      }`,
+    );
+    expect(flagBoxes.length).toBeGreaterThanOrEqual(3);
+    for (const box of flagBoxes) {
+      expect(box.left).toBeGreaterThanOrEqual(card.x);
+      expect(box.right).toBeLessThanOrEqual(card.x + card.width);
+      expect(box.width).toBeGreaterThan(40);
+    }
+    const table = await onBadgeElement<{ scrollWidth: number; clientWidth: number }>(
+      dapp,
+      "card-body",
+      `function () { const w = this.querySelector(".table-wrap"); return { scrollWidth: w.scrollWidth, clientWidth: w.clientWidth }; }`,
+    );
+    expect(table.scrollWidth).toBeLessThanOrEqual(table.clientWidth + 1);
+    await onBadgeElement(
+      dapp,
+      "card-body",
+      "function () { this.querySelector('table').scrollIntoView({ block: 'start' }); }",
+    );
+    await screenshot(dapp, `deep-${viewport.width}x${viewport.height}-table`);
   });
 }

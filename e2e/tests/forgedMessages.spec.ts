@@ -1,6 +1,13 @@
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
-import { clickBadgeButton, finished, waitForBadge } from "../helpers/badge";
+import {
+  clickBadgeButton,
+  expandBadge,
+  finished,
+  onBadgeElement,
+  readBadge,
+  waitForBadge,
+} from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage } from "../helpers/extensionStorage";
@@ -131,4 +138,36 @@ test("a page forging protocol messages, a bridge key and MAC'd frames gets no si
   const badge = await waitForBadge(dapp, finished, 30_000);
   expect(badge.level).toBe("ok");
   expect(wallet.signRequests()).toHaveLength(1);
+});
+
+// A page cannot reach into the closed root, but the DevTools protocol can: this is the strongest
+// synthetic click there is, dispatched on the paid button itself once the badge would accept a
+// person's click. The click reaches the button (a listener on it sees the event) and the
+// button's isTrusted check drops it: no check starts, nothing is signed.
+test("a synthetic click that reaches the paid button inside the closed root is refused", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  await pasteInto(dapp, dappFields.input, activeEoa(api.world));
+  await expandBadge(dapp);
+  await waitForBadge(dapp, (b) => b.clickReady && b.text.includes("Check $0.01"));
+  const reached = await onBadgeElement<{ reached: boolean; trusted: boolean | null }>(
+    dapp,
+    "check",
+    `function () {
+      const seen = { reached: false, trusted: null };
+      this.addEventListener("click", (event) => { seen.reached = true; seen.trusted = event.isTrusted; }, { once: true });
+      this.click();
+      return seen;
+    }`,
+    "data-action",
+  );
+  expect(reached).toEqual({ reached: true, trusted: false });
+  await dapp.waitForTimeout(1_000);
+  const badge = await readBadge(dapp);
+  expect(badge.state).toBe(null);
+  expect(badge.text).not.toContain("Asking the server");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(wallet.requests.map((r) => r.method)).not.toContain("eth_requestAccounts");
 });

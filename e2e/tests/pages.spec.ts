@@ -1,4 +1,4 @@
-import { utcDay } from "../../extension/src/lib/payments/utcDay";
+import { utcDay } from "@presend/extension/payments/utcDay";
 import { expect, test } from "../fixtures/test";
 import { readBadge, waitForBadge } from "../helpers/badge";
 import { dappFields, pasteInto } from "../helpers/enterAddress";

@@ -1,5 +1,5 @@
-import { kindInWords } from "../../extension/src/lib/ui/words";
-import { approximateAmount } from "../../shared/verdict/approximateAmount";
+import { kindInWords } from "@presend/extension/ui/words";
+import { approximateAmount } from "@presend/shared/verdict/approximateAmount";
 import { expect, test } from "../fixtures/test";
 import { badgeStyle, clickBadgeButton, waitForBadge } from "../helpers/badge";
 import { activeEoa, demoAddress } from "../helpers/demo";

@@ -13,7 +13,8 @@ const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 let over = false;
 for (const [name, file] of [
   ["content script (isolated, every frame)", "content-scripts/content.js"],
-  ["wallet bridge (MAIN world)", "content-scripts/wallet-bridge.js"],
+  ["send observer (MAIN world, every frame)", "content-scripts/send-observer.js"],
+  ["wallet bridge (MAIN world, injected when the page wallet is needed)", "wallet-bridge.js"],
 ] as const) {
   const bytes = readFileSync(join(outDir, file));
   const gzip = gzipSync(bytes).length;

@@ -1,8 +1,8 @@
+import type { World } from "@presend/devnet";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import type { Address } from "viem";
 import { buildFactsBatch } from "../src/chain/buildFactsBatch";
 import { createChainReader } from "../src/chain/createChainReader";
-import type { World } from "../src/devnet/startWorld";
 import { createEngine } from "../src/engine/createEngine";
 import { type CountingProxy, startCountingProxy } from "./countingProxy";
 import { percentile, timeInterleaved } from "./percentiles";

@@ -1,4 +1,4 @@
-import { startWorld } from "../src/devnet/startWorld";
+import { startWorld } from "@presend/devnet";
 import { benchEngine } from "./engineLatency";
 import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 import { benchValidateThroughput } from "./validateThroughput";

@@ -1,10 +1,11 @@
+import { startWorld, type World } from "@presend/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "../src/devnet/startWorld";
 import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 
 describe("benchPaidCheck", () => {
   let world: World;
   beforeAll(async () => {
+    // Its own world, not the shared one: the bench settles payments from the shared accounts.
     world = await startWorld();
   });
   afterAll(() => world?.stop());

@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { World } from "@presend/devnet";
+import { devnetClient, mintStablecoin } from "@presend/devnet";
 import { chains } from "@presend/shared/chains/chains";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client, x402HTTPClient } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { devnetClient } from "../src/devnet/devnetClient";
-import { mintStablecoin } from "../src/devnet/mintStablecoin";
-import type { World } from "../src/devnet/startWorld";
 import type { Engine } from "../src/engine/createEngine";
 import { createMemoryPaymentRecords } from "../src/paymentRecords/createMemoryPaymentRecords";
 import { openSqlitePaymentRecords } from "../src/paymentRecords/openSqlitePaymentRecords";

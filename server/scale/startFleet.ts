@@ -1,14 +1,17 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import {
+  devnetClient,
+  devnetPrivateKey,
+  mintStablecoin,
+  startWorld,
+  type World,
+} from "@presend/devnet";
 import { chainNames, chains } from "@presend/shared/chains/chains";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { devnetClient } from "../src/devnet/devnetClient";
-import { devnetPrivateKey } from "../src/devnet/devnetPrivateKey";
-import { mintStablecoin } from "../src/devnet/mintStablecoin";
-import { freePort } from "../src/devnet/startAnvil";
-import { startWorld, type World } from "../src/devnet/startWorld";
+import { freePort } from "../src/http/freePort";
 import { type SpawnedService, spawnService } from "../src/localServices/spawnService";
 import { type LocalNginx, startNginx } from "../src/localServices/startNginx";
 import { type LocalPostgres, startPostgres } from "../src/localServices/startPostgres";

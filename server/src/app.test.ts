@@ -2,6 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { createApp } from "./app";
 import type { ChainHealth } from "./health/probeChains";
+import { limits } from "./limits";
 
 const healthy: ChainHealth[] = [
   { name: "base", chainId: 8453, reachable: true, blockNumber: "7", latencyMs: 1 },
@@ -78,6 +79,17 @@ describe("errors", () => {
     });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: "body_too_large" } });
+  });
+
+  it("draws the body limit exactly at limits.requestBodyBytes", async () => {
+    const post = (bytes: number) =>
+      app.request("/nope", {
+        method: "POST",
+        body: "x".repeat(bytes),
+        headers: { "content-type": "application/json" },
+      });
+    expect((await post(limits.requestBodyBytes)).status).toBe(404);
+    expect((await post(limits.requestBodyBytes + 1)).status).toBe(413);
   });
 
   it.each(["/validate?address=0x1", "/health", "/openapi.json", "/nope"])(

@@ -6,13 +6,11 @@ import type { ChainHealth } from "./health/probeChains";
 import { apiCors } from "./http/apiCors";
 import type { App, AppEnv } from "./http/appEnv";
 import { jsonError } from "./http/jsonError";
+import { limits } from "./limits";
 import { registerHealthRoute } from "./routes/healthRoute";
 import { registerValidateRoute } from "./routes/validateRoute";
 
 export const apiVersion = "1.0.0";
-
-/** Request bodies above this get 413 before any route (and any payment) sees them. */
-export const maxBodyBytes = 4 * 1024;
 
 export type AppDeps = {
   /** Public base URL of the API, used in the OpenAPI servers list and discovery documents. */
@@ -57,9 +55,14 @@ export function createApp(deps: AppDeps): App {
   app.use("*", apiCors());
   // GET and HEAD carry no body; skipping them keeps @hono/node-server's fast request path.
   const limitBody = bodyLimit({
-    maxSize: maxBodyBytes,
+    maxSize: limits.requestBodyBytes,
     onError: (c) =>
-      jsonError(c, 413, "body_too_large", `Request bodies are limited to ${maxBodyBytes} bytes.`),
+      jsonError(
+        c,
+        413,
+        "body_too_large",
+        `Request bodies are limited to ${limits.requestBodyBytes} bytes.`,
+      ),
   });
   app.use("*", (c, next) =>
     c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next),

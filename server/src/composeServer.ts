@@ -7,13 +7,13 @@ import { defaultRpcUrls } from "./chain/defaultRpcUrls";
 import { type Config, ConfigError } from "./config/loadConfig";
 import { registerDataRoutes } from "./data/dataRoutes";
 import { type LoadedSnapshots, loadSnapshots } from "./data/loadSnapshots";
-import type { World } from "./devnet/startWorld";
 import { createEngine, type Engine } from "./engine/createEngine";
 import { cachedProbe } from "./health/cachedProbe";
 import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
 import { composeOperations, type Operations } from "./operations/composeOperations";
 import { createMemoryInFlightLock } from "./paymentRecords/createMemoryInFlightLock";
+import { importLegacyReceipts, legacyReceiptsFile } from "./paymentRecords/importLegacyReceipts";
 import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
@@ -39,7 +39,7 @@ export type ComposedServer = {
   reconcile: () => ReturnType<typeof reconcilePayments>;
   /** Logger, metrics, shared stores (PostgreSQL, Redis) and the draining flag. */
   operations: Operations;
-  /** Releases what composing opened (the records database, the timer); the world is the caller's. */
+  /** Releases what composing opened (the records database, the timer). */
   close: () => Promise<void>;
 };
 
@@ -66,18 +66,19 @@ export type ComposeOptions = CreatePaymentsOptions & {
  * attestation), payment records (reconciled with the chain at start and every 30 s), snapshot
  * documents, and every route. `startServer` listens on it; tests
  * and the bench call `app.request` or listen themselves.
- * @example const server = await composeServer(config, world, { publicUrl: "http://127.0.0.1:8402" });
+ * Everything comes from `config`: on the local network `npm start` fills the RPC URLs, payTo and
+ * the facilitator key from the world it started (`localDemo/worldConfig.ts`).
+ * @example const server = await composeServer(config, { publicUrl: "http://127.0.0.1:8402" });
  */
 export async function composeServer(
   config: Config,
-  world: World | null,
   options: ComposeOptions,
 ): Promise<ComposedServer> {
   const rpcUrls = Object.fromEntries(
     chainNames.map((name) => [
       name,
-      // An explicit RPC_URLS_* wins, then the local world, then the public defaults.
-      config.rpcUrls[name] ?? (world ? [world.chains[name].rpcUrl] : defaultRpcUrls[name]),
+      // An explicit RPC_URLS_* wins, then the public defaults.
+      config.rpcUrls[name] ?? defaultRpcUrls[name],
     ]),
   ) as Record<ChainName, string[]>;
   const operations = await composeOperations(config);
@@ -96,9 +97,9 @@ export async function composeServer(
     loadSnapshots({ dir: config.snapshotsDir }),
   );
   mkdirSync(config.dataDir, { recursive: true });
-  const payTo = config.payTo ?? world?.accounts.payTo.address;
+  const payTo = config.payTo;
   if (!payTo) throw new ConfigError("PAY_TO: is required when no local world is running");
-  const facilitatorKey = config.facilitatorPrivateKey ?? world?.accounts.facilitator.privateKey;
+  const facilitatorKey = config.facilitatorPrivateKey;
   const facilitator = config.facilitatorUrl
     ? ({ type: "remote", url: config.facilitatorUrl } as const)
     : facilitatorKey
@@ -131,6 +132,15 @@ export async function composeServer(
         confirmationTimeoutMs: options.confirmationTimeoutMs,
       }),
     },
+  );
+  // Receipts an older install kept in receipts.sqlite join the payment records (once; the file
+  // is then renamed), before anything reads or reconciles them.
+  await namingField("DATA_DIR", () =>
+    importLegacyReceipts({
+      file: join(config.dataDir, legacyReceiptsFile),
+      records,
+      asset: payments.config.asset,
+    }),
   );
   // The facilitator must answer before we take payments: a wrong URL stops start-up here.
   await namingField(config.facilitatorUrl ? "FACILITATOR_URL" : "RPC_URLS_BASE", () =>

@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { devnetAccounts } from "@presend/devnet";
 import { chains } from "@presend/shared/chains/chains";
 import { createPublicClient, http } from "viem";
 import { describe, expect, it } from "vitest";
-import { devnetAccounts } from "./devnet/devnetAccounts";
 
 const mainFile = new URL("./main.ts", import.meta.url).pathname;
 // One process, as `npm start` runs it (node --import tsx), so a signal reaches the server itself.

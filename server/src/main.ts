@@ -1,11 +1,19 @@
 import { AttestationError } from "@presend/shared/errors/AttestationError";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
-import { loadConfig } from "./config/loadConfig";
-import { formatBanner } from "./printBanner";
+import { type Config, loadConfig } from "./config/loadConfig";
+import { formatBanner } from "./localDemo/printBanner";
+import type { LocalDemo } from "./localDemo/startLocalDemo";
 import { type RunningServer, startServer } from "./startServer";
 
 // The only file that binds a port: config, world, API, and a clean stop on every way out.
-let server: RunningServer | undefined;
+let server: RunningServer | LocalDemo | undefined;
+
+/** The local network runs on a local world: five anvil chains from the devnet workspace. */
+async function startLocalDemo(config: Config): Promise<LocalDemo> {
+  // Loaded only here: the devnet is a development dependency, absent from the production image.
+  const localDemo = await import("./localDemo/startLocalDemo");
+  return localDemo.startLocalDemo(config);
+}
 let stopping = false;
 
 async function shutdown(code: number): Promise<never> {
@@ -31,7 +39,7 @@ process.on("unhandledRejection", (error) => {
 try {
   const config = loadConfig(process.env);
   const started = performance.now();
-  server = await startServer(config);
+  server = config.network === "local" ? await startLocalDemo(config) : await startServer(config);
   console.log(formatBanner(server));
   console.log(`(ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 } catch (error) {

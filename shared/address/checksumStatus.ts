@@ -1,5 +1,6 @@
 import { type Address, getAddress, isAddress } from "viem";
 import type { Checksum } from "../api/report";
+import { addressPattern } from "./addressPattern";
 
 export type ChecksumResult = {
   /** True when the value is a usable address: well formed, and its checksum (if any) is right. */
@@ -11,15 +12,13 @@ export type ChecksumResult = {
   problem: "malformed" | "checksum_mismatch" | null;
 };
 
-const hexAddress = /^0x[0-9a-fA-F]{40}$/;
-
 /**
  * EIP-55 status of any string that may be an address; viem does the hashing.
  * @example checksumStatus("0xd8da6bf26964af9d7eed9e03e53415d37aa96045").checksum.status // "missing"
  */
 export function checksumStatus(input: string): ChecksumResult {
   const value = input.trim();
-  if (!hexAddress.test(value)) {
+  if (!addressPattern.test(value)) {
     return {
       valid: false,
       normalized: null,

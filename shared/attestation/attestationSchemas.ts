@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addressPattern } from "../address/addressPattern";
 
 // The payee attestation: a compact ES256 JWS over the payTo, the per-route maximum prices, the
 // network and the asset, published in the discovery document and in every 402 challenge.
@@ -21,7 +22,7 @@ export type AttestationKey = z.infer<typeof AttestationKeySchema>;
 
 /** The signed claims: who is paid, and the most each paid route may ask. */
 export const AttestationPayloadSchema = z.object({
-  payTo: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  payTo: z.string().regex(addressPattern),
   /** Base units of USDC per route path, e.g. { "/check": "10000" }. */
   maxPrice: z.record(z.string(), z.string().regex(/^\d+$/)),
   /** CAIP-2 network of the payment (eip155:8453). Optional: attestations signed before it was bound lack it. */
@@ -30,10 +31,7 @@ export const AttestationPayloadSchema = z.object({
     .regex(/^eip155:\d+$/)
     .optional(),
   /** The token paid in (Base USDC). Optional like network. */
-  asset: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/)
-    .optional(),
+  asset: z.string().regex(addressPattern).optional(),
   iat: z.number().int(),
   exp: z.number().int(),
 });

@@ -1,11 +1,12 @@
 import { canonicalize } from "@x402/extensions/offer-receipt";
 import { z } from "zod";
+import { addressPattern } from "../address/addressPattern";
 
 /** The settlement a signed report is bound to: the transfer that paid for it. */
 export const SignedSettlementSchema = z.object({
   transaction: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
   network: z.string().min(1),
-  payer: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  payer: z.string().regex(addressPattern),
 });
 export type SignedSettlement = z.infer<typeof SignedSettlementSchema>;
 

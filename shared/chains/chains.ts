@@ -23,12 +23,19 @@ export type ChainInfo = {
 const usdc = (address: Address): StablecoinInfo => ({ address, symbol: "USDC", decimals: 6 });
 const usdt = (address: Address): StablecoinInfo => ({ address, symbol: "USDT", decimals: 6 });
 
-// Mainnet addresses (from each issuer's documentation); the local world installs the tokens at the same ones.
+// The CAIP-2 name is derived from the id, so the two cannot disagree.
+const chain = (info: Omit<ChainInfo, "caip2">): ChainInfo => ({
+  ...info,
+  caip2: `eip155:${info.id}`,
+});
+
+// One table of chain data. Ids, native symbols and the Multicall3 address are checked against
+// viem's definitions (chains.test.ts); token addresses come from each issuer's documentation, and
+// the local world installs the tokens at the same ones.
 export const chains: Record<ChainName, ChainInfo> = {
-  base: {
+  base: chain({
     name: "base",
     id: 8453,
-    caip2: "eip155:8453",
     label: "Base",
     nativeSymbol: "ETH",
     usdc: usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
@@ -38,20 +45,18 @@ export const chains: Record<ChainName, ChainInfo> = {
       symbol: "USDbC",
       decimals: 6,
     },
-  },
-  ethereum: {
+  }),
+  ethereum: chain({
     name: "ethereum",
     id: 1,
-    caip2: "eip155:1",
     label: "Ethereum",
     nativeSymbol: "ETH",
     usdc: usdc("0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"),
     usdt: usdt("0xdAC17F958D2ee523a2206206994597C13D831ec7"),
-  },
-  arbitrum: {
+  }),
+  arbitrum: chain({
     name: "arbitrum",
     id: 42161,
-    caip2: "eip155:42161",
     label: "Arbitrum One",
     nativeSymbol: "ETH",
     usdc: usdc("0xaf88d065e77c8cC2239327C5EDb3A432268e5831"),
@@ -61,11 +66,10 @@ export const chains: Record<ChainName, ChainInfo> = {
       symbol: "USDC.e",
       decimals: 6,
     },
-  },
-  optimism: {
+  }),
+  optimism: chain({
     name: "optimism",
     id: 10,
-    caip2: "eip155:10",
     label: "OP Mainnet",
     nativeSymbol: "ETH",
     usdc: usdc("0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
@@ -75,11 +79,10 @@ export const chains: Record<ChainName, ChainInfo> = {
       symbol: "USDC.e",
       decimals: 6,
     },
-  },
-  polygon: {
+  }),
+  polygon: chain({
     name: "polygon",
     id: 137,
-    caip2: "eip155:137",
     label: "Polygon PoS",
     nativeSymbol: "POL",
     usdc: usdc("0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"),
@@ -89,7 +92,7 @@ export const chains: Record<ChainName, ChainInfo> = {
       symbol: "USDC.e",
       decimals: 6,
     },
-  },
+  }),
 };
 
 /** Multicall3, at the same address on all five chains (and on the local world). */

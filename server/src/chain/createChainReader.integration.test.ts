@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type AnvilInstance, artifacts, startAnvil } from "@presend/devnet";
 import { chains, multicall3Address } from "@presend/shared/chains/chains";
 import { viemChains } from "@presend/shared/chains/viemChains";
 import {
@@ -14,8 +15,7 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { artifacts } from "../devnet/contracts/artifacts";
-import { type AnvilInstance, freePort, startAnvil } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { createChainReader } from "./createChainReader";
 
 // anvil's first dev account (public test key, funded on every anvil chain).

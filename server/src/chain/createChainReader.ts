@@ -2,6 +2,7 @@ import type { ChainFacts } from "@presend/shared/api/report";
 import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { unavailableFacts } from "@presend/shared/verdict/unavailableFacts";
 import { type Address, getAddress, isAddress } from "viem";
+import { limits } from "../limits";
 import { buildFactsBatch } from "./buildFactsBatch";
 import {
   ChainReadError,
@@ -66,10 +67,10 @@ const jsonHeaders = { "content-type": "application/json", accept: "application/j
  * @example const facts = await createChainReader({ rpcUrls: defaultRpcUrls }).read(address, "base");
  */
 export function createChainReader(options: ChainReaderOptions): ChainReader {
-  const timeoutMs = options.timeoutMs ?? 4000;
-  const ttlMs = options.ttlMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? limits.rpcTimeoutMs;
+  const ttlMs = options.ttlMs ?? limits.factsCacheTtlMs;
   // A facts batch answer is a few kB; 1 MB leaves room for verbose nodes and nothing more.
-  const maxResponseBytes = options.maxResponseBytes ?? 1_000_000;
+  const maxResponseBytes = options.maxResponseBytes ?? limits.upstreamAnswerBytes;
   const failureTtlMs = options.failureTtlMs ?? 0;
   const maxEntries = options.maxEntries ?? 10_000;
   const fetchFn = options.fetch ?? globalThis.fetch;

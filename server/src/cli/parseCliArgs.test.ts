@@ -9,13 +9,23 @@ describe("parseCliArgs", () => {
       parseCliArgs(["deep", address, "--chain", "arbitrum", "--json", "--max-price", "0.05"]),
     ).toEqual({
       type: "command",
-      value: { command: "deep", address, chain: "arbitrum", json: true, maxPrice: 50_000n },
+      value: {
+        command: "deep",
+        address,
+        chain: "arbitrum",
+        json: true,
+        maxPrice: 50_000n,
+        paymentId: null,
+      },
     });
     expect(parseCliArgs(["check", address])).toMatchObject({
       value: { chain: "base", json: false, maxPrice: null },
     });
     expect(parseCliArgs(["check", address, "--max-price", "$0.01"])).toMatchObject({
       value: { maxPrice: 10_000n },
+    });
+    expect(parseCliArgs(["check", address, "--payment-id", "pay_0123456789abcdef"])).toMatchObject({
+      value: { paymentId: "pay_0123456789abcdef" },
     });
   });
 
@@ -28,6 +38,8 @@ describe("parseCliArgs", () => {
     [["check", address, "--max-price", "cheap"], /--max-price/],
     [["check", address, "--max-price", "0.0000001"], /--max-price/],
     [["check", address, "--bogus"], /bogus/],
+    [["check", address, "--payment-id", "short"], /--payment-id/],
+    [["check", address, "--payment-id", "pay 0123456789abcdef"], /--payment-id/],
   ])("refuses %j", (argv, message) => {
     const parsed = parseCliArgs(argv);
     expect(parsed.type).toBe("error");

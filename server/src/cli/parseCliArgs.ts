@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { type ChainName, chainNames, isChainName } from "@presend/shared/chains/chains";
+import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
+import { isValidPaymentId } from "@x402/extensions/payment-identifier";
 import { parseUnits } from "viem";
 
 export type CliCommand = {
@@ -9,6 +11,8 @@ export type CliCommand = {
   json: boolean;
   /** Most the caller agrees to pay, in USDC base units; null when not limited. */
   maxPrice: bigint | null;
+  /** The x402 payment id of an earlier call to retry (same report, charged once); null: a new one. */
+  paymentId: string | null;
 };
 
 export type ParsedCli =
@@ -16,17 +20,19 @@ export type ParsedCli =
   | { type: "help" }
   | { type: "error"; message: string };
 
-export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price 0.05]
+export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>]
        presend mcp           (MCP server on stdio: tools validate, check, deep; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
   validate   free EIP-55 checksum pre-check
-  check      paid single-chain check (USD 0.01)
-  deep       paid five-chain check (USD 0.05)
+  check      paid single-chain check (USD ${priceInUsd("check")})
+  deep       paid five-chain check (USD ${priceInUsd("deep")})
 
   --chain      ${chainNames.join(", ")} (default base)
   --json       print the report as JSON
   --max-price  refuse to pay more than this many USD (USDC)
+  --payment-id retry an earlier check or deep with the payment id it printed: the same report,
+               charged once (a new id is made for every call without it)
 
 environment:
   PRESEND_PRIVATE_KEY  key that pays (0x + 64 hex), needed by check and deep
@@ -74,9 +80,16 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
     }
     maxPrice = parseUnits(text, 6);
   }
+  const paymentId = values["payment-id"] ?? null;
+  if (paymentId !== null && !isValidPaymentId(paymentId)) {
+    return {
+      type: "error",
+      message: `--payment-id must be 16 to 128 of A-Z a-z 0-9 _ -, got "${paymentId.slice(0, 40)}"`,
+    };
+  }
   return {
     type: "command",
-    value: { command, address, chain, json: values.json ?? false, maxPrice },
+    value: { command, address, chain, json: values.json ?? false, maxPrice, paymentId },
   };
 }
 
@@ -89,6 +102,7 @@ function parse(argv: readonly string[]) {
       chain: { type: "string" },
       json: { type: "boolean" },
       "max-price": { type: "string" },
+      "payment-id": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { devnetAccounts } from "@presend/devnet";
 import { ReportSchema } from "@presend/shared/api/report";
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
 import { startTamperingProxy } from "../payments/startTamperingProxy";
@@ -48,6 +48,9 @@ describe("presend CLI against a real server on the local world", () => {
 
   beforeAll(async () => {
     const port = await freePort();
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
   });
@@ -206,6 +209,17 @@ describe("presend CLI against a real server on the local world", () => {
       expect(result.stderr).not.toMatch(/charged: no/);
       expect(result.stderr).toMatch(/to fetch the report/);
       expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+
+      // The printed retry, run as printed (straight to the server): the report, charged once.
+      const retry = /presend (check \S+ --chain \S+ --payment-id (\S+))$/m.exec(result.stderr);
+      expect(retry?.[1]).toBeDefined();
+      const again = await cli(retry?.[1]?.split(" ") ?? []);
+      expect(again.code).toBe(exitCodes.ok);
+      expect(again.stdout).toContain(target);
+      expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+      expect(await stack.records.byPaymentId(retry?.[2] ?? "")).toMatchObject({
+        status: "settled",
+      });
     } finally {
       await proxy.close();
     }

@@ -109,7 +109,11 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     ...(command.maxPrice !== null && { maxPrice: command.maxPrice }),
     ...(deps.fetch && { fetch: deps.fetch }),
   });
-  const input = { address: command.address, chain: command.chain };
+  const input = {
+    address: command.address,
+    chain: command.chain,
+    ...(command.paymentId !== null && { paymentId: command.paymentId }),
+  };
   const result: PaidResult<Report | DeepReport> =
     command.command === "deep" ? await client.deep(input) : await client.check(input);
   return report(result, command, deps, pins.file);
@@ -162,7 +166,7 @@ function report(
       return result.status === 400 ? exitCodes.usage : exitCodes.serverError;
     case "unrecovered":
       deps.stderr(
-        `presend: ${result.message}\npresend: charged: ${result.charged === true ? "yes" : "unknown"}\npresend: to fetch the report: ${result.recover}`,
+        `presend: ${result.message}\npresend: charged: ${result.charged === true ? "yes" : "unknown"}\npresend: to fetch the report: ${result.recover}${retryHint(result.paymentId, command)}`,
       );
       return exitCodes.chargedNoReport;
     case "forged":
@@ -171,4 +175,10 @@ function report(
       );
       return exitCodes.forgedReport;
   }
+}
+
+/** How to ask again without paying twice: the same call with the payment id it was sent with. */
+function retryHint(paymentId: string | null, command: CliCommand): string {
+  if (paymentId === null) return "";
+  return `\npresend: payment id ${paymentId}; or retry without paying twice: presend ${command.command} ${command.address} --chain ${command.chain} --payment-id ${paymentId}`;
 }

@@ -5,6 +5,7 @@ import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { z } from "zod";
+import { limits } from "../limits";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -36,8 +37,8 @@ const ConfigSchema = z
     SNAPSHOTS_DIR: z.string().min(1).default(resolve(repoRoot, "snapshots")),
     /** First port of the five local chains (base, ethereum, arbitrum, optimism, polygon); 0 = any free ports. */
     DEVNET_FIRST_PORT: port.default(8545),
-    RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(4_000),
-    CACHE_TTL_MS: z.coerce.number().int().min(0).default(15_000),
+    RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.rpcTimeoutMs),
+    CACHE_TTL_MS: z.coerce.number().int().min(0).default(limits.factsCacheTtlMs),
     FACILITATOR_URL: z.url({ protocol: /^https?$/ }).optional(),
     PAY_TO: z
       .string()
@@ -67,7 +68,7 @@ const ConfigSchema = z
     /** Unpaid requests (402 challenges) per client per window on the paid routes. */
     RATE_LIMIT_CHALLENGES: z.coerce.number().int().positive().default(60),
     /** How long SIGTERM waits for paid requests in flight before exiting. */
-    DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
     ...rpcKeys,
   })
   .superRefine((config, ctx) => {

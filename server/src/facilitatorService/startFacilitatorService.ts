@@ -1,7 +1,9 @@
+import { chains } from "@presend/shared/chains/chains";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { ConfigError } from "../config/loadConfig";
 import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain";
+import { limits } from "../limits";
 import { createLogger } from "../observability/createLogger";
 import { createMetrics } from "../observability/createMetrics";
 import { createLocalFacilitator } from "../payments/createLocalFacilitator";
@@ -20,7 +22,7 @@ const FacilitatorConfigSchema = z.object({
     .transform((value) => value.split(",").map((url) => url.trim()))
     .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1)),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
 });
 
 export type FacilitatorService = {
@@ -33,7 +35,7 @@ export type FacilitatorService = {
 };
 
 /** Network of every payment presend takes: USDC on Base. */
-const baseNetwork = "eip155:8453";
+const baseNetwork = chains.base.caip2;
 
 /**
  * Starts `presend facilitator`: the official x402 facilitator with one settlement key, served over

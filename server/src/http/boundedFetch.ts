@@ -1,6 +1,5 @@
 import { UpstreamError } from "@presend/shared/errors/UpstreamError";
-/** The largest JSON-RPC answer read from an upstream we settle or probe through. */
-export const maxRpcAnswerBytes = 1_000_000;
+import { limits } from "../limits";
 
 /** Thrown when an answer is larger than allowed; the read is aborted at the limit. */
 export class AnswerTooLarge extends UpstreamError<"answer_too_large"> {
@@ -17,7 +16,7 @@ export class AnswerTooLarge extends UpstreamError<"answer_too_large"> {
  * @example const transport = http(url, { fetchFn: boundedFetch(), timeout: 5_000 });
  */
 export function boundedFetch(
-  maxBytes: number = maxRpcAnswerBytes,
+  maxBytes: number = limits.upstreamAnswerBytes,
   inner: typeof fetch = fetch,
 ): typeof fetch {
   return async (input, init) => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "./freePort";
 import { portsInUse } from "./portsInUse";
 
 describe("portsInUse", () => {

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { spawnService } from "./spawnService";
 
 export type LocalNginx = { url: string; port: number; stop: () => Promise<void> };

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { spawnService } from "./spawnService";
 
 const execFileAsync = promisify(execFile);

@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { spawnService } from "./spawnService";
 
 export type LocalRedis = { url: string; port: number; stop: () => Promise<void> };

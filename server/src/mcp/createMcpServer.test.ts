@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { devnetAccounts } from "@presend/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
 import { startTamperingProxy, type TamperingProxy } from "../payments/startTamperingProxy";
@@ -51,6 +51,9 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
 
   beforeAll(async () => {
     const port = await freePort();
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
     proxy = await startTamperingProxy(server.url);
@@ -130,6 +133,34 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     expect(text(result)).toMatch(/Forged report refused/);
     expect(text(result)).toMatch(/Charged: yes \(settlement 0x[0-9a-f]{64}\)/);
     expect(text(result)).not.toMatch(/Safe to send/);
+  });
+
+  it("charged unknown: the error names the payment id, and calling again with it gets the report, charged once", async () => {
+    // The paid answer and the receipts are lost on the way back.
+    proxy.set({
+      after: async (request, upstream) =>
+        request.headers.has("payment-signature") || request.path.startsWith("/receipts")
+          ? "drop"
+          : upstream,
+    });
+    const client = await connect({ PRESEND_URL: proxy.url });
+    const before = await stack.usdcBalance(payer.address);
+    const lost = await call(client, "check", { address: target });
+    expect(lost.isError).toBe(true);
+    expect(text(lost)).toMatch(/Charged: unknown/);
+    const retry = /call check again with (\{.*?\}):/.exec(text(lost));
+    expect(retry?.[1]).toBeDefined();
+    const args = JSON.parse(retry?.[1] ?? "{}");
+    expect(args).toMatchObject({ address: target, chain: "base", paymentId: expect.any(String) });
+
+    proxy.set(null);
+    const again = await call(client, "check", args);
+    expect(again.isError).toBeFalsy();
+    expect(again.structuredContent).toMatchObject({
+      paymentId: args.paymentId,
+      report: { address: target },
+    });
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
   });
 
   it("answers the paid tools with a clear error when no key is configured", async () => {

@@ -28,6 +28,13 @@ const checkInput = {
     .enum(chainNames)
     .default("base")
     .describe(`The chain the money will be sent on: ${chainNames.join(", ")}.`),
+  paymentId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,128}$/)
+    .optional()
+    .describe(
+      "Only to retry: the payment id an earlier call of this tool returned (or named in its error). The same address and chain with it get the same report, charged once. Leave it out for a new check.",
+    ),
 };
 const paidOutput = {
   level: z.enum(["ok", "caution", "warn", "danger"]),
@@ -36,6 +43,10 @@ const paidOutput = {
   text: z.string().describe("The report as text."),
   settlement: z.object({ transaction: z.string(), network: z.string(), payer: z.string() }),
   recovered: z.boolean().describe("True when the report was fetched again through /receipts."),
+  paymentId: z
+    .string()
+    .nullable()
+    .describe("The x402 payment id this check was paid with (null when none was sent)."),
   report: z.record(z.string(), z.unknown()).describe("The structured, signature-verified report."),
 };
 
@@ -95,11 +106,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         outputSchema: paidOutput,
         annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
       },
-      async ({ address, chain }) => {
-        const input = { address, chain };
+      async ({ address, chain, paymentId }) => {
+        const input = { address, chain, ...(paymentId !== undefined && { paymentId }) };
         const result =
           route === "deep" ? await options.client.deep(input) : await options.client.check(input);
-        return toolResult(result);
+        return toolResult(result, route, { address, chain });
       },
     );
   paidTool(
@@ -115,7 +126,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   return server;
 }
 
-function toolResult(result: PaidResult<Report | DeepReport>): CallToolResult {
+function toolResult(
+  result: PaidResult<Report | DeepReport>,
+  tool: "check" | "deep",
+  asked: { address: string; chain: string },
+): CallToolResult {
   switch (result.type) {
     case "report": {
       const { report, settlement } = result;
@@ -140,6 +155,7 @@ function toolResult(result: PaidResult<Report | DeepReport>): CallToolResult {
             payer: settlement.payer,
           },
           recovered: result.recovered,
+          paymentId: result.paymentId,
           report: report as unknown as Record<string, unknown>,
         },
       };
@@ -152,7 +168,11 @@ function toolResult(result: PaidResult<Report | DeepReport>): CallToolResult {
       );
     case "unrecovered":
       return toolError(
-        `${result.message} Charged: ${result.charged === true ? "yes" : "unknown"}. To fetch the report: ${result.recover}`,
+        `${result.message} Charged: ${result.charged === true ? "yes" : "unknown"}. To fetch the report: ${result.recover}${
+          result.paymentId === null
+            ? ""
+            : ` Or call ${tool} again with ${JSON.stringify({ ...asked, paymentId: result.paymentId })}: the same report, never charged twice (payment id ${result.paymentId}).`
+        }`,
       );
     case "forged":
       return toolError(

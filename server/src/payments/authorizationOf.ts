@@ -1,3 +1,4 @@
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import type { PaymentPayload } from "@x402/core/types";
 import { z } from "zod";
 
@@ -5,8 +6,8 @@ const Uint = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]
 
 /** The EIP-3009 authorization inside an exact-EVM payment payload. */
 const AuthorizationSchema = z.object({
-  from: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
-  to: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  from: z.string().regex(addressPattern),
+  to: z.string().regex(addressPattern),
   value: Uint,
   validAfter: Uint,
   validBefore: Uint,

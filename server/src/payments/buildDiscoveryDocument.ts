@@ -1,5 +1,6 @@
 import type { AttestationBlock } from "@presend/shared/attestation/attestationSchemas";
 import { chainNames } from "@presend/shared/chains/chains";
+import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
 import type { Payments } from "./createPayments";
 import { paidRoutes } from "./paidRoutes";
 import { type SpecPaymentRequirements, withSpecFields } from "./withSpecFields";
@@ -65,8 +66,7 @@ export async function buildDiscoveryDocument(
       api: "presend",
       category: "Verification",
       contract: `${publicUrl}/openapi.json`,
-      description:
-        "Pre-send safety check for EVM addresses: EIP-55 checksum, wallet or contract, outgoing transactions, native/USDC/USDT balances and a leveled verdict (ok, caution, warn, danger) with a next action. /check covers one chain (USD 0.01); /deep covers five and adds wrong-network and token-mismatch detection (USD 0.05). Run the free GET /validate first.",
+      description: `Pre-send safety check for EVM addresses: EIP-55 checksum, wallet or contract, outgoing transactions, native/USDC/USDT balances and a leveled verdict (ok, caution, warn, danger) with a next action. /check covers one chain (USD ${priceInUsd("check")}); /deep covers five and adds wrong-network and token-mismatch detection (USD ${priceInUsd("deep")}). Run the free GET /validate first.`,
       provider: "presend",
       home: publicUrl,
       docsUrl: `${publicUrl}/openapi.json`,

@@ -4,9 +4,7 @@ import { chainNames } from "@presend/shared/chains/chains";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { jsonError } from "../http/jsonError";
-
-/** Largest accepted request body: {address, chain} fits many times over. */
-export const maxCheckBodyBytes = 4096;
+import { limits } from "../limits";
 
 /**
  * Validates the body of POST /check and /deep before the payment middleware sees the request,
@@ -15,9 +13,15 @@ export const maxCheckBodyBytes = 4096;
  */
 export function checkRequestGuard(): MiddlewareHandler {
   const limit = bodyLimit({
-    maxSize: maxCheckBodyBytes,
+    // {address, chain} fits in the shared limit many times over.
+    maxSize: limits.requestBodyBytes,
     onError: (c) =>
-      jsonError(c, 413, "body_too_large", `The body is larger than ${maxCheckBodyBytes} bytes.`),
+      jsonError(
+        c,
+        413,
+        "body_too_large",
+        `The body is larger than ${limits.requestBodyBytes} bytes.`,
+      ),
   });
   return async function checkRequestGuard(c, next) {
     const type = c.req.header("content-type") ?? "";

@@ -1,9 +1,8 @@
+import { type AnvilInstance, devnetClient, startAnvil } from "@presend/devnet";
 import { createPublicClient, createWalletClient, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetClient } from "../devnet/devnetClient";
-import { type AnvilInstance, startAnvil } from "../devnet/startAnvil";
 import { createSettlementSender } from "./createSettlementSender";
 
 type SenderOptions = Omit<Parameters<typeof createSettlementSender>[0], "client" | "wallet">;

@@ -1,3 +1,5 @@
+import { devnetAccounts } from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import {
   type DiscoveryExtension,
@@ -5,14 +7,14 @@ import {
   validateDiscoveryExtension,
 } from "@x402/extensions/bazaar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { discoveryExtension } from "./discoveryExtension";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;
   beforeAll(async () => {
-    stack = await startPaidStack();
+    // 402s only, nothing paid: the run's shared world.
+    stack = await startPaidStack({ world: sharedWorld() });
   });
   afterAll(() => stack?.stop());
 

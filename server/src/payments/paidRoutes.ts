@@ -1,4 +1,7 @@
 import { chainNames } from "@presend/shared/chains/chains";
+import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import { joinNames } from "@presend/shared/verdict/joinNames";
 
 export type PaidPath = "/check" | "/deep";
 
@@ -39,10 +42,9 @@ const reportFields = ["address", "checksum", "chain", "verdict", "report", "chec
 export const paidRoutes: Record<PaidPath, PaidRoute> = {
   "/check": {
     path: "/check",
-    amount: "10000",
-    summary: "Single-chain pre-send check (USD 0.01)",
-    description:
-      "Pre-send safety check of an EVM address on one chain: EIP-55 checksum, wallet or contract, outgoing transactions, native/USDC/USDT balances, gas, and a leveled verdict with reasons and a next action. Price: USD 0.01 (10000 USDC base units on Base, x402 exact).",
+    amount: routePrices.check.toString(),
+    summary: `Single-chain pre-send check (USD ${priceInUsd("check")})`,
+    description: `Pre-send safety check of an EVM address on one chain: EIP-55 checksum, wallet or contract, outgoing transactions, native/USDC/USDT balances, gas, and a leveled verdict with reasons and a next action. Price: USD ${priceInUsd("check")} (${routePrices.check} USDC base units on Base, x402 exact).`,
     outputSchema: {
       type: "http",
       input: { method: "POST", bodyType: "json", body: requestBody },
@@ -51,10 +53,9 @@ export const paidRoutes: Record<PaidPath, PaidRoute> = {
   },
   "/deep": {
     path: "/deep",
-    amount: "50000",
-    summary: "Five-chain deep check (USD 0.05)",
-    description:
-      "Deep pre-send check across base, ethereum, arbitrum, optimism and polygon: everything /check reports for the target chain, plus the four other chains, wrong-network detection and token-mismatch flags. Price: USD 0.05 (50000 USDC base units on Base, x402 exact).",
+    amount: routePrices.deep.toString(),
+    summary: `Five-chain deep check (USD ${priceInUsd("deep")})`,
+    description: `Deep pre-send check across ${joinNames(chainNames)}: everything /check reports for the target chain, plus the four other chains, wrong-network detection and token-mismatch flags. Price: USD ${priceInUsd("deep")} (${routePrices.deep} USDC base units on Base, x402 exact).`,
     outputSchema: {
       type: "http",
       input: { method: "POST", bodyType: "json", body: requestBody },

@@ -1,3 +1,4 @@
+import { devnetAccounts } from "@presend/devnet";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
@@ -7,7 +8,6 @@ import { x402Client } from "@x402/fetch";
 import { type Address, keccak256, toHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { openSqlitePaymentRecords } from "../paymentRecords/openSqlitePaymentRecords";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
@@ -71,6 +71,9 @@ describe("payment attacks end in 402 with a reason, no report, no settlement", (
   };
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack();
   });
   afterAll(() => stack?.stop());

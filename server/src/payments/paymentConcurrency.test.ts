@@ -1,3 +1,4 @@
+import { devnetAccounts, devnetClient, mintStablecoin } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
@@ -7,10 +8,7 @@ import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { createPublicClient, type Hex, http, parseAbiItem, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { devnetClient } from "../devnet/devnetClient";
-import { mintStablecoin } from "../devnet/mintStablecoin";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
@@ -30,6 +28,9 @@ describe("50 concurrent paid checks from 5 payers", () => {
 
   beforeAll(async () => {
     const port = await freePort();
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
     const base = devnetClient("base", stack.world.chains.base.rpcUrl);

@@ -1,3 +1,4 @@
+import { devnetAccounts } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import {
   decodePaymentRequiredHeader,
@@ -9,7 +10,6 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { type FaultMode, type FaultyRpc, startFaultyRpc } from "./startFaultyRpc";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
@@ -90,7 +90,9 @@ describe("payment chain faults: what the payer gets, what is charged, what is re
   };
 
   beforeAll(async () => {
-    const world = await import("../devnet/startWorld").then((m) => m.startWorld());
+    // Its own world, not the shared one: it settles payments through a proxy that takes the Base
+    // chain down.
+    const world = await import("@presend/devnet").then((m) => m.startWorld());
     rpc = await startFaultyRpc(world.chains.base.rpcUrl);
     stack = await startPaidStack({
       world,

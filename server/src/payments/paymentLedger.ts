@@ -15,8 +15,10 @@ import { jsonError } from "../http/jsonError";
 import type { InFlightLock } from "../paymentRecords/inFlightLock";
 import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { authorizationOf } from "./authorizationOf";
+import type { PaymentChain } from "./createPaymentChain";
 import { maxTimeoutSeconds } from "./createPayments";
 import type { SettlementReceipt } from "./offerReceiptExtension";
+import { decidePayment } from "./reconcilePayments";
 import { paymentNetworkUnavailable } from "./withPaymentRecords";
 
 /** Header naming where the report of a payment with an unknown outcome can be fetched. */
@@ -29,6 +31,8 @@ export type PaymentLedgerOptions = {
   publicUrl: string;
   /** Signs the offer-receipt of a report answered from its record. */
   settlementReceipt: SettlementReceipt;
+  /** Decides a retried payment whose outcome is open, so a retry need not wait for the reconciler. */
+  chain: PaymentChain;
 };
 
 /** The path a payer fetches a payment's report from, knowing only the authorization. */
@@ -180,10 +184,20 @@ async function settledReport(
 /** The answer to a request whose payment id is already recorded. */
 async function retried(
   c: Context<AppEnv>,
-  record: PaymentRecord,
+  recorded: PaymentRecord,
   requestHash: string,
   options: PaymentLedgerOptions,
 ): Promise<Response> {
+  // An open outcome is asked of the chain first: the retry is the report once the chain shows
+  // the transfer. Nothing is sent; an unreadable chain leaves the record as it was.
+  const record =
+    recorded.status === "unknown" || recorded.status === "pending"
+      ? await decidePayment({
+          records: options.records,
+          chain: options.chain,
+          record: recorded,
+        }).catch(() => recorded)
+      : recorded;
   if (record.requestHash !== requestHash) {
     return jsonError(
       c,

@@ -1,5 +1,8 @@
 import { createMemoryPinStore, createPresendClient } from "@presend/client";
+import { devnetAccounts, devnetClient, mintStablecoin, startWorld } from "@presend/devnet";
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { ReportSchema } from "@presend/shared/api/report";
+import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
@@ -9,19 +12,30 @@ import {
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
 import { x402Client, x402HTTPClient } from "@x402/fetch";
-import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
+import { type Address, erc20Abi, type Hex, type PrivateKeyAccount, parseAbi } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Engine } from "../engine/createEngine";
+import { type FaultyRpc, startFaultyRpc } from "./startFaultyRpc";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
 
+const eip3009 = parseAbi([
+  "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
+]);
+
+// The payments go through a fault-injecting proxy in front of the real Base anvil (passing
+// everything unless a test says otherwise); the engine can be given something to do while it
+// runs, between verification and settlement.
 describe("retries with an x402 payment-identifier (real anvil, official client)", () => {
   let stack: PaidStack;
-  const httpClient = () => {
+  let rpc: FaultyRpc;
+  let duringEngine: (() => Promise<void>) | null = null;
+  const httpClient = (signer: PrivateKeyAccount = payer) => {
     const client = new x402Client();
-    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(signer) });
     return new x402HTTPClient(client);
   };
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -31,8 +45,14 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
       body: JSON.stringify(body),
     });
   /** A fresh EIP-3009 signature for `path`, carrying `paymentId` the way the extension says. */
-  const signedWithId = async (path: string, body: unknown, paymentId: string) => {
-    const client = httpClient();
+  const signedWithId = async (
+    path: string,
+    body: unknown,
+    paymentId: string,
+    signer: PrivateKeyAccount = payer,
+  ) => (await signed(path, body, paymentId, signer)).headers;
+  const signed = async (path: string, body: unknown, paymentId: string, signer = payer) => {
+    const client = httpClient(signer);
     const challenge = await post(path, body);
     expect(challenge.status).toBe(402);
     const required = client.getPaymentRequiredResponse(
@@ -42,13 +62,60 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
     expect(required.extensions?.[PAYMENT_IDENTIFIER]).toMatchObject({ info: { required: false } });
     appendPaymentIdentifierToExtensions(required.extensions ?? {}, paymentId);
     const payload = await client.createPaymentPayload(required);
-    return client.encodePaymentSignatureHeader(payload);
+    const { nonce } = (payload.payload as { authorization: { nonce: Hex } }).authorization;
+    return { headers: client.encodePaymentSignatureHeader(payload), nonce };
+  };
+  const base = () => devnetClient("base", stack.world.chains.base.rpcUrl);
+  const authorizationUsed = (authorizer: Address, nonce: Hex) =>
+    base().readContract({
+      address: chains.base.usdc.address,
+      abi: eip3009,
+      functionName: "authorizationState",
+      args: [authorizer, nonce],
+    });
+  /** A payer of its own (so draining it touches no other test), with `amount` USDC. */
+  const newPayer = async (amount: bigint) => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    await mintStablecoin(base(), {
+      token: chains.base.usdc.address,
+      minter: privateKeyToAccount(devnetAccounts.faucet.privateKey),
+      to: account.address,
+      amount,
+    });
+    return account;
   };
 
   beforeAll(async () => {
-    stack = await startPaidStack();
+    // Its own world, not the shared one: it settles payments (some through a proxy that takes the
+    // Base chain down), moving the shared accounts' balances it asserts.
+    const world = await startWorld();
+    rpc = await startFaultyRpc(world.chains.base.rpcUrl);
+    const wrapEngine = (engine: Engine): Engine => ({
+      check: async (input) => {
+        await duringEngine?.();
+        return engine.check(input);
+      },
+      deep: async (input) => {
+        await duringEngine?.();
+        return engine.deep(input);
+      },
+    });
+    stack = await startPaidStack({
+      world,
+      paymentRpcUrl: rpc.url,
+      confirmationTimeoutMs: 3_000,
+      wrapEngine,
+    });
   });
-  afterAll(() => stack?.stop());
+  afterEach(() => {
+    rpc.mode = "pass";
+    duringEngine = null;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await rpc?.close();
+    await stack?.world.stop();
+  });
 
   it("answers a retry with a fresh signature and the same id with the same report, charged once", async () => {
     const payTo = stack.world.accounts.payTo.address;
@@ -128,5 +195,227 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
     expect(again.report.checkedAt).toBe(first.report.checkedAt);
     expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
     expect((await stack.records.byPaymentId(paymentId))?.status).toBe("settled");
+    expect(first.paymentId).toBe(paymentId);
+
+    // Without one given, the client makes one per call and returns it: the id to retry with.
+    const generated = await client.check({ address: target });
+    expect(generated).toMatchObject({ type: "report", charged: true });
+    expect(generated.paymentId).toMatch(/^[A-Za-z0-9_-]{16,128}$/);
+    expect(generated.paymentId).not.toBe(paymentId);
+    expect((await stack.records.byPaymentId(generated.paymentId ?? ""))?.status).toBe("settled");
+  });
+
+  it("two requests with the same payment id at once: one is served, the other is 409 payment_id_in_flight; its retry gets the same report; charged once, as the chain shows", async () => {
+    const paymentId = generatePaymentId();
+    const body = { address: target, chain: "base" };
+    const first = await signed("/check", body, paymentId);
+    const second = await signed("/check", body, paymentId);
+    const payTo = stack.world.accounts.payTo.address;
+    const [payerBefore, payToBefore] = [
+      await stack.usdcBalance(payer.address),
+      await stack.usdcBalance(payTo),
+    ];
+    const recordsBefore = await stack.records.count();
+    // The first request is held in the engine (id taken, not settled) until the second has answered.
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let entered = () => {};
+    const inEngine = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    duringEngine = async () => {
+      entered();
+      await gate;
+    };
+    const served = post("/check", body, first.headers);
+    await inEngine;
+    const turnedAway = await post("/check", body, second.headers);
+    expect(turnedAway.status).toBe(409);
+    expect(await turnedAway.json()).toMatchObject({ error: { code: "payment_id_in_flight" } });
+    expect(turnedAway.headers.get("payment-response")).toBeNull();
+    open();
+    const answer = await served;
+    expect(answer.status).toBe(200);
+    const report = ReportSchema.parse(await answer.json());
+    const settlement = decodePaymentResponseHeader(answer.headers.get("payment-response") ?? "");
+
+    // The turned-away request retried as it was: answered from the record, not paid again.
+    const retry = await post("/check", body, second.headers);
+    expect(retry.status).toBe(200);
+    expect(ReportSchema.parse(await retry.json())).toEqual(report);
+    expect(
+      decodePaymentResponseHeader(retry.headers.get("payment-response") ?? "").transaction,
+    ).toBe(settlement.transaction);
+
+    // Reconciled against the chain: one transfer, made by the first authorization, in the
+    // transaction both answers named; the second authorization is unused and can never settle here.
+    expect(await stack.usdcBalance(payer.address)).toBe(payerBefore - 10_000n);
+    expect(await stack.usdcBalance(payTo)).toBe(payToBefore + 10_000n);
+    expect(await authorizationUsed(payer.address, first.nonce)).toBe(true);
+    expect(await authorizationUsed(payer.address, second.nonce)).toBe(false);
+    expect(
+      (await stack.payments.chain.findAuthorizationTx(payer.address, first.nonce))?.toLowerCase(),
+    ).toBe(settlement.transaction.toLowerCase());
+    expect(await stack.records.count()).toBe(recordsBefore + 1);
+    expect(await stack.records.byPaymentId(paymentId)).toMatchObject({
+      status: "settled",
+      nonce: first.nonce.toLowerCase(),
+      tx: settlement.transaction.toLowerCase(),
+    });
+    expect(await stack.records.byAuthorization({ payer: payer.address, nonce: second.nonce })).toBe(
+      undefined,
+    );
+  });
+
+  it("two presend client calls with the same payment id at once: both get the same report, charged once", async () => {
+    const paymentId = generatePaymentId("twice_");
+    const statuses: number[] = [];
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // The first call is held in the engine until the other has been told its id is in flight.
+    duringEngine = async () => {
+      duringEngine = null;
+      await gate;
+    };
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: payer,
+      pinStore: createMemoryPinStore(),
+      fetch: async (input, init) => {
+        const answer = await stack.app.request(
+          input instanceof Request ? input : new Request(input, init),
+        );
+        statuses.push(answer.status);
+        if (answer.status === 409) open();
+        return answer;
+      },
+    });
+    const before = await stack.usdcBalance(payer.address);
+    const [one, two] = await Promise.all([
+      client.check({ address: target, paymentId }),
+      client.check({ address: target, paymentId }),
+    ]);
+    expect(statuses).toContain(409);
+    expect(one).toMatchObject({ type: "report", charged: true, paymentId });
+    expect(two).toMatchObject({ type: "report", charged: true, paymentId });
+    if (one.type !== "report" || two.type !== "report") throw new Error("no report");
+    expect(two.report.checkedAt).toBe(one.report.checkedAt);
+    expect(two.settlement.transaction).toBe(one.settlement.transaction);
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+  });
+
+  it("retry after a failed payment: the failed one was not charged; the same id with a fresh signature is 409 payment_id_conflict, charging nothing; a new id pays", async () => {
+    const poor = await newPayer(10_000n);
+    const payTo = stack.world.accounts.payTo.address;
+    const payToBefore = await stack.usdcBalance(payTo);
+    const paymentId = generatePaymentId();
+    const body = { address: target };
+    const first = await signed("/check", body, paymentId, poor);
+    // Verified, then, while the engine runs, the payer spends its USDC elsewhere: settlement fails.
+    duringEngine = async () => {
+      duringEngine = null;
+      await base().setBalance({ address: poor.address, value: 10n ** 18n });
+      await base().confirm(
+        base().writeContract({
+          account: poor,
+          address: chains.base.usdc.address,
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [privateKeyToAccount(generatePrivateKey()).address, 10_000n],
+        }),
+      );
+    };
+    const failed = await post("/check", body, first.headers);
+    expect(failed.status).toBe(402);
+    expect(decodePaymentResponseHeader(failed.headers.get("payment-response") ?? "")).toMatchObject(
+      { success: false, transaction: "" },
+    );
+    expect(await authorizationUsed(poor.address, first.nonce)).toBe(false);
+    expect(await stack.usdcBalance(payTo)).toBe(payToBefore);
+    expect(await stack.records.byPaymentId(paymentId)).toMatchObject({ status: "failed" });
+
+    // Funded again, the payer retries the same call: same id, fresh signature.
+    await mintStablecoin(base(), {
+      token: chains.base.usdc.address,
+      minter: privateKeyToAccount(devnetAccounts.faucet.privateKey),
+      to: poor.address,
+      amount: 10_000n,
+    });
+    const retry = await signed("/check", body, paymentId, poor);
+    const answer = await post("/check", body, retry.headers);
+    expect(answer.status).toBe(409);
+    expect(await answer.json()).toMatchObject({ error: { code: "payment_id_conflict" } });
+    expect(answer.headers.get("payment-response")).toBeNull();
+    expect(await authorizationUsed(poor.address, retry.nonce)).toBe(false);
+    expect(await stack.usdcBalance(poor.address)).toBe(10_000n);
+    expect(await stack.usdcBalance(payTo)).toBe(payToBefore);
+    expect(await stack.records.byPaymentId(paymentId)).toMatchObject({ status: "failed" });
+
+    const fresh = await post(
+      "/check",
+      body,
+      await signedWithId("/check", body, generatePaymentId(), poor),
+    );
+    expect(fresh.status).toBe(200);
+    expect(await stack.usdcBalance(poor.address)).toBe(0n);
+    expect(await stack.usdcBalance(payTo)).toBe(payToBefore + 10_000n);
+  });
+
+  it("retry of a payment whose settlement outcome is unknown: answered from the record and not settled again; once the chain shows the transfer, the same report", async () => {
+    const paymentId = generatePaymentId();
+    const body = { address: target };
+    const payTo = stack.world.accounts.payTo.address;
+    const first = await signed("/check", body, paymentId);
+    const [payerBefore, payToBefore] = [
+      await stack.usdcBalance(payer.address),
+      await stack.usdcBalance(payTo),
+    ];
+    // The payment chain goes down right after the broadcast: the outcome cannot be read.
+    rpc.mode = "downAfterSend";
+    const unknown = await post("/check", body, first.headers);
+    expect(unknown.status).toBe(502);
+    expect(await unknown.json()).toMatchObject({ error: { code: "settlement_unknown" } });
+    expect(await stack.records.byPaymentId(paymentId)).toMatchObject({ status: "unknown" });
+
+    // Retried with a fresh signature while the chain is still unreadable: the same answer.
+    const second = await signed("/check", body, paymentId);
+    const still = await post("/check", body, second.headers);
+    expect(still.status).toBe(502);
+    expect(await still.json()).toMatchObject({ error: { code: "settlement_unknown" } });
+    expect(still.headers.get("presend-receipt")).toBe(
+      `${stack.publicUrl}/receipts/${payer.address.toLowerCase()}/${first.nonce.toLowerCase()}`,
+    );
+
+    // The chain answers again and shows the transfer: the next retry is the report, with no
+    // reconciliation round in between.
+    rpc.mode = "pass";
+    const third = await signed("/check", body, paymentId);
+    const done = await post("/check", body, third.headers);
+    expect(done.status).toBe(200);
+    const report = ReportSchema.parse(await done.json());
+    const record = await stack.records.byPaymentId(paymentId);
+    expect(record).toMatchObject({ status: "settled" });
+    expect(report).toEqual(record?.report);
+    const settlement = decodePaymentResponseHeader(done.headers.get("payment-response") ?? "");
+    expect(settlement.transaction.toLowerCase()).toBe(record?.tx);
+    expect(
+      (await stack.payments.chain.findAuthorizationTx(payer.address, first.nonce))?.toLowerCase(),
+    ).toBe(record?.tx);
+
+    // Charged once: one transfer, by the first authorization only.
+    expect(await stack.usdcBalance(payer.address)).toBe(payerBefore - 10_000n);
+    expect(await stack.usdcBalance(payTo)).toBe(payToBefore + 10_000n);
+    expect(await authorizationUsed(payer.address, second.nonce)).toBe(false);
+    expect(await authorizationUsed(payer.address, third.nonce)).toBe(false);
+    const signature = await payer.signMessage({ message: receiptMessage(first.nonce) });
+    const receipt = await stack.app.request(
+      `/receipts/${payer.address}/${first.nonce}?signature=${signature}`,
+    );
+    expect(receipt.status).toBe(200);
+    expect((await receipt.json()).report).toEqual(report);
   });
 });

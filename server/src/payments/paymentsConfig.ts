@@ -1,9 +1,10 @@
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import { chains } from "@presend/shared/chains/chains";
 import { z } from "zod";
 import { AttestationPrivateKeySchema } from "./loadAttestationKey";
 import { paidPrices } from "./paidRoutes";
 
-const AddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "expected 0x followed by 40 hex");
+const AddressSchema = z.string().regex(addressPattern, "expected 0x followed by 40 hex");
 const BaseUnitsSchema = z.string().regex(/^[1-9]\d*$/, "expected USDC base units, e.g. 10000");
 
 /** Everything payment-related the server needs; parsed once at start (a bad field names itself). */

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
+import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import type { PaymentChain } from "./createPaymentChain";
 import { settlementOf } from "./withPaymentRecords";
 
@@ -32,29 +32,41 @@ export async function reconcilePayments(options: {
     return { ...result, open: open.length };
   }
   for (const record of open) {
-    const expired = now > record.validBefore + settleGraceSeconds;
-    if (record.status === "pending" && !expired) {
+    if (record.status === "pending" && now <= record.validBefore + settleGraceSeconds) {
       result.open++;
       continue;
     }
-    try {
-      const key = { payer: record.payer, nonce: record.nonce };
-      if (await chain.authorizationUsed(record.payer, record.nonce)) {
-        const tx = await settlementOf(chain, key, record.tx as Hex | null);
-        if (tx !== null) {
-          await records.markSettled(key, tx);
-          result.settled++;
-          continue;
-        }
-      } else if (expired) {
-        await records.markFailed(key);
-        result.failed++;
-        continue;
-      }
-    } catch {
-      // Unreadable now: the next round tries again.
-    }
-    result.open++;
+    const decided = await decidePayment({ records, chain, record, now }).catch(() => record);
+    if (decided.status === "settled") result.settled++;
+    else if (decided.status === "failed") result.failed++;
+    else result.open++;
   }
   return result;
+}
+
+/**
+ * Decides one open record from the chain now: `settled` (with the transaction that used the
+ * authorization) when the token shows it used, `failed` once it is expired unused (plus the
+ * grace), otherwise unchanged. Both moves are safe even while its request is still being served:
+ * the chain is the truth. Throws when the chain cannot be read.
+ * @example const record = await decidePayment({ records, chain, record: open });
+ */
+export async function decidePayment(options: {
+  records: PaymentRecordStore;
+  chain: PaymentChain;
+  record: PaymentRecord;
+  /** The chain's time (seconds), if already read. */
+  now?: number;
+}): Promise<PaymentRecord> {
+  const { records, chain, record } = options;
+  const key = { payer: record.payer, nonce: record.nonce };
+  if (await chain.authorizationUsed(record.payer, record.nonce)) {
+    const tx = await settlementOf(chain, key, record.tx as Hex | null);
+    return tx === null ? record : ((await records.markSettled(key, tx)) ?? record);
+  }
+  const now = options.now ?? (await chain.now());
+  if (now > record.validBefore + settleGraceSeconds) {
+    return (await records.markFailed(key)) ?? record;
+  }
+  return record;
 }

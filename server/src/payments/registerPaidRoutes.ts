@@ -3,6 +3,8 @@ import { ErrorBodySchema } from "@presend/shared/api/errors";
 import { CheckRequestSchema, DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
 import { attestationExtensionKey } from "@presend/shared/attestation/attestationSchemas";
 import type { ChainName } from "@presend/shared/chains/chains";
+import { chains } from "@presend/shared/chains/chains";
+import { routePrices } from "@presend/shared/pricing/routePrices";
 import { type RoutesConfig, x402HTTPResourceServer } from "@x402/core/server";
 import { declareOfferReceiptExtension } from "@x402/extensions/offer-receipt";
 import {
@@ -15,6 +17,7 @@ import type { Address } from "viem";
 import type { Engine } from "../engine/createEngine";
 import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
+import { limits } from "../limits";
 import type { InFlightLock } from "../paymentRecords/inFlightLock";
 import {
   AuthorizationAlreadyRecorded,
@@ -93,8 +96,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     type: "apiKey",
     in: "header",
     name: "PAYMENT-SIGNATURE",
-    description:
-      "x402 v2 payment (scheme exact, EIP-3009 USDC on Base eip155:8453): send the request, take the PaymentRequired from the 402 (PAYMENT-REQUIRED header or JSON body), sign it and resend it base64-encoded in PAYMENT-SIGNATURE or X-Payment. /check costs 10000 and /deep 50000 USDC base units.",
+    description: `x402 v2 payment (scheme exact, EIP-3009 USDC on Base ${chains.base.caip2}): send the request, take the PaymentRequired from the 402 (PAYMENT-REQUIRED header or JSON body), sign it and resend it base64-encoded in PAYMENT-SIGNATURE or X-Payment. /check costs ${routePrices.check} and /deep ${routePrices.deep} USDC base units.`,
   });
 
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
@@ -105,6 +107,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       lock: deps.lock,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
+      chain: deps.payments.chain,
     }),
     paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
     x402,
@@ -236,7 +239,7 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
       409: error(
         "authorization_in_flight / authorization_used: this authorization is already paying for another request, or already paid; payment_id_in_flight / payment_id_conflict: a request with this payment id is being served, or the id paid for a different request (or was not charged); the engine was not run and nothing was charged.",
       ),
-      413: error("Body larger than 4 KB."),
+      413: error(`Body larger than ${limits.requestBodyBytes / 1024} KB.`),
       415: error("Content-Type is not application/json."),
       500: error("internal_error."),
       502: error(

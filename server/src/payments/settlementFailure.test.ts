@@ -1,3 +1,4 @@
+import { devnetAccounts, devnetClient, mintStablecoin } from "@presend/devnet";
 import { chains } from "@presend/shared/chains/chains";
 import {
   decodePaymentRequiredHeader,
@@ -10,9 +11,6 @@ import { x402Client } from "@x402/fetch";
 import { erc20Abi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { devnetClient } from "../devnet/devnetClient";
-import { mintStablecoin } from "../devnet/mintStablecoin";
 import type { Engine } from "../engine/createEngine";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 
@@ -25,6 +23,9 @@ describe("settlement that fails after the check", () => {
   let drainBeforeAnswering = false;
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({
       wrapEngine: (engine: Engine): Engine => ({
         ...engine,

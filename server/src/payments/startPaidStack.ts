@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startWorld, type World } from "@presend/devnet";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { type Address, createPublicClient, erc20Abi, http } from "viem";
 import { type ComposedServer, composeServer } from "../composeServer";
 import { loadConfig } from "../config/loadConfig";
-import { startWorld, type World } from "../devnet/startWorld";
 import type { Engine } from "../engine/createEngine";
 import type { App } from "../http/appEnv";
+import { worldConfig } from "../localDemo/worldConfig";
 import type { InFlightLock } from "../paymentRecords/inFlightLock";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import type { CreatePaymentsOptions, Payments } from "./createPayments";
@@ -56,7 +57,8 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
   const publicUrl = options.publicUrl ?? "http://presend.test";
   // The same composition `npm start` runs, with no cache so every paid check reads the chain.
   const config = loadConfig({ DATA_DIR: dataDir, CACHE_TTL_MS: "0", RPC_TIMEOUT_MS: "2000" });
-  const composed = await composeServer({ ...config, rpcUrls: options.rpcUrls ?? {} }, world, {
+  const withRpcUrls = { ...config, rpcUrls: options.rpcUrls ?? {} };
+  const composed = await composeServer(worldConfig(withRpcUrls, world), {
     publicUrl,
     ...(options.wrapEngine ? { wrapEngine: options.wrapEngine } : {}),
     ...(options.onTiming ? { onTiming: options.onTiming } : {}),

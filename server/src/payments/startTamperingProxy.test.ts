@@ -5,6 +5,7 @@ import {
   type PinRecord,
   type PresendClientOptions,
 } from "@presend/client";
+import { devnetAccounts } from "@presend/devnet";
 import {
   type AttestationBlock,
   AttestationKeySchema,
@@ -15,8 +16,7 @@ import type { PaymentRequired } from "@x402/core/types";
 import { CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 import { rewriteChallenge, startTamperingProxy, type TamperingProxy } from "./startTamperingProxy";
@@ -48,6 +48,9 @@ describe("the presend client's policy against the real server behind a tampering
 
   beforeAll(async () => {
     const port = await freePort();
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
     proxy = await startTamperingProxy(server.url);

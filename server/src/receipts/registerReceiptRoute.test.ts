@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { devnetAccounts } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -8,8 +9,7 @@ import { x402Client } from "@x402/fetch";
 import { createPublicClient, type Hex, http, parseAbiItem } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
 
@@ -57,6 +57,9 @@ describe("GET /receipts/{tx}: a settled payment whose response was lost", () => 
 
   beforeAll(async () => {
     const port = await freePort();
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
   });

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import type { Context } from "hono";
@@ -110,7 +111,7 @@ export function registerReceiptRoute(
   app.openapi(byAuthorization, async (c) => {
     const { payer, nonce } = c.req.valid("param");
     const record =
-      /^0x[0-9a-fA-F]{40}$/.test(payer) && bytes32.test(nonce)
+      addressPattern.test(payer) && bytes32.test(nonce)
         ? await deps.records.byAuthorization({ payer, nonce })
         : undefined;
     if (record === undefined) {

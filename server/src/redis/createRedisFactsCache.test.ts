@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JsonRpcRequest } from "../chain/buildFactsBatch";
 import { createChainReader } from "../chain/createChainReader";
 import { answerFactsBatch } from "../chain/fakeRpc";
-import { freePort } from "../devnet/startAnvil";
+import { freePort } from "../http/freePort";
 import { type LocalRedis, startRedis } from "../localServices/startRedis";
 import { createRedisFactsCache } from "./createRedisFactsCache";
 import { openRedis } from "./openRedis";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addressPattern } from "../../address/addressPattern";
 
 // Pieces every snapshot document shares (dated, CC BY 4.0, not live feeds).
 
@@ -14,7 +15,7 @@ export const IsoDateTimeSchema = z.iso.datetime({ offset: true });
 /** A USDC amount in human form with up to 6 decimals, e.g. "12.5" (string: bigint-safe). */
 export const UsdcAmountSchema = z.string().regex(/^\d+(\.\d{1,6})?$/);
 
-export const EvmAddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+export const EvmAddressSchema = z.string().regex(addressPattern);
 
 /** The measurement window: [from, to) in UTC, `days` long. */
 export const WindowSchema = z.object({

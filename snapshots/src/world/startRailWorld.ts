@@ -1,21 +1,24 @@
+import {
+  artifacts,
+  devnetAccounts,
+  devnetClient,
+  devnetPrivateKey,
+  mintStablecoin,
+  prepareDevnetChain,
+  startAnvil,
+} from "@presend/devnet";
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { type Address, getAddress, parseEther, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
-import { artifacts } from "../../../server/src/devnet/contracts/artifacts";
-import { devnetAccounts } from "../../../server/src/devnet/devnetAccounts";
-import { devnetClient } from "../../../server/src/devnet/devnetClient";
-import { devnetPrivateKey } from "../../../server/src/devnet/devnetPrivateKey";
-import { mintStablecoin } from "../../../server/src/devnet/mintStablecoin";
-import { prepareDevnetChain } from "../../../server/src/devnet/prepareDevnetChain";
-import { startAnvil } from "../../../server/src/devnet/startAnvil";
 
 /** One demonstration USDC transfer the world makes: `from` is a label (its key is derived from it). */
 export const TransferPlanSchema = z.array(
   z.object({
     chain: z.enum(["arbitrum", "base"]),
     from: z.string().min(1),
-    to: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+    to: z.string().regex(addressPattern),
     amount: z.string().regex(/^\d+(\.\d{1,6})?$/),
     at: z.iso.datetime(),
   }),

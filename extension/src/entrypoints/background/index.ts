@@ -4,7 +4,14 @@ import { randomHex } from "../../lib/dom/randomHex";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
 import { createCheckService } from "../../lib/payments/createCheckService";
 import { createSendQuota } from "../../lib/storage/createSendQuota";
-import { history, historyLimit, pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
+import {
+  history,
+  historyLimit,
+  pendingRecoveries,
+  pinnedKeys,
+  settings,
+  spendLedger,
+} from "../../lib/storage/items";
 import { recordSentRecipients } from "../../lib/storage/recordSentRecipients";
 import { noWallet } from "../../lib/wallet/noWallet";
 
@@ -41,12 +48,14 @@ export default defineBackground({
         ledger: spendLedger,
         history,
         historyLimit,
+        recoveries: pendingRecoveries,
         now: () => new Date(),
         randomId: () => randomHex(16),
       },
     });
     messenger.handle({
       "check.start": (request, sender) => checks.start(request, sender),
+      "recovery.fetch": (request, sender) => checks.recover(request, sender),
       "wallet.status": ({ tabId }) =>
         messenger.sendToTab(tabId, "wallet.info", {}).catch(() => noWallet),
       "recipient.sent": async ({ addresses }, sender) => {

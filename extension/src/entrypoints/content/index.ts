@@ -1,16 +1,19 @@
 import type { Address } from "viem";
 import { browser } from "wxt/browser";
 import { defineContentScript } from "wxt/utils/define-content-script";
+import { injectScript } from "wxt/utils/inject-script";
 import { createBadgeController } from "../../lib/badge/createBadgeController";
 import { offerBridgeKey } from "../../lib/bridge/bridgeKeyExchange";
 import { createBridgeClient } from "../../lib/bridge/createBridgeClient";
+import { createWalletBridge } from "../../lib/bridge/createWalletBridge";
+import { handKeyToScript } from "../../lib/bridge/scriptKeyHandOff";
 import { openSecureChannel } from "../../lib/bridge/secureChannel";
 import { randomHex } from "../../lib/dom/randomHex";
 import { watchAddressEntry } from "../../lib/dom/watchAddressEntry";
 import { watchScriptedValues } from "../../lib/dom/watchScriptedValues";
 import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
-import { history, sentRecipients, settings } from "../../lib/storage/items";
+import { history, pendingRecoveries, sentRecipients, settings } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import { noWallet } from "../../lib/wallet/noWallet";
 
@@ -42,14 +45,40 @@ export default defineContentScript({
       ctx,
       known: () => known,
       performance,
+      // The card shows the paid checks: their chain and the wallet notice need the page wallet.
+      onExpand: () => void walletInfo().then((info) => badge.setWallet(info)),
       startCheck(request) {
         // The session id is minted here, on a trusted click, and only travels over extension
         // messaging: the page never sees it, so it cannot start or steer a payment.
         const session = randomHex(16);
+        const clickedAt = Date.now();
         badge.beginSession(session);
         messenger.send("check.start", { session, ...request }).then(
           (outcome) => badge.finish(session, outcome),
-          (error: unknown) => badge.finish(session, lostCheckOutcome(error)),
+          async (error: unknown) => {
+            // The background stopped or never answered: a payment it signed for this click
+            // was written down before it was sent, so its report can still be fetched.
+            const signed = (await pendingRecoveries.getValue()).find(
+              (r) =>
+                r.address === request.address &&
+                r.chain === request.chain &&
+                Date.parse(r.sentAt) >= clickedAt - 1_000,
+            );
+            badge.finish(session, lostCheckOutcome(error, signed?.id));
+          },
+        );
+      },
+      startRecovery(recoveryId) {
+        // Like a check: a fresh session on a trusted click, over extension messaging only.
+        const session = randomHex(16);
+        badge.beginRecovery(session);
+        messenger.send("recovery.fetch", { session, recoveryId }).then(
+          (outcome) => badge.finishRecovery(session, outcome),
+          (error: unknown) =>
+            badge.finishRecovery(session, {
+              type: "failed",
+              message: error instanceof Error ? error.message : String(error),
+            }),
         );
       },
     });
@@ -70,26 +99,38 @@ export default defineContentScript({
       if (enabled) badge.show({ field, candidate, trigger: "script", at: performance.now() });
     });
 
-    const channel = openSecureChannel({
+    // The send observer (MAIN world, every page) reports over the channel keyed at document_start.
+    const observerChannel = openSecureChannel({
       win: window,
       side: "isolated",
       keyHex,
       subtle: crypto.subtle,
       randomId,
-      onMessage: (body) => bridge.receive(body),
+      onMessage: (body) => observer.receive(body),
     });
-    const bridge = createBridgeClient({
-      post: async (body) => (await channel).post(body),
+    const observer = createBridgeClient({
+      post: async (body) => (await observerChannel).post(body),
       randomId,
       onReady: () => offer.close(),
-      onWallet: (info) => badge.setWallet(info),
+      onWallet: () => undefined,
       onSent: (addresses) => void messenger.send("recipient.sent", { addresses }).catch(() => null),
     });
-    const walletInfo = () => bridge.request("info", {}, 3_000).catch(() => noWallet);
-    walletInfo().then((info) => {
-      offer.close();
-      badge.setWallet(info);
+    // No later hello gets the key: a page script could send one.
+    ctx.setTimeout(() => offer.close(), 5_000);
+
+    // The wallet bridge (wagmi, the page's wallet) is injected only when the wallet is needed.
+    const bridge = createWalletBridge({
+      win: window,
+      randomId,
+      newKey: () => randomHex(32),
+      subtle: crypto.subtle,
+      inject: async (keyHex) => {
+        const { script } = await injectScript("/wallet-bridge.js");
+        handKeyToScript(script, CustomEvent, keyHex);
+      },
+      onWallet: (info) => badge.setWallet(info),
     });
+    const walletInfo = () => bridge.request("info", {}, 3_000).catch(() => noWallet);
 
     const stopHandling = messenger.handle({
       "wallet.info": walletInfo,
@@ -97,6 +138,8 @@ export default defineContentScript({
       // only for a session a click in the extension's own UI started.
       "wallet.account": () => bridge.request("account", {}, 120_000),
       "wallet.sign": ({ typedData }) => bridge.request("sign", { typedData }, 180_000),
+      "wallet.signMessage": ({ account, message }) =>
+        bridge.request("signMessage", { account, message }, 180_000),
       "check.progress": async ({ session, progress }) => {
         badge.progress(session, progress);
         return null;

@@ -11,13 +11,14 @@ import type { Messenger } from "../../lib/messaging/messenger";
 import type { CheckOutcome, Progress } from "../../lib/messaging/protocol";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { walletStatusQueryOptions } from "../../lib/queries/walletStatus";
-import { history, sentRecipients } from "../../lib/storage/items";
+import { history, pendingRecoveries, sentRecipients } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import type { Route } from "../../lib/storage/schemas";
 import { OutcomeView } from "../../lib/ui/OutcomeView";
 import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
 import { VerdictView } from "../../lib/ui/VerdictView";
 import { levelWords } from "../../lib/ui/words";
+import { PendingRecoveryItem } from "./PendingRecoveryItem";
 
 /** One paid check the popup started: what it was for, how it is going, how it ended. */
 type Run = {
@@ -33,6 +34,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   const wallet = useQuery(walletStatusQueryOptions(messenger, tabId));
   const recent = useStoredValue(history);
   const sent = useStoredValue(sentRecipients);
+  const waiting = useStoredValue(pendingRecoveries);
   const [input, setInput] = useState("");
   const [chain, setChain] = useState<ChainName | null>(null);
   const [run, setRun] = useState<Run | null>(null);
@@ -158,6 +160,18 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
             results.
           </div>
         )
+      )}
+      {waiting.data && waiting.data.length > 0 && (
+        <>
+          <h3>Waiting for their report</h3>
+          <ul className="reasons history" data-testid="recoveries">
+            {waiting.data.map((recovery) => (
+              <li key={recovery.id}>
+                <PendingRecoveryItem recovery={recovery} messenger={messenger} tabId={tabId} />
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <h3>Recent results</h3>
       {recent.data?.length ? (

@@ -1,9 +1,10 @@
+import { hexAddressSource } from "@presend/shared/address/addressPattern";
 /** What a field's text holds that looks like an address: a full one, or a near miss. */
 export type AddressCandidate =
   | { kind: "address"; value: string }
   | { kind: "near-miss"; value: string; hexLength: number };
 
-const fullAddress = /(?:^|[^0-9a-zA-Z])(0x[0-9a-fA-F]{40})(?![0-9a-zA-Z])/;
+const fullAddress = new RegExp(`(?:^|[^0-9a-zA-Z])(${hexAddressSource})(?![0-9a-zA-Z])`);
 // A pasted address that lost or gained characters is the typo we most want to catch, so a
 // 0x token a few characters off length 40 is reported too (never anything shorter).
 const hexToken = /(?:^|[^0-9a-zA-Z])(0x[0-9a-fA-F]{36,44})(?![0-9a-zA-Z])/;

@@ -1,6 +1,6 @@
 import type { ChainName } from "@presend/shared/chains/chains";
 import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
-import type { CheckOutcome, Progress, WalletInfo } from "../messaging/protocol";
+import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { OutcomeView } from "../ui/OutcomeView";
 import { PaidCheckControls } from "../ui/PaidCheckControls";
@@ -31,6 +31,10 @@ export type BadgeProps = {
   onToggle: () => void;
   /** The person dismissed the badge for this value. */
   onClose: () => void;
+  /** Fetching the report of a payment whose answer was lost: under way, or how it last ended. */
+  recovery: { busy: boolean; result: Exclude<RecoveryOutcome, { type: "recovered" }> | null };
+  /** "Fetch my report" (a person's click only; RecoveryControls drops synthetic ones). */
+  onFetchReport: () => void;
 };
 
 const checksumWords = {
@@ -47,9 +51,19 @@ function chipState(props: BadgeProps): { level: string; label: string } {
     const level = outcome.entry.report.verdict.level;
     return { level, label: levelWords[level] };
   }
+  if (outcome && "recoveryId" in outcome && outcome.recoveryId) {
+    return { level: "warn", label: "Report not received" };
+  }
   if (outcome) return { level: "warn", label: "Check not done" };
   if (props.busy) return { level: assessment.level, label: "Checking…" };
   return { level: assessment.level, label: assessment.label };
+}
+
+/** A verdict was paid for, or a payment may have been charged: no paid button is the invitation. */
+export function isPaidFor(outcome: CheckOutcome | null): boolean {
+  if (!outcome) return false;
+  if (outcome.type === "report") return true;
+  return (outcome.type === "failed" || outcome.type === "forged") && outcome.charged !== false;
 }
 
 function walletNotice(props: BadgeProps): string | null {
@@ -67,7 +81,7 @@ export function Badge(props: BadgeProps) {
   const { assessment, expanded } = props;
   const chip = chipState(props);
   const notice = walletNotice(props);
-  const afterVerdict = props.outcome?.type === "report";
+  const paidFor = isPaidFor(props.outcome);
   const short = `${assessment.input.slice(0, 6)}…${assessment.input.slice(-4)}`;
   return (
     <div
@@ -156,17 +170,38 @@ export function Badge(props: BadgeProps) {
                 {notice}
               </div>
             )}
-            {afterVerdict && <OutcomeView progress={props.progress} outcome={props.outcome} />}
-            {assessment.payable && (
-              <PaidCheckControls
-                chain={props.chain}
-                onChainChange={props.onChainChange}
-                onCheck={props.onCheck}
-                busy={props.busy}
-                disabled={notice !== null}
-                quiet={afterVerdict || assessment.level === "danger"}
+            {paidFor && (
+              <OutcomeView
+                progress={props.progress}
+                outcome={props.outcome}
+                recovery={{ ...props.recovery, onFetch: props.onFetchReport }}
               />
             )}
+            {assessment.payable &&
+              (paidFor ? (
+                // Paid for already (a verdict, or a charge whose report is being fetched): checking
+                // again is possible, never the invitation.
+                <details className="again" data-testid="check-again">
+                  <summary data-action="check-again">Check again (pays again)</summary>
+                  <PaidCheckControls
+                    chain={props.chain}
+                    onChainChange={props.onChainChange}
+                    onCheck={props.onCheck}
+                    busy={props.busy}
+                    disabled={notice !== null}
+                    quiet
+                  />
+                </details>
+              ) : (
+                <PaidCheckControls
+                  chain={props.chain}
+                  onChainChange={props.onChainChange}
+                  onCheck={props.onCheck}
+                  busy={props.busy}
+                  disabled={notice !== null}
+                  quiet={assessment.level === "danger"}
+                />
+              ))}
             {assessment.payable &&
               props.chainSource === "wallet" &&
               !props.progress &&
@@ -181,7 +216,7 @@ export function Badge(props: BadgeProps) {
                 {refusedClickText[props.refusedClick]}
               </div>
             )}
-            {!afterVerdict && <OutcomeView progress={props.progress} outcome={props.outcome} />}
+            {!paidFor && <OutcomeView progress={props.progress} outcome={props.outcome} />}
           </div>
         </section>
       )}

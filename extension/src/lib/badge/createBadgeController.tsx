@@ -3,17 +3,28 @@ import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
 import type { Address } from "viem";
 import type { ContentScriptContext } from "wxt/utils/content-script-context";
-import { assessLocally, type LocalAssessment } from "../address/assessLocally";
+import { assessLocally } from "../address/assessLocally";
 import { findAddressCandidate } from "../address/findAddressCandidate";
 import type { EditableField } from "../dom/editableFieldFrom";
 import { fieldText } from "../dom/fieldText";
 import { findReplacementField } from "../dom/findReplacementField";
 import { nextTabbableAfter } from "../dom/nextTabbableAfter";
 import type { AddressEntry } from "../dom/watchAddressEntry";
-import type { CheckOutcome, Progress, WalletInfo } from "../messaging/protocol";
+import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { Badge } from "./Badge";
 import { badgePosition } from "./badgePosition";
+import {
+  type BadgeState,
+  beginCheck,
+  beginRecovery,
+  checkProgress,
+  enterAddress,
+  finishCheck,
+  finishRecovery,
+  isChecking,
+  walletChainKnown,
+} from "./badgeState";
 import { type ClickDecision, clickAllowed } from "./clickGate";
 import { createBadgeHost, setHostStyle } from "./createBadgeHost";
 
@@ -34,6 +45,10 @@ export type BadgeControllerOptions = {
    * on a badge that has stayed put and been seen uncovered (clickGate).
    */
   startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
+  /** The card opened (it shows the paid checks, which need the page wallet's state). */
+  onExpand?: () => void;
+  /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
+  startRecovery: (recoveryId: string) => void;
   /** performance.mark / measure for the paste-to-chip measurement; now() for the click gate. */
   performance: Pick<Performance, "mark" | "measure" | "now">;
 };
@@ -45,21 +60,7 @@ type VisibilityObserverInit = IntersectionObserverInit & {
 };
 type VisibilityEntry = IntersectionObserverEntry & { isVisible?: unknown };
 
-type State = {
-  field: EditableField;
-  /** The field's nearest ancestors when it was seen, where a replacement is looked for. */
-  ancestors: Element[];
-  candidate: AddressEntry["candidate"];
-  assessment: LocalAssessment;
-  chain: ChainName;
-  chainSource: "wallet" | "default" | "user";
-  expanded: boolean;
-  session: string | null;
-  progress: Progress | null;
-  outcome: CheckOutcome | null;
-  /** The last paid click was refused (covered, hidden or just moved badge); nothing started. */
-  refusedClick: "hidden" | "moved" | null;
-};
+type State = BadgeState;
 
 // A form row and a little more: where a re-rendered field's replacement is looked for.
 function ancestorsOf(field: Element, levels = 4): Element[] {
@@ -233,12 +234,22 @@ export function createBadgeController(options: BadgeControllerOptions) {
           chainSource={current.chainSource}
           progress={current.progress}
           outcome={current.outcome}
-          busy={current.session !== null && current.outcome === null}
+          busy={isChecking(current)}
           expanded={current.expanded}
           wallet={wallet}
           inFrame={inFrame}
           clickReady={shownReady}
           refusedClick={current.refusedClick}
+          recovery={{
+            busy: current.recovery.session !== null,
+            result: current.recovery.result,
+          }}
+          onFetchReport={() => {
+            const outcome = current.outcome;
+            if (current.recovery.session !== null) return;
+            if (outcome?.type !== "failed" && outcome?.type !== "forged") return;
+            if (outcome.recoveryId) options.startRecovery(outcome.recoveryId);
+          }}
           onChainChange={(chain) => update({ chain, chainSource: "user" })}
           onCheck={(route) => {
             const normalized = current.assessment.checksum.normalized;
@@ -269,7 +280,11 @@ export function createBadgeController(options: BadgeControllerOptions) {
 
   const update = (patch: Partial<State>) => {
     if (!state) return;
-    state = { ...state, ...patch };
+    replace({ ...state, ...patch });
+  };
+  /** Shows the next state (a transition of badgeState) as a change of content. */
+  const replace = (next: State) => {
+    state = next;
     render();
   };
 
@@ -288,6 +303,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     const hadFocus = shadow?.activeElement != null;
     offscreen = false;
     update({ expanded });
+    if (expanded) options.onExpand?.();
     if (moveFocus || hadFocus) focusables()[0]?.focus();
   };
 
@@ -380,29 +396,21 @@ export function createBadgeController(options: BadgeControllerOptions) {
   const controller = {
     show(entry: AddressEntry) {
       const assessment = assessLocally(entry.candidate, options.known());
-      const sameAddress =
-        state?.field === entry.field && state.assessment.input === assessment.input;
-      if (sameAddress && state) {
-        // Typing after a paste, or the page echoing the pasted value: keep any paid result.
-        return;
-      }
+      const next = enterAddress(
+        state,
+        {
+          field: entry.field,
+          ancestors: ancestorsOf(entry.field),
+          candidate: entry.candidate,
+          assessment,
+        },
+        walletChain,
+      );
+      // The same address again (typing after a paste, the page echoing it): nothing changes.
+      if (next === null) return;
       if (entry.trigger === "script" && dismissed.get(entry.field) === assessment.input) return;
       dismissed.delete(entry.field);
-      // A new address ends whatever check was shown for the previous one.
-      const chain = state?.chainSource === "user" ? state.chain : (walletChain ?? "base");
-      state = {
-        field: entry.field,
-        ancestors: ancestorsOf(entry.field),
-        candidate: entry.candidate,
-        assessment,
-        chain,
-        chainSource: state?.chainSource === "user" ? "user" : walletChain ? "wallet" : "default",
-        expanded: state?.field === entry.field ? state.expanded : false,
-        session: null,
-        progress: null,
-        outcome: null,
-        refusedClick: null,
-      };
+      state = next;
       options.performance.mark("presend:entry", { startTime: entry.at });
       render();
       options.performance.mark("presend:chip");
@@ -422,27 +430,30 @@ export function createBadgeController(options: BadgeControllerOptions) {
     setWallet(info: WalletInfo) {
       wallet = info;
       walletChain = info.chainId ? (chainById(info.chainId)?.name ?? null) : null;
-      if (state && state.chainSource !== "user" && walletChain && !state.session) {
-        update({ chain: walletChain, chainSource: "wallet" });
-      } else if (state) {
-        draw();
-      }
+      const next = state ? walletChainKnown(state, walletChain) : null;
+      if (next) replace(next);
+      else if (state) draw();
     },
     beginSession(session: string) {
-      update({
-        session,
-        expanded: true,
-        progress: { step: "requesting" },
-        outcome: null,
-        refusedClick: null,
-      });
+      if (state) replace(beginCheck(state, session));
+    },
+    /** A click on "Fetch my report" started fetching the lost report under `session`. */
+    beginRecovery(session: string) {
+      if (state) replace(beginRecovery(state, session));
+    },
+    /** The lost report came back (shown as the verdict) or the attempt ended otherwise. */
+    finishRecovery(session: string, outcome: RecoveryOutcome) {
+      const next = state ? finishRecovery(state, session, outcome) : null;
+      if (next) replace(next);
     },
     progress(session: string, progress: Progress) {
-      if (state?.session === session) update({ progress });
+      const next = state ? checkProgress(state, session, progress) : null;
+      if (next) replace(next);
     },
     finish(session: string, outcome: CheckOutcome) {
-      if (state?.session !== session) return;
-      update({ outcome, progress: null });
+      const next = state ? finishCheck(state, session, outcome) : null;
+      if (!next) return;
+      replace(next);
       if (outcome.type === "report") {
         // Click to verdict on screen, for the e2e measurement (like paste-to-chip).
         options.performance.mark("presend:verdict");

@@ -11,6 +11,7 @@ export const bridgeResultSchemas = {
   info: WalletInfoSchema,
   account: z.object({ address: AddressSchema }),
   sign: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+  signMessage: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
 } as const satisfies Record<BridgeRequestKind, z.ZodType>;
 export type BridgeResult<K extends BridgeRequestKind> = z.infer<(typeof bridgeResultSchemas)[K]>;
 

@@ -8,6 +8,13 @@ export const BridgeRequestSchema = z.discriminatedUnion("kind", [
   z.object({ id: z.string(), kind: z.literal("info") }),
   z.object({ id: z.string(), kind: z.literal("account") }),
   z.object({ id: z.string(), kind: z.literal("sign"), typedData: z.string() }),
+  /** The receipt proof only: the bridge signs no other personal message. */
+  z.object({
+    id: z.string(),
+    kind: z.literal("signMessage"),
+    account: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+    message: z.string().check(z.regex(/^presend receipt 0x[0-9a-f]+$/)),
+  }),
 ]);
 export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
 export type BridgeRequestKind = BridgeRequest["kind"];

@@ -12,7 +12,11 @@ import type { SecureChannel } from "./secureChannel";
 export type BridgeClient = {
   request<K extends BridgeRequestKind>(
     kind: K,
-    fields: K extends "sign" ? { typedData: string } : Record<string, never>,
+    fields: K extends "sign"
+      ? { typedData: string }
+      : K extends "signMessage"
+        ? { account: `0x${string}`; message: string }
+        : Record<string, never>,
     timeoutMs: number,
   ): Promise<BridgeResult<K>>;
   /** Feed every body the channel delivers. */

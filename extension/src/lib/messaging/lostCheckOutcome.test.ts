@@ -12,4 +12,13 @@ describe("lostCheckOutcome", () => {
     });
     expect(lostCheckOutcome("timeout")).toMatchObject({ message: "timeout", charged: "unknown" });
   });
+
+  it("names the payment written down for the click, so its report can be fetched", () => {
+    expect(lostCheckOutcome(new Error("gone"), "r-1")).toEqual({
+      type: "failed",
+      message: "gone",
+      charged: "unknown",
+      recoveryId: "r-1",
+    });
+  });
 });

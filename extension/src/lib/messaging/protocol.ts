@@ -74,15 +74,44 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
     message: z.string(),
     /** "unknown" when the signed payment was sent but no answer came back. */
     charged: z.union([z.boolean(), z.literal("unknown")]),
+    /** The stored pending recovery (see PendingRecoverySchema): the report can be fetched again. */
+    recoveryId: z.string().optional(),
   }),
   /** A report arrived whose signature does not verify with the pinned key: not shown, not trusted. */
   z.object({
     type: z.literal("forged"),
     message: z.string(),
     charged: z.union([z.literal(true), z.literal("unknown")]),
+    recoveryId: z.string().optional(),
   }),
 ]);
 export type CheckOutcome = z.infer<typeof CheckOutcomeSchema>;
+
+export const RecoveryStartSchema = z.object({
+  /** Per-click random id, minted in the extension's own UI, like a check's. */
+  session: z.string().min(16),
+  recoveryId: z.string(),
+  /** Set by the popup; a badge's tab and frame come from the message sender instead. */
+  source: CheckSourceSchema.optional(),
+});
+export type RecoveryStart = z.infer<typeof RecoveryStartSchema>;
+
+/** How fetching a charged report again ended (GET /receipts with the payer's signature). */
+export const RecoveryOutcomeSchema = z.discriminatedUnion("type", [
+  /** The report, its signature verified with the pinned key; now in the history. */
+  z.object({ type: z.literal("recovered"), entry: HistoryEntrySchema }),
+  /** The server does not know yet whether the payment settled (the chain is being read). */
+  z.object({ type: z.literal("pending"), message: z.string() }),
+  /** The server proves the authorization never settled: nothing was charged. */
+  z.object({ type: z.literal("not_charged"), message: z.string() }),
+  /** The stored report's signature does not verify with the pinned key: not shown, not trusted. */
+  z.object({ type: z.literal("forged"), message: z.string() }),
+  /** The person declined the signature in the wallet. */
+  z.object({ type: z.literal("rejected"), message: z.string() }),
+  /** Could not ask (no wallet, the server unreachable, another account); try again. */
+  z.object({ type: z.literal("failed"), message: z.string() }),
+]);
+export type RecoveryOutcome = z.infer<typeof RecoveryOutcomeSchema>;
 
 const SignRequestSchema = z.object({
   session: z.string(),
@@ -105,6 +134,18 @@ export const protocol = {
   /** background → content script: sign the EIP-3009 authorization on Base. */
   "wallet.sign": {
     request: SignRequestSchema,
+    response: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+  },
+  /** badge or popup → background: a click asked to fetch a charged report again. */
+  "recovery.fetch": { request: RecoveryStartSchema, response: RecoveryOutcomeSchema },
+  /** background → content script: the payer's EIP-191 signature of "presend receipt <nonce>". */
+  "wallet.signMessage": {
+    request: z.object({
+      session: z.string(),
+      /** The account that paid: the wallet must sign with it. */
+      account: AddressSchema,
+      message: z.string().regex(/^presend receipt 0x[0-9a-f]+$/),
+    }),
     response: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
   },
   /** content script → background: the page's wallet accepted a send to these addresses. */

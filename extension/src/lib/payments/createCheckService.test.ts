@@ -6,7 +6,7 @@ import { createMessenger, type MessageSender, type MessagingApi } from "../messa
 import type { CheckStart } from "../messaging/protocol";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import { memoryItem } from "../storage/memoryItem";
-import type { HistoryEntry, PinnedKeys, SpendLedger } from "../storage/schemas";
+import type { HistoryEntry, PendingRecovery, PinnedKeys, SpendLedger } from "../storage/schemas";
 import { createCheckService } from "./createCheckService";
 import { fakePaidApi } from "./fakePaidApi";
 
@@ -23,10 +23,18 @@ type Delivered = { tabId: number | null; frameId: number | null; type: string; d
 
 // The browser as the background sees it: the content script of any tab answers with the page
 // wallet (which signs with a real key), extension pages take progress messages.
-async function setup(options: { dailyCapUnits?: number } = {}) {
+async function setup(
+  options: { dailyCapUnits?: number; afterPayment?: "report" | "unknown" } = {},
+) {
   const delivered: Delivered[] = [];
   const answer = async ({ type, data }: { type: string; data: Record<string, unknown> }) => {
     if (type === "wallet.account") return { ok: true, data: { address: payer.address } };
+    if (type === "wallet.signMessage") {
+      return {
+        ok: true,
+        data: { signature: await payer.signMessage({ message: String(data.message) }) },
+      };
+    }
     if (type === "wallet.sign") {
       const typedData = parseWithBigints(String(data.typedData)) as TypedDataDefinition;
       return { ok: true, data: { signature: await payer.signTypedData(typedData) } };
@@ -51,7 +59,13 @@ async function setup(options: { dailyCapUnits?: number } = {}) {
       },
     },
   };
-  const paidApi = await fakePaidApi({ payTo, report, now });
+  const paidApi = await fakePaidApi({
+    payTo,
+    report,
+    now,
+    afterPayment: options.afterPayment ?? "report",
+  });
+  const recoveries = memoryItem<PendingRecovery[]>([]);
   const ledger = memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: 0 });
   const history = memoryItem<HistoryEntry[]>([]);
   let alive = 0;
@@ -75,13 +89,13 @@ async function setup(options: { dailyCapUnits?: number } = {}) {
       ledger,
       history,
       historyLimit: 50,
+      recoveries,
       now: () => now,
       randomId: () => "entry-1",
     },
   });
-  const walletCalls = () =>
-    delivered.filter((d) => d.type === "wallet.account" || d.type === "wallet.sign");
-  return { service, delivered, walletCalls, ledger, history, alive: () => alive };
+  const walletCalls = () => delivered.filter((d) => d.type.startsWith("wallet."));
+  return { service, delivered, walletCalls, ledger, history, recoveries, alive: () => alive };
 }
 
 const request = (session: string, extra: Partial<CheckStart> = {}): CheckStart => ({
@@ -169,5 +183,39 @@ describe("createCheckService", () => {
     expect(outcomes.map((o) => o.type).sort()).toEqual(["refused", "report"]);
     expect(walletCalls().filter((d) => d.type === "wallet.sign")).toHaveLength(1);
     expect(ledger.value().spentUnits).toBe(10_000);
+  });
+
+  it("fetches a lost report again with one receipt signature from the clicking tab, and pays nothing", async () => {
+    const { service, walletCalls, history, recoveries, ledger } = await setup({
+      afterPayment: "unknown",
+    });
+    const lost = await service.start(request("l".repeat(16)), contentScript(7, 1));
+    expect(lost).toMatchObject({ type: "failed", charged: "unknown" });
+    const recoveryId = lost.type === "failed" ? (lost.recoveryId ?? "") : "";
+    const nonce = recoveries.value()[0]?.nonce;
+
+    const outcome = await service.recover(
+      { session: "f".repeat(16), recoveryId, source: { kind: "popup", tabId: 99, frameId: 0 } },
+      contentScript(7, 1),
+    );
+    expect(outcome.type).toBe("recovered");
+    const signing = walletCalls().filter((d) => d.type === "wallet.signMessage");
+    expect(
+      signing.map((d) => [d.tabId, d.frameId, (d.data as { message: string }).message]),
+    ).toEqual([[7, 1, `presend receipt ${nonce}`]]);
+    expect(walletCalls().filter((d) => d.type === "wallet.sign")).toHaveLength(1);
+    expect(history.value()).toHaveLength(1);
+    expect(recoveries.value()).toEqual([]);
+    expect(ledger.value().spentUnits).toBe(10_000);
+    // A replayed click asks for nothing more.
+    await expect(
+      service.recover({ session: "f".repeat(16), recoveryId }, contentScript(7, 1)),
+    ).rejects.toMatchObject({ code: "not_allowed" });
+    await expect(
+      service.recover(
+        { session: "g".repeat(16), recoveryId },
+        { id: "presend-id", url: "https://x/" },
+      ),
+    ).rejects.toMatchObject({ code: "not_allowed" });
   });
 });

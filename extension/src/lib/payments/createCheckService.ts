@@ -2,8 +2,15 @@ import type { Address } from "viem";
 import { stringifyWithBigints } from "../bridge/jsonWithBigints";
 import { MessageError } from "../messaging/MessageError";
 import type { MessageSender, Messenger } from "../messaging/messenger";
-import type { CheckOutcome, CheckStart, Progress } from "../messaging/protocol";
+import type {
+  CheckOutcome,
+  CheckStart,
+  Progress,
+  RecoveryOutcome,
+  RecoveryStart,
+} from "../messaging/protocol";
 import { createPendingSpend } from "./createPendingSpend";
+import { recoverReport } from "./recoverReport";
 import { type PaidCheckDeps, runPaidCheck } from "./runPaidCheck";
 
 type Source = { kind: "badge" | "popup"; tabId: number; frameId: number };
@@ -35,7 +42,7 @@ export function createCheckService(options: CheckServiceOptions) {
       message: "Paid checks start from the badge or the popup.",
     });
 
-  const sourceOf = (request: CheckStart, sender: MessageSender): Source => {
+  const sourceOf = (request: Pick<CheckStart, "source">, sender: MessageSender): Source => {
     // The extension's own pages first: the popup opened in a tab has a sender.tab too, and
     // must pay with the tab it names, not with itself.
     if (sender.url?.startsWith(options.extensionOrigin)) {
@@ -49,13 +56,51 @@ export function createCheckService(options: CheckServiceOptions) {
     throw notAllowed();
   };
 
+  const claimSession = (session: string) => {
+    if (usedSessions.has(session)) {
+      throw new MessageError({ code: "not_allowed", message: "This check was already started." });
+    }
+    usedSessions.add(session);
+  };
+
   return {
+    /**
+     * Fetches a charged report again (GET /receipts), asking the wallet of the clicking tab for
+     * the payer's receipt signature: one signature per click, never a payment.
+     */
+    async recover(request: RecoveryStart, sender: MessageSender): Promise<RecoveryOutcome> {
+      const source = sourceOf(request, sender);
+      claimSession(request.session);
+      let signed = false;
+      const release = options.keepAlive();
+      try {
+        return await recoverReport(request.recoveryId, {
+          ...options.checks,
+          async signMessage(account, message) {
+            if (signed) {
+              throw new MessageError({
+                code: "not_allowed",
+                message: "Already signed for this click.",
+              });
+            }
+            signed = true;
+            const { signature } = await messenger.sendToTab(
+              source.tabId,
+              "wallet.signMessage",
+              { session: request.session, account, message },
+              source.frameId,
+            );
+            return signature as `0x${string}`;
+          },
+        });
+      } finally {
+        release();
+      }
+    },
+
     async start(request: CheckStart, sender: MessageSender): Promise<CheckOutcome> {
       const source = sourceOf(request, sender);
-      if (usedSessions.has(request.session)) {
-        throw new MessageError({ code: "not_allowed", message: "This check was already started." });
-      }
-      usedSessions.add(request.session);
+      claimSession(request.session);
       const progress = (p: Progress) => {
         const message = { session: request.session, progress: p };
         const sent =

@@ -1,3 +1,4 @@
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { AttestationKey } from "@presend/shared/attestation/attestationSchemas";
 import {
@@ -13,15 +14,24 @@ import {
 import type { PaymentRequired } from "@x402/core/types";
 import { createOfferJWS, createReceiptJWS, type JWSSigner } from "@x402/extensions/offer-receipt";
 import { base64url, CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
-import type { Address } from "viem";
+import { type Address, type Hex, verifyMessage } from "viem";
 
 export type FakePaidApiOptions = {
   payTo: Address;
   report: Report | DeepReport;
   /** Rewrites the challenge's payTo after it was attested and offered (a man in the middle). */
   challengePayTo?: Address;
-  /** After a payment: the real report, an altered one, a 402 before settlement, or no answer. */
-  afterPayment?: "report" | "forged" | "refused" | "drop";
+  /**
+   * After a payment: the real report, an altered one, a 402 before settlement, no answer, or the
+   * server's 502 settlement_unknown (the settlement was sent, its outcome could not be read).
+   */
+  afterPayment?: "report" | "forged" | "refused" | "drop" | "unknown";
+  /**
+   * What GET /receipts/{payer}/{nonce} answers the payer (a bad signature is always 403): the
+   * stored report signed as the server signs it, the same report altered, 409 settlement_unknown
+   * (not decided yet), or 404 (never settled). Default: settled.
+   */
+  receipts?: "settled" | "forged" | "pending" | "missing";
   /** The clock of the test: the attestation is signed as of then. */
   now?: Date;
 };
@@ -74,7 +84,7 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
       }),
     ),
   )
-    .setProtectedHeader({ alg: "ES256", kid })
+    .setProtectedHeader({ alg: "ES256", kid, typ: "presend-attestation+jws" })
     .sign(privateKey);
   const resourceUrl = "http://api.test/check";
   const requirement = {
@@ -92,9 +102,75 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
     resource: { url: resourceUrl, description: "check", mimeType: "application/json" },
     accepts: [{ ...requirement, payTo: options.challengePayTo ?? options.payTo }],
     extensions: {
-      "x-presend-attestation": { info: { jws, key, note: "" } },
+      "x-presend-attestation": {
+        info: {
+          jws,
+          key,
+          note: `presend signs its payTo, per-route maximum prices, network and asset with this ES256 key (kid ${kid}).`,
+        },
+      },
       "offer-receipt": { info: { offers: [offer] } },
     },
+  };
+
+  // The detached report signature, as the server's report signer makes it.
+  const signReport = async (
+    report: unknown,
+    settlement: { transaction: string; network: string; payer: string },
+  ) => {
+    const header = base64url.encode(
+      JSON.stringify({ alg: "ES256", kid, typ: reportSignatureType }),
+    );
+    const payload = base64url.encode(reportSigningInput(report, settlement));
+    const signature = await signer.sign(new TextEncoder().encode(`${header}.${payload}`));
+    return `${header}..${signature}`;
+  };
+  const transaction = `0x${"ab".repeat(32)}`;
+  /** Payments that reached the server, by "payer nonce" in lowercase. */
+  const paid = new Map<string, { payer: string; nonce: string }>();
+
+  const answerReceipt = async (payer: string, nonce: string, signature: string | null) => {
+    const record = paid.get(`${payer.toLowerCase()} ${nonce.toLowerCase()}`);
+    const proven =
+      record !== undefined &&
+      signature !== null &&
+      (await verifyMessage({
+        address: payer as Address,
+        message: receiptMessage(nonce),
+        signature: signature as Hex,
+      }).catch(() => false));
+    const error = (status: number, code: string, message: string) =>
+      new Response(JSON.stringify({ error: { code, message } }), { status });
+    if (record === undefined) return error(404, "receipt_not_found", "No such paid request.");
+    if (!proven) return error(403, "receipt_forbidden", "Only the payer may fetch this receipt.");
+    const mode = options.receipts ?? "settled";
+    if (mode === "pending") {
+      return error(409, "settlement_unknown", "Whether this payment settled is not known yet.");
+    }
+    if (mode === "missing") {
+      return error(404, "receipt_not_found", "This authorization was never settled.");
+    }
+    const settlement = { transaction, network, payer: record.payer };
+    const signed = await signReport(options.report, settlement);
+    const report =
+      mode === "forged"
+        ? { ...options.report, verdict: { ...options.report.verdict, headline: "Safe to send" } }
+        : options.report;
+    return new Response(
+      JSON.stringify({
+        tx: transaction,
+        network,
+        payer: record.payer,
+        nonce: record.nonce,
+        payTo: options.payTo,
+        route: "/check",
+        amount: "10000",
+        createdAt: new Date(now * 1000).toISOString(),
+        report,
+        signature: signed,
+      }),
+      { status: 200 },
+    );
   };
 
   /** Every request the API received: its URL and headers. */
@@ -102,6 +178,13 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
   const fetch = async (url: string | URL | Request, init?: RequestInit) => {
     const headers = (init?.headers ?? {}) as Record<string, string>;
     requests.push({ url: String(url), headers });
+    const receiptPath =
+      /\/receipts\/(0x[0-9a-fA-F]{40})\/(0x[0-9a-fA-F]{64})(?:\?signature=(0x[0-9a-fA-F]+))?$/.exec(
+        String(url),
+      );
+    if (receiptPath) {
+      return answerReceipt(receiptPath[1] ?? "", receiptPath[2] ?? "", receiptPath[3] ?? null);
+    }
     const payment = headers["PAYMENT-SIGNATURE"];
     if (!payment) {
       return new Response("{}", {
@@ -120,20 +203,28 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
         },
       );
     }
-    const paid = decodePaymentSignatureHeader(payment).payload as {
-      authorization: { from: string };
+    const { authorization } = decodePaymentSignatureHeader(payment).payload as {
+      authorization: { from: string; nonce: string };
     };
-    const settlement = {
-      transaction: `0x${"ab".repeat(32)}`,
-      network,
-      payer: paid.authorization.from,
-    };
+    paid.set(`${authorization.from.toLowerCase()} ${authorization.nonce.toLowerCase()}`, {
+      payer: authorization.from,
+      nonce: authorization.nonce,
+    });
+    if (after === "unknown") {
+      const path = `/receipts/${authorization.from.toLowerCase()}/${authorization.nonce}`;
+      return new Response(
+        JSON.stringify({
+          error: {
+            code: "settlement_unknown",
+            message: `The settlement was sent and its outcome could not be read; fetch the report at ${path}.`,
+          },
+        }),
+        { status: 502, headers: { "PRESEND-RECEIPT": `http://api.test${path}` } },
+      );
+    }
+    const settlement = { transaction, network, payer: authorization.from };
     const receipt = await createReceiptJWS({ resourceUrl, ...settlement }, signer);
-    const header = base64url.encode(
-      JSON.stringify({ alg: "ES256", kid, typ: reportSignatureType }),
-    );
-    const payload = base64url.encode(reportSigningInput(options.report, settlement));
-    const signature = await signer.sign(new TextEncoder().encode(`${header}.${payload}`));
+    const reportSignature = await signReport(options.report, settlement);
     const body =
       after === "forged"
         ? { ...options.report, verdict: { ...options.report.verdict, headline: "Safe to send" } }
@@ -147,7 +238,7 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
           network,
           extensions: { "offer-receipt": { info: { receipt } } },
         }),
-        [reportSignatureHeader]: `${header}..${signature}`,
+        [reportSignatureHeader]: reportSignature,
       },
     });
   };

@@ -5,7 +5,13 @@ import { describe, expect, it, vi } from "vitest";
 import { MessageError } from "../messaging/MessageError";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import { memoryItem } from "../storage/memoryItem";
-import type { HistoryEntry, PinnedKey, PinnedKeys, SpendLedger } from "../storage/schemas";
+import type {
+  HistoryEntry,
+  PendingRecovery,
+  PinnedKey,
+  PinnedKeys,
+  SpendLedger,
+} from "../storage/schemas";
 import { StoredValueInvalidError } from "../storage/validatedItem";
 import { createPendingSpend } from "./createPendingSpend";
 import { type FakePaidApiOptions, fakePaidApi } from "./fakePaidApi";
@@ -40,6 +46,7 @@ async function setup(
   const ledger = memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: options.spent ?? 0 });
   const history = memoryItem<HistoryEntry[]>([]);
   const pinnedKeys = memoryItem<PinnedKeys>(options.pinned ?? {});
+  const recoveries = memoryItem<PendingRecovery[]>([]);
   const progress = vi.fn();
   const deps: PaidCheckDeps = {
     fetch,
@@ -53,12 +60,23 @@ async function setup(
     pending: createPendingSpend(),
     history,
     historyLimit: 50,
+    recoveries,
     wallet: { account: async () => payer.address, signTypedData: signTypedData as never },
     progress,
     now: () => now,
     randomId: () => "entry-1",
   };
-  return { deps, api, requests, signTypedData, ledger, history, pinnedKeys, progress };
+  return {
+    deps,
+    api,
+    requests,
+    signTypedData,
+    ledger,
+    history,
+    pinnedKeys,
+    recoveries,
+    progress,
+  };
 }
 
 describe("runPaidCheck", () => {
@@ -133,9 +151,56 @@ describe("runPaidCheck", () => {
     const { deps, ledger } = await setup({ api: { afterPayment: "drop" } });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome).toMatchObject({ type: "failed", charged: "unknown" });
-    if (outcome.type === "failed") expect(outcome.message).toMatch(/\/receipts\/0x/);
+    expect(outcome).toHaveProperty("recoveryId");
     expect(ledger.value().spentUnits).toBe(10_000);
     expect(deps.pending.total()).toBe(0n);
+  });
+
+  it("records the signed authorization before the payment is sent, so a lost answer can be recovered", async () => {
+    const { deps, recoveries, api } = await setup({ api: { afterPayment: "drop" } });
+    const seenWhenPaying: PendingRecovery[][] = [];
+    deps.fetch = (async (url: string, init?: RequestInit) => {
+      const headers = (init?.headers ?? {}) as Record<string, string>;
+      if (headers["PAYMENT-SIGNATURE"]) seenWhenPaying.push(recoveries.value());
+      return api.fetch(url, init);
+    }) as typeof fetch;
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(seenWhenPaying).toHaveLength(1);
+    const paid = api.requests.find((r) => r.headers["PAYMENT-SIGNATURE"]);
+    const { authorization } = decodePaymentSignatureHeader(paid?.headers["PAYMENT-SIGNATURE"] ?? "")
+      .payload as { authorization: { from: string; nonce: string } };
+    expect(seenWhenPaying[0]).toEqual([
+      expect.objectContaining({
+        payer: authorization.from,
+        nonce: authorization.nonce.toLowerCase(),
+        transaction: null,
+        route: "check",
+        address,
+        chain: "base",
+        amount: "10000",
+        payTo,
+        apiUrl: "http://api.test",
+      }),
+    ]);
+    expect(outcome).toMatchObject({ type: "failed", charged: "unknown", recoveryId: "entry-1" });
+    expect(recoveries.value()[0]?.lastAttempt).toMatchObject({ state: "unknown" });
+  });
+
+  it("keeps the recovery when the server answers 502 settlement_unknown, and never says nothing was charged", async () => {
+    const { deps, recoveries, ledger } = await setup({ api: { afterPayment: "unknown" } });
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toMatchObject({ type: "failed", charged: "unknown", recoveryId: "entry-1" });
+    if (outcome.type === "failed") expect(outcome.message).not.toMatch(/nothing was charged/i);
+    expect(recoveries.value()).toHaveLength(1);
+    expect(ledger.value().spentUnits).toBe(10_000);
+  });
+
+  it("forgets the recorded authorization once the report arrived, or the answer proved no charge", async () => {
+    for (const afterPayment of ["report", "refused"] as const) {
+      const { deps, recoveries } = await setup({ api: { afterPayment } });
+      await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+      expect(recoveries.value()).toEqual([]);
+    }
   });
 
   it("refunds the cap only when the answer proves no settlement (a 402 refusing the payment)", async () => {

@@ -14,7 +14,14 @@ import type { Address, Hex } from "viem";
 import { MessageError } from "../messaging/MessageError";
 import type { CheckOutcome, Progress, RefusalCode as ShownRefusal } from "../messaging/protocol";
 import { pinScope } from "../storage/pinScope";
-import type { HistoryEntry, PinnedKeys, Route, Settings, SpendLedger } from "../storage/schemas";
+import type {
+  HistoryEntry,
+  PendingRecovery,
+  PinnedKeys,
+  Route,
+  Settings,
+  SpendLedger,
+} from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
 import { formatUsdc } from "../ui/prices";
 import type { PendingSpend } from "./createPendingSpend";
@@ -40,6 +47,8 @@ export type PaidCheckDeps = {
   pending: PendingSpend;
   history: ValidatedItem<HistoryEntry[]>;
   historyLimit: number;
+  /** Payments whose report has not arrived (written before a signed payment is sent). */
+  recoveries: ValidatedItem<PendingRecovery[]>;
   wallet: RemoteWallet;
   progress: (progress: Progress) => void;
   now: () => Date;
@@ -47,6 +56,9 @@ export type PaidCheckDeps = {
 };
 
 export type PaidCheckRequest = { route: Route; address: Address; chain: ChainName };
+
+/** Pending recoveries kept at most (the oldest beyond are dropped). */
+const recoveriesKept = 20;
 
 const ledgerUnreadable =
   "The record of today's spending is unreadable, so the daily cap cannot be enforced. Reset it in the options to pay again.";
@@ -138,6 +150,44 @@ export async function runPaidCheck(
       deps.progress({ step: "checking" });
     }
   };
+  // The signed authorization, recorded before the client sends it: whatever happens next (the
+  // answer lost, the service worker stopped), the report can be fetched again by payer and nonce.
+  let sent: PendingRecovery | null = null;
+  const recordSent = async (typedData: { message: Record<string, unknown> }) => {
+    const { from, to, value, nonce } = typedData.message as {
+      from?: unknown;
+      to?: unknown;
+      value?: unknown;
+      nonce?: unknown;
+    };
+    if (typeof nonce !== "string" || typeof from !== "string") return;
+    sent = {
+      id: deps.randomId(),
+      apiUrl: pinScope(apiUrl),
+      payer: from as Address,
+      nonce: nonce.toLowerCase(),
+      transaction: null,
+      route: request.route,
+      address: request.address,
+      chain: request.chain,
+      amount: String(value),
+      payTo: to as Address,
+      sentAt: deps.now().toISOString(),
+      lastAttempt: null,
+    };
+    const entry = sent;
+    await deps.recoveries.update((list) => [entry, ...list].slice(0, recoveriesKept));
+  };
+  const settleRecovery = async (change: Partial<PendingRecovery> | "done") => {
+    const id = sent?.id;
+    if (id === undefined) return undefined;
+    await deps.recoveries.update((list) =>
+      change === "done"
+        ? list.filter((r) => r.id !== id)
+        : list.map((r) => (r.id === id ? { ...r, ...change } : r)),
+    );
+    return id;
+  };
   const client = createPresendClient({
     url: new URL(pinScope(apiUrl)).toString(),
     fetch: deps.fetch,
@@ -147,12 +197,17 @@ export async function runPaidCheck(
     now: deps.now,
     signer: async () => ({
       address: await deps.wallet.account(),
-      signTypedData: (typedData) => deps.wallet.signTypedData(typedData),
+      signTypedData: async (typedData) => {
+        const signature = await deps.wallet.signTypedData(typedData);
+        await recordSent(typedData);
+        return signature;
+      },
+      // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
+      // so the client's automatic recovery stops here and the pending recovery is kept.
       signMessage: async () => {
-        throw new PaymentError(
-          "The extension cannot ask the page wallet for a receipt signature; fetch the report with the CLI.",
-          { code: "receipt_signature_unavailable" },
-        );
+        throw new PaymentError("The receipt signature is asked for on the person's click.", {
+          code: "receipt_signature_unavailable",
+        });
       },
     }),
   });
@@ -162,6 +217,9 @@ export async function runPaidCheck(
   const result: PaidResult<Report | DeepReport> =
     request.route === "deep" ? await client.deep(input) : await client.check(input);
 
+  if (result.type === "report" || result.type === "not_charged" || result.type === "refused") {
+    await settleRecovery("done");
+  }
   switch (result.type) {
     case "report": {
       const entry: HistoryEntry = {
@@ -205,14 +263,37 @@ export async function runPaidCheck(
       }
       return { type: "failed", message: result.message, charged: false };
     }
-    case "unrecovered":
+    case "unrecovered": {
+      const message =
+        result.charged === true
+          ? "Paid, but the report did not arrive."
+          : "The answer to the payment was lost.";
+      const recoveryId = await settleRecovery({
+        transaction: result.settlement?.transaction.toLowerCase() ?? null,
+        lastAttempt: { at: deps.now().toISOString(), state: "unknown", message: result.message },
+      });
       return {
         type: "failed",
-        message: `${result.message} To fetch the report: ${result.recover}`,
+        message:
+          recoveryId === undefined
+            ? `${result.message} To fetch the report: ${result.recover}`
+            : message,
         charged: result.charged,
+        ...(recoveryId !== undefined && { recoveryId }),
       };
-    case "forged":
-      return { type: "forged", message: result.message, charged: result.charged };
+    }
+    case "forged": {
+      const recoveryId = await settleRecovery({
+        transaction: result.settlement?.transaction.toLowerCase() ?? null,
+        lastAttempt: { at: deps.now().toISOString(), state: "forged", message: result.message },
+      });
+      return {
+        type: "forged",
+        message: result.message,
+        charged: result.charged,
+        ...(recoveryId !== undefined && { recoveryId }),
+      };
+    }
   }
 }
 
@@ -235,6 +316,7 @@ function shown(code: RefusalCode): ShownRefusal {
     case "asset_mismatch":
     case "validity_too_long":
     case "redirect":
+    case "invalid_payment_id":
       return "unexpected_challenge";
     case "pin_store_unreadable":
       return "attestation_invalid";

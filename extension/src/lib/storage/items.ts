@@ -3,6 +3,8 @@ import { defaultApiUrl } from "./defaultApiUrl";
 import {
   type HistoryEntry,
   HistorySchema,
+  PendingRecoveriesSchema,
+  type PendingRecovery,
   type PinnedKeys,
   PinnedKeysSchema,
   type SentRecipient,
@@ -31,6 +33,16 @@ export const history = validatedItem<HistoryEntry[]>(
   [],
 );
 export const historyLimit = 50;
+
+/**
+ * Paid checks whose report has not arrived yet (see PendingRecoverySchema), newest first. Written
+ * before a signed payment is sent, so a closed card, popup or stopped service worker loses none.
+ */
+export const pendingRecoveries = validatedItem<PendingRecovery[]>(
+  storage.defineItem<unknown>("local:pendingRecoveries", { fallback: [], version: 1 }),
+  PendingRecoveriesSchema,
+  [],
+);
 
 /** Addresses the user sent funds to (seen by the wallet bridge), newest first. */
 export const sentRecipients = validatedItem<SentRecipient[]>(

@@ -1,4 +1,5 @@
 import { PinRecordSchema } from "@presend/client/PinStore";
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import {
   ChainNameSchema,
   DeepReportSchema,
@@ -15,7 +16,7 @@ export type Route = z.infer<typeof RouteSchema>;
 
 export const AddressSchema = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
+  .regex(addressPattern) as unknown as z.ZodType<`0x${string}`>;
 
 export const HistoryEntrySchema = z.object({
   id: z.string(),
@@ -36,6 +37,43 @@ export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 export const HistorySchema = z.array(HistoryEntrySchema);
 
 const SentRecipientSchema = z.object({ address: AddressSchema, at: z.string() });
+/**
+ * A payment whose report did not arrive: the signed authorization went out and the answer was
+ * lost or said the outcome is unknown. Kept until the report is fetched again through
+ * /receipts (with the payer's signature) or the server proves nothing was charged.
+ */
+export const PendingRecoverySchema = z.object({
+  id: z.string(),
+  /** The API origin the payment went to (its pinned key verifies the recovered report). */
+  apiUrl: z.string(),
+  payer: AddressSchema,
+  /** The EIP-3009 authorization nonce (bytes32): finds the payment when the transaction is unknown. */
+  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  /** The settlement transaction, when the server named it. */
+  transaction: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .nullable(),
+  route: RouteSchema,
+  address: AddressSchema,
+  chain: ChainNameSchema,
+  /** USDC base units signed for, and to whom. */
+  amount: z.string(),
+  payTo: AddressSchema,
+  /** When the authorization was signed. */
+  sentAt: z.string(),
+  /** The last attempt to fetch the report, as shown to the person. */
+  lastAttempt: z
+    .object({
+      at: z.string(),
+      state: z.enum(["unknown", "pending", "not_charged", "forged", "rejected", "failed"]),
+      message: z.string(),
+    })
+    .nullable(),
+});
+export type PendingRecovery = z.infer<typeof PendingRecoverySchema>;
+export const PendingRecoveriesSchema = z.array(PendingRecoverySchema);
+
 export const SentRecipientsSchema = z.array(SentRecipientSchema);
 export type SentRecipient = z.infer<typeof SentRecipientSchema>;
 

@@ -1,5 +1,6 @@
 import type { CheckOutcome, Progress } from "../messaging/protocol";
 import { formatUsdc } from "./prices";
+import { RecoveryControls, type RecoveryControlsProps } from "./RecoveryControls";
 import { VerdictView } from "./VerdictView";
 
 function chargedText(charged: boolean | "unknown"): string {
@@ -11,9 +12,12 @@ function chargedText(charged: boolean | "unknown"): string {
 export function OutcomeView({
   progress,
   outcome,
+  recovery,
 }: {
   progress: Progress | null;
   outcome: CheckOutcome | null;
+  /** "Fetch my report" for a payment whose report did not arrive (when the caller offers it). */
+  recovery?: RecoveryControlsProps;
 }) {
   if (outcome) {
     switch (outcome.type) {
@@ -34,17 +38,23 @@ export function OutcomeView({
         );
       case "forged":
         return (
-          <div className="alert level-danger" data-state="forged">
-            <strong>Forged report, not shown: </strong>
-            {outcome.message} {chargedText(outcome.charged)}
-          </div>
+          <>
+            <div className="alert level-danger" data-state="forged">
+              <strong>Forged report, not shown: </strong>
+              {outcome.message} {chargedText(outcome.charged)}
+            </div>
+            {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}
+          </>
         );
       case "failed":
         return (
-          <div className="alert level-warn" data-state="failed">
-            <strong>Failed: </strong>
-            {outcome.message} {chargedText(outcome.charged)}
-          </div>
+          <>
+            <div className="alert level-warn" data-state="failed">
+              <strong>{outcome.recoveryId ? "Report not received: " : "Failed: "}</strong>
+              {outcome.message} {chargedText(outcome.charged)}
+            </div>
+            {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}
+          </>
         );
     }
   }

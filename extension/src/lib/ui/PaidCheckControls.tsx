@@ -1,7 +1,8 @@
 import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { routePrices } from "@presend/shared/pricing/routePrices";
 import type { MouseEvent } from "react";
 import type { Route } from "../storage/schemas";
-import { formatUsdc, routePrices } from "./prices";
+import { formatUsdc } from "./prices";
 
 export type PaidCheckControlsProps = {
   chain: ChainName;

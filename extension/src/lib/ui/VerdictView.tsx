@@ -45,38 +45,53 @@ function flagsByChain(report: Report | DeepReport): Map<ChainName, Flag[]> {
 }
 
 function FactsRow({ facts, target, flags }: { facts: ChainFacts; target: boolean; flags: Flag[] }) {
+  const flagList = flags.map((flag) => (
+    <span key={flag.text} className={`flag level-${flag.level}`}>
+      {flag.text}
+    </span>
+  ));
   const flagCell = (
-    <td data-testid="flags">
-      {flags.map((flag) => (
-        <span key={flag.text} className={`flag level-${flag.level}`}>
-          {flag.text}
-        </span>
-      ))}
+    <td className="flags-cell" data-testid="flags">
+      {flagList}
     </td>
+  );
+  const className = [target ? "target" : "", flags.length > 0 ? "flagged" : ""].join(" ").trim();
+  // On a narrow card the flags leave their column for a line of their own under the row (the
+  // stylesheet shows one or the other), so no column is squeezed to a few pixels.
+  const flagLine = flags.length > 0 && (
+    <tr className="flags-line" data-flags-for={facts.name}>
+      <td colSpan={5}>{flagList}</td>
+    </tr>
   );
   if (facts.status === "unavailable") {
     return (
-      <tr data-chain={facts.name} className={target ? "target" : undefined}>
-        <td>{facts.name}</td>
-        <td colSpan={4}>could not read{facts.error ? `: ${facts.error}` : ""}</td>
-        {flagCell}
-      </tr>
+      <>
+        <tr data-chain={facts.name} className={className || undefined}>
+          <td>{facts.name}</td>
+          <td colSpan={4}>could not read{facts.error ? `: ${facts.error}` : ""}</td>
+          {flagCell}
+        </tr>
+        {flagLine}
+      </>
     );
   }
   return (
-    <tr data-chain={facts.name} className={target ? "target" : undefined}>
-      <td>{facts.name}</td>
-      <td>{kindInWords(facts)}</td>
-      <td>{facts.outgoingTxs ?? "–"}</td>
-      <td title={exact(facts.native)}>{amount(facts.native)}</td>
-      <td title={exact(facts.usdc)}>
-        {amount(facts.usdc)}
-        {facts.usdcBridged && Number(facts.usdcBridged.raw) > 0
-          ? ` + ${amount(facts.usdcBridged)}`
-          : ""}
-      </td>
-      {flagCell}
-    </tr>
+    <>
+      <tr data-chain={facts.name} className={className || undefined}>
+        <td>{facts.name}</td>
+        <td>{kindInWords(facts)}</td>
+        <td>{facts.outgoingTxs ?? "–"}</td>
+        <td title={exact(facts.native)}>{amount(facts.native)}</td>
+        <td title={exact(facts.usdc)}>
+          {amount(facts.usdc)}
+          {facts.usdcBridged && Number(facts.usdcBridged.raw) > 0
+            ? ` + ${amount(facts.usdcBridged)}`
+            : ""}
+        </td>
+        {flagCell}
+      </tr>
+      {flagLine}
+    </>
   );
 }
 
@@ -141,7 +156,9 @@ export function VerdictView({ report }: { report: Report | DeepReport }) {
               <th scope="col">Txs</th>
               <th scope="col">Native</th>
               <th scope="col">USDC</th>
-              <th scope="col">Flags</th>
+              <th scope="col" className="flags-cell">
+                Flags
+              </th>
             </tr>
           </thead>
           <tbody>

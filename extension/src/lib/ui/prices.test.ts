@@ -1,5 +1,6 @@
+import { routePrices } from "@presend/shared/pricing/routePrices";
 import { describe, expect, it } from "vitest";
-import { formatUsdc, routePrices } from "./prices";
+import { formatUsdc } from "./prices";
 
 describe("formatUsdc", () => {
   it("shows the route prices as the badge labels them", () => {

@@ -1,8 +1,3 @@
-import type { Route } from "../storage/schemas";
-
-/** The advertised price of each paid route in USDC base units; the 402 is authoritative. */
-export const routePrices: Record<Route, bigint> = { check: 10_000n, deep: 50_000n };
-
 /**
  * USDC base units (6 decimals) as dollars, e.g. 10000 -> "$0.01".
  * @example formatUsdc(50_000n) // "$0.05"

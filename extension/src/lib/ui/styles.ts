@@ -49,6 +49,20 @@ tr.target td:first-child::after { content: " (target)"; font-weight: 400; color:
 .flag { display: inline-block; border-radius: 4px; padding: 0 var(--s1); margin: 0 var(--s1) 2px 0;
   font-size: 11px; font-weight: 600; }
 td[data-testid="flags"] { min-width: 72px; }
+/* The table's width follows its container (the card, the popup); a narrow one moves the flags
+   from their column to a line under the row they mark. */
+.verdict { container-type: inline-size; }
+tr.flags-line { display: none; }
+tr.flags-line td { padding-top: 0; }
+@container (max-width: 400px) {
+  .flags-cell { display: none; }
+  tr.flags-line { display: table-row; }
+  tr.flagged td { border-bottom: none; }
+}
+.again { margin: var(--s2) 0; }
+.again summary { cursor: pointer; color: var(--muted); font-size: 12px; padding: var(--s1) 0; }
+.again[open] summary { color: var(--ink); }
+.recovery .row .muted { flex: 1 1 200px; }
 .headline { font-size: 14px; font-weight: 700; }
 .alert .pill { border: 1px solid var(--strong); }
 .verdict-head { display: flex; gap: var(--s2); align-items: baseline; flex-wrap: wrap; }

@@ -7,6 +7,7 @@ import {
   getConnectors,
   injected,
   reconnect,
+  signMessage,
   signTypedData,
   switchChain,
   watchChainId,
@@ -27,6 +28,8 @@ export type PageWallet = {
   account(): Promise<Address>;
   /** Signs typed data on `chainId`, switching the wallet there first and back afterwards. */
   signOn(chainId: number, typedData: TypedDataDefinition): Promise<Hex>;
+  /** EIP-191 personal_sign with `account` (the receipt proof; no chain switch needed). */
+  signMessage(account: Address, message: string): Promise<Hex>;
   /** Calls back whenever a wallet appears or its chain or account change. */
   watch(onChange: () => void): () => void;
 };
@@ -123,6 +126,13 @@ export function createPageWallet(): PageWallet {
           await switchChain(config, { chainId: previous as typeof base.id }).catch(() => undefined);
         }
       }
+    },
+
+    async signMessage(account, message) {
+      const connector = await pick();
+      if (!connector) throw new NoWalletError();
+      await ensureConnected(connector);
+      return signMessage(config, { account, message, connector });
     },
 
     watch(onChange) {

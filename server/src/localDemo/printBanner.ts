@@ -1,12 +1,13 @@
+import type { World } from "@presend/devnet";
 import { chainNames } from "@presend/shared/chains/chains";
-import type { RunningServer } from "./startServer";
+import type { RunningServer } from "../startServer";
 
 /**
  * What `npm start` prints: the API URL, each chain's RPC URL, the demo addresses with the verdict
  * each should get, and a command that can be pasted as is.
  * @example console.log(formatBanner(server));
  */
-export function formatBanner(server: RunningServer): string {
+export function formatBanner(server: RunningServer & { world?: World }): string {
   const lines = [`presend API   ${server.url}`, ""];
   lines.push(server.world ? "Local chains (anvil):" : "Chains:");
   for (const name of chainNames) {

@@ -134,7 +134,7 @@ export function artifactText(contract: CompiledContract): string {
   return `${JSON.stringify(contract, null, 2)}\n`;
 }
 
-// `npx tsx server/src/devnet/contracts/compile.ts` rewrites the committed artifacts.
+// `npm run compile:contracts -w devnet` rewrites the committed artifacts.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const contract of Object.values(compileContracts())) {
     writeFileSync(artifactPath(contract.contractName), artifactText(contract));

@@ -1,60 +1,38 @@
 import { InputError } from "@presend/shared/errors/InputError";
 import { walkCauses } from "@presend/shared/errors/PresendError";
 import type { TypedDataDefinition } from "viem";
-import { defineContentScript } from "wxt/utils/define-content-script";
-import { receiveBridgeKey } from "../../lib/bridge/bridgeKeyExchange";
+import { defineUnlistedScript } from "wxt/utils/define-unlisted-script";
 import { BridgeRequestSchema } from "../../lib/bridge/bridgeRequest";
 import { parseWithBigints } from "../../lib/bridge/jsonWithBigints";
+import { keyFromScript } from "../../lib/bridge/scriptKeyHandOff";
 import { openSecureChannel } from "../../lib/bridge/secureChannel";
 import { randomHex } from "../../lib/dom/randomHex";
 import type { MessageFailure } from "../../lib/messaging/protocol";
 import { createPageWallet } from "../../lib/wallet/createPageWallet";
 import { isUserRejection } from "../../lib/wallet/isUserRejection";
 import { NoWalletError } from "../../lib/wallet/NoWalletError";
-import { observeSends } from "../../lib/wallet/sentRecipients";
 
 // The MAIN-world half of the extension: the only code that can reach the dApp's wallet. It runs
 // in the page's world, so the page can observe or disturb it; it holds no authority. It answers
-// authenticated requests from the ISOLATED content script and nothing else.
-export default defineContentScript({
-  matches: ["http://*/*", "https://*/*"],
-  world: "MAIN",
-  runAt: "document_start",
-  // In every frame the isolated script runs in: a frame's badge pays with that frame's wallet.
-  allFrames: true,
-  matchAboutBlank: true,
-  matchOriginAsFallback: true,
-  main() {
-    // Captured before any page script runs; a page that later replaces these cannot see the key.
-    const webCrypto = crypto.subtle;
-    const subtle = {
-      importKey: webCrypto.importKey.bind(webCrypto),
-      sign: webCrypto.sign.bind(webCrypto),
-      verify: webCrypto.verify.bind(webCrypto),
-    } as SubtleCrypto;
-    const random = { getRandomValues: crypto.getRandomValues.bind(crypto) };
-    const randomId = () => randomHex(16, random);
+// authenticated requests from the ISOLATED content script and nothing else. It is not in every
+// page: the content script injects it when the page wallet is needed (the card opened, a paid
+// check clicked, the popup asking), so a page where nobody checks an address never loads wagmi.
+export default defineUnlistedScript(() => {
+  const webCrypto = crypto.subtle;
+  const subtle = {
+    importKey: webCrypto.importKey.bind(webCrypto),
+    sign: webCrypto.sign.bind(webCrypto),
+    verify: webCrypto.verify.bind(webCrypto),
+  } as SubtleCrypto;
+  const random = { getRandomValues: crypto.getRandomValues.bind(crypto) };
+  const randomId = () => randomHex(16, random);
 
-    const keyReceived = receiveBridgeKey(window, CustomEvent);
+  // Only while the script's top level runs is it document.currentScript.
+  const keyReceived = keyFromScript(document.currentScript);
+  const wallet = createPageWallet();
 
-    // Sends the page's wallet accepts are reported (for the lookalike warning) once the channel
-    // is open; the few made before that are kept until then.
-    const early: `0x${string}`[][] = [];
-    let reportSent = (addresses: `0x${string}`[]) => void early.push(addresses);
-    const wrapped = new WeakSet<object>();
-    const observe = (provider: unknown) => observeSends(provider, (a) => reportSent(a), wrapped);
-    // Listening before the page's scripts run: every EIP-6963 announcement is seen.
-    window.addEventListener("eip6963:announceProvider", (event) =>
-      observe((event as CustomEvent<{ provider?: unknown }>).detail?.provider),
-    );
-    const observeLegacy = () => observe((window as { ethereum?: unknown }).ethereum);
-    observeLegacy();
-    document.addEventListener("DOMContentLoaded", observeLegacy, { once: true });
-
-    // Created now so EIP-6963 announcements made while the page loads are not missed.
-    const wallet = createPageWallet();
-
-    keyReceived.then(async (keyHex) => {
+  keyReceived.then(
+    async (keyHex) => {
       const channel = await openSecureChannel({
         win: window,
         side: "main",
@@ -82,7 +60,14 @@ export default defineContentScript({
           let data: unknown;
           if (request.data.kind === "info") data = await wallet.info();
           else if (request.data.kind === "account") data = { address: await wallet.account() };
-          else {
+          else if (request.data.kind === "signMessage") {
+            data = {
+              signature: await wallet.signMessage(
+                request.data.account as `0x${string}`,
+                request.data.message,
+              ),
+            };
+          } else {
             const typedData = parseWithBigints(request.data.typedData) as TypedDataDefinition;
             const chainId = Number(
               (typedData.domain as { chainId?: unknown } | undefined)?.chainId,
@@ -97,14 +82,13 @@ export default defineContentScript({
       }
 
       await channel.post({ event: "ready" });
-      reportSent = (addresses) => void channel.post({ event: "sent", addresses });
-      for (const addresses of early.splice(0)) reportSent(addresses);
       wallet.watch(() => {
         wallet.info().then(
           (info) => channel.post({ event: "wallet", info }),
           () => undefined,
         );
       });
-    });
-  },
+    },
+    () => undefined,
+  );
 });

@@ -20,7 +20,7 @@ export type Artifact = z.infer<typeof ArtifactSchema>;
 
 /**
  * The committed compiler output of the local world's contracts (regenerate with
- * `npx tsx server/src/devnet/contracts/compile.ts`; compile.test.ts keeps them in sync).
+ * `npm run compile:contracts -w devnet`; compile.test.ts keeps them in sync).
  * @example await client.setCode({ address, bytecode: artifacts.Multicall3.deployedBytecode });
  */
 export const artifacts = {

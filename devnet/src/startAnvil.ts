@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import getPort from "get-port";
 
 const require = createRequire(import.meta.url);
 
@@ -8,22 +8,6 @@ const require = createRequire(import.meta.url);
 export function anvilBinaryPath(): string {
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   return require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/bin/anvil`);
-}
-
-/** A free loopback TCP port (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === "object") resolve(address.port);
-        else reject(new Error("could not allocate a port"));
-      });
-    });
-  });
 }
 
 export type AnvilInstance = {
@@ -80,7 +64,7 @@ function trackGroup(groupId: number): void {
  * @example const base = await startAnvil({ chainId: 8453 });
  */
 export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInstance> {
-  const port = options.port ?? (await freePort());
+  const port = options.port ?? (await getPort({ host: "127.0.0.1" }));
   // --mixed-mining: instant receipts, and a block every second keeps timestamps fresh.
   const anvilArgs = [
     "--silent",

@@ -1,9 +1,9 @@
+import { startWorld, type World } from "@presend/devnet";
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { type ChainName, chainNames, chains, isChainName } from "@presend/shared/chains/chains";
-import { createChainReader } from "./chain/createChainReader";
-import { loadConfig } from "./config/loadConfig";
-import { startWorld, type World } from "./devnet/startWorld";
-import { createEngine } from "./engine/createEngine";
+import { createChainReader } from "../chain/createChainReader";
+import { loadConfig } from "../config/loadConfig";
+import { createEngine } from "../engine/createEngine";
 
 // Developer tool: `npm run dev:check -- <address> [chain] [--deep] [--json]` prints the full report
 // from the same engine the paid routes use. It reads the chains of a running `npm start` when they

@@ -1,0 +1,120 @@
+// The dependency rules of ARCHITECTURE.md ("Dependency direction"), checked by `npm run check`
+// (`npm run deps`). Workspace packages resolve through node_modules/@presend/<name>/ (symlinks are
+// kept), so a rule can tell a package import from a relative path into another workspace.
+const workspaces = "shared|client|devnet|server|snapshots|extension|e2e";
+const ours = (names) => `^node_modules/@presend/(${names})/`;
+const tests = "\\.(test|spec)\\.tsx?$";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "cross-workspace-relative-import",
+      comment:
+        "Another workspace is reached through its package name and declared exports, never through ../../x/src/... paths.",
+      severity: "error",
+      from: { path: `^(${workspaces})/` },
+      to: { dependencyTypes: ["local"], pathNot: "^$1/" },
+    },
+    {
+      name: "undeclared-package",
+      comment:
+        'Every package a workspace imports is declared in its package.json (or the root\'s dev tools); @presend packages as "*".',
+      severity: "error",
+      from: {},
+      to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"] },
+    },
+    {
+      name: "not-exported",
+      comment:
+        "An import that does not resolve: a file another package does not list in its exports, or a typo.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true, pathNot: "^(wxt/|#imports$|virtual:|~/)" },
+    },
+    {
+      name: "shared-imports-nothing-of-ours",
+      comment: "shared is the bottom of the graph: it depends on no other workspace.",
+      severity: "error",
+      from: { path: "^shared/" },
+      to: { path: ours("client|devnet|server|snapshots|extension|e2e") },
+    },
+    {
+      name: "shared-and-client-are-browser-safe",
+      comment: "shared and client run in the extension: no node: modules outside their tests.",
+      severity: "error",
+      from: { path: "^(shared|client)/", pathNot: tests },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "client-depends-only-on-shared",
+      severity: "error",
+      from: { path: "^client/" },
+      to: { path: ours("client|devnet|server|snapshots|extension|e2e") },
+    },
+    {
+      name: "devnet-depends-only-on-shared",
+      comment: "The local world knows nothing of the server that runs on it.",
+      severity: "error",
+      from: { path: "^devnet/" },
+      to: { path: ours("client|server|snapshots|extension|e2e") },
+    },
+    {
+      name: "server-depends-on-shared-client-devnet",
+      severity: "error",
+      from: { path: "^server/" },
+      to: { path: ours("snapshots|extension|e2e") },
+    },
+    {
+      name: "production-server-never-imports-devnet",
+      comment:
+        "Production code takes plain configuration. Only npm start's local demo (server/src/localDemo/), the test harnesses, tests, bench and scale use the local world.",
+      severity: "error",
+      from: {
+        path: "^server/(src|bin)/",
+        pathNot: [
+          tests,
+          "^server/src/localDemo/",
+          "^server/src/testing\\.ts$",
+          "^server/src/payments/startPaidStack\\.ts$",
+        ],
+      },
+      to: { path: ours("devnet") },
+    },
+    {
+      name: "extension-depends-only-on-client-and-shared",
+      comment:
+        "The extension never imports the server (nor the devnet): it calls the API over HTTP.",
+      severity: "error",
+      from: { path: "^extension/" },
+      to: { path: ours("devnet|server|snapshots|e2e") },
+    },
+    {
+      name: "snapshots-depend-on-shared-and-devnet",
+      severity: "error",
+      from: { path: "^snapshots/" },
+      to: { path: ours("client|server|extension|e2e") },
+    },
+    {
+      name: "nothing-imports-e2e",
+      severity: "error",
+      from: { pathNot: "^e2e/" },
+      to: { path: ours("e2e") },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(\\.output|\\.wxt)/" },
+    tsConfig: { fileName: "tsconfig.base.json" },
+    // Type-only imports count: a type from another package is a dependency on it too.
+    tsPreCompilationDeps: true,
+    preserveSymlinks: true,
+    // Root devDependencies (vitest, fast-check, tsx) serve every workspace.
+    combinedDependencies: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
+    },
+  },
+};

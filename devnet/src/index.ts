@@ -1,0 +1,16 @@
+// What the tests, the bench, the e2e suite, the snapshot generator and `npm start` use of the
+// local world. Nothing of it runs in production: the server takes plain configuration.
+export { artifacts } from "./contracts/artifacts";
+export {
+  type DemoAddress,
+  demoAccounts,
+  demoAddresses,
+  demoContracts,
+} from "./demoWorld";
+export { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
+export { type DevnetClient, devnetClient } from "./devnetClient";
+export { devnetPrivateKey } from "./devnetPrivateKey";
+export { mintStablecoin } from "./mintStablecoin";
+export { prepareDevnetChain } from "./prepareDevnetChain";
+export { type AnvilInstance, type StartAnvilOptions, startAnvil } from "./startAnvil";
+export { type StartWorldOptions, startWorld, type World, type WorldChain } from "./startWorld";

@@ -1,0 +1,17 @@
+/**
+ * The server's size and time limits that more than one module applies or states. Each is written
+ * here once; the configuration's defaults, the body limits and the documents read them.
+ * @example bodyLimit({ maxSize: limits.requestBodyBytes })
+ */
+export const limits = {
+  /** Largest request body any route accepts (413 before any route or payment sees it). */
+  requestBodyBytes: 4 * 1024,
+  /** Largest answer read from an RPC endpoint or the facilitator's chain; larger ones are aborted. */
+  upstreamAnswerBytes: 1_000_000,
+  /** How long one RPC endpoint may take before the next is tried (RPC_TIMEOUT_MS default). */
+  rpcTimeoutMs: 4_000,
+  /** How long chain facts are reused (CACHE_TTL_MS default). */
+  factsCacheTtlMs: 15_000,
+  /** How long paid requests in flight may take to finish after SIGTERM (DRAIN_TIMEOUT_MS default). */
+  drainTimeoutMs: 30_000,
+} as const;

@@ -1,0 +1,39 @@
+import { isAddress } from "viem";
+import { describe, expect, it } from "vitest";
+import { addressPattern, hexAddressSource } from "./addressPattern";
+
+describe("addressPattern", () => {
+  it.each([
+    ["0xd8da6bf26964af9d7eed9e03e53415d37aa96045", true],
+    ["0xD8DA6BF26964AF9D7EED9E03E53415D37AA96045", true],
+    ["0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", true],
+    // Shape only: a wrong mixed-case checksum still matches; checksumStatus refuses it.
+    ["0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046", true],
+    ["0xd8da6bf26964af9d7eed9e03e53415d37aa9604", false],
+    ["0xd8da6bf26964af9d7eed9e03e53415d37aa960455", false],
+    ["d8da6bf26964af9d7eed9e03e53415d37aa96045", false],
+    ["0Xd8da6bf26964af9d7eed9e03e53415d37aa96045", false],
+    ["0xg8da6bf26964af9d7eed9e03e53415d37aa96045", false],
+    [" 0xd8da6bf26964af9d7eed9e03e53415d37aa96045", false],
+  ])("%s -> %s", (value, expected) => {
+    expect(addressPattern.test(value)).toBe(expected);
+  });
+
+  it("accepts exactly what viem's non-strict isAddress accepts", () => {
+    for (const value of [
+      "0x0000000000000000000000000000000000000000",
+      "0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef",
+      "0x12",
+      "0xzz00000000000000000000000000000000000000",
+    ]) {
+      expect(addressPattern.test(value)).toBe(isAddress(value, { strict: false }));
+    }
+  });
+
+  it("finds an address inside text through its source", () => {
+    const match = new RegExp(hexAddressSource).exec(
+      "send to 0x000000000000000000000000000000000000dEaD now",
+    );
+    expect(match?.[0]).toBe("0x000000000000000000000000000000000000dEaD");
+  });
+});

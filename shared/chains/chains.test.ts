@@ -1,0 +1,47 @@
+import { getAddress } from "viem";
+import { describe, expect, it } from "vitest";
+import { chainById, chainNames, chains, isChainName, multicall3Address } from "./chains";
+import { viemChains } from "./viemChains";
+
+// Our table is the one source of chain data in this repository; viem's definitions are the
+// world's. These tests fail the day the two disagree.
+describe.each(chainNames)("%s", (name) => {
+  const ours = chains[name];
+  const viems = viemChains[name];
+
+  it("has viem's chain id, and the CAIP-2 name x402 uses for it", () => {
+    expect(ours.id).toBe(viems.id);
+    expect(ours.caip2).toBe(`eip155:${viems.id}`);
+  });
+
+  it("has viem's native currency symbol", () => {
+    expect(ours.nativeSymbol).toBe(viems.nativeCurrency.symbol);
+  });
+
+  it("has Multicall3 where viem says it is", () => {
+    const viemsMulticall3 = viems.contracts?.multicall3?.address;
+    expect(viemsMulticall3).toBeDefined();
+    expect(getAddress(viemsMulticall3 as string)).toBe(multicall3Address);
+  });
+
+  it("names its stablecoins with checksummed addresses and 6 decimals", () => {
+    for (const token of [ours.usdc, ours.usdt, ...(ours.usdcBridged ? [ours.usdcBridged] : [])]) {
+      expect(token.address).toBe(getAddress(token.address));
+      expect(token.decimals).toBe(6);
+    }
+  });
+
+  it("is found by its id and by its name", () => {
+    expect(chainById(ours.id)).toBe(ours);
+    expect(isChainName(name)).toBe(true);
+    expect(ours.name).toBe(name);
+  });
+});
+
+describe("chains", () => {
+  it("has five distinct ids and refuses names it does not know", () => {
+    expect(new Set(chainNames.map((name) => chains[name].id)).size).toBe(5);
+    expect(chainById(84532)).toBeUndefined();
+    expect(isChainName("sepolia")).toBe(false);
+  });
+});
