@@ -1,12 +1,12 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { devnetAccounts } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
 import Database from "better-sqlite3";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "../devnet/devnetAccounts";
 import { startPaidStack } from "../payments/startPaidStack";
 import { importedSuffix, importLegacyReceipts, legacyReceiptsFile } from "./importLegacyReceipts";
 import { openSqlitePaymentRecords } from "./openSqlitePaymentRecords";
