@@ -27,9 +27,10 @@ describe("fakePaidApi", () => {
     const challenge = await api.fetch("http://api.test/check", { method: "POST" });
     expect(challenge.status).toBe(402);
     const required = decodePaymentRequiredHeader(challenge.headers.get("PAYMENT-REQUIRED") ?? "");
-    const block = AttestationBlockSchema.parse(
-      (required.extensions?.[attestationExtensionKey] as { info: unknown }).info,
-    );
+    const extension = required.extensions?.[attestationExtensionKey] as
+      | { info: unknown }
+      | undefined;
+    const block = AttestationBlockSchema.parse(extension?.info);
     expect(decodeProtectedHeader(block.jws)).toEqual({
       alg: "ES256",
       kid: block.key.kid,
