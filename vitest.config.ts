@@ -3,12 +3,15 @@ import { defineConfig } from "vitest/config";
 // One runner for every workspace's unit and integration tests; e2e/ runs under Playwright.
 export default defineConfig({
   test: {
-    include: ["{shared,client,devnet,server,snapshots,extension}/**/*.test.{ts,tsx}"],
+    include: ["{shared,client,devnet,server,snapshots,extension,docs}/**/*.test.{ts,tsx}"],
     exclude: ["**/node_modules/**", "**/.output/**", "**/.wxt/**"],
     // Integration tests start real anvil chains; two cores, so keep the pool small.
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // One local world for the test files that only read the chains (sharedWorld()); files that
+    // pay or change chain state start their own and say why.
+    globalSetup: ["./devnet/src/testing/sharedWorldSetup.ts"],
   },
 });

@@ -26,6 +26,7 @@ describe("devnet USDC settles x402 exact payments with the official @x402/evm fa
   };
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles transfers from the shared accounts.
     world = await startWorld();
     client = devnetClient("base", world.chains.base.rpcUrl);
   });

@@ -28,6 +28,7 @@ describe("startWorld", () => {
   let clients: Record<ChainName, DevnetClient>;
 
   beforeAll(async () => {
+    // Its own world: starting and seeding one is what this file tests.
     world = await startWorld();
     clients = Object.fromEntries(
       chainNames.map((name) => [name, devnetClient(name, world.chains[name].rpcUrl)]),

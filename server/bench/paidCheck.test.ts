@@ -5,6 +5,7 @@ import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 describe("benchPaidCheck", () => {
   let world: World;
   beforeAll(async () => {
+    // Its own world, not the shared one: the bench settles payments from the shared accounts.
     world = await startWorld();
   });
   afterAll(() => world?.stop());

@@ -1,3 +1,4 @@
+import { sharedWorld } from "@presend/devnet/testing";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PaidStack, startPaidStack } from "./payments/startPaidStack";
@@ -16,7 +17,8 @@ describe("the composed API", () => {
   };
 
   beforeAll(async () => {
-    stack = await startPaidStack();
+    // Documents and 402s only, nothing paid: the run's shared world.
+    stack = await startPaidStack({ world: sharedWorld() });
     document = await (await stack.app.request("/openapi.json")).json();
   });
   afterAll(() => stack?.stop());

@@ -13,6 +13,7 @@ import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
 import { composeOperations, type Operations } from "./operations/composeOperations";
 import { createMemoryInFlightLock } from "./paymentRecords/createMemoryInFlightLock";
+import { importLegacyReceipts, legacyReceiptsFile } from "./paymentRecords/importLegacyReceipts";
 import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
@@ -131,6 +132,15 @@ export async function composeServer(
         confirmationTimeoutMs: options.confirmationTimeoutMs,
       }),
     },
+  );
+  // Receipts an older install kept in receipts.sqlite join the payment records (once; the file
+  // is then renamed), before anything reads or reconciles them.
+  await namingField("DATA_DIR", () =>
+    importLegacyReceipts({
+      file: join(config.dataDir, legacyReceiptsFile),
+      records,
+      asset: payments.config.asset,
+    }),
   );
   // The facilitator must answer before we take payments: a wrong URL stops start-up here.
   await namingField(config.facilitatorUrl ? "FACILITATOR_URL" : "RPC_URLS_BASE", () =>

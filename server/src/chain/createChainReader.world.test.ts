@@ -1,15 +1,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  demoAccounts,
-  demoContracts,
-  devnetAccounts,
-  startWorld,
-  type World,
-} from "@presend/devnet";
+import { demoAccounts, demoContracts, devnetAccounts, type World } from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import type { Address } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type ChainReader, createChainReader } from "./createChainReader";
 
 function rpcUrlsOf(world: World): Record<ChainName, string[]> {
@@ -25,11 +20,10 @@ describe("createChainReader against the local world", () => {
   let reader: ChainReader;
 
   beforeAll(async () => {
-    world = await startWorld();
+    // Reads only: the run's shared world.
+    world = sharedWorld();
     reader = createChainReader({ rpcUrls: rpcUrlsOf(world) });
   });
-
-  afterAll(() => world?.stop());
 
   it("reads USDC and USDT balances and the nonce of the active EOA on base", async () => {
     const facts = await reader.read(devnetAccounts.activeOnBase.address, "base");

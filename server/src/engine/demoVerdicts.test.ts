@@ -1,6 +1,7 @@
-import { demoAddresses, startWorld, type World } from "@presend/devnet";
+import { demoAddresses, type World } from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createChainReader } from "../chain/createChainReader";
 import { createEngine, type Engine } from "./createEngine";
 
@@ -11,13 +12,13 @@ describe("demo world verdicts (real anvil chains)", () => {
   let engine: Engine;
 
   beforeAll(async () => {
-    world = await startWorld();
+    // Reads only: the run's shared world.
+    world = sharedWorld();
     const rpcUrls = Object.fromEntries(
       chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
     ) as Record<ChainName, string[]>;
     engine = createEngine({ reader: createChainReader({ rpcUrls }) });
   });
-  afterAll(() => world?.stop());
 
   it.each(demoAddresses.map((demo) => [demo.label, demo] as const))(
     "%s gets its documented check and deep verdicts",

@@ -1,6 +1,7 @@
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 const allowHeaders = [
   "Content-Type",
@@ -26,18 +27,19 @@ export const corsResponseHeaders = {
 const answersWithCors = new WeakSet<Response>();
 
 /**
- * A JSON answer that already carries the CORS headers, with plain-object headers: it stays on
- * @hono/node-server's fast path (no Headers object is ever built). Used by hot GET routes.
- * @example return corsJson({ ok: true });
+ * A JSON answer that already carries the CORS headers, built through the context so headers the
+ * middleware set before the handler (request id, rate-limit state) are on it too. Its headers
+ * are given as a plain object, so @hono/node-server writes it on its fast path. Used by hot GET
+ * routes.
+ * @example return corsJson(c, { ok: true });
  */
-export function corsJson(body: unknown, status = 200): Response {
-  const response = new Response(JSON.stringify(body), {
-    status,
-    headers: { ...corsResponseHeaders, "content-type": "application/json" },
-  });
+export function corsJson(c: Context, body: unknown, status: ContentfulStatusCode = 200): Response {
+  const response = c.body(JSON.stringify(body), status, jsonCorsHeaders);
   answersWithCors.add(response);
   return response;
 }
+
+const jsonCorsHeaders = { ...corsResponseHeaders, "content-type": "application/json" };
 
 /**
  * CORS so browser clients can read the x402 headers and pay.

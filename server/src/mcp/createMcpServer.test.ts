@@ -51,6 +51,9 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
 
   beforeAll(async () => {
     const port = await freePort();
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
     proxy = await startTamperingProxy(server.url);

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { requestId } from "hono/request-id";
-import { matchedRoutes } from "hono/route";
+import { routePath } from "hono/route";
 import type { Logger } from "pino";
 import type { Metrics } from "./createMetrics";
 
@@ -27,7 +27,9 @@ export function observeRequests(deps: ObserveRequestsDeps): MiddlewareHandler {
       const started = performance.now();
       await next();
       const seconds = (performance.now() - started) / 1000;
-      const route = routeLabel(matchedRoutes(c).at(-1)?.path);
+      // The pattern of the deepest handler the request reached (the route, or the middleware that
+      // answered); the last matched one would be a catch-all middleware registered after it.
+      const route = routeLabel(routePath(c));
       const method = c.req.method;
       const status = c.res.status;
       deps.metrics.requests.inc({ method, route, status: String(status) });
@@ -48,8 +50,8 @@ export function observeRequests(deps: ObserveRequestsDeps): MiddlewareHandler {
     });
 }
 
-function routeLabel(path: string | undefined): string {
-  return path === undefined || path === "*" || path === "/*" ? "unmatched" : path;
+function routeLabel(path: string): string {
+  return path === "" || path === "*" || path === "/*" ? "unmatched" : path;
 }
 
 /** What happened to the payment a request carried (undefined when it carried none). */

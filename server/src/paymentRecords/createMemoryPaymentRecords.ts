@@ -57,7 +57,7 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
         requestHash: valid.requestHash ?? null,
         status: "pending",
         tx: null,
-        createdAt: now,
+        createdAt: new Date(valid.createdAt ?? now).toISOString(),
         updatedAt: now,
       };
       rows.set(id(valid), stored);

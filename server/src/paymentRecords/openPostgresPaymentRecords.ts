@@ -1,6 +1,7 @@
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import pg from "pg";
 import { z } from "zod";
+import { paymentRecordColumns, paymentRecordFromRow } from "./paymentRecordRow";
 import {
   AuthorizationAlreadyRecorded,
   type AuthorizationKey,
@@ -10,7 +11,6 @@ import {
   type PaymentRecord,
   type PaymentRecordStore,
   type PaymentStatus,
-  paymentStatuses,
 } from "./paymentRecordStore";
 
 /**
@@ -44,45 +44,6 @@ export const postgresMigrations: readonly string[] = [
 
 // Any constant of our own: replicas starting together take turns migrating.
 const migrationLockId = 0x70726573;
-
-const RowSchema = z.object({
-  payer: z.string(),
-  nonce: z.string(),
-  network: z.string(),
-  asset: z.string(),
-  pay_to: z.string(),
-  route: z.string(),
-  amount: z.string(),
-  valid_before: z.coerce.number(),
-  report_json: z.string(),
-  payment_id: z.string().nullable(),
-  request_hash: z.string().nullable(),
-  status: z.enum(paymentStatuses),
-  tx: z.string().nullable(),
-  created_at: z.date(),
-  updated_at: z.date(),
-});
-
-function fromRow(row: unknown): PaymentRecord {
-  const r = RowSchema.parse(row);
-  return {
-    payer: r.payer,
-    nonce: r.nonce,
-    network: r.network,
-    asset: r.asset,
-    payTo: r.pay_to,
-    route: r.route,
-    amount: r.amount,
-    validBefore: r.valid_before,
-    report: JSON.parse(r.report_json) as unknown,
-    paymentId: r.payment_id,
-    requestHash: r.request_hash,
-    status: r.status,
-    tx: r.tx,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
-  };
-}
 
 /** Runs the migrations not yet applied, one transaction each, under an advisory lock. */
 export async function migratePostgres(pool: pg.Pool): Promise<number> {
@@ -148,7 +109,7 @@ export async function openPostgresPaymentRecords(
       `SELECT * FROM payment_records WHERE payer = $1 AND nonce = $2${lock}`,
       [payer, nonce],
     );
-    return result.rows[0] === undefined ? undefined : fromRow(result.rows[0]);
+    return result.rows[0] === undefined ? undefined : paymentRecordFromRow(result.rows[0]);
   };
 
   // Read under a row lock, check the rule, write, commit: concurrent writers cannot skip a rule.
@@ -173,7 +134,7 @@ export async function openPostgresPaymentRecords(
         [payer, nonce, to, next],
       );
       await client.query("COMMIT");
-      return fromRow(updated.rows[0]);
+      return paymentRecordFromRow(updated.rows[0]);
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
       throw error;
@@ -186,28 +147,30 @@ export async function openPostgresPaymentRecords(
     async begin(record) {
       const valid = NewPaymentRecordSchema.parse(record);
       const key = normalizeKey(valid);
+      const row = paymentRecordColumns(valid);
       const inserted = await pool.query(
         `INSERT INTO payment_records
            (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json,
-            payment_id, request_hash, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending')
+            payment_id, request_hash, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, now())
          ON CONFLICT (payer, nonce) DO NOTHING
          RETURNING *`,
         [
-          key.payer,
-          key.nonce,
-          valid.network,
-          valid.asset.toLowerCase(),
-          valid.payTo.toLowerCase(),
-          valid.route,
-          valid.amount,
-          valid.validBefore,
-          JSON.stringify(valid.report ?? null),
-          valid.paymentId ?? null,
-          valid.requestHash ?? null,
+          row.payer,
+          row.nonce,
+          row.network,
+          row.asset,
+          row.pay_to,
+          row.route,
+          row.amount,
+          row.valid_before,
+          row.report_json,
+          row.payment_id,
+          row.request_hash,
+          row.created_at,
         ],
       );
-      if (inserted.rows[0] !== undefined) return fromRow(inserted.rows[0]);
+      if (inserted.rows[0] !== undefined) return paymentRecordFromRow(inserted.rows[0]);
       const existing = await find(key);
       if (existing === undefined)
         throw new PaymentError("payment record was not stored", {
@@ -231,21 +194,21 @@ export async function openPostgresPaymentRecords(
       const result = await pool.query("SELECT * FROM payment_records WHERE payment_id = $1", [
         paymentId,
       ]);
-      return result.rows[0] === undefined ? undefined : fromRow(result.rows[0]);
+      return result.rows[0] === undefined ? undefined : paymentRecordFromRow(result.rows[0]);
     },
     async byTransaction(tx) {
       const result = await pool.query(
         "SELECT * FROM payment_records WHERE tx = $1 AND status = 'settled' LIMIT 1",
         [tx.toLowerCase()],
       );
-      return result.rows[0] === undefined ? undefined : fromRow(result.rows[0]);
+      return result.rows[0] === undefined ? undefined : paymentRecordFromRow(result.rows[0]);
     },
     async unresolved(limit = 100) {
       const result = await pool.query(
         "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') ORDER BY id LIMIT $1",
         [limit],
       );
-      return result.rows.map(fromRow);
+      return result.rows.map(paymentRecordFromRow);
     },
     async count(status) {
       const result =

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import Database from "better-sqlite3";
 import { z } from "zod";
+import { paymentRecordColumns, paymentRecordFromRow } from "./paymentRecordRow";
 import {
   AuthorizationAlreadyRecorded,
   type AuthorizationKey,
@@ -12,47 +13,7 @@ import {
   type PaymentRecord,
   type PaymentRecordStore,
   type PaymentStatus,
-  paymentStatuses,
 } from "./paymentRecordStore";
-
-const RowSchema = z.object({
-  payer: z.string(),
-  nonce: z.string(),
-  network: z.string(),
-  asset: z.string(),
-  pay_to: z.string(),
-  route: z.string(),
-  amount: z.string(),
-  valid_before: z.number(),
-  report_json: z.string(),
-  payment_id: z.string().nullable(),
-  request_hash: z.string().nullable(),
-  status: z.enum(paymentStatuses),
-  tx: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-function fromRow(row: unknown): PaymentRecord {
-  const r = RowSchema.parse(row);
-  return {
-    payer: r.payer,
-    nonce: r.nonce,
-    network: r.network,
-    asset: r.asset,
-    payTo: r.pay_to,
-    route: r.route,
-    amount: r.amount,
-    validBefore: r.valid_before,
-    report: JSON.parse(r.report_json) as unknown,
-    paymentId: r.payment_id,
-    requestHash: r.request_hash,
-    status: r.status,
-    tx: r.tx,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
 
 /**
  * The PaymentRecordStore on SQLite at `file` (":memory:" for tests), created if needed.
@@ -99,7 +60,7 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
   const insert = db.prepare(
     `INSERT INTO payment_records
        (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json, payment_id, request_hash, status, tx, created_at, updated_at)
-     VALUES (@payer, @nonce, @network, @asset, @payTo, @route, @amount, @validBefore, @reportJson, @paymentId, @requestHash, 'pending', NULL, @now, @now)
+     VALUES (@payer, @nonce, @network, @asset, @pay_to, @route, @amount, @valid_before, @report_json, @payment_id, @request_hash, 'pending', NULL, @created_at, @now)
      ON CONFLICT (payer, nonce) DO NOTHING`,
   );
   const selectByKey = db.prepare("SELECT * FROM payment_records WHERE payer = ? AND nonce = ?");
@@ -120,7 +81,7 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
   const find = (key: AuthorizationKey): PaymentRecord | undefined => {
     const { payer, nonce } = normalizeKey(key);
     const row = selectByKey.get(payer, nonce);
-    return row === undefined ? undefined : fromRow(row);
+    return row === undefined ? undefined : paymentRecordFromRow(row);
   };
   // Read, check the rule, write, in one transaction: concurrent writers cannot skip a rule.
   const transition = db.transaction(
@@ -139,13 +100,7 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
       const valid = NewPaymentRecordSchema.parse(record);
       const key = normalizeKey(valid);
       const inserted = insert.run({
-        ...valid,
-        ...key,
-        asset: valid.asset.toLowerCase(),
-        payTo: valid.payTo.toLowerCase(),
-        reportJson: JSON.stringify(valid.report ?? null),
-        paymentId: valid.paymentId ?? null,
-        requestHash: valid.requestHash ?? null,
+        ...paymentRecordColumns(valid),
         now: new Date().toISOString(),
       });
       const stored = find(key);
@@ -177,14 +132,14 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
     },
     async byPaymentId(paymentId) {
       const row = selectByPaymentId.get(paymentId);
-      return row === undefined ? undefined : fromRow(row);
+      return row === undefined ? undefined : paymentRecordFromRow(row);
     },
     async byTransaction(tx) {
       const row = selectByTx.get(tx.toLowerCase());
-      return row === undefined ? undefined : fromRow(row);
+      return row === undefined ? undefined : paymentRecordFromRow(row);
     },
     async unresolved(limit = 100) {
-      return selectOpen.all(limit).map(fromRow);
+      return selectOpen.all(limit).map(paymentRecordFromRow);
     },
     async count(status) {
       return Count.parse(status === undefined ? countAll.get() : countStatus.get(status)).n;

@@ -41,6 +41,11 @@ export const NewPaymentRecordSchema = z.object({
   paymentId: z.string().min(1).max(128).nullable().optional(),
   /** Hash of what was asked (route, address, chain): a reused payment id must ask the same. */
   requestHash: z.string().min(1).max(128).nullable().optional(),
+  /** When the paid request was made (ISO); default now. Set by imports of older stores. */
+  createdAt: z
+    .string()
+    .refine((value) => !Number.isNaN(Date.parse(value)), "an ISO time")
+    .optional(),
 });
 export type NewPaymentRecord = z.infer<typeof NewPaymentRecordSchema>;
 

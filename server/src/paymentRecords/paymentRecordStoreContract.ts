@@ -36,6 +36,22 @@ export function describePaymentRecordStore(
       }
     };
 
+    it("keeps the time a record was made when one is given (an import), else stamps now", () =>
+      withStore(async (store, reopen) => {
+        const before = Date.now();
+        await store.begin(samplePaymentRecord(1, { createdAt: "2026-03-01T12:00:00.000Z" }));
+        await store.begin(samplePaymentRecord(2));
+        const reopened = await reopen();
+        expect((await reopened.byAuthorization(samplePaymentRecord(1)))?.createdAt).toBe(
+          "2026-03-01T12:00:00.000Z",
+        );
+        const stamped = Date.parse(
+          (await reopened.byAuthorization(samplePaymentRecord(2)))?.createdAt ?? "",
+        );
+        expect(stamped).toBeGreaterThanOrEqual(before - 1_000);
+        return reopened;
+      }));
+
     it("finds a record by its payment id, keeps the request hash, and refuses a reused id", () =>
       withStore(async (store, reopen) => {
         const paymentId = "pay_0123456789abcdef0123";

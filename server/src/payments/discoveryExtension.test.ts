@@ -1,4 +1,5 @@
 import { devnetAccounts } from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import {
   type DiscoveryExtension,
@@ -12,7 +13,8 @@ import { type PaidStack, startPaidStack } from "./startPaidStack";
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;
   beforeAll(async () => {
-    stack = await startPaidStack();
+    // 402s only, nothing paid: the run's shared world.
+    stack = await startPaidStack({ world: sharedWorld() });
   });
   afterAll(() => stack?.stop());
 

@@ -32,6 +32,9 @@ describe("offer-receipt extension and the signed report (attestation key)", () =
     stack.app.request(input instanceof Request ? input : new Request(input, init));
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack();
     const doc = await (await stack.app.request("/.well-known/x402")).json();
     discoveryKey = AttestationKeySchema.parse(doc.attestation.key);

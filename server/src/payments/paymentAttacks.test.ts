@@ -71,6 +71,9 @@ describe("payment attacks end in 402 with a reason, no report, no settlement", (
   };
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack();
   });
   afterAll(() => stack?.stop());

@@ -28,6 +28,9 @@ describe("50 concurrent paid checks from 5 payers", () => {
 
   beforeAll(async () => {
     const port = await freePort();
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
     const base = devnetClient("base", stack.world.chains.base.rpcUrl);

@@ -90,6 +90,8 @@ describe("payment chain faults: what the payer gets, what is charged, what is re
   };
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments through a proxy that takes the Base
+    // chain down.
     const world = await import("@presend/devnet").then((m) => m.startWorld());
     rpc = await startFaultyRpc(world.chains.base.rpcUrl);
     stack = await startPaidStack({

@@ -86,6 +86,8 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
   };
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments (some through a proxy that takes the
+    // Base chain down), moving the shared accounts' balances it asserts.
     const world = await startWorld();
     rpc = await startFaultyRpc(world.chains.base.rpcUrl);
     const wrapEngine = (engine: Engine): Engine => ({

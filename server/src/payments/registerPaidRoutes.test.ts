@@ -31,6 +31,9 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     });
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack();
   });
   afterAll(() => stack?.stop());
@@ -183,7 +186,7 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(await stack.usdcBalance(payer.address)).toBe(before - 50_000n);
   });
 
-  it("serves the discovery document with the spec's fields and the same attestation as the 402", async () => {
+  it("serves the discovery document with the contract's fields and the same attestation as the 402", async () => {
     const response = await stack.app.request("/.well-known/x402");
     expect(response.status).toBe(200);
     const doc = await response.json();

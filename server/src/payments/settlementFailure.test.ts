@@ -23,6 +23,9 @@ describe("settlement that fails after the check", () => {
   let drainBeforeAnswering = false;
 
   beforeAll(async () => {
+    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
+    // it asserts, and the facilitator numbers its transactions per process (two files settling with
+    // one key would race).
     stack = await startPaidStack({
       wrapEngine: (engine: Engine): Engine => ({
         ...engine,

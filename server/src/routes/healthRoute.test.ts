@@ -1,4 +1,5 @@
-import { startWorld, type World } from "@presend/devnet";
+import type { World } from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultyRpc, startFaultyRpc } from "../payments/startFaultyRpc";
 import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
@@ -10,14 +11,14 @@ describe("upstreamAmplification: GET /health", () => {
   let stack: PaidStack;
 
   beforeAll(async () => {
-    world = await startWorld();
+    // Reads only (through its own counting proxy): the run's shared world.
+    world = sharedWorld();
     rpc = await startFaultyRpc(world.chains.base.rpcUrl);
     stack = await startPaidStack({ world, rpcUrls: { base: [rpc.url] } });
   });
   afterAll(async () => {
     await stack?.stop();
     await rpc?.close();
-    await world?.stop();
   });
 
   it("answers 200 concurrent calls with one reading of the chains", async () => {

@@ -60,7 +60,7 @@ export function registerValidateRoute(app: App): void {
     }
     const result = checksumStatus(address);
     // Answered on node-server's fast path, its CORS headers included.
-    return corsJson({
+    return corsJson(c, {
       address,
       valid: result.valid,
       normalized: result.normalized,
