@@ -14,6 +14,7 @@ import { walletStatusQueryOptions } from "../../lib/queries/walletStatus";
 import { history, pendingRecoveries, sentRecipients } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import type { Route } from "../../lib/storage/schemas";
+import { isPaidFor } from "../../lib/ui/isPaidFor";
 import { OutcomeView } from "../../lib/ui/OutcomeView";
 import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
 import { VerdictView } from "../../lib/ui/VerdictView";
@@ -146,7 +147,8 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         onCheck={start}
         busy={busy}
         disabled={!assessment?.payable || noWallet}
-        quiet={runShown?.outcome?.type === "report" || assessment?.level === "danger"}
+        quiet={assessment?.level === "danger"}
+        paidFor={runShown !== null && isPaidFor(runShown.outcome)}
       />
       {runShown ? (
         <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>
