@@ -76,7 +76,7 @@ module.exports = {
           tests,
           "^server/src/localDemo/",
           "^server/src/testing\\.ts$",
-          "^server/src/payments/startPaidStack\\.ts$",
+          "^server/src/payments/testing/",
         ],
       },
       to: { path: ours("devnet") },

@@ -13,7 +13,7 @@ import type { Engine } from "../src/engine/createEngine";
 import { createMemoryPaymentRecords } from "../src/paymentRecords/createMemoryPaymentRecords";
 import { openSqlitePaymentRecords } from "../src/paymentRecords/openSqlitePaymentRecords";
 import { samplePaymentRecord } from "../src/paymentRecords/samplePaymentRecord";
-import { type PaidStack, startPaidStack } from "../src/payments/startPaidStack";
+import { type PaidStack, startPaidStack } from "../src/payments/testing/startPaidStack";
 import { percentile } from "./percentiles";
 
 export type Quantiles = { p50: number; p95: number };

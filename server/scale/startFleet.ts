@@ -16,7 +16,10 @@ import { type SpawnedService, spawnService } from "../src/localServices/spawnSer
 import { type LocalNginx, startNginx } from "../src/localServices/startNginx";
 import { type LocalPostgres, startPostgres } from "../src/localServices/startPostgres";
 import { type LocalRedis, startRedis } from "../src/localServices/startRedis";
-import { devAttestationKeyFile, loadAttestationKey } from "../src/payments/loadAttestationKey";
+import {
+  devAttestationKeyFile,
+  loadAttestationKey,
+} from "../src/payments/attestation/loadAttestationKey";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 export const nginxTemplate = readFileSync(join(repoRoot, "deploy/nginx.conf"), "utf8");

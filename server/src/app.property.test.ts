@@ -15,8 +15,8 @@ import { createPublicClient, type Hex, http, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "./http/appEnv";
-import { type FaultyRpc, startFaultyRpc } from "./payments/startFaultyRpc";
-import { type PaidStack, startPaidStack } from "./payments/startPaidStack";
+import { type FaultyRpc, startFaultyRpc } from "./payments/testing/startFaultyRpc";
+import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStack";
 
 // The whole API as `npm start` composes it (paid routes, discovery, receipts, data documents)
 // on the real local world, so payment headers reach the real x402 middleware and facilitator.

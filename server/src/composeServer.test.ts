@@ -1,7 +1,7 @@
 import { sharedWorld } from "@presend/devnet/testing";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PaidStack, startPaidStack } from "./payments/startPaidStack";
+import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStack";
 
 // The composition `npm start` serves, checked as a whole: one valid OpenAPI 3.1 document that
 // documents the paid routes with their prices and security, the free ones with none.

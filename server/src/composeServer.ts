@@ -17,14 +17,17 @@ import { importLegacyReceipts, legacyReceiptsFile } from "./paymentRecords/impor
 import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
+import { loadAttestationKey } from "./payments/attestation/loadAttestationKey";
 import {
   type CreatePaymentsOptions,
   createPayments,
   type Payments,
 } from "./payments/createPayments";
-import { loadAttestationKey } from "./payments/loadAttestationKey";
-import { reconcilePayments } from "./payments/reconcilePayments";
-import { registerPaidRoutes } from "./payments/registerPaidRoutes";
+import { reconcilePayments } from "./payments/facilitator/reconcilePayments";
+import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
+import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";
+import { registerX402SecurityScheme } from "./payments/routes/registerX402SecurityScheme";
+import { registerReceiptRoute } from "./receipts/registerReceiptRoute";
 
 export type ComposedServer = {
   app: App;
@@ -147,7 +150,7 @@ export async function composeServer(
     payments.ready(),
   );
   const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
-  const publicUrl = options.publicUrl;
+  const publicUrl = options.publicUrl.replace(/\/+$/, "");
   const app = createApp({
     publicUrl,
     beforeRoutes: [
@@ -161,8 +164,12 @@ export async function composeServer(
       () => probeChains({ rpcUrls, timeoutMs: config.rpcTimeoutMs }),
       healthCacheMs,
     ),
+    // Every route beyond the free /validate and /health, in one list.
     routeGroups: [
+      (app) => registerX402SecurityScheme(app),
       (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl }),
+      (app) => registerReceiptRoute(app, { records, signReport: payments.signReport }),
+      (app) => registerDiscoveryRoute(app, { payments, publicUrl }),
       (app) => registerDataRoutes(app, snapshots),
     ],
   });

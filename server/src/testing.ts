@@ -6,5 +6,5 @@ export { freePort } from "./http/freePort";
 export { listen } from "./http/listen";
 export { type LocalDemo, startLocalDemo } from "./localDemo/startLocalDemo";
 export { worldConfig } from "./localDemo/worldConfig";
-export { type FaultyRpc, startFaultyRpc } from "./payments/startFaultyRpc";
+export { type FaultyRpc, startFaultyRpc } from "./payments/testing/startFaultyRpc";
 export type { RunningServer } from "./startServer";

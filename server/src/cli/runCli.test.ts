@@ -11,8 +11,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
-import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
-import { startTamperingProxy } from "../payments/startTamperingProxy";
+import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
+import { startTamperingProxy } from "../payments/testing/startTamperingProxy";
 import { exitCodes, runCli } from "./runCli";
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@ import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain
 import { limits } from "../limits";
 import { createLogger } from "../observability/createLogger";
 import { createMetrics } from "../observability/createMetrics";
-import { createLocalFacilitator } from "../payments/createLocalFacilitator";
+import { createLocalFacilitator } from "../payments/facilitator/createLocalFacilitator";
 import { createFacilitatorApp } from "./createFacilitatorApp";
 
 const FacilitatorConfigSchema = z.object({

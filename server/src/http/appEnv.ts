@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { PaidAuthorization } from "../payments/authorizationOf";
+import type { PaidAuthorization } from "../payments/facilitator/authorizationOf";
 
 /**
  * Hono environment shared by every route of the API. `authorization`: the EIP-3009

@@ -9,8 +9,8 @@ import { devnetAccounts } from "@presend/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
-import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
-import { startTamperingProxy, type TamperingProxy } from "../payments/startTamperingProxy";
+import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
+import { startTamperingProxy, type TamperingProxy } from "../payments/testing/startTamperingProxy";
 
 const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
 const payer = devnetAccounts.payer;

@@ -7,7 +7,7 @@ import { verifyReportSignature } from "@presend/shared/attestation/verifyReportS
 import Database from "better-sqlite3";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { startPaidStack } from "../payments/startPaidStack";
+import { startPaidStack } from "../payments/testing/startPaidStack";
 import { importedSuffix, importLegacyReceipts, legacyReceiptsFile } from "./importLegacyReceipts";
 import { openSqlitePaymentRecords } from "./openSqlitePaymentRecords";
 

@@ -9,24 +9,24 @@ import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { paymentIdentifierResourceServerExtension } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
-import { attestationExtension } from "./attestationExtension";
-import { type Attestation, createAttestation } from "./createAttestation";
-import { createAttestationSigner } from "./createAttestationSigner";
-import { createLocalFacilitator } from "./createLocalFacilitator";
-import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
-import { createReportSigner, type ReportSigner } from "./createReportSigner";
+import { attestationExtension } from "./attestation/attestationExtension";
+import { type Attestation, createAttestation } from "./attestation/createAttestation";
+import { createAttestationSigner } from "./attestation/createAttestationSigner";
+import { createReportSigner, type ReportSigner } from "./attestation/createReportSigner";
 import {
   offerReceiptExtension,
   type SettlementReceipt,
   settlementReceipt,
-} from "./offerReceiptExtension";
-import type { PaidPath } from "./paidRoutes";
+} from "./attestation/offerReceiptExtension";
+import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
+import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
+import { withPaymentRecords } from "./facilitator/withPaymentRecords";
 import {
   type PaymentsConfig,
   type PaymentsConfigInput,
   PaymentsConfigSchema,
 } from "./paymentsConfig";
-import { withPaymentRecords } from "./withPaymentRecords";
+import type { PaidPath } from "./routes/paidRoutes";
 
 /** Timings of the facilitator calls of one payment, for the bench breakdown. */
 export type PaymentTiming = { phase: "verify" | "settle"; ms: number };
@@ -52,6 +52,11 @@ export type Payments = {
   signReport: ReportSigner;
   /** The signed offer-receipt of a settlement answered again from its record. */
   settlementReceipt: SettlementReceipt;
+  /**
+   * The exact-scheme option of a paid route (network, payTo, USDC price, validity): the one
+   * source of its payment requirements, for the route's x402 config and for `requirements`.
+   */
+  paymentOption(path: PaidPath): ReturnType<typeof paymentOptionOf>;
   /** The exact scheme's payment requirements for a paid route, as the 402 header carries them. */
   requirements(path: PaidPath): Promise<PaymentRequirements[]>;
   /** Resolves once the facilitator's supported kinds are loaded. */
@@ -137,16 +142,21 @@ export async function createPayments(
     signReport: createReportSigner(signer),
     settlementReceipt: settlementReceipt(signer),
     ready,
+    paymentOption: (path) => paymentOptionOf(config, path),
     async requirements(path) {
       await ready();
-      return resourceServer.buildPaymentRequirements({
-        scheme: "exact",
-        network: config.network,
-        payTo: config.payTo,
-        price: { asset: config.asset, amount: config.prices[path], extra: { ...usdcDomainExtra } },
-        maxTimeoutSeconds,
-      });
+      return resourceServer.buildPaymentRequirements(paymentOptionOf(config, path));
     },
+  };
+}
+
+function paymentOptionOf(config: PaymentsConfig, path: PaidPath) {
+  return {
+    scheme: "exact" as const,
+    network: config.network,
+    payTo: config.payTo,
+    price: { asset: config.asset, amount: config.prices[path], extra: { ...usdcDomainExtra } },
+    maxTimeoutSeconds,
   };
 }
 

@@ -9,7 +9,7 @@ import { type Address, keccak256, toHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openSqlitePaymentRecords } from "../paymentRecords/openSqlitePaymentRecords";
-import { type PaidStack, startPaidStack } from "./startPaidStack";
+import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
 // Every attack must end in a 402 that says why, with no report and no money moved.
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);

@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
-import { type PaidStack, startPaidStack } from "./startPaidStack";
+import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
 const authorizationUsed = parseAbiItem(
   "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",

@@ -10,8 +10,8 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type FaultMode, type FaultyRpc, startFaultyRpc } from "./startFaultyRpc";
-import { type PaidStack, startPaidStack } from "./startPaidStack";
+import { type FaultMode, type FaultyRpc, startFaultyRpc } from "./testing/startFaultyRpc";
+import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
 // The payment chain (Base) misbehaves in one way per test, behind a proxy between the server
 // (facilitator and bookkeeping) and a real anvil chain. Each test states what the payer gets,

@@ -16,8 +16,8 @@ import { type Address, erc20Abi, type Hex, type PrivateKeyAccount, parseAbi } fr
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../engine/createEngine";
-import { type FaultyRpc, startFaultyRpc } from "./startFaultyRpc";
-import { type PaidStack, startPaidStack } from "./startPaidStack";
+import { type FaultyRpc, startFaultyRpc } from "./testing/startFaultyRpc";
+import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;

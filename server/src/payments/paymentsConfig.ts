@@ -1,8 +1,8 @@
 import { addressPattern } from "@presend/shared/address/addressPattern";
 import { chains } from "@presend/shared/chains/chains";
 import { z } from "zod";
-import { AttestationPrivateKeySchema } from "./loadAttestationKey";
-import { paidPrices } from "./paidRoutes";
+import { AttestationPrivateKeySchema } from "./attestation/loadAttestationKey";
+import { paidPrices } from "./routes/paidRoutes";
 
 const AddressSchema = z.string().regex(addressPattern, "expected 0x followed by 40 hex");
 const BaseUnitsSchema = z.string().regex(/^[1-9]\d*$/, "expected USDC base units, e.g. 10000");

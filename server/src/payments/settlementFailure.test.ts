@@ -12,7 +12,7 @@ import { erc20Abi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../engine/createEngine";
-import { type PaidStack, startPaidStack } from "./startPaidStack";
+import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
 // Verification passed, the report was made, then settlement failed (the payer emptied the wallet
 // in between). The report must not be handed out, the record says failed, and no money moves.

@@ -11,7 +11,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
-import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
+import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;

@@ -1,8 +1,8 @@
 import type { World } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FaultyRpc, startFaultyRpc } from "../payments/startFaultyRpc";
-import { type PaidStack, startPaidStack } from "../payments/startPaidStack";
+import { type FaultyRpc, startFaultyRpc } from "../payments/testing/startFaultyRpc";
+import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 
 // Free /health must not let callers multiply upstream calls: 200 calls at once made 1000.
 describe("upstreamAmplification: GET /health", () => {

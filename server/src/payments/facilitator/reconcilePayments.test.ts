@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryPaymentRecords } from "../paymentRecords/createMemoryPaymentRecords";
-import { samplePaymentRecord } from "../paymentRecords/samplePaymentRecord";
+import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
+import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
 import type { PaymentChain } from "./createPaymentChain";
 import { reconcilePayments, settleGraceSeconds } from "./reconcilePayments";
 

@@ -8,7 +8,7 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PaidStack, startPaidStack } from "./startPaidStack";
+import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;

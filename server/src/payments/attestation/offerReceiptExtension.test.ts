@@ -20,7 +20,7 @@ import {
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PaidStack, startPaidStack } from "./startPaidStack";
+import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 
 const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;

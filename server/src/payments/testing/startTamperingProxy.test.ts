@@ -16,8 +16,8 @@ import type { PaymentRequired } from "@x402/core/types";
 import { CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { freePort } from "../http/freePort";
-import { type Listening, listen } from "../http/listen";
+import { freePort } from "../../http/freePort";
+import { type Listening, listen } from "../../http/listen";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 import { rewriteChallenge, startTamperingProxy, type TamperingProxy } from "./startTamperingProxy";
 

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
+import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { PaymentChain } from "./createPaymentChain";
 import { settlementOf } from "./withPaymentRecords";
 

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { AttestationBlockSchema } from "@presend/shared/attestation/attestationSchemas";
-import type { App } from "../http/appEnv";
+import type { App } from "../../http/appEnv";
+import type { Payments } from "../createPayments";
+import { PaymentRequirementsEntrySchema } from "../resourceServer/paymentRequiredSchema";
 import { buildDiscoveryDocument } from "./buildDiscoveryDocument";
-import type { Payments } from "./createPayments";
-import { PaymentRequirementsEntrySchema } from "./paymentRequiredSchema";
 
 const DiscoveryDocumentSchema = z
   .object({

@@ -1,9 +1,9 @@
 import type { AttestationBlock } from "@presend/shared/attestation/attestationSchemas";
 import { chainNames } from "@presend/shared/chains/chains";
 import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
-import type { Payments } from "./createPayments";
+import type { Payments } from "../createPayments";
+import { type SpecPaymentRequirements, withSpecFields } from "../resourceServer/withSpecFields";
 import { paidRoutes } from "./paidRoutes";
-import { type SpecPaymentRequirements, withSpecFields } from "./withSpecFields";
 
 export type DiscoveryDocument = {
   version: 1;

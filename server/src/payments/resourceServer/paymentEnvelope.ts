@@ -7,10 +7,10 @@ import {
 } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import type { MiddlewareHandler } from "hono";
-import { attestationExtensionEntry } from "./attestationExtension";
-import { authorizationOf } from "./authorizationOf";
-import { maxTimeoutSeconds, type Payments } from "./createPayments";
-import type { PaidRoute } from "./paidRoutes";
+import { attestationExtensionEntry } from "../attestation/attestationExtension";
+import { maxTimeoutSeconds, type Payments } from "../createPayments";
+import { authorizationOf } from "../facilitator/authorizationOf";
+import type { PaidRoute } from "../routes/paidRoutes";
 import { withSpecFields } from "./withSpecFields";
 
 /**

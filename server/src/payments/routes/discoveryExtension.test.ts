@@ -7,8 +7,8 @@ import {
   validateDiscoveryExtension,
 } from "@x402/extensions/bazaar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 import { discoveryExtension } from "./discoveryExtension";
-import { type PaidStack, startPaidStack } from "./startPaidStack";
 
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;

@@ -10,16 +10,16 @@ import {
 import type { PaymentPayload } from "@x402/core/types";
 import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv } from "../http/appEnv";
-import { jsonError } from "../http/jsonError";
-import type { InFlightLock } from "../paymentRecords/inFlightLock";
-import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
-import { authorizationOf } from "./authorizationOf";
-import type { PaymentChain } from "./createPaymentChain";
-import { maxTimeoutSeconds } from "./createPayments";
-import type { SettlementReceipt } from "./offerReceiptExtension";
-import { decidePayment } from "./reconcilePayments";
-import { paymentNetworkUnavailable } from "./withPaymentRecords";
+import type { AppEnv } from "../../http/appEnv";
+import { jsonError } from "../../http/jsonError";
+import type { InFlightLock } from "../../paymentRecords/inFlightLock";
+import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
+import { maxTimeoutSeconds } from "../createPayments";
+import { authorizationOf } from "../facilitator/authorizationOf";
+import type { PaymentChain } from "../facilitator/createPaymentChain";
+import { decidePayment } from "../facilitator/reconcilePayments";
+import { paymentNetworkUnavailable } from "../facilitator/withPaymentRecords";
 
 /** Header naming where the report of a payment with an unknown outcome can be fetched. */
 export const receiptLocationHeader = "PRESEND-RECEIPT";

@@ -4,14 +4,14 @@ import { join } from "node:path";
 import { startWorld, type World } from "@presend/devnet";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { type Address, createPublicClient, erc20Abi, http } from "viem";
-import { type ComposedServer, composeServer } from "../composeServer";
-import { loadConfig } from "../config/loadConfig";
-import type { Engine } from "../engine/createEngine";
-import type { App } from "../http/appEnv";
-import { worldConfig } from "../localDemo/worldConfig";
-import type { InFlightLock } from "../paymentRecords/inFlightLock";
-import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
-import type { CreatePaymentsOptions, Payments } from "./createPayments";
+import { type ComposedServer, composeServer } from "../../composeServer";
+import { loadConfig } from "../../config/loadConfig";
+import type { Engine } from "../../engine/createEngine";
+import type { App } from "../../http/appEnv";
+import { worldConfig } from "../../localDemo/worldConfig";
+import type { InFlightLock } from "../../paymentRecords/inFlightLock";
+import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { CreatePaymentsOptions, Payments } from "../createPayments";
 
 export type PaidStackOptions = CreatePaymentsOptions & {
   /** Reuse a running world (tests share one); otherwise one is started and stopped with the stack. */

@@ -7,7 +7,7 @@ import {
   parseAbi,
   parseAbiItem,
 } from "viem";
-import { boundedFetch } from "../http/boundedFetch";
+import { boundedFetch } from "../../http/boundedFetch";
 
 const eip3009 = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",

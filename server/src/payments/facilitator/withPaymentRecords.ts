@@ -2,8 +2,8 @@ import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { SettleResponse, VerifyResponse } from "@x402/core/types";
 import type { Hex } from "viem";
-import { cachedProbe } from "../health/cachedProbe";
-import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
+import { cachedProbe } from "../../health/cachedProbe";
+import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import { authorizationOf } from "./authorizationOf";
 import type { PaymentChain } from "./createPaymentChain";
 

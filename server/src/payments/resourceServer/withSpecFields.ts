@@ -1,5 +1,5 @@
 import type { PaymentRequirements } from "@x402/core/types";
-import type { PaidRoute } from "./paidRoutes";
+import type { PaidRoute } from "../routes/paidRoutes";
 
 export type SpecPaymentRequirements = PaymentRequirements & {
   description: string;

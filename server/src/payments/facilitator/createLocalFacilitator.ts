@@ -15,7 +15,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
-import { boundedFetch } from "../http/boundedFetch";
+import { boundedFetch } from "../../http/boundedFetch";
 import { createSettlementSender } from "./createSettlementSender";
 
 export type LocalFacilitatorOptions = {

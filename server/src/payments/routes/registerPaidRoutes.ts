@@ -3,8 +3,6 @@ import { ErrorBodySchema } from "@presend/shared/api/errors";
 import { CheckRequestSchema, DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
 import { attestationExtensionKey } from "@presend/shared/attestation/attestationSchemas";
 import type { ChainName } from "@presend/shared/chains/chains";
-import { chains } from "@presend/shared/chains/chains";
-import { routePrices } from "@presend/shared/pricing/routePrices";
 import { type RoutesConfig, x402HTTPResourceServer } from "@x402/core/server";
 import { declareOfferReceiptExtension } from "@x402/extensions/offer-receipt";
 import {
@@ -14,27 +12,26 @@ import {
 import { paymentMiddlewareFromHTTPServer } from "@x402/hono";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Address } from "viem";
-import type { Engine } from "../engine/createEngine";
-import type { App, AppEnv } from "../http/appEnv";
-import { jsonError } from "../http/jsonError";
-import { limits } from "../limits";
-import type { InFlightLock } from "../paymentRecords/inFlightLock";
+import type { Engine } from "../../engine/createEngine";
+import type { App, AppEnv } from "../../http/appEnv";
+import { jsonError } from "../../http/jsonError";
+import { limits } from "../../limits";
+import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import {
   AuthorizationAlreadyRecorded,
   type PaymentRecordStore,
-} from "../paymentRecords/paymentRecordStore";
-import { registerReceiptRoute } from "../receipts/registerReceiptRoute";
-import { attestationExtensionEntry } from "./attestationExtension";
-import { checkRequestGuard } from "./checkRequestGuard";
-import { maxTimeoutSeconds, type Payments, usdcDomainExtra } from "./createPayments";
+} from "../../paymentRecords/paymentRecordStore";
+import { attestationExtensionEntry } from "../attestation/attestationExtension";
+import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
+import { signedReport } from "../attestation/signedReport";
+import type { Payments } from "../createPayments";
+import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
+import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
+import { paymentLedger } from "../resourceServer/paymentLedger";
+import { PaymentRequiredBodySchema } from "../resourceServer/paymentRequiredSchema";
 import { discoveryExtension } from "./discoveryExtension";
-import { offerReceiptDeclaration } from "./offerReceiptExtension";
 import { type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
-import { paymentEnvelope } from "./paymentEnvelope";
-import { paymentLedger } from "./paymentLedger";
-import { PaymentRequiredBodySchema } from "./paymentRequiredSchema";
-import { registerDiscoveryRoute } from "./registerDiscoveryRoute";
-import { signedReport } from "./signedReport";
+import { x402SecurityScheme } from "./registerX402SecurityScheme";
 
 export type PaidRoutesDeps = {
   engine: Engine;
@@ -47,11 +44,9 @@ export type PaidRoutesDeps = {
   publicUrl: string;
 };
 
-/** Name of the OpenAPI security scheme of the paid routes. */
-export const x402SecurityScheme = "x402";
-
 /**
- * Registers POST /check and POST /deep (x402 paid), GET /receipts/{tx} and /.well-known/x402.
+ * Registers POST /check and POST /deep (x402 paid); the other routes are listed beside it in
+ * `composeServer`.
  * Per paid route: body validation, the payment ledger (one run per authorization, the answer the
  * payment record decides), the 402 envelope, then the official x402 middleware; the handler
  * records the report as pending before it returns, so settlement never happens unrecorded.
@@ -64,17 +59,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     Object.values(paidRoutes).map((route) => [
       `POST ${route.path}`,
       {
-        accepts: {
-          scheme: "exact",
-          network: config.network,
-          payTo: config.payTo,
-          price: {
-            asset: config.asset,
-            amount: config.prices[route.path],
-            extra: { ...usdcDomainExtra },
-          },
-          maxTimeoutSeconds,
-        },
+        accepts: deps.payments.paymentOption(route.path),
         resource: `${publicUrl}${route.path}`,
         description: route.description,
         mimeType: "application/json",
@@ -91,13 +76,6 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const x402 = paymentMiddlewareFromHTTPServer(
     new x402HTTPResourceServer(deps.payments.resourceServer, routes),
   );
-
-  app.openAPIRegistry.registerComponent("securitySchemes", x402SecurityScheme, {
-    type: "apiKey",
-    in: "header",
-    name: "PAYMENT-SIGNATURE",
-    description: `x402 v2 payment (scheme exact, EIP-3009 USDC on Base ${chains.base.caip2}): send the request, take the PaymentRequired from the 402 (PAYMENT-REQUIRED header or JSON body), sign it and resend it base64-encoded in PAYMENT-SIGNATURE or X-Payment. /check costs ${routePrices.check} and /deep ${routePrices.deep} USDC base units.`,
-  });
 
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
@@ -139,9 +117,6 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       (await recordPending(c, paidRoutes["/deep"], result.report)) ?? c.json(result.report, 200)
     );
   });
-
-  registerReceiptRoute(app, { records: deps.records, signReport: deps.payments.signReport });
-  registerDiscoveryRoute(app, { payments: deps.payments, publicUrl });
 
   /**
    * Writes the paid request and its report as `pending` before the handler returns (the

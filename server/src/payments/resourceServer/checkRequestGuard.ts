@@ -3,8 +3,8 @@ import { CheckRequestSchema } from "@presend/shared/api/report";
 import { chainNames } from "@presend/shared/chains/chains";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { jsonError } from "../http/jsonError";
-import { limits } from "../limits";
+import { jsonError } from "../../http/jsonError";
+import { limits } from "../../limits";
 
 /**
  * Validates the body of POST /check and /deep before the payment middleware sees the request,
