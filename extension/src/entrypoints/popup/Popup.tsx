@@ -52,6 +52,10 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   // A result is shown only under the address and chain it is for, never under another.
   const runShown = run && run.address === address && run.chain === selectedChain ? run : null;
   const busy = run !== null && run.outcome === null;
+  // A verdict for this address and chain is already in Recent results: checking again pays again.
+  const checkedBefore =
+    address !== null &&
+    (recent.data ?? []).some((e) => e.address === address && e.chain === selectedChain);
 
   useEffect(
     () =>
@@ -148,7 +152,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         busy={busy}
         disabled={!assessment?.payable || noWallet}
         quiet={assessment?.level === "danger"}
-        paidFor={runShown !== null && isPaidFor(runShown.outcome)}
+        paidFor={(runShown !== null && isPaidFor(runShown.outcome)) || checkedBefore}
       />
       {runShown ? (
         <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>
