@@ -1,3 +1,4 @@
+import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { ValidateResponse } from "@presend/shared/api/validate";
 import type { Address, Hex } from "viem";
 
@@ -84,6 +85,22 @@ export type PaidOutcome<R> =
  * calling again with it (`check({ ..., paymentId })`) gets the same report and is charged once.
  */
 export type PaidResult<R> = PaidOutcome<R> & { paymentId: string | null };
+
+/**
+ * What a receipt lookup gets: a verified report, a forged one, "not charged" only when the server
+ * has no record of the payment (404), or "unavailable" when the lookup failed in a way that says
+ * nothing about the charge (not decided yet, another signer, the server unreachable, no pinned key).
+ */
+export type ReceiptResult =
+  | Extract<PaidOutcome<Report | DeepReport>, { type: "report" | "forged" | "not_charged" }>
+  | {
+      type: "receipt_unavailable";
+      /** `receipt_pending` (409: the chain has not decided yet), the server's code, or why not asked. */
+      code: string;
+      status: number | null;
+      message: string;
+      charged: "unknown";
+    };
 
 export type ValidateResult =
   | { type: "validated"; result: ValidateResponse }

@@ -38,6 +38,7 @@ import type {
   ClientEvent,
   PaidOutcome,
   PaidResult,
+  ReceiptResult,
   RefusalCode,
   SentAuthorization,
   Settlement,
@@ -95,7 +96,7 @@ export type PresendClient = {
    * A paid report fetched again: by settlement transaction (GET /receipts/{tx}), or by payer and
    * authorization nonce when the transaction was never learned (GET /receipts/{payer}/{nonce}).
    */
-  receipt(key: Hex | { payer: Address; nonce: Hex }): Promise<PaidResult<Report | DeepReport>>;
+  receipt(key: Hex | { payer: Address; nonce: Hex }): Promise<ReceiptResult>;
 };
 
 type Route = "/check" | "/deep";
@@ -443,7 +444,8 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     by: ReceiptKey,
     payer: PresendSigner,
   ): Promise<
-    { type: "found"; body: unknown } | { type: "missing"; status: number | null; message: string }
+    | { type: "found"; body: unknown }
+    | { type: "missing"; status: number | null; code: string | null; message: string }
   > {
     try {
       const id = "transaction" in by ? by.transaction : by.authorization.nonce;
@@ -453,11 +455,16 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
       const response = await send(`${path}?signature=${proof}`);
       if (response.status !== 200) {
         const error = await errorOf(response);
-        return { type: "missing", status: response.status, message: error.message };
+        return {
+          type: "missing",
+          status: response.status,
+          code: error.code,
+          message: error.message,
+        };
       }
       return { type: "found", body: await response.json() };
     } catch (cause) {
-      return { type: "missing", status: null, message: describe(cause) };
+      return { type: "missing", status: null, code: null, message: describe(cause) };
     }
   }
 
@@ -545,44 +552,54 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     },
     check: (input) => paid<Report>("/check", input),
     deep: (input) => paid<DeepReport>("/deep", input),
-    async receipt(key) {
-      return { ...(await fetchStored(key)), paymentId: null };
-    },
+    receipt: (key) => fetchStored(key),
   };
 
-  async function fetchStored(
-    key: Parameters<PresendClient["receipt"]>[0],
-  ): Promise<PaidOutcome<Report | DeepReport>> {
-    {
-      const by: ReceiptKey =
-        typeof key === "string"
-          ? { transaction: key }
-          : { authorization: { ...key, amount: "", payTo: "0x" as Address } };
-      const pin = await options.pinStore.get(origin);
-      if (pin === undefined) {
-        return refused(
-          "attestation_missing",
-          `No key is pinned for ${origin}: a report cannot be verified without one.`,
-        );
-      }
-      const payingSigner = signer();
-      if (payingSigner === null)
-        return refused("no_signer", "Fetching a receipt needs the payer's key.");
-      const fetched = await fetchReceipt(by, await payingSigner);
-      if (fetched.type === "missing") {
-        return notCharged("receipt_not_found", fetched.status, fetched.message);
-      }
-      const trusted = await trustReceipt<Report | DeepReport>(fetched.body, pin, null, by);
-      return (
-        trusted ?? {
-          type: "forged",
-          charged: "unknown",
-          settlement: null,
-          report: fetched.body,
-          message: "The stored receipt is malformed or names another payment.",
-        }
+  async function fetchStored(key: Parameters<PresendClient["receipt"]>[0]): Promise<ReceiptResult> {
+    const by: ReceiptKey =
+      typeof key === "string"
+        ? { transaction: key }
+        : { authorization: { ...key, amount: "", payTo: "0x" as Address } };
+    const unavailable = (code: string, status: number | null, message: string) => ({
+      type: "receipt_unavailable" as const,
+      code,
+      status,
+      message,
+      charged: "unknown" as const,
+    });
+    const pin = await options.pinStore.get(origin);
+    if (pin === undefined) {
+      return unavailable(
+        "attestation_missing",
+        null,
+        `No key is pinned for ${origin}: a report cannot be verified without one.`,
       );
     }
+    const payingSigner = signer();
+    if (payingSigner === null) {
+      return unavailable("no_signer", null, "Fetching a receipt needs the payer's key.");
+    }
+    const fetched = await fetchReceipt(by, await payingSigner);
+    if (fetched.type === "missing") {
+      // Only the server saying it holds no settled payment proves nothing was charged; a 409
+      // (not decided yet), a 403 (another signer) or no answer says nothing about the charge.
+      if (fetched.status === 404 && fetched.code === "receipt_not_found") {
+        return notCharged("receipt_not_found", 404, fetched.message);
+      }
+      const code = fetched.status === 409 ? "receipt_pending" : (fetched.code ?? "unreachable");
+      return unavailable(code, fetched.status, fetched.message);
+    }
+    const trusted = await trustReceipt<Report | DeepReport>(fetched.body, pin, null, by);
+    if (trusted !== null && (trusted.type === "report" || trusted.type === "forged")) {
+      return trusted;
+    }
+    return {
+      type: "forged",
+      charged: "unknown",
+      settlement: null,
+      report: fetched.body,
+      message: "The stored receipt is malformed or names another payment.",
+    };
   }
 }
 

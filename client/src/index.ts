@@ -12,6 +12,7 @@ export { createMemoryPinStore, type PinRecord, PinRecordSchema, type PinStore } 
 export type {
   ClientEvent,
   PaidResult,
+  ReceiptResult,
   RefusalCode,
   SentAuthorization,
   Settlement,

@@ -115,19 +115,11 @@ export async function recoverReport(
           type: "forged",
           message: `${result.message} The report is not shown and not trusted.`,
         };
-      case "refused":
-        return { type: "failed", message: result.message };
-      case "unrecovered":
-        return { type: "failed", message: result.message };
       case "not_charged":
-        if (result.status === 409) {
-          return {
-            type: "pending",
-            message: result.message,
-          };
-        }
-        if (result.status === 404) {
-          return { type: "not_charged", message: result.message };
+        return { type: "not_charged", message: result.message };
+      case "receipt_unavailable":
+        if (result.code === "receipt_pending") {
+          return { type: "pending", message: result.message };
         }
         if (result.status === 403) {
           return {

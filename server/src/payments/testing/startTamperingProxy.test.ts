@@ -276,6 +276,11 @@ describe("the presend client's policy against the real server behind a tampering
       expect(result.authorization.payer).toBe(payer.address);
       expect(result.authorization.nonce).toMatch(/^0x[0-9a-f]{64}$/);
       expect(result.recover).toContain(`/receipts/${payer.address}/${result.authorization.nonce}`);
+      // Asked while receipts still do not get through: the lookup cannot say "not charged".
+      expect(await client().receipt(result.authorization)).toMatchObject({
+        type: "receipt_unavailable",
+        charged: "unknown",
+      });
       // The receipt is there for whoever asks past the fault.
       proxy.set(null);
       expect(await client().receipt(result.authorization)).toMatchObject({
