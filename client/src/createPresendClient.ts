@@ -1,5 +1,6 @@
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
+import { ReceiptSchema } from "@presend/shared/api/receipt";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import {
   type DeepReport,
@@ -466,26 +467,27 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     route: Route | null,
     by: ReceiptKey,
   ): Promise<PaidOutcome<R> | null> {
-    const stored = body as Record<string, unknown> | null;
-    if (stored === null || typeof stored !== "object") return null;
+    const parsed = ReceiptSchema.safeParse(body);
+    if (!parsed.success) return null;
+    const stored = parsed.data;
     const receiptRoute = stored.route === "/deep" ? "/deep" : "/check";
     if (route !== null && stored.route !== route) return null;
     const settlement: Settlement = {
-      transaction: String(stored.tx) as Hex,
-      network: String(stored.network),
-      payer: String(stored.payer) as Address,
-      amount: String(stored.amount),
-      payTo: String(stored.payTo) as Address,
+      transaction: stored.tx as Hex,
+      network: stored.network,
+      payer: stored.payer as Address,
+      amount: stored.amount,
+      payTo: stored.payTo as Address,
     };
     // The stored payment must be the one asked for: a server cannot answer with another.
     const matches =
       "transaction" in by
         ? settlement.transaction.toLowerCase() === by.transaction.toLowerCase()
-        : String(stored.nonce).toLowerCase() === by.authorization.nonce.toLowerCase() &&
+        : stored.nonce.toLowerCase() === by.authorization.nonce.toLowerCase() &&
           settlement.payer.toLowerCase() === by.authorization.payer.toLowerCase();
     if (!matches) return null;
     const verified = await verifyReportSignature({
-      signature: typeof stored.signature === "string" ? stored.signature : null,
+      signature: stored.signature,
       report: stored.report,
       settlement,
       key: pin.jwk,

@@ -1,4 +1,5 @@
 import type { ChainName } from "@presend/shared/chains/chains";
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import {
   createTestClient,
   type Hash,
@@ -28,7 +29,9 @@ export function devnetClient(name: ChainName, rpcUrl: string) {
       async confirm(hash: Hash | Promise<Hash>): Promise<TransactionReceipt> {
         const receipt = await client.waitForTransactionReceipt({ hash: await hash });
         if (receipt.status !== "success") {
-          throw new Error(`devnet transaction ${receipt.transactionHash} on ${name} reverted`);
+          throw new UpstreamError(
+            `devnet transaction ${receipt.transactionHash} on ${name} reverted`,
+          );
         }
         return receipt;
       },

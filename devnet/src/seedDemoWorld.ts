@@ -1,4 +1,6 @@
 import { type ChainName, chains } from "@presend/shared/chains/chains";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import { type Abi, type Address, type Hex, isAddressEqual, parseEther, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { artifacts } from "./contracts/artifacts";
@@ -46,7 +48,7 @@ async function deploy(
   );
   // demoWorld documents the address from the deployer's nonce; a drift here would mislead the README.
   if (!receipt.contractAddress || !isAddressEqual(receipt.contractAddress, options.expected)) {
-    throw new Error(
+    throw new UpstreamError(
       `deployed at ${receipt.contractAddress}, demo world expects ${options.expected}`,
     );
   }
@@ -119,7 +121,7 @@ async function seedEthereum(client: DevnetClient) {
 async function seedArbitrum(client: DevnetClient) {
   const { activeOnArbitrumOnly, bridgedUsdcOnlyOnArbitrum } = devnetAccounts;
   const { usdc: arbitrumUsdc, usdcBridged } = chains.arbitrum;
-  if (!usdcBridged) throw new Error("arbitrum has no bridged USDC in shared/chains");
+  if (!usdcBridged) throw new ConfigurationError("arbitrum has no bridged USDC in shared/chains");
   await sendEther(client, devnetAccounts.faucet, activeOnArbitrumOnly.address, "2");
   await mintStablecoin(client, {
     token: arbitrumUsdc.address,

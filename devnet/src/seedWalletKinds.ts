@@ -1,3 +1,4 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import {
   type Address,
   encodeFunctionData,
@@ -45,7 +46,9 @@ async function deploy(
   );
   // demoWorld documents the address from the deployer's nonce; a drift would mislead the README.
   if (!receipt.contractAddress || !isAddressEqual(receipt.contractAddress, expected)) {
-    throw new Error(`deployed at ${receipt.contractAddress}, demo world expects ${expected}`);
+    throw new UpstreamError(
+      `deployed at ${receipt.contractAddress}, demo world expects ${expected}`,
+    );
   }
 }
 
@@ -75,7 +78,7 @@ async function createSafe(
     }),
   );
   const code = await client.getCode({ address: options.expected });
-  if (!code || code === "0x") throw new Error(`no Safe at ${options.expected}`);
+  if (!code || code === "0x") throw new UpstreamError(`no Safe at ${options.expected}`);
 }
 
 /** Owner A executes one ETH transfer from the Safe (threshold 1, signature approved by sender). */
@@ -117,7 +120,7 @@ async function deployEntryPoint(client: DevnetClient) {
     }),
   );
   const code = await client.getCode({ address: demoContracts.entryPointV08 });
-  if (!code || code === "0x") throw new Error("EntryPoint v0.8 did not deploy");
+  if (!code || code === "0x") throw new UpstreamError("EntryPoint v0.8 did not deploy");
 }
 
 /**
@@ -135,7 +138,7 @@ async function runUserOperation(client: DevnetClient) {
     args: [owner.address, 0n],
   })) as Address;
   if (!isAddressEqual(sender, demoAccounts.smartAccountOnBase)) {
-    throw new Error(
+    throw new UpstreamError(
       `SimpleAccount at ${sender}, demo world expects ${demoAccounts.smartAccountOnBase}`,
     );
   }

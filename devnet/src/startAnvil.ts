@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import getPort from "get-port";
 
 const require = createRequire(import.meta.url);
@@ -89,7 +90,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   );
   const groupId = child.pid;
   if (groupId === undefined)
-    throw new Error(`anvil (chain ${options.chainId}) could not be spawned`);
+    throw new ConfigurationError(`anvil (chain ${options.chainId}) could not be spawned`);
   trackGroup(groupId);
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -102,7 +103,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
   void exitedPromise.then(() => runningGroups.delete(groupId));
   const rpcUrl = `http://127.0.0.1:${port}`;
   const exited = exitedPromise.then((): never => {
-    throw new Error(
+    throw new ConfigurationError(
       `anvil (chain ${options.chainId}) exited with ${child.exitCode}: ${stderr.trim()}`,
     );
   });
@@ -146,5 +147,7 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   await stop();
-  throw new Error(`anvil (chain ${options.chainId}) did not answer on ${rpcUrl}: ${stderr.trim()}`);
+  throw new ConfigurationError(
+    `anvil (chain ${options.chainId}) did not answer on ${rpcUrl}: ${stderr.trim()}`,
+  );
 }

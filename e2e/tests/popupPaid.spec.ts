@@ -24,6 +24,9 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   await popup.getByRole("button", { name: "Check $0.01" }).click();
   const result = popup.getByTestId("result");
   await expect(result.getByTestId("verdict-level")).toHaveText("OK");
+  // The verdict is paid for: no paid button invites a second charge, "Check again" is folded.
+  await expect(popup.getByRole("button", { name: "Check $0.01" })).toBeHidden();
+  await expect(popup.getByTestId("check-again")).toContainText("Check again (pays again)");
 
   const fresh = randomAddress();
   await popup.getByLabel("Address").fill(fresh);

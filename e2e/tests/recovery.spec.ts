@@ -104,6 +104,10 @@ test("a charged check whose answer is lost is recovered on click with the payer'
       payTo: (before.payTo ?? 0n) + 10_000n,
     });
     await screenshot(dapp, "recovery-recovered");
+    // On a phone the recovered verdict fits the card like any other.
+    await dapp.setViewportSize({ width: 360, height: 640 });
+    await waitForBadge(dapp, (b) => "verdict-level" in b.byTestId);
+    await screenshot(dapp, "recovery-recovered-360x640");
     await popup.close();
   } finally {
     rpc.mode = "pass";

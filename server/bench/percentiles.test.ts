@@ -17,7 +17,7 @@ describe("percentile", () => {
 });
 
 describe("timeInterleaved", () => {
-  it("runs one of each in turn and returns their samples by name, after the warm-up rounds", async () => {
+  it("runs one of each per round, each round starting one further along, and returns their samples by name after the warm-up rounds", async () => {
     const order: string[] = [];
     const samples = await timeInterleaved(
       {
@@ -30,7 +30,7 @@ describe("timeInterleaved", () => {
       },
       { count: 2, warmup: 1 },
     );
-    expect(order).toEqual(["a0", "b0", "a1", "b1", "a2", "b2"]);
+    expect(order).toEqual(["a0", "b0", "b1", "a1", "a2", "b2"]);
     expect(samples.a).toHaveLength(2);
     expect(samples.b).toHaveLength(2);
   });

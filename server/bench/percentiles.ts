@@ -7,9 +7,9 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /**
- * Times several runs in turn, one of each per round (after `warmup` untimed rounds), so a noisy
- * moment on a shared machine lands on all of them rather than on one block; milliseconds per
- * run, by name.
+ * Times several runs in turn, one of each per round in a rotating order (after `warmup` untimed
+ * rounds), so a noisy moment on a shared machine lands on all of them rather than on one block;
+ * milliseconds per run, by name.
  * @example const { raw, check } = await timeInterleaved({ raw, check }, { count: 100 });
  */
 export async function timeInterleaved<Name extends string>(
@@ -23,7 +23,10 @@ export async function timeInterleaved<Name extends string>(
   >;
   const warmup = options.warmup ?? 5;
   for (let index = 0; index < warmup + options.count; index++) {
-    for (const name of names) {
+    // Each round starts one further along: no run always follows the same one (a run after a
+    // heavy one can find the machine still busy, or idle).
+    const order = names.map((_, offset) => names[(index + offset) % names.length] as Name);
+    for (const name of order) {
       const started = performance.now();
       await runs[name](index);
       if (index >= warmup) samples[name].push(performance.now() - started);

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { isAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { addressPattern, hexAddressSource } from "./addressPattern";
@@ -35,5 +38,36 @@ describe("addressPattern", () => {
       "send to 0x000000000000000000000000000000000000dEaD now",
     );
     expect(match?.[0]).toBe("0x000000000000000000000000000000000000dEaD");
+  });
+});
+
+describe("one address pattern", () => {
+  // Every schema and parser imports the pattern; a copy written by hand is how they drift apart.
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const sources = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        return ["node_modules", ".output", ".wxt"].includes(entry.name) ? [] : sources(path);
+      }
+      return /\.tsx?$/.test(entry.name) && !/\.(test|spec)\.tsx?$/.test(entry.name) ? [path] : [];
+    });
+
+  it("is written only in addressPattern.ts", () => {
+    const copies = [
+      "shared",
+      "client/src",
+      "devnet/src",
+      "server/src",
+      "snapshots/src",
+      "extension/src",
+    ]
+      .flatMap((dir) => sources(join(root, dir)))
+      .filter((file) => !file.endsWith(join("address", "addressPattern.ts")))
+      // Test fakes (fakePaidApi, fakeRpc) stand in for a server; they are not our parsers.
+      .filter((file) => !/[/\\]fake[A-Z]\w*\.ts$/.test(file))
+      .filter((file) => /0x\[0-9a-fA-F\]\{40\}/.test(readFileSync(file, "utf8")))
+      .map((file) => relative(root, file));
+    expect(copies).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { InputError } from "@presend/shared/errors/InputError";
 import solc from "solc";
 import { z } from "zod";
 
@@ -100,15 +101,17 @@ export function compileContracts(): Record<ContractName, CompiledContract> {
   );
   const errors = (output.errors ?? []).filter((error) => error.severity === "error");
   if (errors.length > 0) {
-    throw new Error(`solc failed:\n${errors.map((error) => error.formattedMessage).join("\n")}`);
+    throw new InputError(
+      `solc failed:\n${errors.map((error) => error.formattedMessage).join("\n")}`,
+    );
   }
   const compiler = `solc ${solc.version()}`;
   const compiled = contractNames.map((name): [ContractName, CompiledContract] => {
     const contract = output.contracts?.[`${name}.sol`]?.[name];
-    if (!contract) throw new Error(`solc produced no output for ${name}`);
+    if (!contract) throw new InputError(`solc produced no output for ${name}`);
     const immutables = Object.keys(contract.evm.deployedBytecode.immutableReferences ?? {});
     if (installedByCode.includes(name) && immutables.length > 0) {
-      throw new Error(`${name} is installed with anvil_setCode and must not use immutables`);
+      throw new InputError(`${name} is installed with anvil_setCode and must not use immutables`);
     }
     return [
       name,

@@ -1,4 +1,5 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 
 export type SpawnedService = {
   name: string;
@@ -54,7 +55,7 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Spawne
   };
   const child = spawn(options.command, options.args, spawnOptions);
   const groupId = child.pid;
-  if (groupId === undefined) throw new Error(`${options.name} could not be spawned`);
+  if (groupId === undefined) throw new ConfigurationError(`${options.name} could not be spawned`);
   runningGroups.add(groupId);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -87,12 +88,14 @@ export async function spawnService(options: SpawnServiceOptions): Promise<Spawne
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (true) {
     if (hasExited()) {
-      throw new Error(`${options.name} exited during start-up:\n${output.trim()}`);
+      throw new ConfigurationError(`${options.name} exited during start-up:\n${output.trim()}`);
     }
     if (await options.ready().catch(() => false)) break;
     if (Date.now() > deadline) {
       await stop(0);
-      throw new Error(`${options.name} did not become ready in time:\n${output.trim()}`);
+      throw new ConfigurationError(
+        `${options.name} did not become ready in time:\n${output.trim()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import pg from "pg";
 import { freePort } from "../http/freePort";
 import { spawnService } from "./spawnService";
@@ -25,7 +26,8 @@ export function postgresBinDir(): string {
         .sort((a, b) => Number(b) - Number(a))
     : [];
   const dir = versions.map((version) => join(root, version, "bin")).find((bin) => existsSync(bin));
-  if (!dir) throw new Error("PostgreSQL is not installed (apt-get install postgresql)");
+  if (!dir)
+    throw new ConfigurationError("PostgreSQL is not installed (apt-get install postgresql)");
   return dir;
 }
 
@@ -38,7 +40,9 @@ function serviceUser(): { uid: number; gid: number } | undefined {
     const fields = entries.find((entry) => entry.startsWith(`${name}:`))?.split(":");
     if (fields) return { uid: Number(fields[2]), gid: Number(fields[3]) };
   }
-  throw new Error("running as root and neither the postgres nor the nobody user exists");
+  throw new ConfigurationError(
+    "running as root and neither the postgres nor the nobody user exists",
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import type { Logger } from "pino";
+import { requestHeader } from "../http/requestHeader";
 import type { Metrics } from "./createMetrics";
 
 export type ObserveRequestsDeps = { logger: Logger; metrics: Metrics };
@@ -16,14 +17,22 @@ const paidPaths = new Set(["/check", "/deep"]);
  * @example app.use("*", observeRequests({ logger, metrics }));
  */
 export function observeRequests(deps: ObserveRequestsDeps): MiddlewareHandler {
+  // Hono's requestId keeps the id on the context; the header is read (requestHeader) and written
+  // here, so the request stays on node-server's fast path.
   const assignId = requestId({
-    headerName: "X-Request-Id",
-    // An incoming id with characters outside [A-Za-z0-9_=-] is replaced (Hono checks it), so a
-    // log line cannot be forged through it.
-    generator: () => crypto.randomUUID(),
+    headerName: "",
+    // An incoming id with characters outside [A-Za-z0-9_=-] (or over 255 long) is replaced, as
+    // Hono's own check does, so a log line cannot be forged through it.
+    generator: (c) => {
+      const incoming = requestHeader(c, "x-request-id");
+      return incoming && incoming.length <= 255 && !/[^\w\-=]/.test(incoming)
+        ? incoming
+        : crypto.randomUUID();
+    },
   });
-  return (c, next) =>
-    assignId(c, async () => {
+  return (c, next) => {
+    return assignId(c, async () => {
+      c.header("X-Request-Id", c.get("requestId" as never));
       const started = performance.now();
       await next();
       const seconds = (performance.now() - started) / 1000;
@@ -34,7 +43,7 @@ export function observeRequests(deps: ObserveRequestsDeps): MiddlewareHandler {
       const status = c.res.status;
       deps.metrics.requests.inc({ method, route, status: String(status) });
       deps.metrics.requestSeconds.observe({ method, route }, seconds);
-      const outcome = settlementOutcome(c.req.path, c.req.raw.headers, c.res);
+      const outcome = settlementOutcome(c);
       if (outcome) deps.metrics.settlements.inc({ outcome });
       deps.logger.info(
         {
@@ -48,6 +57,7 @@ export function observeRequests(deps: ObserveRequestsDeps): MiddlewareHandler {
         "request",
       );
     });
+  };
 }
 
 function routeLabel(path: string): string {
@@ -55,9 +65,10 @@ function routeLabel(path: string): string {
 }
 
 /** What happened to the payment a request carried (undefined when it carried none). */
-function settlementOutcome(path: string, headers: Headers, response: Response) {
-  if (!paidPaths.has(path)) return undefined;
-  if (!headers.has("payment-signature") && !headers.has("x-payment")) return undefined;
+function settlementOutcome(c: Context) {
+  if (!paidPaths.has(c.req.path)) return undefined;
+  if (!requestHeader(c, "payment-signature") && !requestHeader(c, "x-payment")) return undefined;
+  const response = c.res;
   if (response.status === 200 && response.headers.has("payment-response")) return "settled";
   if (response.status === 402) return "refused";
   // A failed check (400, 503) is never charged: the payment was not settled.

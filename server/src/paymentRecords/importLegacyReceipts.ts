@@ -1,4 +1,5 @@
 import { existsSync, renameSync } from "node:fs";
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import {
@@ -16,8 +17,8 @@ export const importedSuffix = ".imported";
 const LegacyReceiptRowSchema = z.object({
   tx: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
   network: z.string().min(1),
-  payer: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
-  pay_to: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+  payer: z.string().regex(addressPattern),
+  pay_to: z.string().regex(addressPattern),
   route: z.string().min(1),
   amount: z.string().regex(/^\d+$/),
   report_json: z.string(),

@@ -1,6 +1,5 @@
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import pg from "pg";
-import { z } from "zod";
 import { paymentRecordColumns, paymentRecordFromRow } from "./paymentRecordRow";
 import {
   AuthorizationAlreadyRecorded,
@@ -11,6 +10,7 @@ import {
   type PaymentRecord,
   type PaymentRecordStore,
   type PaymentStatus,
+  TransactionHashSchema,
 } from "./paymentRecordStore";
 
 /**
@@ -178,15 +178,7 @@ export async function openPostgresPaymentRecords(
         });
       throw new AuthorizationAlreadyRecorded(existing);
     },
-    markSettled: (key, tx) =>
-      transition(
-        key,
-        "settled",
-        z
-          .string()
-          .regex(/^0x[0-9a-fA-F]{64}$/)
-          .parse(tx),
-      ),
+    markSettled: (key, tx) => transition(key, "settled", TransactionHashSchema.parse(tx)),
     markUnknown: (key, tx) => transition(key, "unknown", tx),
     markFailed: (key) => transition(key, "failed", "keep"),
     byAuthorization: (key) => find(key),

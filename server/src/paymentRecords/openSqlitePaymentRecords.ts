@@ -13,6 +13,7 @@ import {
   type PaymentRecord,
   type PaymentRecordStore,
   type PaymentStatus,
+  TransactionHashSchema,
 } from "./paymentRecordStore";
 
 /**
@@ -112,14 +113,7 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
       return stored;
     },
     async markSettled(key, tx) {
-      return transition(
-        key,
-        "settled",
-        z
-          .string()
-          .regex(/^0x[0-9a-fA-F]{64}$/)
-          .parse(tx),
-      );
+      return transition(key, "settled", TransactionHashSchema.parse(tx));
     },
     async markUnknown(key, tx) {
       return transition(key, "unknown", tx);

@@ -4,6 +4,8 @@ import { z } from "zod";
 
 const Address = z.string().regex(addressPattern);
 const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+/** A settlement transaction hash, as markSettled takes it. */
+export const TransactionHashSchema = Bytes32;
 
 /**
  * Where a paid request stands. `pending`: recorded with its report, settlement not yet sent or

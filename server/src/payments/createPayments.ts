@@ -52,6 +52,11 @@ export type Payments = {
   signReport: ReportSigner;
   /** The signed offer-receipt of a settlement answered again from its record. */
   settlementReceipt: SettlementReceipt;
+  /**
+   * The exact-scheme option of a paid route (network, payTo, USDC price, validity): the one
+   * source of its payment requirements, for the route's x402 config and for `requirements`.
+   */
+  paymentOption(path: PaidPath): ReturnType<typeof paymentOptionOf>;
   /** The exact scheme's payment requirements for a paid route, as the 402 header carries them. */
   requirements(path: PaidPath): Promise<PaymentRequirements[]>;
   /** Resolves once the facilitator's supported kinds are loaded. */
@@ -137,16 +142,21 @@ export async function createPayments(
     signReport: createReportSigner(signer),
     settlementReceipt: settlementReceipt(signer),
     ready,
+    paymentOption: (path) => paymentOptionOf(config, path),
     async requirements(path) {
       await ready();
-      return resourceServer.buildPaymentRequirements({
-        scheme: "exact",
-        network: config.network,
-        payTo: config.payTo,
-        price: { asset: config.asset, amount: config.prices[path], extra: { ...usdcDomainExtra } },
-        maxTimeoutSeconds,
-      });
+      return resourceServer.buildPaymentRequirements(paymentOptionOf(config, path));
     },
+  };
+}
+
+function paymentOptionOf(config: PaymentsConfig, path: PaidPath) {
+  return {
+    scheme: "exact" as const,
+    network: config.network,
+    payTo: config.payTo,
+    price: { asset: config.asset, amount: config.prices[path], extra: { ...usdcDomainExtra } },
+    maxTimeoutSeconds,
   };
 }
 

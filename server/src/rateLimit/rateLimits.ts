@@ -3,6 +3,7 @@ import type { ErrorBody } from "@presend/shared/api/errors";
 import type { Context, MiddlewareHandler } from "hono";
 import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limiter";
 import type { Redis } from "ioredis";
+import { requestHeader } from "../http/requestHeader";
 import type { Metrics } from "../observability/createMetrics";
 
 export type RateLimitSettings = {
@@ -69,7 +70,7 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     const path = c.req.path;
     if (opsPaths.has(path) || c.req.method === "OPTIONS") return next();
     if (!paidPaths.has(path)) return free(c, next);
-    const paying = c.req.header("payment-signature") ?? c.req.header("x-payment");
+    const paying = requestHeader(c, "payment-signature") ?? requestHeader(c, "x-payment");
     if (!paying) return challenge(c, next);
     return next().then(async () => {
       // A paid check gives its challenge back: an honest client (one challenge, one payment per
@@ -127,7 +128,7 @@ function failOpen(inner: Store, onError?: (error: unknown) => void): Store {
 /** The client's address: the socket's, or behind a trusted proxy the one it appended. */
 function clientKey(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
+    const forwarded = requestHeader(c, "x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   try {

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { addressPattern } from "@presend/shared/address/addressPattern";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
+import { type Receipt, ReceiptSchema } from "@presend/shared/api/receipt";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import type { Context } from "hono";
 import { getAddress, type Hex, verifyMessage } from "viem";
@@ -9,23 +10,7 @@ import { jsonError } from "../http/jsonError";
 import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import type { ReportSigner } from "../payments/attestation/createReportSigner";
 
-const ReceiptBodySchema = z
-  .object({
-    tx: z.string(),
-    network: z.string(),
-    payer: z.string(),
-    nonce: z.string().openapi({ description: "The EIP-3009 authorization nonce paid with." }),
-    payTo: z.string(),
-    route: z.string(),
-    amount: z.string(),
-    createdAt: z.string(),
-    report: z.unknown().openapi({ description: "The report exactly as first sent." }),
-    signature: z.string().openapi({
-      description:
-        "Detached ES256 JWS (attestation key) over the report and its settlement, as PRESEND-REPORT-SIGNATURE carried it.",
-    }),
-  })
-  .openapi("Receipt");
+const ReceiptBodySchema = ReceiptSchema.extend({}).openapi("Receipt");
 
 const errorContent = {
   "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") },
@@ -173,23 +158,21 @@ async function answer(
       `Whether this payment settled is not known yet; ask again shortly (by ${decidedBy} it is known either way).`,
     );
   }
-  return c.json(
-    {
-      tx: record.tx,
+  const receipt: Receipt = {
+    tx: record.tx,
+    network: record.network,
+    payer: getAddress(record.payer),
+    nonce: record.nonce,
+    payTo: record.payTo,
+    route: record.route,
+    amount: record.amount,
+    createdAt: record.createdAt,
+    report: record.report,
+    signature: await signReport(record.report, {
+      transaction: record.tx,
       network: record.network,
-      payer: getAddress(record.payer),
-      nonce: record.nonce,
-      payTo: record.payTo,
-      route: record.route,
-      amount: record.amount,
-      createdAt: record.createdAt,
-      report: record.report,
-      signature: await signReport(record.report, {
-        transaction: record.tx,
-        network: record.network,
-        payer: record.payer,
-      }),
-    },
-    200,
-  );
+      payer: record.payer,
+    }),
+  };
+  return c.json(receipt, 200);
 }

@@ -14,6 +14,7 @@ import { walletStatusQueryOptions } from "../../lib/queries/walletStatus";
 import { history, pendingRecoveries, sentRecipients } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import type { Route } from "../../lib/storage/schemas";
+import { isPaidFor } from "../../lib/ui/isPaidFor";
 import { OutcomeView } from "../../lib/ui/OutcomeView";
 import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
 import { VerdictView } from "../../lib/ui/VerdictView";
@@ -51,6 +52,10 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   // A result is shown only under the address and chain it is for, never under another.
   const runShown = run && run.address === address && run.chain === selectedChain ? run : null;
   const busy = run !== null && run.outcome === null;
+  // A verdict for this address and chain is already in Recent results: checking again pays again.
+  const checkedBefore =
+    address !== null &&
+    (recent.data ?? []).some((e) => e.address === address && e.chain === selectedChain);
 
   useEffect(
     () =>
@@ -146,7 +151,8 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         onCheck={start}
         busy={busy}
         disabled={!assessment?.payable || noWallet}
-        quiet={runShown?.outcome?.type === "report" || assessment?.level === "danger"}
+        quiet={assessment?.level === "danger"}
+        paidFor={(runShown !== null && isPaidFor(runShown.outcome)) || checkedBefore}
       />
       {runShown ? (
         <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>

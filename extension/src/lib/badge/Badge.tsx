@@ -2,6 +2,7 @@ import type { ChainName } from "@presend/shared/chains/chains";
 import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
+import { isPaidFor } from "../ui/isPaidFor";
 import { OutcomeView } from "../ui/OutcomeView";
 import { PaidCheckControls } from "../ui/PaidCheckControls";
 import { levelWords } from "../ui/words";
@@ -57,13 +58,6 @@ function chipState(props: BadgeProps): { level: string; label: string } {
   if (outcome) return { level: "warn", label: "Check not done" };
   if (props.busy) return { level: assessment.level, label: "Checking…" };
   return { level: assessment.level, label: assessment.label };
-}
-
-/** A verdict was paid for, or a payment may have been charged: no paid button is the invitation. */
-export function isPaidFor(outcome: CheckOutcome | null): boolean {
-  if (!outcome) return false;
-  if (outcome.type === "report") return true;
-  return (outcome.type === "failed" || outcome.type === "forged") && outcome.charged !== false;
 }
 
 function walletNotice(props: BadgeProps): string | null {
@@ -177,31 +171,17 @@ export function Badge(props: BadgeProps) {
                 recovery={{ ...props.recovery, onFetch: props.onFetchReport }}
               />
             )}
-            {assessment.payable &&
-              (paidFor ? (
-                // Paid for already (a verdict, or a charge whose report is being fetched): checking
-                // again is possible, never the invitation.
-                <details className="again" data-testid="check-again">
-                  <summary data-action="check-again">Check again (pays again)</summary>
-                  <PaidCheckControls
-                    chain={props.chain}
-                    onChainChange={props.onChainChange}
-                    onCheck={props.onCheck}
-                    busy={props.busy}
-                    disabled={notice !== null}
-                    quiet
-                  />
-                </details>
-              ) : (
-                <PaidCheckControls
-                  chain={props.chain}
-                  onChainChange={props.onChainChange}
-                  onCheck={props.onCheck}
-                  busy={props.busy}
-                  disabled={notice !== null}
-                  quiet={assessment.level === "danger"}
-                />
-              ))}
+            {assessment.payable && (
+              <PaidCheckControls
+                chain={props.chain}
+                onChainChange={props.onChainChange}
+                onCheck={props.onCheck}
+                busy={props.busy}
+                disabled={notice !== null}
+                quiet={assessment.level === "danger"}
+                paidFor={paidFor}
+              />
+            )}
             {assessment.payable &&
               props.chainSource === "wallet" &&
               !props.progress &&

@@ -25,8 +25,9 @@ import {
   isChecking,
   walletChainKnown,
 } from "./badgeState";
-import { type ClickDecision, clickAllowed } from "./clickGate";
+import type { ClickDecision } from "./clickGate";
 import { createBadgeHost, setHostStyle } from "./createBadgeHost";
+import { createVisibilityGate } from "./createVisibilityGate";
 
 /** What the badge needs of WXT's content script context: timers and listeners it tears down. */
 export type BadgeLifecycle = Pick<
@@ -52,13 +53,6 @@ export type BadgeControllerOptions = {
   /** performance.mark / measure for the paste-to-chip measurement; now() for the click gate. */
   performance: Pick<Performance, "mark" | "measure" | "now">;
 };
-
-// IntersectionObserver v2 (Chromium): trackVisibility and isVisible are not in lib.dom yet.
-type VisibilityObserverInit = IntersectionObserverInit & {
-  trackVisibility: boolean;
-  delay: number;
-};
-type VisibilityEntry = IntersectionObserverEntry & { isVisible?: unknown };
 
 type State = BadgeState;
 
@@ -102,51 +96,14 @@ export function createBadgeController(options: BadgeControllerOptions) {
   // Clickjacking defence: a paid click counts only if the badge has stayed put and (where the
   // browser can tell, IntersectionObserver v2) been visible and uncovered for a moment.
   const now = () => options.performance.now();
-  let placedAt = now();
-  let geometry = "";
-  let visibility: { supported: boolean | null; isVisible: boolean; visibleSince: number | null } = {
-    supported: false,
-    isVisible: false,
-    visibleSince: null,
-  };
-  let visibilityObserver: IntersectionObserver | null = null;
   let shownReady = false;
   let readyTimer = 0;
-  const gate = (): ClickDecision => clickAllowed({ now: now(), placedAt, ...visibility });
-
-  const watchVisibility = (target: HTMLElement) => {
-    visibilityObserver?.disconnect();
-    visibilityObserver = null;
-    const Observer = (win as Window & typeof globalThis).IntersectionObserver;
-    if (typeof Observer !== "function") {
-      visibility = { supported: false, isVisible: false, visibleSince: null };
-      return;
-    }
-    visibility = { supported: null, isVisible: false, visibleSince: null };
-    const init: VisibilityObserverInit = { trackVisibility: true, delay: 100, threshold: [1] };
-    try {
-      visibilityObserver = new Observer(onVisibility, init);
-    } catch {
-      visibility = { supported: false, isVisible: false, visibleSince: null };
-      return;
-    }
-    visibilityObserver.observe(target);
-  };
-
-  const onVisibility = (entries: IntersectionObserverEntry[]) => {
-    const entry = entries.at(-1) as VisibilityEntry | undefined;
-    if (!entry) return;
-    if (typeof entry.isVisible !== "boolean") {
-      // No IOv2 in this browser: only the appearance delay protects the click.
-      visibility = { supported: false, isVisible: false, visibleSince: null };
-    } else if (!entry.isVisible) {
-      visibility = { supported: true, isVisible: false, visibleSince: null };
-    } else if (!visibility.isVisible) {
-      // The report's own time would be earlier; the callback's time errs on the safe side.
-      visibility = { supported: true, isVisible: true, visibleSince: now() };
-    }
-    refreshReady();
-  };
+  const visibility = createVisibilityGate({
+    win: win as Window & typeof globalThis,
+    now,
+    onChange: () => refreshReady(),
+  });
+  const gate = (): ClickDecision => visibility.decision();
 
   const ensureRoot = (): Root => {
     if (!root || !host?.isConnected) {
@@ -154,7 +111,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       host = created.host;
       shadow = created.container.getRootNode() as ShadowRoot;
       root = createRoot(created.container);
-      watchVisibility(host);
+      visibility.watch(host);
     }
     return root;
   };
@@ -176,17 +133,8 @@ export function createBadgeController(options: BadgeControllerOptions) {
     if (settled()) refreshReady();
   };
 
-  // Where the badge is on screen (a transform on <html> moves it too). A badge that moved or
-  // changed size since last time restarts the wait before a paid click counts.
-  const settled = (): boolean => {
-    if (!host) return false;
-    const r = host.getBoundingClientRect();
-    const measured = `${r.x},${r.y},${r.width},${r.height}`;
-    if (measured === geometry) return false;
-    geometry = measured;
-    placedAt = now();
-    return true;
-  };
+  // A badge that moved or changed size since last time restarts the wait before a paid click counts.
+  const settled = (): boolean => (host ? visibility.measure(host) : false);
 
   const schedulePlace = () => {
     if (frame || !state) return;
@@ -211,7 +159,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
 
   /** Renders a change of content: the badge counts as just placed. */
   const render = () => {
-    placedAt = now();
+    visibility.placed();
     draw();
     refreshReady();
   };
@@ -222,7 +170,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     if (!current || !host) return;
     if (host.style.display !== "block" && !offscreen) {
       setHostStyle(host, "display", "block");
-      geometry = "";
+      visibility.forgetGeometry();
     }
     shownReady = gate().allowed;
     // Synchronous render: the chip is in the DOM when this returns (the latency we measure).
@@ -386,7 +334,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
   ctx.addEventListener(win, "pointerdown", onPointerDown, { capture: true });
   ctx.onInvalidated(() => {
     hide();
-    visibilityObserver?.disconnect();
+    visibility.disconnect();
     root?.unmount();
     host?.remove();
     host = null;

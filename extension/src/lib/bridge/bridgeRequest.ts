@@ -1,3 +1,4 @@
+import { addressPattern } from "@presend/shared/address/addressPattern";
 import * as z from "zod/mini";
 
 // What the ISOLATED content script asks the MAIN-world bridge (inside secureChannel). Its own
@@ -12,7 +13,7 @@ export const BridgeRequestSchema = z.discriminatedUnion("kind", [
   z.object({
     id: z.string(),
     kind: z.literal("signMessage"),
-    account: z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/)),
+    account: z.string().check(z.regex(addressPattern)),
     message: z.string().check(z.regex(/^presend receipt 0x[0-9a-f]+$/)),
   }),
 ]);

@@ -1,6 +1,7 @@
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it, vi } from "vitest";
+import { MessageError } from "../messaging/MessageError";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import { memoryItem } from "../storage/memoryItem";
 import type { HistoryEntry, PendingRecovery, PinnedKeys, SpendLedger } from "../storage/schemas";
@@ -134,6 +135,12 @@ describe("recoverReport", () => {
     expect(outcome).toMatchObject({ type: "failed" });
     expect(outcome.type === "failed" && outcome.message).toContain(payer.address);
     expect(recoveries.value()).toHaveLength(1);
+  });
+
+  it("reports a refusal relayed by the page bridge (MessageError rejected) as rejected", async () => {
+    const { recoveryId, deps } = await lostCheck();
+    deps.signMessage.mockRejectedValue(new MessageError({ code: "rejected", message: "declined" }));
+    expect((await recoverReport(recoveryId, deps)).type).toBe("rejected");
   });
 
   it("reports a declined signature as rejected and keeps the payment", async () => {

@@ -1,5 +1,9 @@
 import { createPresendClient, type PinStore } from "@presend/client";
+import { AttestationError } from "@presend/shared/errors/AttestationError";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { walkCauses } from "@presend/shared/errors/PresendError";
 import { type Address, getAddress, type Hex } from "viem";
+import { MessageError } from "../messaging/MessageError";
 import type { RecoveryOutcome } from "../messaging/protocol";
 import type { HistoryEntry, PendingRecovery, PinnedKeys } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
@@ -41,7 +45,7 @@ export async function recoverReport(
   const pinStore: PinStore = {
     get: async (origin) => (await deps.pinnedKeys.getValue())[origin],
     set: async () => {
-      throw new Error("Recovering a report never pins a key.");
+      throw new AttestationError("Recovering a report never pins a key.");
     },
   };
   const client = createPresendClient({
@@ -52,7 +56,7 @@ export async function recoverReport(
     signer: {
       address: recovery.payer,
       signTypedData: async () => {
-        throw new Error("Recovering a report pays nothing.");
+        throw new PaymentError("Recovering a report pays nothing.");
       },
       signMessage: async ({ message }) => {
         try {
@@ -94,7 +98,11 @@ export async function recoverReport(
       return { type: "recovered", entry };
     }
     if (signing !== null) {
-      return isUserRejection(signing) || (signing as { code?: unknown }).code === "rejected"
+      const declined = walkCauses(
+        signing,
+        (e) => e instanceof MessageError && e.code === "rejected",
+      );
+      return isUserRejection(signing) || declined !== null
         ? { type: "rejected", message: "You declined the signature in your wallet." }
         : {
             type: "failed",

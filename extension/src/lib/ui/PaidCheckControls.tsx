@@ -18,6 +18,11 @@ export type PaidCheckControlsProps = {
    * check already found danger.
    */
   quiet?: boolean;
+  /**
+   * The result shown was paid for (a verdict, or a payment that may have been charged): the
+   * buttons fold under "Check again (pays again)" so nothing invites a second charge.
+   */
+  paidFor?: boolean;
 };
 
 /** The chain to check and the two paid checks with their prices, in the badge and the popup. */
@@ -27,6 +32,28 @@ export function PaidCheckControls(props: PaidCheckControlsProps) {
   const onClick = (route: Route) => (event: MouseEvent<HTMLButtonElement>) => {
     if (event.nativeEvent.isTrusted) props.onCheck(route);
   };
+  const buttons = (
+    <div className="row">
+      <button
+        type="button"
+        className={props.quiet || props.paidFor ? undefined : "primary"}
+        data-action="check"
+        disabled={buttonsOff}
+        onClick={onClick("check")}
+      >
+        Check {formatUsdc(routePrices.check)}
+      </button>
+      <button
+        type="button"
+        data-action="deep"
+        disabled={buttonsOff}
+        onClick={onClick("deep")}
+        title="All five chains: wrong network and token mix-ups"
+      >
+        Deep check {formatUsdc(routePrices.deep)}
+      </button>
+    </div>
+  );
   return (
     <div className="paid-checks" data-chain={props.chain}>
       <label className="row">
@@ -45,26 +72,14 @@ export function PaidCheckControls(props: PaidCheckControlsProps) {
           ))}
         </select>
       </label>
-      <div className="row">
-        <button
-          type="button"
-          className={props.quiet ? undefined : "primary"}
-          data-action="check"
-          disabled={buttonsOff}
-          onClick={onClick("check")}
-        >
-          Check {formatUsdc(routePrices.check)}
-        </button>
-        <button
-          type="button"
-          data-action="deep"
-          disabled={buttonsOff}
-          onClick={onClick("deep")}
-          title="All five chains: wrong network and token mix-ups"
-        >
-          Deep check {formatUsdc(routePrices.deep)}
-        </button>
-      </div>
+      {props.paidFor ? (
+        <details className="again" data-testid="check-again">
+          <summary data-action="check-again">Check again (pays again)</summary>
+          {buttons}
+        </details>
+      ) : (
+        buttons
+      )}
     </div>
   );
 }

@@ -24,7 +24,7 @@ import {
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
-import { maxTimeoutSeconds, type Payments, usdcDomainExtra } from "../createPayments";
+import type { Payments } from "../createPayments";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
@@ -59,17 +59,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     Object.values(paidRoutes).map((route) => [
       `POST ${route.path}`,
       {
-        accepts: {
-          scheme: "exact",
-          network: config.network,
-          payTo: config.payTo,
-          price: {
-            asset: config.asset,
-            amount: config.prices[route.path],
-            extra: { ...usdcDomainExtra },
-          },
-          maxTimeoutSeconds,
-        },
+        accepts: deps.payments.paymentOption(route.path),
         resource: `${publicUrl}${route.path}`,
         description: route.description,
         mimeType: "application/json",
