@@ -19,10 +19,12 @@ export default defineConfig({
   modules: ["@wxt-dev/module-react"],
   zip: { artifactTemplate: "presend-{{version}}-{{browser}}.zip" },
   hooks: {
-    // The content script runs on every page: it renders with Preact (the same components, through
+    // The content script runs on every page, and its card (verdict-ui) on pages with an address:
+    // they render with Preact (the same components, through
     // preact/compat) instead of react-dom, a tenth of the weight. Extension pages keep React.
     "vite:build:extendConfig": (entrypoints, config) => {
-      if (!entrypoints.some((entry) => entry.name === "content")) return;
+      const inPages = ["content", "verdict-ui"];
+      if (!entrypoints.some((entry) => inPages.includes(entry.name))) return;
       config.resolve ??= {};
       config.resolve.alias = [
         { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
@@ -43,10 +45,12 @@ export default defineConfig({
     permissions: ["storage", "activeTab"],
     host_permissions: [originPattern(apiUrl)],
     optional_host_permissions: ["http://*/*", "https://*/*"],
-    // The wallet bridge is injected by the content script only when the page wallet is needed
-    // (see entrypoints/wallet-bridge): pages load it as a script from the extension.
+    // Loaded on demand from the page's frames: the wallet bridge when the page wallet is needed
+    // (see entrypoints/wallet-bridge; a script in the MAIN world), the card on the first address
+    // entered (see entrypoints/verdict-ui; imported into the content script's isolated world).
+    // scripting.executeScript would need host permission for every site; these need none.
     web_accessible_resources: [
-      { resources: ["wallet-bridge.js"], matches: ["http://*/*", "https://*/*"] },
+      { resources: ["wallet-bridge.js", "verdict-ui.js"], matches: ["http://*/*", "https://*/*"] },
     ],
     // Firefox requires an add-on id for MV3 and a minimum version with the features used here
     // (MAIN-world content scripts, match_origin_as_fallback).

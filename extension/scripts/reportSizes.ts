@@ -1,28 +1,42 @@
-// Prints what the built content scripts weigh (raw and gzip) and fails the build when the
-// script every page gets grows past its budget.
+// Prints what the built page scripts weigh (raw and gzip) and fails the build when one with a
+// budget grows past it.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const outDir = join(dirname(fileURLToPath(import.meta.url)), "../.output/chrome-mv3");
-/** The isolated content script runs in every frame of every page: 60 kB gzip at most. */
-const contentBudget = 60 * 1024;
-
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+// Budgets sit a little above today's weight, so growth is a decision, not an accident. The
+// detector runs in every frame of every page; the card loads on the first address entered.
+const scripts: { name: string; file: string; budget?: number }[] = [
+  {
+    name: "content script (isolated, every frame)",
+    file: "content-scripts/content.js",
+    budget: 55 * 1024,
+  },
+  {
+    name: "verdict UI (isolated, imported on the first address entered)",
+    file: "verdict-ui.js",
+    budget: 14 * 1024,
+  },
+  { name: "send observer (MAIN world, every frame)", file: "content-scripts/send-observer.js" },
+  {
+    name: "wallet bridge (MAIN world, injected when the page wallet is needed)",
+    file: "wallet-bridge.js",
+  },
+];
+
 let over = false;
-for (const [name, file] of [
-  ["content script (isolated, every frame)", "content-scripts/content.js"],
-  ["send observer (MAIN world, every frame)", "content-scripts/send-observer.js"],
-  ["wallet bridge (MAIN world, injected when the page wallet is needed)", "wallet-bridge.js"],
-] as const) {
+for (const { name, file, budget } of scripts) {
   const bytes = readFileSync(join(outDir, file));
   const gzip = gzipSync(bytes).length;
-  const budget = file.endsWith("content.js") ? ` (budget ${kB(contentBudget)})` : "";
-  console.log(`${name}: ${kB(bytes.length)}, ${kB(gzip)} gzip${budget}`);
-  if (budget && gzip > contentBudget) over = true;
+  const limit = budget === undefined ? "" : ` (budget ${kB(budget)})`;
+  console.log(`${name}: ${kB(bytes.length)}, ${kB(gzip)} gzip${limit}`);
+  if (budget !== undefined && gzip > budget) {
+    console.error(`${name} is over its gzip budget.`);
+    over = true;
+  }
 }
-if (over) {
-  console.error("The content script is over its gzip budget.");
-  process.exit(1);
-}
+if (over) process.exit(1);

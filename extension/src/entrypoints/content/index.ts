@@ -3,6 +3,7 @@ import { browser } from "wxt/browser";
 import { defineContentScript } from "wxt/utils/define-content-script";
 import { injectScript } from "wxt/utils/inject-script";
 import { createBadgeController } from "../../lib/badge/createBadgeController";
+import { registeredVerdictUi } from "../../lib/badge/verdictUi";
 import { offerBridgeKey } from "../../lib/bridge/bridgeKeyExchange";
 import { createBridgeClient } from "../../lib/bridge/createBridgeClient";
 import { createWalletBridge } from "../../lib/bridge/createWalletBridge";
@@ -45,6 +46,14 @@ export default defineContentScript({
       ctx,
       known: () => known,
       performance,
+      // The card is a chunk of its own, imported on the first address: a dynamic import from a
+      // content script runs in its isolated world, so the card stays out of the page's reach.
+      loadVerdictUi: async () => {
+        await import(/* @vite-ignore */ browser.runtime.getURL("/verdict-ui.js"));
+        const ui = registeredVerdictUi(globalThis);
+        if (!ui) throw new Error("The verdict UI did not register");
+        return ui;
+      },
       // The card shows the paid checks: their chain and the wallet notice need the page wallet.
       onExpand: () => void walletInfo().then((info) => badge.setWallet(info)),
       startCheck(request) {

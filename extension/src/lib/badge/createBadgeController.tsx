@@ -13,6 +13,7 @@ import type { AddressEntry } from "../dom/watchAddressEntry";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { Badge } from "./Badge";
+import type { BadgeProps } from "./BadgeCard";
 import { badgePosition } from "./badgePosition";
 import {
   type BadgeState,
@@ -28,6 +29,7 @@ import {
 import type { ClickDecision } from "./clickGate";
 import { createBadgeHost, setHostStyle } from "./createBadgeHost";
 import { createVisibilityGate } from "./createVisibilityGate";
+import type { VerdictUi } from "./verdictUi";
 
 /** What the badge needs of WXT's content script context: timers and listeners it tears down. */
 export type BadgeLifecycle = Pick<
@@ -50,6 +52,11 @@ export type BadgeControllerOptions = {
   onExpand?: () => void;
   /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
   startRecovery: (recoveryId: string) => void;
+  /**
+   * Loads the card (the verdict UI chunk). Asked once, on the first address entered: a page
+   * where none is entered only ever carries the chip.
+   */
+  loadVerdictUi: () => Promise<VerdictUi>;
   /** performance.mark / measure for the paste-to-chip measurement; now() for the click gate. */
   performance: Pick<Performance, "mark" | "measure" | "now">;
 };
@@ -83,6 +90,10 @@ export function createBadgeController(options: BadgeControllerOptions) {
   let host: HTMLElement | null = null;
   let shadow: ShadowRoot | null = null;
   let root: Root | null = null;
+  let verdictUi: VerdictUi | null = null;
+  let verdictUiLoading = false;
+  // The element the card is rendered into while it is open (inside the closed shadow root).
+  let cardSlot: Element | null = null;
   let state: State | null = null;
   let wallet: WalletInfo | null = null;
   let walletChain: ChainName | null = null;
@@ -164,65 +175,96 @@ export function createBadgeController(options: BadgeControllerOptions) {
     refreshReady();
   };
 
+  const loadVerdictUi = () => {
+    if (verdictUi || verdictUiLoading) return;
+    verdictUiLoading = true;
+    options.loadVerdictUi().then(
+      (ui) => {
+        verdictUi = ui;
+        if (!state?.expanded) return;
+        // The card was asked for before it arrived: open it, with the focus where it would be.
+        const hadFocus = shadow?.activeElement != null;
+        render();
+        if (hadFocus) focusables()[0]?.focus();
+      },
+      // Not loaded (the tab navigated, the extension reloaded): the next entry asks again.
+      () => {
+        verdictUiLoading = false;
+      },
+    );
+  };
+
+  const closeCard = () => {
+    if (cardSlot) verdictUi?.renderCard(cardSlot, null);
+    cardSlot = null;
+  };
+
   const draw = () => {
     const current = state;
     const target = ensureRoot();
     if (!current || !host) return;
+    // The card opens once its chunk is here; until then the chip stays (a moment, once).
+    const ui = verdictUi;
+    const expanded = current.expanded && ui !== null;
+    if (!expanded) closeCard();
     if (host.style.display !== "block" && !offscreen) {
       setHostStyle(host, "display", "block");
       visibility.forgetGeometry();
     }
     shownReady = gate().allowed;
     // Synchronous render: the chip is in the DOM when this returns (the latency we measure).
-    flushSync(() =>
-      target.render(
-        <Badge
-          assessment={current.assessment}
-          chain={current.chain}
-          chainSource={current.chainSource}
-          progress={current.progress}
-          outcome={current.outcome}
-          busy={isChecking(current)}
-          expanded={current.expanded}
-          wallet={wallet}
-          inFrame={inFrame}
-          clickReady={shownReady}
-          refusedClick={current.refusedClick}
-          recovery={{
-            busy: current.recovery.session !== null,
-            result: current.recovery.result,
-          }}
-          onFetchReport={() => {
-            const outcome = current.outcome;
-            if (current.recovery.session !== null) return;
-            if (outcome?.type !== "failed" && outcome?.type !== "forged") return;
-            if (outcome.recoveryId) options.startRecovery(outcome.recoveryId);
-          }}
-          onChainChange={(chain) => update({ chain, chainSource: "user" })}
-          onCheck={(route) => {
-            const normalized = current.assessment.checksum.normalized;
-            if (!normalized || state?.session) return;
-            // A page can move the badge without a scroll (a transform on <html>): measure now.
-            settled();
-            const decision = gate();
-            if (!decision.allowed) {
-              // Covered, faded or just moved: the person may not have seen what they clicked.
-              update({ refusedClick: decision.reason });
-              return;
-            }
-            options.performance.mark("presend:check-click");
-            options.startCheck({ route, address: normalized, chain: current.chain });
-          }}
-          onToggle={() => setExpanded(!current.expanded, true)}
-          onClose={() => {
-            dismissed.set(current.field, current.assessment.input);
-            const field = current.field;
-            hide();
-            field.focus();
-          }}
-        />,
-      ),
-    );
+    const props: BadgeProps = {
+      assessment: current.assessment,
+      chain: current.chain,
+      chainSource: current.chainSource,
+      progress: current.progress,
+      outcome: current.outcome,
+      busy: isChecking(current),
+      expanded,
+      wallet: wallet,
+      inFrame: inFrame,
+      clickReady: shownReady,
+      refusedClick: current.refusedClick,
+      recovery: {
+        busy: current.recovery.session !== null,
+        result: current.recovery.result,
+      },
+      onFetchReport: () => {
+        const outcome = current.outcome;
+        if (current.recovery.session !== null) return;
+        if (outcome?.type !== "failed" && outcome?.type !== "forged") return;
+        if (outcome.recoveryId) options.startRecovery(outcome.recoveryId);
+      },
+      onChainChange: (chain) => update({ chain, chainSource: "user" }),
+      onCheck: (route) => {
+        const normalized = current.assessment.checksum.normalized;
+        if (!normalized || state?.session) return;
+        // A page can move the badge without a scroll (a transform on <html>): measure now.
+        settled();
+        const decision = gate();
+        if (!decision.allowed) {
+          // Covered, faded or just moved: the person may not have seen what they clicked.
+          update({ refusedClick: decision.reason });
+          return;
+        }
+        options.performance.mark("presend:check-click");
+        options.startCheck({ route, address: normalized, chain: current.chain });
+      },
+      onToggle: () => setExpanded(!current.expanded, true),
+      onClose: () => {
+        dismissed.set(current.field, current.assessment.input);
+        const field = current.field;
+        hide();
+        field.focus();
+      },
+    };
+    flushSync(() => target.render(<Badge {...props} />));
+    if (ui && expanded) {
+      const slot = shadow?.querySelector(".card-slot") ?? null;
+      if (slot !== cardSlot) closeCard();
+      cardSlot = slot;
+      if (slot) ui.renderCard(slot, props);
+    }
     place();
   };
 
@@ -263,6 +305,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     follow = 0;
     offscreen = false;
     if (host) setHostStyle(host, "display", "none");
+    closeCard();
     root?.render(null);
   };
 
@@ -367,6 +410,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
         "presend:entry",
         "presend:chip",
       );
+      loadVerdictUi();
       if (!follow) follow = ctx.setInterval(followField, followMs);
     },
     /** Re-reads the field now (after the page's own input handlers ran). */
