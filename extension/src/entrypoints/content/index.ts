@@ -1,3 +1,4 @@
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import type { Address } from "viem";
 import { browser } from "wxt/browser";
 import { defineContentScript } from "wxt/utils/define-content-script";
@@ -51,7 +52,12 @@ export default defineContentScript({
       loadVerdictUi: async () => {
         await import(/* @vite-ignore */ browser.runtime.getURL("/verdict-ui.js"));
         const ui = registeredVerdictUi(globalThis);
-        if (!ui) throw new Error("The verdict UI did not register");
+        // Only a broken package gets here: the chunk ran but did not register itself.
+        if (!ui) {
+          throw new ConfigurationError("The verdict UI did not register", {
+            code: "verdict_ui_missing",
+          });
+        }
         return ui;
       },
       // The card shows the paid checks: their chain and the wallet notice need the page wallet.
