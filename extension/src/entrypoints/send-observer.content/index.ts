@@ -1,7 +1,7 @@
 import { defineContentScript } from "wxt/utils/define-content-script";
 import { receiveBridgeKey } from "../../lib/bridge/bridgeKeyExchange";
+import { captureCrypto } from "../../lib/bridge/captureCrypto";
 import { openSecureChannel } from "../../lib/bridge/secureChannel";
-import { randomHex } from "../../lib/dom/randomHex";
 import { observeSends } from "../../lib/wallet/sentRecipients";
 
 // The small MAIN-world script every page gets: it sees the sends the page's wallet accepts (for
@@ -17,14 +17,7 @@ export default defineContentScript({
   matchOriginAsFallback: true,
   main() {
     // Captured before any page script runs; a page that later replaces these cannot see the key.
-    const webCrypto = crypto.subtle;
-    const subtle = {
-      importKey: webCrypto.importKey.bind(webCrypto),
-      sign: webCrypto.sign.bind(webCrypto),
-      verify: webCrypto.verify.bind(webCrypto),
-    } as SubtleCrypto;
-    const random = { getRandomValues: crypto.getRandomValues.bind(crypto) };
-    const randomId = () => randomHex(16, random);
+    const { subtle, randomId } = captureCrypto();
     const keyReceived = receiveBridgeKey(window, CustomEvent);
 
     // Sends made before the channel is open are kept until then.

@@ -3,10 +3,10 @@ import { walkCauses } from "@presend/shared/errors/PresendError";
 import type { TypedDataDefinition } from "viem";
 import { defineUnlistedScript } from "wxt/utils/define-unlisted-script";
 import { BridgeRequestSchema } from "../../lib/bridge/bridgeRequest";
+import { captureCrypto } from "../../lib/bridge/captureCrypto";
 import { parseWithBigints } from "../../lib/bridge/jsonWithBigints";
 import { keyFromScript } from "../../lib/bridge/scriptKeyHandOff";
 import { openSecureChannel } from "../../lib/bridge/secureChannel";
-import { randomHex } from "../../lib/dom/randomHex";
 import type { MessageFailure } from "../../lib/messaging/protocol";
 import { createPageWallet } from "../../lib/wallet/createPageWallet";
 import { isUserRejection } from "../../lib/wallet/isUserRejection";
@@ -18,14 +18,7 @@ import { NoWalletError } from "../../lib/wallet/NoWalletError";
 // page: the content script injects it when the page wallet is needed (the card opened, a paid
 // check clicked, the popup asking), so a page where nobody checks an address never loads wagmi.
 export default defineUnlistedScript(() => {
-  const webCrypto = crypto.subtle;
-  const subtle = {
-    importKey: webCrypto.importKey.bind(webCrypto),
-    sign: webCrypto.sign.bind(webCrypto),
-    verify: webCrypto.verify.bind(webCrypto),
-  } as SubtleCrypto;
-  const random = { getRandomValues: crypto.getRandomValues.bind(crypto) };
-  const randomId = () => randomHex(16, random);
+  const { subtle, randomId } = captureCrypto();
 
   // Only while the script's top level runs is it document.currentScript.
   const keyReceived = keyFromScript(document.currentScript);

@@ -20,7 +20,7 @@ const { report } = exampleHistoryEntry({
 // The paid-check tests run the real client against this stand-in, so its 402 must be what the
 // server sends: the attestation block of the shared schema, signed with jose as the server's
 // issuer signs it (ES256 compact JWS, kid and typ presend-attestation+jws), verified by the
-// same shared verification the client runs (nothing stubbed).
+// same shared verification the client runs (the real check, not a stand-in).
 describe("fakePaidApi", () => {
   it("answers the server's wire shape: the attestation verifies with the shared check", async () => {
     const api = await fakePaidApi({ payTo, report, now });
