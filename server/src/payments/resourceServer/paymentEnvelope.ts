@@ -11,7 +11,7 @@ import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { maxTimeoutSeconds, type Payments } from "../createPayments";
 import { authorizationOf } from "../facilitator/authorizationOf";
 import type { PaidRoute } from "../routes/paidRoutes";
-import { withSpecFields } from "./withSpecFields";
+import { withRouteDescription } from "./withRouteDescription";
 
 /**
  * A real payment header is ~1.5 KB plus the extensions the x402 client echoes from the 402
@@ -79,7 +79,7 @@ export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHand
     }
     const body = {
       ...paymentRequired,
-      accepts: withSpecFields(paymentRequired.accepts, options.route),
+      accepts: withRouteDescription(paymentRequired.accepts, options.route),
     };
     outgoing.set("Content-Type", "application/json");
     outgoing.delete("Content-Length");

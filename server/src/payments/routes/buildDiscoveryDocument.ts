@@ -2,7 +2,10 @@ import type { AttestationBlock } from "@presend/shared/attestation/attestationSc
 import { chainNames } from "@presend/shared/chains/chains";
 import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
 import type { Payments } from "../createPayments";
-import { type SpecPaymentRequirements, withSpecFields } from "../resourceServer/withSpecFields";
+import {
+  type DescribedPaymentRequirements,
+  withRouteDescription,
+} from "../resourceServer/withRouteDescription";
 import { paidRoutes } from "./paidRoutes";
 
 export type DiscoveryDocument = {
@@ -12,7 +15,7 @@ export type DiscoveryDocument = {
     resource: string;
     type: "http";
     x402Version: 2;
-    accepts: SpecPaymentRequirements[];
+    accepts: DescribedPaymentRequirements[];
   }>;
   lastUpdated: string;
   metadata: {
@@ -54,7 +57,7 @@ export async function buildDiscoveryDocument(
       resource: `${publicUrl}${route.path}`,
       type: "http" as const,
       x402Version: 2 as const,
-      accepts: withSpecFields(await options.payments.requirements(route.path), route),
+      accepts: withRouteDescription(await options.payments.requirements(route.path), route),
     })),
   );
   return {
