@@ -1,4 +1,3 @@
-import { InputError } from "@presend/shared/errors/InputError";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import {
   AuthorizationAlreadyRecorded,
@@ -9,6 +8,7 @@ import {
   type PaymentRecord,
   type PaymentRecordStore,
   type PaymentStatus,
+  TransactionHashSchema,
 } from "./paymentRecordStore";
 
 /**
@@ -64,8 +64,7 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
       return stored;
     },
     async markSettled(key, tx) {
-      if (!/^0x[0-9a-fA-F]{64}$/.test(tx)) throw new InputError("tx must be 0x + 64 hex");
-      return transition(key, "settled", tx);
+      return transition(key, "settled", TransactionHashSchema.parse(tx));
     },
     async markUnknown(key, tx) {
       return transition(key, "unknown", tx);

@@ -178,7 +178,7 @@ export async function openPostgresPaymentRecords(
         });
       throw new AuthorizationAlreadyRecorded(existing);
     },
-    markSettled: (key, tx) => transition(key, "settled", TransactionHashSchema.parse(tx)),
+    markSettled: async (key, tx) => transition(key, "settled", TransactionHashSchema.parse(tx)),
     markUnknown: (key, tx) => transition(key, "unknown", tx),
     markFailed: (key) => transition(key, "failed", "keep"),
     byAuthorization: (key) => find(key),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ZodError } from "zod";
 import { AuthorizationAlreadyRecorded, type PaymentRecordStore } from "./paymentRecordStore";
 import { samplePaymentRecord } from "./samplePaymentRecord";
 
@@ -193,6 +194,17 @@ export function describePaymentRecordStore(
         ).rejects.toThrow();
         await expect(store.begin({ ...samplePaymentRecord(21), amount: "-1" })).rejects.toThrow();
         expect(await store.count()).toBe(0);
+        return undefined;
+      }));
+
+    it("refuses a settlement that is not a transaction hash, by the one schema, and keeps the record", () =>
+      withStore(async (store) => {
+        const sample = samplePaymentRecord(22);
+        await store.begin(sample);
+        for (const tx of ["0x1234", hex("g", 64), hex("a", 63), `${hex("a", 64)}0`]) {
+          await expect(store.markSettled(sample, tx)).rejects.toBeInstanceOf(ZodError);
+        }
+        expect(await store.byAuthorization(sample)).toMatchObject({ status: "pending", tx: null });
         return undefined;
       }));
 
