@@ -28,4 +28,20 @@ describe("createSessionSpendCap", () => {
       message: "Spend cap reached: 0 of 0.005 USDC used; this check costs 0.01.",
     });
   });
+
+  it("holds a payment once, however many calls carry its payment id", async () => {
+    const cap = createSessionSpendCap(20_000n);
+    const first = await cap.reserve(10_000n, { key: "api payment-one" });
+    const retry = await cap.reserve(10_000n, { key: "api payment-one" });
+    if (first.type !== "reserved" || retry.type !== "reserved") throw new Error("expected both");
+    expect(cap.spent()).toBe(10_000n);
+    // The retry turned out not charged; the first call's payment is still held.
+    await retry.reservation.release();
+    expect(cap.spent()).toBe(10_000n);
+    expect((await cap.reserve(10_000n, { key: "api payment-two" })).type).toBe("reserved");
+    expect(await cap.reserve(1n)).toMatchObject({ type: "refused" });
+    // Only when no call of the payment holds it any more is it freed.
+    await first.reservation.release();
+    expect(cap.spent()).toBe(10_000n);
+  });
 });

@@ -9,31 +9,49 @@ export type Reservation = {
 };
 
 /**
+ * What a reservation pays for. Reservations with the same key are one payment: the server
+ * charges an x402 payment id once and answers every retry carrying it from that payment's
+ * record, so a retry holds nothing more than the payment it repeats.
+ */
+export type PaymentKey = { key: string };
+
+/**
  * A limit on what a client may pay. reserve() is called after every check of the challenge
  * and before anything is signed; payments under way count, so two at once cannot both pass.
  */
 export type SpendCap = {
   reserve(
     amount: bigint,
+    payment?: PaymentKey,
   ): Promise<{ type: "reserved"; reservation: Reservation } | { type: "refused"; message: string }>;
 };
 
 /**
  * A cap in memory: what one MCP session (or one process) may spend in total, in USDC base units.
+ * Each payment counts once, however many calls retried it with its payment id.
  * @example const cap = createSessionSpendCap(100_000n); // USD 0.10
  */
 export function createSessionSpendCap(limit: bigint): SpendCap & { spent(): bigint } {
   let held = 0n;
+  /** Each payment held: the most asked for it and how many reservations still hold it. */
+  const payments = new Map<string, { amount: bigint; holders: number }>();
+  let unkeyed = 0;
   return {
     spent: () => held,
-    async reserve(amount) {
-      if (held + amount > limit) {
+    async reserve(amount, payment) {
+      const key = payment === undefined ? `unkeyed ${unkeyed++}` : `payment ${payment.key}`;
+      const entry = payments.get(key) ?? { amount: 0n, holders: 0 };
+      const more = amount > entry.amount ? amount - entry.amount : 0n;
+      if (held + more > limit) {
         return {
           type: "refused",
           message: `Spend cap reached: ${formatUnits(held, 6)} of ${formatUnits(limit, 6)} USDC used; this check costs ${formatUnits(amount, 6)}.`,
         };
       }
-      held += amount;
+      held += more;
+      entry.amount += more;
+      entry.holders += 1;
+      payments.set(key, entry);
       let released = false;
       return {
         type: "reserved",
@@ -42,7 +60,11 @@ export function createSessionSpendCap(limit: bigint): SpendCap & { spent(): bigi
           release: async () => {
             if (released) return;
             released = true;
-            held -= amount;
+            entry.holders -= 1;
+            // Another call of the same payment may have been charged: it keeps the amount held.
+            if (entry.holders > 0) return;
+            held -= entry.amount;
+            payments.delete(key);
           },
         },
       };

@@ -32,6 +32,7 @@ import {
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
+import { z } from "zod";
 import { baseNetwork, checkRequirement } from "./checkRequirement";
 import type { PinRecord, PinStore } from "./PinStore";
 import type {
@@ -116,6 +117,16 @@ const inFlightWaitMs = 90_000;
 
 /** 409 codes that refuse this request's authorization before it is verified: nothing charged for it. */
 const paymentIdRefusals = new Set(["payment_id_conflict", "payment_id_in_flight"]);
+
+/**
+ * A settlement response that says nothing moved: success false and no transaction (an empty one
+ * is how x402 says none was sent).
+ */
+const SettleFailureSchema = z.object({
+  success: z.literal(false),
+  transaction: z.literal("").optional(),
+  errorReason: z.string().optional(),
+});
 
 /** 503 codes that promise nothing was charged (the target or payment chain was unreadable). */
 const notChargedUnavailable = new Set(["chain_unavailable", "payment_network_unavailable"]);
@@ -280,9 +291,18 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     }
     const payingSigner = signer();
     if (payingSigner === null) return refused("no_signer", "No paying key is configured.");
+    // Sent only to a server that declares payment-identifier: one that does not would ignore it.
+    const paymentId =
+      paymentRequired.extensions?.[PAYMENT_IDENTIFIER] !== undefined
+        ? (input.paymentId ?? generatePaymentId())
+        : null;
     let reservation: Reservation | null = null;
     if (options.spendCap) {
-      const reserved = await options.spendCap.reserve(amount);
+      // The server charges a payment id once: a retry with it is the same payment to the cap.
+      const reserved = await options.spendCap.reserve(
+        amount,
+        paymentId === null ? undefined : { key: `${origin} ${paymentId}` },
+      );
       if (reserved.type === "refused") return refused("cap_reached", reserved.message);
       reservation = reserved.reservation;
     }
@@ -301,8 +321,7 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
       payer = await payingSigner;
       const client = new x402Client().register(baseNetwork, new ExactEvmScheme(payer));
       const extensions = { ...paymentRequired.extensions };
-      if (extensions[PAYMENT_IDENTIFIER] !== undefined) {
-        const paymentId = input.paymentId ?? generatePaymentId();
+      if (paymentId !== null) {
         appendPaymentIdentifierToExtensions(extensions, paymentId);
         sent.paymentId = paymentId;
       }
@@ -344,6 +363,15 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     if (answer.status === 200 && settlement !== null) {
       emit({ type: "settled", settlement });
       return delivered<R>(route, answer, settlement, pin, authorization);
+    }
+    const failedReason = settlementFailure(answer);
+    if (failedReason !== null) {
+      await reservation?.release();
+      return notCharged(
+        "settlement_failed",
+        answer.status,
+        `The server tried to settle the payment and says it failed (${failedReason}) without sending a transaction: nothing was charged.`,
+      );
     }
     if (settlement === null && (await provesNoCharge(answer))) {
       await reservation?.release();
@@ -636,8 +664,9 @@ async function errorOf(response: Response): Promise<{ code: string; message: str
 }
 
 // Only these answers prove the payment was not settled: a 402 refusing the payment before
-// settlement (no PAYMENT-RESPONSE), the server's own 4xx error (a 409 aside), a 503 that says
-// nothing was charged. Anything else (a 5xx, a proxy's page, a redirect) may follow a settlement.
+// settlement (no PAYMENT-RESPONSE; one with it is settlementFailure's to read), the server's own
+// 4xx error (a 409 aside), a 503 that says nothing was charged. Anything else (a 5xx, a proxy's
+// page, a redirect) may follow a settlement.
 async function provesNoCharge(answer: Response): Promise<boolean> {
   if (answer.status === 402) return answer.headers.get("payment-response") === null;
   // authorization_in_flight / authorization_used: the same authorization may have paid already.
@@ -683,6 +712,31 @@ function readSettlement(answer: Response, requirement: PaymentRequirements): Set
       amount: requirement.amount,
       payTo: requirement.payTo as Address,
     };
+  } catch {
+    return null;
+  }
+}
+
+/** Failure reasons that leave a transfer that was sent and may still be mined. */
+const openSettlementReasons = new Set(["settlement_pending", "settlement_unknown"]);
+
+/**
+ * The reason of a 402 whose PAYMENT-RESPONSE (read by the official x402 helper) says the server
+ * tried to settle and failed before sending anything: success false, no transaction, and not a
+ * reason that leaves a transfer in flight. Null for every other answer, whose charge stays open.
+ */
+function settlementFailure(answer: Response): string | null {
+  if (answer.status !== 402 || answer.headers.get("payment-response") === null) return null;
+  try {
+    const settled: unknown = new x402HTTPClient(new x402Client()).getPaymentSettleResponse((name) =>
+      answer.headers.get(name),
+    );
+    const failed = SettleFailureSchema.safeParse(settled);
+    if (!failed.success) return null;
+    const reason = failed.data.errorReason ?? "";
+    if (openSettlementReasons.has(reason)) return null;
+    // Shown to the payer: a short code only, never free text from upstream.
+    return /^[A-Za-z0-9_.:-]{1,64}$/.test(reason) ? reason : "no reason code";
   } catch {
     return null;
   }

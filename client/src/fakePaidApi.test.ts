@@ -4,15 +4,17 @@ import {
   attestationExtensionKey,
 } from "@presend/shared/attestation/attestationSchemas";
 import { verifyAttestation } from "@presend/shared/attestation/verifyAttestation";
+import { routePrices } from "@presend/shared/pricing/routePrices";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
+import { baseNetwork, baseUsdc } from "./checkRequirement";
+import { exampleReport } from "./exampleReport";
 import { fakePaidApi } from "./fakePaidApi";
 
 const now = new Date("2025-06-01T12:00:00Z");
 const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
-const { report } = exampleHistoryEntry({
+const report = exampleReport({
   address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
   checkedAt: now,
 });
@@ -38,11 +40,18 @@ describe("fakePaidApi", () => {
     });
     expect(AttestationPayloadSchema.parse(decodeJwt(block.jws))).toMatchObject({
       payTo,
-      maxPrice: { "/check": "10000", "/deep": "50000" },
-      network: "eip155:8453",
+      maxPrice: { "/check": routePrices.check.toString(), "/deep": routePrices.deep.toString() },
+      network: baseNetwork,
+      asset: baseUsdc,
     });
     const accepted = required.accepts[0];
     if (!accepted) throw new Error("no requirement");
+    // Priced and placed by the one source the server charges by, not by numbers of its own.
+    expect(accepted).toMatchObject({
+      amount: routePrices.check.toString(),
+      network: baseNetwork,
+      asset: baseUsdc,
+    });
     const verified = await verifyAttestation({
       block,
       route: "/check",
