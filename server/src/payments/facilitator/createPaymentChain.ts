@@ -15,8 +15,11 @@ const eip3009 = parseAbi([
 const authorizationUsed = parseAbiItem(
   "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
 );
+const authorizationCanceled = parseAbiItem(
+  "event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)",
+);
 
-/** How far back an AuthorizationUsed event is looked for (Base: about a day of blocks). */
+/** How far back an AuthorizationUsed/Canceled event is looked for (Base: about a day of blocks). */
 const logWindowBlocks = 50_000n;
 
 export type PaymentChain = {
@@ -28,6 +31,11 @@ export type PaymentChain = {
   receiptStatus(tx: string): Promise<"success" | "reverted" | null>;
   /** The transaction that emitted AuthorizationUsed(payer, nonce), if within the log window. */
   findAuthorizationTx(payer: string, nonce: string): Promise<Hex | null>;
+  /**
+   * Whether the payer cancelled the authorization (EIP-3009 cancelAuthorization emitted
+   * AuthorizationCanceled within the log window): its nonce is spent without a transfer.
+   */
+  authorizationCanceled(payer: string, nonce: string): Promise<boolean>;
   /** The chain's latest block time (seconds), the clock validBefore is judged by. */
   now(): Promise<number>;
 };
@@ -53,6 +61,20 @@ export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
       retryCount: 0,
     }),
   });
+  async function recentLogs(
+    event: typeof authorizationUsed | typeof authorizationCanceled,
+    payer: string,
+    nonce: string,
+  ) {
+    const latest = await client.getBlockNumber();
+    return client.getLogs({
+      address: options.asset,
+      event,
+      args: { authorizer: payer as Address, nonce: nonce as Hex },
+      fromBlock: latest > logWindowBlocks ? latest - logWindowBlocks : 0n,
+      toBlock: latest,
+    });
+  }
   return {
     async reachable() {
       try {
@@ -78,15 +100,11 @@ export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
       }
     },
     async findAuthorizationTx(payer, nonce) {
-      const latest = await client.getBlockNumber();
-      const logs = await client.getLogs({
-        address: options.asset,
-        event: authorizationUsed,
-        args: { authorizer: payer as Address, nonce: nonce as Hex },
-        fromBlock: latest > logWindowBlocks ? latest - logWindowBlocks : 0n,
-        toBlock: latest,
-      });
+      const logs = await recentLogs(authorizationUsed, payer, nonce);
       return logs[0]?.transactionHash ?? null;
+    },
+    async authorizationCanceled(payer, nonce) {
+      return (await recentLogs(authorizationCanceled, payer, nonce)).length > 0;
     },
     async now() {
       return Number((await client.getBlock({ blockTag: "latest" })).timestamp);

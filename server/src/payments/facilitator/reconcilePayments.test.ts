@@ -6,10 +6,14 @@ import { reconcilePayments, settleGraceSeconds } from "./reconcilePayments";
 
 const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 
-/** A chain that knows which authorizations were used and by which transaction (a unit fake). */
+/**
+ * A chain that knows which authorizations were used and by which transaction, and which the
+ * payer cancelled (the token's authorizationState is true for both) (a unit fake).
+ */
 function fakeChain(state: {
   now: number;
   used: Map<string, `0x${string}`>;
+  canceled?: Set<string>;
   down?: boolean;
 }): PaymentChain {
   const readable = async () => {
@@ -19,7 +23,7 @@ function fakeChain(state: {
     reachable: async () => !state.down,
     async authorizationUsed(_payer, nonce) {
       await readable();
-      return state.used.has(nonce);
+      return state.used.has(nonce) || (state.canceled?.has(nonce) ?? false);
     },
     async receiptStatus(hash) {
       await readable();
@@ -28,6 +32,10 @@ function fakeChain(state: {
     async findAuthorizationTx(_payer, nonce) {
       await readable();
       return state.used.get(nonce) ?? null;
+    },
+    async authorizationCanceled(_payer, nonce) {
+      await readable();
+      return state.canceled?.has(nonce) ?? false;
     },
     async now() {
       await readable();
@@ -78,6 +86,36 @@ describe("reconcilePayments", () => {
     const chain = fakeChain({ now: 1_900_000_000 - 10, used: new Map() });
     expect(await reconcilePayments({ records, chain })).toEqual({ settled: 0, failed: 0, open: 1 });
     expect(await records.byAuthorization(record)).toMatchObject({ status: "unknown" });
+  });
+
+  it("fails an authorization the payer cancelled, at once, and keeps one used by no transfer it can find open", async () => {
+    const records = createMemoryPaymentRecords();
+    const validBefore = 1_900_000_000;
+    const canceled = samplePaymentRecord(7, { validBefore });
+    const usedUnfound = samplePaymentRecord(8, { validBefore });
+    for (const record of [canceled, usedUnfound]) {
+      await records.begin(record);
+      await records.markUnknown(record, null);
+    }
+    const chain = fakeChain({
+      // Still within its validity: only the cancellation proves it can never be charged.
+      now: validBefore - 10,
+      used: new Map(),
+      canceled: new Set([canceled.nonce]),
+    });
+    // The token says used, but the transaction that used it is not in the log window.
+    const usedBeyondWindow: PaymentChain = {
+      ...chain,
+      authorizationUsed: async (payer, nonce) =>
+        nonce === usedUnfound.nonce || chain.authorizationUsed(payer, nonce),
+    };
+    expect(await reconcilePayments({ records, chain: usedBeyondWindow })).toEqual({
+      settled: 0,
+      failed: 1,
+      open: 1,
+    });
+    expect(await records.byAuthorization(canceled)).toMatchObject({ status: "failed" });
+    expect(await records.byAuthorization(usedUnfound)).toMatchObject({ status: "unknown" });
   });
 
   it("changes nothing while the chain cannot be read", async () => {

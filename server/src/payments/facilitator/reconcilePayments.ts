@@ -10,8 +10,9 @@ export type ReconcileResult = { settled: number; failed: number; open: number };
 
 /**
  * Settles the open payment records from the chain, the source of truth: an authorization the
- * token shows used is `settled` (with the transaction that used it); one still unused after its
- * validBefore (plus a grace) can never be charged and is `failed`; anything else stays open.
+ * token shows used is `settled` (with the transaction that used it); one the payer cancelled, or
+ * one still unused after its validBefore (plus a grace), can never be charged and is `failed`;
+ * anything else stays open.
  * A pending record younger than its validBefore belongs to a request still being served.
  * Nothing is changed when the chain cannot be read.
  * @example await reconcilePayments({ records, chain });
@@ -46,8 +47,8 @@ export async function reconcilePayments(options: {
 
 /**
  * Decides one open record from the chain now: `settled` (with the transaction that used the
- * authorization) when the token shows it used, `failed` once it is expired unused (plus the
- * grace), otherwise unchanged. Both moves are safe even while its request is still being served:
+ * authorization) when the token shows it used, `failed` when the payer cancelled it or once it is
+ * expired unused (plus the grace), otherwise unchanged. Both moves are safe even while its request is still being served:
  * the chain is the truth. Throws when the chain cannot be read.
  * @example const record = await decidePayment({ records, chain, record: open });
  */
@@ -62,7 +63,12 @@ export async function decidePayment(options: {
   const key = { payer: record.payer, nonce: record.nonce };
   if (await chain.authorizationUsed(record.payer, record.nonce)) {
     const tx = await settlementOf(chain, key, record.tx as Hex | null);
-    return tx === null ? record : ((await records.markSettled(key, tx)) ?? record);
+    if (tx !== null) return (await records.markSettled(key, tx)) ?? record;
+    // Used without a transfer: the payer cancelled it, which spends the nonce for good.
+    if (await chain.authorizationCanceled(record.payer, record.nonce)) {
+      return (await records.markFailed(key)) ?? record;
+    }
+    return record;
   }
   const now = options.now ?? (await chain.now());
   if (now > record.validBefore + settleGraceSeconds) {
