@@ -17,3 +17,20 @@ describe("docs/api.md", () => {
     expect(api).toContain(`USD 0.05 (${routePrices.deep} USDC units)`);
   });
 });
+
+// The README gives an overview of paying and links here; the contract is written once, in api.md.
+describe("README.md's Paying for checks", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const start = readme.indexOf("## Paying for checks\n");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+
+  it("links to docs/api.md for the contract instead of repeating it", () => {
+    expect(start).toBeGreaterThan(0);
+    expect(section).toContain("](docs/api.md)");
+    // The answers table, the report signature's signing input and the receipt formats live in api.md.
+    expect(section).not.toMatch(/^\|\s*status\s*\|/m);
+    expect(section).not.toContain('{"report": <the body>');
+    expect(section).not.toContain("presend receipt <");
+    for (const code of errorCodes) expect(section).not.toMatch(new RegExp(`\\|\\s*\`${code}\``));
+  });
+});
