@@ -31,7 +31,7 @@ import {
   isValidPaymentId,
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
-import type { Address, Hex } from "viem";
+import { type Address, type Hex, isHash } from "viem";
 import { z } from "zod";
 import { baseNetwork, checkRequirement } from "./checkRequirement";
 import type { PinRecord, PinStore } from "./PinStore";
@@ -703,7 +703,7 @@ function readSettlement(answer: Response, requirement: PaymentRequirements): Set
     const settled = new x402HTTPClient(new x402Client()).getPaymentSettleResponse((name) =>
       answer.headers.get(name),
     );
-    if (!settled.success || !/^0x[0-9a-fA-F]{64}$/.test(settled.transaction ?? "")) return null;
+    if (!settled.success || !isHash(settled.transaction ?? "")) return null;
     if (!settled.payer) return null;
     return {
       transaction: settled.transaction as Hex,

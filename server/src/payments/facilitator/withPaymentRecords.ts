@@ -1,7 +1,7 @@
 import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { SettleResponse, VerifyResponse } from "@x402/core/types";
-import type { Hex } from "viem";
+import { type Hex, isHash } from "viem";
 import { cachedProbe } from "../../health/cachedProbe";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import { authorizationOf } from "./authorizationOf";
@@ -165,7 +165,7 @@ export async function settlementOf(
 }
 
 function isTx(value: unknown): value is Hex {
-  return typeof value === "string" && /^0x[0-9a-fA-F]{64}$/.test(value);
+  return typeof value === "string" && isHash(value);
 }
 
 /** Drops the facilitator's free text: it can carry RPC URLs, raw transactions and stack text. */
