@@ -2,47 +2,10 @@ import { describe, expect, it } from "vitest";
 import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
 import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
 import type { PaymentChain } from "./createPaymentChain";
+import { fakePaymentChain } from "./fakePaymentChain";
 import { reconcilePayments, settleGraceSeconds } from "./reconcilePayments";
 
 const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
-
-/**
- * A chain that knows which authorizations were used and by which transaction, and which the
- * payer cancelled (the token's authorizationState is true for both) (a unit fake).
- */
-function fakeChain(state: {
-  now: number;
-  used: Map<string, `0x${string}`>;
-  canceled?: Set<string>;
-  down?: boolean;
-}): PaymentChain {
-  const readable = async () => {
-    if (state.down) throw new Error("down");
-  };
-  return {
-    reachable: async () => !state.down,
-    async authorizationUsed(_payer, nonce) {
-      await readable();
-      return state.used.has(nonce) || (state.canceled?.has(nonce) ?? false);
-    },
-    async receiptStatus(hash) {
-      await readable();
-      return [...state.used.values()].includes(hash as `0x${string}`) ? "success" : null;
-    },
-    async findAuthorizationTx(_payer, nonce) {
-      await readable();
-      return state.used.get(nonce) ?? null;
-    },
-    async authorizationCanceled(_payer, nonce) {
-      await readable();
-      return state.canceled?.has(nonce) ?? false;
-    },
-    async now() {
-      await readable();
-      return state.now;
-    },
-  };
-}
 
 describe("reconcilePayments", () => {
   it("settles what the chain shows used, fails what expired unused, leaves the rest open", async () => {
@@ -57,7 +20,7 @@ describe("reconcilePayments", () => {
     }
     await records.markUnknown(usedUnknown, null);
     await records.markUnknown(expiredUnknown, tx(99));
-    const chain = fakeChain({
+    const chain = fakePaymentChain({
       now: validBefore + settleGraceSeconds + 1,
       used: new Map([
         [usedUnknown.nonce, tx(1)],
@@ -83,7 +46,7 @@ describe("reconcilePayments", () => {
     const record = samplePaymentRecord(5, { validBefore: 1_900_000_000 });
     await records.begin(record);
     await records.markUnknown(record, null);
-    const chain = fakeChain({ now: 1_900_000_000 - 10, used: new Map() });
+    const chain = fakePaymentChain({ now: 1_900_000_000 - 10, used: new Map() });
     expect(await reconcilePayments({ records, chain })).toEqual({ settled: 0, failed: 0, open: 1 });
     expect(await records.byAuthorization(record)).toMatchObject({ status: "unknown" });
   });
@@ -97,7 +60,7 @@ describe("reconcilePayments", () => {
       await records.begin(record);
       await records.markUnknown(record, null);
     }
-    const chain = fakeChain({
+    const chain = fakePaymentChain({
       // Still within its validity: only the cancellation proves it can never be charged.
       now: validBefore - 10,
       used: new Map(),
@@ -123,7 +86,7 @@ describe("reconcilePayments", () => {
     const record = samplePaymentRecord(6, { validBefore: 1 });
     await records.begin(record);
     await records.markUnknown(record, null);
-    const chain = fakeChain({ now: 2_000_000_000, used: new Map(), down: true });
+    const chain = fakePaymentChain({ now: 2_000_000_000, used: new Map(), down: true });
     expect(await reconcilePayments({ records, chain })).toEqual({ settled: 0, failed: 0, open: 1 });
     expect(await records.byAuthorization(record)).toMatchObject({ status: "unknown" });
   });

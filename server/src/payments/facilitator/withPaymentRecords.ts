@@ -11,6 +11,8 @@ import type { PaymentChain } from "./createPaymentChain";
 export const paymentNetworkUnavailable = "payment_network_unavailable";
 /** The settlement reason when it is not known whether the transfer happened. */
 export const settlementUnknown = "settlement_unknown";
+/** The settlement reason when the payer cancelled the authorization: nothing was charged. */
+export const authorizationCanceled = "authorization_canceled";
 
 /** How long one reading of "the payment chain answers and is Base" is trusted. */
 const chainCheckMs = 2_000;
@@ -30,7 +32,8 @@ export type WithPaymentRecordsOptions = {
  * Wraps a facilitator so that every settlement ends in the payment record, told by the chain
  * when the facilitator's own answer is lost or wrong: a failure whose authorization the chain
  * shows used becomes the success it was (with its transaction); one that cannot be decided is
- * recorded `unknown` and answered `settlement_unknown`; only a proven non-charge is `failed`.
+ * recorded `unknown` and answered `settlement_unknown`; only a proven non-charge is `failed`
+ * (nothing sent, a reverted transfer, or an authorization the payer cancelled).
  * Verification that fails while the payment chain is down is answered
  * `payment_network_unavailable` instead of a misleading signature error. No errorMessage (raw
  * upstream text) leaves this wrapper.
@@ -121,6 +124,11 @@ export function withPaymentRecords(
       if (tx !== null) {
         await record(() => records.markSettled(key, tx));
         return { success: true, transaction: tx, ...base, amount: authorization.value.toString() };
+      }
+      // Used without a transfer: the payer cancelled it (cancelAuthorization); it never can pay.
+      if (await chain.authorizationCanceled(key.payer, key.nonce).catch(() => false)) {
+        await record(() => records.markFailed(key));
+        return failure(authorizationCanceled);
       }
       await record(() => records.markUnknown(key, candidate));
       return failure(settlementUnknown, candidate ?? "");
