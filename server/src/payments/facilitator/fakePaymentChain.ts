@@ -1,3 +1,4 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import type { Hex } from "viem";
 import type { PaymentChain } from "./createPaymentChain";
 
@@ -14,7 +15,8 @@ export function fakePaymentChain(state: {
   down?: boolean;
 }): PaymentChain {
   const readable = async () => {
-    if (state.down) throw new Error("down");
+    if (state.down)
+      throw new UpstreamError("payment chain down", { code: "payment_chain_unusable" });
   };
   return {
     reachable: async () => !state.down,
