@@ -4,7 +4,7 @@ export type BadgeHost = { host: HTMLElement; container: HTMLElement };
 
 // Inline and !important: a page stylesheet (even with !important) cannot move, fade or
 // animate the host. What it can still do from outside, cover it or style <html>, the
-// visibility check of paid clicks catches (createBadgeController, clickGate).
+// visibility check of paid clicks catches (createVisibilityGate, clickGate).
 const hostStyle: Record<string, string> = {
   all: "initial",
   position: "fixed",
