@@ -10,8 +10,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // One local world for the test files that only read the chains (sharedWorld()); files that
-    // pay or change chain state start their own and say why.
+    // One local world for the run: files that read the chains take it with sharedWorld(), files
+    // that pay take it on a payment lane of their own (sharedPaymentWorld()); a file that changes
+    // what others read (the chains' processes, mining, the faucet) starts its own and says why.
     globalSetup: ["./devnet/src/testing/sharedWorldSetup.ts"],
   },
 });

@@ -5,35 +5,34 @@ import { ExactEvmScheme as ExactEvmClientScheme } from "@x402/evm/exact/client";
 import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/facilitator";
 import { type Abi, erc20Abi, type TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devnetAccounts } from "./devnetAccounts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type DevnetClient, devnetClient } from "./devnetClient";
-import { startWorld, type World } from "./startWorld";
+import { sharedPaymentWorld } from "./testing/sharedWorld";
 
 // The official x402 client and facilitator (the ones the server uses) against the devnet USDC:
 // the token must verify and settle an x402 v2 "exact" payment exactly like Base USDC does.
+// A payment lane of the run's shared world: this file's payer, facilitator and payTo are its own.
+const { world } = sharedPaymentWorld();
+const { payer: payerAccount, facilitator: facilitatorAccount, payTo } = world.accounts;
+
 describe("devnet USDC settles x402 exact payments with the official @x402/evm facilitator", () => {
-  let world: World | undefined;
   let client: DevnetClient;
   const requirements: PaymentRequirements = {
     scheme: "exact",
     network: "eip155:8453",
     asset: chains.base.usdc.address,
     amount: "10000",
-    payTo: devnetAccounts.payTo.address,
+    payTo: payTo.address,
     maxTimeoutSeconds: 60,
     extra: { name: "USD Coin", version: "2" },
   };
 
-  beforeAll(async () => {
-    // Its own world, not the shared one: it settles transfers from the shared accounts.
-    world = await startWorld();
+  beforeAll(() => {
     client = devnetClient("base", world.chains.base.rpcUrl);
   });
-  afterAll(() => world?.stop());
 
   function facilitator() {
-    const account = privateKeyToAccount(devnetAccounts.facilitator.privateKey);
+    const account = privateKeyToAccount(facilitatorAccount.privateKey);
     // An explicit adapter: x402's signer interface takes loose ABI/typed-data shapes.
     const signer = toFacilitatorEvmSigner({
       address: account.address,
@@ -48,7 +47,7 @@ describe("devnet USDC settles x402 exact payments with the official @x402/evm fa
   }
 
   async function payment(): Promise<PaymentPayload> {
-    const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+    const payer = privateKeyToAccount(payerAccount.privateKey);
     const scheme = new ExactEvmClientScheme(toClientEvmSigner(payer, client));
     const created = await scheme.createPaymentPayload(2, requirements);
     return { ...created, accepted: requirements };
@@ -59,7 +58,7 @@ describe("devnet USDC settles x402 exact payments with the official @x402/evm fa
       address: chains.base.usdc.address,
       abi: erc20Abi,
       functionName: "balanceOf",
-      args: [devnetAccounts.payTo.address],
+      args: [payTo.address],
     });
 
   it("verifies and settles a payment, then refuses to settle it again", async () => {
@@ -80,7 +79,7 @@ describe("devnet USDC settles x402 exact payments with the official @x402/evm fa
   it("rejects a payment whose token domain version differs from the token's", async () => {
     const scheme = facilitator();
     const wrongVersion = { ...requirements, extra: { name: "USD Coin", version: "1" } };
-    const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+    const payer = privateKeyToAccount(payerAccount.privateKey);
     const created = await new ExactEvmClientScheme(
       toClientEvmSigner(payer, client),
     ).createPaymentPayload(2, wrongVersion);

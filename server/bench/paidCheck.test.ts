@@ -5,7 +5,8 @@ import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 describe("benchPaidCheck", () => {
   let world: World;
   beforeAll(async () => {
-    // Its own world, not the shared one: the bench settles payments from the shared accounts.
+    // Its own world, not the shared one: the bench mints its payers' USDC from the faucet, which
+    // the shared world keeps for its own setup.
     world = await startWorld();
   });
   afterAll(() => world?.stop());

@@ -1,4 +1,5 @@
-import { devnetAccounts, startWorld } from "@presend/devnet";
+import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
@@ -22,22 +23,21 @@ import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStac
 // on the real local world, so payment headers reach the real x402 middleware and facilitator.
 // Payments go through a fault-injecting proxy in front of Base, so the payment network can be
 // taken down for a request.
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
 let stack: PaidStack;
 let app: App;
 let rpc: FaultyRpc;
 beforeAll(async () => {
-  // Its own world, not the shared one: its payments reach the facilitator, which numbers its
-  // transactions per process (two files settling with one key would race), and its payment chain
-  // goes through a fault proxy this file takes down.
-  const world = await startWorld();
-  rpc = await startFaultyRpc(world.chains.base.rpcUrl);
-  stack = await startPaidStack({ world, paymentRpcUrl: rpc.url });
+  // Its payment chain goes through a fault proxy of its own, which this file takes down.
+  rpc = await startFaultyRpc(shared.world.chains.base.rpcUrl);
+  stack = await startPaidStack({ world: shared.world, paymentRpcUrl: rpc.url });
   app = stack.app;
 });
 afterAll(async () => {
   await stack?.stop();
   await rpc?.close();
-  await stack?.world.stop();
 });
 
 const paths = [
@@ -158,7 +158,7 @@ describe("no input produces a 500", () => {
   }, 240_000);
 });
 
-const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const prices = { "/check": 10_000n, "/deep": 50_000n } as const;
 type PaidPath = keyof typeof prices;
 // Text that must never reach a caller: loopback URLs, other URLs, raw transactions, stack frames.

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { ReportSchema } from "@presend/shared/api/report";
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -17,7 +18,10 @@ import { exitCodes, runCli } from "./runCli";
 
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
-const payer = devnetAccounts.payer;
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = shared.world.accounts.payer;
 const target = devnetAccounts.activeOnBase.address;
 
 describe("presend CLI against a real server on the local world", () => {
@@ -48,10 +52,7 @@ describe("presend CLI against a real server on the local world", () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
-    stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
+    stack = await startPaidStack({ world: shared.world, publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
   });
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
@@ -13,7 +14,10 @@ import { type PaidStack, startPaidStack } from "../payments/testing/startPaidSta
 import { startTamperingProxy, type TamperingProxy } from "../payments/testing/startTamperingProxy";
 
 const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
-const payer = devnetAccounts.payer;
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = shared.world.accounts.payer;
 const target = devnetAccounts.activeOnBase.address;
 
 describe("presend mcp (stdio), driven by the MCP SDK's own client against the local world", () => {
@@ -51,10 +55,7 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
 
   beforeAll(async () => {
     const port = await freePort();
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
-    stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
+    stack = await startPaidStack({ world: shared.world, publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
     proxy = await startTamperingProxy(server.url);
   });

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { devnetAccounts } from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
 import Database from "better-sqlite3";
@@ -151,7 +152,8 @@ describe("importLegacyReceipts: receipts.sqlite of an older install into the pay
     const dataDir = tempDir();
     const paidBefore = oldReceipt(1);
     writeOldReceiptStore(join(dataDir, legacyReceiptsFile), [paidBefore]);
-    const stack = await startPaidStack({ dataDir });
+    // Reads only: nothing is paid, so the run's shared world serves.
+    const stack = await startPaidStack({ world: sharedWorld(), dataDir });
     try {
       const signature = await payer.signMessage({ message: receiptMessage(paidBefore.tx) });
       const fetched = await stack.app.request(`/receipts/${paidBefore.tx}?signature=${signature}`);

@@ -1,4 +1,5 @@
 import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
@@ -12,7 +13,10 @@ import { openSqlitePaymentRecords } from "../paymentRecords/openSqlitePaymentRec
 import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
 // Every attack must end in a 402 that says why, with no report and no money moved.
-const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
 
 function clientFor(account: PrivateKeyAccount) {
@@ -71,10 +75,7 @@ describe("payment attacks end in 402 with a reason, no report, no settlement", (
   };
 
   beforeAll(async () => {
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
-    stack = await startPaidStack();
+    stack = await startPaidStack({ world: shared.world });
   });
   afterAll(() => stack?.stop());
   beforeEach(async () => {

@@ -1,6 +1,6 @@
-import { devnetAccounts, devnetClient, mintStablecoin } from "@presend/devnet";
+import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
-import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
@@ -28,20 +28,11 @@ describe("50 concurrent paid checks from 5 payers", () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
-    stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
+    // A payment lane of the run's shared world: this file's facilitator and payTo are its own.
+    const shared = sharedPaymentWorld();
+    stack = await startPaidStack({ world: shared.world, publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
-    const base = devnetClient("base", stack.world.chains.base.rpcUrl);
-    for (const payer of payers) {
-      await mintStablecoin(base, {
-        token: chains.base.usdc.address,
-        minter: privateKeyToAccount(devnetAccounts.faucet.privateKey),
-        to: payer.address,
-        amount: 1_000_000n,
-      });
-    }
+    for (const payer of payers) await shared.fund(payer.address, 1_000_000n);
   });
   afterAll(async () => {
     await server?.close();

@@ -1,4 +1,5 @@
 import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import {
   decodePaymentRequiredHeader,
@@ -16,7 +17,10 @@ import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 // The payment chain (Base) misbehaves in one way per test, behind a proxy between the server
 // (facilitator and bookkeeping) and a real anvil chain. Each test states what the payer gets,
 // what the chain shows was charged, and what the server recorded.
-const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
 const internals = /127\.0\.0\.1:\d+|https?:\/\/|0x02f8|stack|at [\w.]+ \(/i;
 
@@ -90,12 +94,10 @@ describe("payment chain faults: what the payer gets, what is charged, what is re
   };
 
   beforeAll(async () => {
-    // Its own world, not the shared one: it settles payments through a proxy that takes the Base
-    // chain down.
-    const world = await import("@presend/devnet").then((m) => m.startWorld());
-    rpc = await startFaultyRpc(world.chains.base.rpcUrl);
+    // Its payments go through a proxy of its own that takes the Base chain down for this file only.
+    rpc = await startFaultyRpc(shared.world.chains.base.rpcUrl);
     stack = await startPaidStack({
-      world,
+      world: shared.world,
       paymentRpcUrl: rpc.url,
       confirmationTimeoutMs: 3_000,
     });
@@ -106,7 +108,6 @@ describe("payment chain faults: what the payer gets, what is charged, what is re
   afterAll(async () => {
     await stack?.stop();
     await rpc?.close();
-    await stack?.world.stop();
   });
 
   it("hang: every call hangs -> 503 payment_network_unavailable, nothing charged or recorded", () =>

@@ -1,5 +1,6 @@
 import { createMemoryPinStore, createPresendClient } from "@presend/client";
-import { devnetAccounts, devnetClient, mintStablecoin, startWorld } from "@presend/devnet";
+import { devnetAccounts, devnetClient } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { ReportSchema } from "@presend/shared/api/report";
 import { chains } from "@presend/shared/chains/chains";
@@ -19,7 +20,10 @@ import type { Engine } from "../engine/createEngine";
 import { type FaultyRpc, startFaultyRpc } from "./testing/startFaultyRpc";
 import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
-const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
 
 const eip3009 = parseAbi([
@@ -76,19 +80,12 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
   /** A payer of its own (so draining it touches no other test), with `amount` USDC. */
   const newPayer = async (amount: bigint) => {
     const account = privateKeyToAccount(generatePrivateKey());
-    await mintStablecoin(base(), {
-      token: chains.base.usdc.address,
-      minter: privateKeyToAccount(devnetAccounts.faucet.privateKey),
-      to: account.address,
-      amount,
-    });
+    await shared.fund(account.address, amount);
     return account;
   };
 
   beforeAll(async () => {
-    // Its own world, not the shared one: it settles payments (some through a proxy that takes the
-    // Base chain down), moving the shared accounts' balances it asserts.
-    const world = await startWorld();
+    const world = shared.world;
     rpc = await startFaultyRpc(world.chains.base.rpcUrl);
     const wrapEngine = (engine: Engine): Engine => ({
       check: async (input) => {
@@ -114,7 +111,6 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
   afterAll(async () => {
     await stack?.stop();
     await rpc?.close();
-    await stack?.world.stop();
   });
 
   it("answers a retry with a fresh signature and the same id with the same report, charged once", async () => {
@@ -339,12 +335,7 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
     expect(await stack.records.byPaymentId(paymentId)).toMatchObject({ status: "failed" });
 
     // Funded again, the payer retries the same call: same id, fresh signature.
-    await mintStablecoin(base(), {
-      token: chains.base.usdc.address,
-      minter: privateKeyToAccount(devnetAccounts.faucet.privateKey),
-      to: poor.address,
-      amount: 10_000n,
-    });
+    await shared.fund(poor.address, 10_000n);
     const retry = await signed("/check", body, paymentId, poor);
     const answer = await post("/check", body, retry.headers);
     expect(answer.status).toBe(409);

@@ -1,4 +1,5 @@
-import { devnetAccounts, devnetClient, mintStablecoin } from "@presend/devnet";
+import { devnetAccounts, devnetClient } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { chains } from "@presend/shared/chains/chains";
 import {
   decodePaymentRequiredHeader,
@@ -23,10 +24,10 @@ describe("settlement that fails after the check", () => {
   let drainBeforeAnswering = false;
 
   beforeAll(async () => {
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
+    // A payment lane of the run's shared world: this file's facilitator and payTo are its own.
+    const shared = sharedPaymentWorld();
     stack = await startPaidStack({
+      world: shared.world,
       wrapEngine: (engine: Engine): Engine => ({
         ...engine,
         async check(input) {
@@ -50,13 +51,7 @@ describe("settlement that fails after the check", () => {
         },
       }),
     });
-    const base = devnetClient("base", stack.world.chains.base.rpcUrl);
-    await mintStablecoin(base, {
-      token: chains.base.usdc.address,
-      minter: privateKeyToAccount(devnetAccounts.faucet.privateKey),
-      to: payer.address,
-      amount: 1_000_000n,
-    });
+    await shared.fund(payer.address, 1_000_000n);
   });
   afterAll(() => stack?.stop());
 

@@ -1,5 +1,6 @@
 import { connect } from "node:net";
 import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -13,7 +14,10 @@ import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 
-const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
 const authorizationUsed = parseAbiItem(
   "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
@@ -57,10 +61,7 @@ describe("GET /receipts/{tx}: a settled payment whose response was lost", () => 
 
   beforeAll(async () => {
     const port = await freePort();
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
-    stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
+    stack = await startPaidStack({ world: shared.world, publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
   });
   afterAll(async () => {

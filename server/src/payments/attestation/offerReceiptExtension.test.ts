@@ -1,4 +1,5 @@
 import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import {
   type AttestationKey,
@@ -22,7 +23,10 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 
-const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
 
 describe("offer-receipt extension and the signed report (attestation key)", () => {
@@ -32,10 +36,7 @@ describe("offer-receipt extension and the signed report (attestation key)", () =
     stack.app.request(input instanceof Request ? input : new Request(input, init));
 
   beforeAll(async () => {
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
-    stack = await startPaidStack();
+    stack = await startPaidStack({ world: shared.world });
     const doc = await (await stack.app.request("/.well-known/x402")).json();
     discoveryKey = AttestationKeySchema.parse(doc.attestation.key);
   });

@@ -1,4 +1,5 @@
 import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
 import { verifyAttestation } from "@presend/shared/attestation/verifyAttestation";
 import { chains } from "@presend/shared/chains/chains";
@@ -10,7 +11,10 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 
-const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
 
 function payingClient() {
@@ -31,10 +35,7 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     });
 
   beforeAll(async () => {
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
-    stack = await startPaidStack();
+    stack = await startPaidStack({ world: shared.world });
   });
   afterAll(() => stack?.stop());
 

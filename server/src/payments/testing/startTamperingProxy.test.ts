@@ -6,6 +6,7 @@ import {
   type PresendClientOptions,
 } from "@presend/client";
 import { devnetAccounts } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
 import {
   type AttestationBlock,
   AttestationKeySchema,
@@ -21,7 +22,10 @@ import { type Listening, listen } from "../../http/listen";
 import { type PaidStack, startPaidStack } from "./startPaidStack";
 import { rewriteChallenge, startTamperingProxy, type TamperingProxy } from "./startTamperingProxy";
 
-const payer = privateKeyToAccount(devnetAccounts.payer.privateKey);
+// This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
+// balances and its facilitator's transactions are its own while other files pay beside it.
+const shared = sharedPaymentWorld();
+const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
 const attacker = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
@@ -48,10 +52,7 @@ describe("the presend client's policy against the real server behind a tampering
 
   beforeAll(async () => {
     const port = await freePort();
-    // Its own world, not the shared one: it settles payments, moving the shared accounts' balances
-    // it asserts, and the facilitator numbers its transactions per process (two files settling with
-    // one key would race).
-    stack = await startPaidStack({ publicUrl: `http://127.0.0.1:${port}` });
+    stack = await startPaidStack({ world: shared.world, publicUrl: `http://127.0.0.1:${port}` });
     server = await listen(stack.app, { port });
     proxy = await startTamperingProxy(server.url);
     // The key a client pinned on an earlier, untampered first use.

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chains } from "@presend/shared/chains/chains";
+import { createPublicClient, erc20Abi, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterEach, describe, expect, it } from "vitest";
+import { devnetAccounts } from "../devnetAccounts";
+import {
+  claimPaymentLane,
+  laneFunds,
+  laneWorld,
+  paymentLane,
+  paymentLaneCount,
+} from "./paymentLanes";
+import { sharedPaymentWorld, sharedWorld } from "./sharedWorld";
+
+describe("claimPaymentLane", () => {
+  let dir = "";
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("gives every claim a lane of its own until none is left", () => {
+    dir = mkdtempSync(join(tmpdir(), "lanes-test-"));
+    const claimed = Array.from({ length: paymentLaneCount }, () => claimPaymentLane(dir).index);
+    expect(new Set(claimed).size).toBe(paymentLaneCount);
+    expect(() => claimPaymentLane(dir)).toThrow(/all 24 payment lanes .* are taken/);
+  });
+
+  it("derives a lane's accounts from its index: the same on every run, distinct across roles and lanes", () => {
+    const first = paymentLane(3);
+    expect(paymentLane(3)).toEqual(first);
+    const addresses = [0, 1, 2].flatMap((index) => {
+      const lane = paymentLane(index);
+      return [lane.payer, lane.facilitator, lane.payTo, lane.funder].map((a) => a.address);
+    });
+    const worldAccounts = Object.values(devnetAccounts).map((account) => account.address);
+    expect(new Set([...addresses, ...worldAccounts]).size).toBe(
+      addresses.length + worldAccounts.length,
+    );
+  });
+});
+
+describe("sharedPaymentWorld", () => {
+  it("hands this file a funded lane of the shared world and funds extra payers from it", async () => {
+    const { world, lane, fund } = sharedPaymentWorld();
+    expect(world.chains).toEqual(sharedWorld().chains);
+    expect(world.accounts).toEqual(laneWorld(sharedWorld(), lane).accounts);
+    expect(world.accounts.payer).toEqual(lane.payer);
+    expect(world.accounts.facilitator).toEqual(lane.facilitator);
+    expect(world.accounts.payTo).toEqual(lane.payTo);
+    expect(world.accounts.faucet).toEqual(devnetAccounts.faucet);
+
+    const base = createPublicClient({ transport: http(world.chains.base.rpcUrl) });
+    const usdc = (address: `0x${string}`) =>
+      base.readContract({
+        address: chains.base.usdc.address,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [address],
+      });
+    // Nobody else has this lane, so its balances are exactly what the run's setup gave it.
+    expect(await usdc(lane.payer.address)).toBe(laneFunds.payerUsdc);
+    expect(await usdc(lane.payTo.address)).toBe(0n);
+    expect(await base.getBalance({ address: lane.facilitator.address })).toBe(
+      laneFunds.facilitatorEth,
+    );
+
+    const extra = privateKeyToAccount(generatePrivateKey()).address;
+    await fund(extra, 2_500_000n);
+    expect(await usdc(extra)).toBe(2_500_000n);
+    expect(await usdc(lane.funder.address)).toBe(laneFunds.funderUsdc - 2_500_000n);
+  });
+});
