@@ -1,4 +1,4 @@
-import { styles } from "../ui/styles";
+import { chipStyles } from "../ui/chipStyles";
 
 export type BadgeHost = { host: HTMLElement; container: HTMLElement };
 
@@ -44,7 +44,7 @@ export function createBadgeHost(doc: Document): BadgeHost {
   for (const [property, value] of Object.entries(hostStyle)) setHostStyle(host, property, value);
   const shadow = host.attachShadow({ mode: "closed" });
   const style = doc.createElement("style");
-  style.textContent = styles;
+  style.textContent = chipStyles;
   const container = doc.createElement("div");
   shadow.append(style, container);
   (doc.documentElement ?? doc).append(host);
