@@ -14,3 +14,4 @@ export { mintStablecoin } from "./mintStablecoin";
 export { prepareDevnetChain } from "./prepareDevnetChain";
 export { type AnvilInstance, type StartAnvilOptions, startAnvil } from "./startAnvil";
 export { type StartWorldOptions, startWorld, type World, type WorldChain } from "./startWorld";
+export { usdcBalanceOnBase } from "./usdcBalanceOnBase";

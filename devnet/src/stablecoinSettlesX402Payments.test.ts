@@ -3,11 +3,12 @@ import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { toClientEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme as ExactEvmClientScheme } from "@x402/evm/exact/client";
 import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/facilitator";
-import { type Abi, erc20Abi, type TypedDataDefinition } from "viem";
+import type { Abi, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DevnetClient, devnetClient } from "./devnetClient";
 import { sharedPaymentWorld } from "./testing/sharedWorld";
+import { usdcBalanceOnBase } from "./usdcBalanceOnBase";
 
 // The official x402 client and facilitator (the ones the server uses) against the devnet USDC:
 // the token must verify and settle an x402 v2 "exact" payment exactly like Base USDC does.
@@ -53,13 +54,7 @@ describe("devnet USDC settles x402 exact payments with the official @x402/evm fa
     return { ...created, accepted: requirements };
   }
 
-  const payToBalance = () =>
-    client.readContract({
-      address: chains.base.usdc.address,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [payTo.address],
-    });
+  const payToBalance = () => usdcBalanceOnBase(world.chains.base)(payTo.address);
 
   it("verifies and settles a payment, then refuses to settle it again", async () => {
     const scheme = facilitator();

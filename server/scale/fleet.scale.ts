@@ -1,3 +1,4 @@
+import { usdcBalanceOnBase } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
@@ -20,6 +21,7 @@ const challengeLimit = 40;
 const price = 10_000n;
 
 let fleet: Fleet;
+let usdc: ReturnType<typeof usdcBalanceOnBase>;
 let db: pg.Client;
 let base: ReturnType<typeof createPublicClient>;
 const figures: string[] = [];
@@ -39,6 +41,7 @@ beforeAll(async () => {
   db = new pg.Client({ connectionString: fleet.postgres.url });
   await db.connect();
   base = createPublicClient({ transport: http(fleet.world.chains.base.rpcUrl) });
+  usdc = usdcBalanceOnBase(fleet.world.chains.base);
 });
 
 afterAll(async () => {
@@ -434,12 +437,3 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     }
   });
 });
-
-function usdc(address: `0x${string}`) {
-  return base.readContract({
-    address: chains.base.usdc.address,
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [address],
-  });
-}

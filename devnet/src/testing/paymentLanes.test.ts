@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chains } from "@presend/shared/chains/chains";
-import { createPublicClient, erc20Abi, http } from "viem";
+import { createPublicClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, it } from "vitest";
 import { devnetAccounts } from "../devnetAccounts";
+import { usdcBalanceOnBase } from "../usdcBalanceOnBase";
 import {
   claimPaymentLane,
   laneFunds,
@@ -51,13 +51,7 @@ describe("sharedPaymentWorld", () => {
     expect(world.accounts.faucet).toEqual(devnetAccounts.faucet);
 
     const base = createPublicClient({ transport: http(world.chains.base.rpcUrl) });
-    const usdc = (address: `0x${string}`) =>
-      base.readContract({
-        address: chains.base.usdc.address,
-        abi: erc20Abi,
-        functionName: "balanceOf",
-        args: [address],
-      });
+    const usdc = usdcBalanceOnBase(world.chains.base);
     // Nobody else has this lane, so its balances are exactly what the run's setup gave it.
     expect(await usdc(lane.payer.address)).toBe(laneFunds.payerUsdc);
     expect(await usdc(lane.payTo.address)).toBe(0n);

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startWorld, type World } from "@presend/devnet";
-import { type ChainName, chains } from "@presend/shared/chains/chains";
-import { type Address, createPublicClient, erc20Abi, http } from "viem";
+import { startWorld, usdcBalanceOnBase, type World } from "@presend/devnet";
+import type { ChainName } from "@presend/shared/chains/chains";
+import type { Address } from "viem";
 import { type ComposedServer, composeServer } from "../../composeServer";
 import { loadConfig } from "../../config/loadConfig";
 import type { Engine } from "../../engine/createEngine";
@@ -70,7 +70,6 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     }),
   });
   const { app, engine, payments, records } = composed;
-  const base = createPublicClient({ transport: http(world.chains.base.rpcUrl) });
   return {
     world,
     app,
@@ -80,13 +79,7 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     reconcile: composed.reconcile,
     dataDir,
     publicUrl,
-    usdcBalance: (address) =>
-      base.readContract({
-        address: chains.base.usdc.address,
-        abi: erc20Abi,
-        functionName: "balanceOf",
-        args: [address],
-      }),
+    usdcBalance: usdcBalanceOnBase(world.chains.base),
     async stop() {
       await composed.close();
       if (ownWorld) await world.stop();
