@@ -23,7 +23,13 @@ for (const [fieldName, selector] of Object.entries(dappFields)) {
       expect(card.byTestId.address).toBe(value);
       // A mistyped address never costs a payment: no paid buttons.
       expect(card.text.includes("Check $0.01")).toBe(status !== "invalid");
-      if (fieldName === "input") await screenshot(dapp, `card-${status}`);
+      if (fieldName === "input") {
+        // The picture shows the card settled: the wallet's chain arrives just after it opens.
+        if (status !== "invalid") {
+          await waitForBadge(dapp, (b) => b.text.includes("Chain preselected from your wallet"));
+        }
+        await screenshot(dapp, `card-${status}`);
+      }
     });
   }
 }

@@ -3,6 +3,7 @@ import { createRoot, type Root } from "react-dom/client";
 import { defineUnlistedScript } from "wxt/utils/define-unlisted-script";
 import { BadgeCard } from "../lib/badge/BadgeCard";
 import { registerVerdictUi } from "../lib/badge/verdictUi";
+import { cardStyles } from "../lib/ui/cardStyles";
 
 // The card a chip opens (the verdict, the paid checks, recovery): the content script imports
 // this script into its isolated world once an address was entered in its frame. A page where
@@ -22,8 +23,17 @@ export default defineUnlistedScript(() => {
         roots.set(slot, root);
       }
       const mounted = root;
-      // Synchronous, like the chip: focus moves into the card right after.
-      flushSync(() => mounted.render(<BadgeCard {...props} />));
+      // Synchronous, like the chip: focus moves into the card right after. The card's styles
+      // come with it (the chip's are in the shadow root already), so every page's content
+      // script carries only the chip's.
+      flushSync(() =>
+        mounted.render(
+          <>
+            <style>{cardStyles}</style>
+            <BadgeCard {...props} />
+          </>,
+        ),
+      );
     },
   });
 });

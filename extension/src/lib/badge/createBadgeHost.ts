@@ -1,10 +1,10 @@
-import { styles } from "../ui/styles";
+import { chipStyles } from "../ui/chipStyles";
 
 export type BadgeHost = { host: HTMLElement; container: HTMLElement };
 
 // Inline and !important: a page stylesheet (even with !important) cannot move, fade or
 // animate the host. What it can still do from outside, cover it or style <html>, the
-// visibility check of paid clicks catches (createBadgeController, clickGate).
+// visibility check of paid clicks catches (createVisibilityGate, clickGate).
 const hostStyle: Record<string, string> = {
   all: "initial",
   position: "fixed",
@@ -44,7 +44,7 @@ export function createBadgeHost(doc: Document): BadgeHost {
   for (const [property, value] of Object.entries(hostStyle)) setHostStyle(host, property, value);
   const shadow = host.attachShadow({ mode: "closed" });
   const style = doc.createElement("style");
-  style.textContent = styles;
+  style.textContent = chipStyles;
   const container = doc.createElement("div");
   shadow.append(style, container);
   (doc.documentElement ?? doc).append(host);

@@ -1,94 +1,11 @@
-// One stylesheet for the badge (inside its shadow root) and the extension pages, so a verdict
-// looks the same everywhere. Plain CSS text: the badge cannot load files into a page.
-// Spacing comes from one scale (4, 8, 12, 16 px); level colours keep text at 7:1 or more on
-// their background, and every level is also written out in words.
-export const styles = `
-:host { all: initial; }
-.presend { --s1: 4px; --s2: 8px; --s3: 12px; --s4: 16px;
-  --ink: #111827; --muted: #4b5563; --line: #e5e7eb; --accent: #1d4ed8; --surface: #fff;
-  font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
-  color: var(--ink); background: var(--surface); box-sizing: border-box; text-align: left; }
-.presend *, .presend *::before, .presend *::after { box-sizing: border-box; }
-.row { display: flex; gap: var(--s2); align-items: center; flex-wrap: wrap; margin: var(--s2) 0; }
-.stack > * + * { margin-top: var(--s2); }
-.brand { font-weight: 700; letter-spacing: .01em; }
-.mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
-  font-size: 12px; word-break: break-all; }
-.pill { display: inline-block; border-radius: 999px; padding: 1px var(--s2); font-weight: 600;
-  font-size: 12px; white-space: nowrap; }
-.level-ok { background: #dcfce7; color: #14532d; --strong: #15803d; }
-.level-caution { background: #fef3c7; color: #713f12; --strong: #b45309; }
-.level-warn { background: #ffedd5; color: #7c2d12; --strong: #c2410c; }
-.level-danger { background: #fee2e2; color: #7f1d1d; --strong: #b91c1c; }
-.alert { border-radius: 6px; padding: var(--s2) var(--s3); margin: var(--s2) 0;
-  border-left: 4px solid var(--strong, var(--line)); }
-.notice { border-radius: 6px; padding: var(--s2) var(--s3); margin: var(--s2) 0; background: #f3f4f6; }
-button { font: inherit; font-weight: 600; border: 1px solid #9ca3af; border-radius: 6px;
-  background: #fff; color: var(--ink); padding: var(--s1) var(--s3); cursor: pointer; min-height: 28px; }
-button:hover:not(:disabled) { background: #f3f4f6; }
-button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
-button.primary:hover:not(:disabled) { background: #1e40af; }
-button:disabled { opacity: .55; cursor: not-allowed; }
-button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-visible {
-  outline: 2px solid var(--accent); outline-offset: 2px; }
-select, input, textarea { font: inherit; color: var(--ink); background: #fff; border: 1px solid #9ca3af;
-  border-radius: 6px; padding: var(--s1) var(--s2); min-height: 28px; }
-.icon-button { border: none; background: none; font-size: 18px; line-height: 1; padding: 0 var(--s1);
-  min-height: 0; color: var(--muted); }
-.muted { color: var(--muted); font-size: 12px; }
-.reasons { list-style: none; margin: var(--s2) 0; padding: 0; }
-.reasons li { display: flex; gap: var(--s2); align-items: baseline; padding: var(--s1) 0; }
-.reasons li + li { border-top: 1px solid var(--line); }
-.table-wrap { overflow-x: auto; margin: var(--s2) 0; }
-table { border-collapse: collapse; font-size: 12px; width: 100%; }
-th { font-weight: 600; color: var(--muted); }
-td, th { border-bottom: 1px solid var(--line); padding: var(--s1) var(--s2) var(--s1) 0; text-align: left;
-  vertical-align: top; }
-tr.target td { font-weight: 600; }
-tr.target td:first-child::after { content: " (target)"; font-weight: 400; color: var(--muted); }
-.flag { display: inline-block; border-radius: 4px; padding: 0 var(--s1); margin: 0 var(--s1) 2px 0;
-  font-size: 11px; font-weight: 600; }
-td[data-testid="flags"] { min-width: 72px; }
-/* The table's width follows its container (the card, the popup); a narrow one moves the flags
-   from their column to a line under the row they mark. */
-.verdict { container-type: inline-size; }
-tr.flags-line { display: none; }
-tr.flags-line td { padding-top: 0; }
-@container (max-width: 400px) {
-  .flags-cell { display: none; }
-  tr.flags-line { display: table-row; }
-  tr.flagged td { border-bottom: none; }
-}
-.again { margin: var(--s2) 0; }
-.again summary { cursor: pointer; color: var(--muted); font-size: 12px; padding: var(--s1) 0; }
-.again[open] summary { color: var(--ink); }
-.recovery .row .muted { flex: 1 1 200px; }
-.headline { font-size: 14px; font-weight: 700; }
-.alert .pill { border: 1px solid var(--strong); }
-.verdict-head { display: flex; gap: var(--s2); align-items: baseline; flex-wrap: wrap; }
+import { cardStyles } from "./cardStyles";
+import { chipStyles } from "./chipStyles";
 
+// One stylesheet for the extension pages, made of the badge's (the chip's, then the card's), so
+// a verdict looks the same everywhere.
+export const styles = `${chipStyles}${cardStyles}
 .popup { width: 400px; padding: var(--s3); }
 .history li { display: block; }
 .history summary { cursor: pointer; padding: var(--s1) 0; }
 .history details[open] summary { margin-bottom: var(--s2); }
-.badge-root { background: transparent; }
-h2, h3 { font-size: 14px; margin: var(--s4) 0 var(--s2); }
-h2 { font-size: 16px; }
-
-/* The badge: a chip beside the field, expanding into a card. */
-.badge-chip { display: inline-flex; align-items: center; gap: 6px; min-height: 22px; padding: 2px 10px 2px 8px;
-  border-radius: 999px; border: 1px solid var(--strong); font-size: 12px; font-weight: 600;
-  box-shadow: 0 1px 3px rgba(0,0,0,.2); white-space: nowrap; }
-.badge-chip:hover:not(:disabled) { filter: brightness(.97); background: inherit; }
-.badge-chip .dot { width: 8px; height: 8px; border-radius: 50%; background: var(--strong); flex: none; }
-.card { display: flex; flex-direction: column; width: min(440px, calc(100vw - 16px));
-  max-height: min(560px, calc(100vh - 16px)); border: 1px solid #d1d5db; border-radius: 10px;
-  box-shadow: 0 8px 28px rgba(0,0,0,.22); background: var(--surface); overflow: hidden; }
-.card-head { display: flex; align-items: center; gap: var(--s2); padding: var(--s2) var(--s3);
-  border-bottom: 1px solid var(--line); flex: none; }
-.card-head .icon-button:first-of-type { margin-left: auto; }
-.card-body { overflow-y: auto; overscroll-behavior: contain; padding: 0 var(--s3) var(--s3); flex: 1 1 auto;
-  min-height: 0; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
-  white-space: nowrap; }
 `;

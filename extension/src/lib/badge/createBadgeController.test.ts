@@ -1,0 +1,180 @@
+import { parseHTML } from "linkedom";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { findAddressCandidate } from "../address/findAddressCandidate";
+import type { EditableField } from "../dom/editableFieldFrom";
+import type { BadgeProps } from "./BadgeCard";
+import { settleMs } from "./clickGate";
+import { createBadgeController } from "./createBadgeController";
+import type { VerdictUi } from "./verdictUi";
+
+// The content script renders with Preact through preact/compat (the build's alias); so does this test.
+vi.mock("react", () => import("preact/compat"));
+vi.mock("react-dom", () => import("preact/compat"));
+vi.mock("react-dom/client", () => import("preact/compat/client"));
+vi.mock("react/jsx-runtime", () => import("preact/jsx-runtime"));
+vi.mock("react/jsx-dev-runtime", () => import("preact/jsx-runtime"));
+
+const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+// A page with one field, a clock, the badge's closed shadow root (kept by the test), and a card
+// chunk that records the props it is given.
+function setup() {
+  const { document, window } = parseHTML(
+    `<html><head></head><body><input id="field"></body></html>`,
+  );
+  vi.stubGlobal("document", document);
+  vi.stubGlobal("window", window);
+  const doc = document as unknown as Document;
+  let shadow: ShadowRoot | null = null;
+  const createElement = doc.createElement.bind(doc);
+  doc.createElement = ((name: string) => {
+    const element = createElement(name);
+    if (name === "presend-badge") {
+      const attach = element.attachShadow.bind(element);
+      element.attachShadow = (init) => {
+        shadow = attach(init);
+        return shadow;
+      };
+    }
+    return element;
+  }) as typeof doc.createElement;
+  const field = doc.getElementById("field") as HTMLInputElement;
+  field.value = address;
+  // On screen (linkedom lays nothing out): a chip whose field has no box is hidden with it.
+  field.getBoundingClientRect = () =>
+    ({ top: 100, bottom: 120, left: 100, right: 300, width: 200, height: 20 }) as DOMRect;
+  let time = 1_000;
+  const cards: Array<BadgeProps | null> = [];
+  const ui: VerdictUi = { renderCard: (_slot, props) => void cards.push(props) };
+  const started: unknown[] = [];
+  const marks: string[] = [];
+  const badge = createBadgeController({
+    doc,
+    win: window as unknown as Window,
+    ctx: {
+      addEventListener: () => {},
+      setTimeout: (() => 1) as never,
+      setInterval: (() => 1) as never,
+      requestAnimationFrame: (() => 1) as never,
+      onInvalidated: () => () => {},
+    },
+    known: () => [],
+    startCheck: (request) => started.push(request),
+    startRecovery: () => {},
+    loadVerdictUi: async () => ui,
+    performance: {
+      mark: ((name: string) => marks.push(name)) as never,
+      measure: (() => {}) as never,
+      now: () => time,
+    },
+  });
+  const candidate = findAddressCandidate(address);
+  if (!candidate) throw new Error("no candidate");
+  const enter = (trigger: "paste" | "script" = "paste") =>
+    badge.show({ field: field as EditableField, candidate, trigger, at: time });
+  return {
+    badge,
+    field,
+    cards,
+    started,
+    marks,
+    enter,
+    chip: () => (shadow as ShadowRoot | null)?.querySelector('[data-testid="chip"]') ?? null,
+    host: () => doc.querySelector("presend-badge") as HTMLElement | null,
+    card: () => cards.at(-1) ?? null,
+    /** A click on the chip (opens the card). */
+    openCard: () => {
+      const button = (shadow as ShadowRoot | null)?.querySelector('[data-testid="chip"]');
+      button?.dispatchEvent(new window.Event("click", { bubbles: true }) as unknown as Event);
+    },
+    wait: (ms: number) => {
+      time += ms;
+    },
+  };
+}
+
+// Lets the card chunk's promise settle.
+const chunkArrives = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("createBadgeController", () => {
+  it("shows the chip for an address entered, once for the same address again", () => {
+    const { enter, chip, host, marks } = setup();
+    enter();
+    expect(chip()?.getAttribute("aria-label")).toContain("0xd8dA…6045");
+    expect(host()?.style.getPropertyValue("display")).toBe("block");
+    enter();
+    expect(marks.filter((name) => name === "presend:chip")).toHaveLength(1);
+  });
+
+  it("opens the card on a paid check once the chunk is here, and follows only that session", async () => {
+    const { badge, enter, card, chip } = setup();
+    enter();
+    await chunkArrives();
+    badge.beginSession("s1");
+    expect(chip()).toBeNull();
+    expect(card()).toMatchObject({ expanded: true, busy: true, progress: { step: "requesting" } });
+    badge.progress("other", { step: "paying" } as never);
+    expect(card()?.progress).toEqual({ step: "requesting" });
+  });
+
+  it("keeps the badge of a running check when its field is cleared, hides it otherwise", async () => {
+    const { badge, enter, field, host } = setup();
+    enter();
+    await chunkArrives();
+    badge.beginSession("s1");
+    badge.clear(field as EditableField);
+    expect(host()?.style.getPropertyValue("display")).toBe("block");
+    const fresh = setup();
+    fresh.enter();
+    fresh.badge.clear(fresh.field as EditableField);
+    expect(fresh.host()?.style.getPropertyValue("display")).toBe("none");
+  });
+
+  it("does not bring back a dismissed value a script sets again, but does for a paste", async () => {
+    const { enter, card, host, openCard } = setup();
+    enter();
+    await chunkArrives();
+    openCard();
+    card()?.onClose();
+    expect(host()?.style.getPropertyValue("display")).toBe("none");
+    enter("script");
+    expect(host()?.style.getPropertyValue("display")).toBe("none");
+    enter("paste");
+    expect(host()?.style.getPropertyValue("display")).toBe("block");
+  });
+
+  it("preselects the page wallet's chain unless the person picked one", async () => {
+    const optimism = { available: true, address: null, chainId: 10, name: null };
+    const wallet = setup();
+    wallet.enter();
+    await chunkArrives();
+    wallet.openCard();
+    wallet.badge.setWallet(optimism);
+    expect(wallet.card()).toMatchObject({ chain: "optimism", chainSource: "wallet" });
+    const picked = setup();
+    picked.enter();
+    await chunkArrives();
+    picked.openCard();
+    picked.card()?.onChainChange("arbitrum");
+    picked.badge.setWallet(optimism);
+    expect(picked.card()).toMatchObject({ chain: "arbitrum", chainSource: "user" });
+  });
+
+  it("refuses a paid click on a badge that just appeared, and starts it once it stayed put", async () => {
+    const { enter, card, started, wait, openCard } = setup();
+    enter();
+    await chunkArrives();
+    openCard();
+    expect(card()?.expanded).toBe(true);
+    card()?.onCheck("check");
+    expect(started).toEqual([]);
+    expect(card()?.refusedClick).toBe("moved");
+    wait(settleMs + 1);
+    card()?.onCheck("check");
+    expect(started).toEqual([{ route: "check", address, chain: "base" }]);
+  });
+});

@@ -1,0 +1,322 @@
+import { type ChainName, chainById } from "@presend/shared/chains/chains";
+import type { Address } from "viem";
+import type { ContentScriptContext } from "wxt/utils/content-script-context";
+import { assessLocally } from "../address/assessLocally";
+import { ancestorsOf } from "../dom/ancestorsOf";
+import type { EditableField } from "../dom/editableFieldFrom";
+import type { AddressEntry } from "../dom/watchAddressEntry";
+import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
+import type { Route } from "../storage/schemas";
+import type { BadgeProps } from "./BadgeCard";
+import {
+  type BadgeState,
+  beginCheck,
+  beginRecovery,
+  checkProgress,
+  enterAddress,
+  finishCheck,
+  finishRecovery,
+  isChecking,
+  walletChainKnown,
+} from "./badgeState";
+import { createBadgeKeyboard } from "./createBadgeKeyboard";
+import { createBadgePlacement } from "./createBadgePlacement";
+import { createBadgeRenderer } from "./createBadgeRenderer";
+import { createClickReadiness } from "./createClickReadiness";
+import { createFieldFollower } from "./createFieldFollower";
+import { createVisibilityGate } from "./createVisibilityGate";
+import type { VerdictUi } from "./verdictUi";
+
+/** What the badge needs of WXT's content script context: timers and listeners it tears down. */
+export type BadgeLifecycle = Pick<
+  ContentScriptContext,
+  "addEventListener" | "setTimeout" | "setInterval" | "requestAnimationFrame" | "onInvalidated"
+>;
+
+export type BadgeControllerOptions = {
+  doc: Document;
+  win: Window;
+  ctx: BadgeLifecycle;
+  /** Addresses the user checked or sent to before (for the lookalike warning). */
+  known: () => readonly Address[];
+  /**
+   * Starts a paid check; called only for a person's click (PaidCheckControls checks isTrusted)
+   * on a badge that has stayed put and been seen uncovered (clickGate).
+   */
+  startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
+  /** The card opened (it shows the paid checks, which need the page wallet's state). */
+  onExpand?: () => void;
+  /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
+  startRecovery: (recoveryId: string) => void;
+  /**
+   * Loads the card (the verdict UI chunk). Asked once, on the first address entered: a page
+   * where none is entered only ever carries the chip.
+   */
+  loadVerdictUi: () => Promise<VerdictUi>;
+  /** performance.mark / measure for the paste-to-chip measurement; now() for the click gate. */
+  performance: Pick<Performance, "mark" | "measure" | "now">;
+};
+
+/**
+ * The one badge of a page or frame: a chip beside the field the person touched last, showing
+ * the local assessment of the address it actually holds; on click a card with the details, the
+ * paid checks and their result. It holds the badge's state (badgeState's transitions) and
+ * composes its parts: the renderer (host, chip, card), the placement beside the field, the
+ * field follower, the keyboard and pointer flow, and the click gate (visibility gate and click
+ * readiness). Everything they listen to is torn down with WXT's content script context.
+ * @example const badge = createBadgeController({ doc: document, win: window, ctx, known, startCheck, startRecovery, loadVerdictUi, performance })
+ */
+export function createBadgeController(options: BadgeControllerOptions) {
+  const { doc, win, ctx } = options;
+  let state: BadgeState | null = null;
+  let wallet: WalletInfo | null = null;
+  let walletChain: ChainName | null = null;
+  const inFrame = win !== win.top;
+  const now = () => options.performance.now();
+
+  // Clickjacking defence: a paid click counts only if the badge has stayed put and (where the
+  // browser can tell, IntersectionObserver v2) been visible and uncovered for a moment.
+  const visibility = createVisibilityGate({
+    win: win as Window & typeof globalThis,
+    now,
+    onChange: () => readiness.refresh(),
+  });
+  const readiness = createClickReadiness({
+    win,
+    ctx,
+    now,
+    decide: () => visibility.decision(),
+    active: () => state !== null && renderer.host() !== null,
+    onChange: () => draw(),
+  });
+  const renderer = createBadgeRenderer({
+    doc,
+    loadVerdictUi: options.loadVerdictUi,
+    onHost: (host) => visibility.watch(host),
+    onCardArrived: () => {
+      if (!state?.expanded) return;
+      // The card was asked for before it arrived: open it, with the focus where it would be.
+      const hadFocus = renderer.activeElement() !== null;
+      render();
+      if (hadFocus) renderer.focusables()[0]?.focus();
+    },
+  });
+  // The badge and what it sits beside, for the parts that place it and route keys to it.
+  const shown = () => {
+    const host = renderer.host();
+    return state && host ? { host, field: state.field, expanded: state.expanded } : null;
+  };
+  const placement = createBadgePlacement({
+    win,
+    ctx,
+    target: shown,
+    // A badge that moved or changed size since last time restarts the wait before a paid click counts.
+    onPlaced: () => {
+      if (settled()) readiness.refresh();
+    },
+  });
+  const settled = (): boolean => {
+    const host = renderer.host();
+    return host ? visibility.measure(host) : false;
+  };
+  const follower = createFieldFollower({
+    win,
+    ctx,
+    current: () => state,
+    onReplaced: (field, ancestors) => {
+      if (state) state = { ...state, field, ancestors };
+    },
+    onGone: () => hide(),
+    onChanged: (field, candidate) =>
+      controller.show({ field, candidate, trigger: "input", at: now() }),
+    onUnchanged: () => placement.place(),
+  });
+  createBadgeKeyboard({
+    doc,
+    win,
+    ctx,
+    target: shown,
+    focusables: () => renderer.focusables(),
+    activeElement: () => renderer.activeElement(),
+    collapse: () => setExpanded(false, false),
+  });
+
+  /** Renders a change of content: the badge counts as just placed. */
+  const render = () => {
+    visibility.placed();
+    draw();
+    readiness.refresh();
+  };
+
+  const draw = () => {
+    const host = renderer.ensureHost();
+    const current = state;
+    if (!current) return;
+    if (placement.reveal(host)) visibility.forgetGeometry();
+    // Synchronous render: the chip is in the DOM when this returns (the latency we measure).
+    renderer.render(propsOf(current, readiness.read()));
+    placement.place();
+  };
+
+  const propsOf = (current: BadgeState, clickReady: boolean): BadgeProps => ({
+    assessment: current.assessment,
+    chain: current.chain,
+    chainSource: current.chainSource,
+    progress: current.progress,
+    outcome: current.outcome,
+    busy: isChecking(current),
+    expanded: current.expanded,
+    wallet,
+    inFrame,
+    clickReady,
+    refusedClick: current.refusedClick,
+    recovery: {
+      busy: current.recovery.session !== null,
+      result: current.recovery.result,
+    },
+    onFetchReport: () => {
+      const outcome = current.outcome;
+      if (current.recovery.session !== null) return;
+      if (outcome?.type !== "failed" && outcome?.type !== "forged") return;
+      if (outcome.recoveryId) options.startRecovery(outcome.recoveryId);
+    },
+    onChainChange: (chain) => update({ chain, chainSource: "user" }),
+    onCheck: (route) => {
+      const normalized = current.assessment.checksum.normalized;
+      if (!normalized || state?.session) return;
+      // A page can move the badge without a scroll (a transform on <html>): measure now.
+      settled();
+      const decision = visibility.decision();
+      if (!decision.allowed) {
+        // Covered, faded or just moved: the person may not have seen what they clicked.
+        update({ refusedClick: decision.reason });
+        return;
+      }
+      options.performance.mark("presend:check-click");
+      options.startCheck({ route, address: normalized, chain: current.chain });
+    },
+    onToggle: () => setExpanded(!current.expanded, true),
+    onClose: () => {
+      follower.dismiss(current.field, current.assessment.input);
+      hide();
+      current.field.focus();
+    },
+  });
+
+  const update = (patch: Partial<BadgeState>) => {
+    if (!state) return;
+    replace({ ...state, ...patch });
+  };
+  /** Shows the next state (a transition of badgeState) as a change of content. */
+  const replace = (next: BadgeState) => {
+    state = next;
+    render();
+  };
+
+  /** Opens or closes the card; `moveFocus` keeps a keyboard user's focus inside the badge. */
+  const setExpanded = (expanded: boolean, moveFocus: boolean) => {
+    if (!state || state.expanded === expanded) return;
+    const hadFocus = renderer.activeElement() !== null;
+    placement.reset();
+    update({ expanded });
+    if (expanded) options.onExpand?.();
+    if (moveFocus || hadFocus) renderer.focusables()[0]?.focus();
+  };
+
+  const hide = () => {
+    state = null;
+    readiness.stop();
+    follower.stop();
+    placement.reset();
+    renderer.clear();
+  };
+
+  ctx.onInvalidated(() => {
+    hide();
+    visibility.disconnect();
+    renderer.destroy();
+  });
+
+  const controller = {
+    show(entry: AddressEntry) {
+      const assessment = assessLocally(entry.candidate, options.known());
+      const next = enterAddress(
+        state,
+        {
+          field: entry.field,
+          ancestors: ancestorsOf(entry.field),
+          candidate: entry.candidate,
+          assessment,
+        },
+        walletChain,
+      );
+      // The same address again (typing after a paste, the page echoing it): nothing changes.
+      if (next === null) return;
+      if (entry.trigger === "script" && follower.dismissed(entry.field, assessment.input)) return;
+      follower.forget(entry.field);
+      state = next;
+      options.performance.mark("presend:entry", { startTime: entry.at });
+      render();
+      options.performance.mark("presend:chip");
+      options.performance.measure(
+        `presend:${entry.trigger}-to-chip`,
+        "presend:entry",
+        "presend:chip",
+      );
+      renderer.loadCard();
+      follower.start();
+    },
+    /** Re-reads the field now (after the page's own input handlers ran). */
+    follow: follower.follow,
+    clear(field: EditableField) {
+      if (state?.field === field && !state.session) hide();
+    },
+    /** The wallet of this page or frame: preselects its chain unless the person picked one. */
+    setWallet(info: WalletInfo) {
+      wallet = info;
+      walletChain = info.chainId ? (chainById(info.chainId)?.name ?? null) : null;
+      const next = state ? walletChainKnown(state, walletChain) : null;
+      if (next) replace(next);
+      else if (state) draw();
+    },
+    beginSession(session: string) {
+      if (state) replace(beginCheck(state, session));
+    },
+    /** A click on "Fetch my report" started fetching the lost report under `session`. */
+    beginRecovery(session: string) {
+      if (state) replace(beginRecovery(state, session));
+    },
+    /** The lost report came back (shown as the verdict) or the attempt ended otherwise. */
+    finishRecovery(session: string, outcome: RecoveryOutcome) {
+      const next = state ? finishRecovery(state, session, outcome) : null;
+      if (next) replace(next);
+    },
+    progress(session: string, progress: Progress) {
+      const next = state ? checkProgress(state, session, progress) : null;
+      if (next) replace(next);
+    },
+    finish(session: string, outcome: CheckOutcome) {
+      const next = state ? finishCheck(state, session, outcome) : null;
+      if (!next) return;
+      replace(next);
+      if (outcome.type === "report") {
+        // Click to verdict on screen, for the e2e measurement (like paste-to-chip).
+        options.performance.mark("presend:verdict");
+        options.performance.measure(
+          "presend:click-to-verdict",
+          "presend:check-click",
+          "presend:verdict",
+        );
+      }
+    },
+    /** Hides the badge (the site was disabled); a running check keeps running in the background. */
+    hide,
+    /** Re-run the local assessment (the known addresses changed). */
+    refresh() {
+      if (state && !state.session) {
+        update({ assessment: assessLocally(state.candidate, options.known()) });
+      }
+    },
+  };
+  return controller;
+}

@@ -1,0 +1,75 @@
+import { badgePosition } from "./badgePosition";
+import type { BadgeLifecycle } from "./createBadgeController";
+import { setHostStyle } from "./createBadgeHost";
+
+/** What the badge is placed beside, read at each placement. */
+export type PlacementTarget = { host: HTMLElement; field: Element; expanded: boolean };
+
+export type BadgePlacementOptions = {
+  win: Pick<Window, "innerWidth" | "innerHeight">;
+  ctx: Pick<BadgeLifecycle, "addEventListener" | "requestAnimationFrame">;
+  /** The host and its field while a badge is shown, else null. */
+  target: () => PlacementTarget | null;
+  /** After each placement: the badge may have moved (the click gate measures it). */
+  onPlaced: () => void;
+};
+
+/**
+ * Keeps the badge's host beside its field (fixed position, badgePosition): now, and on the
+ * next animation frame after a scroll or resize anywhere in the page. A collapsed chip whose
+ * field scrolled out of view is hidden with it; an open card stays where it can be read.
+ * @example const placement = createBadgePlacement({ win: window, ctx, target, onPlaced })
+ */
+export function createBadgePlacement(options: BadgePlacementOptions) {
+  const { win, ctx } = options;
+  let frame = 0;
+  let offscreen = false;
+
+  const place = () => {
+    const target = options.target();
+    if (!target) return;
+    const { host, field, expanded } = target;
+    const rect = field.getBoundingClientRect();
+    const viewport = { width: win.innerWidth, height: win.innerHeight };
+    // A collapsed chip whose field scrolled away goes with it rather than float at the edge.
+    const away = rect.bottom < 0 || rect.top > viewport.height || rect.width + rect.height === 0;
+    if (away !== offscreen && !expanded) {
+      offscreen = away;
+      setHostStyle(host, "display", away ? "none" : "block");
+    }
+    const size = { width: host.offsetWidth || 120, height: host.offsetHeight || 24 };
+    const { top, left } = badgePosition(rect, viewport, size, expanded ? "card" : "chip");
+    setHostStyle(host, "top", `${top}px`);
+    setHostStyle(host, "left", `${left}px`);
+    options.onPlaced();
+  };
+
+  const schedule = () => {
+    if (frame || !options.target()) return;
+    frame = ctx.requestAnimationFrame(() => {
+      frame = 0;
+      place();
+    });
+  };
+
+  ctx.addEventListener(win as Window, "scroll", schedule, { capture: true, passive: true });
+  ctx.addEventListener(win as Window, "resize", schedule, { passive: true });
+
+  return {
+    /** Places the host beside its field now. */
+    place,
+    /**
+     * Shows a hidden host, unless its field is out of view; true when it was hidden (it
+     * appears, so whatever was measured of it before no longer holds).
+     */
+    reveal(host: HTMLElement): boolean {
+      if (host.style.display === "block" || offscreen) return false;
+      setHostStyle(host, "display", "block");
+      return true;
+    },
+    /** Forgets that the field was out of view (the badge was hidden, or the card opens). */
+    reset() {
+      offscreen = false;
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import { parseHTML } from "linkedom";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { assessLocally } from "../address/assessLocally";
+import { findAddressCandidate } from "../address/findAddressCandidate";
+import type { BadgeProps } from "./BadgeCard";
+import { createBadgeRenderer } from "./createBadgeRenderer";
+import type { VerdictUi } from "./verdictUi";
+
+// The content script renders with Preact through preact/compat (the build's alias); so does this test.
+vi.mock("react", () => import("preact/compat"));
+vi.mock("react-dom", () => import("preact/compat"));
+vi.mock("react-dom/client", () => import("preact/compat/client"));
+vi.mock("react/jsx-runtime", () => import("preact/jsx-runtime"));
+vi.mock("react/jsx-dev-runtime", () => import("preact/jsx-runtime"));
+
+const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+
+function props(overrides: Partial<BadgeProps> = {}): BadgeProps {
+  const candidate = findAddressCandidate(address);
+  if (!candidate) throw new Error("no candidate");
+  return {
+    assessment: assessLocally(candidate, []),
+    chain: "base",
+    chainSource: "default",
+    progress: null,
+    outcome: null,
+    busy: false,
+    expanded: false,
+    wallet: null,
+    inFrame: false,
+    clickReady: false,
+    refusedClick: null,
+    recovery: { busy: false, result: null },
+    onChainChange: () => {},
+    onCheck: () => {},
+    onToggle: () => {},
+    onClose: () => {},
+    onFetchReport: () => {},
+    ...overrides,
+  };
+}
+
+// A page, and a card chunk that arrives when the test resolves it, recording what it renders.
+function setup() {
+  const { document, window } = parseHTML("<html><head></head><body></body></html>");
+  // Preact compares its parent with the global document.
+  vi.stubGlobal("document", document);
+  vi.stubGlobal("window", window);
+  const cards: Array<{ slot: Element; props: BadgeProps | null }> = [];
+  const ui: VerdictUi = { renderCard: (slot, shown) => void cards.push({ slot, props: shown }) };
+  let arrive: (ui: VerdictUi) => void = () => {};
+  let fail: (error: Error) => void = () => {};
+  let loads = 0;
+  const hosts: HTMLElement[] = [];
+  let arrivals = 0;
+  const renderer = createBadgeRenderer({
+    doc: document as unknown as Document,
+    loadVerdictUi: () => {
+      loads++;
+      return new Promise<VerdictUi>((resolve, reject) => {
+        arrive = resolve;
+        fail = reject;
+      });
+    },
+    onHost: (host) => hosts.push(host),
+    onCardArrived: () => arrivals++,
+  });
+  return {
+    document,
+    renderer,
+    cards,
+    hosts,
+    loads: () => loads,
+    arrivals: () => arrivals,
+    arrive: async () => {
+      arrive(ui);
+      await Promise.resolve();
+    },
+    fail: async () => {
+      fail(new Error("navigated"));
+      await Promise.resolve();
+      await Promise.resolve();
+    },
+  };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("createBadgeRenderer", () => {
+  it("renders the chip synchronously in a closed shadow root of a host on <html>", () => {
+    const { document, renderer, hosts } = setup();
+    const host = renderer.render(props());
+    expect(host.parentElement).toBe(document.documentElement);
+    expect(host.shadowRoot).toBeNull();
+    expect(hosts).toEqual([host]);
+    const [chip] = renderer.focusables();
+    expect(chip?.getAttribute("data-testid")).toBe("chip");
+    expect(chip?.getAttribute("aria-label")).toContain("0xd8dA…6045");
+  });
+
+  it("keeps the chip until the card's chunk has arrived, then opens the card in its slot", async () => {
+    const { renderer, cards, arrivals, arrive } = setup();
+    renderer.loadCard();
+    renderer.render(props({ expanded: true }));
+    expect(renderer.focusables()[0]?.getAttribute("data-testid")).toBe("chip");
+    expect(cards).toEqual([]);
+    await arrive();
+    expect(arrivals()).toBe(1);
+    expect(renderer.cardReady()).toBe(true);
+    renderer.render(props({ expanded: true }));
+    expect(renderer.focusables()).toEqual([]);
+    expect(cards).toHaveLength(1);
+    expect(cards[0]?.slot.className).toBe("card-slot");
+    expect(cards[0]?.props?.expanded).toBe(true);
+  });
+
+  it("unmounts the card when it closes or the badge is cleared", async () => {
+    const { renderer, cards, arrive } = setup();
+    renderer.loadCard();
+    await arrive();
+    renderer.render(props({ expanded: true }));
+    const slot = cards[0]?.slot;
+    renderer.render(props({ expanded: false }));
+    expect(cards[1]).toEqual({ slot, props: null });
+    renderer.render(props({ expanded: true }));
+    const host = renderer.host();
+    renderer.clear();
+    expect(cards.at(-1)?.props).toBeNull();
+    expect(host?.style.getPropertyValue("display")).toBe("none");
+  });
+
+  it("loads the chunk once, and again after a failed load", async () => {
+    const { renderer, loads, fail } = setup();
+    renderer.loadCard();
+    renderer.loadCard();
+    expect(loads()).toBe(1);
+    await fail();
+    renderer.loadCard();
+    expect(loads()).toBe(2);
+  });
+
+  it("creates a new host when the page removed the old one", () => {
+    const { renderer, hosts } = setup();
+    const first = renderer.render(props());
+    first.remove();
+    const second = renderer.render(props());
+    expect(second).not.toBe(first);
+    expect(second.isConnected).toBe(true);
+    expect(hosts).toEqual([first, second]);
+    renderer.destroy();
+    expect(second.isConnected).toBe(false);
+  });
+});

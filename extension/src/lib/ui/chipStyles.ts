@@ -1,0 +1,28 @@
+// The chip's stylesheet, in the badge's shadow root on every page that shows one: the design
+// tokens (spacing from one scale, 4, 8, 12, 16 px; level colours keeping text at 7:1 or more on
+// their background, every level also written out in words), buttons and focus, and the chip.
+// Plain CSS text: the badge cannot load files into a page.
+export const chipStyles = `
+:host { all: initial; }
+.presend { --s1: 4px; --s2: 8px; --s3: 12px; --s4: 16px;
+  --ink: #111827; --muted: #4b5563; --line: #e5e7eb; --accent: #1d4ed8; --surface: #fff;
+  font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
+  color: var(--ink); background: var(--surface); box-sizing: border-box; text-align: left; }
+.presend *, .presend *::before, .presend *::after { box-sizing: border-box; }
+.level-ok { background: #dcfce7; color: #14532d; --strong: #15803d; }
+.level-caution { background: #fef3c7; color: #713f12; --strong: #b45309; }
+.level-warn { background: #ffedd5; color: #7c2d12; --strong: #c2410c; }
+.level-danger { background: #fee2e2; color: #7f1d1d; --strong: #b91c1c; }
+button { font: inherit; font-weight: 600; border: 1px solid #9ca3af; border-radius: 6px;
+  background: #fff; color: var(--ink); padding: var(--s1) var(--s3); cursor: pointer; min-height: 28px; }
+button:hover:not(:disabled) { background: #f3f4f6; }
+button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-visible {
+  outline: 2px solid var(--accent); outline-offset: 2px; }
+.badge-root { background: transparent; }
+/* The badge: a chip beside the field, expanding into a card. */
+.badge-chip { display: inline-flex; align-items: center; gap: 6px; min-height: 22px; padding: 2px 10px 2px 8px;
+  border-radius: 999px; border: 1px solid var(--strong); font-size: 12px; font-weight: 600;
+  box-shadow: 0 1px 3px rgba(0,0,0,.2); white-space: nowrap; }
+.badge-chip:hover:not(:disabled) { filter: brightness(.97); background: inherit; }
+.badge-chip .dot { width: 8px; height: 8px; border-radius: 50%; background: var(--strong); flex: none; }
+`;
