@@ -6,6 +6,7 @@ import {
   reportSignatureType,
   reportSigningInput,
 } from "@presend/shared/attestation/reportSigningInput";
+import { nativeUsdcDomain } from "@presend/shared/chains/chains";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import {
   decodePaymentSignatureHeader,
@@ -113,7 +114,7 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
     amount: price,
     payTo: options.payTo,
     maxTimeoutSeconds: 60,
-    extra: { name: "USD Coin", version: "2" },
+    extra: { ...nativeUsdcDomain },
   } as const;
   const offer = await createOfferJWS(resourceUrl, { acceptIndex: 0, ...requirement }, signer);
   const challenge: PaymentRequired = {

@@ -1,6 +1,14 @@
+import { DEFAULT_ASSETS } from "@x402/evm";
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { chainById, chainNames, chains, isChainName, multicall3Address } from "./chains";
+import {
+  chainById,
+  chainNames,
+  chains,
+  isChainName,
+  multicall3Address,
+  nativeUsdcDomain,
+} from "./chains";
 import { viemChains } from "./viemChains";
 
 // Our table is the one source of chain data in this repository; viem's definitions are the
@@ -43,5 +51,21 @@ describe("chains", () => {
     expect(new Set(chainNames.map((name) => chains[name].id)).size).toBe(5);
     expect(chainById(84532)).toBeUndefined();
     expect(isChainName("sepolia")).toBe(false);
+  });
+});
+
+// x402's own table of the assets its exact scheme pays in: where it names a chain's USDC, our
+// address and EIP-712 domain must be the ones it signs for.
+describe("native USDC against @x402/evm's default assets", () => {
+  const named = chainNames.filter((name) => DEFAULT_ASSETS[chains[name].caip2] !== undefined);
+
+  it("covers Base, the chain presend is paid on", () => {
+    expect(named).toContain("base");
+  });
+
+  it.each(named)("%s: the same USDC address, name and version", (name) => {
+    const theirs = DEFAULT_ASSETS[chains[name].caip2]?.find((asset) => asset.symbol === "USDC");
+    expect(theirs?.asset).toBe(chains[name].usdc.address);
+    expect({ name: theirs?.name, version: theirs?.version }).toEqual(nativeUsdcDomain);
   });
 });

@@ -5,7 +5,16 @@ export const chainNames = ["base", "ethereum", "arbitrum", "optimism", "polygon"
 
 export type ChainName = (typeof chainNames)[number];
 
+/** The EIP-712 domain a token signs EIP-3009 authorizations under (name and version). */
+export type Eip712TokenDomain = { name: string; version: string };
+
 export type StablecoinInfo = { address: Address; symbol: string; decimals: number };
+
+/**
+ * Circle's native USDC signs EIP-3009 authorizations under this domain on every chain here: what
+ * an x402 payer signs over, and what the local world's token is deployed with.
+ */
+export const nativeUsdcDomain: Eip712TokenDomain = { name: "USD Coin", version: "2" };
 
 export type ChainInfo = {
   name: ChainName;

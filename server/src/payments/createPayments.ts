@@ -1,3 +1,4 @@
+import { nativeUsdcDomain } from "@presend/shared/chains/chains";
 import {
   type FacilitatorClient,
   HTTPFacilitatorClient,
@@ -63,8 +64,6 @@ export type Payments = {
   ready(): Promise<void>;
 };
 
-/** EIP-712 domain of Base USDC; the client signs the EIP-3009 authorization over it. */
-export const usdcDomainExtra = { name: "USD Coin", version: "2" } as const;
 export const maxTimeoutSeconds = 60;
 
 /**
@@ -155,7 +154,7 @@ function paymentOptionOf(config: PaymentsConfig, path: PaidPath) {
     scheme: "exact" as const,
     network: config.network,
     payTo: config.payTo,
-    price: { asset: config.asset, amount: config.prices[path], extra: { ...usdcDomainExtra } },
+    price: { asset: config.asset, amount: config.prices[path], extra: { ...nativeUsdcDomain } },
     maxTimeoutSeconds,
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { AttestationBlockSchema } from "@presend/shared/attestation/attestationSchemas";
+import { nativeUsdcDomain } from "@presend/shared/chains/chains";
 
 // The JSON body of a 402 (documentation only: the packages build it, paymentEnvelope copies it).
 // Shared schemas are re-created with .extend({}) before .openapi(): zod 4 copies prototype methods
@@ -17,7 +18,7 @@ export const PaymentRequirementsEntrySchema = z
     maxTimeoutSeconds: z.number().int().openapi({ example: 60 }),
     extra: z.record(z.string(), z.unknown()).openapi({
       description: "EIP-712 domain of the asset",
-      example: { name: "USD Coin", version: "2" },
+      example: nativeUsdcDomain,
     }),
     description: z.string(),
     mimeType: z.literal("application/json"),
