@@ -1,7 +1,6 @@
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { addressPattern } from "../address/addressPattern";
-
-const bytes32 = /^0x[0-9a-fA-F]{64}$/;
 
 /**
  * A paid report fetched again (GET /receipts/{tx} and /receipts/{payer}/{nonce}): the stored
@@ -9,10 +8,10 @@ const bytes32 = /^0x[0-9a-fA-F]{64}$/;
  * OpenAPI; the clients parse it before they verify its signature.
  */
 export const ReceiptSchema = z.object({
-  tx: z.string().regex(bytes32).describe("The settlement transaction (lowercase)."),
+  tx: z.string().regex(bytes32Pattern).describe("The settlement transaction (lowercase)."),
   network: z.string().describe("CAIP-2 network of the payment, e.g. eip155:8453."),
   payer: z.string().regex(addressPattern).describe("The paying address (EIP-55)."),
-  nonce: z.string().regex(bytes32).describe("The EIP-3009 authorization nonce paid with."),
+  nonce: z.string().regex(bytes32Pattern).describe("The EIP-3009 authorization nonce paid with."),
   payTo: z.string().regex(addressPattern),
   route: z.string().describe("The paid route: /check or /deep."),
   amount: z.string().regex(/^\d+$/).describe("USDC base units paid."),

@@ -1,10 +1,11 @@
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { canonicalize } from "@x402/extensions/offer-receipt";
 import { z } from "zod";
 import { addressPattern } from "../address/addressPattern";
 
 /** The settlement a signed report is bound to: the transfer that paid for it. */
 export const SignedSettlementSchema = z.object({
-  transaction: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  transaction: z.string().regex(bytes32Pattern),
   network: z.string().min(1),
   payer: z.string().regex(addressPattern),
 });

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type ClientEvent, createPresendClient, type PaidResult } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { openPinStore } from "./openPinStore";
@@ -81,7 +82,7 @@ async function validate(command: CliCommand, server: string, deps: CliDeps) {
 
 async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   const key = deps.env.PRESEND_PRIVATE_KEY;
-  if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) {
+  if (!key || !bytes32Pattern.test(key)) {
     deps.stderr(
       "presend: set PRESEND_PRIVATE_KEY to the 0x-prefixed private key that pays (USDC on Base).",
     );

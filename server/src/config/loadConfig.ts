@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { limits } from "../limits";
 
@@ -51,7 +52,7 @@ const ConfigSchema = z
     /** Runs the facilitator in process with this key when FACILITATOR_URL is not set. */
     FACILITATOR_PRIVATE_KEY: z
       .string()
-      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+      .regex(bytes32Pattern, "must be a 0x-prefixed 32-byte hex private key")
       .optional(),
     /** PostgreSQL for payment records (shared by replicas); SQLite in DATA_DIR without it. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),

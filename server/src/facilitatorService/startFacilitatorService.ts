@@ -1,4 +1,5 @@
 import { chains } from "@presend/shared/chains/chains";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { ConfigError } from "../config/loadConfig";
@@ -15,7 +16,7 @@ const FacilitatorConfigSchema = z.object({
   /** The settlement key: pays the gas of every transferWithAuthorization. */
   FACILITATOR_PRIVATE_KEY: z
     .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key"),
+    .regex(bytes32Pattern, "must be a 0x-prefixed 32-byte hex private key"),
   /** Base JSON-RPC endpoints; the facilitator reads and settles through the first. */
   RPC_URLS_BASE: z
     .string()

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createPresendClient, createSessionSpendCap } from "@presend/client";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { type Hex, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
@@ -15,7 +16,7 @@ const McpEnvSchema = z.object({
   PRESEND_URL: z.url().default(defaultServerUrl),
   PRESEND_PRIVATE_KEY: z
     .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "PRESEND_PRIVATE_KEY must be 0x followed by 64 hex characters")
+    .regex(bytes32Pattern, "PRESEND_PRIVATE_KEY must be 0x followed by 64 hex characters")
     .optional(),
   PRESEND_SPEND_CAP: z
     .string()

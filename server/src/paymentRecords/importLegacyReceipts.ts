@@ -1,5 +1,6 @@
 import { existsSync, renameSync } from "node:fs";
 import { addressPattern } from "@presend/shared/address/addressPattern";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import {
@@ -15,7 +16,7 @@ export const importedSuffix = ".imported";
 
 /** A row of the old `receipts` table: one settled payment and the report it bought. */
 const LegacyReceiptRowSchema = z.object({
-  tx: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  tx: z.string().regex(bytes32Pattern),
   network: z.string().min(1),
   payer: z.string().regex(addressPattern),
   pay_to: z.string().regex(addressPattern),

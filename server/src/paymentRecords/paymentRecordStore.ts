@@ -1,9 +1,10 @@
 import { addressPattern } from "@presend/shared/address/addressPattern";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 
 const Address = z.string().regex(addressPattern);
-const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+const Bytes32 = z.string().regex(bytes32Pattern);
 /** A settlement transaction hash, as markSettled takes it. */
 export const TransactionHashSchema = Bytes32;
 

@@ -1,5 +1,6 @@
 import { addressPattern } from "@presend/shared/address/addressPattern";
 import { chains } from "@presend/shared/chains/chains";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { AttestationPrivateKeySchema } from "./attestation/loadAttestationKey";
 import { paidPrices } from "./routes/paidRoutes";
@@ -19,7 +20,7 @@ export const PaymentsConfigSchema = z.object({
     z.object({
       type: z.literal("local"),
       /** Key of the account that submits settlements and pays their gas. */
-      privateKey: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected a 32-byte hex private key"),
+      privateKey: z.string().regex(bytes32Pattern, "expected a 32-byte hex private key"),
     }),
     z.object({ type: z.literal("remote"), url: z.url() }),
   ]),

@@ -3,6 +3,7 @@ import { addressPattern } from "@presend/shared/address/addressPattern";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
 import { type Receipt, ReceiptSchema } from "@presend/shared/api/receipt";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Context } from "hono";
 import { getAddress, type Hex, verifyMessage } from "viem";
 import type { App, AppEnv } from "../http/appEnv";
@@ -69,7 +70,6 @@ const byAuthorization = createRoute({
 });
 
 const hexSignature = /^0x[0-9a-fA-F]{130,}$/;
-const bytes32 = /^0x[0-9a-fA-F]{64}$/;
 
 /**
  * Registers GET /receipts/{tx} and GET /receipts/{payer}/{nonce}: a stored report, to its payer
@@ -81,7 +81,7 @@ export function registerReceiptRoute(
 ): void {
   app.openapi(byTransaction, async (c) => {
     const { tx } = c.req.valid("param");
-    const record = bytes32.test(tx) ? await deps.records.byTransaction(tx) : undefined;
+    const record = bytes32Pattern.test(tx) ? await deps.records.byTransaction(tx) : undefined;
     if (record === undefined) {
       return jsonError(
         c,
@@ -96,7 +96,7 @@ export function registerReceiptRoute(
   app.openapi(byAuthorization, async (c) => {
     const { payer, nonce } = c.req.valid("param");
     const record =
-      addressPattern.test(payer) && bytes32.test(nonce)
+      addressPattern.test(payer) && bytes32Pattern.test(nonce)
         ? await deps.records.byAuthorization({ payer, nonce })
         : undefined;
     if (record === undefined) {

@@ -6,6 +6,7 @@ import {
   LevelSchema,
   ReportSchema,
 } from "@presend/shared/api/report";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 
 // Shapes of everything the extension persists. Storage is validated on every load: a value
@@ -48,12 +49,9 @@ export const PendingRecoverySchema = z.object({
   apiUrl: z.string(),
   payer: AddressSchema,
   /** The EIP-3009 authorization nonce (bytes32): finds the payment when the transaction is unknown. */
-  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  nonce: z.string().regex(bytes32Pattern),
   /** The settlement transaction, when the server named it. */
-  transaction: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/)
-    .nullable(),
+  transaction: z.string().regex(bytes32Pattern).nullable(),
   route: RouteSchema,
   address: AddressSchema,
   chain: ChainNameSchema,

@@ -1,4 +1,5 @@
 import { addressPattern } from "@presend/shared/address/addressPattern";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { PaymentPayload } from "@x402/core/types";
 import { z } from "zod";
 
@@ -11,7 +12,7 @@ const AuthorizationSchema = z.object({
   value: Uint,
   validAfter: Uint,
   validBefore: Uint,
-  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  nonce: z.string().regex(bytes32Pattern),
 });
 
 export type PaidAuthorization = {
