@@ -1,3 +1,4 @@
+import { createMemoryPinStore, createPresendClient, createSessionSpendCap } from "@presend/client";
 import { devnetAccounts, devnetClient } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { chains } from "@presend/shared/chains/chains";
@@ -10,7 +11,7 @@ import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client } from "@x402/fetch";
 import { erc20Abi } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../engine/createEngine";
 import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
@@ -21,25 +22,28 @@ describe("settlement that fails after the check", () => {
   const payer = privateKeyToAccount(generatePrivateKey());
   const sink = privateKeyToAccount(generatePrivateKey()).address;
   let stack: PaidStack;
-  let drainBeforeAnswering = false;
+  // A payment lane of the run's shared world: this file's facilitator and payTo are its own.
+  const shared = sharedPaymentWorld();
+  // The payer whose whole USDC balance leaves while the engine runs (after verification).
+  let drainee: PrivateKeyAccount | null = null;
 
   beforeAll(async () => {
-    // A payment lane of the run's shared world: this file's facilitator and payTo are its own.
-    const shared = sharedPaymentWorld();
     stack = await startPaidStack({
       world: shared.world,
       wrapEngine: (engine: Engine): Engine => ({
         ...engine,
         async check(input) {
           const result = await engine.check(input);
-          if (drainBeforeAnswering) {
+          const leaving = drainee;
+          drainee = null;
+          if (leaving) {
             // A real transaction by the payer: its whole USDC balance leaves before settlement.
             const base = devnetClient("base", stack.world.chains.base.rpcUrl);
-            await base.setBalance({ address: payer.address, value: 10n ** 18n });
-            const balance = await stack.usdcBalance(payer.address);
+            await base.setBalance({ address: leaving.address, value: 10n ** 18n });
+            const balance = await stack.usdcBalance(leaving.address);
             await base.confirm(
               base.writeContract({
-                account: payer,
+                account: leaving,
                 address: chains.base.usdc.address,
                 abi: erc20Abi,
                 functionName: "transfer",
@@ -71,7 +75,7 @@ describe("settlement that fails after the check", () => {
     const payToBefore = await stack.usdcBalance(stack.world.accounts.payTo.address);
     const settledBefore = await stack.records.count("settled");
 
-    drainBeforeAnswering = true;
+    drainee = payer;
     const response = await post({ "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) });
 
     expect(response.status).toBe(402);
@@ -97,5 +101,28 @@ describe("settlement that fails after the check", () => {
     });
     expect(await stack.usdcBalance(stack.world.accounts.payTo.address)).toBe(payToBefore);
     expect(await stack.usdcBalance(sink)).toBe(1_000_000n);
+  });
+
+  it("@presend/client reads that 402 as not charged (settlement_failed) and gives its spend cap back", async () => {
+    const clientPayer = privateKeyToAccount(generatePrivateKey());
+    await shared.fund(clientPayer.address, 1_000_000n);
+    const spendCap = createSessionSpendCap(1_000_000n);
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: clientPayer,
+      pinStore: createMemoryPinStore(),
+      spendCap,
+      fetch: async (input, init) =>
+        stack.app.request(input instanceof Request ? input : new Request(input, init)),
+    });
+    const payToBefore = await stack.usdcBalance(stack.world.accounts.payTo.address);
+
+    drainee = clientPayer;
+    const result = await client.check({ address: devnetAccounts.activeOnBase.address });
+
+    expect(result).toMatchObject({ type: "not_charged", code: "settlement_failed" });
+    expect(spendCap.spent()).toBe(0n);
+    expect(await stack.usdcBalance(stack.world.accounts.payTo.address)).toBe(payToBefore);
+    expect(await stack.usdcBalance(clientPayer.address)).toBe(0n);
   });
 });
