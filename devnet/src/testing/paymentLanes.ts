@@ -2,12 +2,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chains } from "@presend/shared/chains/chains";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
-import { type Address, erc20Abi, parseEther, parseUnits } from "viem";
+import { type Address, erc20Abi, type Hash, parseEther, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { artifacts } from "../contracts/artifacts";
 import { type DevnetAccount, devnetAccounts } from "../devnetAccounts";
 import { devnetClient } from "../devnetClient";
 import { devnetPrivateKey } from "../devnetPrivateKey";
-import { mintStablecoin } from "../mintStablecoin";
 import type { World } from "../startWorld";
 
 /**
@@ -60,26 +60,41 @@ export function paymentLane(index: number): PaymentLane {
 
 /**
  * Funds every lane on the world's Base chain, in one process before any test file runs: ETH by
- * anvil's setBalance, USDC by real mints from the faucet (sent in order, each confirmed).
+ * anvil's setBalance, USDC by real mints from the faucet. The mints are sent one after another
+ * with consecutive nonces, without waiting for each to be mined, then all confirmed.
  * @example await fundPaymentLanes(world);
  */
 export async function fundPaymentLanes(world: Omit<World, "stop">): Promise<void> {
   const base = devnetClient("base", world.chains.base.rpcUrl);
   const minter = privateKeyToAccount(devnetAccounts.faucet.privateKey);
-  for (let index = 0; index < paymentLaneCount; index += 1) {
-    const lane = paymentLane(index);
-    await Promise.all([
+  const lanes = Array.from({ length: paymentLaneCount }, (_, index) => paymentLane(index));
+  await Promise.all(
+    lanes.flatMap((lane) => [
       base.setBalance({ address: lane.payer.address, value: laneFunds.payerEth }),
       base.setBalance({ address: lane.facilitator.address, value: laneFunds.facilitatorEth }),
       base.setBalance({ address: lane.funder.address, value: laneFunds.funderEth }),
-    ]);
-    for (const [to, amount] of [
-      [lane.payer.address, laneFunds.payerUsdc],
-      [lane.funder.address, laneFunds.funderUsdc],
-    ] as const) {
-      await mintStablecoin(base, { token: chains.base.usdc.address, minter, to, amount });
-    }
+    ]),
+  );
+  const mints = lanes.flatMap((lane) => [
+    [lane.payer.address, laneFunds.payerUsdc] as const,
+    [lane.funder.address, laneFunds.funderUsdc] as const,
+  ]);
+  const first = await base.getTransactionCount({ address: minter.address, blockTag: "pending" });
+  const sent: Hash[] = [];
+  for (const [index, [to, amount]] of mints.entries()) {
+    sent.push(
+      await base.writeContract({
+        account: minter,
+        address: chains.base.usdc.address,
+        abi: artifacts.PresendStablecoin.abi,
+        functionName: "mint",
+        args: [to, amount],
+        nonce: first + index,
+        gas: 100_000n,
+      }),
+    );
   }
+  await Promise.all(sent.map((hash) => base.confirm(hash)));
 }
 
 /**
