@@ -1,4 +1,5 @@
-import type { Report } from "@presend/shared/api/report";
+import { exampleReport } from "@presend/client/exampleReport";
+import { routePrices } from "@presend/shared/pricing/routePrices";
 import type { Address } from "viem";
 import type { HistoryEntry } from "./schemas";
 
@@ -9,33 +10,7 @@ import type { HistoryEntry } from "./schemas";
  */
 export function exampleHistoryEntry(options: { address: Address; checkedAt: Date }): HistoryEntry {
   const checkedAt = options.checkedAt.toISOString();
-  const report = {
-    address: options.address,
-    checksum: { status: "valid", message: "Checksum is valid (EIP-55)." },
-    chain: {
-      name: "base",
-      chainId: 8453,
-      status: "ok",
-      isContract: false,
-      kind: "eoa",
-      kindLabel: "wallet (EOA)",
-      outgoingTxs: 4,
-      native: null,
-      usdc: null,
-      usdt: null,
-      gas: null,
-      blockNumber: "1",
-    },
-    verdict: {
-      level: "ok",
-      headline: "Active wallet",
-      next: "Send a small test amount first.",
-      gas: { summary: "", nativeTransferCost: null, tokenTransferCost: null },
-      reasons: [],
-    },
-    report: "example",
-    checkedAt,
-  } satisfies Report;
+  const report = exampleReport(options);
   return {
     id: "example",
     address: options.address,
@@ -44,7 +19,7 @@ export function exampleHistoryEntry(options: { address: Address; checkedAt: Date
     level: "ok",
     headline: report.verdict.headline,
     checkedAt,
-    amount: "10000",
+    amount: routePrices.check.toString(),
     payTo: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
     transaction: null,
     report,
