@@ -1,48 +1,31 @@
-import {
-  type AnvilInstance,
-  artifacts,
-  type DevnetClient,
-  devnetAccounts,
-  devnetClient,
-  devnetPrivateKey,
-  mintStablecoin,
-  prepareDevnetChain,
-  startAnvil,
-} from "@presend/devnet";
-import { chains } from "@presend/shared/chains/chains";
+import { artifacts, type DevnetClient, devnetClient } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
+import { chains, nativeUsdcDomain } from "@presend/shared/chains/chains";
 import { type Hex, parseSignature, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
 
 const usdc = chains.base.usdc.address;
 const abi = artifacts.PresendStablecoin.abi;
-const faucet = privateKeyToAccount(devnetAccounts.faucet.privateKey);
-const payer = privateKeyToAccount(devnetPrivateKey("test: payment chain payer"));
-const payTo = privateKeyToAccount(devnetPrivateKey("test: payment chain payee")).address;
-const domain = { name: "USD Coin", version: "2", chainId: chains.base.id, verifyingContract: usdc };
+// A payment lane of the run's shared world: this payer's nonces and transfers are this file's own.
+const { world } = sharedPaymentWorld();
+const payer = privateKeyToAccount(world.accounts.payer.privateKey);
+const payTo = world.accounts.payTo.address;
+const domain = { ...nativeUsdcDomain, chainId: chains.base.id, verifyingContract: usdc };
 const nonce = (n: number): Hex => toHex(n, { size: 32 });
 
 // The payment chain against the real EIP-3009 token of the local world: what the server's
 // bookkeeping reads of a transfer, a cancellation and an authorization never used.
 describe("createPaymentChain (a real anvil chain)", () => {
-  let anvil: AnvilInstance;
   let client: DevnetClient;
   let chain: PaymentChain;
   let transferTx: Hex;
 
   beforeAll(async () => {
-    anvil = await startAnvil({ chainId: chains.base.id });
-    client = devnetClient("base", anvil.rpcUrl);
-    await prepareDevnetChain(client, "base");
-    await mintStablecoin(client, {
-      token: usdc,
-      minter: faucet,
-      to: payer.address,
-      amount: 1_000_000n,
-    });
-    await client.setBalance({ address: payer.address, value: 10n ** 18n });
-    chain = createPaymentChain({ rpcUrl: anvil.rpcUrl, chainId: chains.base.id, asset: usdc });
+    const rpcUrl = world.chains.base.rpcUrl;
+    client = devnetClient("base", rpcUrl);
+    chain = createPaymentChain({ rpcUrl, chainId: chains.base.id, asset: usdc });
 
     const block = await client.getBlock();
     const transfer = {
@@ -105,7 +88,6 @@ describe("createPaymentChain (a real anvil chain)", () => {
       }),
     );
   });
-  afterAll(() => anvil?.stop());
 
   it("reads a used authorization: used, by its transaction, not cancelled", async () => {
     expect(await chain.authorizationUsed(payer.address, nonce(1))).toBe(true);
