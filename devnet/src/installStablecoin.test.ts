@@ -1,4 +1,5 @@
 import { chains } from "@presend/shared/chains/chains";
+import { authorizationTypes as x402AuthorizationTypes } from "@x402/evm";
 import {
   type Address,
   type Hex,
@@ -26,23 +27,10 @@ const holder = privateKeyToAccount(devnetPrivateKey("test: eip-3009 holder"));
 const stranger = privateKeyToAccount(devnetPrivateKey("test: eip-3009 stranger"));
 const recipient = privateKeyToAccount(devnetPrivateKey("test: eip-3009 recipient")).address;
 
+// x402's own TransferWithAuthorization types; receive and cancel take the same shapes.
 const authorizationTypes = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-  ReceiveWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
+  ...x402AuthorizationTypes,
+  ReceiveWithAuthorization: x402AuthorizationTypes.TransferWithAuthorization,
   CancelAuthorization: [
     { name: "authorizer", type: "address" },
     { name: "nonce", type: "bytes32" },

@@ -1,9 +1,9 @@
 import { devnetAccounts } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
-import { chains } from "@presend/shared/chains/chains";
+import { chains, nativeUsdcDomain } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
-import { toClientEvmSigner } from "@x402/evm";
+import { authorizationTypes, toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client } from "@x402/fetch";
 import { type Address, keccak256, toHex } from "viem";
@@ -189,21 +189,11 @@ describe("payment attacks end in 402 with a reason, no report, no settlement", (
     };
     const signature = await payer.signTypedData({
       domain: {
-        name: "USD Coin",
-        version: "2",
+        ...nativeUsdcDomain,
         chainId: 8453,
         verifyingContract: accepted.asset as Address,
       },
-      types: {
-        TransferWithAuthorization: [
-          { name: "from", type: "address" },
-          { name: "to", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "validAfter", type: "uint256" },
-          { name: "validBefore", type: "uint256" },
-          { name: "nonce", type: "bytes32" },
-        ],
-      },
+      types: authorizationTypes,
       primaryType: "TransferWithAuthorization",
       message: authorization,
     });

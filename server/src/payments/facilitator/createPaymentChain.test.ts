@@ -1,6 +1,7 @@
 import { artifacts, type DevnetClient, devnetClient } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { chains, nativeUsdcDomain } from "@presend/shared/chains/chains";
+import { authorizationTypes } from "@x402/evm";
 import { type Hex, parseSignature, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -40,16 +41,7 @@ describe("createPaymentChain (a real anvil chain)", () => {
       await payer.signTypedData({
         domain,
         primaryType: "TransferWithAuthorization",
-        types: {
-          TransferWithAuthorization: [
-            { name: "from", type: "address" },
-            { name: "to", type: "address" },
-            { name: "value", type: "uint256" },
-            { name: "validAfter", type: "uint256" },
-            { name: "validBefore", type: "uint256" },
-            { name: "nonce", type: "bytes32" },
-          ],
-        },
+        types: authorizationTypes,
         message: transfer,
       }),
     );
