@@ -76,16 +76,18 @@ export const ReceiveSimulationSchema = z
     /**
      * kept: the balance grows by the amount; rejected: the transfer reverts (a native send would
      * fail); forwarded: it succeeds but the balance does not grow (a sweeper or a forwarder);
-     * unavailable: the simulation did not run (e.g. the endpoint refuses state overrides).
+     * unavailable: the simulation did not run (e.g. the endpoint has no eth_simulateV1).
      */
     outcome: z.enum(receiveOutcomes),
     /** The simulated native amount in wei. */
     amountWei: z.string(),
     /** Why the simulation did not run (only when unavailable). */
     error: z.string().optional(),
+    /** The one address a forwarded deposit went to in full, when the node traced it. */
+    forwardedTo: z.string().optional(),
   })
   .describe(
-    "A simulated small native transfer to the address (eth_call with a state override), balance read before and after.",
+    "A simulated small native transfer to the address from a plain wallet (EOA), the sender's own when given (eth_simulateV1 with a state override of the sender's balance), balance read before and after.",
   );
 export type ReceiveSimulation = z.infer<typeof ReceiveSimulationSchema>;
 

@@ -1,6 +1,7 @@
 import { classifySpecialAddress, type SpecialAddress } from "../address/specialAddresses";
 import type { ChainFacts, Checksum } from "../api/report";
-import { chains } from "../chains/chains";
+import { type ChainName, chains } from "../chains/chains";
+import { findProtocolContract, type ProtocolContract } from "../registry/protocolContracts";
 import { chainActivity } from "./chainActivity";
 import { isPositiveBalance } from "./isPositiveBalance";
 import { joinNames } from "./joinNames";
@@ -82,9 +83,31 @@ function describe(target: ChainFacts): string {
   return target.kindLabel ?? target.kind ?? "an address";
 }
 
+/** A protocol contract from the registry: what happens to funds sent there, by its authors' code. */
+function protocolFinding(protocol: ProtocolContract, chain: ChainName): Finding {
+  const lost = protocol.outcome === "lost";
+  return {
+    code: "protocol_contract",
+    level: lost ? "danger" : "warn",
+    chain,
+    message: `This is ${protocol.name} (${protocol.operator}) on ${chain}, a protocol contract, not anyone's wallet. ${protocol.nativeSend} ${protocol.tokenSend}`,
+    headline: `${protocol.name} on ${chain}: a protocol contract, not a wallet`,
+    next: lost
+      ? `Do not send: ${protocol.name} cannot return funds to anyone.`
+      : `Do not send to ${protocol.name} to pay someone: the recipient gets nothing; use their own address.`,
+  };
+}
+
 /** What the code at the address does with a native deposit, as far as the kind rules go. */
-function kindFindings(target: ChainFacts, special: SpecialAddress | null): Finding[] {
+function kindFindings(
+  target: ChainFacts,
+  special: SpecialAddress | null,
+  address: string,
+): Finding[] {
   const chain = target.name;
+  // The registry knows what its contracts do with funds; only where the code is really there.
+  const protocol = target.isContract ? findProtocolContract(chain, address) : undefined;
+  if (protocol && target.kind !== "token") return [protocolFinding(protocol, chain)];
   const label = describe(target);
   const outcome = target.receiveSimulation?.outcome;
   const findings: Finding[] = [];
@@ -141,6 +164,7 @@ function kindFindings(target: ChainFacts, special: SpecialAddress | null): Findi
     });
   }
   if (target.kind === "eip7702-delegated") findings.push(...delegateFindings(target));
+  if (protocol) findings.push(protocolFinding(protocol, chain));
   return findings;
 }
 
@@ -208,7 +232,11 @@ function capitalize(text: string): string {
 }
 
 // Rules that read the target chain's facts; each returns the findings it proves.
-function chainFindings(target: ChainFacts, special: SpecialAddress | null): Finding[] {
+function chainFindings(
+  target: ChainFacts,
+  special: SpecialAddress | null,
+  address: string,
+): Finding[] {
   const chain = target.name;
   if (target.status !== "ok") {
     const error = target.error ?? "unknown error";
@@ -223,7 +251,7 @@ function chainFindings(target: ChainFacts, special: SpecialAddress | null): Find
       },
     ];
   }
-  const findings = kindFindings(target, special);
+  const findings = kindFindings(target, special, address);
   const activity = chainActivity(target);
 
   const isWalletKind =
@@ -309,6 +337,6 @@ export function targetFindings({ address, checksum, target }: TargetInput): Find
   return [
     ...(special ? [specialAddressFinding(special)] : []),
     ...(checksumIssue ? [checksumIssue] : []),
-    ...chainFindings(target, special),
+    ...chainFindings(target, special, address),
   ];
 }

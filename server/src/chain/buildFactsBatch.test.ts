@@ -1,14 +1,14 @@
 import { chainNames, chains, multicall3Address } from "@presend/shared/chains/chains";
-import { decodeFunctionData, getAddress, multicall3Abi } from "viem";
+import { decodeFunctionData, getAddress, multicall3Abi, numberToHex } from "viem";
 import { describe, expect, it } from "vitest";
 import {
-  aggregate3ValueAbi,
   buildFactsBatch,
   encodeCallDataDirectly,
   entryPoints,
   maxBatchEntries,
   receiveSimulationSender,
   receiveSimulationWei,
+  type SimulateV1Params,
 } from "./buildFactsBatch";
 
 const who = "0xd8da6bf26964af9d7eed9e03e53415d37aa96045";
@@ -26,7 +26,7 @@ describe("buildFactsBatch", () => {
       "eth_call",
       "eth_getStorageAt",
       "eth_call",
-      "eth_call",
+      "eth_simulateV1",
     ]);
     expect(batch.length).toBeLessThanOrEqual(maxBatchEntries);
     expect(new Set(batch.map((entry) => entry.id)).size).toBe(batch.length);
@@ -58,26 +58,38 @@ describe("buildFactsBatch", () => {
     expect((args[0] as readonly unknown[]).length).toBe(15);
   });
 
-  it("simulates a receive from a sender funded only by the state override", () => {
-    const [call, block, override] = (buildFactsBatch(who, "base")[9]?.params ?? []) as [
-      { from: string; to: string; value: string; data: `0x${string}` },
-      string,
-      Record<string, { balance: string }>,
-    ];
-    expect(call.from).toBe(receiveSimulationSender);
-    expect(call.to).toBe(multicall3Address);
-    expect(BigInt(call.value)).toBe(receiveSimulationWei);
+  it("simulates a plain native send from an EOA funded only by the state override", () => {
+    const [options, block] = (buildFactsBatch(who, "base")[9]?.params ?? []) as SimulateV1Params;
     expect(block).toBe("latest");
-    expect(Object.keys(override)).toEqual([receiveSimulationSender]);
-    const { functionName, args } = decodeFunctionData({ abi: aggregate3ValueAbi, data: call.data });
-    expect(functionName).toBe("aggregate3Value");
-    const [before, transfer, after] = args[0];
-    expect([before?.target, transfer?.target, after?.target]).toEqual([
-      multicall3Address,
-      getAddress(who),
-      multicall3Address,
-    ]);
-    expect(transfer?.value).toBe(receiveSimulationWei);
+    expect(options.traceTransfers).toBe(true);
+    expect(options.validation).toBe(false);
+    const [simulated] = options.blockStateCalls;
+    expect(Object.keys(simulated?.stateOverrides ?? {})).toEqual([receiveSimulationSender]);
+    const [before, transfer, after] = simulated?.calls ?? [];
+    // The transfer goes straight from the sender to the address: no contract in between, so
+    // msg.sender == tx.origin and msg.sender has no code, as in the real send.
+    expect(transfer).toEqual({
+      from: receiveSimulationSender,
+      to: getAddress(who),
+      value: numberToHex(receiveSimulationWei),
+    });
+    for (const read of [before, after]) {
+      expect(read?.to).toBe(multicall3Address);
+      const { functionName, args } = decodeFunctionData({
+        abi: multicall3Abi,
+        data: read?.data ?? "0x",
+      });
+      expect([functionName, args]).toEqual(["getEthBalance", [getAddress(who)]]);
+    }
+  });
+
+  it("simulates from the sender when one is given", () => {
+    const sender = "0x9cb2e6859f097014298cc31c8d39d4217502960f";
+    const [options] = (buildFactsBatch(who, "base", { sender })[9]?.params ??
+      []) as SimulateV1Params;
+    const [simulated] = options.blockStateCalls;
+    expect(Object.keys(simulated?.stateOverrides ?? {})).toEqual([getAddress(sender)]);
+    expect(simulated?.calls[1]?.from).toBe(getAddress(sender));
   });
 });
 
@@ -88,11 +100,7 @@ describe("buildFactsBatch call data from the per-chain template", () => {
       const direct = encodeCallDataDirectly(getAddress(address), chain);
       const data = (index: number) =>
         (batch[index]?.params[0] as { data: string } | undefined)?.data;
-      expect([data(6), data(8), data(9)]).toEqual([
-        direct.aggregate,
-        direct.codeHashProbe,
-        direct.simulation,
-      ]);
+      expect([data(6), data(8)]).toEqual([direct.aggregate, direct.codeHashProbe]);
     }
   });
 });

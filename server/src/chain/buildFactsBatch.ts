@@ -62,13 +62,6 @@ export const probeAbi = parseAbi([
   "function getNonce(address sender, uint192 key) view returns (uint256)",
 ]);
 
-/** Multicall3's payable batch (viem's multicall3Abi leaves it out). */
-export const aggregate3ValueAbi = parseAbi([
-  "struct Call3Value { address target; bool allowFailure; uint256 value; bytes callData; }",
-  "struct Result { bool success; bytes returnData; }",
-  "function aggregate3Value(Call3Value[] calls) payable returns (Result[] returnData)",
-]);
-
 /** ERC-165 interface ids of the NFT standards. */
 export const nftInterfaces = { erc721: "0x80ac58cd", erc1155: "0xd9b67a26" } as const;
 
@@ -117,10 +110,6 @@ const getEthBalanceCall = prepareEncodeFunctionData({
 const aggregate3Call = prepareEncodeFunctionData({
   abi: multicall3Abi,
   functionName: "aggregate3",
-});
-const aggregate3ValueCall = prepareEncodeFunctionData({
-  abi: aggregate3ValueAbi,
-  functionName: "aggregate3Value",
 });
 const probeData = {
   threshold: encodeFunctionData({ abi: probeAbi, functionName: "getThreshold" }),
@@ -218,49 +207,75 @@ export function delegateCodeHashProbe(address: Address): Hex {
   ]);
 }
 
+export type ReceiveSimulationCall = { from?: Address; to: Address; value?: Hex; data?: Hex };
+export type SimulateV1Params = [
+  {
+    blockStateCalls: {
+      stateOverrides: Record<Address, { balance: Hex }>;
+      calls: ReceiveSimulationCall[];
+    }[];
+    traceTransfers: boolean;
+    validation: boolean;
+  },
+  "latest",
+];
+
 /**
- * The receive simulation: Multicall3 aggregate3Value reads the address's balance, sends it
- * `receiveSimulationWei`, and reads the balance again, all as one eth_call from a sender that has
- * funds only through the state override (third parameter).
+ * The receive simulation as the send the person is about to make: `eth_simulateV1` runs, in one
+ * simulated block, a balance read, a plain native transfer of `receiveSimulationWei` FROM THE
+ * SENDER ITSELF (an EOA: msg.sender == tx.origin, no code at msg.sender) to the address, and the
+ * balance read again. The sender gets its funds from a state override, so no real balance is
+ * needed; `traceTransfers` makes the node log every native transfer, which names where a
+ * forwarded deposit went.
+ * @example receiveSimulationParams(recipient)[0].blockStateCalls[0].calls[1].value // "0xe8d4a51000"
  */
-export function receiveSimulationCall(address: Address): unknown[] {
-  const balance = encodeFunctionData({ ...getEthBalanceCall, args: [address] });
-  const readBalance = {
-    target: multicall3Address,
-    allowFailure: true,
-    value: 0n,
-    callData: balance,
+export function receiveSimulationParams(
+  address: Address,
+  sender: Address = receiveSimulationSender,
+): SimulateV1Params {
+  const readBalance: ReceiveSimulationCall = {
+    to: multicall3Address,
+    data: encodeFunctionData({ ...getEthBalanceCall, args: [address] }),
   };
-  const data = encodeFunctionData({
-    ...aggregate3ValueCall,
-    args: [
-      [
-        readBalance,
-        { target: address, allowFailure: true, value: receiveSimulationWei, callData: "0x" },
-        readBalance,
-      ],
-    ],
-  });
   return [
     {
-      from: receiveSimulationSender,
-      to: multicall3Address,
-      value: numberToHex(receiveSimulationWei),
-      data,
+      blockStateCalls: [
+        {
+          stateOverrides: { [sender]: { balance: numberToHex(10n ** 18n) } },
+          calls: [
+            readBalance,
+            { from: sender, to: address, value: numberToHex(receiveSimulationWei) },
+            readBalance,
+          ],
+        },
+      ],
+      traceTransfers: true,
+      validation: false,
     },
     "latest",
-    { [receiveSimulationSender]: { balance: numberToHex(10n ** 18n) } },
   ];
 }
+
+export type FactsBatchOptions = {
+  /**
+   * Who sends: the receive simulation's transfer comes from this address (a plain EOA nobody
+   * holds a key for when absent).
+   */
+  sender?: Address;
+};
 
 /**
  * The exact JSON-RPC batch (one HTTP request, at most `maxBatchEntries` entries) the chain reader
  * sends for one address on one chain.
  * @example await fetch(rpcUrl, { method: "POST", body: JSON.stringify(buildFactsBatch(address, "base")) });
  */
-export function buildFactsBatch(address: Address, chainName: ChainName): JsonRpcRequest[] {
+export function buildFactsBatch(
+  address: Address,
+  chainName: ChainName,
+  options: FactsBatchOptions = {},
+): JsonRpcRequest[] {
   const target = getAddress(address);
-  const { aggregate, codeHashProbe, simulation } = callDataFor(target, chainName);
+  const { aggregate, codeHashProbe } = callDataFor(target, chainName);
   const request = (id: number, method: string, params: unknown[]): JsonRpcRequest => ({
     jsonrpc: "2.0",
     id,
@@ -282,7 +297,7 @@ export function buildFactsBatch(address: Address, chainName: ChainName): JsonRpc
       { to: multicall3Address, data: aggregate },
       "latest",
     ]),
-    // The last three may fail on their own (an endpoint without state overrides or deployless
+    // The last three may fail on their own (an endpoint without eth_simulateV1 or deployless
     // calls): the facts they feed are then unknown, and the rest of the batch stands.
     request(factsBatchIds.implementation, "eth_getStorageAt", [
       target,
@@ -290,20 +305,15 @@ export function buildFactsBatch(address: Address, chainName: ChainName): JsonRpc
       "latest",
     ]),
     request(factsBatchIds.delegateCodeHash, "eth_call", [{ data: codeHashProbe }, "latest"]),
-    request(factsBatchIds.receiveSimulation, "eth_call", [
-      {
-        from: receiveSimulationSender,
-        to: multicall3Address,
-        value: numberToHex(receiveSimulationWei),
-        data: simulation,
-      },
-      "latest",
-      { [receiveSimulationSender]: { balance: numberToHex(10n ** 18n) } },
-    ]),
+    request(
+      factsBatchIds.receiveSimulation,
+      "eth_simulateV1",
+      receiveSimulationParams(target, options.sender && getAddress(options.sender)),
+    ),
   ];
 }
 
-type CallData = { aggregate: Hex; codeHashProbe: Hex; simulation: Hex };
+type CallData = { aggregate: Hex; codeHashProbe: Hex };
 
 // ABI-encoding sixteen sub-calls costs about a millisecond per check, as much as the local round
 // trip. The encodings depend on the address only where it is written, so each chain's are
@@ -323,12 +333,7 @@ function encodeCallData(address: Address, chainName: ChainName): CallData {
       })),
     ],
   });
-  const simulationCall = receiveSimulationCall(address)[0] as { data: Hex };
-  return {
-    aggregate,
-    codeHashProbe: delegateCodeHashProbe(address),
-    simulation: simulationCall.data,
-  };
+  return { aggregate, codeHashProbe: delegateCodeHashProbe(address) };
 }
 
 function callDataFor(address: Address, chainName: ChainName): CallData {
@@ -342,7 +347,6 @@ function callDataFor(address: Address, chainName: ChainName): CallData {
   return {
     aggregate: fill(template.aggregate),
     codeHashProbe: fill(template.codeHashProbe),
-    simulation: fill(template.simulation),
   };
 }
 

@@ -3,7 +3,7 @@ import { type ChainName, chainNames, chains } from "@presend/shared/chains/chain
 import { unavailableFacts } from "@presend/shared/verdict/unavailableFacts";
 import { type Address, getAddress, isAddress } from "viem";
 import { limits } from "../limits";
-import { buildFactsBatch } from "./buildFactsBatch";
+import { buildFactsBatch, type FactsBatchOptions } from "./buildFactsBatch";
 import {
   ChainReadError,
   RpcHttpError,
@@ -50,8 +50,11 @@ export type ChainReaderStats = {
 };
 
 export type ChainReader = {
-  /** Facts for one address on one chain; never throws (status "unavailable" instead). */
-  read(address: Address, chain: ChainName): Promise<ChainFacts>;
+  /**
+   * Facts for one address on one chain; never throws (status "unavailable" instead). With a
+   * `sender`, the receive simulation sends from it, as the real send would.
+   */
+  read(address: Address, chain: ChainName, options?: FactsBatchOptions): Promise<ChainFacts>;
   stats(): ChainReaderStats;
   /** Drops cached facts (stats are kept); reads in flight when it is called are not cached. */
   clear(): void;
@@ -90,7 +93,12 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     coalesced: 0,
   };
 
-  async function fetchFrom(url: string, address: Address, chain: ChainName): Promise<ChainFacts> {
+  async function fetchFrom(
+    url: string,
+    address: Address,
+    chain: ChainName,
+    batchOptions: FactsBatchOptions,
+  ): Promise<ChainFacts> {
     counters.upstreamRequests++;
     counters.perChain[chain]++;
     // A timer cleared on completion rather than AbortSignal.timeout: that one stays armed after
@@ -103,7 +111,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       const response = await fetchFn(url, {
         method: "POST",
         headers: jsonHeaders,
-        body: JSON.stringify(buildFactsBatch(address, chain)),
+        body: JSON.stringify(buildFactsBatch(address, chain, batchOptions)),
         signal,
       });
       if (!response.ok) {
@@ -128,7 +136,11 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     return parseFactsBatch(chain, body, address);
   }
 
-  async function readUpstream(address: Address, chain: ChainName): Promise<ChainFacts> {
+  async function readUpstream(
+    address: Address,
+    chain: ChainName,
+    batchOptions: FactsBatchOptions,
+  ): Promise<ChainFacts> {
     const urls = options.rpcUrls[chain] ?? [];
     if (urls.length === 0) return unavailableFacts(chain, "no RPC endpoint configured");
     const start = preferred.get(chain) ?? 0;
@@ -137,7 +149,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       const index = (start + step) % urls.length;
       const url = urls[index] as string;
       try {
-        const facts = await fetchFrom(url, address, chain);
+        const facts = await fetchFrom(url, address, chain, batchOptions);
         preferred.set(chain, index);
         return facts;
       } catch (error) {
@@ -164,12 +176,21 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     }
   }
 
-  async function read(address: Address, chain: ChainName): Promise<ChainFacts> {
+  async function read(
+    address: Address,
+    chain: ChainName,
+    batchOptions: FactsBatchOptions = {},
+  ): Promise<ChainFacts> {
     try {
       if (!Object.hasOwn(chains, chain))
         return unavailableFacts(chain, `unknown chain ${String(chain)}`);
       if (!isAddress(address, { strict: false })) return unavailableFacts(chain, "invalid address");
-      const key = `${chain}:${address.toLowerCase()}`;
+      const { sender } = batchOptions;
+      if (sender !== undefined && !isAddress(sender, { strict: false })) {
+        return unavailableFacts(chain, "invalid sender");
+      }
+      // The simulation depends on who sends, so facts read for one sender are not another's.
+      const key = `${chain}:${address.toLowerCase()}${sender ? `:${sender.toLowerCase()}` : ""}`;
       const cached = cache.get(key);
       if (cached) {
         if (now() < cached.expiresAt) {
@@ -184,7 +205,8 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
         return structuredClone(await pending);
       }
       const startedIn = generation;
-      const upstream = () => readUpstream(getAddress(address), chain);
+      const upstream = () =>
+        readUpstream(getAddress(address), chain, sender ? { sender: getAddress(sender) } : {});
       const ttlFor = (facts: ChainFacts) => (facts.status === "ok" ? ttlMs : failureTtlMs);
       const shared = options.sharedCache;
       const read = shared

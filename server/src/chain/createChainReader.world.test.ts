@@ -102,7 +102,7 @@ describe("createChainReader against the local world", () => {
     expect(nft).toMatchObject({ kind: "nft", token: { standard: "erc721", symbol: "DEMONFT" } });
   });
 
-  it("marks only the receive simulation unavailable behind an endpoint that refuses state overrides", async () => {
+  it("marks only the receive simulation unavailable behind an endpoint without eth_simulateV1", async () => {
     const refusing = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -118,15 +118,17 @@ describe("createChainReader against the local world", () => {
           body: JSON.stringify(batch),
         })
       ).json()) as { id: number }[];
-      // What a public endpoint without state overrides answers for that one entry.
-      const overrides = new Set(
-        batch
-          .filter((entry) => entry.method === "eth_call" && entry.params.length > 2)
-          .map((e) => e.id),
+      // What a public endpoint without eth_simulateV1 answers for that one entry.
+      const simulations = new Set(
+        batch.filter((entry) => entry.method === "eth_simulateV1").map((e) => e.id),
       );
       const answer = upstream.map((entry) =>
-        overrides.has(entry.id)
-          ? { jsonrpc: "2.0", id: entry.id, error: { code: -32602, message: "too many arguments" } }
+        simulations.has(entry.id)
+          ? {
+              jsonrpc: "2.0",
+              id: entry.id,
+              error: { code: -32601, message: "the method eth_simulateV1 does not exist" },
+            }
           : entry,
       );
       res.writeHead(200, { "content-type": "application/json" });
@@ -145,7 +147,7 @@ describe("createChainReader against the local world", () => {
         outgoingTxs: 1,
         receiveSimulation: { outcome: "unavailable" },
       });
-      expect(facts.receiveSimulation?.error).toMatch(/too many arguments/);
+      expect(facts.receiveSimulation?.error).toMatch(/eth_simulateV1 does not exist/);
     } finally {
       await new Promise<void>((resolve) => refusing.close(() => resolve()));
     }

@@ -7,7 +7,8 @@ import {
   hexToBigInt,
   multicall3Abi,
   numberToHex,
-  parseAbi,
+  pad,
+  zeroAddress,
 } from "viem";
 import type { JsonRpcRequest } from "./buildFactsBatch";
 
@@ -31,32 +32,47 @@ export type FakeChainState = {
   delegateCodeHash?: Hex;
   /** How the simulated transfer goes (default kept); "refused" answers a JSON-RPC error. */
   receive?: "kept" | "rejected" | "forwarded" | "refused";
+  /** Where a forwarded deposit goes, as the node's transfer trace shows it. */
+  forwardTo?: Address;
   /** Methods answered with a JSON-RPC error instead (e.g. "eth_getStorageAt"). */
   failing?: string[];
 };
 
-const simulationAbi = parseAbi([
-  "struct Result { bool success; bytes returnData; }",
-  "function aggregate3Value((address,bool,uint256,bytes)[] calls) payable returns (Result[] returnData)",
-]);
+const nativeTransferLog = (from: Address, to: Address, amount: bigint) => ({
+  address: "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+  topics: [
+    "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
+    pad(from),
+    pad(to),
+  ],
+  data: numberToHex(amount, { size: 32 }),
+});
 
-function answerSimulation(state: FakeChainState, value: bigint): Hex {
+/** What eth_simulateV1 answers for the reader's three calls: balance, transfer, balance. */
+function answerSimulation(state: FakeChainState, params: unknown[]): unknown {
+  const [{ blockStateCalls }] = params as [
+    { blockStateCalls: { calls: { from?: Address; to: Address; value?: Hex }[] }[] },
+  ];
+  const transfer = blockStateCalls[0]?.calls[1];
+  const value = hexToBigInt(transfer?.value ?? "0x0");
   const before = state.balance ?? 0n;
   const after =
     state.receive === "forwarded" || state.receive === "rejected" ? before : before + value;
-  const word = (amount: bigint) => ({
-    success: true,
+  const read = (amount: bigint) => ({
+    status: "0x1",
     returnData: encodeAbiParameters([{ type: "uint256" }], [amount]),
+    logs: [],
   });
-  return encodeFunctionResult({
-    abi: simulationAbi,
-    functionName: "aggregate3Value",
-    result: [
-      word(before),
-      { success: state.receive !== "rejected", returnData: "0x" },
-      word(after),
-    ],
-  });
+  const target = transfer?.to ?? zeroAddress;
+  const logs = [nativeTransferLog(transfer?.from ?? zeroAddress, target, value)];
+  if (state.receive === "forwarded" && state.forwardTo) {
+    logs.push(nativeTransferLog(target, state.forwardTo, value));
+  }
+  const sent =
+    state.receive === "rejected"
+      ? { status: "0x0", returnData: "0x", logs: [], error: { code: 3, message: "reverted" } }
+      : { status: "0x1", returnData: "0x", logs };
+  return [{ calls: [read(before), sent, read(after)] }];
 }
 
 /**
@@ -84,12 +100,8 @@ export function answerFactsBatch(batch: JsonRpcRequest[], state: FakeChainState)
       case "eth_blockNumber":
         return result(numberToHex(state.blockNumber ?? 1n));
       case "eth_call": {
-        const { data, to, value } = params[0] as { data: Hex; to?: Address; value?: Hex };
+        const { data, to } = params[0] as { data: Hex; to?: Address };
         if (to === undefined) return result(state.delegateCodeHash ?? `0x${"0".repeat(64)}`);
-        if (params.length > 2) {
-          if (state.receive === "refused") return failure("state override not supported");
-          return result(answerSimulation(state, hexToBigInt(value ?? "0x0")));
-        }
         const { args } = decodeFunctionData({ abi: multicall3Abi, data });
         const calls = args[0] as readonly { target: Address; callData: Hex }[];
         const answers = calls.map(
@@ -100,6 +112,9 @@ export function answerFactsBatch(batch: JsonRpcRequest[], state: FakeChainState)
           encodeFunctionResult({ abi: multicall3Abi, functionName: "aggregate3", result: answers }),
         );
       }
+      case "eth_simulateV1":
+        if (state.receive === "refused") return failure("the method eth_simulateV1 does not exist");
+        return result(answerSimulation(state, params));
       default:
         return { jsonrpc: "2.0", id, error: { code: -32601, message: `no method ${method}` } };
     }

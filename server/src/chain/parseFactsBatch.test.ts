@@ -205,7 +205,7 @@ describe("parseFactsBatch", () => {
     expect(() => parseFactsBatch("base", empty, who)).toThrow(/Multicall3 not deployed/);
   });
 
-  it("reads the receive simulation: kept, rejected, forwarded; a refused override is unavailable", () => {
+  it("reads the receive simulation: kept, rejected, forwarded; an endpoint without eth_simulateV1 leaves it unavailable", () => {
     const outcome = (receive: FakeChainState["receive"]) =>
       parse("base", { receive }).receiveSimulation?.outcome;
     expect([outcome("kept"), outcome("rejected"), outcome("forwarded")]).toEqual([
@@ -215,9 +215,25 @@ describe("parseFactsBatch", () => {
     ]);
     const refused = parse("base", { receive: "refused", nonce: 3n });
     expect(refused.receiveSimulation).toMatchObject({ outcome: "unavailable" });
-    expect(refused.receiveSimulation?.error).toMatch(/state override/);
+    expect(refused.receiveSimulation?.error).toMatch(/eth_simulateV1/);
     // Nothing else fails: the rest of the batch stands.
     expect(refused).toMatchObject({ status: "ok", kind: "eoa", outgoingTxs: 3 });
+  });
+
+  it("names the one address a forwarded deposit went to, from the node's transfer trace", () => {
+    const collector = "0x00000000000000000000000000000000C0FFEE00";
+    const traced = parse("base", { code: "0x6080", receive: "forwarded", forwardTo: collector });
+    expect(traced.receiveSimulation).toEqual({
+      outcome: "forwarded",
+      amountWei: "1000000000000",
+      forwardedTo: getAddress(collector),
+    });
+    // Without a trace (a node that ignores traceTransfers) it is forwarded, destination unnamed.
+    const untraced = parse("base", { code: "0x6080", receive: "forwarded" });
+    expect(untraced.receiveSimulation).toEqual({
+      outcome: "forwarded",
+      amountWei: "1000000000000",
+    });
   });
 
   it("names the implementation slot as unknown when eth_getStorageAt fails, and only that", () => {

@@ -1,6 +1,14 @@
 import type { Balance, ChainFacts, ReceiveSimulation } from "@presend/shared/api/report";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
-import { type Address, formatUnits, type Hex, hexToBigInt, size } from "viem";
+import {
+  type Address,
+  formatUnits,
+  getAddress,
+  type Hex,
+  hexToBigInt,
+  isAddressEqual,
+  size,
+} from "viem";
 import { z } from "zod";
 import {
   type FactsSubcallKey,
@@ -52,12 +60,12 @@ const methodById: Record<number, string> = {
   [factsBatchIds.multicall]: "eth_call",
   [factsBatchIds.implementation]: "eth_getStorageAt",
   [factsBatchIds.delegateCodeHash]: "eth_call (delegate code hash)",
-  [factsBatchIds.receiveSimulation]: "eth_call (receive simulation)",
+  [factsBatchIds.receiveSimulation]: "eth_simulateV1 (receive simulation)",
 };
 
 /**
  * Entries whose failure leaves only their own facts unknown: endpoints differ in support for
- * state overrides and calls without `to`, and neither may cost the rest of the batch.
+ * eth_simulateV1 and calls without `to`, and neither may cost the rest of the batch.
  */
 const optionalIds = new Set<number>([
   factsBatchIds.implementation,
@@ -134,8 +142,9 @@ export function parseFactsBatch(chainName: ChainName, body: unknown, address: Ad
     delegateCodeHash: optional(factsBatchIds.delegateCodeHash),
   });
   const receiveSimulation = parseReceiveSimulation(
-    optional(factsBatchIds.receiveSimulation),
+    results.get(factsBatchIds.receiveSimulation),
     optionalErrors.get(factsBatchIds.receiveSimulation),
+    address,
   );
 
   return {
@@ -159,27 +168,73 @@ export function parseFactsBatch(chainName: ChainName, body: unknown, address: Ad
   };
 }
 
-/** kept, rejected or forwarded from the simulation's answer; unavailable when it did not run. */
-function parseReceiveSimulation(data: Hex | null, error: string | undefined): ReceiveSimulation {
+const SimulatedCallSchema = z.object({
+  status: QuantitySchema,
+  returnData: HexSchema,
+  logs: z
+    .array(z.object({ address: z.string(), topics: z.array(z.string()), data: z.string() }))
+    .optional(),
+});
+const SimulatedBlocksSchema = z.array(z.object({ calls: z.array(SimulatedCallSchema) })).min(1);
+
+/** Where eth_simulateV1's `traceTransfers` logs native transfers (ERC-7528), as ERC-20 Transfer events. */
+const nativeTransferLogAddress = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee";
+const transferTopic = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+
+/**
+ * kept, rejected or forwarded from the eth_simulateV1 answer (balance read, transfer from the
+ * sender, balance read); unavailable when it did not run. A forwarded deposit names the one
+ * address that received all of it, when the node traced the transfers.
+ */
+function parseReceiveSimulation(
+  answer: unknown,
+  error: string | undefined,
+  address: Address,
+): ReceiveSimulation {
   const amountWei = receiveSimulationWei.toString();
   const unavailable = (reason: string): ReceiveSimulation => ({
     outcome: "unavailable",
     amountWei,
     error: reason,
   });
-  if (data === null) return unavailable(error ?? "no answer");
-  let results: readonly SubcallResult[];
-  try {
-    results = decodeCallResults(data);
-  } catch {
-    return unavailable("answer does not decode");
-  }
-  const [before, transfer, after] = results;
-  if (!transfer?.success) return { outcome: "rejected", amountWei };
-  const start = word(before);
-  const end = word(after);
+  if (answer === undefined) return unavailable(error ?? "no answer");
+  const parsed = SimulatedBlocksSchema.safeParse(answer);
+  const calls = parsed.success ? parsed.data[0]?.calls : undefined;
+  if (!calls || calls.length !== 3) return unavailable("answer does not decode");
+  const [before, transfer, after] = calls as [SimulatedCall, SimulatedCall, SimulatedCall];
+  if (hexToBigInt(transfer.status as Hex) !== 1n) return { outcome: "rejected", amountWei };
+  const start = simulatedWord(before);
+  const end = simulatedWord(after);
   if (start === undefined || end === undefined) return unavailable("balance not readable");
-  return { outcome: end - start >= receiveSimulationWei ? "kept" : "forwarded", amountWei };
+  if (end - start >= receiveSimulationWei) return { outcome: "kept", amountWei };
+  const collector = soleCollector(transfer, address);
+  return { outcome: "forwarded", amountWei, ...(collector ? { forwardedTo: collector } : {}) };
+}
+
+type SimulatedCall = z.infer<typeof SimulatedCallSchema>;
+
+function simulatedWord(call: SimulatedCall): bigint | undefined {
+  if (hexToBigInt(call.status as Hex) !== 1n) return undefined;
+  return word({ success: true, returnData: call.returnData });
+}
+
+/** The one address the traced native transfers out of `address` paid the whole amount to. */
+function soleCollector(call: SimulatedCall, address: Address): Address | undefined {
+  const received = new Map<string, bigint>();
+  const topicOf = (account: string) => `0x${account.slice(2).toLowerCase().padStart(64, "0")}`;
+  const from = topicOf(address);
+  for (const log of call.logs ?? []) {
+    const [topic, sender, recipient] = log.topics;
+    if (log.address.toLowerCase() !== nativeTransferLogAddress) continue;
+    if (topic !== transferTopic || sender?.toLowerCase() !== from || !recipient) continue;
+    if (!/^0x[0-9a-fA-F]{1,64}$/.test(log.data)) continue;
+    const to = getAddress(`0x${recipient.slice(-40)}`);
+    received.set(to, (received.get(to) ?? 0n) + hexToBigInt(log.data as Hex));
+  }
+  const entries = [...received.entries()].filter(([to]) => !isAddressEqual(to as Address, address));
+  if (entries.length !== 1) return undefined;
+  const [to, amount] = entries[0] as [string, bigint];
+  return amount >= receiveSimulationWei ? (to as Address) : undefined;
 }
 
 function balance(raw: bigint, decimals: number, symbol: string): Balance {
