@@ -46,7 +46,7 @@ describe("buildFactsBatch", () => {
       chains.base.usdc.address,
       chains.base.usdt.address,
       chains.base.usdcBridged?.address,
-      ...Array(10).fill(getAddress(who)),
+      ...Array(12).fill(getAddress(who)),
       ...Object.values(entryPoints),
     ]);
     expect(calls.every((c) => c.allowFailure)).toBe(true);
@@ -55,7 +55,7 @@ describe("buildFactsBatch", () => {
   it("leaves out the bridged USDC call on a chain without one", () => {
     const call = buildFactsBatch(who, "ethereum")[6]?.params[0] as { data: `0x${string}` };
     const { args } = decodeFunctionData({ abi: multicall3Abi, data: call.data });
-    expect((args[0] as readonly unknown[]).length).toBe(15);
+    expect((args[0] as readonly unknown[]).length).toBe(17);
   });
 
   it("simulates a plain native send from an EOA funded only by the state override", () => {

@@ -56,6 +56,8 @@ export const probeAbi = parseAbi([
   "function getOwners() view returns (address[])",
   "function nonce() view returns (uint256)",
   "function entryPoint() view returns (address)",
+  "function entrypoint() view returns (address)",
+  "function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)",
   "function accountId() view returns (string)",
   "function supportsInterface(bytes4 interfaceId) view returns (bool)",
   "function symbol() view returns (string)",
@@ -73,7 +75,9 @@ export type FactsSubcallKey =
   | "owners"
   | "safeNonce"
   | "entryPoint"
+  | "entrypoint"
   | "accountId"
+  | "erc1271"
   | "erc721"
   | "erc1155"
   | "totalSupply"
@@ -116,6 +120,14 @@ const probeData = {
   owners: encodeFunctionData({ abi: probeAbi, functionName: "getOwners" }),
   safeNonce: encodeFunctionData({ abi: probeAbi, functionName: "nonce" }),
   entryPoint: encodeFunctionData({ abi: probeAbi, functionName: "entryPoint" }),
+  // Kernel and other ERC-7579 accounts spell it in lower case.
+  entrypoint: encodeFunctionData({ abi: probeAbi, functionName: "entrypoint" }),
+  // A contract wallet answers ERC-1271 with a magic value or 0xffffffff; other contracts revert.
+  erc1271: encodeFunctionData({
+    abi: probeAbi,
+    functionName: "isValidSignature",
+    args: [`0x${"00".repeat(32)}`, `0x${"00".repeat(65)}`],
+  }),
   accountId: encodeFunctionData({ abi: probeAbi, functionName: "accountId" }),
   erc721: encodeFunctionData({
     abi: probeAbi,
@@ -142,7 +154,9 @@ export function factsSubcallKeys(chain: ChainInfo): FactsSubcallKey[] {
     "owners",
     "safeNonce",
     "entryPoint",
+    "entrypoint",
     "accountId",
+    "erc1271",
     "erc721",
     "erc1155",
     "totalSupply",
@@ -172,7 +186,9 @@ export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[
     owners: probe("owners"),
     safeNonce: probe("safeNonce"),
     entryPoint: probe("entryPoint"),
+    entrypoint: probe("entrypoint"),
     accountId: probe("accountId"),
+    erc1271: probe("erc1271"),
     erc721: probe("erc721"),
     erc1155: probe("erc1155"),
     totalSupply: probe("totalSupply"),
@@ -315,7 +331,7 @@ export function buildFactsBatch(
 
 type CallData = { aggregate: Hex; codeHashProbe: Hex };
 
-// ABI-encoding sixteen sub-calls costs about a millisecond per check, as much as the local round
+// ABI-encoding eighteen sub-calls costs about a millisecond per check, as much as the local round
 // trip. The encodings depend on the address only where it is written, so each chain's are
 // encoded once with a placeholder address and the real one is written into a copy.
 const placeholder = "0x5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e" as const;

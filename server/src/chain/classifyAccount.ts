@@ -1,7 +1,9 @@
 import type { ChainFacts } from "@presend/shared/api/report";
+import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { assessDelegate } from "@presend/shared/registry/knownDelegates";
 import { findAccountImplementation } from "@presend/shared/registry/knownImplementations";
 import { findKnownToken } from "@presend/shared/registry/knownTokens";
+import { findProtocolContract } from "@presend/shared/registry/protocolContracts";
 import {
   type Address,
   decodeFunctionResult,
@@ -64,7 +66,7 @@ export function word(result: SubcallResult | undefined): bigint | undefined {
 
 function decoded<T>(
   result: SubcallResult | undefined,
-  functionName: "getOwners" | "accountId" | "symbol" | "entryPoint",
+  functionName: "getOwners" | "accountId" | "symbol" | "entryPoint" | "entrypoint",
 ): T | undefined {
   if (!result?.success || size(result.returnData) === 0) return undefined;
   try {
@@ -164,30 +166,38 @@ export function classifyAccount(input: ClassifyInput): Classification {
   const knownImplementation = implementation
     ? findAccountImplementation(implementation)
     : undefined;
-  const entryPointAnswer = decoded<Address>(subcalls.get("entryPoint"), "entryPoint");
+  const entryPointAnswer =
+    decoded<Address>(subcalls.get("entryPoint"), "entryPoint") ??
+    decoded<Address>(subcalls.get("entrypoint"), "entrypoint");
   const entryPointVersion = (Object.keys(entryPoints) as EntryPointVersion[]).find(
     (version) => entryPointAnswer && isAddressEqual(entryPointAnswer, entryPoints[version]),
   );
   const accountId = cleanText(decoded<string>(subcalls.get("accountId"), "accountId"));
-  if (entryPointVersion || knownImplementation || accountId) {
+  const activity = userOperationCount(subcalls);
+  const isAccount =
+    entryPointVersion ||
+    knownImplementation ||
+    accountId ||
+    answersErc1271(subcalls.get("erc1271")) ||
+    (activity.count !== null && activity.count > 0n);
+  if (isAccount) {
     let outgoingTxs: number | null = null;
-    if (entryPointVersion) {
-      const result = subcalls.get(nonceKeyOf[entryPointVersion]);
-      // Success with no data: no EntryPoint code on this chain, so no UserOperation ever ran.
-      const count = result?.success && size(result.returnData) === 0 ? 0n : word(result);
-      // getNonce(account, 0) is key 0 << 64 | sequence: the sequence is the count.
-      if (count === undefined) unknowns.push("the EntryPoint nonce");
-      else outgoingTxs = Number(count & 0xffffffffffffffffn);
-    } else {
-      unknowns.push("the account's outgoing activity (no known EntryPoint)");
-    }
+    if (activity.count !== null && activity.count > 0n) outgoingTxs = Number(activity.count);
+    else if (activity.count === null) unknowns.push("the EntryPoint nonce");
+    else if (entryPointVersion) outgoingTxs = 0;
+    // Nothing through any EntryPoint and none it answers to: it may act in other ways.
+    else unknowns.push("the account's outgoing activity (no known EntryPoint)");
     const vendor = knownImplementation?.vendor ?? accountId;
     return {
       ...contract,
       kind: "smart-account",
       kindLabel:
         knownImplementation?.vendor ??
-        (accountId ? `ERC-7579 smart account (${accountId})` : "ERC-4337 smart account"),
+        (accountId
+          ? `ERC-7579 smart account (${accountId})`
+          : entryPointVersion
+            ? "ERC-4337 smart account"
+            : "smart account (ERC-1271)"),
       vendor: vendor ?? null,
       ...(entryPointVersion ? { entryPoint: entryPoints[entryPointVersion] } : {}),
       outgoingTxs,
@@ -220,5 +230,42 @@ export function classifyAccount(input: ClassifyInput): Classification {
       outgoingTxs: null,
     };
   }
-  return { ...contract, kind: "contract", kindLabel: "contract", outgoingTxs: null };
+  const protocol = findProtocolContract(chainNameOf(input.chainId), input.address);
+  return {
+    ...contract,
+    kind: "contract",
+    kindLabel: protocol ? `${protocol.name} (${protocol.operator})` : "contract",
+    outgoingTxs: null,
+  };
+}
+
+/**
+ * The account's UserOperations over every EntryPoint version (getNonce(account, 0) is
+ * key 0 << 64 | sequence: the sequence is the count); null when any of them could not be read.
+ */
+function userOperationCount(subcalls: Map<FactsSubcallKey, SubcallResult>): {
+  count: bigint | null;
+} {
+  let count = 0n;
+  for (const version of Object.keys(entryPoints) as EntryPointVersion[]) {
+    const result = subcalls.get(nonceKeyOf[version]);
+    // Success with no data: no EntryPoint code on this chain, so no UserOperation ever ran.
+    if (result?.success && size(result.returnData) === 0) continue;
+    const nonce = word(result);
+    if (nonce === undefined) return { count: null };
+    count += nonce & 0xffffffffffffffffn;
+  }
+  return { count };
+}
+
+/** An ERC-1271 answer: the magic value or the failure value, left-aligned in one word. */
+function answersErc1271(result: SubcallResult | undefined): boolean {
+  if (!result?.success || size(result.returnData) !== 32) return false;
+  const data = result.returnData.toLowerCase();
+  const padded = data.slice(10) === "0".repeat(56);
+  return padded && (data.startsWith("0x1626ba7e") || data.startsWith("0xffffffff"));
+}
+
+function chainNameOf(chainId: number): ChainName {
+  return chainNames.find((name) => chains[name].id === chainId) ?? "base";
 }

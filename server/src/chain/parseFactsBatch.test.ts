@@ -27,6 +27,9 @@ const selector = {
   owners: toFunctionSelector("getOwners()"),
   safeNonce: toFunctionSelector("nonce()"),
   entryPoint: toFunctionSelector("entryPoint()"),
+  entrypoint: toFunctionSelector("entrypoint()"),
+  accountId: toFunctionSelector("accountId()"),
+  isValidSignature: toFunctionSelector("isValidSignature(bytes32,bytes)"),
   supportsInterface: toFunctionSelector("supportsInterface(bytes4)"),
 };
 
@@ -296,6 +299,60 @@ describe("parseFactsBatch", () => {
       entryPoint: v08,
       outgoingTxs: 3,
     });
+  });
+
+  it("recognises a Kernel-style ERC-7579 account by entrypoint() in lower case, counting every EntryPoint", () => {
+    const v07 = "0x0000000071727De22E5E9d8BAf0edAc6f37da032";
+    const v08 = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
+    const kernel = (nonces: Record<string, bigint>) =>
+      parse("base", {
+        code: "0x6080",
+        nonce: 1n,
+        call: (target, callData) => {
+          const nonce = nonces[target.toLowerCase()];
+          if (nonce !== undefined) return ok(uint(nonce));
+          return contractAt({
+            entrypoint: ok(encodeAbiParameters([{ type: "address" }], [v07])),
+            accountId: ok(encodeAbiParameters([{ type: "string" }], ["kernel.advanced.v0.3.1"])),
+          })(target, callData);
+        },
+      });
+    // Used through v0.7 (one UserOperation) and v0.8 (two): three of its own.
+    const used = kernel({ [v07.toLowerCase()]: 1n, [v08.toLowerCase()]: 2n });
+    expect(used).toMatchObject({
+      kind: "smart-account",
+      kindLabel: "ERC-7579 smart account (kernel.advanced.v0.3.1)",
+      entryPoint: v07,
+      outgoingTxs: 3,
+    });
+    expect(used.unknowns).toBeUndefined();
+    // Fresh: it answers a known EntryPoint, which counts nothing for it: unused, not unknown.
+    const fresh = kernel({ [v07.toLowerCase()]: 0n });
+    expect(fresh).toMatchObject({ kind: "smart-account", outgoingTxs: 0 });
+    expect(fresh.unknowns).toBeUndefined();
+  });
+
+  it("recognises a contract wallet by its ERC-1271 answer, its activity unknown without an EntryPoint", () => {
+    const failureValue = `0xffffffff${"0".repeat(56)}` as Hex;
+    const wallet = parse("base", {
+      code: "0x6080",
+      call: contractAt({ isValidSignature: ok(failureValue) }),
+    });
+    expect(wallet).toMatchObject({ kind: "smart-account", kindLabel: "smart account (ERC-1271)" });
+    expect(wallet.outgoingTxs).toBeNull();
+    expect(wallet.unknowns).toEqual(["the account's outgoing activity (no known EntryPoint)"]);
+    // Any other word is not an ERC-1271 answer.
+    const other = parse("base", {
+      code: "0x6080",
+      call: contractAt({ isValidSignature: ok(uint(1n)) }),
+    });
+    expect(other.kind).toBe("contract");
+  });
+
+  it("names a registry protocol contract in its label", () => {
+    const permit2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
+    const facts = parse("base", { code: "0x6080", call: () => revert }, permit2);
+    expect(facts).toMatchObject({ kind: "contract", kindLabel: "Permit2 (Uniswap)" });
   });
 
   it("classifies an ERC-721 collection by ERC-165 and names a listed token", () => {
