@@ -21,6 +21,8 @@ export type FactsSpec = {
   delegate?: string;
   kindLabel?: string;
   receive?: ReceiveSimulation["outcome"];
+  /** Where a forwarded deposit went, when the trace named one address. */
+  forwardedTo?: string;
   delegateCategory?: DelegateAssessment["category"];
   /** EIP-1967 implementation (smart accounts). */
   implementation?: string;
@@ -67,7 +69,13 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
     kind,
     kindLabel: spec.kindLabel ?? defaultKindLabels[kind],
     ...(spec.receive
-      ? { receiveSimulation: { outcome: spec.receive, amountWei: "1000000000000" } }
+      ? {
+          receiveSimulation: {
+            outcome: spec.receive,
+            amountWei: "1000000000000",
+            ...(spec.forwardedTo ? { forwardedTo: spec.forwardedTo } : {}),
+          },
+        }
       : {}),
     ...(spec.delegateCategory
       ? {

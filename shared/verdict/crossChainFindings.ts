@@ -26,6 +26,11 @@ function isSameAddressAccount(facts: ChainFacts): boolean {
   return findAccountImplementation(facts.implementation)?.sameAddressOnEveryChain === true;
 }
 
+/** A plain contract that passed a simulated deposit on in full (an exchange deposit address). */
+function isDepositForwarder(facts: ChainFacts): boolean {
+  return facts.kind === "contract" && facts.receiveSimulation?.outcome === "forwarded";
+}
+
 /**
  * The deep-check rules that compare the target chain with the other four.
  * @example crossChainFindings({ address, target, others, wrongNetwork, tokenMismatch })[0]?.code // "wrong_network"
@@ -72,11 +77,15 @@ export function crossChainFindings({
   const recoverableChains = readableOthers
     .filter((facts) => facts.kind === "safe" || isSameAddressAccount(facts))
     .map((facts) => facts.name);
+  // A deposit forwarder elsewhere is an exchange's deposit address for that chain: sending here is
+  // the wrong network, not a send to somebody's unknown contract.
+  const forwarderChains = readableOthers.filter(isDepositForwarder).map((facts) => facts.name);
   const contractChains = readableOthers
     .filter(
       (facts) =>
         (facts.kind === "contract" || facts.kind === "smart-account" || facts.kind === "nft") &&
-        !isSameAddressAccount(facts),
+        !isSameAddressAccount(facts) &&
+        !isDepositForwarder(facts),
     )
     .map((facts) => facts.name);
   if (
@@ -95,6 +104,17 @@ export function crossChainFindings({
         message: `This address is a ${what} on ${where} but has no code on ${here}: the owner can deploy the same account on ${here} first; ask them to, or send on ${first}.`,
         headline: `${what} on ${where}, not deployed on ${here}`,
         next: `Ask the recipient to deploy their account on ${here} first, or send on ${first}.`,
+      });
+    }
+    if (forwarderChains.length > 0) {
+      const where = joinNames(forwarderChains);
+      findings.push({
+        code: "deposit_address_elsewhere",
+        level: "warn",
+        ...onlyChain(forwarderChains),
+        message: `This address is a deposit address (it forwards deposits) on ${where} but has no code on ${here}: it is meant for ${where}, so ${here} is the wrong network.`,
+        headline: `Deposit address on ${where}, not on ${here}: wrong network`,
+        next: `Send on ${forwarderChains[0]}, the network this deposit address was made for, or ask the exchange for a ${here} address.`,
       });
     }
     if (contractChains.length > 0) {

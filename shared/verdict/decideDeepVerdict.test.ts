@@ -125,6 +125,17 @@ const rows: Row[] = [
     wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
   },
   {
+    name: "warn: a deposit forwarder on ethereum with no code on base is the wrong network",
+    target: readableFacts("base"),
+    others: othersOf("base", {
+      ethereum: readableFacts("ethereum", { kind: "contract", receive: "forwarded" }),
+    }),
+    level: "warn",
+    codes: ["wrong_network", "deposit_address_elsewhere", "fresh_address"],
+    wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
+    mentions: "so base is the wrong network",
+  },
+  {
     name: "caution: active on base, but another chain's sub-calls failed (unknown is never ok)",
     target: readableFacts("base", { nonce: 4, native: "1" }),
     others: othersOf("base", {

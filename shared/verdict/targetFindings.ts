@@ -134,13 +134,10 @@ function kindFindings(
       next: "Do not send unless the recipient confirms this collection contract is meant to receive funds.",
     });
   }
-  if (target.kind === "contract") {
-    const behaviour =
-      outcome === "rejected"
-        ? " A native send to it would revert."
-        : outcome === "forwarded"
-          ? " It passes native deposits on to another address (exchange deposit forwarders do this)."
-          : "";
+  if (target.kind === "contract" && outcome === "forwarded") {
+    findings.push(depositForwarderFinding(target));
+  } else if (target.kind === "contract") {
+    const behaviour = outcome === "rejected" ? " A native send to it would revert." : "";
     findings.push({
       code: "unknown_contract",
       level: "warn",
@@ -166,6 +163,24 @@ function kindFindings(
   if (target.kind === "eip7702-delegated") findings.push(...delegateFindings(target));
   if (protocol) findings.push(protocolFinding(protocol, chain));
   return findings;
+}
+
+/**
+ * A contract that passed the whole simulated deposit on: what exchanges deploy as deposit
+ * addresses. The exchange credits what it recognises; the asset and network are theirs to name.
+ */
+function depositForwarderFinding(target: ChainFacts): Finding {
+  const chain = target.name;
+  const collector = target.receiveSimulation?.forwardedTo;
+  const to = collector ? `to one collector (${collector})` : "to another address";
+  return {
+    code: "deposit_forwarder",
+    level: "caution",
+    chain,
+    message: `This contract on ${chain} passed a simulated ${chains[chain].nativeSymbol} deposit on in full ${to}, as exchange deposit addresses do: the exchange credits only the asset and network it named for this address.`,
+    headline: `Deposit address (forwards deposits) on ${chain}`,
+    next: `Send only the asset and network the exchange named for this deposit address (${chain}).`,
+  };
 }
 
 function delegateFindings(target: ChainFacts): Finding[] {
