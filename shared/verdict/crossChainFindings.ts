@@ -4,6 +4,7 @@ import type { ChainName } from "../chains/chains";
 import { findAccountImplementation } from "../registry/knownImplementations";
 import type { WrongNetwork } from "./detectWrongNetwork";
 import { joinNames } from "./joinNames";
+import { readBalances } from "./readBalances";
 import type { Finding } from "./summarizeFindings";
 import { unknownFacts } from "./unknownFacts";
 
@@ -146,7 +147,7 @@ export function crossChainFindings({
       code: "wrong_network",
       level: "warn",
       chain: here,
-      message: `No code, no transactions and no balances on ${here}, but this address is active on ${where}.`,
+      message: `No code, no outgoing transactions and no ${joinNames(readBalances(target).read, "or")} balance on ${here}, but this address is active on ${where}.`,
       headline: `Active on ${where}, not on ${here}`,
       next: `Ask the recipient: this address is active on ${where}, not ${here}.`,
     });

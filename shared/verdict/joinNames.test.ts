@@ -10,4 +10,8 @@ describe("joinNames", () => {
   ])("%j -> %s", (names, expected) => {
     expect(joinNames(names)).toBe(expected);
   });
+
+  it("joins with or when asked", () => {
+    expect(joinNames(["ETH", "USDC", "USDT"], "or")).toBe("ETH, USDC or USDT");
+  });
 });

@@ -5,6 +5,7 @@ import { findProtocolContract, type ProtocolContract } from "../registry/protoco
 import { chainActivity } from "./chainActivity";
 import { isPositiveBalance } from "./isPositiveBalance";
 import { joinNames } from "./joinNames";
+import { readBalances } from "./readBalances";
 import type { Finding } from "./summarizeFindings";
 import { unknownFacts } from "./unknownFacts";
 
@@ -268,6 +269,7 @@ function chainFindings(
   }
   const findings = kindFindings(target, special, address);
   const activity = chainActivity(target);
+  const balances = readBalances(target);
 
   const isWalletKind =
     target.kind === "eoa" ||
@@ -299,7 +301,7 @@ function chainFindings(
       code: "receive_only",
       level: "caution",
       chain,
-      message: `Holds funds on ${chain} but has never sent a transaction: an exchange deposit address or an unused wallet.`,
+      message: `Holds ${joinNames(balances.held)} on ${chain} but has never sent a transaction: an exchange deposit address or an unused wallet.`,
       headline: `Received funds on ${chain} but never sent`,
       next: "Send a small test amount first, and confirm the address with the recipient.",
     });
@@ -308,8 +310,8 @@ function chainFindings(
       code: "fresh_address",
       level: "caution",
       chain,
-      message: `No transactions and no balances on ${chain}: this address has never been used here.`,
-      headline: `Unused address on ${chain}`,
+      message: `No outgoing transactions and no ${joinNames(balances.read, "or")} balance on ${chain}: nothing read here shows this address in use (other tokens are not read).`,
+      headline: `No activity seen on ${chain}`,
       next: "Send a small test amount first.",
     });
   }
