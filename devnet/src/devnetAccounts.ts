@@ -51,6 +51,24 @@ export const devnetAccounts = {
   baseDeployer: account("base-deployer"),
   /** Deploys the Safe 1.4.1 singleton (nonce 0) and SafeProxyFactory (nonce 1) on ethereum. */
   ethereumDeployer: account("ethereum-deployer"),
+  /**
+   * Deploys the recipients people really hit (recipientKinds.ts) on base: DemoEoaOnlyVault (0),
+   * DemoOriginGate (1), two DemoModularAccounts (2, 3), two spam ERC-20s (4, 6).
+   */
+  recipientsDeployer: account("recipients-deployer"),
+  /**
+   * Deploys them on ethereum (another key, so no address holds code on both chains):
+   * DemoDepositForwarder (0), DemoOpStackMessenger (1), the published L1StandardBridge (2).
+   */
+  recipientsEthereumDeployer: account("recipients-ethereum-deployer"),
+  /** The only payer DemoOriginGate accepts (its tx.origin check). */
+  originGateCustomer: account("origin-gate-customer"),
+  /** Owner key of the DemoModularAccounts; signs the used one's UserOperation. */
+  modularAccountOwner: account("modular-account-owner"),
+  /** The exchange's collector behind DemoDepositForwarder. */
+  exchangeCollector: account("exchange-collector"),
+  /** Holds only two ERC-20s presend does not read (spam), never sent anything, on base. */
+  spamTokensOnlyOnBase: account("spam-tokens-only-on-base"),
   /** Owners of the demo Safes (A executes the used Safe's transaction; B and C never transact). */
   multisigOwnerA: account("multisig-owner-a"),
   multisigOwnerB: account("multisig-owner-b"),

@@ -8,6 +8,7 @@ import { burnAddress, demoAccounts, demoContracts } from "./demoWorld";
 import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
 import { mintStablecoin } from "./mintStablecoin";
+import { seedRecipientKindsOnBase, seedRecipientKindsOnEthereum } from "./seedRecipientKinds";
 import { seedSafeOnEthereum, seedWalletKindsOnBase } from "./seedWalletKinds";
 
 const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
@@ -106,6 +107,9 @@ async function seedBase(client: DevnetClient) {
   await sendEther(client, devnetAccounts.faucet, facilitator.address, "10");
 
   await sendEther(client, devnetAccounts.faucet, burnAddress, "1");
+
+  // The recipients people really hit, beyond the demo table (recipientKinds.ts).
+  await seedRecipientKindsOnBase(client);
 }
 
 async function seedEthereum(client: DevnetClient) {
@@ -116,6 +120,7 @@ async function seedEthereum(client: DevnetClient) {
     to: demoAccounts.safeOnEthereum,
     amount: usdc("10000"),
   });
+  await seedRecipientKindsOnEthereum(client);
 }
 
 async function seedArbitrum(client: DevnetClient) {

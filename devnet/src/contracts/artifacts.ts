@@ -2,8 +2,13 @@ import type { Abi, Hex } from "viem";
 import { z } from "zod";
 import demoBatchExecutor from "./DemoBatchExecutor.json" with { type: "json" };
 import demoCollection from "./DemoCollection.json" with { type: "json" };
+import demoDepositForwarder from "./DemoDepositForwarder.json" with { type: "json" };
+import demoEoaOnlyVault from "./DemoEoaOnlyVault.json" with { type: "json" };
 import demoGuestbook from "./DemoGuestbook.json" with { type: "json" };
+import demoModularAccount from "./DemoModularAccount.json" with { type: "json" };
 import demoMultisig from "./DemoMultisig.json" with { type: "json" };
+import demoOpStackMessenger from "./DemoOpStackMessenger.json" with { type: "json" };
+import demoOriginGate from "./DemoOriginGate.json" with { type: "json" };
 import demoSweeper from "./DemoSweeper.json" with { type: "json" };
 import demoToken from "./DemoToken.json" with { type: "json" };
 import multicall3 from "./Multicall3.json" with { type: "json" };
@@ -32,4 +37,9 @@ export const artifacts = {
   DemoSweeper: ArtifactSchema.parse(demoSweeper),
   DemoToken: ArtifactSchema.parse(demoToken),
   DemoCollection: ArtifactSchema.parse(demoCollection),
+  DemoEoaOnlyVault: ArtifactSchema.parse(demoEoaOnlyVault),
+  DemoOriginGate: ArtifactSchema.parse(demoOriginGate),
+  DemoDepositForwarder: ArtifactSchema.parse(demoDepositForwarder),
+  DemoModularAccount: ArtifactSchema.parse(demoModularAccount),
+  DemoOpStackMessenger: ArtifactSchema.parse(demoOpStackMessenger),
 };

@@ -28,6 +28,11 @@ export const contractNames = [
   "DemoSweeper",
   "DemoToken",
   "DemoCollection",
+  "DemoEoaOnlyVault",
+  "DemoOriginGate",
+  "DemoDepositForwarder",
+  "DemoModularAccount",
+  "DemoOpStackMessenger",
 ] as const;
 export type ContractName = (typeof contractNames)[number];
 

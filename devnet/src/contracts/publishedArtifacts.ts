@@ -17,13 +17,37 @@ function load(file: string): PublishedArtifact {
   return PublishedArtifactSchema.parse(JSON.parse(readFileSync(require.resolve(file), "utf8")));
 }
 
+// Foundry's artifact layout, as Optimism publishes it: the code sits under `object`.
+const HexCodeSchema = z.object({
+  object: z.string().regex(/^0x[0-9a-fA-F]*$/) as unknown as z.ZodType<Hex>,
+});
+const ForgeArtifactSchema = z.object({
+  abi: z.array(z.unknown()).transform((abi) => abi as Abi),
+  bytecode: HexCodeSchema,
+  deployedBytecode: HexCodeSchema,
+});
+
+function loadForge(file: string, contractName: string): PublishedArtifact {
+  const artifact = ForgeArtifactSchema.parse(
+    JSON.parse(readFileSync(require.resolve(file), "utf8")),
+  );
+  return {
+    contractName,
+    abi: artifact.abi,
+    bytecode: artifact.bytecode.object,
+    deployedBytecode: artifact.deployedBytecode.object,
+  };
+}
+
 const safe = "@safe-global/safe-contracts/build/artifacts/contracts";
 const aa = "@account-abstraction/contracts/artifacts";
+const optimism = "@eth-optimism/contracts-bedrock/forge-artifacts";
 
 /**
- * Wallet contracts exactly as their authors published them on npm (Safe 1.4.1 from
- * `@safe-global/safe-contracts`, ERC-4337 v0.8 from `@account-abstraction/contracts`): the demo
- * world deploys these bytes, so presend is tried on the real code, not on lookalikes.
+ * Contracts exactly as their authors published them on npm (Safe 1.4.1 from
+ * `@safe-global/safe-contracts`, ERC-4337 v0.8 from `@account-abstraction/contracts`, Optimism's
+ * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3): the local world
+ * deploys these bytes, so presend is tried on the real code, not on lookalikes.
  * @example await client.deployContract({ abi: publishedArtifacts.Safe.abi, bytecode: publishedArtifacts.Safe.bytecode });
  */
 export const publishedArtifacts = {
@@ -34,4 +58,9 @@ export const publishedArtifacts = {
   SimpleAccount: load(`${aa}/SimpleAccount.json`),
   SimpleAccountFactory: load(`${aa}/SimpleAccountFactory.json`),
   Simple7702Account: load(`${aa}/Simple7702Account.json`),
+  L1StandardBridge: loadForge(
+    `${optimism}/L1StandardBridge.sol/L1StandardBridge.json`,
+    "L1StandardBridge",
+  ),
+  OptimismProxy: loadForge(`${optimism}/Proxy.sol/Proxy.json`, "Proxy"),
 };

@@ -200,8 +200,12 @@ function parseReceiveSimulation(
   if (answer === undefined) return unavailable(error ?? "no answer");
   const parsed = SimulatedBlocksSchema.safeParse(answer);
   const calls = parsed.success ? parsed.data[0]?.calls : undefined;
-  if (!calls || calls.length !== 3) return unavailable("answer does not decode");
-  const [before, transfer, after] = calls as [SimulatedCall, SimulatedCall, SimulatedCall];
+  if (calls?.length !== 3) return unavailable("answer does not decode");
+  const [before, transfer, after] = calls as unknown as [
+    SimulatedCall,
+    SimulatedCall,
+    SimulatedCall,
+  ];
   if (hexToBigInt(transfer.status as Hex) !== 1n) return { outcome: "rejected", amountWei };
   const start = simulatedWord(before);
   const end = simulatedWord(after);

@@ -1,0 +1,184 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
+import {
+  type Abi,
+  type Address,
+  concat,
+  encodeFunctionData,
+  type Hex,
+  isAddressEqual,
+  numberToHex,
+  pad,
+  parseEther,
+  parseGwei,
+} from "viem";
+import { toPackedUserOperation } from "viem/account-abstraction";
+import { privateKeyToAccount } from "viem/accounts";
+import { artifacts } from "./contracts/artifacts";
+import { publishedArtifacts } from "./contracts/publishedArtifacts";
+import { demoContracts } from "./demoWorld";
+import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
+import type { DevnetClient } from "./devnetClient";
+import { recipientKinds } from "./recipientKinds";
+
+const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
+const faucet = signer(devnetAccounts.faucet);
+const baseDeployer = signer(devnetAccounts.recipientsDeployer);
+const ethereumDeployer = signer(devnetAccounts.recipientsEthereumDeployer);
+
+// EIP-1967 admin slot: keccak256("eip1967.proxy.admin") - 1, where Optimism's Proxy keeps its admin.
+const proxyAdminSlot = "0xb53127684a568b3173ae13b9f8a6016e243e63b6e8ee1178d6a717850b5d6103";
+
+async function send(client: DevnetClient, from: DevnetAccount, to: Address, ether: string) {
+  await client.confirm(
+    client.sendTransaction({ account: signer(from), to, value: parseEther(ether) }),
+  );
+}
+
+async function deploy(
+  client: DevnetClient,
+  artifact: { abi: Abi; bytecode: Hex },
+  expected: Address,
+  args: unknown[] = [],
+) {
+  const deployer = client.chain.id === 1 ? ethereumDeployer : baseDeployer;
+  const receipt = await client.confirm(
+    client.deployContract({ account: deployer, ...artifact, args: args as never }),
+  );
+  // recipientKinds documents the address from the deployer's nonce; a drift would mislead tests.
+  if (!receipt.contractAddress || !isAddressEqual(receipt.contractAddress, expected)) {
+    throw new UpstreamError(`deployed at ${receipt.contractAddress}, expected ${expected}`);
+  }
+}
+
+/** One UserOperation through the EntryPoint v0.8: the account sends 0.001 ETH to the faucet. */
+async function useModularAccount(client: DevnetClient, account: Address) {
+  const owner = signer(devnetAccounts.modularAccountOwner);
+  const entryPoint = demoContracts.entryPointV08;
+  const userOperation = {
+    sender: account,
+    nonce: 0n,
+    // ERC-7579 single-call mode (0): target, value and data packed.
+    callData: encodeFunctionData({
+      abi: artifacts.DemoModularAccount.abi,
+      functionName: "execute",
+      args: [
+        pad("0x00", { size: 32 }),
+        concat([faucet.address, numberToHex(parseEther("0.001"), { size: 32 })]),
+      ],
+    }),
+    verificationGasLimit: 300_000n,
+    callGasLimit: 200_000n,
+    preVerificationGas: 100_000n,
+    maxFeePerGas: parseGwei("10"),
+    maxPriorityFeePerGas: parseGwei("1"),
+    signature: "0x",
+  } as const;
+  const packed = toPackedUserOperation(userOperation);
+  const userOpHash = (await client.readContract({
+    address: entryPoint,
+    abi: publishedArtifacts.EntryPoint.abi,
+    functionName: "getUserOpHash",
+    args: [packed],
+  })) as Hex;
+  const signature = await owner.sign({ hash: userOpHash });
+  const bundler = signer(devnetAccounts.bundler);
+  await client.confirm(
+    client.writeContract({
+      account: bundler,
+      address: entryPoint,
+      abi: publishedArtifacts.EntryPoint.abi,
+      functionName: "handleOps",
+      args: [[{ ...packed, signature }], bundler.address],
+      gas: 2_000_000n,
+    }),
+  );
+}
+
+/**
+ * On base, after the demo world (it needs the EntryPoint v0.8 and a funded bundler): an onlyEOA
+ * vault, a tx.origin gate, an ERC-7579 account used through the EntryPoint and a fresh one, and
+ * an EOA holding only two ERC-20s presend does not read.
+ * @example await seedRecipientKindsOnBase(baseClient);
+ */
+export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<void> {
+  const { modularAccountOwner, originGateCustomer, spamTokensOnlyOnBase } = devnetAccounts;
+  await send(client, devnetAccounts.faucet, baseDeployer.address, "2");
+  await deploy(client, artifacts.DemoEoaOnlyVault, recipientKinds.eoaOnlyVaultOnBase);
+  await deploy(client, artifacts.DemoOriginGate, recipientKinds.originGateOnBase, [
+    originGateCustomer.address,
+  ]);
+  for (const account of [
+    recipientKinds.usedModularAccountOnBase,
+    recipientKinds.freshModularAccountOnBase,
+  ]) {
+    await deploy(client, artifacts.DemoModularAccount, account, [
+      demoContracts.entryPointV08,
+      modularAccountOwner.address,
+    ]);
+    await send(client, devnetAccounts.faucet, account, "0.2");
+  }
+  await useModularAccount(client, recipientKinds.usedModularAccountOnBase);
+  for (const token of [recipientKinds.spamTokenAOnBase, recipientKinds.spamTokenBOnBase]) {
+    await deploy(client, artifacts.DemoToken, token);
+    await client.confirm(
+      client.writeContract({
+        account: baseDeployer,
+        address: token,
+        abi: artifacts.DemoToken.abi,
+        functionName: "transfer",
+        args: [spamTokensOnlyOnBase.address, parseEther("1000")],
+      }),
+    );
+  }
+}
+
+/**
+ * On ethereum: an exchange-style deposit forwarder that forwarded a real deposit, and OP
+ * Mainnet's L1StandardBridge at its canonical address: Optimism's published Proxy code installed
+ * there (anvil_setCode, admin in its EIP-1967 slot, as the stablecoins are installed), upgraded by
+ * a real transaction to the published L1StandardBridge, which then bridged a real deposit.
+ * @example await seedRecipientKindsOnEthereum(ethereumClient);
+ */
+export async function seedRecipientKindsOnEthereum(client: DevnetClient): Promise<void> {
+  await send(client, devnetAccounts.faucet, ethereumDeployer.address, "2");
+  await deploy(client, artifacts.DemoDepositForwarder, recipientKinds.depositForwarderOnEthereum, [
+    devnetAccounts.exchangeCollector.address,
+  ]);
+  await send(client, devnetAccounts.faucet, recipientKinds.depositForwarderOnEthereum, "0.05");
+
+  const messenger = recipientKinds.opStackMessengerOnEthereum;
+  await deploy(client, artifacts.DemoOpStackMessenger, messenger);
+  await deploy(
+    client,
+    publishedArtifacts.L1StandardBridge,
+    recipientKinds.l1StandardBridgeImplementationOnEthereum,
+  );
+  const bridge = recipientKinds.l1StandardBridgeOnEthereum;
+  await client.setCode({
+    address: bridge,
+    bytecode: publishedArtifacts.OptimismProxy.deployedBytecode,
+  });
+  await client.setStorageAt({
+    address: bridge,
+    index: proxyAdminSlot,
+    value: pad(ethereumDeployer.address, { size: 32 }),
+  });
+  await client.confirm(
+    client.writeContract({
+      account: ethereumDeployer,
+      address: bridge,
+      abi: publishedArtifacts.OptimismProxy.abi,
+      functionName: "upgradeToAndCall",
+      args: [
+        recipientKinds.l1StandardBridgeImplementationOnEthereum,
+        encodeFunctionData({
+          abi: publishedArtifacts.L1StandardBridge.abi,
+          functionName: "initialize",
+          args: [messenger, messenger, messenger],
+        }),
+      ],
+    }),
+  );
+  // A plain ETH send from a wallet: the bridge passes it to the messenger for the sender's L2.
+  await send(client, devnetAccounts.faucet, bridge, "0.01");
+}

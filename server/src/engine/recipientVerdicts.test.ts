@@ -1,0 +1,295 @@
+import {
+  demoAccounts,
+  demoContracts,
+  devnetAccounts,
+  devnetClient,
+  recipientKinds,
+  type World,
+} from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
+import type { Level } from "@presend/shared/api/report";
+import { type ChainName, chainNames, multicall3Address } from "@presend/shared/chains/chains";
+import { type Address, encodeFunctionData, erc20Abi, parseAbi, parseEther } from "viem";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  buildFactsBatch,
+  maxBatchEntries,
+  receiveSimulationSender,
+} from "../chain/buildFactsBatch";
+import { type ChainReader, createChainReader } from "../chain/createChainReader";
+import { createEngine, type Engine } from "./createEngine";
+
+// The recipients people really hit, each built on the local chains from its published npm
+// artifact (or a contract written here where none is published) with real transactions, each
+// checked by the real engine: what a careful expert would say, and the reason that decides it.
+
+type Row = {
+  name: string;
+  address: Address;
+  chain: ChainName;
+  check: Level;
+  deep: Level;
+  /** The deciding reason of the check (the deep one when `deepFrom` is set). */
+  code: string;
+  /** Text the deciding reason's message or the headline must contain. */
+  says: string;
+  /** A deep check on this chain instead (the address has no code there). */
+  deepFrom?: ChainName;
+  /** Another reason the deciding verdict must give. */
+  also?: string;
+};
+
+const rows: Row[] = [
+  // Right before, stay right.
+  {
+    name: "Safe 1.4.1 with one executed transaction",
+    address: demoAccounts.usedSafeOnBase,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "Active Safe (2 owners, threshold 1) on base",
+  },
+  {
+    name: "ERC-4337 SimpleAccount used through EntryPoint v0.8",
+    address: demoAccounts.smartAccountOnBase,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "Active ERC-4337 smart account on base",
+  },
+  {
+    name: "EIP-7702 account on Simple7702Account",
+    address: devnetAccounts.delegatedOnBase.address,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "Simple7702Account smart account (EIP-7702)",
+  },
+  {
+    name: "OpenZeppelin ERC-20",
+    address: demoContracts.tokenOnBase,
+    chain: "base",
+    check: "danger",
+    deep: "danger",
+    code: "token_contract",
+    says: "ERC-20 token contract (DEMO)",
+  },
+  {
+    name: "OpenZeppelin ERC-721 collection",
+    address: demoContracts.collectionOnBase,
+    chain: "base",
+    check: "warn",
+    deep: "warn",
+    code: "nft_contract",
+    says: "NFT collection (ERC-721, DEMONFT)",
+  },
+  {
+    name: "busy EOA",
+    address: devnetAccounts.activeOnBase.address,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "3 outgoing transactions of its own",
+  },
+  {
+    name: "receive-only EOA",
+    address: devnetAccounts.receiveOnlyOnBase.address,
+    chain: "base",
+    check: "caution",
+    deep: "caution",
+    code: "receive_only",
+    says: "Holds ETH and USDC on base but has never sent a transaction",
+  },
+  // Wrong before, right now.
+  {
+    name: "ERC-7579 account (Kernel's interface, entrypoint() in lower case) used through the EntryPoint",
+    address: recipientKinds.usedModularAccountOnBase,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "Active ERC-7579 smart account (presend.demo-modular.v1) on base",
+  },
+  {
+    name: "the same account code, fresh: caution because unused",
+    address: recipientKinds.freshModularAccountOnBase,
+    chain: "base",
+    check: "caution",
+    deep: "caution",
+    code: "unused_account",
+    says: "deployed, never used",
+  },
+  {
+    name: "EOA holding only two spam ERC-20s, never sent",
+    address: devnetAccounts.spamTokensOnlyOnBase.address,
+    chain: "base",
+    check: "caution",
+    deep: "caution",
+    code: "fresh_address",
+    says: "no ETH, USDC, USDT or USDbC balance on base",
+  },
+  {
+    name: "exchange-style deposit forwarder",
+    address: recipientKinds.depositForwarderOnEthereum,
+    chain: "ethereum",
+    check: "caution",
+    deep: "caution",
+    code: "deposit_forwarder",
+    says: `in full to one collector (${devnetAccounts.exchangeCollector.address})`,
+  },
+  {
+    name: "the same forwarder, deep check from a chain where it has no code",
+    address: recipientKinds.depositForwarderOnEthereum,
+    chain: "base",
+    check: "caution",
+    deep: "warn",
+    code: "wrong_network",
+    says: "Active on ethereum, not on base",
+    deepFrom: "base",
+    also: "deposit_address_elsewhere",
+  },
+  {
+    name: "Optimism's L1StandardBridge (published artifact, canonical address)",
+    address: recipientKinds.l1StandardBridgeOnEthereum,
+    chain: "ethereum",
+    check: "warn",
+    deep: "warn",
+    code: "protocol_contract",
+    says: "bridged to the sender's own address on optimism",
+  },
+  {
+    name: "a vault that takes deposits only from EOAs (onlyEOA)",
+    address: recipientKinds.eoaOnlyVaultOnBase,
+    chain: "base",
+    check: "warn",
+    deep: "warn",
+    code: "unknown_contract",
+    says: "Unknown contract on base",
+  },
+];
+
+describe("recipients people really hit (real anvil chains, published artifacts)", () => {
+  let world: World;
+  let engine: Engine;
+  let reader: ChainReader;
+
+  beforeAll(() => {
+    // Reads only: the run's shared world.
+    world = sharedWorld();
+    const rpcUrls = Object.fromEntries(
+      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
+    ) as Record<ChainName, string[]>;
+    reader = createChainReader({ rpcUrls });
+    engine = createEngine({ reader });
+  });
+
+  it.each(rows)("$name", async (row) => {
+    const input = { address: row.address, chain: row.deepFrom ?? row.chain };
+    const check = await engine.check(input);
+    const deep = await engine.deep(input);
+    if (check.type !== "report" || deep.type !== "report") throw new Error("chain unreadable");
+    expect([check.report.verdict.level, deep.report.verdict.level]).toEqual([row.check, row.deep]);
+    const verdict = row.deepFrom ? deep.report.verdict : check.report.verdict;
+    const [deciding] = verdict.reasons;
+    expect(deciding?.code).toBe(row.code);
+    expect(`${verdict.headline} ${deciding?.message}`).toContain(row.says);
+    const codes = verdict.reasons.map((reason) => reason.code);
+    if (row.also) expect(codes).toContain(row.also);
+    // A deposit address elsewhere is never graded as an arbitrary contract elsewhere.
+    expect(codes).not.toContain("contract_elsewhere");
+  });
+
+  it("simulates the send from an EOA: an onlyEOA vault keeps it, a relay through a contract is refused", async () => {
+    const facts = await reader.read(recipientKinds.eoaOnlyVaultOnBase, "base");
+    expect(facts.receiveSimulation).toMatchObject({ outcome: "kept" });
+    // The guard is real: the same send relayed by Multicall3 (what a contract sender does) reverts.
+    const client = devnetClient("base", world.chains.base.rpcUrl);
+    const relay = parseAbi([
+      "struct Call3Value { address target; bool allowFailure; uint256 value; bytes callData; }",
+      "struct Result { bool success; bytes returnData; }",
+      "function aggregate3Value(Call3Value[] calls) payable returns (Result[] returnData)",
+    ]);
+    await expect(
+      client.call({
+        account: receiveSimulationSender,
+        to: multicall3Address,
+        value: 1n,
+        data: encodeFunctionData({
+          abi: relay,
+          functionName: "aggregate3Value",
+          args: [
+            [
+              {
+                target: recipientKinds.eoaOnlyVaultOnBase,
+                allowFailure: false,
+                value: 1n,
+                callData: "0x",
+              },
+            ],
+          ],
+        }),
+        stateOverride: [{ address: receiveSimulationSender, balance: parseEther("1") }],
+      }),
+    ).rejects.toThrow();
+  });
+
+  it("simulates from the sender when given: a tx.origin gate keeps its customer's send, refuses others", async () => {
+    const anyone = await reader.read(recipientKinds.originGateOnBase, "base");
+    const customer = await reader.read(recipientKinds.originGateOnBase, "base", {
+      sender: devnetAccounts.originGateCustomer.address,
+    });
+    expect(anyone.receiveSimulation?.outcome).toBe("rejected");
+    expect(customer.receiveSimulation?.outcome).toBe("kept");
+  });
+
+  it("builds each row from real transactions: the state the verdicts rest on", async () => {
+    const base = devnetClient("base", world.chains.base.rpcUrl);
+    const ethereum = devnetClient("ethereum", world.chains.ethereum.rpcUrl);
+    // The spam-only EOA holds both tokens and never sent.
+    const spamHolder = devnetAccounts.spamTokensOnlyOnBase.address;
+    for (const token of [recipientKinds.spamTokenAOnBase, recipientKinds.spamTokenBOnBase]) {
+      const held = await base.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [spamHolder],
+      });
+      expect(held).toBe(parseEther("1000"));
+    }
+    expect(await base.getTransactionCount({ address: spamHolder })).toBe(0);
+    // The forwarder passed its real deposit on to the collector, and the bridge its own to the
+    // messenger (a plain ETH send from a wallet succeeded).
+    expect(await ethereum.getBalance({ address: devnetAccounts.exchangeCollector.address })).toBe(
+      parseEther("0.05"),
+    );
+    expect(await ethereum.getBalance({ address: recipientKinds.opStackMessengerOnEthereum })).toBe(
+      parseEther("0.01"),
+    );
+    // The used account's one UserOperation is counted by the EntryPoint.
+    const nonce = await base.readContract({
+      address: demoContracts.entryPointV08,
+      abi: parseAbi(["function getNonce(address, uint192) view returns (uint256)"]),
+      functionName: "getNonce",
+      args: [recipientKinds.usedModularAccountOnBase, 0n],
+    });
+    expect(nonce).toBe(1n);
+  });
+
+  it("still reads each address in one HTTP request per chain, a batch of at most 10 entries", async () => {
+    const batch = buildFactsBatch(recipientKinds.l1StandardBridgeOnEthereum, "ethereum");
+    console.log(
+      "facts batch:",
+      batch.map((entry) => `${entry.id} ${entry.method}`),
+    );
+    expect(batch.length).toBeLessThanOrEqual(maxBatchEntries);
+    reader.clear();
+    const before = reader.stats();
+    await engine.deep({ address: recipientKinds.usedModularAccountOnBase, chain: "base" });
+    const after = reader.stats();
+    for (const name of chainNames) expect(after.perChain[name] - before.perChain[name]).toBe(1);
+  });
+});
