@@ -53,7 +53,8 @@ export const devnetAccounts = {
   ethereumDeployer: account("ethereum-deployer"),
   /**
    * Deploys the recipients people really hit (recipientKinds.ts) on base: DemoEoaOnlyVault (0),
-   * DemoOriginGate (1), two DemoModularAccounts (2, 3), two spam ERC-20s (4, 6).
+   * DemoOriginGate (1), two DemoModularAccounts (2, 3), two spam ERC-20s (4, 6), DemoMultiToken
+   * (8), DemoUpgradeableToken (9) behind DemoProxy (10), the published UniswapV2Factory (11).
    */
   recipientsDeployer: account("recipients-deployer"),
   /**

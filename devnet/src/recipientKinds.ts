@@ -1,11 +1,21 @@
-import { type Address, getContractAddress } from "viem";
+import { type Address, encodePacked, getContractAddress, keccak256 } from "viem";
 import { optimism } from "viem/chains";
+import { publishedArtifacts } from "./contracts/publishedArtifacts";
 import { devnetAccounts } from "./devnetAccounts";
 
 const { recipientsDeployer, recipientsEthereumDeployer } = devnetAccounts;
 const deployed = (nonce: bigint) => getContractAddress({ from: recipientsDeployer.address, nonce });
 const deployedOnEthereum = (nonce: bigint) =>
   getContractAddress({ from: recipientsEthereumDeployer.address, nonce });
+
+const spamTokenA = deployed(4n);
+const spamTokenB = deployed(6n);
+const uniswapV2Factory = deployed(11n);
+// UniswapV2Factory.createPair: CREATE2 with the sorted token pair as salt.
+const [token0, token1] =
+  spamTokenA.toLowerCase() < spamTokenB.toLowerCase()
+    ? [spamTokenA, spamTokenB]
+    : [spamTokenB, spamTokenA];
 
 /**
  * The recipients people really hit, beyond the demo table, as the seeding builds them with real
@@ -23,8 +33,23 @@ export const recipientKinds = {
   /** The same account code, deployed and funded, never used. */
   freshModularAccountOnBase: deployed(3n),
   /** Two OpenZeppelin ERC-20s sent to spamTokensOnlyOnBase (presend reads neither). */
-  spamTokenAOnBase: deployed(4n),
-  spamTokenBOnBase: deployed(6n),
+  spamTokenAOnBase: spamTokenA,
+  spamTokenBOnBase: spamTokenB,
+  /** OpenZeppelin ERC-1155 collection (DemoMultiToken). */
+  multiTokenOnBase: deployed(8n),
+  /** DemoUpgradeableToken implementation, and the OpenZeppelin ERC-1967 proxy users hold. */
+  upgradeableTokenImplementationOnBase: deployed(9n),
+  upgradeableTokenOnBase: deployed(10n),
+  /** The published UniswapV2Factory, and the pair of the two spam tokens it created, with liquidity. */
+  uniswapV2FactoryOnBase: uniswapV2Factory,
+  uniswapV2PairOnBase: getContractAddress({
+    opcode: "CREATE2",
+    from: uniswapV2Factory,
+    salt: keccak256(encodePacked(["address", "address"], [token0, token1])),
+    bytecode: publishedArtifacts.UniswapV2Pair.bytecode,
+  }),
+  /** The published WETH9 at Base's WETH predeploy address, holding a real deposit. */
+  wethOnBase: "0x4200000000000000000000000000000000000006" as Address,
   /** Forwards every native deposit to exchangeCollector; it forwarded a real one. */
   depositForwarderOnEthereum: deployedOnEthereum(0n),
   /** What the bridge sends deposits through (messenger, system and superchain config). */

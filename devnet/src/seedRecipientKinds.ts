@@ -118,18 +118,84 @@ export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<vo
     await send(client, devnetAccounts.faucet, account, "0.2");
   }
   await useModularAccount(client, recipientKinds.usedModularAccountOnBase);
-  for (const token of [recipientKinds.spamTokenAOnBase, recipientKinds.spamTokenBOnBase]) {
-    await deploy(client, artifacts.DemoToken, token);
-    await client.confirm(
+  const transfer = (token: Address, to: Address, amount: bigint) =>
+    client.confirm(
       client.writeContract({
         account: baseDeployer,
         address: token,
         abi: artifacts.DemoToken.abi,
         functionName: "transfer",
-        args: [spamTokensOnlyOnBase.address, parseEther("1000")],
+        args: [to, amount],
       }),
     );
+  for (const token of [recipientKinds.spamTokenAOnBase, recipientKinds.spamTokenBOnBase]) {
+    await deploy(client, artifacts.DemoToken, token);
+    await transfer(token, spamTokensOnlyOnBase.address, parseEther("1000"));
   }
+  await deploy(client, artifacts.DemoMultiToken, recipientKinds.multiTokenOnBase);
+  await deploy(
+    client,
+    artifacts.DemoUpgradeableToken,
+    recipientKinds.upgradeableTokenImplementationOnBase,
+  );
+  await deploy(client, artifacts.DemoProxy, recipientKinds.upgradeableTokenOnBase, [
+    recipientKinds.upgradeableTokenImplementationOnBase,
+    encodeFunctionData({
+      abi: artifacts.DemoUpgradeableToken.abi,
+      functionName: "initialize",
+      args: [baseDeployer.address, parseEther("1000000")],
+    }),
+  ]);
+  await seedUniswapV2Pair(client, transfer);
+  await seedWeth(client);
+}
+
+/** The published UniswapV2Factory creates the spam tokens' pair, which mints on real liquidity. */
+async function seedUniswapV2Pair(
+  client: DevnetClient,
+  transfer: (token: Address, to: Address, amount: bigint) => Promise<unknown>,
+) {
+  const factory = recipientKinds.uniswapV2FactoryOnBase;
+  const pair = recipientKinds.uniswapV2PairOnBase;
+  await deploy(client, publishedArtifacts.UniswapV2Factory, factory, [baseDeployer.address]);
+  await client.confirm(
+    client.writeContract({
+      account: baseDeployer,
+      address: factory,
+      abi: publishedArtifacts.UniswapV2Factory.abi,
+      functionName: "createPair",
+      args: [recipientKinds.spamTokenAOnBase, recipientKinds.spamTokenBOnBase],
+    }),
+  );
+  await transfer(recipientKinds.spamTokenAOnBase, pair, parseEther("100"));
+  await transfer(recipientKinds.spamTokenBOnBase, pair, parseEther("100"));
+  await client.confirm(
+    client.writeContract({
+      account: baseDeployer,
+      address: pair,
+      abi: publishedArtifacts.UniswapV2Pair.abi,
+      functionName: "mint",
+      args: [baseDeployer.address],
+    }),
+  );
+}
+
+/**
+ * WETH9 as published, at Base's WETH predeploy address: predeploys exist from genesis, so its
+ * runtime code is installed (anvil_setCode; WETH9 has no constructor state), then a real deposit.
+ */
+async function seedWeth(client: DevnetClient) {
+  const weth = recipientKinds.wethOnBase;
+  await client.setCode({ address: weth, bytecode: publishedArtifacts.WETH9.deployedBytecode });
+  await client.confirm(
+    client.writeContract({
+      account: baseDeployer,
+      address: weth,
+      abi: publishedArtifacts.WETH9.abi,
+      functionName: "deposit",
+      value: parseEther("0.5"),
+    }),
+  );
 }
 
 /**

@@ -7,10 +7,13 @@ import demoEoaOnlyVault from "./DemoEoaOnlyVault.json" with { type: "json" };
 import demoGuestbook from "./DemoGuestbook.json" with { type: "json" };
 import demoModularAccount from "./DemoModularAccount.json" with { type: "json" };
 import demoMultisig from "./DemoMultisig.json" with { type: "json" };
+import demoMultiToken from "./DemoMultiToken.json" with { type: "json" };
 import demoOpStackMessenger from "./DemoOpStackMessenger.json" with { type: "json" };
 import demoOriginGate from "./DemoOriginGate.json" with { type: "json" };
+import demoProxy from "./DemoProxy.json" with { type: "json" };
 import demoSweeper from "./DemoSweeper.json" with { type: "json" };
 import demoToken from "./DemoToken.json" with { type: "json" };
+import demoUpgradeableToken from "./DemoUpgradeableToken.json" with { type: "json" };
 import multicall3 from "./Multicall3.json" with { type: "json" };
 import presendStablecoin from "./PresendStablecoin.json" with { type: "json" };
 
@@ -42,4 +45,7 @@ export const artifacts = {
   DemoDepositForwarder: ArtifactSchema.parse(demoDepositForwarder),
   DemoModularAccount: ArtifactSchema.parse(demoModularAccount),
   DemoOpStackMessenger: ArtifactSchema.parse(demoOpStackMessenger),
+  DemoMultiToken: ArtifactSchema.parse(demoMultiToken),
+  DemoUpgradeableToken: ArtifactSchema.parse(demoUpgradeableToken),
+  DemoProxy: ArtifactSchema.parse(demoProxy),
 };

@@ -33,6 +33,9 @@ export const contractNames = [
   "DemoDepositForwarder",
   "DemoModularAccount",
   "DemoOpStackMessenger",
+  "DemoMultiToken",
+  "DemoUpgradeableToken",
+  "DemoProxy",
 ] as const;
 export type ContractName = (typeof contractNames)[number];
 

@@ -40,13 +40,33 @@ function loadForge(file: string, contractName: string): PublishedArtifact {
 }
 
 const safe = "@safe-global/safe-contracts/build/artifacts/contracts";
+// Waffle's artifact layout, as Uniswap V2 publishes it: hex without 0x, runtime code under evm.
+const WaffleArtifactSchema = z.object({
+  abi: z.array(z.unknown()).transform((abi) => abi as Abi),
+  bytecode: z.string().regex(/^[0-9a-fA-F]+$/),
+  evm: z.object({ deployedBytecode: z.object({ object: z.string().regex(/^[0-9a-fA-F]+$/) }) }),
+});
+
+function loadWaffle(file: string, contractName: string): PublishedArtifact {
+  const artifact = WaffleArtifactSchema.parse(
+    JSON.parse(readFileSync(require.resolve(file), "utf8")),
+  );
+  return {
+    contractName,
+    abi: artifact.abi,
+    bytecode: `0x${artifact.bytecode}`,
+    deployedBytecode: `0x${artifact.evm.deployedBytecode.object}`,
+  };
+}
+
 const aa = "@account-abstraction/contracts/artifacts";
 const optimism = "@eth-optimism/contracts-bedrock/forge-artifacts";
 
 /**
  * Contracts exactly as their authors published them on npm (Safe 1.4.1 from
  * `@safe-global/safe-contracts`, ERC-4337 v0.8 from `@account-abstraction/contracts`, Optimism's
- * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3): the local world
+ * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3, UniswapV2Factory and
+ * UniswapV2Pair from `@uniswap/v2-core` 1.0.1, WETH9 from `@uniswap/v2-periphery` 1.1.0-beta.0): the local world
  * deploys these bytes, so presend is tried on the real code, not on lookalikes.
  * @example await client.deployContract({ abi: publishedArtifacts.Safe.abi, bytecode: publishedArtifacts.Safe.bytecode });
  */
@@ -63,4 +83,7 @@ export const publishedArtifacts = {
     "L1StandardBridge",
   ),
   OptimismProxy: loadForge(`${optimism}/Proxy.sol/Proxy.json`, "Proxy"),
+  UniswapV2Factory: loadWaffle("@uniswap/v2-core/build/UniswapV2Factory.json", "UniswapV2Factory"),
+  UniswapV2Pair: loadWaffle("@uniswap/v2-core/build/UniswapV2Pair.json", "UniswapV2Pair"),
+  WETH9: loadWaffle("@uniswap/v2-periphery/build/WETH9.json", "WETH9"),
 };

@@ -104,6 +104,43 @@ const rows: Row[] = [
     code: "receive_only",
     says: "Holds ETH and USDC on base but has never sent a transaction",
   },
+  {
+    name: "OpenZeppelin ERC-1155 collection",
+    address: recipientKinds.multiTokenOnBase,
+    chain: "base",
+    check: "warn",
+    deep: "warn",
+    code: "nft_contract",
+    says: "NFT collection (ERC-1155)",
+  },
+  {
+    name: "upgradeable ERC-20 behind an OpenZeppelin ERC-1967 proxy",
+    address: recipientKinds.upgradeableTokenOnBase,
+    chain: "base",
+    check: "danger",
+    deep: "danger",
+    code: "token_contract",
+    says: "ERC-20 token contract (DEMOUP)",
+  },
+  {
+    name: "Uniswap V2 pair (published UniswapV2Factory and UniswapV2Pair)",
+    address: recipientKinds.uniswapV2PairOnBase,
+    chain: "base",
+    check: "danger",
+    deep: "danger",
+    code: "token_contract",
+    says: "ERC-20 token contract (UNI-V2)",
+  },
+  {
+    name: "WETH9 (published) at Base's WETH address",
+    address: recipientKinds.wethOnBase,
+    chain: "base",
+    check: "danger",
+    deep: "danger",
+    code: "token_contract",
+    says: "ERC-20 token contract (WETH)",
+    also: "protocol_contract",
+  },
   // Wrong before, right now.
   {
     name: "ERC-7579 account (Kernel's interface, entrypoint() in lower case) used through the EntryPoint",
@@ -269,6 +306,17 @@ describe("recipients people really hit (real anvil chains, published artifacts)"
     expect(await ethereum.getBalance({ address: recipientKinds.opStackMessengerOnEthereum })).toBe(
       parseEther("0.01"),
     );
+    // The pair minted liquidity on real reserves; WETH holds a real deposit; the proxy's
+    // implementation is the token's.
+    const reserves = await base.readContract({
+      address: recipientKinds.uniswapV2PairOnBase,
+      abi: parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"]),
+      functionName: "getReserves",
+    });
+    expect([reserves[0], reserves[1]]).toEqual([parseEther("100"), parseEther("100")]);
+    expect(await base.getBalance({ address: recipientKinds.wethOnBase })).toBe(parseEther("0.5"));
+    const proxied = await reader.read(recipientKinds.upgradeableTokenOnBase, "base");
+    expect(proxied.implementation).toBe(recipientKinds.upgradeableTokenImplementationOnBase);
     // The used account's one UserOperation is counted by the EntryPoint.
     const nonce = await base.readContract({
       address: demoContracts.entryPointV08,
