@@ -107,4 +107,22 @@ describe("formatReportText", () => {
     expect(text).toMatch(/^ {2}polygon +token .* active token\s+stablecoin bridged$/m);
     expect(text).toMatch(/^ {2}- token_contract: This address is a token contract on polygon/m);
   });
+
+  it("names where a simulated deposit from a wallet went", () => {
+    const collector = "0x00000000000000000000000000000000C0FFEE00";
+    const text = buildReport({
+      address: wallet,
+      checksum: missing,
+      target: readableFacts("base", {
+        kind: "contract",
+        receive: "forwarded",
+        forwardedTo: collector,
+      }),
+      checkedAt,
+    }).report;
+    // Long lines wrap: compare with the line breaks and indentation folded away.
+    expect(text.replace(/\s+/g, " ")).toContain(
+      `a simulated 0.000001 ETH deposit from a wallet was passed on at once to ${collector}`,
+    );
+  });
 });

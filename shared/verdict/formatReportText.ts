@@ -99,11 +99,13 @@ function receiveText(simulation: ReceiveSimulation, symbol: string): string {
   const amount = `${formatUnits(BigInt(simulation.amountWei), 18)} ${symbol}`;
   switch (simulation.outcome) {
     case "kept":
-      return `a simulated ${amount} deposit was kept`;
+      return `a simulated ${amount} deposit from a wallet was kept`;
     case "rejected":
-      return `a simulated ${amount} deposit reverted: a native send would fail`;
+      return `a simulated ${amount} deposit from a wallet reverted: a native send would fail`;
     case "forwarded":
-      return `a simulated ${amount} deposit was passed on elsewhere at once`;
+      return simulation.forwardedTo
+        ? `a simulated ${amount} deposit from a wallet was passed on at once to ${simulation.forwardedTo}`
+        : `a simulated ${amount} deposit from a wallet was passed on elsewhere at once`;
     case "unavailable":
       return `did not run (${simulation.error ?? "the endpoint refused it"})`;
   }
