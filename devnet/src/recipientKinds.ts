@@ -1,7 +1,12 @@
-import { type Address, encodePacked, getContractAddress, keccak256 } from "viem";
+import { type Address, encodePacked, getContractAddress, type Hex, keccak256 } from "viem";
 import { optimism } from "viem/chains";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
+import { create2Deployer } from "./demoWorld";
 import { devnetAccounts } from "./devnetAccounts";
+
+/** The salt the EntryPoint v0.7 was deployed with on every chain: it lands at 0x0000…a032. */
+export const entryPointV07Salt: Hex =
+  "0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3";
 
 const { recipientsDeployer, recipientsEthereumDeployer } = devnetAccounts;
 const deployed = (nonce: bigint) => getContractAddress({ from: recipientsDeployer.address, nonce });
@@ -24,11 +29,18 @@ const [token0, token1] =
  * @example recipientKinds.depositForwarderOnEthereum // an exchange-style deposit address
  */
 export const recipientKinds = {
+  /** The real ERC-4337 EntryPoint v0.7 (npm @account-abstraction/contracts 0.7.0), canonical address. */
+  entryPointV07OnBase: getContractAddress({
+    opcode: "CREATE2",
+    from: create2Deployer,
+    salt: entryPointV07Salt,
+    bytecode: publishedArtifacts.EntryPointV07.bytecode,
+  }),
   /** Keeps native deposits only from EOAs (msg.sender == tx.origin, no code at msg.sender). */
   eoaOnlyVaultOnBase: deployed(0n),
   /** Keeps native deposits only when tx.origin is originGateCustomer. */
   originGateOnBase: deployed(1n),
-  /** ERC-7579 account (Kernel's interface) used by one UserOperation through EntryPoint v0.8. */
+  /** ERC-7579 account (Kernel's interface) used by one UserOperation through EntryPoint v0.7. */
   usedModularAccountOnBase: deployed(2n),
   /** The same account code, deployed and funded, never used. */
   freshModularAccountOnBase: deployed(3n),

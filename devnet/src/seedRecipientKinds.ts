@@ -15,10 +15,10 @@ import { toPackedUserOperation } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
 import { artifacts } from "./contracts/artifacts";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
-import { demoContracts } from "./demoWorld";
+import { create2Deployer } from "./demoWorld";
 import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
-import { recipientKinds } from "./recipientKinds";
+import { entryPointV07Salt, recipientKinds } from "./recipientKinds";
 
 const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
 const faucet = signer(devnetAccounts.faucet);
@@ -50,10 +50,24 @@ async function deploy(
   }
 }
 
-/** One UserOperation through the EntryPoint v0.8: the account sends 0.001 ETH to the faucet. */
+/** The real EntryPoint v0.7 from its published bytecode, via Nick's factory, at 0x0000…a032. */
+async function deployEntryPointV07(client: DevnetClient) {
+  await client.confirm(
+    client.sendTransaction({
+      account: faucet,
+      to: create2Deployer,
+      data: concat([entryPointV07Salt, publishedArtifacts.EntryPointV07.bytecode]),
+      gas: 8_000_000n,
+    }),
+  );
+  const code = await client.getCode({ address: recipientKinds.entryPointV07OnBase });
+  if (!code || code === "0x") throw new UpstreamError("EntryPoint v0.7 did not deploy");
+}
+
+/** One UserOperation through the EntryPoint v0.7: the account sends 0.001 ETH to the faucet. */
 async function useModularAccount(client: DevnetClient, account: Address) {
   const owner = signer(devnetAccounts.modularAccountOwner);
-  const entryPoint = demoContracts.entryPointV08;
+  const entryPoint = recipientKinds.entryPointV07OnBase;
   const userOperation = {
     sender: account,
     nonce: 0n,
@@ -76,7 +90,7 @@ async function useModularAccount(client: DevnetClient, account: Address) {
   const packed = toPackedUserOperation(userOperation);
   const userOpHash = (await client.readContract({
     address: entryPoint,
-    abi: publishedArtifacts.EntryPoint.abi,
+    abi: publishedArtifacts.EntryPointV07.abi,
     functionName: "getUserOpHash",
     args: [packed],
   })) as Hex;
@@ -86,7 +100,7 @@ async function useModularAccount(client: DevnetClient, account: Address) {
     client.writeContract({
       account: bundler,
       address: entryPoint,
-      abi: publishedArtifacts.EntryPoint.abi,
+      abi: publishedArtifacts.EntryPointV07.abi,
       functionName: "handleOps",
       args: [[{ ...packed, signature }], bundler.address],
       gas: 2_000_000n,
@@ -95,14 +109,16 @@ async function useModularAccount(client: DevnetClient, account: Address) {
 }
 
 /**
- * On base, after the demo world (it needs the EntryPoint v0.8 and a funded bundler): an onlyEOA
- * vault, a tx.origin gate, an ERC-7579 account used through the EntryPoint and a fresh one, and
- * an EOA holding only two ERC-20s presend does not read.
+ * On base, after the demo world (it needs a funded bundler): the EntryPoint v0.7, an onlyEOA
+ * vault, a tx.origin gate, an ERC-7579 account used through the EntryPoint v0.7 and a fresh one,
+ * an EOA holding only two ERC-20s presend does not read, an ERC-1155 collection, an upgradeable
+ * ERC-20 behind an ERC-1967 proxy, a Uniswap V2 pair and WETH9.
  * @example await seedRecipientKindsOnBase(baseClient);
  */
 export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<void> {
   const { modularAccountOwner, originGateCustomer, spamTokensOnlyOnBase } = devnetAccounts;
   await send(client, devnetAccounts.faucet, baseDeployer.address, "2");
+  await deployEntryPointV07(client);
   await deploy(client, artifacts.DemoEoaOnlyVault, recipientKinds.eoaOnlyVaultOnBase);
   await deploy(client, artifacts.DemoOriginGate, recipientKinds.originGateOnBase, [
     originGateCustomer.address,
@@ -112,7 +128,7 @@ export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<vo
     recipientKinds.freshModularAccountOnBase,
   ]) {
     await deploy(client, artifacts.DemoModularAccount, account, [
-      demoContracts.entryPointV08,
+      recipientKinds.entryPointV07OnBase,
       modularAccountOwner.address,
     ]);
     await send(client, devnetAccounts.faucet, account, "0.2");

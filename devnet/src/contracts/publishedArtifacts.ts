@@ -64,7 +64,8 @@ const optimism = "@eth-optimism/contracts-bedrock/forge-artifacts";
 
 /**
  * Contracts exactly as their authors published them on npm (Safe 1.4.1 from
- * `@safe-global/safe-contracts`, ERC-4337 v0.8 from `@account-abstraction/contracts`, Optimism's
+ * `@safe-global/safe-contracts`, ERC-4337 v0.8 and v0.7 from `@account-abstraction/contracts`
+ * 0.8.0 and 0.7.0, Optimism's
  * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3, UniswapV2Factory and
  * UniswapV2Pair from `@uniswap/v2-core` 1.0.1, WETH9 from `@uniswap/v2-periphery` 1.1.0-beta.0): the local world
  * deploys these bytes, so presend is tried on the real code, not on lookalikes.
@@ -75,6 +76,7 @@ export const publishedArtifacts = {
   SafeProxy: load(`${safe}/proxies/SafeProxy.sol/SafeProxy.json`),
   SafeProxyFactory: load(`${safe}/proxies/SafeProxyFactory.sol/SafeProxyFactory.json`),
   EntryPoint: load(`${aa}/EntryPoint.json`),
+  EntryPointV07: load("account-abstraction-contracts-v07/artifacts/EntryPoint.json"),
   SimpleAccount: load(`${aa}/SimpleAccount.json`),
   SimpleAccountFactory: load(`${aa}/SimpleAccountFactory.json`),
   Simple7702Account: load(`${aa}/Simple7702Account.json`),

@@ -143,7 +143,7 @@ const rows: Row[] = [
   },
   // Wrong before, right now.
   {
-    name: "ERC-7579 account (Kernel's interface, entrypoint() in lower case) used through the EntryPoint",
+    name: "ERC-7579 account (Kernel's interface, entrypoint() in lower case) used through EntryPoint v0.7",
     address: recipientKinds.usedModularAccountOnBase,
     chain: "base",
     check: "ok",
@@ -319,12 +319,15 @@ describe("recipients people really hit (real anvil chains, published artifacts)"
     expect(proxied.implementation).toBe(recipientKinds.upgradeableTokenImplementationOnBase);
     // The used account's one UserOperation is counted by the EntryPoint.
     const nonce = await base.readContract({
-      address: demoContracts.entryPointV08,
+      address: recipientKinds.entryPointV07OnBase,
       abi: parseAbi(["function getNonce(address, uint192) view returns (uint256)"]),
       functionName: "getNonce",
       args: [recipientKinds.usedModularAccountOnBase, 0n],
     });
     expect(nonce).toBe(1n);
+    expect(recipientKinds.entryPointV07OnBase).toBe("0x0000000071727De22E5E9d8BAf0edAc6f37da032");
+    const account = await reader.read(recipientKinds.usedModularAccountOnBase, "base");
+    expect(account.entryPoint).toBe(recipientKinds.entryPointV07OnBase);
   });
 
   it("still reads each address in one HTTP request per chain, a batch of at most 10 entries", async () => {
