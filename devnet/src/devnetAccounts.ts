@@ -54,7 +54,8 @@ export const devnetAccounts = {
   /**
    * Deploys the recipients people really hit (recipientKinds.ts) on base: DemoEoaOnlyVault (0),
    * DemoOriginGate (1), two DemoModularAccounts (2, 3), two spam ERC-20s (4, 6), DemoMultiToken
-   * (8), DemoUpgradeableToken (9) behind DemoProxy (10), the published UniswapV2Factory (11).
+   * (8), DemoUpgradeableToken (9) behind DemoProxy (10), the published UniswapV2Factory (11),
+   * GnosisSafeL2 1.3.0 (17) and GnosisSafeProxyFactory 1.3.0 (18).
    */
   recipientsDeployer: account("recipients-deployer"),
   /**

@@ -1,7 +1,15 @@
-import { type Address, encodePacked, getContractAddress, type Hex, keccak256 } from "viem";
+import {
+  type Address,
+  concat,
+  encodePacked,
+  getContractAddress,
+  type Hex,
+  keccak256,
+  pad,
+} from "viem";
 import { optimism } from "viem/chains";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
-import { create2Deployer } from "./demoWorld";
+import { create2Deployer, demoSafes, safeInitializer } from "./demoWorld";
 import { devnetAccounts } from "./devnetAccounts";
 
 /** The salt the EntryPoint v0.7 was deployed with on every chain: it lands at 0x0000…a032. */
@@ -21,6 +29,21 @@ const [token0, token1] =
   spamTokenA.toLowerCase() < spamTokenB.toLowerCase()
     ? [spamTokenA, spamTokenB]
     : [spamTokenB, spamTokenA];
+
+const safe130Singleton = deployed(17n);
+const safe130Factory = deployed(18n);
+/** Safe 1.3.0's factory: CREATE2 of its proxy code and the singleton, salted by the initializer. */
+const safe130Address = getContractAddress({
+  opcode: "CREATE2",
+  from: safe130Factory,
+  salt: keccak256(
+    encodePacked(
+      ["bytes32", "uint256"],
+      [keccak256(safeInitializer(demoSafes.base.owners, demoSafes.base.threshold)), 0n],
+    ),
+  ),
+  bytecode: concat([publishedArtifacts.GnosisSafeProxy.bytecode, pad(safe130Singleton)]),
+});
 
 /**
  * The recipients people really hit, beyond the demo table, as the seeding builds them with real
@@ -60,6 +83,10 @@ export const recipientKinds = {
     salt: keccak256(encodePacked(["address", "address"], [token0, token1])),
     bytecode: publishedArtifacts.UniswapV2Pair.bytecode,
   }),
+  /** Safe 1.3.0 L2 (npm @gnosis.pm/safe-contracts): singleton, proxy factory, and a Safe that executed one transaction. */
+  safe130L2SingletonOnBase: safe130Singleton,
+  safe130FactoryOnBase: safe130Factory,
+  safe130L2OnBase: safe130Address,
   /** The published WETH9 at Base's WETH predeploy address, holding a real deposit. */
   wethOnBase: "0x4200000000000000000000000000000000000006" as Address,
   /** Forwards every native deposit to exchangeCollector; it forwarded a real one. */

@@ -10,12 +10,13 @@ import {
   pad,
   parseEther,
   parseGwei,
+  zeroAddress,
 } from "viem";
 import { toPackedUserOperation } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
 import { artifacts } from "./contracts/artifacts";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
-import { create2Deployer } from "./demoWorld";
+import { create2Deployer, demoSafes, safeInitializer } from "./demoWorld";
 import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
 import { entryPointV07Salt, recipientKinds } from "./recipientKinds";
@@ -112,7 +113,7 @@ async function useModularAccount(client: DevnetClient, account: Address) {
  * On base, after the demo world (it needs a funded bundler): the EntryPoint v0.7, an onlyEOA
  * vault, a tx.origin gate, an ERC-7579 account used through the EntryPoint v0.7 and a fresh one,
  * an EOA holding only two ERC-20s presend does not read, an ERC-1155 collection, an upgradeable
- * ERC-20 behind an ERC-1967 proxy, a Uniswap V2 pair and WETH9.
+ * ERC-20 behind an ERC-1967 proxy, a Uniswap V2 pair, WETH9 and a used Safe 1.3.0 L2.
  * @example await seedRecipientKindsOnBase(baseClient);
  */
 export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<void> {
@@ -164,6 +165,55 @@ export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<vo
   ]);
   await seedUniswapV2Pair(client, transfer);
   await seedWeth(client);
+  await seedSafe130L2(client);
+}
+
+/** A Safe 1.3.0 L2 from the published singleton and factory; owner A executes one transfer. */
+async function seedSafe130L2(client: DevnetClient) {
+  const safe = recipientKinds.safe130L2OnBase;
+  await deploy(client, publishedArtifacts.GnosisSafeL2, recipientKinds.safe130L2SingletonOnBase);
+  await deploy(
+    client,
+    publishedArtifacts.GnosisSafeProxyFactory,
+    recipientKinds.safe130FactoryOnBase,
+  );
+  await client.confirm(
+    client.writeContract({
+      account: baseDeployer,
+      address: recipientKinds.safe130FactoryOnBase,
+      abi: publishedArtifacts.GnosisSafeProxyFactory.abi,
+      functionName: "createProxyWithNonce",
+      args: [
+        recipientKinds.safe130L2SingletonOnBase,
+        safeInitializer(demoSafes.base.owners, demoSafes.base.threshold),
+        0n,
+      ],
+    }),
+  );
+  await send(client, devnetAccounts.faucet, safe, "0.5");
+  const owner = signer(devnetAccounts.multisigOwnerA);
+  // Signature type 1: "approved hash" by msg.sender, who must be an owner: r = owner, s = 0, v = 1.
+  const signature = concat([pad(owner.address), pad("0x00"), "0x01"]);
+  await client.confirm(
+    client.writeContract({
+      account: owner,
+      address: safe,
+      abi: publishedArtifacts.GnosisSafeL2.abi,
+      functionName: "execTransaction",
+      args: [
+        faucet.address,
+        parseEther("0.01"),
+        "0x",
+        0,
+        0n,
+        0n,
+        0n,
+        zeroAddress,
+        zeroAddress,
+        signature,
+      ],
+    }),
+  );
 }
 
 /** The published UniswapV2Factory creates the spam tokens' pair, which mints on real liquidity. */

@@ -59,12 +59,13 @@ function loadWaffle(file: string, contractName: string): PublishedArtifact {
   };
 }
 
+const safe130 = "@gnosis.pm/safe-contracts/build/artifacts/contracts";
 const aa = "@account-abstraction/contracts/artifacts";
 const optimism = "@eth-optimism/contracts-bedrock/forge-artifacts";
 
 /**
  * Contracts exactly as their authors published them on npm (Safe 1.4.1 from
- * `@safe-global/safe-contracts`, ERC-4337 v0.8 and v0.7 from `@account-abstraction/contracts`
+ * `@safe-global/safe-contracts`, Safe 1.3.0 L2 from `@gnosis.pm/safe-contracts`, ERC-4337 v0.8 and v0.7 from `@account-abstraction/contracts`
  * 0.8.0 and 0.7.0, Optimism's
  * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3, UniswapV2Factory and
  * UniswapV2Pair from `@uniswap/v2-core` 1.0.1, WETH9 from `@uniswap/v2-periphery` 1.1.0-beta.0): the local world
@@ -75,6 +76,11 @@ export const publishedArtifacts = {
   Safe: load(`${safe}/Safe.sol/Safe.json`),
   SafeProxy: load(`${safe}/proxies/SafeProxy.sol/SafeProxy.json`),
   SafeProxyFactory: load(`${safe}/proxies/SafeProxyFactory.sol/SafeProxyFactory.json`),
+  GnosisSafeL2: load(`${safe130}/GnosisSafeL2.sol/GnosisSafeL2.json`),
+  GnosisSafeProxy: load(`${safe130}/proxies/GnosisSafeProxy.sol/GnosisSafeProxy.json`),
+  GnosisSafeProxyFactory: load(
+    `${safe130}/proxies/GnosisSafeProxyFactory.sol/GnosisSafeProxyFactory.json`,
+  ),
   EntryPoint: load(`${aa}/EntryPoint.json`),
   EntryPointV07: load("account-abstraction-contracts-v07/artifacts/EntryPoint.json"),
   SimpleAccount: load(`${aa}/SimpleAccount.json`),

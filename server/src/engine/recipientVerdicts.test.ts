@@ -42,6 +42,15 @@ type Row = {
 const rows: Row[] = [
   // Right before, stay right.
   {
+    name: "Safe 1.3.0 L2 (published GnosisSafeL2) with one executed transaction",
+    address: recipientKinds.safe130L2OnBase,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "Active Safe (2 owners, threshold 1) on base",
+  },
+  {
     name: "Safe 1.4.1 with one executed transaction",
     address: demoAccounts.usedSafeOnBase,
     chain: "base",
