@@ -55,7 +55,7 @@ export const devnetAccounts = {
    * Deploys the recipients people really hit (recipientKinds.ts) on base: DemoEoaOnlyVault (0),
    * DemoOriginGate (1), two DemoModularAccounts (2, 3), two spam ERC-20s (4, 6), DemoMultiToken
    * (8), DemoUpgradeableToken (9) behind DemoProxy (10), the published UniswapV2Factory (11),
-   * GnosisSafeL2 1.3.0 (17) and GnosisSafeProxyFactory 1.3.0 (18).
+   * GnosisSafeL2 1.3.0 (17), GnosisSafeProxyFactory 1.3.0 (18), then its Safe (19), EIP7702StatelessDeleGator (20).
    */
   recipientsDeployer: account("recipients-deployer"),
   /**
@@ -69,6 +69,8 @@ export const devnetAccounts = {
   modularAccountOwner: account("modular-account-owner"),
   /** The exchange's collector behind DemoDepositForwarder. */
   exchangeCollector: account("exchange-collector"),
+  /** EOA on base that delegated to MetaMask's EIP7702StatelessDeleGator and used it. */
+  metaMaskDelegatedOnBase: account("eip7702-metamask-on-base"),
   /** Holds only two ERC-20s presend does not read (spam), never sent anything, on base. */
   spamTokensOnlyOnBase: account("spam-tokens-only-on-base"),
   /** Owners of the demo Safes (A executes the used Safe's transaction; B and C never transact). */

@@ -87,6 +87,9 @@ export const recipientKinds = {
   safe130L2SingletonOnBase: safe130Singleton,
   safe130FactoryOnBase: safe130Factory,
   safe130L2OnBase: safe130Address,
+  /** MetaMask's EIP7702StatelessDeleGator as deployed here, and at MetaMask's own address. */
+  metaMaskDelegatorDeploymentOnBase: deployed(20n),
+  metaMaskDelegatorOnBase: "0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B" as Address,
   /** The published WETH9 at Base's WETH predeploy address, holding a real deposit. */
   wethOnBase: "0x4200000000000000000000000000000000000006" as Address,
   /** Forwards every native deposit to exchangeCollector; it forwarded a real one. */

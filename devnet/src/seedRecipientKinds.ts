@@ -166,6 +166,35 @@ export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<vo
   await seedUniswapV2Pair(client, transfer);
   await seedWeth(client);
   await seedSafe130L2(client);
+  await seedMetaMaskDelegated(client);
+}
+
+/**
+ * MetaMask's published EIP7702StatelessDeleGator, deployed by a real transaction, its runtime code
+ * then installed at MetaMask's own address (where every chain has it; anvil_setCode, as the
+ * stablecoins are installed); an EOA delegates to it (EIP-7702) and sends a transfer.
+ */
+async function seedMetaMaskDelegated(client: DevnetClient) {
+  const deployment = recipientKinds.metaMaskDelegatorDeploymentOnBase;
+  await deploy(client, publishedArtifacts.EIP7702StatelessDeleGator, deployment, [
+    recipientKinds.entryPointV07OnBase,
+    recipientKinds.entryPointV07OnBase,
+  ]);
+  const code = await client.getCode({ address: deployment });
+  if (!code || code === "0x") throw new UpstreamError("the MetaMask delegator did not deploy");
+  await client.setCode({ address: recipientKinds.metaMaskDelegatorOnBase, bytecode: code });
+  const account = devnetAccounts.metaMaskDelegatedOnBase;
+  const eoa = signer(account);
+  await send(client, devnetAccounts.faucet, eoa.address, "1");
+  const authorization = await client.signAuthorization({
+    account: eoa,
+    contractAddress: recipientKinds.metaMaskDelegatorOnBase,
+    executor: "self",
+  });
+  await client.confirm(
+    client.sendTransaction({ account: eoa, authorizationList: [authorization], to: eoa.address }),
+  );
+  await send(client, account, faucet.address, "0.1");
 }
 
 /** A Safe 1.3.0 L2 from the published singleton and factory; owner A executes one transfer. */

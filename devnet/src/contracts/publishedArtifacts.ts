@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { EIP7702StatelessDeleGator as metaMaskDelegatorAbi } from "@metamask/delegation-abis";
+import { EIP7702StatelessDeleGator as metaMaskDelegatorBytecode } from "@metamask/delegation-abis/bytecode";
 import type { Abi, Hex } from "viem";
 import { z } from "zod";
 
@@ -68,7 +70,8 @@ const optimism = "@eth-optimism/contracts-bedrock/forge-artifacts";
  * `@safe-global/safe-contracts`, Safe 1.3.0 L2 from `@gnosis.pm/safe-contracts`, ERC-4337 v0.8 and v0.7 from `@account-abstraction/contracts`
  * 0.8.0 and 0.7.0, Optimism's
  * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3, UniswapV2Factory and
- * UniswapV2Pair from `@uniswap/v2-core` 1.0.1, WETH9 from `@uniswap/v2-periphery` 1.1.0-beta.0): the local world
+ * UniswapV2Pair from `@uniswap/v2-core` 1.0.1, WETH9 from `@uniswap/v2-periphery` 1.1.0-beta.0,
+ * MetaMask's EIP7702StatelessDeleGator from `@metamask/delegation-abis` 2.0.0): the local world
  * deploys these bytes, so presend is tried on the real code, not on lookalikes.
  * @example await client.deployContract({ abi: publishedArtifacts.Safe.abi, bytecode: publishedArtifacts.Safe.bytecode });
  */
@@ -94,4 +97,11 @@ export const publishedArtifacts = {
   UniswapV2Factory: loadWaffle("@uniswap/v2-core/build/UniswapV2Factory.json", "UniswapV2Factory"),
   UniswapV2Pair: loadWaffle("@uniswap/v2-core/build/UniswapV2Pair.json", "UniswapV2Pair"),
   WETH9: loadWaffle("@uniswap/v2-periphery/build/WETH9.json", "WETH9"),
+  // MetaMask publishes ABI and creation code as modules; the runtime code comes from a deployment.
+  EIP7702StatelessDeleGator: {
+    contractName: "EIP7702StatelessDeleGator",
+    abi: metaMaskDelegatorAbi as Abi,
+    bytecode: metaMaskDelegatorBytecode as Hex,
+    deployedBytecode: "0x" as Hex,
+  },
 };

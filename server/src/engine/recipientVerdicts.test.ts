@@ -78,6 +78,15 @@ const rows: Row[] = [
     says: "Simple7702Account smart account (EIP-7702)",
   },
   {
+    name: "EIP-7702 account on MetaMask's EIP7702StatelessDeleGator (published bytecode)",
+    address: devnetAccounts.metaMaskDelegatedOnBase.address,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "MetaMask smart account (EIP-7702)",
+  },
+  {
     name: "OpenZeppelin ERC-20",
     address: demoContracts.tokenOnBase,
     chain: "base",
