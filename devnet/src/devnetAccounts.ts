@@ -52,6 +52,13 @@ export const devnetAccounts = {
   /** Deploys the Safe 1.4.1 singleton (nonce 0) and SafeProxyFactory (nonce 1) on ethereum. */
   ethereumDeployer: account("ethereum-deployer"),
   /**
+   * Funds the recipients seeding (given its balance like the faucet), so that seeding runs beside
+   * the demo world's without sharing the faucet's nonces.
+   */
+  recipientsFunder: account("recipients-funder"),
+  /** Owner of the Safe 1.3.0 L2 (with modularAccountOwner); executes its one transaction. */
+  safe130Owner: account("safe130-owner"),
+  /**
    * Deploys the recipients people really hit (recipientKinds.ts) on base: DemoEoaOnlyVault (0),
    * DemoOriginGate (1), two DemoModularAccounts (2, 3), two spam ERC-20s (4, 6), DemoMultiToken
    * (8), DemoUpgradeableToken (9) behind DemoProxy (10), the published UniswapV2Factory (11),

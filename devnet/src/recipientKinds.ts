@@ -9,7 +9,7 @@ import {
 } from "viem";
 import { optimism } from "viem/chains";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
-import { create2Deployer, demoSafes, safeInitializer } from "./demoWorld";
+import { create2Deployer, safeInitializer } from "./demoWorld";
 import { devnetAccounts } from "./devnetAccounts";
 
 /** The salt the EntryPoint v0.7 was deployed with on every chain: it lands at 0x0000…a032. */
@@ -30,6 +30,11 @@ const [token0, token1] =
     ? [spamTokenA, spamTokenB]
     : [spamTokenB, spamTokenA];
 
+/** The Safe 1.3.0 L2's owners (2, threshold 1). */
+export const safe130Safe = {
+  owners: [devnetAccounts.safe130Owner.address, devnetAccounts.modularAccountOwner.address],
+  threshold: 1n,
+} as const;
 const safe130Singleton = deployed(17n);
 const safe130Factory = deployed(18n);
 /** Safe 1.3.0's factory: CREATE2 of its proxy code and the singleton, salted by the initializer. */
@@ -39,7 +44,7 @@ const safe130Address = getContractAddress({
   salt: keccak256(
     encodePacked(
       ["bytes32", "uint256"],
-      [keccak256(safeInitializer(demoSafes.base.owners, demoSafes.base.threshold)), 0n],
+      [keccak256(safeInitializer(safe130Safe.owners, safe130Safe.threshold)), 0n],
     ),
   ),
   bytecode: concat([publishedArtifacts.GnosisSafeProxy.bytecode, pad(safe130Singleton)]),

@@ -107,9 +107,6 @@ async function seedBase(client: DevnetClient) {
   await sendEther(client, devnetAccounts.faucet, facilitator.address, "10");
 
   await sendEther(client, devnetAccounts.faucet, burnAddress, "1");
-
-  // The recipients people really hit, beyond the demo table (recipientKinds.ts).
-  await seedRecipientKindsOnBase(client);
 }
 
 async function seedEthereum(client: DevnetClient) {
@@ -120,7 +117,6 @@ async function seedEthereum(client: DevnetClient) {
     to: demoAccounts.safeOnEthereum,
     amount: usdc("10000"),
   });
-  await seedRecipientKindsOnEthereum(client);
 }
 
 async function seedArbitrum(client: DevnetClient) {
@@ -150,9 +146,15 @@ async function seedArbitrum(client: DevnetClient) {
   });
 }
 
+// The recipients people really hit, beyond the demo table (recipientKinds.ts), are seeded beside
+// the demo world on the same chain: their own funder and keys, so no nonce is shared.
 const seeders: Partial<Record<ChainName, (client: DevnetClient) => Promise<void>>> = {
-  base: seedBase,
-  ethereum: seedEthereum,
+  base: async (client) => {
+    await Promise.all([seedBase(client), seedRecipientKindsOnBase(client)]);
+  },
+  ethereum: async (client) => {
+    await Promise.all([seedEthereum(client), seedRecipientKindsOnEthereum(client)]);
+  },
   arbitrum: seedArbitrum,
 };
 

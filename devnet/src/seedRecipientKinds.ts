@@ -16,13 +16,14 @@ import { toPackedUserOperation } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
 import { artifacts } from "./contracts/artifacts";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
-import { create2Deployer, demoSafes, safeInitializer } from "./demoWorld";
+import { create2Deployer, safeInitializer } from "./demoWorld";
 import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
-import { entryPointV07Salt, recipientKinds } from "./recipientKinds";
+import { entryPointV07Salt, recipientKinds, safe130Safe } from "./recipientKinds";
 
 const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
 const faucet = signer(devnetAccounts.faucet);
+const { recipientsFunder: funder } = devnetAccounts;
 const baseDeployer = signer(devnetAccounts.recipientsDeployer);
 const ethereumDeployer = signer(devnetAccounts.recipientsEthereumDeployer);
 
@@ -55,7 +56,7 @@ async function deploy(
 async function deployEntryPointV07(client: DevnetClient) {
   await client.confirm(
     client.sendTransaction({
-      account: faucet,
+      account: signer(funder),
       to: create2Deployer,
       data: concat([entryPointV07Salt, publishedArtifacts.EntryPointV07.bytecode]),
       gas: 8_000_000n,
@@ -96,7 +97,8 @@ async function useModularAccount(client: DevnetClient, account: Address) {
     args: [packed],
   })) as Hex;
   const signature = await owner.sign({ hash: userOpHash });
-  const bundler = signer(devnetAccounts.bundler);
+  // The owner bundles its own operation: the demo bundler's nonces belong to the demo seeding.
+  const bundler = owner;
   await client.confirm(
     client.writeContract({
       account: bundler,
@@ -118,7 +120,9 @@ async function useModularAccount(client: DevnetClient, account: Address) {
  */
 export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<void> {
   const { modularAccountOwner, originGateCustomer, spamTokensOnlyOnBase } = devnetAccounts;
-  await send(client, devnetAccounts.faucet, baseDeployer.address, "2");
+  await client.setBalance({ address: funder.address, value: parseEther("100") });
+  await send(client, funder, baseDeployer.address, "2");
+  await send(client, funder, modularAccountOwner.address, "0.5");
   await deployEntryPointV07(client);
   await deploy(client, artifacts.DemoEoaOnlyVault, recipientKinds.eoaOnlyVaultOnBase);
   await deploy(client, artifacts.DemoOriginGate, recipientKinds.originGateOnBase, [
@@ -132,7 +136,7 @@ export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<vo
       recipientKinds.entryPointV07OnBase,
       modularAccountOwner.address,
     ]);
-    await send(client, devnetAccounts.faucet, account, "0.2");
+    await send(client, funder, account, "0.2");
   }
   await useModularAccount(client, recipientKinds.usedModularAccountOnBase);
   const transfer = (token: Address, to: Address, amount: bigint) =>
@@ -185,7 +189,7 @@ async function seedMetaMaskDelegated(client: DevnetClient) {
   await client.setCode({ address: recipientKinds.metaMaskDelegatorOnBase, bytecode: code });
   const account = devnetAccounts.metaMaskDelegatedOnBase;
   const eoa = signer(account);
-  await send(client, devnetAccounts.faucet, eoa.address, "1");
+  await send(client, funder, eoa.address, "1");
   const authorization = await client.signAuthorization({
     account: eoa,
     contractAddress: recipientKinds.metaMaskDelegatorOnBase,
@@ -214,13 +218,14 @@ async function seedSafe130L2(client: DevnetClient) {
       functionName: "createProxyWithNonce",
       args: [
         recipientKinds.safe130L2SingletonOnBase,
-        safeInitializer(demoSafes.base.owners, demoSafes.base.threshold),
+        safeInitializer(safe130Safe.owners, safe130Safe.threshold),
         0n,
       ],
     }),
   );
-  await send(client, devnetAccounts.faucet, safe, "0.5");
-  const owner = signer(devnetAccounts.multisigOwnerA);
+  await send(client, funder, safe, "0.5");
+  const owner = signer(devnetAccounts.safe130Owner);
+  await send(client, funder, owner.address, "0.1");
   // Signature type 1: "approved hash" by msg.sender, who must be an owner: r = owner, s = 0, v = 1.
   const signature = concat([pad(owner.address), pad("0x00"), "0x01"]);
   await client.confirm(
@@ -301,11 +306,12 @@ async function seedWeth(client: DevnetClient) {
  * @example await seedRecipientKindsOnEthereum(ethereumClient);
  */
 export async function seedRecipientKindsOnEthereum(client: DevnetClient): Promise<void> {
-  await send(client, devnetAccounts.faucet, ethereumDeployer.address, "2");
+  await client.setBalance({ address: funder.address, value: parseEther("100") });
+  await send(client, funder, ethereumDeployer.address, "2");
   await deploy(client, artifacts.DemoDepositForwarder, recipientKinds.depositForwarderOnEthereum, [
     devnetAccounts.exchangeCollector.address,
   ]);
-  await send(client, devnetAccounts.faucet, recipientKinds.depositForwarderOnEthereum, "0.05");
+  await send(client, funder, recipientKinds.depositForwarderOnEthereum, "0.05");
 
   const messenger = recipientKinds.opStackMessengerOnEthereum;
   await deploy(client, artifacts.DemoOpStackMessenger, messenger);
@@ -341,5 +347,5 @@ export async function seedRecipientKindsOnEthereum(client: DevnetClient): Promis
     }),
   );
   // A plain ETH send from a wallet: the bridge passes it to the messenger for the sender's L2.
-  await send(client, devnetAccounts.faucet, bridge, "0.01");
+  await send(client, funder, bridge, "0.01");
 }
