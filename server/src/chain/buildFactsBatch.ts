@@ -18,6 +18,11 @@ import {
   prepareEncodeFunctionData,
   stringToHex,
 } from "viem";
+import {
+  entryPoint06Address,
+  entryPoint07Address,
+  entryPoint08Address,
+} from "viem/account-abstraction";
 
 export type JsonRpcRequest = {
   jsonrpc: "2.0";
@@ -26,11 +31,11 @@ export type JsonRpcRequest = {
   params: unknown[];
 };
 
-/** The ERC-4337 EntryPoints presend recognises, by version. */
+/** The ERC-4337 EntryPoints presend recognises, by version (their canonical addresses, from viem). */
 export const entryPoints = {
-  "v0.6": "0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789",
-  "v0.7": "0x0000000071727De22E5E9d8BAf0edAc6f37da032",
-  "v0.8": "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108",
+  "v0.6": entryPoint06Address,
+  "v0.7": entryPoint07Address,
+  "v0.8": entryPoint08Address,
 } as const satisfies Record<string, Address>;
 export type EntryPointVersion = keyof typeof entryPoints;
 
