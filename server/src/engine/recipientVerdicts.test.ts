@@ -258,9 +258,16 @@ describe("recipients people really hit (real anvil chains, published artifacts)"
     expect(codes).not.toContain("contract_elsewhere");
   });
 
-  it("simulates the send from an EOA: an onlyEOA vault keeps it, a relay through a contract is refused", async () => {
+  it("simulates the send from an EOA: an onlyEOA vault keeps it, the bridge takes it, a relay through a contract is refused", async () => {
     const facts = await reader.read(recipientKinds.eoaOnlyVaultOnBase, "base");
     expect(facts.receiveSimulation).toMatchObject({ outcome: "kept" });
+    // Optimism's published L1StandardBridge (onlyEOA: no code at msg.sender) takes the send and
+    // passes it to its messenger, for the sender's own L2 address: not "a native send would revert".
+    const bridge = await reader.read(recipientKinds.l1StandardBridgeOnEthereum, "ethereum");
+    expect(bridge.receiveSimulation).toMatchObject({
+      outcome: "forwarded",
+      forwardedTo: recipientKinds.opStackMessengerOnEthereum,
+    });
     // The guard is real: the same send relayed by Multicall3 (what a contract sender does) reverts.
     const client = devnetClient("base", world.chains.base.rpcUrl);
     const relay = parseAbi([
