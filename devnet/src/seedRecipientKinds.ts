@@ -112,7 +112,7 @@ async function useModularAccount(client: DevnetClient, account: Address) {
 }
 
 /**
- * On base, after the demo world (it needs a funded bundler): the EntryPoint v0.7, an onlyEOA
+ * On base, beside the demo world (its own funder and keys): the EntryPoint v0.7, an onlyEOA
  * vault, a tx.origin gate, an ERC-7579 account used through the EntryPoint v0.7 and a fresh one,
  * an EOA holding only two ERC-20s presend does not read, an ERC-1155 collection, an upgradeable
  * ERC-20 behind an ERC-1967 proxy, a Uniswap V2 pair, WETH9 and a used Safe 1.3.0 L2.
