@@ -18,7 +18,7 @@ function publishedAddress(name: string, chain: keyof typeof chains): string[] {
   if (name === "Permit2") return [PERMIT2_ADDRESS];
   if (name === "Uniswap V2 Router02") return [V2_ROUTER_ADDRESSES[id] ?? ""];
   if (name === "Uniswap SwapRouter02") return [SWAP_ROUTER_02_ADDRESSES(id)];
-  if (name.includes("wrapped native")) return [WETH9[id]?.address ?? ""];
+  if (name === "WETH" || name === "WMATIC") return [WETH9[id]?.address ?? ""];
   const safe = name.startsWith("SafeL2")
     ? getSafeL2SingletonDeployment
     : name.includes("factory")

@@ -16,7 +16,7 @@ export type ProtocolOutcome = "lost" | "elsewhere";
 
 export type ProtocolContract = {
   name: string;
-  /** Who published the deployment. */
+  /** Who published it (or, for a wrapped native token, what it is): shown after the name. */
   operator: string;
   address: string;
   chains: readonly ChainName[];
@@ -77,7 +77,7 @@ const swapRouter02 = (address: string, chains: readonly ChainName[]): ProtocolCo
 
 const entryPoint = (version: string, address: string): ProtocolContract => ({
   name: `ERC-4337 EntryPoint ${version}`,
-  operator: "eth-infinitism (ERC-4337)",
+  operator: "eth-infinitism",
   address,
   chains: everyChain,
   outcome: "lost",
@@ -106,8 +106,8 @@ const wrappedNative = (
   address: string,
   chains: readonly ChainName[],
 ): ProtocolContract => ({
-  name: `${symbol} (wrapped native token)`,
-  operator: "Uniswap token list",
+  name: symbol,
+  operator: "wrapped native token",
   address,
   chains,
   outcome: "elsewhere",
@@ -123,7 +123,7 @@ const opStackBridge = (
   nativeSend: string,
 ): ProtocolContract => ({
   name,
-  operator: "Optimism (OP Stack)",
+  operator: "Optimism",
   address,
   chains,
   outcome: "elsewhere",
@@ -160,7 +160,7 @@ export const protocolContracts: readonly ProtocolContract[] = [
   entryPoint("v0.8", entryPoint08Address),
   {
     name: "Multicall3",
-    operator: "mds1 (Multicall3)",
+    operator: "mds1",
     address: multicall3Address,
     chains: everyChain,
     outcome: "lost",
