@@ -51,6 +51,20 @@ export const devnetAccounts = {
   baseDeployer: account("base-deployer"),
   /** Deploys the Safe 1.4.1 singleton (nonce 0) and SafeProxyFactory (nonce 1) on ethereum. */
   ethereumDeployer: account("ethereum-deployer"),
+  /** A sender with history on base: paid genuineCounterparty 6 times in USDC (address poisoning rows). */
+  poisoningVictim: account("poisoning-victim"),
+  /** The address poisoningVictim really pays; it sent one transaction of its own. */
+  genuineCounterparty: account("genuine-counterparty"),
+  /** Plants zero-value transferFrom(victim, lookalike, 0) calls on base USDC (it needs no allowance). */
+  poisoner: account("poisoner"),
+  /** A poisoning address sprayed into five unrelated histories with zero-value transfers. */
+  sprayedPoisoner: account("sprayed-poisoner"),
+  /** Listed as a scam on base in the demo address list. */
+  listedScam: account("listed-scam"),
+  /** An exchange deposit address on base: it received USDC and swept it to exchangeCollector. */
+  exchangeDeposit: account("exchange-deposit"),
+  /** The exchange's collector wallet on base, listed as exchange-collector in the demo list. */
+  exchangeCollector: account("exchange-collector"),
   /** Owners of the demo Safes (A executes the used Safe's transaction; B and C never transact). */
   multisigOwnerA: account("multisig-owner-a"),
   multisigOwnerB: account("multisig-owner-b"),

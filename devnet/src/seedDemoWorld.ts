@@ -8,6 +8,7 @@ import { burnAddress, demoAccounts, demoContracts } from "./demoWorld";
 import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
 import { mintStablecoin } from "./mintStablecoin";
+import { seedSenderWorldOnBase } from "./seedSenderWorld";
 import { seedSafeOnEthereum, seedWalletKindsOnBase } from "./seedWalletKinds";
 
 const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
@@ -106,6 +107,9 @@ async function seedBase(client: DevnetClient) {
   await sendEther(client, devnetAccounts.faucet, facilitator.address, "10");
 
   await sendEther(client, devnetAccounts.faucet, burnAddress, "1");
+
+  // Address poisoning, the demo address list and an exchange deposit address.
+  await seedSenderWorldOnBase(client);
 }
 
 async function seedEthereum(client: DevnetClient) {

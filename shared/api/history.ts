@@ -44,7 +44,10 @@ export const RecipientHistorySchema = z
     zeroValueTransfers: z.number().int(),
     /** Non-zero transfers below the dust line (0.01 of a 6-decimal stablecoin). */
     dustTransfers: z.number().int(),
-    /** Distinct other addresses in those zero-value and dust transfers. */
+    /**
+     * Distinct other addresses in those zero-value and dust transfers, leaving out lookalikes of
+     * addresses it really transacted with (those are poisoning aimed at it, not by it).
+     */
     zeroOrDustCounterparties: z.number().int(),
     /** Where the checked address sent tokens (non-zero), most transfers first, at most 10. */
     sentTo: z.array(z.object({ address: z.string(), transfers: z.number().int() })),

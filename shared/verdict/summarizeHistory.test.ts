@@ -140,3 +140,20 @@ describe("summarizeHistory", () => {
     });
   });
 });
+
+describe("summarizeHistory: a victim is not a poisoner", () => {
+  it("zero-value transfers with lookalikes of its own counterparties do not count toward the fingerprint", () => {
+    const lookalikes = ["1", "2", "3", "4"].map((digit) =>
+      getAddress(`0xabcd${digit.repeat(32)}1234`),
+    );
+    const history = summarizeHistory({
+      recipient: sender,
+      sender: null,
+      read: read([
+        transfer(sender, genuine, 3_000_000n),
+        ...lookalikes.map((lookalike) => transfer(sender, lookalike, 0n)),
+      ]),
+    });
+    expect(history.recipient).toMatchObject({ zeroValueTransfers: 4, zeroOrDustCounterparties: 0 });
+  });
+});

@@ -121,29 +121,41 @@ export function summarizeHistory(input: {
   });
 
   // The checked address's own transfers: the poisoning fingerprint and where it sweeps to.
-  let recipientTransfers = 0;
+  const own = transfers.filter(
+    (transfer) =>
+      transfer.from.toLowerCase() === recipient || transfer.to.toLowerCase() === recipient,
+  );
+  const otherOf = (transfer: TokenTransfer) =>
+    transfer.from.toLowerCase() === recipient ? transfer.to : transfer.from;
+  // Whom it really transacted with. A poisoning VICTIM's zero-value and dust transfers are with
+  // lookalikes of these; a poisoning address's are with unrelated people, its victims.
+  const realCounterparties = own
+    .filter((transfer) => transfer.value >= dustBelow)
+    .map((transfer) => getAddress(otherOf(transfer)));
   let zeroValueTransfers = 0;
   let dustTransfers = 0;
   const zeroOrDustCounterparties = new Set<string>();
   const sentTo = new Map<string, { address: Address; transfers: number }>();
-  for (const transfer of transfers) {
+  for (const transfer of own) {
     const from = transfer.from.toLowerCase();
     const to = transfer.to.toLowerCase();
-    if (from !== recipient && to !== recipient) continue;
-    recipientTransfers++;
-    const other = from === recipient ? to : from;
-    if (transfer.value === 0n) {
-      zeroValueTransfers++;
-      if (other !== recipient) zeroOrDustCounterparties.add(other);
-    } else if (transfer.value < dustBelow) {
-      dustTransfers++;
-      if (other !== recipient) zeroOrDustCounterparties.add(other);
-    } else if (from === recipient && to !== recipient) {
-      const entry = sentTo.get(to) ?? { address: getAddress(transfer.to), transfers: 0 };
-      entry.transfers++;
-      sentTo.set(to, entry);
+    const other = otherOf(transfer);
+    if (transfer.value >= dustBelow) {
+      if (from === recipient && to !== recipient) {
+        const entry = sentTo.get(to) ?? { address: getAddress(transfer.to), transfers: 0 };
+        entry.transfers++;
+        sentTo.set(to, entry);
+      }
+      continue;
+    }
+    if (transfer.value === 0n) zeroValueTransfers++;
+    else dustTransfers++;
+    const aimedAtThisAddress = findLookalike(other, realCounterparties) !== null;
+    if (other.toLowerCase() !== recipient && !aimedAtThisAddress) {
+      zeroOrDustCounterparties.add(other.toLowerCase());
     }
   }
+  const recipientTransfers = own.length;
 
   return {
     status: "read",

@@ -34,6 +34,12 @@ const requestBody = {
     required: false,
     description: `one of ${chainNames.join(", ")}; default base`,
   },
+  from: {
+    type: "string",
+    required: false,
+    description:
+      "the sender (same rules as address, not equal to it): adds the sender's own payment history (address poisoning, first-time recipient)",
+  },
 };
 
 const reportFields = ["address", "checksum", "chain", "verdict", "report", "checkedAt"];

@@ -204,7 +204,7 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
         content: { "application/json": { schema: reportSchema } },
       },
       400: error(
-        "Invalid body, address (malformed or wrong EIP-55 checksum) or unknown chain; never charged.",
+        "Invalid body, address (malformed or wrong EIP-55 checksum), unknown chain, invalid from (the same rules) or from equal to address; never charged.",
       ),
       402: {
         description:
@@ -227,10 +227,14 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
   });
 }
 
-function engineInput(body: { address: string; chain: ChainName }) {
+function engineInput(body: { address: string; chain: ChainName; from?: string | undefined }) {
   // The guard refused anything malformed; the input keeps its case so the report can say
   // whether it carried a checksum (the engine reports the EIP-55 form).
-  return { address: body.address.trim() as Address, chain: body.chain };
+  return {
+    address: body.address.trim() as Address,
+    chain: body.chain,
+    ...(body.from !== undefined && { from: body.from.trim() as Address }),
+  };
 }
 
 function unavailable(
