@@ -129,9 +129,13 @@ export function summarizeHistory(input: {
     transfer.from.toLowerCase() === recipient ? transfer.to : transfer.from;
   // Whom it really transacted with. A poisoning VICTIM's zero-value and dust transfers are with
   // lookalikes of these; a poisoning address's are with unrelated people, its victims.
-  const realCounterparties = own
-    .filter((transfer) => transfer.value >= dustBelow)
-    .map((transfer) => getAddress(otherOf(transfer)));
+  const realCounterparties = [
+    ...new Set(
+      own
+        .filter((transfer) => transfer.value >= dustBelow)
+        .map((transfer) => otherOf(transfer).toLowerCase() as Address),
+    ),
+  ];
   let zeroValueTransfers = 0;
   let dustTransfers = 0;
   const zeroOrDustCounterparties = new Set<string>();

@@ -45,8 +45,8 @@ describe("parseHistoryBatch", () => {
     expect(read.transfers).toEqual([
       expect.objectContaining({
         token: "USDC",
-        from,
-        to: address,
+        from: from.toLowerCase(),
+        to: address.toLowerCase(),
         value: 0n,
         blockNumber: 32n,
         timestamp: 0x6b061015,

@@ -41,9 +41,11 @@ const timestampOf = (value: unknown): number | null => {
   return seconds === null ? null : Number(seconds);
 };
 
+// Lowercase, not EIP-55: a thousand checksums (keccak each) would cost more than the query's
+// parsing; the summary checksums the few addresses it reports.
 const topicAddress = (topic: unknown): Address | null =>
   typeof topic === "string" && /^0x0{24}[0-9a-fA-F]{40}$/.test(topic)
-    ? getAddress(`0x${topic.slice(26)}`)
+    ? (`0x${topic.slice(26).toLowerCase()}` as Address)
     : null;
 
 function parseLogs(result: unknown, symbols: Map<string, string>): TokenTransfer[] {
