@@ -78,7 +78,10 @@ function bodyProblem(body: unknown): Problem | null {
       };
     }
     if (field === "from") {
-      return { code: "invalid_from", message: "from must be a string: 0x followed by 40 hex characters." };
+      return {
+        code: "invalid_from",
+        message: "from must be a string: 0x followed by 40 hex characters.",
+      };
     }
     if (field === "address") {
       return (body as { address?: unknown }).address === undefined
