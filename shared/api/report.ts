@@ -227,11 +227,7 @@ export type DeepReport = z.infer<typeof DeepReportSchema>;
 export const CheckRequestSchema = z.object({
   address: z.string(),
   chain: ChainNameSchema.default("base"),
-  from: z
-    .string()
-    .optional()
-    .describe(
-      "Optional: the sender, the address the money will come from (same rules as address). With it the check reads the sender's own stablecoin (and native) payments on the chain: a lookalike of an address the sender paid is address poisoning (danger), an address the sender never paid is a first-time recipient (caution).",
-    ),
+  /** Optional: the sender, whose own payments are read (the OpenAPI route describes it). */
+  from: z.string().optional(),
 });
 export type CheckRequest = z.infer<typeof CheckRequestSchema>;

@@ -47,9 +47,8 @@ const labelWidth = 16;
 export const verdictLimits =
   "reads public on-chain state through public RPC endpoints; a pre-send safety check, not a " +
   "guarantee. No mempool analysis (a pending transaction can change the picture), no contract " +
-  "audit (a known wallet kind is recognised, its code is not reviewed), no sanctions screening; " +
-  "scam and exchange lists only as the operator loads them, and history only as far as the " +
-  "endpoint serves it.";
+  "audit (a known wallet kind is recognised, its code is not reviewed), no sanctions " +
+  "screening; operator scam lists only.";
 
 // The same on every report: wrapped once.
 const limitsLines = wrapText(`Limits: ${verdictLimits}`, { width });

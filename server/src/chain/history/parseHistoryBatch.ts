@@ -1,3 +1,4 @@
+import { addressPattern, hexAddressSource } from "@presend/shared/address/addressPattern";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import type {
   HistoryRead,
@@ -43,8 +44,10 @@ const timestampOf = (value: unknown): number | null => {
 
 // Lowercase, not EIP-55: a thousand checksums (keccak each) would cost more than the query's
 // parsing; the summary checksums the few addresses it reports.
+// An indexed address: 12 zero bytes, then the address's 20 (its hex without the 0x).
+const addressTopic = new RegExp(`^0x0{24}${hexAddressSource.slice(2)}$`);
 const topicAddress = (topic: unknown): Address | null =>
-  typeof topic === "string" && /^0x0{24}[0-9a-fA-F]{40}$/.test(topic)
+  typeof topic === "string" && addressTopic.test(topic)
     ? (`0x${topic.slice(26).toLowerCase()}` as Address)
     : null;
 
@@ -92,7 +95,7 @@ function parseNative(entry: Entry | undefined, sender: Address | null): NativeRe
   const sends: NativeSend[] = [];
   (result.txs as Record<string, unknown>[]).forEach((tx, index) => {
     if (typeof tx.from !== "string" || tx.from.toLowerCase() !== senderLower) return;
-    if (typeof tx.to !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(tx.to)) return;
+    if (typeof tx.to !== "string" || !addressPattern.test(tx.to)) return;
     const value = quantity(tx.value) ?? 0n;
     const blockNumber = quantity(tx.blockNumber);
     if (blockNumber === null) return;

@@ -37,8 +37,7 @@ const requestBody = {
   from: {
     type: "string",
     required: false,
-    description:
-      "the sender (same rules as address, not equal to it): adds the sender's own payment history (address poisoning, first-time recipient)",
+    description: "optional sender: its payments reveal address poisoning",
   },
 };
 

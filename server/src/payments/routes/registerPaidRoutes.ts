@@ -194,7 +194,14 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
       body: {
         required: true,
         content: {
-          "application/json": { schema: CheckRequestSchema.extend({}).openapi("CheckRequest") },
+          "application/json": {
+            schema: CheckRequestSchema.extend({
+              // Described here, not in the shared schema: every 402 carries that one (bazaar).
+              from: CheckRequestSchema.shape.from.describe(
+                "Optional: the sender, the account the money comes from (same rules as address, not equal to it). The check then reads the sender's own stablecoin and native payments on the chain: a lookalike of an address the sender paid is address poisoning (danger), an address it never paid is a first-time recipient (caution).",
+              ),
+            }).openapi("CheckRequest"),
+          },
         },
       },
     },
