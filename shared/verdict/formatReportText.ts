@@ -103,12 +103,15 @@ function historyText(history: ChainHistory): string {
   const parts = [
     `${joinNames(history.tokens)} transfers in blocks ${history.fromBlock}–${history.toBlock}`,
   ];
-  if (history.recipient) parts.push(`${history.recipient.transfers} of this address`);
+  if (history.recipient) {
+    const count = history.recipient.transfers;
+    parts.push(`${count} ${count === 1 ? "transfer" : "transfers"} of this address`);
+  }
   if (history.sender) {
     const paid = history.sender.paidRecipient?.payments ?? 0;
-    parts.push(
-      `the sender paid ${history.sender.counterparties} addresses, this one ${paid} times`,
-    );
+    const count = history.sender.counterparties;
+    const addresses = `${count} ${count === 1 ? "address" : "addresses"}`;
+    parts.push(`the sender paid ${addresses}, this one ${paid === 1 ? "once" : `${paid} times`}`);
   }
   if (history.native.status === "read") {
     parts.push(`native: the sender's last ${history.native.transactionsRead} transactions`);
