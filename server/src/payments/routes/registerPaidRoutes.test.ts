@@ -274,6 +274,10 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(doc.components.schemas).toHaveProperty("Report");
     expect(doc.components.schemas).toHaveProperty("DeepReport");
     expect(doc.components.schemas).toHaveProperty("CheckRequest");
+    expect(doc.components.schemas.CheckRequest.properties.from.description).toContain(
+      "address poisoning",
+    );
+    expect(doc.components.schemas.CheckRequest.required).toEqual(["address"]);
     expect(doc.paths["/.well-known/x402"].get.security).toEqual([]);
   });
 
