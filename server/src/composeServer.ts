@@ -105,6 +105,8 @@ export async function composeServer(
     ttlMs: config.cacheTtlMs,
     fetch: operations.rpcFetch(historyRpcUrls),
   });
+  // Heads read now, so the first check of each chain is one round trip too (nothing waits).
+  void history.prime();
   // A bad list line stops start-up here, naming the file and the line.
   const lists =
     config.addressLists.length > 0

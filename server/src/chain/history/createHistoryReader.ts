@@ -37,6 +37,11 @@ export type HistoryReader = {
   /** The history around one check on one chain; never throws (status "unknown" instead). */
   read(input: HistoryInput): Promise<ChainHistory>;
   stats(): { upstreamRequests: number; perChain: Record<ChainName, number> };
+  /**
+   * Reads each chain's head once (start-up), so even the first check of a chain is one round
+   * trip; a chain that does not answer learns its head on its first check instead.
+   */
+  prime(): Promise<void>;
 };
 
 const jsonHeaders = { "content-type": "application/json", accept: "application/json" };
@@ -45,7 +50,7 @@ const jsonHeaders = { "content-type": "application/json", accept: "application/j
  * Reads the token history around a check: one JSON-RPC batch per chain (two eth_getLogs and, with
  * a sender, Otterscan's ots_searchTransactionsBefore) sent beside the facts batch, so a check
  * stays one round trip. The block window ends at the head, estimated from the last head read
- * (only the first read of a chain asks for the head first). Fallback endpoints, a TTL cache and
+ * (`prime()` reads each chain's head at start; otherwise a chain's first read asks for it first). Fallback endpoints, a TTL cache and
  * in-flight coalescing like the facts reader.
  * @example await createHistoryReader({ rpcUrls }).read({ address, from, chain: "base" })
  */
@@ -197,5 +202,15 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     return structuredClone(await promise);
   }
 
-  return { read, stats: () => ({ ...counters, perChain: { ...counters.perChain } }) };
+  async function prime(): Promise<void> {
+    await Promise.all(
+      chainNames.map(async (chain) => {
+        const url = options.rpcUrls[chain]?.[0];
+        if (url === undefined || heads.has(chain)) return;
+        await estimatedHead(url, chain).catch(() => {});
+      }),
+    );
+  }
+
+  return { read, prime, stats: () => ({ ...counters, perChain: { ...counters.perChain } }) };
 }
