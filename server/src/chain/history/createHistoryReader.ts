@@ -50,8 +50,8 @@ const jsonHeaders = { "content-type": "application/json", accept: "application/j
  * Reads the token history around a check: one JSON-RPC batch per chain (two eth_getLogs and, with
  * a sender, Otterscan's ots_searchTransactionsBefore) sent beside the facts batch, so a check
  * stays one round trip. The block window ends at the head, estimated from the last head read
- * (`prime()` reads each chain's head at start; otherwise a chain's first read asks for it first). Fallback endpoints, a TTL cache and
- * in-flight coalescing like the facts reader.
+ * (`prime()` reads each chain's head at start; otherwise a chain's first read asks for it
+ * first). Fallback endpoints, a TTL cache and in-flight coalescing like the facts reader.
  * @example await createHistoryReader({ rpcUrls }).read({ address, from, chain: "base" })
  */
 export function createHistoryReader(options: HistoryReaderOptions): HistoryReader {
