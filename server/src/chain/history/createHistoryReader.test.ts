@@ -1,10 +1,10 @@
-import { numberToHex, pad } from "viem";
+import { type Address, numberToHex, pad } from "viem";
 import { describe, expect, it } from "vitest";
 import { transferTopic } from "./buildHistoryBatch";
 import { createHistoryReader } from "./createHistoryReader";
 
-const address = "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7";
-const from = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
+const address: Address = "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7";
+const from: Address = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
 const usdc = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913";
 type Call = { id: number; method: string; params: unknown[] };
 
