@@ -63,6 +63,7 @@ try {
     `\na sender with ${sender.heavy.transfers} real USDC transfers (seeded in ${fixed(sender.heavy.seedMs / 1000, 1)} s), local anvil`,
   );
   row("one raw eth_getLogs, same filter", ms(sender.heavy.rawLogsMs));
+  row("one raw history batch (3 queries)", ms(sender.heavy.rawBatchMs));
   row("engine check with from", ms(sender.heavy.checkMs));
   row("check / raw eth_getLogs", ratio(sender.heavy.checkVsRawLogs));
   row("history answer read per check", `${sender.heavy.historyAnswerBytes} bytes`);

@@ -38,6 +38,8 @@ export type SenderHistoryBench = {
     transfers: number;
     seedMs: number;
     rawLogsMs: Quantiles;
+    /** One raw round trip of the whole history batch (two log queries and the ots_ search). */
+    rawBatchMs: Quantiles;
     checkMs: Quantiles;
     checkVsRawLogs: Quantiles;
     /** Bytes of the history answer (what the server reads) and of the report (what it sends). */
@@ -186,12 +188,14 @@ export async function benchSenderHistory(
     history: createHistoryReader({ rpcUrls: direct, ttlMs: 0, fetch: measuringFetch }),
   });
   const target = pick(0);
-  const logsFilter = buildHistoryBatch({
+  const historyBatch = buildHistoryBatch({
     address: target,
     from: heavy,
     chain: "base",
     fromBlock: 0n,
-  })[2];
+  });
+  // The query for the sender's transfers alone: the one a wallet's own history view would send.
+  const logsFilter = historyBatch[2];
   let reportBytes = 0;
   const runs = {
     rawLogs: async () => {
@@ -199,6 +203,14 @@ export async function benchSenderHistory(
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(logsFilter),
+      });
+      await response.json();
+    },
+    rawBatch: async () => {
+      const response = await fetch(world.chains.base.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(historyBatch),
       });
       await response.json();
     },
@@ -211,6 +223,7 @@ export async function benchSenderHistory(
     count: Math.max(10, Math.floor(options.samples / 2)),
   });
   const rawLogsMs = quantiles(times.rawLogs);
+  const rawBatchMs = quantiles(times.rawBatch);
   const checkMs = quantiles(times.check);
   return {
     requestsPerCheckWithFrom,
@@ -222,6 +235,7 @@ export async function benchSenderHistory(
       transfers: options.transfers,
       seedMs,
       rawLogsMs,
+      rawBatchMs,
       checkMs,
       checkVsRawLogs: ratio(checkMs, rawLogsMs),
       historyAnswerBytes,
