@@ -5,6 +5,8 @@ import type { Address, Hex } from "viem";
 /** Why the client refused to pay: each is decided before anything is signed. */
 export type RefusalCode =
   | "invalid_address"
+  | "invalid_from"
+  | "from_equals_address"
   | "invalid_payment_id"
   | "redirect"
   | "unexpected_challenge"

@@ -107,3 +107,37 @@ describe("createPresendClient: the spend cap counts each charged payment once", 
     expect(await client.check({ address })).toMatchObject({ type: "refused", code: "cap_reached" });
   });
 });
+
+describe("createPresendClient: the sender (from)", () => {
+  const from = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+  it("sends from in the check's body", async () => {
+    const { server } = await paying();
+    const bodies: unknown[] = [];
+    const spy = createPresendClient({
+      url: "http://api.test",
+      signer: privateKeyToAccount(generatePrivateKey()),
+      pinStore: createMemoryPinStore(),
+      fetch: async (input, init) => {
+        if (typeof init?.body === "string") bodies.push(JSON.parse(init.body));
+        return server.fetch(input, init);
+      },
+      now: () => now,
+    });
+    expect(await spy.check({ address, chain: "base", from })).toMatchObject({ type: "report" });
+    expect(bodies[0]).toEqual({ address, chain: "base", from });
+  });
+
+  it.each([
+    ["a malformed from", "0x1234", "invalid_from"],
+    ["from equal to the address", address.toLowerCase(), "from_equals_address"],
+  ])("refuses %s before anything is signed, charged: no", async (_name, bad, code) => {
+    const { client, server } = await paying();
+    expect(await client.check({ address, from: bad })).toMatchObject({
+      type: "refused",
+      code,
+      charged: false,
+    });
+    expect(server.payments()).toBe(0);
+  });
+});

@@ -79,6 +79,11 @@ export type CheckInput = {
   address: string;
   chain?: ChainName;
   /**
+   * The sender (the account the money comes from): the check then reads its own payments on the
+   * chain (address poisoning, first-time recipient). Same rules as `address`, not equal to it.
+   */
+  from?: string;
+  /**
    * The x402 payment-identifier sent with the payment (16-128 of A-Z a-z 0-9 _ -; default: a
    * new one per call). Retrying a call with the same id and body gets the same report, charged
    * once; the same id with another body is refused (409 payment_id_conflict).
@@ -183,6 +188,13 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
   ): Promise<PaidOutcome<R>> {
     const local = checksumStatus(input.address);
     if (!local.valid) return refused("invalid_address", local.checksum.message);
+    if (input.from !== undefined) {
+      const sender = checksumStatus(input.from);
+      if (!sender.valid) return refused("invalid_from", `from: ${sender.checksum.message}`);
+      if (input.from.trim().toLowerCase() === input.address.trim().toLowerCase()) {
+        return refused("from_equals_address", "from is the address being checked; leave it out.");
+      }
+    }
     // An id the server cannot read would be ignored there, and the retry charged again.
     if (input.paymentId !== undefined && !isValidPaymentId(input.paymentId)) {
       return refused(
@@ -190,7 +202,11 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
         `The payment id must be 16 to 128 of A-Z a-z 0-9 _ -, got "${input.paymentId.slice(0, 40)}".`,
       );
     }
-    const body = JSON.stringify({ address: input.address.trim(), chain: input.chain ?? "base" });
+    const body = JSON.stringify({
+      address: input.address.trim(),
+      chain: input.chain ?? "base",
+      ...(input.from !== undefined && { from: input.from.trim() }),
+    });
     const post = (headers: Record<string, string> = {}) =>
       send(route, {
         method: "POST",

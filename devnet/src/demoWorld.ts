@@ -13,6 +13,7 @@ import {
 } from "viem";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
 import { devnetAccounts } from "./devnetAccounts";
+import { senderDemoRows } from "./senderWorld";
 
 export type DemoAddress = {
   label: string;
@@ -21,6 +22,8 @@ export type DemoAddress = {
   chain: ChainName;
   /** Expected verdict level of POST /check and POST /deep for this address on `chain`. */
   expected: { check: Level; deep: Level };
+  /** The expected levels with `from` set to this sender, for the sender-history rows. */
+  withFrom?: { from: Address; check: Level; deep: Level } | null;
   description: string;
 };
 
@@ -270,4 +273,5 @@ export const demoAddresses: DemoAddress[] = [
     expected: { check: "caution", deep: "caution" },
     description: "Has received ETH and USDC on base but never sent a transaction (nonce 0).",
   },
+  ...senderDemoRows,
 ];

@@ -74,12 +74,27 @@ export const devnetAccounts = {
   originGateCustomer: account("origin-gate-customer"),
   /** Owner key of the DemoModularAccounts; signs the used one's UserOperation. */
   modularAccountOwner: account("modular-account-owner"),
-  /** The exchange's collector behind DemoDepositForwarder. */
-  exchangeCollector: account("exchange-collector"),
   /** EOA on base that delegated to MetaMask's EIP7702StatelessDeleGator and used it. */
   metaMaskDelegatedOnBase: account("eip7702-metamask-on-base"),
   /** Holds only two ERC-20s presend does not read (spam), never sent anything, on base. */
   spamTokensOnlyOnBase: account("spam-tokens-only-on-base"),
+  /** A sender with history on base: paid genuineCounterparty 6 times in USDC (address poisoning rows). */
+  poisoningVictim: account("poisoning-victim"),
+  /** The address poisoningVictim really pays; it sent one transaction of its own. */
+  genuineCounterparty: account("genuine-counterparty"),
+  /** Plants zero-value transferFrom(victim, lookalike, 0) calls on base USDC (it needs no allowance). */
+  poisoner: account("poisoner"),
+  /** A poisoning address sprayed into five unrelated histories with zero-value transfers. */
+  sprayedPoisoner: account("sprayed-poisoner"),
+  /** Listed as a scam on base in the demo address list. */
+  listedScam: account("listed-scam"),
+  /** An exchange deposit address on base: it received USDC and swept it to exchangeCollector. */
+  exchangeDeposit: account("exchange-deposit"),
+  /**
+   * The exchange's collector wallet: exchangeDeposit sweeps USDC to it on base (listed as
+   * exchange-collector in the demo list), and DemoDepositForwarder forwards ether to it on ethereum.
+   */
+  exchangeCollector: account("exchange-collector"),
   /** Owners of the demo Safes (A executes the used Safe's transaction; B and C never transact). */
   multisigOwnerA: account("multisig-owner-a"),
   multisigOwnerB: account("multisig-owner-b"),

@@ -13,6 +13,7 @@ export { devnetPrivateKey } from "./devnetPrivateKey";
 export { mintStablecoin } from "./mintStablecoin";
 export { prepareDevnetChain } from "./prepareDevnetChain";
 export { recipientKinds } from "./recipientKinds";
+export { demoAddressListFile, lookalikeOf, senderWorld } from "./senderWorld";
 export { type AnvilInstance, type StartAnvilOptions, startAnvil } from "./startAnvil";
 export { type StartWorldOptions, startWorld, type World, type WorldChain } from "./startWorld";
 export { usdcBalanceOnBase } from "./usdcBalanceOnBase";

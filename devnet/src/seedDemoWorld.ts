@@ -9,6 +9,7 @@ import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
 import { mintStablecoin } from "./mintStablecoin";
 import { seedRecipientKindsOnBase, seedRecipientKindsOnEthereum } from "./seedRecipientKinds";
+import { seedSenderWorldOnBase } from "./seedSenderWorld";
 import { seedSafeOnEthereum, seedWalletKindsOnBase } from "./seedWalletKinds";
 
 const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
@@ -107,6 +108,9 @@ async function seedBase(client: DevnetClient) {
   await sendEther(client, devnetAccounts.faucet, facilitator.address, "10");
 
   await sendEther(client, devnetAccounts.faucet, burnAddress, "1");
+
+  // Address poisoning, the demo address list and an exchange deposit address.
+  await seedSenderWorldOnBase(client);
 }
 
 async function seedEthereum(client: DevnetClient) {

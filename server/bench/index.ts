@@ -1,12 +1,17 @@
 import { startWorld } from "@presend/devnet";
 import { benchEngine } from "./engineLatency";
 import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
+import { benchSenderHistory } from "./senderHistory";
 import { benchValidateThroughput } from "./validateThroughput";
 
 // `npm run bench`: every figure is a ratio to a baseline measured in the same process and run,
 // because these machines are noisy and absolute milliseconds would not compare between runs.
 
 const quick = process.argv.includes("--quick");
+// `--only sender`: just the sender-history figures (they start nothing the others need).
+const only = process.argv.includes("--only")
+  ? process.argv[process.argv.indexOf("--only") + 1]
+  : null;
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 const ms = (q: { p50: number; p95: number }) => `p50 ${fixed(q.p50)} ms  p95 ${fixed(q.p95)} ms`;
 const ratio = (q: { p50: number; p95: number }, digits = 2) =>
@@ -25,6 +30,51 @@ const goal = (label: string, value: string, met: boolean, statement: string) => 
 const world = await startWorld();
 try {
   console.log(`local world: five chains seeded in ${world.startupMs} ms\n`);
+
+  const sender = await benchSenderHistory(world, {
+    samples: quick ? 30 : 100,
+    transfers: 1_000,
+  });
+  console.log("sender history: a second batch per chain, beside the facts batch (with from)");
+  goal(
+    "requests per chain, with from",
+    fixed(sender.requestsPerCheckWithFrom),
+    sender.requestsPerCheckWithFrom <= 2,
+    "<= 2, sent in parallel",
+  );
+  goal(
+    "batch entries (facts, history)",
+    `${sender.factsBatchEntries}, ${sender.historyBatchEntries}`,
+    sender.factsBatchEntries <= 10 && sender.historyBatchEntries <= 10,
+    "<= 10 each",
+  );
+  console.log(
+    `\ncheck with from behind a public RPC's shape: ${sender.remote.delayMs} ms per round trip, answers replayed (goal on p50)`,
+  );
+  row("raw round trip, both batches", ms(sender.remote.rawMs));
+  row("engine check with from", ms(sender.remote.checkMs));
+  goal(
+    "check with from / raw round trip",
+    ratio(sender.remote.checkVsRaw),
+    sender.remote.checkVsRaw.p50 <= 1.1,
+    "<= 1.1x",
+  );
+  console.log(
+    `\na sender with ${sender.heavy.transfers} real USDC transfers (seeded in ${fixed(sender.heavy.seedMs / 1000, 1)} s), local anvil`,
+  );
+  row("one raw eth_getLogs, same filter", ms(sender.heavy.rawLogsMs));
+  row("one raw history batch (3 queries)", ms(sender.heavy.rawBatchMs));
+  row("engine check with from", ms(sender.heavy.checkMs));
+  row("check / raw eth_getLogs", ratio(sender.heavy.checkVsRawLogs));
+  row("history answer read per check", `${sender.heavy.historyAnswerBytes} bytes`);
+  row("report sent per check", `${sender.heavy.reportBytes} bytes`);
+  if (only === "sender") {
+    const met = goals.filter((entry) => entry.met).length;
+    console.log(`\ngoals: ${met} of ${goals.length} met`);
+    await world.stop();
+    process.exit(met === goals.length ? 0 : 1);
+  }
+  console.log("");
 
   const engine = await benchEngine(world, { samples: quick ? 50 : 200 });
   console.log("engine: one JSON-RPC batch per chain (requests counted at a proxy per chain)");

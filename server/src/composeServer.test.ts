@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sharedWorld } from "@presend/devnet/testing";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { composeServer } from "./composeServer";
+import { loadConfig } from "./config/loadConfig";
+import { worldConfig } from "./localDemo/worldConfig";
 import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStack";
 
 // The composition `npm start` serves, checked as a whole: one valid OpenAPI 3.1 document that
@@ -66,5 +72,22 @@ describe("the composed API", () => {
     expect(JSON.stringify(body.extensions["x-presend-attestation"])).toContain(
       discovery.attestation.jws,
     );
+  });
+
+  it("a malformed address list stops start-up, naming ADDRESS_LISTS, the file and the line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "presend-lists-"));
+    try {
+      const file = join(dir, "lists.jsonl");
+      writeFileSync(file, '# a comment\n{"address":"0x1234","chains":["base"]}\n');
+      const config = worldConfig(
+        { ...loadConfig({ DATA_DIR: dir }), addressLists: [file] },
+        sharedWorld(),
+      );
+      await expect(composeServer(config, { publicUrl: "http://presend.test" })).rejects.toThrow(
+        `ADDRESS_LISTS: ${file} line 2: address`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { createApp } from "./app";
 import { type ChainReader, createChainReader } from "./chain/createChainReader";
 import { defaultRpcUrls } from "./chain/defaultRpcUrls";
+import { createHistoryReader } from "./chain/history/createHistoryReader";
 import { type Config, ConfigError } from "./config/loadConfig";
 import { registerDataRoutes } from "./data/dataRoutes";
 import { type LoadedSnapshots, loadSnapshots } from "./data/loadSnapshots";
@@ -11,6 +12,7 @@ import { createEngine, type Engine } from "./engine/createEngine";
 import { cachedProbe } from "./health/cachedProbe";
 import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
+import { loadAddressLists } from "./lists/loadAddressLists";
 import { composeOperations, type Operations } from "./operations/composeOperations";
 import { createMemoryInFlightLock } from "./paymentRecords/createMemoryInFlightLock";
 import { importLegacyReceipts, legacyReceiptsFile } from "./paymentRecords/importLegacyReceipts";
@@ -93,7 +95,37 @@ export async function composeServer(
     ...(operations.sharedCache && { sharedCache: operations.sharedCache }),
   });
   operations.watchReader(reader);
-  const plainEngine = operations.countVerdicts(createEngine({ reader }));
+  const historyRpcUrls = Object.fromEntries(
+    chainNames.map((name) => [name, config.historyRpcUrls[name] ?? rpcUrls[name]]),
+  ) as Record<ChainName, string[]>;
+  const history = createHistoryReader({
+    rpcUrls: historyRpcUrls,
+    windowBlocks: config.historyWindowBlocks,
+    timeoutMs: config.rpcTimeoutMs,
+    ttlMs: config.cacheTtlMs,
+    fetch: operations.rpcFetch(historyRpcUrls),
+  });
+  // Heads read now, so the first check of each chain is one round trip too (nothing waits).
+  void history.prime();
+  // A bad list line stops start-up here, naming the file and the line.
+  const lists =
+    config.addressLists.length > 0
+      ? await namingField("ADDRESS_LISTS", async () =>
+          loadAddressLists({
+            files: config.addressLists,
+            onReload: (outcome) => {
+              if ("error" in outcome) {
+                console.error(
+                  `presend: ${outcome.error.message}; the last good list stays in force`,
+                );
+              }
+            },
+          }),
+        )
+      : undefined;
+  const plainEngine = operations.countVerdicts(
+    createEngine({ reader, history, ...(lists && { lists }) }),
+  );
   const engine = options.wrapEngine ? options.wrapEngine(plainEngine) : plainEngine;
   // A bad snapshot file stops start-up here, naming the file and the field.
   const snapshots = await namingField("SNAPSHOTS_DIR", () =>
@@ -192,6 +224,7 @@ export async function composeServer(
     operations,
     async close() {
       clearInterval(timer);
+      lists?.close();
       await reconciling;
       await records.close();
       await operations.close();

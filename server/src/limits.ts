@@ -8,6 +8,10 @@ export const limits = {
   requestBodyBytes: 4 * 1024,
   /** Largest answer read from an RPC endpoint or the facilitator's chain; larger ones are aborted. */
   upstreamAnswerBytes: 1_000_000,
+  /** Largest history answer read (the stablecoin transfers around a check); larger: history unknown. */
+  historyAnswerBytes: 4_000_000,
+  /** Most Transfer events one history query may return; more: history unknown. */
+  historyMaxTransfers: 5_000,
   /** How long one RPC endpoint may take before the next is tried (RPC_TIMEOUT_MS default). */
   rpcTimeoutMs: 4_000,
   /** How long chain facts are reused (CACHE_TTL_MS default). */

@@ -6,6 +6,8 @@ export const errorCodes = [
   "invalid_address",
   "checksum_mismatch",
   "unknown_chain",
+  "invalid_from",
+  "from_equals_address",
   "invalid_json",
   "invalid_body",
   "unsupported_media_type",

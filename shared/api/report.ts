@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { chainNames } from "../chains/chains";
+import { ListsReportSchema } from "./addressLists";
+import { ChainHistorySchema } from "./history";
 
 // The report shape. Server, CLI and extension all parse with these schemas,
 // so a field added here is a field every client sees.
@@ -158,6 +160,8 @@ export const ChainFactsSchema = z.object({
   usdcBridged: BalanceSchema.nullable().optional(),
   gas: GasSchema.nullable(),
   blockNumber: z.string().nullable(),
+  /** Token (and native) history around the check on this chain; absent when not read. */
+  history: ChainHistorySchema.optional(),
 });
 export type ChainFacts = z.infer<typeof ChainFactsSchema>;
 
@@ -204,9 +208,13 @@ export type DeepVerdict = z.infer<typeof DeepVerdictSchema>;
 
 export const ReportSchema = z.object({
   address: z.string(),
+  /** The sender the check was made for (`from` of the request, EIP-55); absent without one. */
+  from: z.string().optional(),
   checksum: ChecksumSchema,
   chain: ChainFactsSchema,
   verdict: VerdictSchema,
+  /** The operator's address lists consulted, and what matched; absent when none is loaded. */
+  lists: ListsReportSchema.optional(),
   report: z.string(),
   checkedAt: z.string(),
 });
@@ -221,5 +229,7 @@ export type DeepReport = z.infer<typeof DeepReportSchema>;
 export const CheckRequestSchema = z.object({
   address: z.string(),
   chain: ChainNameSchema.default("base"),
+  /** Optional: the sender, whose own payments are read (the OpenAPI route describes it). */
+  from: z.string().optional(),
 });
 export type CheckRequest = z.infer<typeof CheckRequestSchema>;

@@ -2,14 +2,16 @@ import type { ChainFacts, DeepVerdict } from "../api/report";
 import { crossChainFindings } from "./crossChainFindings";
 import { detectWrongNetwork } from "./detectWrongNetwork";
 import { findTokenMismatches } from "./findTokenMismatches";
+import { historyAndListFindings, type SenderContext } from "./historyAndListFindings";
 import { summarizeFindings } from "./summarizeFindings";
 import { summarizeGas } from "./summarizeGas";
 import { type TargetInput, targetFindings } from "./targetFindings";
 
-export type DeepInput = TargetInput & {
-  /** Facts on the other chains (four in a deep check); an entry for the target is ignored. */
-  others: readonly ChainFacts[];
-};
+export type DeepInput = TargetInput &
+  SenderContext & {
+    /** Facts on the other chains (four in a deep check); an entry for the target is ignored. */
+    others: readonly ChainFacts[];
+  };
 
 /**
  * The deep verdict: the single-chain rules plus wrong-network and token-mismatch across chains.
@@ -23,6 +25,7 @@ export function decideDeepVerdict(input: DeepInput): DeepVerdict {
   const { level, headline, next, reasons } = summarizeFindings([
     ...targetFindings(input),
     ...crossChainFindings({ address, target, others, wrongNetwork, tokenMismatch }),
+    ...historyAndListFindings({ ...input, others }),
   ]);
   return {
     level,

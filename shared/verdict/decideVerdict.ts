@@ -1,4 +1,5 @@
 import type { Verdict } from "../api/report";
+import { historyAndListFindings, type SenderContext } from "./historyAndListFindings";
 import { summarizeFindings } from "./summarizeFindings";
 import { summarizeGas } from "./summarizeGas";
 import { type TargetInput, targetFindings } from "./targetFindings";
@@ -7,7 +8,10 @@ import { type TargetInput, targetFindings } from "./targetFindings";
  * The single-chain verdict: level, headline, next action, gas and reasons for one chain's facts.
  * @example decideVerdict({ address, checksum, target: baseFacts }).level // "caution"
  */
-export function decideVerdict(input: TargetInput): Verdict {
-  const { level, headline, next, reasons } = summarizeFindings(targetFindings(input));
+export function decideVerdict(input: TargetInput & SenderContext): Verdict {
+  const { level, headline, next, reasons } = summarizeFindings([
+    ...targetFindings(input),
+    ...historyAndListFindings({ ...input, others: [] }),
+  ]);
   return { level, headline, next, gas: summarizeGas(input.target), reasons };
 }

@@ -126,3 +126,51 @@ describe("formatReportText", () => {
     );
   });
 });
+
+describe("formatReportText: sender and history", () => {
+  it("names the sender, what history was read and the lists consulted", async () => {
+    const { buildReport } = await import("./buildReport");
+    const { readableFacts } = await import("./chainFacts.test-helpers");
+    const report = buildReport({
+      address: "0xAbcd999999999999999999999999999999991234",
+      from: "0x1111111111111111111111111111111111111111",
+      checksum: { status: "valid", message: "Checksum is valid (EIP-55)." },
+      checkedAt: "2026-11-24T00:00:00.000Z",
+      lists: {
+        consulted: [{ source: "demo", licence: "CC0-1.0", date: "2026-11-24", entries: 2 }],
+        matches: [],
+      },
+      target: {
+        ...readableFacts("base", { nonce: 1 }),
+        history: {
+          status: "read",
+          tokens: ["USDC", "USDT"],
+          fromBlock: "0",
+          toBlock: "66",
+          native: { status: "unknown", error: "the endpoint has no Otterscan ots_ methods" },
+          sender: {
+            address: "0x1111111111111111111111111111111111111111",
+            counterparties: 1,
+            paidRecipient: null,
+            lookalikes: [],
+            zeroValueToRecipient: 0,
+          },
+          recipient: {
+            transfers: 1,
+            zeroValueTransfers: 0,
+            dustTransfers: 0,
+            zeroOrDustCounterparties: 0,
+            sentTo: [],
+          },
+        },
+      },
+    });
+    expect(report.report).toContain("Sender          0x1111111111111111111111111111111111111111");
+    // Wrapped lines joined: the history field spans several.
+    const joined = report.report.replace(/\n\s+/g, " ");
+    expect(joined).toContain("USDC and USDT transfers in blocks 0–66; 1 transfer of this address;");
+    expect(joined).toContain("the sender paid 1 address, this one 0 times; native sends not read");
+    expect(report.report).toContain("Lists           demo (2026-11-24, 2 entries, CC0-1.0)");
+    for (const line of report.report.split("\n")) expect(line.length).toBeLessThan(100);
+  });
+});

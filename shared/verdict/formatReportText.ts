@@ -1,4 +1,5 @@
 import { formatUnits } from "viem";
+import type { ChainHistory } from "../api/history";
 import type {
   AddressKind,
   Balance,
@@ -10,6 +11,7 @@ import type {
 import { chains } from "../chains/chains";
 import { approximateAmount } from "./approximateAmount";
 import { isPositiveBalance } from "./isPositiveBalance";
+import { joinNames } from "./joinNames";
 import { unknownFacts } from "./unknownFacts";
 import { wrapText } from "./wrapText";
 
@@ -45,8 +47,8 @@ const labelWidth = 16;
 export const verdictLimits =
   "reads public on-chain state through public RPC endpoints; a pre-send safety check, not a " +
   "guarantee. No mempool analysis (a pending transaction can change the picture), no contract " +
-  "audit (a known wallet kind is recognised, its code is not reviewed), no sanctions screening " +
-  "and no scam or phishing lists yet.";
+  "audit (a known wallet kind is recognised, its code is not reviewed), no sanctions " +
+  "screening; operator scam lists only.";
 
 // The same on every report: wrapped once.
 const limitsLines = wrapText(`Limits: ${verdictLimits}`, { width });
@@ -86,6 +88,7 @@ function chainSection(facts: ChainFacts, gasSummary: string): string[] {
         )
       : []),
     ...(unknown.length > 0 ? field("  Unknown", unknown.join(", ")) : []),
+    ...(facts.history ? field("  History", historyText(facts.history)) : []),
     ...field("  Native", amount(facts.native)),
     ...field("  USDC", amount(facts.usdc)),
     ...field("  USDT", amount(facts.usdt)),
@@ -93,6 +96,29 @@ function chainSection(facts: ChainFacts, gasSummary: string): string[] {
   if (facts.usdcBridged) lines.push(...field("  Bridged USDC", amount(facts.usdcBridged)));
   lines.push(...field("  Gas", gasSummary));
   return lines;
+}
+
+function historyText(history: ChainHistory): string {
+  if (history.status === "unknown") return `not read (${history.error ?? "unknown error"})`;
+  const parts = [
+    `${joinNames(history.tokens)} transfers in blocks ${history.fromBlock}–${history.toBlock}`,
+  ];
+  if (history.recipient) {
+    const count = history.recipient.transfers;
+    parts.push(`${count} ${count === 1 ? "transfer" : "transfers"} of this address`);
+  }
+  if (history.sender) {
+    const paid = history.sender.paidRecipient?.payments ?? 0;
+    const count = history.sender.counterparties;
+    const addresses = `${count} ${count === 1 ? "address" : "addresses"}`;
+    parts.push(`the sender paid ${addresses}, this one ${paid === 1 ? "once" : `${paid} times`}`);
+  }
+  if (history.native.status === "read") {
+    parts.push(`native: the sender's last ${history.native.transactionsRead} transactions`);
+  } else if (history.native.status === "unknown") {
+    parts.push(`native sends not read (${history.native.error ?? "unknown error"})`);
+  }
+  return parts.join("; ");
 }
 
 function receiveText(simulation: ReceiveSimulation, symbol: string): string {
@@ -190,6 +216,7 @@ export function formatReportText(report: ReportContent): string {
   const lines = [
     isDeep ? "presend pre-send check (deep, all five chains)" : "presend pre-send check",
     ...field("Address", report.address),
+    ...(report.from ? field("Sender", report.from) : []),
     ...field("Chain", `${target.name} (${chains[target.name].label}, chain id ${target.chainId})`),
     ...field("Checksum", `${report.checksum.status}: ${report.checksum.message}`),
     ...field("Checked at", report.checkedAt),
@@ -210,6 +237,12 @@ export function formatReportText(report: ReportContent): string {
     ...chainSection(target, verdict.gas.summary),
   ];
   if (isDeep) lines.push("", ...deepSection(report));
+  if (report.lists) {
+    const consulted = report.lists.consulted.map(
+      (list) => `${list.source} (${list.date}, ${list.entries} entries, ${list.licence})`,
+    );
+    lines.push("", ...field("Lists", consulted.length > 0 ? consulted.join("; ") : "none"));
+  }
   lines.push("", ...limitsLines);
   return lines.join("\n");
 }

@@ -19,6 +19,10 @@ export type VerdictSummary = {
 // Among findings of the same level, the one that best explains what to do comes first:
 // what the address IS beats how it is used, and facts about the target beat side notes.
 const findingPriority = [
+  "address_poisoning",
+  "listed_drainer",
+  "listed_scam",
+  "exchange_deposit_wrong_network",
   "zero_address",
   "burn_address",
   "precompile",
@@ -33,11 +37,18 @@ const findingPriority = [
   "contract_elsewhere_unverified",
   "eip7702_rejects_native",
   "rejects_native",
+  "poisoning_fingerprint",
+  "listed_scam_elsewhere",
+  "listed_drainer_elsewhere",
+  "exchange_collector",
+  "listed_protocol",
   "unknown_contract",
   "nft_contract",
   "chain_unavailable",
   "eip7702_unknown_delegate",
   "eip7702_helper_delegate",
+  "history_unknown",
+  "first_time_recipient",
   "unused_account",
   "receive_only",
   "bridged_usdc_only",
@@ -47,7 +58,10 @@ const findingPriority = [
   "other_chain_unavailable",
   "unclassified",
   "other_chain_facts_unknown",
+  "exchange_deposit",
+  "known_counterparty",
   "active_wallet",
+  "history_unread",
   "bridged_usdc_elsewhere",
 ] as const;
 

@@ -13,6 +13,7 @@ describe("parseCliArgs", () => {
         command: "deep",
         address,
         chain: "arbitrum",
+        from: null,
         json: true,
         maxPrice: 50_000n,
         paymentId: null,
@@ -23,6 +24,9 @@ describe("parseCliArgs", () => {
     });
     expect(parseCliArgs(["check", address, "--max-price", "$0.01"])).toMatchObject({
       value: { maxPrice: 10_000n },
+    });
+    expect(parseCliArgs(["check", address, "--from", address.toLowerCase()])).toMatchObject({
+      value: { from: address.toLowerCase() },
     });
     expect(parseCliArgs(["check", address, "--payment-id", "pay_0123456789abcdef"])).toMatchObject({
       value: { paymentId: "pay_0123456789abcdef" },
@@ -39,6 +43,7 @@ describe("parseCliArgs", () => {
     [["check", address, "--max-price", "0.0000001"], /--max-price/],
     [["check", address, "--bogus"], /bogus/],
     [["check", address, "--payment-id", "short"], /--payment-id/],
+    [["validate", address, "--from", address], /--from applies to check and deep/],
     [["check", address, "--payment-id", "pay 0123456789abcdef"], /--payment-id/],
   ])("refuses %j", (argv, message) => {
     const parsed = parseCliArgs(argv);

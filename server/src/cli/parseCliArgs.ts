@@ -8,6 +8,8 @@ export type CliCommand = {
   command: "validate" | "check" | "deep";
   address: string;
   chain: ChainName;
+  /** The sender (--from), whose own payments the check reads; null when not given. */
+  from: string | null;
   json: boolean;
   /** Most the caller agrees to pay, in USDC base units; null when not limited. */
   maxPrice: bigint | null;
@@ -20,7 +22,7 @@ export type ParsedCli =
   | { type: "help" }
   | { type: "error"; message: string };
 
-export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>]
+export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--from <sender>] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>]
        presend mcp           (MCP server on stdio: tools validate, check, deep; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
@@ -29,6 +31,8 @@ export const usage = `usage: presend <validate|check|deep> <address> [--chain ba
   deep       paid five-chain check (USD ${priceInUsd("deep")})
 
   --chain      ${chainNames.join(", ")} (default base)
+  --from       the sender (your address): reads your own payments on the chain, so a
+               lookalike of an address you paid (address poisoning) or a first payment shows
   --json       print the report as JSON
   --max-price  refuse to pay more than this many USD (USDC)
   --payment-id retry an earlier check or deep with the payment id it printed: the same report,
@@ -87,9 +91,13 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       message: `--payment-id must be 16 to 128 of A-Z a-z 0-9 _ -, got "${paymentId.slice(0, 40)}"`,
     };
   }
+  const from = values.from ?? null;
+  if (from !== null && command === "validate") {
+    return { type: "error", message: "--from applies to check and deep" };
+  }
   return {
     type: "command",
-    value: { command, address, chain, json: values.json ?? false, maxPrice, paymentId },
+    value: { command, address, chain, from, json: values.json ?? false, maxPrice, paymentId },
   };
 }
 
@@ -100,6 +108,7 @@ function parse(argv: readonly string[]) {
     strict: true,
     options: {
       chain: { type: "string" },
+      from: { type: "string" },
       json: { type: "boolean" },
       "max-price": { type: "string" },
       "payment-id": { type: "string" },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { devnetAccounts } from "@presend/devnet";
+import { devnetAccounts, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { ReportSchema } from "@presend/shared/api/report";
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
@@ -100,6 +100,21 @@ describe("presend CLI against a real server on the local world", () => {
     expect(report.others).toHaveLength(4);
     expect(ReportSchema.safeParse(report).success).toBe(true);
     expect(await stack.usdcBalance(payer.address)).toBe(before - 50_000n);
+  });
+
+  it("--from reads the sender's history: the planted lookalike is address poisoning; a bad --from costs nothing", async () => {
+    freshConfig();
+    const from = devnetAccounts.poisoningVictim.address;
+    const result = await cli(["check", senderWorld.freshLookalike, "--from", from, "--json"]);
+    expect(result.code).toBe(exitCodes.ok);
+    const report = ReportSchema.parse(JSON.parse(result.stdout));
+    expect(report.from).toBe(from);
+    expect(report.verdict.reasons[0]?.code).toBe("address_poisoning");
+    const before = await stack.usdcBalance(payer.address);
+    const bad = await cli(["check", target, "--from", target]);
+    expect(bad.code).toBe(exitCodes.usage);
+    expect(bad.stderr).toMatch(/--from .*charged: no/);
+    expect(await stack.usdcBalance(payer.address)).toBe(before);
   });
 
   it("--max-price below the price refuses before signing anything", async () => {

@@ -113,6 +113,7 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   const input = {
     address: command.address,
     chain: command.chain,
+    ...(command.from !== null && { from: command.from }),
     ...(command.paymentId !== null && { paymentId: command.paymentId }),
   };
   const result: PaidResult<Report | DeepReport> =
@@ -134,6 +135,10 @@ function report(
     case "refused": {
       if (result.code === "invalid_address") {
         deps.stderr(`presend: ${command.address}: ${result.message}`);
+        return exitCodes.usage;
+      }
+      if (result.code === "invalid_from" || result.code === "from_equals_address") {
+        deps.stderr(`presend: --from ${command.from}: ${result.message} (charged: no)`);
         return exitCodes.usage;
       }
       const where =
@@ -181,5 +186,5 @@ function report(
 /** How to ask again without paying twice: the same call with the payment id it was sent with. */
 function retryHint(paymentId: string | null, command: CliCommand): string {
   if (paymentId === null) return "";
-  return `\npresend: payment id ${paymentId}; or retry without paying twice: presend ${command.command} ${command.address} --chain ${command.chain} --payment-id ${paymentId}`;
+  return `\npresend: payment id ${paymentId}; or retry without paying twice: presend ${command.command} ${command.address} --chain ${command.chain}${command.from === null ? "" : ` --from ${command.from}`} --payment-id ${paymentId}`;
 }

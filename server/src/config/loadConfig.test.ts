@@ -31,6 +31,8 @@ describe("loadConfig", () => {
     [{ PRESEND_NETWORK: "mainnet" }, "FACILITATOR_URL"],
     [{ PRESEND_NETWORK: "mainnet", FACILITATOR_URL: "https://f.example" }, "ATTESTATION_KEY_FILE"],
     [{ FACILITATOR_PRIVATE_KEY: "0x1234" }, "FACILITATOR_PRIVATE_KEY"],
+    [{ HISTORY_RPC_URLS_BASE: "ftp://archive.example" }, "HISTORY_RPC_URLS_BASE"],
+    [{ HISTORY_WINDOW_BLOCKS_ETHEREUM: "-5" }, "HISTORY_WINDOW_BLOCKS_ETHEREUM"],
   ])("rejects %j naming %s", (env, field) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${field}(\\.\\d+)?: `));
@@ -48,5 +50,20 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PRESEND_CONFIG: "/nonexistent/presend.json" })).toThrow(
       /PRESEND_CONFIG: /,
     );
+  });
+
+  it("reads history endpoints and windows per chain, and the address list files", () => {
+    const config = loadConfig({
+      HISTORY_RPC_URLS_BASE: "https://archive.example/base",
+      HISTORY_WINDOW_BLOCKS_ETHEREUM: "50000",
+      ADDRESS_LISTS: "/etc/presend/scams.jsonl, /etc/presend/exchanges.jsonl",
+    });
+    expect(config.historyRpcUrls).toEqual({ base: ["https://archive.example/base"] });
+    expect(config.historyWindowBlocks).toEqual({ ethereum: 50000 });
+    expect(config.addressLists).toEqual([
+      "/etc/presend/scams.jsonl",
+      "/etc/presend/exchanges.jsonl",
+    ]);
+    expect(loadConfig({}).addressLists).toEqual([]);
   });
 });

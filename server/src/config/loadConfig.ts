@@ -27,6 +27,20 @@ const rpcKeys = Object.fromEntries(
   chainNames.map((name) => [`RPC_URLS_${name.toUpperCase()}`, urlList.optional()]),
 ) as Record<`RPC_URLS_${Uppercase<ChainName>}`, z.ZodOptional<typeof urlList>>;
 
+// Endpoints that serve the history queries (topic-filtered eth_getLogs over months of blocks,
+// ots_ for native sends): archive nodes, Erigon/Reth, providers without log range caps.
+const historyRpcKeys = Object.fromEntries(
+  chainNames.map((name) => [`HISTORY_RPC_URLS_${name.toUpperCase()}`, urlList.optional()]),
+) as Record<`HISTORY_RPC_URLS_${Uppercase<ChainName>}`, z.ZodOptional<typeof urlList>>;
+
+const windowBlocks = z.coerce.number().int().positive();
+const historyWindowKeys = Object.fromEntries(
+  chainNames.map((name) => [
+    `HISTORY_WINDOW_BLOCKS_${name.toUpperCase()}`,
+    windowBlocks.optional(),
+  ]),
+) as Record<`HISTORY_WINDOW_BLOCKS_${Uppercase<ChainName>}`, z.ZodOptional<typeof windowBlocks>>;
+
 const ConfigSchema = z
   .object({
     /** local: the embedded five-chain world; mainnet: public chains, a real facilitator. */
@@ -70,7 +84,19 @@ const ConfigSchema = z
     RATE_LIMIT_CHALLENGES: z.coerce.number().int().positive().default(60),
     /** How long SIGTERM waits for paid requests in flight before exiting. */
     DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
+    /** Operator address lists (JSON Lines files), comma-separated; reloaded when they change. */
+    ADDRESS_LISTS: z
+      .string()
+      .transform((value) =>
+        value
+          .split(",")
+          .map((file) => file.trim())
+          .filter(Boolean),
+      )
+      .optional(),
     ...rpcKeys,
+    ...historyRpcKeys,
+    ...historyWindowKeys,
   })
   .superRefine((config, ctx) => {
     if (config.PRESEND_NETWORK !== "mainnet") return;
@@ -101,6 +127,12 @@ export type Config = {
   cacheTtlMs: number;
   /** Per-chain RPC URL overrides (mainnet); missing chains use the reader's public defaults. */
   rpcUrls: Partial<Record<ChainName, string[]>>;
+  /** Per-chain history endpoints; missing chains read history through their RPC URLs. */
+  historyRpcUrls: Partial<Record<ChainName, string[]>>;
+  /** Per-chain history window in blocks; missing chains use about 180 days. */
+  historyWindowBlocks: Partial<Record<ChainName, number>>;
+  /** The operator's address list files. */
+  addressLists: string[];
   facilitatorUrl?: string;
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
@@ -155,6 +187,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const urls = raw[`RPC_URLS_${name.toUpperCase() as Uppercase<ChainName>}`];
     if (urls) rpcUrls[name] = urls;
   }
+  const historyRpcUrls: Partial<Record<ChainName, string[]>> = {};
+  const historyWindowBlocks: Partial<Record<ChainName, number>> = {};
+  for (const name of chainNames) {
+    const upper = name.toUpperCase() as Uppercase<ChainName>;
+    const urls = raw[`HISTORY_RPC_URLS_${upper}`];
+    if (urls) historyRpcUrls[name] = urls;
+    const blocks = raw[`HISTORY_WINDOW_BLOCKS_${upper}`];
+    if (blocks !== undefined) historyWindowBlocks[name] = blocks;
+  }
   return {
     network: raw.PRESEND_NETWORK,
     host: raw.HOST,
@@ -166,6 +207,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rpcTimeoutMs: raw.RPC_TIMEOUT_MS,
     cacheTtlMs: raw.CACHE_TTL_MS,
     rpcUrls,
+    historyRpcUrls,
+    historyWindowBlocks,
+    addressLists: raw.ADDRESS_LISTS ?? [],
     facilitatorUrl: raw.FACILITATOR_URL,
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,

@@ -1,14 +1,26 @@
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
+import type { ChainHistory } from "@presend/shared/api/history";
 import type { ChainFacts, DeepReport, Report } from "@presend/shared/api/report";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
 import { buildReport } from "@presend/shared/verdict/buildReport";
 import type { Address } from "viem";
+import type { AddressLists } from "../lists/loadAddressLists";
 
 /** What the engine needs from a chain reader (server/src/chain/createChainReader.ts provides it). */
 export type FactsReader = { read(address: Address, chain: ChainName): Promise<ChainFacts> };
 
-export type CheckInput = { address: Address; chain: ChainName };
+/** What the engine needs from a history reader (server/src/chain/history/createHistoryReader.ts). */
+export type HistorySource = {
+  read(input: { address: Address; from: Address | null; chain: ChainName }): Promise<ChainHistory>;
+};
+
+export type CheckInput = {
+  address: Address;
+  chain: ChainName;
+  /** The sender, when the request named one: its own payment history is read too. */
+  from?: Address;
+};
 
 /** A report, or why none could be made: the target chain could not be read (nothing is charged). */
 export type EngineResult<T> =
@@ -22,26 +34,57 @@ export type Engine = {
 
 /**
  * The check engine: reads the chain(s) and decides the verdict. The paid routes, the CLI's dev
- * check and the benchmark all go through this one object.
- * @example const result = await createEngine({ reader }).check({ address, chain: "base" });
+ * check and the benchmark all go through this one object. With a history source the history
+ * batch of each chain goes out beside its facts batch (two requests in parallel, one round trip);
+ * with address lists the checked address and where it sends its tokens are looked up.
+ * @example const result = await createEngine({ reader, history }).check({ address, chain: "base", from });
  */
-export function createEngine(deps: { reader: FactsReader; now?: () => Date }): Engine {
+export function createEngine(deps: {
+  reader: FactsReader;
+  history?: HistorySource;
+  lists?: AddressLists;
+  now?: () => Date;
+}): Engine {
   const now = deps.now ?? (() => new Date());
+
+  async function readChain(address: Address, from: Address | null, chain: ChainName) {
+    const [facts, history] = await Promise.all([
+      deps.reader.read(address, chain),
+      deps.history?.read({ address, from, chain }),
+    ]);
+    return facts.status === "ok" && history ? { ...facts, history } : facts;
+  }
+
+  function sender(input: CheckInput) {
+    return {
+      from: input.from ?? null,
+      extra: (facts: readonly ChainFacts[]) => {
+        const lists = deps.lists?.report(input.address, input.chain, facts);
+        return { ...(input.from && { from: input.from }), ...(lists && { lists }) };
+      },
+    };
+  }
+
   return {
-    async check({ address, chain }) {
-      const target = await deps.reader.read(address, chain);
+    async check(input) {
+      const { address, chain } = input;
+      const { from, extra } = sender(input);
+      const target = await readChain(address, from, chain);
       if (target.status === "unavailable") return unavailable(target);
       const report = buildReport({
         address,
         checksum: checksumStatus(address).checksum,
         target,
         checkedAt: now().toISOString(),
+        ...extra([target]),
       });
       return { type: "report", report };
     },
-    async deep({ address, chain }) {
+    async deep(input) {
+      const { address, chain } = input;
+      const { from, extra } = sender(input);
       // All five chains in parallel: a deep check costs about one round trip, not five.
-      const facts = await Promise.all(chainNames.map((name) => deps.reader.read(address, name)));
+      const facts = await Promise.all(chainNames.map((name) => readChain(address, from, name)));
       const target = facts.find((entry) => entry.name === chain) as ChainFacts;
       if (target.status === "unavailable") return unavailable(target);
       const report = buildDeepReport({
@@ -50,6 +93,7 @@ export function createEngine(deps: { reader: FactsReader; now?: () => Date }): E
         target,
         others: facts.filter((entry) => entry.name !== chain),
         checkedAt: now().toISOString(),
+        ...extra(facts),
       });
       return { type: "report", report };
     },

@@ -1,8 +1,10 @@
-import { demoAddresses, type World } from "@presend/devnet";
+import { demoAddresses, demoAddressListFile, type World } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createChainReader } from "../chain/createChainReader";
+import { createHistoryReader } from "../chain/history/createHistoryReader";
+import { loadAddressLists } from "../lists/loadAddressLists";
 import { createEngine, type Engine } from "./createEngine";
 
 // The README's demo table is a promise: every demo address gets its documented verdict from the
@@ -17,7 +19,12 @@ describe("demo world verdicts (real anvil chains)", () => {
     const rpcUrls = Object.fromEntries(
       chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
     ) as Record<ChainName, string[]>;
-    engine = createEngine({ reader: createChainReader({ rpcUrls }) });
+    // The engine as composeServer builds it: facts, history and the demo address list.
+    engine = createEngine({
+      reader: createChainReader({ rpcUrls }),
+      history: createHistoryReader({ rpcUrls }),
+      lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+    });
   });
 
   it.each(demoAddresses.map((demo) => [demo.label, demo] as const))(
@@ -34,6 +41,22 @@ describe("demo world verdicts (real anvil chains)", () => {
       for (const facts of [deep.report.chain, ...deep.report.others]) {
         if (facts.status === "ok") expect(facts.kindLabel).toEqual(expect.any(String));
       }
+    },
+  );
+
+  const withSender = demoAddresses.flatMap((demo) =>
+    demo.withFrom ? [[demo.label, demo, demo.withFrom] as const] : [],
+  );
+  it.each(withSender)(
+    "%s gets its documented verdicts with from (the sender with history)",
+    async (_, demo, withFrom) => {
+      const input = { address: demo.address, chain: demo.chain, from: withFrom.from };
+      const check = await engine.check(input);
+      const deep = await engine.deep(input);
+      if (check.type !== "report" || deep.type !== "report") throw new Error("chain unreadable");
+      expect(check.report.verdict.level).toBe(withFrom.check);
+      expect(deep.report.verdict.level).toBe(withFrom.deep);
+      expect(check.report.from).toBe(withFrom.from);
     },
   );
 

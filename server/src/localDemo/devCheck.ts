@@ -1,16 +1,18 @@
-import { startWorld, type World } from "@presend/devnet";
+import { demoAddressListFile, startWorld, type World } from "@presend/devnet";
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { type ChainName, chainNames, chains, isChainName } from "@presend/shared/chains/chains";
 import { createChainReader } from "../chain/createChainReader";
+import { createHistoryReader } from "../chain/history/createHistoryReader";
 import { loadConfig } from "../config/loadConfig";
 import { createEngine } from "../engine/createEngine";
+import { loadAddressLists } from "../lists/loadAddressLists";
 
-// Developer tool: `npm run dev:check -- <address> [chain] [--deep] [--json]` prints the full report
+// Developer tool: `npm run dev:check -- <address> [chain] [--deep] [--json] [--from=0x…]` prints the full report
 // from the same engine the paid routes use. It reads the chains of a running `npm start` when they
 // answer on the configured ports, and otherwise starts a temporary local world of its own.
 
 const usage =
-  "usage: npm run dev:check -- <address> [base|ethereum|arbitrum|optimism|polygon] [--deep] [--json]";
+  "usage: npm run dev:check -- <address> [base|ethereum|arbitrum|optimism|polygon] [--deep] [--json] [--from=<sender>]";
 
 async function chainIdAt(url: string): Promise<number | null> {
   try {
@@ -45,6 +47,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const chain: ChainName = chainArg;
+  const fromArg = args.find((arg) => arg.startsWith("--from="))?.slice("--from=".length);
+  const sender = fromArg === undefined ? null : checksumStatus(fromArg);
+  if (sender && (!sender.valid || !sender.normalized)) {
+    console.error(`--from ${fromArg}: ${sender.checksum.message}`);
+    return 2;
+  }
   const config = loadConfig(process.env);
   const running = Object.fromEntries(
     chainNames.map((name, index) => [name, `http://127.0.0.1:${config.devnetFirstPort + index}`]),
@@ -62,8 +70,13 @@ async function main(): Promise<number> {
     const rpcUrls = Object.fromEntries(
       chainNames.map((name) => [name, [world ? world.chains[name].rpcUrl : running[name]]]),
     ) as Record<ChainName, string[]>;
-    const engine = createEngine({ reader: createChainReader({ rpcUrls }) });
-    const input = { address: status.normalized, chain };
+    const engine = createEngine({
+      reader: createChainReader({ rpcUrls }),
+      history: createHistoryReader({ rpcUrls }),
+      lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+    });
+    const from = sender?.normalized;
+    const input = { address: status.normalized, chain, ...(from && { from }) };
     const result = flags.has("--deep") ? await engine.deep(input) : await engine.check(input);
     if (result.type === "unavailable") {
       console.error(`could not read ${result.chain}: ${result.error}`);

@@ -27,6 +27,17 @@ export function formatBanner(server: RunningServer & { world?: World }): string 
         `  ${demo.address}  ${demo.chain.padEnd(9)}  ${demo.expected.check.padEnd(7)}  ${demo.expected.deep.padEnd(7)}  ${demo.label}`,
       );
     }
+    const withSender = world.demo.filter((demo) => demo.withFrom);
+    const sender = withSender[0]?.withFrom?.from;
+    if (sender) {
+      lines.push("", `The same with from ${sender} (the sender with history):`);
+      for (const demo of withSender) {
+        const { check, deep } = demo.withFrom ?? { check: "-", deep: "-" };
+        lines.push(
+          `  ${demo.address}  ${demo.chain.padEnd(9)}  ${check.padEnd(7)}  ${deep.padEnd(7)}  ${demo.label}`,
+        );
+      }
+    }
     const example = world.demo.find((demo) => demo.expected.check === "ok") ?? world.demo[0];
     lines.push(
       "",
@@ -34,6 +45,12 @@ export function formatBanner(server: RunningServer & { world?: World }): string 
       `  curl '${server.url}/validate?address=${example?.address}'`,
       `  PRESEND_URL=${server.url} PRESEND_PRIVATE_KEY=${world.accounts.payer.privateKey} npx presend check ${example?.address} --chain ${example?.chain}`,
     );
+    const poisoned = withSender.find((demo) => demo.withFrom?.check === "danger");
+    if (poisoned && sender) {
+      lines.push(
+        `  PRESEND_URL=${server.url} PRESEND_PRIVATE_KEY=${world.accounts.payer.privateKey} npx presend check ${poisoned.address} --chain ${poisoned.chain} --from ${sender}`,
+      );
+    }
   }
   lines.push("", "Ctrl-C stops everything.");
   return lines.join("\n");

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { devnetAccounts } from "@presend/devnet";
+import { devnetAccounts, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
@@ -108,8 +108,17 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     ).toHaveLength(4);
     expect(await stack.usdcBalance(payer.address)).toBe(start - 60_000n);
 
-    // 0.06 spent of 0.07: another 0.01 check fits, then the cap refuses.
-    expect((await call(client, "check", { address: target })).isError).toBeFalsy();
+    // 0.06 spent of 0.07: another 0.01 check fits (this one with the sender), then the cap refuses.
+    expect(byName.check?.inputSchema.properties).toHaveProperty("from");
+    const withSender = await call(client, "check", {
+      address: senderWorld.freshLookalike,
+      from: devnetAccounts.poisoningVictim.address,
+    });
+    expect(withSender.isError).toBeFalsy();
+    expect(withSender.structuredContent).toMatchObject({
+      level: "danger",
+      report: { from: devnetAccounts.poisoningVictim.address },
+    });
     const refused = await call(client, "check", { address: target });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/Refused to pay \(cap_reached\).*Charged: no\./s);

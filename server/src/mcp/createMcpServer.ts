@@ -28,6 +28,12 @@ const checkInput = {
     .enum(chainNames)
     .default("base")
     .describe(`The chain the money will be sent on: ${chainNames.join(", ")}.`),
+  from: z
+    .string()
+    .optional()
+    .describe(
+      "Optional: the sender, the account the money comes from (same rules as address). The check then reads the sender's own payments on the chain: a lookalike of an address the sender paid is address poisoning (danger), an address never paid is a first-time recipient.",
+    ),
   paymentId: z
     .string()
     .regex(/^[A-Za-z0-9_-]{16,128}$/)
@@ -106,11 +112,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         outputSchema: paidOutput,
         annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
       },
-      async ({ address, chain, paymentId }) => {
-        const input = { address, chain, ...(paymentId !== undefined && { paymentId }) };
+      async ({ address, chain, from, paymentId }) => {
+        const input = {
+          address,
+          chain,
+          ...(from !== undefined && { from }),
+          ...(paymentId !== undefined && { paymentId }),
+        };
         const result =
           route === "deep" ? await options.client.deep(input) : await options.client.check(input);
-        return toolResult(result, route, { address, chain });
+        return toolResult(result, route, { address, chain, ...(from !== undefined && { from }) });
       },
     );
   paidTool(
@@ -129,7 +140,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
 function toolResult(
   result: PaidResult<Report | DeepReport>,
   tool: "check" | "deep",
-  asked: { address: string; chain: string },
+  asked: { address: string; chain: string; from?: string },
 ): CallToolResult {
   switch (result.type) {
     case "report": {

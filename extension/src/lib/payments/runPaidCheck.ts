@@ -301,6 +301,11 @@ export async function runPaidCheck(
 function shown(code: RefusalCode): ShownRefusal {
   switch (code) {
     case "invalid_address":
+      return code;
+    // The sender is refused under the address's words (the extension sends none yet).
+    case "invalid_from":
+    case "from_equals_address":
+      return "invalid_address";
     case "key_changed":
     case "attestation_missing":
     case "attestation_invalid":

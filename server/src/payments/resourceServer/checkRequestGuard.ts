@@ -57,7 +57,9 @@ type Problem = {
     | "missing_address"
     | "invalid_address"
     | "checksum_mismatch"
-    | "unknown_chain";
+    | "unknown_chain"
+    | "invalid_from"
+    | "from_equals_address";
   message: string;
 };
 
@@ -73,6 +75,12 @@ function bodyProblem(body: unknown): Problem | null {
       return {
         code: "unknown_chain",
         message: `Unknown chain ${JSON.stringify(chain)}: use one of ${chainNames.join(", ")}.`,
+      };
+    }
+    if (field === "from") {
+      return {
+        code: "invalid_from",
+        message: "from must be a string: 0x followed by 40 hex characters.",
       };
     }
     if (field === "address") {
@@ -97,6 +105,20 @@ function bodyProblem(body: unknown): Problem | null {
   }
   if (status.problem === "checksum_mismatch") {
     return { code: "checksum_mismatch", message: status.checksum.message };
+  }
+  const from = parsed.data.from;
+  if (from === undefined) return null;
+  // The sender follows the address's rules, under a code of its own so a client knows which.
+  const fromStatus = checksumStatus(from);
+  if (fromStatus.problem !== null) {
+    return { code: "invalid_from", message: `from: ${fromStatus.checksum.message}` };
+  }
+  if (from.trim().toLowerCase() === parsed.data.address.trim().toLowerCase()) {
+    return {
+      code: "from_equals_address",
+      message:
+        "from is the address being checked: a check of your own address needs no sender; leave from out.",
+    };
   }
   return null;
 }

@@ -42,7 +42,7 @@ export type BuildDiscoveryOptions = {
 };
 
 export const honestLimits =
-  "presend reads public on-chain state through public RPC endpoints. It is a pre-send safety check, not a guarantee: no mempool analysis, no contract audit (known wallet kinds are recognised, their code is not reviewed), no sanctions screening, no scam or phishing lists yet. Anything that could not be read (a chain, a balance, a classification) is never reported as ok.";
+  "presend reads public on-chain state through public RPC endpoints. It is a pre-send safety check, not a guarantee: no mempool analysis, no contract audit (known wallet kinds are recognised, their code is not reviewed), no sanctions screening; scam and exchange lists only as the operator loads them, and sender history only as far as the endpoint serves it. Anything that could not be read (a chain, a balance, a classification) is never reported as ok.";
 
 /**
  * The x402 discovery document (items, lastUpdated, metadata, attestation) plus `version` and `resources` for x402scan-style crawlers.

@@ -34,6 +34,11 @@ const requestBody = {
     required: false,
     description: `one of ${chainNames.join(", ")}; default base`,
   },
+  from: {
+    type: "string",
+    required: false,
+    description: "optional sender: its payments reveal address poisoning",
+  },
 };
 
 const reportFields = ["address", "checksum", "chain", "verdict", "report", "checkedAt"];

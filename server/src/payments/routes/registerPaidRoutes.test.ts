@@ -1,4 +1,4 @@
-import { devnetAccounts } from "@presend/devnet";
+import { devnetAccounts, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
 import { verifyAttestation } from "@presend/shared/attestation/verifyAttestation";
@@ -48,6 +48,23 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
       "checksum_mismatch",
     ],
     ["unknown chain", { address: target, chain: "solana" }, 400, "unknown_chain"],
+    ["a malformed from", { address: target, from: "0x1234" }, 400, "invalid_from"],
+    ["a from that is not a string", { address: target, from: 7 }, 400, "invalid_from"],
+    [
+      "a from with a wrong checksum",
+      {
+        address: target,
+        from: devnetAccounts.poisoningVictim.address.replace(/[a-f]/, (c) => c.toUpperCase()),
+      },
+      400,
+      "invalid_from",
+    ],
+    [
+      "from equal to address",
+      { address: target, from: target.toLowerCase() },
+      400,
+      "from_equals_address",
+    ],
     ["missing address", { chain: "base" }, 400, "missing_address"],
     ["an address that is not a string", { address: 42 }, 400, "invalid_address"],
     ["a chain that is not a string", { address: target, chain: 8453 }, 400, "unknown_chain"],
@@ -161,6 +178,25 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(receipt?.report).toEqual(report);
   });
 
+  it("a paid /check with from reads the sender's history: the planted lookalike is address poisoning", async () => {
+    const pay = wrapFetchWithPayment(appFetch, payingClient());
+    const from = devnetAccounts.poisoningVictim.address;
+    const response = await pay(`${stack.publicUrl}/check`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: senderWorld.freshLookalike, chain: "base", from }),
+    });
+    expect(response.status).toBe(200);
+    const report = ReportSchema.parse(await response.json());
+    expect(report.from).toBe(from);
+    expect(report.verdict.level).toBe("danger");
+    expect(report.verdict.reasons[0]?.code).toBe("address_poisoning");
+    expect(report.chain.history?.sender?.lookalikes[0]?.address).toBe(
+      devnetAccounts.genuineCounterparty.address,
+    );
+    expect(report.report).toContain(`Sender          ${from}`);
+  });
+
   it("settles a /deep paid in the X-Payment header: four other chains, token-mismatch flags", async () => {
     const challenge = await post("/deep", { address: target });
     const httpClient = new x402HTTPClient(payingClient());
@@ -238,6 +274,10 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(doc.components.schemas).toHaveProperty("Report");
     expect(doc.components.schemas).toHaveProperty("DeepReport");
     expect(doc.components.schemas).toHaveProperty("CheckRequest");
+    expect(doc.components.schemas.CheckRequest.properties.from.description).toContain(
+      "address poisoning",
+    );
+    expect(doc.components.schemas.CheckRequest.required).toEqual(["address"]);
     expect(doc.paths["/.well-known/x402"].get.security).toEqual([]);
   });
 

@@ -194,7 +194,14 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
       body: {
         required: true,
         content: {
-          "application/json": { schema: CheckRequestSchema.extend({}).openapi("CheckRequest") },
+          "application/json": {
+            schema: CheckRequestSchema.extend({
+              // Described here, not in the shared schema: every 402 carries that one (bazaar).
+              from: CheckRequestSchema.shape.from.describe(
+                "Optional: the sender, the account the money comes from (same rules as address, not equal to it). The check then reads the sender's own stablecoin and native payments on the chain: a lookalike of an address the sender paid is address poisoning (danger), an address it never paid is a first-time recipient (caution).",
+              ),
+            }).openapi("CheckRequest"),
+          },
         },
       },
     },
@@ -204,7 +211,7 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
         content: { "application/json": { schema: reportSchema } },
       },
       400: error(
-        "Invalid body, address (malformed or wrong EIP-55 checksum) or unknown chain; never charged.",
+        "Invalid body, address (malformed or wrong EIP-55 checksum), unknown chain, invalid from (the same rules) or from equal to address; never charged.",
       ),
       402: {
         description:
@@ -227,10 +234,14 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
   });
 }
 
-function engineInput(body: { address: string; chain: ChainName }) {
+function engineInput(body: { address: string; chain: ChainName; from?: string | undefined }) {
   // The guard refused anything malformed; the input keeps its case so the report can say
   // whether it carried a checksum (the engine reports the EIP-55 form).
-  return { address: body.address.trim() as Address, chain: body.chain };
+  return {
+    address: body.address.trim() as Address,
+    chain: body.chain,
+    ...(body.from !== undefined && { from: body.from.trim() as Address }),
+  };
 }
 
 function unavailable(

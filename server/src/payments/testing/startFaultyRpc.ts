@@ -9,6 +9,9 @@ import type { AddressInfo, Socket } from "node:net";
  * forwarded, then the connection is cut before the answer. `swallowFirstSend`: the first
  * eth_sendRawTransaction is cut without forwarding it. `downAfterSend`: like dropSendRaw, and
  * from then on every request hangs (the chain "goes down" right after the broadcast).
+ * `refuseLogRange`: eth_getLogs answers -32005 "block range too large" (a public endpoint's range
+ * cap); `capLogs`: eth_getLogs answers -32005 "query returned more than 10000 results";
+ * `noOtterscan`: ots_* methods answer -32601 "method not found"; the rest of a batch is forwarded.
  */
 export type FaultMode =
   | "pass"
@@ -20,7 +23,25 @@ export type FaultMode =
   | "receiptErrors"
   | "dropSendRaw"
   | "swallowFirstSend"
-  | "downAfterSend";
+  | "downAfterSend"
+  | "refuseLogRange"
+  | "capLogs"
+  | "noOtterscan";
+
+// The JSON-RPC errors the history faults answer in place of the real ones.
+const refusals: Partial<Record<FaultMode, { method: RegExp; code: number; message: string }>> = {
+  refuseLogRange: { method: /^eth_getLogs$/, code: -32005, message: "block range too large" },
+  capLogs: {
+    method: /^eth_getLogs$/,
+    code: -32005,
+    message: "query returned more than 10000 results",
+  },
+  noOtterscan: {
+    method: /^ots_/,
+    code: -32601,
+    message: "the method ots_searchTransactionsBefore does not exist/is not available",
+  },
+};
 
 export type FaultyRpc = {
   url: string;
@@ -105,6 +126,26 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
           error: { code: -32000, message: "header not found" },
         }),
       );
+    }
+    const refusal = refusals[mode];
+    if (refusal && Array.isArray(parsed)) {
+      // Forward the batch, then answer the refused entries with the endpoint's error instead.
+      const calls = parsed as Array<{ method?: string; id?: unknown }>;
+      const refusedIds = new Set(
+        calls.filter((call) => refusal.method.test(call.method ?? "")).map((call) => call.id),
+      );
+      const answers = JSON.parse(await forward(body)) as Array<{ id?: unknown }>;
+      const replaced = answers.map((answer) =>
+        refusedIds.has(answer.id)
+          ? {
+              jsonrpc: "2.0",
+              id: answer.id,
+              error: { code: refusal.code, message: refusal.message },
+            }
+          : answer,
+      );
+      response.writeHead(200, { "content-type": "application/json" });
+      return void response.end(JSON.stringify(replaced));
     }
     if (hasMethod("eth_sendRawTransaction")) {
       if (mode === "swallowFirstSend" && !swallowed) {

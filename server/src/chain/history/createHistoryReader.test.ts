@@ -1,0 +1,129 @@
+import { type Address, numberToHex, pad } from "viem";
+import { describe, expect, it } from "vitest";
+import { transferTopic } from "./buildHistoryBatch";
+import { createHistoryReader } from "./createHistoryReader";
+
+const address: Address = "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7";
+const from: Address = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
+const usdc = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913";
+type Call = { id: number; method: string; params: unknown[] };
+
+/** A fake endpoint for the base chain (8453): answers single calls and batches, records them. */
+function fakeEndpoint(
+  options: { head?: bigint; logs?: unknown[]; status?: number; padding?: number } = {},
+) {
+  const calls: Call[][] = [];
+  const answer = (call: Call) => {
+    switch (call.method) {
+      case "eth_chainId":
+        return { jsonrpc: "2.0", id: call.id, result: "0x2105" };
+      case "eth_blockNumber":
+        return { jsonrpc: "2.0", id: call.id, result: numberToHex(options.head ?? 10_000_000n) };
+      case "eth_getLogs":
+        return { jsonrpc: "2.0", id: call.id, result: options.logs ?? [] };
+      default:
+        return { jsonrpc: "2.0", id: call.id, result: { txs: [], receipts: [] } };
+    }
+  };
+  const fetch: typeof globalThis.fetch = async (_url, init) => {
+    const body = JSON.parse(String(init?.body)) as Call | Call[];
+    calls.push(Array.isArray(body) ? body : [body]);
+    if (options.status) return new Response("down", { status: options.status });
+    const text = JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body));
+    // Padding on batches only: the head answer stays small, the history answer grows.
+    const padding = Array.isArray(body) ? (options.padding ?? 0) : 0;
+    return new Response(text + " ".repeat(padding), {
+      headers: { "content-type": "application/json" },
+    });
+  };
+  return { fetch, calls };
+}
+
+const rpcUrls = (urls: string[]) => ({
+  base: urls,
+  ethereum: [],
+  arbitrum: [],
+  optimism: [],
+  polygon: [],
+});
+
+describe("createHistoryReader", () => {
+  it("reads over the window back from the head, estimated from the last one as time passes", async () => {
+    let now = 1_000_000;
+    const endpoint = fakeEndpoint({ head: 10_000_000n });
+    const reader = createHistoryReader({
+      rpcUrls: rpcUrls(["http://a.test"]),
+      windowBlocks: { base: 1_000 },
+      fetch: endpoint.fetch,
+      now: () => now,
+      ttlMs: 0,
+    });
+    await reader.prime();
+    now += 20_000; // 10 base blocks later
+    const history = await reader.read({ address, from, chain: "base" });
+    expect(history).toMatchObject({ status: "read", fromBlock: "9999010", toBlock: "10000000" });
+    const logs = endpoint.calls[1]?.filter((call) => call.method === "eth_getLogs") ?? [];
+    expect(logs.map((call) => (call.params[0] as { fromBlock: string }).fromBlock)).toEqual([
+      numberToHex(9_999_010n),
+      numberToHex(9_999_010n),
+    ]);
+  });
+
+  it("falls back to the next endpoint, and says unknown without the endpoint's address when all fail", async () => {
+    const down = fakeEndpoint({ status: 502 });
+    const up = fakeEndpoint();
+    const reader = createHistoryReader({
+      rpcUrls: rpcUrls(["http://down.test/key-secret", "http://up.test"]),
+      fetch: (url, init) =>
+        String(url).includes("down") ? down.fetch(url, init) : up.fetch(url, init),
+    });
+    expect((await reader.read({ address, from: null, chain: "base" })).status).toBe("read");
+    const failing = createHistoryReader({
+      rpcUrls: rpcUrls(["http://down.test/key-secret"]),
+      fetch: down.fetch,
+    });
+    const history = await failing.read({ address, from, chain: "base" });
+    expect(history).toMatchObject({ status: "unknown", native: { status: "unknown" } });
+    expect(history.error).toContain("HTTP 502");
+    expect(JSON.stringify(history)).not.toContain("key-secret");
+  });
+
+  it("an answer over the size bound is aborted: history unknown", async () => {
+    const endpoint = fakeEndpoint({ padding: 5_000 });
+    const reader = createHistoryReader({
+      rpcUrls: rpcUrls(["http://a.test"]),
+      fetch: endpoint.fetch,
+      maxResponseBytes: 2_000,
+    });
+    const history = await reader.read({ address, from, chain: "base" });
+    expect(history).toMatchObject({ status: "unknown" });
+    expect(history.error).toContain("response larger than 2000 bytes");
+  });
+
+  it("keeps a read history for the TTL and joins identical reads in flight", async () => {
+    const log = {
+      address: usdc,
+      topics: [
+        transferTopic,
+        pad(from.toLowerCase() as `0x${string}`),
+        pad(address.toLowerCase() as `0x${string}`),
+      ],
+      data: pad("0x0f4240"),
+      blockNumber: "0x10",
+      transactionHash: `0x${"01".repeat(32)}`,
+      logIndex: "0x0",
+    };
+    const endpoint = fakeEndpoint({ logs: [log] });
+    const reader = createHistoryReader({
+      rpcUrls: rpcUrls(["http://a.test"]),
+      fetch: endpoint.fetch,
+    });
+    const input = { address, from, chain: "base" as const };
+    const [first, second] = await Promise.all([reader.read(input), reader.read(input)]);
+    await reader.read(input);
+    expect(first.sender?.paidRecipient?.payments).toBe(1);
+    expect(second).toEqual(first);
+    // The head once, then one batch for all three reads.
+    expect(endpoint.calls).toHaveLength(2);
+  });
+});

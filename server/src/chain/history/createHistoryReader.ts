@@ -1,0 +1,216 @@
+import type { ChainHistory } from "@presend/shared/api/history";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { summarizeHistory } from "@presend/shared/verdict/summarizeHistory";
+import { type Address, getAddress, hexToBigInt, isHex } from "viem";
+import { limits } from "../../limits";
+import {
+  ChainReadError,
+  RpcHttpError,
+  RpcMalformedResponseError,
+  RpcNetworkError,
+  RpcTimeoutError,
+} from "../errors";
+import { readCappedText } from "../readCappedText";
+import { buildHistoryBatch, historyTokens } from "./buildHistoryBatch";
+import { defaultWindowBlocks, secondsPerBlock } from "./historyWindow";
+import { parseHistoryBatch } from "./parseHistoryBatch";
+
+export type HistoryReaderOptions = {
+  /** History-capable endpoints per chain (archive, Erigon/Reth, no log range cap), in order. */
+  rpcUrls: Record<ChainName, readonly string[]>;
+  /** Blocks back from the head to read, per chain (default about 180 days). */
+  windowBlocks?: Partial<Record<ChainName, number>>;
+  timeoutMs?: number;
+  /** Largest answer read; a larger one makes the history unknown (default 4 MB). */
+  maxResponseBytes?: number;
+  /** Most Transfer events one query may return; more makes the history unknown. */
+  maxLogs?: number;
+  ttlMs?: number;
+  maxEntries?: number;
+  fetch?: typeof fetch;
+  now?: () => number;
+};
+
+export type HistoryInput = { address: Address; from: Address | null; chain: ChainName };
+
+export type HistoryReader = {
+  /** The history around one check on one chain; never throws (status "unknown" instead). */
+  read(input: HistoryInput): Promise<ChainHistory>;
+  stats(): { upstreamRequests: number; perChain: Record<ChainName, number> };
+  /**
+   * Reads each chain's head once (start-up), so even the first check of a chain is one round
+   * trip; a chain that does not answer learns its head on its first check instead.
+   */
+  prime(): Promise<void>;
+};
+
+const jsonHeaders = { "content-type": "application/json", accept: "application/json" };
+
+/**
+ * Reads the token history around a check: one JSON-RPC batch per chain (two eth_getLogs and, with
+ * a sender, Otterscan's ots_searchTransactionsBefore) sent beside the facts batch, so a check
+ * stays one round trip. The block window ends at the head, estimated from the last head read
+ * (`prime()` reads each chain's head at start; otherwise a chain's first read asks for it
+ * first). Fallback endpoints, a TTL cache and in-flight coalescing like the facts reader.
+ * @example await createHistoryReader({ rpcUrls }).read({ address, from, chain: "base" })
+ */
+export function createHistoryReader(options: HistoryReaderOptions): HistoryReader {
+  const timeoutMs = options.timeoutMs ?? limits.rpcTimeoutMs;
+  const maxResponseBytes = options.maxResponseBytes ?? limits.historyAnswerBytes;
+  const maxLogs = options.maxLogs ?? limits.historyMaxTransfers;
+  const ttlMs = options.ttlMs ?? limits.factsCacheTtlMs;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, { history: ChainHistory; expiresAt: number }>();
+  const inFlight = new Map<string, Promise<ChainHistory>>();
+  const heads = new Map<ChainName, { block: bigint; at: number }>();
+  const preferred = new Map<ChainName, number>();
+  const counters = {
+    upstreamRequests: 0,
+    perChain: Object.fromEntries(chainNames.map((name) => [name, 0])) as Record<ChainName, number>,
+  };
+
+  async function post(url: string, chain: ChainName, body: unknown): Promise<unknown> {
+    counters.upstreamRequests++;
+    counters.perChain[chain]++;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let text: string;
+    try {
+      const response = await fetchFn(url, {
+        method: "POST",
+        headers: jsonHeaders,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => {});
+        throw new RpcHttpError(response.status);
+      }
+      text = await readCappedText(response, maxResponseBytes);
+    } catch (error) {
+      if (error instanceof ChainReadError) throw error;
+      if (controller.signal.aborted) throw new RpcTimeoutError(timeoutMs);
+      throw new RpcNetworkError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      throw new RpcMalformedResponseError("not JSON", { cause });
+    }
+  }
+
+  /** The head now, estimated from the last one read; asked once when never read. */
+  async function estimatedHead(url: string, chain: ChainName): Promise<bigint> {
+    const known = heads.get(chain);
+    if (known) {
+      const elapsed = BigInt(Math.floor((now() - known.at) / 1000 / secondsPerBlock[chain]));
+      return known.block + elapsed;
+    }
+    const answer = (await post(url, chain, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "eth_blockNumber",
+      params: [],
+    })) as {
+      result?: unknown;
+    };
+    const result = answer?.result;
+    if (typeof result !== "string" || !isHex(result)) {
+      throw new RpcMalformedResponseError("eth_blockNumber: not a quantity");
+    }
+    const block = hexToBigInt(result);
+    heads.set(chain, { block, at: now() });
+    return block;
+  }
+
+  async function readFrom(url: string, input: HistoryInput): Promise<ChainHistory> {
+    const window = BigInt(options.windowBlocks?.[input.chain] ?? defaultWindowBlocks(input.chain));
+    const head = await estimatedHead(url, input.chain);
+    const fromBlock = head > window ? head - window : 0n;
+    const body = await post(url, input.chain, buildHistoryBatch({ ...input, fromBlock }));
+    const read = parseHistoryBatch(input.chain, body, { ...input, fromBlock, maxLogs });
+    if (read.head !== null) heads.set(input.chain, { block: read.head, at: now() });
+    return summarizeHistory({ recipient: input.address, sender: input.from, read });
+  }
+
+  async function readUpstream(input: HistoryInput): Promise<ChainHistory> {
+    const urls = options.rpcUrls[input.chain] ?? [];
+    const tokens = historyTokens(input.chain).map((token) => token.symbol);
+    const unknown = (error: string): ChainHistory =>
+      summarizeHistory({
+        recipient: input.address,
+        sender: input.from,
+        read: {
+          status: "unknown",
+          tokens,
+          error,
+          native: input.from === null ? { status: "not_asked" } : { status: "unknown", error },
+        },
+      });
+    if (urls.length === 0) return unknown("no history endpoint configured");
+    const start = preferred.get(input.chain) ?? 0;
+    const failures: string[] = [];
+    for (let step = 0; step < urls.length; step++) {
+      const index = (start + step) % urls.length;
+      const url = urls[index] as string;
+      try {
+        const history = await readFrom(url, input);
+        preferred.set(input.chain, index);
+        return history;
+      } catch (error) {
+        failures.push(
+          error instanceof ChainReadError
+            ? error.shortMessage
+            : `unexpected error (${String(error)})`,
+        );
+      }
+    }
+    return unknown(`the history endpoint failed: ${failures.join("; ")}`);
+  }
+
+  async function read(input: HistoryInput): Promise<ChainHistory> {
+    const normalized = {
+      address: getAddress(input.address.toLowerCase()),
+      from: input.from === null ? null : getAddress(input.from.toLowerCase()),
+      chain: input.chain,
+    };
+    const key = `${input.chain}:${normalized.address}:${normalized.from ?? "-"}`;
+    const cached = cache.get(key);
+    if (cached && now() < cached.expiresAt) return structuredClone(cached.history);
+    const pending = inFlight.get(key);
+    if (pending) return structuredClone(await pending);
+    const promise = readUpstream(normalized)
+      .then((history) => {
+        // Only a read history is kept: the next check deserves a fresh attempt after a refusal.
+        if (history.status === "read" && ttlMs > 0) {
+          cache.delete(key);
+          cache.set(key, { history, expiresAt: now() + ttlMs });
+          while (cache.size > maxEntries) {
+            const oldest = cache.keys().next().value;
+            if (oldest === undefined) break;
+            cache.delete(oldest);
+          }
+        }
+        return history;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, promise);
+    return structuredClone(await promise);
+  }
+
+  async function prime(): Promise<void> {
+    await Promise.all(
+      chainNames.map(async (chain) => {
+        const url = options.rpcUrls[chain]?.[0];
+        if (url === undefined || heads.has(chain)) return;
+        await estimatedHead(url, chain).catch(() => {});
+      }),
+    );
+  }
+
+  return { read, prime, stats: () => ({ ...counters, perChain: { ...counters.perChain } }) };
+}

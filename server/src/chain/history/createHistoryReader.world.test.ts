@@ -1,0 +1,163 @@
+import { demoAddressListFile, devnetAccounts, senderWorld, type World } from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEngine } from "../../engine/createEngine";
+import { loadAddressLists } from "../../lists/loadAddressLists";
+import { type FaultyRpc, startFaultyRpc } from "../../payments/testing/startFaultyRpc";
+import { maxBatchEntries } from "../buildFactsBatch";
+import { createChainReader } from "../createChainReader";
+import { buildHistoryBatch } from "./buildHistoryBatch";
+import { createHistoryReader } from "./createHistoryReader";
+
+const { poisoningVictim, genuineCounterparty, sprayedPoisoner } = devnetAccounts;
+
+// Real anvil chains, history made of real transfers and real zero-value transferFrom calls (the
+// run's shared world, read only); faults come from a proxy in front of the real base chain.
+describe("history reader (real anvil, real transfers)", () => {
+  let world: World;
+  let rpcUrls: Record<ChainName, string[]>;
+  let faulty: FaultyRpc;
+
+  beforeAll(async () => {
+    world = sharedWorld();
+    rpcUrls = Object.fromEntries(
+      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
+    ) as Record<ChainName, string[]>;
+    faulty = await startFaultyRpc(world.chains.base.rpcUrl);
+  });
+  afterAll(async () => {
+    await faulty?.close();
+  });
+
+  it("reads the sender's payments, the genuine lookalike and the planted zero-value transfer", async () => {
+    const history = await createHistoryReader({ rpcUrls }).read({
+      address: senderWorld.freshLookalike,
+      from: poisoningVictim.address,
+      chain: "base",
+    });
+    expect(history.status).toBe("read");
+    expect(history.tokens).toEqual(["USDC", "USDT", "USDbC"]);
+    expect(history.native).toMatchObject({ status: "read" });
+    expect(history.sender).toMatchObject({
+      address: poisoningVictim.address,
+      paidRecipient: null,
+      zeroValueToRecipient: 1,
+      lookalikes: [{ address: genuineCounterparty.address, payments: senderWorld.genuinePayments }],
+    });
+    // The endpoint gives block times with logs (anvil does): the date is known.
+    expect(history.sender?.lookalikes[0]?.lastPaidAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it("the sprayed address's fingerprint: zero-value transfers from five unrelated addresses", async () => {
+    const history = await createHistoryReader({ rpcUrls }).read({
+      address: sprayedPoisoner.address,
+      from: null,
+      chain: "base",
+    });
+    expect(history.recipient).toMatchObject({ zeroValueTransfers: 5, zeroOrDustCounterparties: 5 });
+    expect(history.native).toEqual({ status: "not_asked" });
+  });
+
+  it("one request per chain once the head is known, a batch of at most 10 entries", async () => {
+    const reader = createHistoryReader({ rpcUrls, ttlMs: 0 });
+    const input = {
+      address: genuineCounterparty.address,
+      from: poisoningVictim.address,
+      chain: "base" as const,
+    };
+    await reader.read(input);
+    const before = reader.stats().perChain.base;
+    await reader.read(input);
+    expect(reader.stats().perChain.base - before).toBe(1);
+    expect(buildHistoryBatch({ ...input, fromBlock: 0n }).length).toBeLessThanOrEqual(
+      maxBatchEntries,
+    );
+  });
+
+  it.each([
+    ["refuseLogRange", "block range or result cap, code -32005"],
+    ["capLogs", "block range or result cap, code -32005"],
+  ] as const)(
+    "%s: history unknown, the check with from is caution, never ok",
+    async (mode, why) => {
+      faulty.mode = mode;
+      const history = createHistoryReader({ rpcUrls: { ...rpcUrls, base: [faulty.url] } });
+      const engine = createEngine({ reader: createChainReader({ rpcUrls }), history });
+      // The genuine counterparty is ok on its own facts; unread history must not leave it ok.
+      const result = await engine.check({
+        address: genuineCounterparty.address,
+        chain: "base",
+        from: poisoningVictim.address,
+      });
+      if (result.type !== "report") throw new Error("chain unreadable");
+      expect(result.report.chain.history).toMatchObject({ status: "unknown" });
+      expect(result.report.chain.history?.error).toContain(why);
+      expect(result.report.verdict.level).toBe("caution");
+      expect(result.report.verdict.reasons[0]?.code).toBe("history_unknown");
+      // Without from the fingerprint is named as unread; the facts decide the level.
+      const plain = await engine.check({ address: genuineCounterparty.address, chain: "base" });
+      if (plain.type !== "report") throw new Error("chain unreadable");
+      expect(plain.report.verdict.reasons.map((reason) => reason.code)).toContain("history_unread");
+      faulty.mode = "pass";
+    },
+  );
+
+  it("an endpoint without ots_: native sends named as not read, token history still decides", async () => {
+    faulty.mode = "noOtterscan";
+    const engine = createEngine({
+      reader: createChainReader({ rpcUrls }),
+      history: createHistoryReader({ rpcUrls: { ...rpcUrls, base: [faulty.url] } }),
+    });
+    const fresh = await engine.check({
+      address: senderWorld.freshLookalike,
+      chain: "base",
+      from: poisoningVictim.address,
+    });
+    const stranger = await engine.check({
+      address: sprayedPoisoner.address,
+      chain: "base",
+      from: poisoningVictim.address,
+    });
+    faulty.mode = "pass";
+    if (fresh.type !== "report" || stranger.type !== "report") throw new Error("chain unreadable");
+    expect(fresh.report.chain.history?.native).toEqual({
+      status: "unknown",
+      error: "the endpoint has no Otterscan ots_ methods",
+    });
+    expect(fresh.report.verdict.level).toBe("danger");
+    const firstTime = stranger.report.verdict.reasons.find(
+      (reason) => reason.code === "first_time_recipient",
+    );
+    expect(firstTime?.message).toContain(
+      "native ETH sends were not read (the endpoint has no Otterscan ots_ methods)",
+    );
+    expect(stranger.report.report).toContain("native sends not read");
+  });
+
+  it("the poisoning report names the genuine address, how often it was paid, and the rule", async () => {
+    const engine = createEngine({
+      reader: createChainReader({ rpcUrls }),
+      history: createHistoryReader({ rpcUrls }),
+      lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+    });
+    const result = await engine.deep({
+      address: senderWorld.activeLookalike,
+      chain: "base",
+      from: poisoningVictim.address,
+    });
+    if (result.type !== "report") throw new Error("chain unreadable");
+    const [deciding] = result.report.verdict.reasons;
+    expect(deciding).toMatchObject({ code: "address_poisoning", level: "danger", chain: "base" });
+    expect(deciding?.message).toContain(genuineCounterparty.address);
+    expect(deciding?.message).toContain(`${senderWorld.genuinePayments} times`);
+    expect(deciding?.message).toContain("first 4 and last 4 hex characters");
+    expect(result.report.lists?.consulted).toEqual([
+      { source: "presend demo world", licence: "CC0-1.0", date: "2026-11-24", entries: 2 },
+    ]);
+    // Every chain of the deep check had its history read.
+    for (const facts of [result.report.chain, ...result.report.others]) {
+      expect(facts.history?.status).toBe("read");
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import { chains } from "@presend/shared/chains/chains";
+import { numberToHex, pad } from "viem";
+import { describe, expect, it } from "vitest";
+import { RpcWrongChainError } from "../errors";
+import { historyBatchIds, transferTopic } from "./buildHistoryBatch";
+import { parseHistoryBatch } from "./parseHistoryBatch";
+
+const address = "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7";
+const from = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
+const topic = (value: string) => pad(value.toLowerCase() as `0x${string}`, { size: 32 });
+const options = { address, from, fromBlock: 10n, maxLogs: 3 } as const;
+
+const log = (spec: { token?: string; value?: bigint; index?: number; data?: string } = {}) => ({
+  address: (spec.token ?? chains.base.usdc.address).toLowerCase(),
+  topics: [transferTopic, topic(from), topic(address)],
+  data: spec.data ?? pad(numberToHex(spec.value ?? 0n), { size: 32 }),
+  blockNumber: "0x20",
+  blockTimestamp: "0x6b061015",
+  transactionHash: `0x${"ab".repeat(32)}`,
+  logIndex: numberToHex(spec.index ?? 0),
+});
+
+function answers(spec: { chainId?: string; from?: unknown; to?: unknown; ots?: unknown } = {}) {
+  const entry = (id: number, value: unknown) =>
+    value && typeof value === "object" && "error" in value
+      ? { jsonrpc: "2.0", id, ...value }
+      : { jsonrpc: "2.0", id, result: value };
+  return [
+    entry(historyBatchIds.chainId, spec.chainId ?? "0x2105"),
+    entry(historyBatchIds.blockNumber, "0x30"),
+    entry(historyBatchIds.transfersFrom, spec.from ?? [log({ value: 0n })]),
+    entry(historyBatchIds.transfersTo, spec.to ?? []),
+    entry(
+      historyBatchIds.nativeSends,
+      spec.ots ?? { txs: [], receipts: [], firstPage: true, lastPage: true },
+    ),
+  ].reverse();
+}
+
+describe("parseHistoryBatch", () => {
+  it("decodes standard Transfer events of the read tokens, by id whatever the order", () => {
+    const read = parseHistoryBatch("base", answers(), options);
+    expect(read).toMatchObject({ status: "read", fromBlock: 10n, toBlock: 48n, head: 48n });
+    if (read.status !== "read") throw new Error("unread");
+    expect(read.transfers).toEqual([
+      expect.objectContaining({
+        token: "USDC",
+        from: from.toLowerCase(),
+        to: address.toLowerCase(),
+        value: 0n,
+        blockNumber: 32n,
+        timestamp: 0x6b061015,
+      }),
+    ]);
+    expect(read.native).toEqual({ status: "read", sends: [], transactionsRead: 0 });
+  });
+
+  it("skips events of other contracts and malformed data", () => {
+    const read = parseHistoryBatch(
+      "base",
+      answers({
+        from: [
+          log({ token: "0x0000000000000000000000000000000000000001" }),
+          log({ data: "0x01", index: 1 }),
+        ],
+      }),
+      options,
+    );
+    expect(read.status === "read" && read.transfers).toEqual([]);
+  });
+
+  it("a refused range makes the history unknown, in words of our own (never the endpoint's text)", () => {
+    const read = parseHistoryBatch(
+      "base",
+      answers({
+        to: {
+          error: { code: -32005, message: "range too large, see https://rpc.example/key=SECRET" },
+        },
+      }),
+      options,
+    );
+    expect(read).toMatchObject({
+      status: "unknown",
+      error: "the endpoint refused the log query (block range or result cap, code -32005)",
+    });
+    expect(
+      JSON.stringify(read, (_, value) => (typeof value === "bigint" ? String(value) : value)),
+    ).not.toContain("SECRET");
+  });
+
+  it("more events than the cap makes the history unknown", () => {
+    const many = [0, 1, 2, 3].map((index) => log({ index, value: 5n }));
+    expect(parseHistoryBatch("base", answers({ from: many }), options)).toMatchObject({
+      status: "unknown",
+      error: "more than 3 transfers in the window, more than one check reads",
+    });
+  });
+
+  it("without ots_ only the native sends are unknown", () => {
+    const read = parseHistoryBatch(
+      "base",
+      answers({ ots: { error: { code: -32601, message: "Method not found" } } }),
+      options,
+    );
+    expect(read.status).toBe("read");
+    expect(read.native).toEqual({
+      status: "unknown",
+      error: "the endpoint has no Otterscan ots_ methods",
+    });
+  });
+
+  it("an endpoint on another chain throws, so the next endpoint is tried", () => {
+    expect(() => parseHistoryBatch("base", answers({ chainId: "0x1" }), options)).toThrow(
+      RpcWrongChainError,
+    );
+  });
+});

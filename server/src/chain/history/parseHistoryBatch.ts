@@ -1,0 +1,166 @@
+import { addressPattern, hexAddressSource } from "@presend/shared/address/addressPattern";
+import { type ChainName, chains } from "@presend/shared/chains/chains";
+import type {
+  HistoryRead,
+  NativeRead,
+  NativeSend,
+  TokenTransfer,
+} from "@presend/shared/verdict/summarizeHistory";
+import { type Address, getAddress, type Hex, hexToBigInt, isHex } from "viem";
+import { RpcMalformedResponseError, RpcWrongChainError } from "../errors";
+import { historyBatchIds, historyTokens, transferTopic } from "./buildHistoryBatch";
+
+type Entry = { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
+
+/** JSON-RPC codes and words public endpoints use when they refuse a log query's range or size. */
+const refusedRange = /range|limit|too many|exceed|results|too large|timeout/i;
+
+/** Why an eth_getLogs entry failed, in words safe to show (never the endpoint's own text). */
+function logsError(error: NonNullable<Entry["error"]>): string {
+  const code = typeof error.code === "number" ? error.code : null;
+  const message = typeof error.message === "string" ? error.message : "";
+  if (code === -32005 || refusedRange.test(message)) {
+    return `the endpoint refused the log query (block range or result cap${code === null ? "" : `, code ${code}`})`;
+  }
+  return `eth_getLogs failed${code === null ? "" : ` (code ${code})`}`;
+}
+
+function nativeError(error: NonNullable<Entry["error"]>): string {
+  const code = typeof error.code === "number" ? error.code : null;
+  const message = typeof error.message === "string" ? error.message : "";
+  if (code === -32601 || /not (found|available|supported)|does not exist/i.test(message)) {
+    return "the endpoint has no Otterscan ots_ methods";
+  }
+  return `ots_searchTransactionsBefore failed${code === null ? "" : ` (code ${code})`}`;
+}
+
+const quantity = (value: unknown): bigint | null =>
+  typeof value === "string" && isHex(value) && value.length > 2 ? hexToBigInt(value) : null;
+
+const timestampOf = (value: unknown): number | null => {
+  const seconds = quantity(value);
+  return seconds === null ? null : Number(seconds);
+};
+
+// Lowercase, not EIP-55: a thousand checksums (keccak each) would cost more than the query's
+// parsing; the summary checksums the few addresses it reports.
+// An indexed address: 12 zero bytes, then the address's 20 (its hex without the 0x).
+const addressTopic = new RegExp(`^0x0{24}${hexAddressSource.slice(2)}$`);
+const topicAddress = (topic: unknown): Address | null =>
+  typeof topic === "string" && addressTopic.test(topic)
+    ? (`0x${topic.slice(26).toLowerCase()}` as Address)
+    : null;
+
+function parseLogs(result: unknown, symbols: Map<string, string>): TokenTransfer[] {
+  if (!Array.isArray(result)) throw new RpcMalformedResponseError("eth_getLogs: not an array");
+  const transfers: TokenTransfer[] = [];
+  for (const log of result as Record<string, unknown>[]) {
+    const topics = log.topics as unknown[] | undefined;
+    const token = typeof log.address === "string" ? symbols.get(log.address.toLowerCase()) : null;
+    const from = topicAddress(topics?.[1]);
+    const to = topicAddress(topics?.[2]);
+    const data = log.data as Hex | undefined;
+    const blockNumber = quantity(log.blockNumber);
+    // Only standard Transfer(address indexed, address indexed, uint256) events of the read tokens.
+    if (!token || topics?.[0] !== transferTopic || !from || !to || blockNumber === null) continue;
+    if (typeof data !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(data)) continue;
+    transfers.push({
+      id: `${String(log.transactionHash)}:${String(log.logIndex)}`,
+      token,
+      from,
+      to,
+      value: hexToBigInt(data),
+      blockNumber,
+      timestamp: timestampOf(log.blockTimestamp),
+    });
+  }
+  return transfers;
+}
+
+function parseNative(entry: Entry | undefined, sender: Address | null): NativeRead {
+  if (sender === null) return { status: "not_asked" };
+  if (!entry) return { status: "unknown", error: "no answer to ots_searchTransactionsBefore" };
+  if (entry.error) return { status: "unknown", error: nativeError(entry.error) };
+  const result = entry.result as { txs?: unknown; receipts?: unknown } | null;
+  if (!result || !Array.isArray(result.txs)) {
+    return {
+      status: "unknown",
+      error: "ots_searchTransactionsBefore answered without transactions",
+    };
+  }
+  const receipts = Array.isArray(result.receipts)
+    ? (result.receipts as Record<string, unknown>[])
+    : [];
+  const senderLower = sender.toLowerCase();
+  const sends: NativeSend[] = [];
+  (result.txs as Record<string, unknown>[]).forEach((tx, index) => {
+    if (typeof tx.from !== "string" || tx.from.toLowerCase() !== senderLower) return;
+    if (typeof tx.to !== "string" || !addressPattern.test(tx.to)) return;
+    const value = quantity(tx.value) ?? 0n;
+    const blockNumber = quantity(tx.blockNumber);
+    if (blockNumber === null) return;
+    sends.push({
+      to: getAddress(tx.to),
+      value,
+      blockNumber,
+      timestamp: timestampOf(tx.blockTimestamp ?? receipts[index]?.timestamp),
+    });
+  });
+  return { status: "read", sends, transactionsRead: result.txs.length };
+}
+
+/**
+ * Reads the answer to buildHistoryBatch. A wrong chain id or a malformed answer throws (the reader
+ * tries the next endpoint); a refused log query makes the history unknown, saying why; a missing
+ * Otterscan namespace makes only the native sends unknown.
+ * @example parseHistoryBatch("base", await response.json(), { address, from, fromBlock, maxLogs: 5_000 })
+ */
+export function parseHistoryBatch(
+  chainName: ChainName,
+  body: unknown,
+  options: { address: Address; from: Address | null; fromBlock: bigint; maxLogs: number },
+): HistoryRead & { head: bigint | null } {
+  if (!Array.isArray(body)) throw new RpcMalformedResponseError("history batch: not an array");
+  const byId = new Map<unknown, Entry>();
+  for (const entry of body as Entry[]) byId.set(entry?.id, entry);
+  const tokens = historyTokens(chainName);
+  const symbols = new Map(tokens.map((token) => [token.address.toLowerCase(), token.symbol]));
+  const tokenNames = tokens.map((token) => token.symbol);
+
+  const chainId = quantity(byId.get(historyBatchIds.chainId)?.result);
+  if (chainId === null) throw new RpcMalformedResponseError("history batch: no chain id");
+  if (Number(chainId) !== chains[chainName].id) {
+    throw new RpcWrongChainError(chains[chainName].id, Number(chainId));
+  }
+  const head = quantity(byId.get(historyBatchIds.blockNumber)?.result);
+  const native = parseNative(byId.get(historyBatchIds.nativeSends), options.from);
+
+  const transfers: TokenTransfer[] = [];
+  for (const id of [historyBatchIds.transfersFrom, historyBatchIds.transfersTo]) {
+    const entry = byId.get(id);
+    if (!entry) throw new RpcMalformedResponseError(`history batch: no answer for entry ${id}`);
+    if (entry.error)
+      return { status: "unknown", tokens: tokenNames, error: logsError(entry.error), native, head };
+    const logs = parseLogs(entry.result, symbols);
+    // More than the cap: what was left out could hold the one payment that matters.
+    if ((entry.result as unknown[]).length > options.maxLogs) {
+      return {
+        status: "unknown",
+        tokens: tokenNames,
+        error: `more than ${options.maxLogs} transfers in the window, more than one check reads`,
+        native,
+        head,
+      };
+    }
+    transfers.push(...logs);
+  }
+  return {
+    status: "read",
+    tokens: tokenNames,
+    fromBlock: options.fromBlock,
+    toBlock: head ?? options.fromBlock,
+    transfers,
+    native,
+    head,
+  };
+}

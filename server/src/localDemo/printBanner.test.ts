@@ -1,0 +1,29 @@
+import { devnetAccounts, senderWorld } from "@presend/devnet";
+import { sharedWorld } from "@presend/devnet/testing";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { describe, expect, it } from "vitest";
+import type { RunningServer } from "../startServer";
+import { formatBanner } from "./printBanner";
+
+describe("formatBanner", () => {
+  it("lists every demo row, then the sender rows with their verdicts with from, and a --from command", () => {
+    const world = sharedWorld();
+    const rpcUrls = Object.fromEntries(
+      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
+    ) as Record<ChainName, string[]>;
+    // Only what the banner reads of a running server: its URL and RPC URLs.
+    const server = { url: "http://127.0.0.1:8402", rpcUrls } as unknown as RunningServer;
+    const banner = formatBanner({ ...server, world });
+    for (const demo of world.demo) expect(banner).toContain(demo.address);
+    const victim = devnetAccounts.poisoningVictim.address;
+    const [, withFrom = ""] = banner.split(
+      `The same with from ${victim} (the sender with history):`,
+    );
+    expect(withFrom).toMatch(
+      new RegExp(`${senderWorld.freshLookalike}\\s+base\\s+danger\\s+danger\\s+fresh-lookalike`),
+    );
+    expect(banner).toContain(
+      `npx presend check ${senderWorld.freshLookalike} --chain base --from ${victim}`,
+    );
+  });
+});

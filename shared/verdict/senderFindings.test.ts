@@ -1,0 +1,192 @@
+import { describe, expect, it } from "vitest";
+import type { ChainHistory, PaymentSummary } from "../api/history";
+import type { ChainFacts, Level } from "../api/report";
+import type { ChainName } from "../chains/chains";
+import { readableFacts } from "./chainFacts.test-helpers";
+import { decideDeepVerdict } from "./decideDeepVerdict";
+import { decideVerdict } from "./decideVerdict";
+import { senderFindings } from "./senderFindings";
+
+const recipient = "0xAbcd999999999999999999999999999999991234";
+const genuine = "0xAbcd000000000000000000000000000000001234";
+const from = "0x1111111111111111111111111111111111111111";
+const checksum = { status: "valid", message: "Checksum is valid (EIP-55)." } as const;
+
+const paid = (address: string, payments: number): PaymentSummary => ({
+  address,
+  payments,
+  lastPaidAt: "2026-11-20T10:00:00.000Z",
+  lastPaidBlock: "90",
+});
+
+function history(spec: {
+  status?: ChainHistory["status"];
+  paidRecipient?: number;
+  lookalike?: number;
+  planted?: number;
+  native?: ChainHistory["native"];
+  withSender?: boolean;
+}): ChainHistory {
+  if (spec.status === "unknown") {
+    return {
+      status: "unknown",
+      error: "block range too large",
+      tokens: ["USDC", "USDT"],
+      fromBlock: null,
+      toBlock: null,
+      native: spec.native ?? { status: "not_asked" },
+      sender: null,
+      recipient: null,
+    };
+  }
+  return {
+    status: "read",
+    tokens: ["USDC", "USDT"],
+    fromBlock: "0",
+    toBlock: "100",
+    native: spec.native ?? { status: "read", transactionsRead: 25 },
+    sender:
+      spec.withSender === false
+        ? null
+        : {
+            address: from,
+            counterparties: 3,
+            paidRecipient: spec.paidRecipient ? paid(recipient, spec.paidRecipient) : null,
+            lookalikes: spec.lookalike ? [paid(genuine, spec.lookalike)] : [],
+            zeroValueToRecipient: spec.planted ?? 0,
+          },
+    recipient: {
+      transfers: 1,
+      zeroValueTransfers: 0,
+      dustTransfers: 0,
+      zeroOrDustCounterparties: 0,
+      sentTo: [],
+    },
+  };
+}
+
+const facts = (name: ChainName, chainHistory: ChainHistory, nonce = 2): ChainFacts => ({
+  ...readableFacts(name, { nonce, native: "1" }),
+  history: chainHistory,
+});
+
+type Row = {
+  name: string;
+  from: string | null;
+  target: ChainFacts;
+  others?: ChainFacts[];
+  codes: string[];
+  level: Level;
+  mentions?: string[];
+};
+
+const rows: Row[] = [
+  {
+    name: "a lookalike of an address the sender paid 6 times, never paid itself: poisoning, naming the genuine one",
+    from,
+    target: facts("base", history({ lookalike: 6, planted: 1 }), 0),
+    codes: ["address_poisoning", "receive_only"],
+    level: "danger",
+    mentions: [genuine, "6 times", "first 4 and last 4", "2026-11-20", "zero-value"],
+  },
+  {
+    name: "an active lookalike (2 own transactions) is still poisoning, not ok",
+    from,
+    target: facts("base", history({ lookalike: 2 }), 2),
+    codes: ["address_poisoning", "active_wallet"],
+    level: "danger",
+  },
+  {
+    name: "an address the sender paid: a known counterparty, shown as a fact",
+    from,
+    target: facts("base", history({ paidRecipient: 6 })),
+    codes: ["known_counterparty", "active_wallet"],
+    level: "ok",
+    mentions: ["You paid this address 6 times on Base, last on 2026-11-20"],
+  },
+  {
+    name: "paid and also a lookalike of another paid address: the sender's own payments win",
+    from,
+    target: facts("base", history({ paidRecipient: 1, lookalike: 3 })),
+    codes: ["known_counterparty", "active_wallet"],
+    level: "ok",
+  },
+  {
+    name: "never paid: first-time recipient, saying what was read",
+    from,
+    target: facts("base", history({})),
+    codes: ["first_time_recipient", "active_wallet"],
+    level: "caution",
+    mentions: ["USDC and USDT transfers in blocks 0–100 and your last 25 ETH transactions"],
+  },
+  {
+    name: "never paid, native not readable: first-time recipient names the unread native sends",
+    from,
+    target: facts("base", history({ native: { status: "unknown", error: "no ots_ methods" } })),
+    codes: ["first_time_recipient", "active_wallet"],
+    level: "caution",
+    mentions: ["native ETH sends were not read (no ots_ methods)"],
+  },
+  {
+    name: "history refused with a sender: history unknown, caution, never ok",
+    from,
+    target: facts("base", history({ status: "unknown" })),
+    codes: ["history_unknown", "active_wallet"],
+    level: "caution",
+    mentions: ["block range too large"],
+  },
+  {
+    name: "history refused without a sender: named, the level stays that of the facts",
+    from: null,
+    target: facts("base", history({ status: "unknown" })),
+    codes: ["active_wallet", "history_unread"],
+    level: "ok",
+  },
+  {
+    name: "without a sender nothing is said about payments",
+    from: null,
+    target: facts("base", history({ withSender: false })),
+    codes: ["active_wallet"],
+    level: "ok",
+  },
+];
+
+describe("senderFindings", () => {
+  it.each(rows)("$name", (row) => {
+    const verdict = decideVerdict({
+      address: recipient,
+      checksum,
+      target: row.target,
+      from: row.from,
+    });
+    expect(verdict.reasons.map((reason) => reason.code)).toEqual(row.codes);
+    expect(verdict.level).toBe(row.level);
+    const text = verdict.reasons.map((reason) => reason.message).join(" ");
+    for (const phrase of row.mentions ?? []) expect(text).toContain(phrase);
+  });
+
+  it("deep: a lookalike of a counterparty paid on another chain is poisoning too", () => {
+    const verdict = decideDeepVerdict({
+      address: recipient,
+      checksum,
+      from,
+      target: facts("base", history({})),
+      others: [facts("arbitrum", history({ lookalike: 4 }))],
+    });
+    expect(verdict.level).toBe("danger");
+    expect(verdict.reasons[0]).toMatchObject({ code: "address_poisoning", chain: "arbitrum" });
+  });
+
+  it("deep: history unknown on another chain with a sender is caution, named with its chain", () => {
+    const findings = senderFindings({
+      address: recipient,
+      from,
+      target: facts("base", history({ paidRecipient: 2 })),
+      others: [facts("polygon", history({ status: "unknown" }))],
+    });
+    expect(findings.map((finding) => [finding.code, finding.chain])).toEqual([
+      ["history_unknown", "polygon"],
+      ["known_counterparty", "base"],
+    ]);
+  });
+});

@@ -1,0 +1,140 @@
+import type { ChainHistory, PaymentSummary } from "../api/history";
+import type { ChainFacts } from "../api/report";
+import { type ChainName, chains } from "../chains/chains";
+import { joinNames } from "./joinNames";
+import type { Finding } from "./summarizeFindings";
+
+export type SenderFindingsInput = {
+  /** The checked address (EIP-55). */
+  address: string;
+  /** The sender (`from`), or null when the request named none. */
+  from: string | null;
+  /** The chain the money will be sent on. */
+  target: ChainFacts;
+  /** Other chains of a deep check (empty for a single-chain check). */
+  others: readonly ChainFacts[];
+};
+
+/** The characters wallets show of an address, e.g. "0x8335…2913". */
+export function visibleEnds(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(-4)}`;
+}
+
+function times(count: number): string {
+  return count === 1 ? "once" : `${count} times`;
+}
+
+function lastPaid(payment: PaymentSummary): string {
+  return payment.lastPaidAt === null
+    ? `last in block ${payment.lastPaidBlock}`
+    : `last on ${payment.lastPaidAt.slice(0, 10)}`;
+}
+
+/** What was read of the sender's history on a chain, in words (the first-time finding says it). */
+export function historyScope(name: ChainName, history: ChainHistory): string {
+  const tokens = `${joinNames(history.tokens)} transfers in blocks ${history.fromBlock}–${history.toBlock}`;
+  switch (history.native.status) {
+    case "read":
+      return `${tokens} and your last ${history.native.transactionsRead} ${chains[name].nativeSymbol} transactions`;
+    case "unknown":
+      return `${tokens}; native ${chains[name].nativeSymbol} sends were not read (${history.native.error})`;
+    case "not_asked":
+      return tokens;
+  }
+}
+
+type ReadChain = { name: ChainName; history: ChainHistory };
+
+/**
+ * What the sender's own payment history says about the checked address: address poisoning (a
+ * lookalike of an address the sender really paid, never paid itself), a known counterparty, a
+ * first-time recipient, or history that could not be read (never ok when a sender was given).
+ * @example senderFindings({ address, from, target, others: [] })[0]?.code // "address_poisoning"
+ */
+export function senderFindings(input: SenderFindingsInput): Finding[] {
+  const { from, target } = input;
+  const all = [input.target, ...input.others.filter((facts) => facts.name !== target.name)];
+  const withHistory = all.filter(
+    (facts): facts is ChainFacts & { history: ChainHistory } => facts.history !== undefined,
+  );
+  const findings: Finding[] = [];
+  for (const facts of withHistory) {
+    if (facts.history.status !== "unknown") continue;
+    const where = chains[facts.name].label;
+    const why = facts.history.error ?? "the endpoint refused";
+    findings.push(
+      from === null
+        ? {
+            code: "history_unread",
+            level: "ok",
+            chain: facts.name,
+            message: `The token history of this address on ${where} could not be read (${why}): the address-poisoning fingerprint was not checked there.`,
+            headline: "Token history not read",
+            next: "Send a small test amount first.",
+          }
+        : {
+            code: "history_unknown",
+            level: "caution",
+            chain: facts.name,
+            message: `Your payment history on ${where} could not be read (${why}): presend cannot tell whether this address imitates one you paid.`,
+            headline: "Your payment history could not be read",
+            next: "Compare the whole address with the one the recipient gave you before you send.",
+          },
+    );
+  }
+  if (from === null) return findings;
+
+  const read: ReadChain[] = withHistory.flatMap((facts) =>
+    facts.history.status === "read" && facts.history.sender
+      ? [{ name: facts.name, history: facts.history }]
+      : [],
+  );
+  const paidOn = read.filter((entry) => entry.history.sender?.paidRecipient);
+  for (const entry of paidOn) {
+    const paid = entry.history.sender?.paidRecipient as PaymentSummary;
+    findings.push({
+      code: "known_counterparty",
+      level: "ok",
+      chain: entry.name,
+      message: `You paid this address ${times(paid.payments)} on ${chains[entry.name].label}, ${lastPaid(paid)}.`,
+      headline: "An address you have paid before",
+      next: "Send as usual.",
+    });
+  }
+  if (paidOn.length > 0) return findings;
+
+  // The sender never paid this address anywhere that was read: a lookalike of one it did pay is
+  // the poisoning pattern, whatever the address looks like on its own.
+  for (const entry of read) {
+    const sender = entry.history.sender;
+    const genuine = sender?.lookalikes[0];
+    if (!sender || !genuine) continue;
+    const where = chains[entry.name].label;
+    const planted =
+      sender.zeroValueToRecipient > 0
+        ? ` A zero-value transfer "from" you to this address appears in your history ${times(sender.zeroValueToRecipient)}: anyone can create one without your signature, to plant it where you copy addresses from.`
+        : "";
+    findings.push({
+      code: "address_poisoning",
+      level: "danger",
+      chain: entry.name,
+      message: `This address imitates ${genuine.address}, which you paid ${times(genuine.payments)} on ${where} (${lastPaid(genuine)}): the same first 4 and last 4 hex characters (${visibleEnds(genuine.address)}), a different middle. You never paid this one.${planted}`,
+      headline: `Address poisoning: a lookalike of ${visibleEnds(genuine.address)} you paid`,
+      next: `Do not send: copy the address from the recipient, not from your history; the one you paid is ${genuine.address}.`,
+    });
+  }
+  if (findings.some((finding) => finding.code === "address_poisoning")) return findings;
+
+  const targetRead = read.find((entry) => entry.name === target.name);
+  if (targetRead) {
+    findings.push({
+      code: "first_time_recipient",
+      level: "caution",
+      chain: target.name,
+      message: `You have never paid this address on ${chains[target.name].label}: read ${historyScope(target.name, targetRead.history)}.`,
+      headline: "You have never paid this address",
+      next: "Confirm the whole address with the recipient through another channel before you send.",
+    });
+  }
+  return findings;
+}
