@@ -8,7 +8,10 @@ import type { Address } from "viem";
 import type { AddressLists } from "../lists/loadAddressLists";
 
 /** What the engine needs from a chain reader (server/src/chain/createChainReader.ts provides it). */
-export type FactsReader = { read(address: Address, chain: ChainName): Promise<ChainFacts> };
+export type FactsReader = {
+  /** `sender`: who the receive simulation sends from (the request's `from`, else a plain EOA). */
+  read(address: Address, chain: ChainName, options?: { sender?: Address }): Promise<ChainFacts>;
+};
 
 /** What the engine needs from a history reader (server/src/chain/history/createHistoryReader.ts). */
 export type HistorySource = {
@@ -49,7 +52,7 @@ export function createEngine(deps: {
 
   async function readChain(address: Address, from: Address | null, chain: ChainName) {
     const [facts, history] = await Promise.all([
-      deps.reader.read(address, chain),
+      deps.reader.read(address, chain, from ? { sender: from } : undefined),
       deps.history?.read({ address, from, chain }),
     ]);
     return facts.status === "ok" && history ? { ...facts, history } : facts;
