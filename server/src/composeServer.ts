@@ -26,7 +26,6 @@ import {
 import { reconcilePayments } from "./payments/facilitator/reconcilePayments";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
 import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";
-import { registerX402SecurityScheme } from "./payments/routes/registerX402SecurityScheme";
 import { registerReceiptRoute } from "./receipts/registerReceiptRoute";
 
 export type ComposedServer = {
@@ -166,7 +165,6 @@ export async function composeServer(
     ),
     // Every route beyond the free /validate and /health, in one list.
     routeGroups: [
-      (app) => registerX402SecurityScheme(app),
       (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl }),
       (app) => registerReceiptRoute(app, { records, signReport: payments.signReport }),
       (app) => registerDiscoveryRoute(app, { payments, publicUrl }),

@@ -6,9 +6,11 @@ import {
   extractDiscoveryInfoFromExtension,
   validateDiscoveryExtension,
 } from "@x402/extensions/bazaar";
+import { getAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 import { discoveryExtension } from "./discoveryExtension";
+import { exampleRequest } from "./paidRoutes";
 
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;
@@ -39,6 +41,26 @@ describe("discoveryExtension (official bazaar extension)", () => {
       expect(JSON.stringify(extension.schema)).toContain('"level"');
     },
   );
+
+  it("declares an example body the API accepts: sent unpaid, it gets the 402, not a 400", async () => {
+    // The example as a cataloguing facilitator reads it: from a live 402.
+    const challenge = await stack.app.request("/check", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: devnetAccounts.activeOnBase.address }),
+    });
+    const header = decodePaymentRequiredHeader(challenge.headers.get("payment-required") ?? "");
+    const declared = header.extensions?.bazaar as DiscoveryExtension;
+    const { body } = extractDiscoveryInfoFromExtension(declared, true).input as { body: unknown };
+    expect(body).toEqual(exampleRequest);
+    expect(getAddress(exampleRequest.address)).toBe(exampleRequest.address);
+    const response = await stack.app.request("/check", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(402);
+  });
 
   it("keeps the 402 header small enough for default HTTP clients (16 KB header limit)", async () => {
     const response = await stack.app.request("/deep", {

@@ -9,9 +9,7 @@ import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
 import { buildReport } from "@presend/shared/verdict/buildReport";
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { z } from "zod";
-import type { PaidPath } from "./paidRoutes";
-
-const exampleBody = { address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046", chain: "base" };
+import { exampleRequest, type PaidPath } from "./paidRoutes";
 
 // An example report, built by the verdict code itself from the facts of an active wallet.
 const activeWallet = (name: ChainName): ChainFacts => ({
@@ -29,7 +27,7 @@ const activeWallet = (name: ChainName): ChainFacts => ({
   blockNumber: "1",
 });
 const exampleInput = {
-  address: exampleBody.address,
+  address: exampleRequest.address,
   checksum: { status: "valid" as const, message: "Checksum is valid (EIP-55)." },
   target: activeWallet("base"),
   checkedAt: "2026-11-22T00:00:00.000Z",
@@ -50,7 +48,7 @@ export function discoveryExtension(path: PaidPath) {
       : buildReport(exampleInput);
   return declareDiscoveryExtension({
     bodyType: "json",
-    input: exampleBody,
+    input: { ...exampleRequest },
     inputSchema: withoutMeta(z.toJSONSchema(CheckRequestSchema, { io: "input" })),
     output: { example, schema: truncate(withoutMeta(z.toJSONSchema(report)), 2) },
   });

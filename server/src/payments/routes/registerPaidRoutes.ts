@@ -30,8 +30,8 @@ import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
 import { PaymentRequiredBodySchema } from "../resourceServer/paymentRequiredSchema";
 import { discoveryExtension } from "./discoveryExtension";
-import { type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
-import { x402SecurityScheme } from "./registerX402SecurityScheme";
+import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
+import { paymentInfo, paymentInfoField } from "./paymentInfo";
 
 export type PaidRoutesDeps = {
   engine: Engine;
@@ -93,6 +93,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
   const check = paidRoute(
     paidRoutes["/check"],
+    paymentInfo(config, "/check"),
     ReportSchema.extend({}).openapi("Report"),
     middleware,
   );
@@ -106,6 +107,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   });
   const deep = paidRoute(
     paidRoutes["/deep"],
+    paymentInfo(config, "/deep"),
     DeepReportSchema.extend({}).openapi("DeepReport"),
     middleware,
   );
@@ -175,6 +177,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
 function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
   route: PaidRoute,
+  payment: ReturnType<typeof paymentInfo>,
   reportSchema: T,
   middleware: (route: PaidRoute) => MiddlewareHandler[],
 ) {
@@ -188,13 +191,20 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
     tags: ["verification"],
     summary: route.summary,
     description: route.description,
-    security: [{ [x402SecurityScheme]: [] }],
+    // The payment is the authentication: no API key; x402 crawlers read the price from here.
+    security: [],
+    [paymentInfoField]: payment,
     middleware: middleware(route),
     request: {
       body: {
         required: true,
         content: {
-          "application/json": { schema: CheckRequestSchema.extend({}).openapi("CheckRequest") },
+          "application/json": {
+            schema: CheckRequestSchema.extend({}).openapi("CheckRequest", {
+              example: { ...exampleRequest },
+            }),
+            example: { ...exampleRequest },
+          },
         },
       },
     },
