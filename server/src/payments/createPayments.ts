@@ -14,6 +14,7 @@ import { attestationExtension } from "./attestation/attestationExtension";
 import { type Attestation, createAttestation } from "./attestation/createAttestation";
 import { createAttestationSigner } from "./attestation/createAttestationSigner";
 import { createReportSigner, type ReportSigner } from "./attestation/createReportSigner";
+import { didJwkKeyId } from "./attestation/didJwk";
 import {
   offerReceiptExtension,
   type SettlementReceipt,
@@ -115,12 +116,17 @@ export async function createPayments(
     asset: config.asset,
   });
   const signer = await createAttestationSigner(config.attestationKey);
+  // Offers and receipts name the same key as a did:jwk, which the official verify functions
+  // resolve by themselves; the report signature keeps the kid clients pin.
+  const offerSigner = await createAttestationSigner(config.attestationKey, {
+    kid: didJwkKeyId(config.attestationKey),
+  });
   const resourceServer = new x402ResourceServer(timed)
     .register(config.network, new ExactEvmScheme())
     .registerExtension(attestationExtension(attestation))
     .registerExtension(bazaarResourceServerExtension)
     .registerExtension(paymentIdentifierResourceServerExtension)
-    .registerExtension(offerReceiptExtension(signer));
+    .registerExtension(offerReceiptExtension(offerSigner));
 
   let initialized: Promise<void> | null = null;
   const ready = () => {
@@ -139,7 +145,7 @@ export async function createPayments(
     records,
     attestation,
     signReport: createReportSigner(signer),
-    settlementReceipt: settlementReceipt(signer),
+    settlementReceipt: settlementReceipt(offerSigner),
     ready,
     paymentOption: (path) => paymentOptionOf(config, path),
     async requirements(path) {

@@ -11,6 +11,7 @@ import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { maxTimeoutSeconds, type Payments } from "../createPayments";
 import { authorizationOf } from "../facilitator/authorizationOf";
 import type { PaidRoute } from "../routes/paidRoutes";
+import type { UnpaidChallenge } from "./unpaidChallenge";
 import { withRouteDescription } from "./withRouteDescription";
 
 /**
@@ -27,6 +28,8 @@ export type PaymentEnvelopeOptions = {
   route: PaidRoute;
   payments: Payments;
   resourceUrl: string;
+  /** The route's unpaid challenge, for the 402 that follows a failed settlement. */
+  unpaidChallenge?: UnpaidChallenge;
   /** Seconds since epoch (tests move it). */
   clock?: () => number;
 };
@@ -73,8 +76,11 @@ export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHand
         outgoing.set("PAYMENT-REQUIRED", encodePaymentRequiredHeader(paymentRequired));
       }
     } else {
-      // Settlement failed after the handler: core answers 402 with only PAYMENT-RESPONSE.
-      paymentRequired = await freshChallenge(options, settlementFailure(outgoing));
+      // Settlement failed after the handler: core answers 402 with only PAYMENT-RESPONSE. The
+      // new challenge is the route's own, every extension included, with the failure as error.
+      const error = settlementFailure(outgoing);
+      const challenge = await options.unpaidChallenge?.(c);
+      paymentRequired = challenge ? { ...challenge, error } : await freshChallenge(options, error);
       outgoing.set("PAYMENT-REQUIRED", encodePaymentRequiredHeader(paymentRequired));
     }
     const body = {

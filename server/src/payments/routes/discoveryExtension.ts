@@ -9,6 +9,7 @@ import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
 import { buildReport } from "@presend/shared/verdict/buildReport";
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { z } from "zod";
+import { truncateJsonSchema, withoutMeta } from "../truncateJsonSchema";
 import { exampleRequest, type PaidPath } from "./paidRoutes";
 
 // An example report, built by the verdict code itself from the facts of an active wallet.
@@ -50,28 +51,6 @@ export function discoveryExtension(path: PaidPath) {
     bodyType: "json",
     input: { ...exampleRequest },
     inputSchema: withoutMeta(z.toJSONSchema(CheckRequestSchema, { io: "input" })),
-    output: { example, schema: truncate(withoutMeta(z.toJSONSchema(report)), 2) },
+    output: { example, schema: truncateJsonSchema(withoutMeta(z.toJSONSchema(report)), 2) },
   });
-}
-
-function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
-}
-
-// Keeps `depth` levels of object properties; deeper objects and arrays keep only their type.
-function truncate(schema: Record<string, unknown>, depth: number): Record<string, unknown> {
-  if (depth === 0) {
-    const { type, enum: values } = schema;
-    return values === undefined ? { type } : { type, enum: values };
-  }
-  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
-  if (properties === undefined) return truncate(schema, 0);
-  return {
-    type: "object",
-    properties: Object.fromEntries(
-      Object.entries(properties).map(([name, value]) => [name, truncate(value, depth - 1)]),
-    ),
-    ...(schema.required ? { required: schema.required } : {}),
-  };
 }

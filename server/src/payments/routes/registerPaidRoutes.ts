@@ -29,6 +29,7 @@ import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
 import { PaymentRequiredBodySchema } from "../resourceServer/paymentRequiredSchema";
+import { unpaidChallenge } from "../resourceServer/unpaidChallenge";
 import { discoveryExtension } from "./discoveryExtension";
 import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
 import { paymentInfo, paymentInfoField } from "./paymentInfo";
@@ -73,9 +74,9 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       },
     ]),
   );
-  const x402 = paymentMiddlewareFromHTTPServer(
-    new x402HTTPResourceServer(deps.payments.resourceServer, routes),
-  );
+  const httpServer = new x402HTTPResourceServer(deps.payments.resourceServer, routes);
+  const x402 = paymentMiddlewareFromHTTPServer(httpServer);
+  const challengeWithoutPayment = unpaidChallenge(httpServer);
 
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
@@ -87,7 +88,12 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       settlementReceipt: deps.payments.settlementReceipt,
       chain: deps.payments.chain,
     }),
-    paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
+    paymentEnvelope({
+      route,
+      payments: deps.payments,
+      resourceUrl: `${publicUrl}${route.path}`,
+      unpaidChallenge: challengeWithoutPayment,
+    }),
     x402,
   ];
 
