@@ -7,6 +7,8 @@ import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { limits } from "../limits";
+import type { FacilitatorAuth } from "../payments/facilitator/createFacilitatorClient";
+import { facilitatorAuthOf, facilitatorEnv, missingFacilitatorKeys } from "./facilitatorEnv";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -29,8 +31,11 @@ const rpcKeys = Object.fromEntries(
 
 const ConfigSchema = z
   .object({
-    /** local: the embedded five-chain world; mainnet: public chains, a real facilitator. */
-    PRESEND_NETWORK: z.enum(["local", "mainnet"]).default("local"),
+    /**
+     * local: the embedded five-chain world; mainnet: public chains, a real facilitator;
+     * testnet: public chains checked, payments on Base Sepolia (an operator's dry run).
+     */
+    PRESEND_NETWORK: z.enum(["local", "mainnet", "testnet"]).default("local"),
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: port.default(8402),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -70,17 +75,28 @@ const ConfigSchema = z
     RATE_LIMIT_CHALLENGES: z.coerce.number().int().positive().default(60),
     /** How long SIGTERM waits for paid requests in flight before exiting. */
     DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
+    ...facilitatorEnv,
     ...rpcKeys,
   })
   .superRefine((config, ctx) => {
-    if (config.PRESEND_NETWORK !== "mainnet") return;
-    // On mainnets nothing may silently fall back to the demo world.
+    for (const key of missingFacilitatorKeys(config)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `is required with FACILITATOR_PROVIDER=${config.FACILITATOR_PROVIDER}`,
+      });
+    }
+    if (config.PRESEND_NETWORK === "local") return;
+    // On public chains nothing may silently fall back to the demo world. The testnet has a
+    // public facilitator; mainnet needs a URL or a hosted provider.
+    const facilitatorSet =
+      config.PRESEND_NETWORK === "testnet" || config.FACILITATOR_URL || config.FACILITATOR_PROVIDER;
     for (const key of ["FACILITATOR_URL", "PAY_TO", "ATTESTATION_KEY_FILE"] as const) {
-      if (!config[key]) {
+      if (!config[key] && (key !== "FACILITATOR_URL" || !facilitatorSet)) {
         ctx.addIssue({
           code: "custom",
           path: [key],
-          message: "is required when PRESEND_NETWORK=mainnet",
+          message: `is required when PRESEND_NETWORK=${config.PRESEND_NETWORK}${key === "FACILITATOR_URL" ? " (or FACILITATOR_PROVIDER)" : ""}`,
         });
       }
     }
@@ -89,7 +105,7 @@ const ConfigSchema = z
 export type RawConfig = z.infer<typeof ConfigSchema>;
 
 export type Config = {
-  network: "local" | "mainnet";
+  network: "local" | "mainnet" | "testnet";
   host: string;
   port: number;
   /** PUBLIC_URL when set; otherwise the server derives it from the host and the bound port. */
@@ -102,6 +118,8 @@ export type Config = {
   /** Per-chain RPC URL overrides (mainnet); missing chains use the reader's public defaults. */
   rpcUrls: Partial<Record<ChainName, string[]>>;
   facilitatorUrl?: string;
+  /** How presend authenticates to a remote facilitator (a hosted provider's API key, or none). */
+  facilitatorAuth: FacilitatorAuth;
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
@@ -167,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cacheTtlMs: raw.CACHE_TTL_MS,
     rpcUrls,
     facilitatorUrl: raw.FACILITATOR_URL,
+    facilitatorAuth: facilitatorAuthOf(raw),
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,

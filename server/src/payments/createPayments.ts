@@ -1,9 +1,4 @@
-import { nativeUsdcDomain } from "@presend/shared/chains/chains";
-import {
-  type FacilitatorClient,
-  HTTPFacilitatorClient,
-  x402ResourceServer,
-} from "@x402/core/server";
+import { type FacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
@@ -20,6 +15,7 @@ import {
   type SettlementReceipt,
   settlementReceipt,
 } from "./attestation/offerReceiptExtension";
+import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
 import { withPaymentRecords } from "./facilitator/withPaymentRecords";
@@ -100,7 +96,7 @@ export async function createPayments(
     facilitator = local;
     broadcastFor = local.broadcastFor;
   } else {
-    facilitator = new HTTPFacilitatorClient({ url: config.facilitator.url });
+    facilitator = createFacilitatorClient(config.facilitator);
   }
   const recorded = withPaymentRecords(facilitator, {
     records,
@@ -160,7 +156,7 @@ function paymentOptionOf(config: PaymentsConfig, path: PaidPath) {
     scheme: "exact" as const,
     network: config.network,
     payTo: config.payTo,
-    price: { asset: config.asset, amount: config.prices[path], extra: { ...nativeUsdcDomain } },
+    price: { asset: config.asset, amount: config.prices[path], extra: { ...config.assetDomain } },
     maxTimeoutSeconds,
   };
 }
