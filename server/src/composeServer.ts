@@ -27,6 +27,8 @@ import { reconcilePayments } from "./payments/facilitator/reconcilePayments";
 import { paymentNetworks } from "./payments/paymentNetworks";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
 import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";
+import { createSignInState } from "./payments/siwx/createSignInState";
+import { signedInPayer } from "./payments/siwx/signedInPayer";
 import { registerReceiptRoute } from "./receipts/registerReceiptRoute";
 
 export type ComposedServer = {
@@ -158,6 +160,8 @@ export async function composeServer(
   );
   const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
+  // Sign-In-With-X: who paid for what recently, and the sign-in nonces spent (this process).
+  const signIn = createSignInState();
   const app = createApp({
     publicUrl,
     beforeRoutes: [
@@ -173,8 +177,13 @@ export async function composeServer(
     ),
     // Every route beyond the free /validate and /health, in one list.
     routeGroups: [
-      (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl }),
-      (app) => registerReceiptRoute(app, { records, signReport: payments.signReport }),
+      (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl, signIn }),
+      (app) =>
+        registerReceiptRoute(app, {
+          records,
+          signReport: payments.signReport,
+          signedIn: signedInPayer({ origin: publicUrl, state: signIn }),
+        }),
       (app) => registerDiscoveryRoute(app, { payments, publicUrl }),
       (app) => registerDataRoutes(app, snapshots),
     ],

@@ -30,6 +30,9 @@ import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
 import { PaymentRequiredBodySchema } from "../resourceServer/paymentRequiredSchema";
 import { unpaidChallenge } from "../resourceServer/unpaidChallenge";
+import type { SignInState } from "../siwx/createSignInState";
+import { signInReread } from "../siwx/signInReread";
+import { declareSignInWithX, signInWithXExtension } from "../siwx/signInWithXExtension";
 import { discoveryExtension } from "./discoveryExtension";
 import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
 import { paymentInfo, paymentInfoField } from "./paymentInfo";
@@ -43,6 +46,8 @@ export type PaidRoutesDeps = {
   lock: InFlightLock;
   /** Public base URL (no trailing slash), the resource URL of each paid route. */
   publicUrl: string;
+  /** Sign-In-With-X: recent payments and spent nonces (shared with /receipts). */
+  signIn: SignInState;
 };
 
 /**
@@ -51,7 +56,7 @@ export type PaidRoutesDeps = {
  * Per paid route: body validation, the payment ledger (one run per authorization, the answer the
  * payment record decides), the 402 envelope, then the official x402 middleware; the handler
  * records the report as pending before it returns, so settlement never happens unrecorded.
- * @example registerPaidRoutes(app, { engine, payments, records, lock, publicUrl });
+ * @example registerPaidRoutes(app, { engine, payments, records, lock, publicUrl, signIn });
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
@@ -70,10 +75,13 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
           ...declareOfferReceiptExtension(offerReceiptDeclaration),
           // Optional: a retry carrying the same id gets the same report, charged once.
           [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
+          // A wallet that paid may sign in to read its report again instead of paying again.
+          ...declareSignInWithX(),
         },
       },
     ]),
   );
+  deps.payments.resourceServer.registerExtension(signInWithXExtension(publicUrl));
   const httpServer = new x402HTTPResourceServer(deps.payments.resourceServer, routes);
   const x402 = paymentMiddlewareFromHTTPServer(httpServer);
   const challengeWithoutPayment = unpaidChallenge(httpServer);
@@ -81,6 +89,12 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
     signedReport(deps.payments.signReport),
+    signInReread({
+      records: deps.records,
+      state: deps.signIn,
+      publicUrl,
+      settlementReceipt: deps.payments.settlementReceipt,
+    }),
     paymentLedger({
       records: deps.records,
       lock: deps.lock,
