@@ -28,6 +28,7 @@ import { paymentNetworks } from "./payments/paymentNetworks";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
 import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";
 import { createSignInState } from "./payments/siwx/createSignInState";
+import { registerSignInSecurityScheme } from "./payments/siwx/registerSignInSecurityScheme";
 import { signedInPayer } from "./payments/siwx/signedInPayer";
 import { registerReceiptRoute } from "./receipts/registerReceiptRoute";
 
@@ -177,6 +178,7 @@ export async function composeServer(
     ),
     // Every route beyond the free /validate and /health, in one list.
     routeGroups: [
+      (app) => registerSignInSecurityScheme(app),
       (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl, signIn }),
       (app) =>
         registerReceiptRoute(app, {

@@ -101,7 +101,15 @@ describe("@agentcash/discovery against the app", () => {
       expect(checked.found).toBe(true);
       if (!checked.found) return;
       const post = checked.advisories.find((advisory) => advisory.method === "POST");
-      expect(post?.authMode).toBe("paid");
+      // The probe names a 402 that also offers sign-in-with-x "siwx" (paid routes with a
+      // sign-in to re-read); the OpenAPI the route list comes from says paid, with its price.
+      expect(post?.authMode).toBe("siwx");
+      const described = await checkEndpointSchema({ url: `${server.url}${path}` });
+      if (!described.found) throw new Error("not described");
+      expect(described.advisories.find((a) => a.method === "POST")).toMatchObject({
+        authMode: "paid",
+        protocols: ["x402"],
+      });
       expect(post?.paymentOptions).toEqual([
         expect.objectContaining({
           network: chains.base.caip2,

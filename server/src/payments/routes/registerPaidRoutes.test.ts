@@ -225,8 +225,13 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     const check = doc.paths["/check"].post;
     const deep = doc.paths["/deep"].post;
     expect(check.tags).toEqual(["verification"]);
-    // The payment is the authentication: no API key scheme, the price in x-payment-info.
-    expect(check.security).toEqual([]);
+    // The payment is the authentication: no API key scheme, the price in x-payment-info; a
+    // sign-in (marked as wallet identity for crawlers) is optional.
+    expect(check.security).toEqual([{}, { siwx: [] }]);
+    expect(doc.components.securitySchemes.siwx).toMatchObject({
+      name: "sign-in-with-x",
+      "x-agentcash-auth-kind": "siwx",
+    });
     expect(check["x-payment-info"].price).toEqual({
       mode: "fixed",
       currency: "USD",
@@ -238,7 +243,7 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(Object.keys(check.responses)).toEqual(
       expect.arrayContaining(["200", "400", "402", "503"]),
     );
-    expect(JSON.stringify(doc.components.securitySchemes ?? {})).not.toContain('"apiKey"');
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(["siwx"]);
     expect(doc.components.schemas).toHaveProperty("Report");
     expect(doc.components.schemas).toHaveProperty("DeepReport");
     expect(doc.components.schemas).toHaveProperty("CheckRequest");

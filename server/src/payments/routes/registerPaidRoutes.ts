@@ -31,6 +31,7 @@ import { paymentLedger } from "../resourceServer/paymentLedger";
 import { PaymentRequiredBodySchema } from "../resourceServer/paymentRequiredSchema";
 import { unpaidChallenge } from "../resourceServer/unpaidChallenge";
 import type { SignInState } from "../siwx/createSignInState";
+import { signInSecurityScheme } from "../siwx/registerSignInSecurityScheme";
 import { signInReread } from "../siwx/signInReread";
 import { declareSignInWithX, signInWithXExtension } from "../siwx/signInWithXExtension";
 import { discoveryExtension } from "./discoveryExtension";
@@ -211,8 +212,9 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
     tags: ["verification"],
     summary: route.summary,
     description: route.description,
-    // The payment is the authentication: no API key; x402 crawlers read the price from here.
-    security: [],
+    // The payment is the authentication (no API key; x402 crawlers read the price from
+    // x-payment-info); a wallet that paid may sign in instead to re-read its report.
+    security: [{}, { [signInSecurityScheme]: [] }] as Array<Record<string, string[]>>,
     [paymentInfoField]: payment,
     middleware: middleware(route),
     request: {
