@@ -165,6 +165,7 @@ export async function composeServer(
   const signIn = createSignInState();
   const app = createApp({
     publicUrl,
+    ownershipProofs: config.ownershipProofs,
     beforeRoutes: [
       operations.beforeRoutes(async () => {
         await payments.ready();

@@ -76,6 +76,16 @@ const ConfigSchema = z
     /** How long SIGTERM waits for paid requests in flight before exiting. */
     DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
     ...facilitatorEnv,
+    /** Ownership proofs published in the OpenAPI for x402 crawlers (comma-separated). */
+    OWNERSHIP_PROOFS: z
+      .string()
+      .transform((value) =>
+        value
+          .split(",")
+          .map((proof) => proof.trim())
+          .filter(Boolean),
+      )
+      .optional(),
     ...rpcKeys,
   })
   .superRefine((config, ctx) => {
@@ -120,6 +130,8 @@ export type Config = {
   facilitatorUrl?: string;
   /** How presend authenticates to a remote facilitator (a hosted provider's API key, or none). */
   facilitatorAuth: FacilitatorAuth;
+  /** Proofs that the operator owns this origin (for x402 crawlers), e.g. payTo's signature of it. */
+  ownershipProofs: string[];
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
@@ -186,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rpcUrls,
     facilitatorUrl: raw.FACILITATOR_URL,
     facilitatorAuth: facilitatorAuthOf(raw),
+    ownershipProofs: raw.OWNERSHIP_PROOFS ?? [],
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,

@@ -12,9 +12,12 @@ import {
 } from "@agentcash/discovery";
 import { sharedWorld } from "@presend/devnet/testing";
 import { chains } from "@presend/shared/chains/chains";
-import { getAddress } from "viem";
+import { getAddress, type Hex, verifyMessage } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createApp } from "../app";
+import { loadConfig } from "../config/loadConfig";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
@@ -128,5 +131,35 @@ describe("@agentcash/discovery against the app", () => {
     expect(probe.x402).toBe(true);
     const warnings = getWarningsForLegacyWellKnown(probe);
     expect(warnings.map((w) => w.severity)).toEqual(["info"]);
+  });
+});
+
+describe("@agentcash/discovery reads the operator's ownership proof", () => {
+  it("reports the origin as ownership_verified when OWNERSHIP_PROOFS is set", async () => {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    // The proof x402 registries check: payTo's EIP-191 signature of the origin.
+    const payTo = privateKeyToAccount(generatePrivateKey());
+    const proof = await payTo.signMessage({ message: origin });
+    const app = createApp({
+      publicUrl: origin,
+      probe: async () => [],
+      ownershipProofs: loadConfig({ OWNERSHIP_PROOFS: ` ${proof} ` }).ownershipProofs,
+    });
+    const server = await listen(app, { port });
+    try {
+      const discovery = await discoverOriginSchema({ target: server.url });
+      expect(discovery).toMatchObject({ found: true, trustTier: "ownership_verified" });
+      const [published] = discovery.found ? (discovery.ownershipProofs ?? []) : [];
+      expect(
+        await verifyMessage({
+          address: payTo.address,
+          message: origin,
+          signature: published as Hex,
+        }),
+      ).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
