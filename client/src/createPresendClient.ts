@@ -46,7 +46,6 @@ import type {
   ValidateResult,
 } from "./PresendResult";
 import type { Reservation, SpendCap } from "./SpendCap";
-import { signInHeader, signInHeaderName } from "./signInHeader";
 
 /** The paying key: a viem account, or a wallet reached some other way (the extension's tab). */
 export type PresendSigner = {
@@ -482,6 +481,8 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     try {
       const payer = await signer();
       if (payer === null) return null;
+      // Loaded only by callers that sign in: the extension's bundle does not carry it.
+      const { signInHeader, signInHeaderName } = await import("./signInHeader");
       const header = await signInHeader(paymentRequired, baseNetwork, payer, `${base}${route}`);
       if (header === null) return null;
       const answer = await post({ [signInHeaderName]: header });
