@@ -96,7 +96,7 @@ export async function createPayments(
     facilitator = local;
     broadcastFor = local.broadcastFor;
   } else {
-    facilitator = createFacilitatorClient(config.facilitator);
+    facilitator = await createFacilitatorClient(config.facilitator);
   }
   const recorded = withPaymentRecords(facilitator, {
     records,

@@ -1,5 +1,3 @@
-import { createFacilitatorConfig as cdpFacilitatorConfig } from "@coinbase/x402";
-import { createFacilitatorConfig as payAIFacilitatorConfig } from "@payai/facilitator";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { type FacilitatorConfig, HTTPFacilitatorClient } from "@x402/core/server";
 import { z } from "zod";
@@ -39,22 +37,30 @@ export type RemoteFacilitator = z.input<typeof RemoteFacilitatorSchema>;
  * The official `HTTPFacilitatorClient` for a remote facilitator, with the headers its operator
  * asks for on every `/verify`, `/settle` and `/supported` call. The hosted providers' own packages
  * make their JWTs (fresh per call, bound to the method and path); a given `url` overrides the
- * provider's default (a proxy in front of it, or a test double).
- * @example createFacilitatorClient({ type: "remote", auth: { type: "cdp", apiKeyId, apiKeySecret } })
+ * provider's default (a proxy in front of it, or a test double). A provider's package is loaded
+ * only when it is chosen (Coinbase's pulls in its whole SDK: about 350 ms at start).
+ * @example await createFacilitatorClient({ type: "remote", auth: { type: "cdp", apiKeyId, apiKeySecret } })
  */
-export function createFacilitatorClient(input: RemoteFacilitator): HTTPFacilitatorClient {
+export async function createFacilitatorClient(
+  input: RemoteFacilitator,
+): Promise<HTTPFacilitatorClient> {
   const { url, auth } = RemoteFacilitatorSchema.parse(input);
-  return new HTTPFacilitatorClient(facilitatorConfig(auth, url));
+  return new HTTPFacilitatorClient(await facilitatorConfig(auth, url));
 }
 
-function facilitatorConfig(auth: FacilitatorAuth, url: string | undefined): FacilitatorConfig {
+async function facilitatorConfig(
+  auth: FacilitatorAuth,
+  url: string | undefined,
+): Promise<FacilitatorConfig> {
   switch (auth.type) {
     case "cdp": {
-      const hosted = cdpFacilitatorConfig(auth.apiKeyId, auth.apiKeySecret);
+      const { createFacilitatorConfig } = await import("@coinbase/x402");
+      const hosted = createFacilitatorConfig(auth.apiKeyId, auth.apiKeySecret);
       return { ...hosted, url: url ?? hosted.url };
     }
     case "payai": {
-      const hosted = payAIFacilitatorConfig(auth.apiKeyId, auth.apiKeySecret);
+      const { createFacilitatorConfig } = await import("@payai/facilitator");
+      const hosted = createFacilitatorConfig(auth.apiKeyId, auth.apiKeySecret);
       return { ...hosted, url: url ?? (hosted.url as string) } as FacilitatorConfig;
     }
     case "bearer": {
