@@ -40,6 +40,19 @@ describe("@x402/fetch (wrapFetchWithPayment) against the listening API", () => {
     const header = decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "");
     expect(PaymentRequiredV2Schema.safeParse(header).success).toBe(true);
     expect(PaymentRequiredV2Schema.safeParse(await response.json()).success).toBe(true);
+    // Every extension entry has the v2 shape: info and its JSON Schema.
+    expect(Object.keys(header.extensions ?? {}).sort()).toEqual([
+      "bazaar",
+      "offer-receipt",
+      "payment-identifier",
+      "sign-in-with-x",
+      "x-presend-attestation",
+    ]);
+    for (const entry of Object.values(header.extensions ?? {})) {
+      expect(entry).toEqual(
+        expect.objectContaining({ info: expect.any(Object), schema: expect.any(Object) }),
+      );
+    }
   });
 
   it("pays /deep once and gets the five-chain report", async () => {
