@@ -15,11 +15,13 @@ import type { UnpaidChallenge } from "./unpaidChallenge";
 import { withRouteDescription } from "./withRouteDescription";
 
 /**
- * A real payment header is ~1.5 KB plus the extensions the x402 client echoes from the 402
- * (attestation, signed offer, bazaar declaration: ~8 KB once base64-encoded); anything larger
- * is refused before decoding. Node refuses request headers over 16 KB in total anyway.
+ * A real payment header is ~1 KB plus the extensions the x402 client echoes from the 402
+ * (attestation, signed offer, bazaar declaration, payment-identifier, sign-in challenge: about
+ * 13.5 KB for /deep once base64-encoded, more with a longer public URL); anything larger is
+ * refused before decoding. Node refuses request headers over 16 KB in total, so 1 KB is left for
+ * the request's other headers.
  */
-export const maxPaymentHeaderBytes = 14 * 1024;
+export const maxPaymentHeaderBytes = 15 * 1024;
 
 /** Clock skew tolerated on validBefore and validAfter. */
 export const authorizationSlackSeconds = 30;

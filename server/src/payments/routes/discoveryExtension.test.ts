@@ -8,6 +8,10 @@ import {
   extractDiscoveryInfoFromExtension,
   validateDiscoveryExtension,
 } from "@x402/extensions/bazaar";
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+} from "@x402/extensions/payment-identifier";
 import { x402Client } from "@x402/fetch";
 import { getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -20,8 +24,12 @@ import { exampleRequest } from "./paidRoutes";
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;
   beforeAll(async () => {
-    // 402s only, nothing paid: the run's shared world.
-    stack = await startPaidStack({ world: sharedWorld() });
+    // 402s only, nothing paid: the run's shared world. A public URL as long as a real one: it is
+    // repeated in the 402 (resource, signed offer, sign-in challenge) and in the payment header.
+    stack = await startPaidStack({
+      world: sharedWorld(),
+      publicUrl: "https://api.presend-checks.example.com",
+    });
   });
   afterAll(() => stack?.stop());
 
@@ -79,7 +87,11 @@ describe("discoveryExtension (official bazaar extension)", () => {
       const client = new x402Client();
       const payer = privateKeyToAccount(generatePrivateKey());
       registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
-      const payment = encodePaymentSignatureHeader(await client.createPaymentPayload(required));
+      // With a payment id, as @presend/client sends one with every paid call.
+      const extensions = { ...required.extensions };
+      appendPaymentIdentifierToExtensions(extensions, generatePaymentId());
+      const payload = await client.createPaymentPayload({ ...required, extensions });
+      const payment = encodePaymentSignatureHeader(payload);
       // What the official client sends back must pass the envelope's size check, with room
       // left under Node's 16 KB limit on all request headers together.
       expect(payment.length).toBeLessThan(maxPaymentHeaderBytes);

@@ -34,7 +34,8 @@ export function signInWithXExtension(publicUrl: string): ResourceServerExtension
 /** A paid route's declaration of the extension (the network comes from its accepts). */
 export function declareSignInWithX() {
   return declareSIWxExtension({
-    statement: "Sign in to read again a presend report this wallet paid for.",
+    // Shown by wallets; short, as the client echoes every 402 extension in its payment header.
+    statement: "Read again a presend report you paid for.",
     expirationSeconds: signInChallengeSeconds,
   });
 }
