@@ -49,6 +49,11 @@ export type PaidOutcome<R> =
       receipt: "verified" | null;
       /** Fetched again through /receipts after the first answer was lost or unreadable. */
       recovered: boolean;
+      /**
+       * Read again signed in (Sign-In-With-X): paid for by an earlier payment of this wallet,
+       * nothing charged now. The settlement is that earlier one.
+       */
+      signedIn?: true;
       charged: true;
     }
   | { type: "refused"; code: RefusalCode; message: string; charged: false }

@@ -73,6 +73,12 @@ export type PresendClientOptions = {
   onEvent?: (event: ClientEvent) => void;
   /** Clock, injectable for tests. */
   now?: () => Date;
+  /**
+   * Sign in (Sign-In-With-X, one EIP-191 signature) before paying: a wallet that paid for the
+   * same check in the server's re-read window gets that report again instead of paying again.
+   * Off by default: with a wallet in a browser each sign-in is a prompt.
+   */
+  signIn?: boolean;
 };
 
 export type CheckInput = {
@@ -307,6 +313,10 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     }
     const payingSigner = signer();
     if (payingSigner === null) return refused("no_signer", "No paying key is configured.");
+    if (options.signIn) {
+      const again = await signedInReread<R>(route, paymentRequired, requirement, pin, post);
+      if (again !== null) return again;
+    }
     // Sent only to a server that declares payment-identifier: one that does not would ignore it.
     const paymentId =
       paymentRequired.extensions?.[PAYMENT_IDENTIFIER] !== undefined
@@ -470,6 +480,55 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
       recovered: false,
       charged: true,
     };
+  }
+
+  /**
+   * The report this wallet already paid for, asked for again signed in (no payment sent): null
+   * unless the server answers it with a settlement, a report signature and a receipt that all
+   * verify with the pinned key, so anything else goes on to the usual payment.
+   */
+  async function signedInReread<R extends Report | DeepReport>(
+    route: Route,
+    paymentRequired: PaymentRequired,
+    requirement: PaymentRequirements,
+    pin: PinRecord,
+    post: (headers?: Record<string, string>) => Promise<Response>,
+  ): Promise<PaidOutcome<R> | null> {
+    try {
+      const payer = await signer();
+      if (payer === null) return null;
+      // Loaded only by callers that sign in: the extension's bundle does not carry it.
+      const { signInHeader, signInHeaderName } = await import("./signInHeader");
+      const header = await signInHeader(paymentRequired, baseNetwork, payer, `${base}${route}`);
+      if (header === null) return null;
+      const answer = await post({ [signInHeaderName]: header });
+      const settlement = readSettlement(answer, requirement);
+      if (answer.status !== 200 || settlement === null) return null;
+      if (settlement.payer.toLowerCase() !== payer.address.toLowerCase()) return null;
+      const receipt = await verifyReceipt(answer, settlement, pin);
+      const signature = answer.headers.get(reportSignatureHeader);
+      const body: unknown = await answer.json();
+      const report = (route === "/deep" ? DeepReportSchema : ReportSchema).safeParse(body);
+      const verified = await verifyReportSignature({
+        signature,
+        report: body,
+        settlement,
+        key: pin.jwk,
+      });
+      if (!report.success || verified.type !== "verified" || receipt !== "verified") return null;
+      return {
+        type: "report",
+        report: report.data as R,
+        settlement,
+        signature: "verified",
+        receipt: "verified",
+        recovered: true,
+        charged: true,
+        signedIn: true,
+      };
+    } catch {
+      return null;
+    }
   }
 
   async function recover<R extends Report | DeepReport>(

@@ -21,6 +21,8 @@ export type AppDeps = {
   routeGroups?: Array<(app: App) => void>;
   /** Registered before every route: request ids, logs, metrics, probes, rate limits. */
   beforeRoutes?: Array<(app: App) => void>;
+  /** Proofs that the operator owns this origin, published for x402 crawlers. */
+  ownershipProofs?: string[];
 };
 
 // Status codes Hono's own validators and middleware raise, mapped to our stable codes.
@@ -88,7 +90,11 @@ export function createApp(deps: AppDeps): App {
       { name: "data", description: "Free dated snapshot documents (CC BY 4.0)." },
       { name: "meta", description: "Service health and discovery." },
     ],
-  });
+    // Where x402 crawlers (@agentcash/discovery) read an operator's proof of owning the origin.
+    ...(deps.ownershipProofs?.length && {
+      "x-agentcash-provenance": { ownershipProofs: deps.ownershipProofs },
+    }),
+  } as Parameters<typeof app.doc31>[1]);
 
   app.notFound((c) => jsonError(c, 404, "not_found", `No route ${c.req.method} ${c.req.path}.`));
   app.onError((error, c) => {

@@ -18,7 +18,15 @@ describe("the composed API", () => {
     info: { version: string };
     paths: Record<
       string,
-      Record<string, { tags?: string[]; security?: unknown[]; description?: string }>
+      Record<
+        string,
+        {
+          tags?: string[];
+          security?: unknown[];
+          description?: string;
+          "x-payment-info"?: { protocols: Array<{ x402: { amount: string } }> };
+        }
+      >
     >;
   };
 
@@ -40,10 +48,10 @@ describe("the composed API", () => {
   it.each([
     ["/check", "10000"],
     ["/deep", "50000"],
-  ])("documents POST %s as paid (x402 security, verification tag, price %s)", (path, units) => {
+  ])("documents POST %s as paid (x-payment-info, verification tag, price %s)", (path, units) => {
     const operation = document.paths[path]?.post;
     expect(operation?.tags).toEqual(["verification"]);
-    expect(operation?.security).toEqual([{ x402: [] }]);
+    expect(operation?.["x-payment-info"]?.protocols[0]?.x402.amount).toBe(units);
     expect(operation?.description).toContain(units);
   });
 

@@ -26,9 +26,12 @@ import {
   type Payments,
 } from "./payments/createPayments";
 import { reconcilePayments } from "./payments/facilitator/reconcilePayments";
+import { paymentNetworks } from "./payments/paymentNetworks";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
 import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";
-import { registerX402SecurityScheme } from "./payments/routes/registerX402SecurityScheme";
+import { createSignInState } from "./payments/siwx/createSignInState";
+import { registerSignInSecurityScheme } from "./payments/siwx/registerSignInSecurityScheme";
+import { signedInPayer } from "./payments/siwx/signedInPayer";
 import { registerReceiptRoute } from "./receipts/registerReceiptRoute";
 
 export type ComposedServer = {
@@ -135,13 +138,19 @@ export async function composeServer(
   const payTo = config.payTo;
   if (!payTo) throw new ConfigError("PAY_TO: is required when no local world is running");
   const facilitatorKey = config.facilitatorPrivateKey;
-  const facilitator = config.facilitatorUrl
-    ? ({ type: "remote", url: config.facilitatorUrl } as const)
-    : facilitatorKey
-      ? ({ type: "local", privateKey: facilitatorKey } as const)
-      : null;
+  // PRESEND_NETWORK=testnet pays on Base Sepolia, through the public facilitator by default.
+  const paymentNetwork = config.network === "testnet" ? paymentNetworks.testnet : null;
+  const facilitatorUrl = config.facilitatorUrl ?? paymentNetwork?.facilitatorUrl;
+  const facilitator =
+    facilitatorUrl || config.facilitatorAuth.type !== "none"
+      ? ({ type: "remote", url: facilitatorUrl, auth: config.facilitatorAuth } as const)
+      : facilitatorKey
+        ? ({ type: "local", privateKey: facilitatorKey } as const)
+        : null;
   if (!facilitator) {
-    throw new ConfigError("FACILITATOR_URL: is required on mainnet (or FACILITATOR_PRIVATE_KEY)");
+    throw new ConfigError(
+      "FACILITATOR_URL: is required on mainnet (or FACILITATOR_PROVIDER, or FACILITATOR_PRIVATE_KEY)",
+    );
   }
   const attestationKey = await namingField("ATTESTATION_KEY_FILE", () =>
     loadAttestationKey({
@@ -155,7 +164,8 @@ export async function composeServer(
     openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
   const payments = await createPayments(
     {
-      baseRpcUrl: options.paymentRpcUrl ?? (rpcUrls.base[0] as string),
+      baseRpcUrl: options.paymentRpcUrl ?? paymentNetwork?.rpcUrl ?? (rpcUrls.base[0] as string),
+      ...(paymentNetwork && { network: paymentNetwork.network }),
       facilitator,
       payTo,
       attestationKey,
@@ -178,13 +188,16 @@ export async function composeServer(
     }),
   );
   // The facilitator must answer before we take payments: a wrong URL stops start-up here.
-  await namingField(config.facilitatorUrl ? "FACILITATOR_URL" : "RPC_URLS_BASE", () =>
+  await namingField(facilitator.type === "remote" ? "FACILITATOR_URL" : "RPC_URLS_BASE", () =>
     payments.ready(),
   );
   const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
+  // Sign-In-With-X: who paid for what recently, and the sign-in nonces spent (this process).
+  const signIn = createSignInState();
   const app = createApp({
     publicUrl,
+    ownershipProofs: config.ownershipProofs,
     beforeRoutes: [
       operations.beforeRoutes(async () => {
         await payments.ready();
@@ -198,9 +211,14 @@ export async function composeServer(
     ),
     // Every route beyond the free /validate and /health, in one list.
     routeGroups: [
-      (app) => registerX402SecurityScheme(app),
-      (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl }),
-      (app) => registerReceiptRoute(app, { records, signReport: payments.signReport }),
+      (app) => registerSignInSecurityScheme(app),
+      (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl, signIn }),
+      (app) =>
+        registerReceiptRoute(app, {
+          records,
+          signReport: payments.signReport,
+          signedIn: signedInPayer({ origin: publicUrl, state: signIn }),
+        }),
       (app) => registerDiscoveryRoute(app, { payments, publicUrl }),
       (app) => registerDataRoutes(app, snapshots),
     ],

@@ -117,6 +117,22 @@ describe("presend CLI against a real server on the local world", () => {
     expect(await stack.usdcBalance(payer.address)).toBe(before);
   });
 
+  it("the same check twice pays once: the second is read back signed in (Sign-In-With-X)", async () => {
+    freshConfig();
+    const address = devnetAccounts.delegatedOnBase.address;
+    const before = await stack.usdcBalance(payer.address);
+    const first = await cli(["check", address, "--json"]);
+    expect(first.code).toBe(exitCodes.ok);
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+    const again = await cli(["check", address, "--json"]);
+    expect(again.code).toBe(exitCodes.ok);
+    expect(again.stderr).toMatch(
+      /read again signed in; paid earlier \(settlement 0x[0-9a-f]{64}\)/,
+    );
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+  });
+
   it("--max-price below the price refuses before signing anything", async () => {
     freshConfig();
     const before = await stack.usdcBalance(payer.address);

@@ -107,6 +107,8 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     signer: account,
     pinStore: pins,
     onEvent,
+    // The same check again within the server's window is read back signed in, not paid again.
+    signIn: true,
     ...(command.maxPrice !== null && { maxPrice: command.maxPrice }),
     ...(deps.fetch && { fetch: deps.fetch }),
   });
@@ -129,7 +131,11 @@ function report(
 ): number {
   switch (result.type) {
     case "report":
-      if (result.recovered) deps.stderr("presend: report recovered through /receipts");
+      if (result.signedIn) {
+        deps.stderr(
+          `presend: read again signed in; paid earlier (settlement ${result.settlement.transaction}), nothing charged now`,
+        );
+      } else if (result.recovered) deps.stderr("presend: report recovered through /receipts");
       deps.stdout(command.json ? JSON.stringify(result.report, null, 2) : result.report.report);
       return exitCodes.ok;
     case "refused": {

@@ -27,8 +27,12 @@ describe("loadConfig", () => {
     [{ PORT: "eighty" }, "PORT"],
     [{ PAY_TO: "0xd8da6bf26964af9d7eed9e03e53415d37aa96045" }, "PAY_TO"],
     [{ RPC_URLS_POLYGON: "ftp://x" }, "RPC_URLS_POLYGON"],
-    [{ PRESEND_NETWORK: "testnet" }, "PRESEND_NETWORK"],
+    [{ PRESEND_NETWORK: "devnet" }, "PRESEND_NETWORK"],
     [{ PRESEND_NETWORK: "mainnet" }, "FACILITATOR_URL"],
+    [{ PRESEND_NETWORK: "testnet" }, "PAY_TO"],
+    [{ FACILITATOR_PROVIDER: "coinbase" }, "FACILITATOR_PROVIDER"],
+    [{ FACILITATOR_PROVIDER: "cdp", CDP_API_KEY_ID: "id" }, "CDP_API_KEY_SECRET"],
+    [{ FACILITATOR_PROVIDER: "payai", PAYAI_API_KEY_SECRET: "s" }, "PAYAI_API_KEY_ID"],
     [{ PRESEND_NETWORK: "mainnet", FACILITATOR_URL: "https://f.example" }, "ATTESTATION_KEY_FILE"],
     [{ FACILITATOR_PRIVATE_KEY: "0x1234" }, "FACILITATOR_PRIVATE_KEY"],
     [{ HISTORY_RPC_URLS_BASE: "ftp://archive.example" }, "HISTORY_RPC_URLS_BASE"],
@@ -36,6 +40,33 @@ describe("loadConfig", () => {
   ])("rejects %j naming %s", (env, field) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${field}(\\.\\d+)?: `));
+  });
+
+  it("takes a hosted facilitator with its provider's key names instead of FACILITATOR_URL on mainnet", () => {
+    const config = loadConfig({
+      PRESEND_NETWORK: "mainnet",
+      FACILITATOR_PROVIDER: "cdp",
+      CDP_API_KEY_ID: "organizations/o/apiKeys/k",
+      CDP_API_KEY_SECRET: "secret",
+      PAY_TO: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+      ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
+    });
+    expect(config.facilitatorUrl).toBeUndefined();
+    expect(config.facilitatorAuth).toEqual({
+      type: "cdp",
+      apiKeyId: "organizations/o/apiKeys/k",
+      apiKeySecret: "secret",
+    });
+    expect(loadConfig({}).facilitatorAuth).toEqual({ type: "none" });
+  });
+
+  it("accepts PRESEND_NETWORK=testnet without a facilitator (the public testnet one is the default)", () => {
+    const config = loadConfig({
+      PRESEND_NETWORK: "testnet",
+      PAY_TO: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+      ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
+    });
+    expect(config.network).toBe("testnet");
   });
 
   it("reads a JSON config file, with the environment taking precedence", () => {

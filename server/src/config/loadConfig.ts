@@ -7,6 +7,8 @@ import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { limits } from "../limits";
+import type { FacilitatorAuth } from "../payments/facilitator/createFacilitatorClient";
+import { facilitatorAuthOf, facilitatorEnv, missingFacilitatorKeys } from "./facilitatorEnv";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -43,8 +45,11 @@ const historyWindowKeys = Object.fromEntries(
 
 const ConfigSchema = z
   .object({
-    /** local: the embedded five-chain world; mainnet: public chains, a real facilitator. */
-    PRESEND_NETWORK: z.enum(["local", "mainnet"]).default("local"),
+    /**
+     * local: the embedded five-chain world; mainnet: public chains, a real facilitator;
+     * testnet: public chains checked, payments on Base Sepolia (an operator's dry run).
+     */
+    PRESEND_NETWORK: z.enum(["local", "mainnet", "testnet"]).default("local"),
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: port.default(8402),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -94,19 +99,40 @@ const ConfigSchema = z
           .filter(Boolean),
       )
       .optional(),
+    ...facilitatorEnv,
+    /** Ownership proofs published in the OpenAPI for x402 crawlers (comma-separated). */
+    OWNERSHIP_PROOFS: z
+      .string()
+      .transform((value) =>
+        value
+          .split(",")
+          .map((proof) => proof.trim())
+          .filter(Boolean),
+      )
+      .optional(),
     ...rpcKeys,
     ...historyRpcKeys,
     ...historyWindowKeys,
   })
   .superRefine((config, ctx) => {
-    if (config.PRESEND_NETWORK !== "mainnet") return;
-    // On mainnets nothing may silently fall back to the demo world.
+    for (const key of missingFacilitatorKeys(config)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `is required with FACILITATOR_PROVIDER=${config.FACILITATOR_PROVIDER}`,
+      });
+    }
+    if (config.PRESEND_NETWORK === "local") return;
+    // On public chains nothing may silently fall back to the demo world. The testnet has a
+    // public facilitator; mainnet needs a URL or a hosted provider.
+    const facilitatorSet =
+      config.PRESEND_NETWORK === "testnet" || config.FACILITATOR_URL || config.FACILITATOR_PROVIDER;
     for (const key of ["FACILITATOR_URL", "PAY_TO", "ATTESTATION_KEY_FILE"] as const) {
-      if (!config[key]) {
+      if (!config[key] && (key !== "FACILITATOR_URL" || !facilitatorSet)) {
         ctx.addIssue({
           code: "custom",
           path: [key],
-          message: "is required when PRESEND_NETWORK=mainnet",
+          message: `is required when PRESEND_NETWORK=${config.PRESEND_NETWORK}${key === "FACILITATOR_URL" ? " (or FACILITATOR_PROVIDER)" : ""}`,
         });
       }
     }
@@ -115,7 +141,7 @@ const ConfigSchema = z
 export type RawConfig = z.infer<typeof ConfigSchema>;
 
 export type Config = {
-  network: "local" | "mainnet";
+  network: "local" | "mainnet" | "testnet";
   host: string;
   port: number;
   /** PUBLIC_URL when set; otherwise the server derives it from the host and the bound port. */
@@ -134,6 +160,10 @@ export type Config = {
   /** The operator's address list files. */
   addressLists: string[];
   facilitatorUrl?: string;
+  /** How presend authenticates to a remote facilitator (a hosted provider's API key, or none). */
+  facilitatorAuth: FacilitatorAuth;
+  /** Proofs that the operator owns this origin (for x402 crawlers), e.g. payTo's signature of it. */
+  ownershipProofs: string[];
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
@@ -211,6 +241,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     historyWindowBlocks,
     addressLists: raw.ADDRESS_LISTS ?? [],
     facilitatorUrl: raw.FACILITATOR_URL,
+    facilitatorAuth: facilitatorAuthOf(raw),
+    ownershipProofs: raw.OWNERSHIP_PROOFS ?? [],
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,

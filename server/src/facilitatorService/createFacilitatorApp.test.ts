@@ -66,6 +66,29 @@ describe("the facilitator over HTTP, as the official HTTPFacilitatorClient calls
     );
   });
 
+  it("answers a failed settlement with a stable code and a short message, nothing upstream", async () => {
+    const client = new HTTPFacilitatorClient({ url: server.url });
+    // What viem says when a settlement transaction fails: the RPC URL, the raw transaction, ~1 KB.
+    const upstream = `TransactionExecutionError: Execution reverted with reason: FiatTokenV2: invalid signature.\nRequest Arguments:\n  from: 0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350\n  data: 0x02f8${"ab".repeat(400)}\nURL: http://rpc.internal:8545/key-SECRET\nVersion: viem@2`;
+    for (const [errorReason, expected] of [
+      ["transaction_failed", "transaction_failed"],
+      ["Execution reverted: FiatTokenV2", "settlement_failed"],
+      [undefined, "settlement_failed"],
+    ] as const) {
+      outcome = async () => ({
+        success: false,
+        ...(errorReason !== undefined && { errorReason }),
+        errorMessage: upstream,
+        transaction: "",
+        network: "eip155:8453",
+      });
+      const result = await client.settle(payload, requirements);
+      expect(result).toMatchObject({ success: false, errorReason: expected });
+      expect(result.errorMessage?.length).toBeLessThan(80);
+      expect(JSON.stringify(result)).not.toMatch(/SECRET|rpc\.internal|0x02f8|viem/);
+    }
+  });
+
   it("refuses bodies that are not x402 requests with the JSON error contract", async () => {
     for (const body of ["{not json", JSON.stringify({ x402Version: 2 }), JSON.stringify([1])]) {
       const response = await fetch(`${server.url}/settle`, {

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Metrics } from "../observability/createMetrics";
 import { observeRequests } from "../observability/observeRequests";
 import { type Readiness, registerOpsRoutes } from "../observability/registerOpsRoutes";
+import { sanitizedSettlement, sanitizedVerification } from "./sanitizedResults";
 
 export type FacilitatorAppDeps = {
   /** The official x402 facilitator (in process, with its settlement key). */
@@ -50,7 +51,9 @@ export function createFacilitatorApp(deps: FacilitatorAppDeps): Hono {
   app.post("/verify", async (c) => {
     const parsed = await parseRequest(c);
     if (parsed instanceof Response) return parsed;
-    return c.json(await deps.facilitator.verify(parsed.payload, parsed.requirements));
+    return c.json(
+      sanitizedVerification(await deps.facilitator.verify(parsed.payload, parsed.requirements)),
+    );
   });
 
   app.post("/settle", async (c) => {
@@ -59,9 +62,13 @@ export function createFacilitatorApp(deps: FacilitatorAppDeps): Hono {
     const result = await deps.facilitator.settle(parsed.payload, parsed.requirements);
     deps.metrics.settlements.inc({ outcome: result.success ? "settled" : "failed" });
     if (!result.success) {
-      deps.logger.warn({ reason: result.errorReason, payer: result.payer }, "settlement failed");
+      // The full upstream text is for the operator only.
+      deps.logger.warn(
+        { reason: result.errorReason, detail: result.errorMessage, payer: result.payer },
+        "settlement failed",
+      );
     }
-    return c.json(result);
+    return c.json(sanitizedSettlement(result));
   });
 
   app.notFound((c) => error(c, 404, "not_found", `No route ${c.req.method} ${c.req.path}.`));

@@ -7,6 +7,7 @@ const allowHeaders = [
   "Content-Type",
   "PAYMENT-SIGNATURE",
   "X-Payment",
+  "SIGN-IN-WITH-X",
   "Access-Control-Expose-Headers",
 ];
 const exposeHeaders = [

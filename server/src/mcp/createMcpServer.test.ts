@@ -108,6 +108,13 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     ).toHaveLength(4);
     expect(await stack.usdcBalance(payer.address)).toBe(start - 60_000n);
 
+    // The same check again is read back signed in (Sign-In-With-X): nothing charged, the cap
+    // untouched.
+    const again = await call(client, "check", { address: target, chain: "base" });
+    expect(again.isError).toBeFalsy();
+    expect(again.structuredContent).toMatchObject({ report: checked.structuredContent?.report });
+    expect(await stack.usdcBalance(payer.address)).toBe(start - 60_000n);
+
     // 0.06 spent of 0.07: another 0.01 check fits (this one with the sender), then the cap refuses.
     expect(byName.check?.inputSchema.properties).toHaveProperty("from");
     const withSender = await call(client, "check", {
@@ -119,7 +126,7 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
       level: "danger",
       report: { from: devnetAccounts.poisoningVictim.address },
     });
-    const refused = await call(client, "check", { address: target });
+    const refused = await call(client, "check", { address: devnetAccounts.sweptOnBase.address });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/Refused to pay \(cap_reached\).*Charged: no\./s);
     expect(await stack.usdcBalance(payer.address)).toBe(start - 70_000n);

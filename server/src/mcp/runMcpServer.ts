@@ -47,6 +47,8 @@ export async function runMcpServer(
     }),
     pinStore: openPinStore(join(configDir, "pins.json")),
     spendCap: createSessionSpendCap(spendCapUnits),
+    // The same check again within the server's window is read back signed in, not paid again.
+    signIn: true,
   });
   const server = createMcpServer({ client, spendCapUnits, version: "1.0.0" });
   await server.connect(new StdioServerTransport());

@@ -1,9 +1,4 @@
-import { nativeUsdcDomain } from "@presend/shared/chains/chains";
-import {
-  type FacilitatorClient,
-  HTTPFacilitatorClient,
-  x402ResourceServer,
-} from "@x402/core/server";
+import { type FacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
@@ -14,11 +9,13 @@ import { attestationExtension } from "./attestation/attestationExtension";
 import { type Attestation, createAttestation } from "./attestation/createAttestation";
 import { createAttestationSigner } from "./attestation/createAttestationSigner";
 import { createReportSigner, type ReportSigner } from "./attestation/createReportSigner";
+import { didJwkKeyId } from "./attestation/didJwk";
 import {
   offerReceiptExtension,
   type SettlementReceipt,
   settlementReceipt,
 } from "./attestation/offerReceiptExtension";
+import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
 import { withPaymentRecords } from "./facilitator/withPaymentRecords";
@@ -99,7 +96,7 @@ export async function createPayments(
     facilitator = local;
     broadcastFor = local.broadcastFor;
   } else {
-    facilitator = new HTTPFacilitatorClient({ url: config.facilitator.url });
+    facilitator = await createFacilitatorClient(config.facilitator);
   }
   const recorded = withPaymentRecords(facilitator, {
     records,
@@ -115,12 +112,17 @@ export async function createPayments(
     asset: config.asset,
   });
   const signer = await createAttestationSigner(config.attestationKey);
+  // Offers and receipts name the same key as a did:jwk, which the official verify functions
+  // resolve by themselves; the report signature keeps the kid clients pin.
+  const offerSigner = await createAttestationSigner(config.attestationKey, {
+    kid: didJwkKeyId(config.attestationKey),
+  });
   const resourceServer = new x402ResourceServer(timed)
     .register(config.network, new ExactEvmScheme())
     .registerExtension(attestationExtension(attestation))
     .registerExtension(bazaarResourceServerExtension)
     .registerExtension(paymentIdentifierResourceServerExtension)
-    .registerExtension(offerReceiptExtension(signer));
+    .registerExtension(offerReceiptExtension(offerSigner));
 
   let initialized: Promise<void> | null = null;
   const ready = () => {
@@ -139,7 +141,7 @@ export async function createPayments(
     records,
     attestation,
     signReport: createReportSigner(signer),
-    settlementReceipt: settlementReceipt(signer),
+    settlementReceipt: settlementReceipt(offerSigner),
     ready,
     paymentOption: (path) => paymentOptionOf(config, path),
     async requirements(path) {
@@ -154,7 +156,7 @@ function paymentOptionOf(config: PaymentsConfig, path: PaidPath) {
     scheme: "exact" as const,
     network: config.network,
     payTo: config.payTo,
-    price: { asset: config.asset, amount: config.prices[path], extra: { ...nativeUsdcDomain } },
+    price: { asset: config.asset, amount: config.prices[path], extra: { ...config.assetDomain } },
     maxTimeoutSeconds,
   };
 }

@@ -1,34 +1,46 @@
 import { addressPattern } from "@presend/shared/address/addressPattern";
-import { chains } from "@presend/shared/chains/chains";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { AttestationPrivateKeySchema } from "./attestation/loadAttestationKey";
+import { RemoteFacilitatorSchema } from "./facilitator/createFacilitatorClient";
+import { paymentNetworks, usdcOn } from "./paymentNetworks";
 import { paidPrices } from "./routes/paidRoutes";
 
 const AddressSchema = z.string().regex(addressPattern, "expected 0x followed by 40 hex");
 const BaseUnitsSchema = z.string().regex(/^[1-9]\d*$/, "expected USDC base units, e.g. 10000");
 
 /** Everything payment-related the server needs; parsed once at start (a bad field names itself). */
-export const PaymentsConfigSchema = z.object({
-  /** CAIP-2 network of the payment; Base mainnet (the local world runs chain id 8453 too). */
-  network: z.literal("eip155:8453").default("eip155:8453"),
-  /** Base JSON-RPC; the local facilitator settles through it. */
-  baseRpcUrl: z.url(),
-  /** The EIP-3009 token paid in: Base USDC. */
-  asset: AddressSchema.default(chains.base.usdc.address),
-  facilitator: z.discriminatedUnion("type", [
-    z.object({
-      type: z.literal("local"),
-      /** Key of the account that submits settlements and pays their gas. */
-      privateKey: z.string().regex(bytes32Pattern, "expected a 32-byte hex private key"),
-    }),
-    z.object({ type: z.literal("remote"), url: z.url() }),
-  ]),
-  /** Where payments go (PAY_TO). */
-  payTo: AddressSchema,
-  /** Private ES256 JWK (kid presend-YYYY-MM) that signs the payee attestation. */
-  attestationKey: AttestationPrivateKeySchema,
-  prices: z.object({ "/check": BaseUnitsSchema, "/deep": BaseUnitsSchema }).default(paidPrices()),
-});
+export const PaymentsConfigSchema = z
+  .object({
+    /**
+     * CAIP-2 network of the payment: Base mainnet (the local world runs chain id 8453 too), or
+     * Base Sepolia for an operator's dry run (PRESEND_NETWORK=testnet).
+     */
+    network: z
+      .enum([paymentNetworks.mainnet.network, paymentNetworks.testnet.network])
+      .default(paymentNetworks.mainnet.network),
+    /** JSON-RPC of the payment network; the local facilitator settles through it. */
+    baseRpcUrl: z.url(),
+    /** The EIP-3009 token paid in: the network's USDC unless given. */
+    asset: AddressSchema.optional(),
+    facilitator: z.discriminatedUnion("type", [
+      z.object({
+        type: z.literal("local"),
+        /** Key of the account that submits settlements and pays their gas. */
+        privateKey: z.string().regex(bytes32Pattern, "expected a 32-byte hex private key"),
+      }),
+      RemoteFacilitatorSchema,
+    ]),
+    /** Where payments go (PAY_TO). */
+    payTo: AddressSchema,
+    /** Private ES256 JWK (kid presend-YYYY-MM) that signs the payee attestation. */
+    attestationKey: AttestationPrivateKeySchema,
+    prices: z.object({ "/check": BaseUnitsSchema, "/deep": BaseUnitsSchema }).default(paidPrices()),
+  })
+  .transform((config) => {
+    const usdc = usdcOn(config.network);
+    // The token's EIP-712 domain goes into every requirement's extra: the payer signs over it.
+    return { ...config, asset: config.asset ?? usdc.address, assetDomain: usdc.domain };
+  });
 export type PaymentsConfigInput = z.input<typeof PaymentsConfigSchema>;
 export type PaymentsConfig = z.output<typeof PaymentsConfigSchema>;

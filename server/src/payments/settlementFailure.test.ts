@@ -69,6 +69,7 @@ describe("settlement that fails after the check", () => {
     const required = decodePaymentRequiredHeader(
       (await post()).headers.get("payment-required") ?? "",
     );
+    const extensionKeys = Object.keys(required.extensions ?? {}).sort();
     const client = new x402Client();
     registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
     const payload = await client.createPaymentPayload(required);
@@ -90,6 +91,25 @@ describe("settlement that fails after the check", () => {
     expect(everything).not.toContain(stack.world.chains.base.rpcUrl.replace("http://", ""));
     expect(everything).not.toMatch(/0x02f8[0-9a-f]{20}/i);
     const body = await response.json();
+    // The new challenge is the route's own: every extension of the first 402, each with info
+    // and schema, so a client can pay again with a fresh authorization.
+    const again = decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "");
+    expect(Object.keys(again.extensions ?? {}).sort()).toEqual(extensionKeys);
+    expect(extensionKeys).toEqual(
+      expect.arrayContaining([
+        "bazaar",
+        "offer-receipt",
+        "payment-identifier",
+        "x-presend-attestation",
+      ]),
+    );
+    for (const entry of Object.values(again.extensions ?? {})) {
+      expect(entry).toEqual(
+        expect.objectContaining({ info: expect.anything(), schema: expect.anything() }),
+      );
+    }
+    expect(again.accepts).toEqual(required.accepts);
+    expect(body.extensions).toEqual(again.extensions);
     expect(body).not.toHaveProperty("verdict");
     expect(body).not.toHaveProperty("report");
     expect(typeof body.error).toBe("string");

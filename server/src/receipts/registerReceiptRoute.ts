@@ -77,7 +77,12 @@ const hexSignature = /^0x[0-9a-fA-F]{130,}$/;
  */
 export function registerReceiptRoute(
   app: App,
-  deps: { records: PaymentRecordStore; signReport: ReportSigner },
+  deps: {
+    records: PaymentRecordStore;
+    signReport: ReportSigner;
+    /** The wallet a Sign-In-With-X header proves, if it proves one (it stands for `signature`). */
+    signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
+  },
 ): void {
   app.openapi(byTransaction, async (c) => {
     const { tx } = c.req.valid("param");
@@ -90,7 +95,7 @@ export function registerReceiptRoute(
         `No settled payment ${tx} is recorded here.`,
       ) as never;
     }
-    return (await answer(c, record, tx, c.req.valid("query").signature, deps.signReport)) as never;
+    return (await answer(c, record, tx, c.req.valid("query").signature, deps)) as never;
   });
 
   app.openapi(byAuthorization, async (c) => {
@@ -107,13 +112,7 @@ export function registerReceiptRoute(
         `No paid request with authorization ${nonce} of ${payer} is recorded here.`,
       ) as never;
     }
-    return (await answer(
-      c,
-      record,
-      nonce,
-      c.req.valid("query").signature,
-      deps.signReport,
-    )) as never;
+    return (await answer(c, record, nonce, c.req.valid("query").signature, deps)) as never;
   });
 }
 
@@ -122,23 +121,28 @@ async function answer(
   record: PaymentRecord,
   signed: string,
   signature: string | undefined,
-  signReport: ReportSigner,
+  deps: {
+    signReport: ReportSigner;
+    signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
+  },
 ): Promise<Response> {
+  const { signReport } = deps;
   const message = receiptMessage(signed);
   const proven =
-    signature !== undefined &&
-    hexSignature.test(signature) &&
-    (await verifyMessage({
-      address: record.payer as Hex,
-      message,
-      signature: signature as Hex,
-    }).catch(() => false));
+    (signature !== undefined &&
+      hexSignature.test(signature) &&
+      (await verifyMessage({
+        address: record.payer as Hex,
+        message,
+        signature: signature as Hex,
+      }).catch(() => false))) ||
+    (await deps.signedIn?.(c, record)) === true;
   if (!proven) {
     return jsonError(
       c,
       403,
       "receipt_forbidden",
-      `Only the payer may fetch this receipt: sign "${message}" with the paying key (EIP-191) and pass it as ?signature=0x...`,
+      `Only the payer may fetch this receipt: sign "${message}" with the paying key (EIP-191) and pass it as ?signature=0x..., or sign in with that wallet (SIGN-IN-WITH-X header).`,
     );
   }
   if (record.status === "failed") {

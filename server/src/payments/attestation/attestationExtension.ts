@@ -1,13 +1,25 @@
 import {
   type AttestationBlock,
+  AttestationBlockSchema,
   attestationExtensionKey,
 } from "@presend/shared/attestation/attestationSchemas";
 import type { ResourceServerExtension } from "@x402/core/types";
+import { z } from "zod";
+import { truncateJsonSchema } from "../truncateJsonSchema";
 import type { Attestation } from "./createAttestation";
 
-/** The attestation as an x402 extension entry: the block under `info`, as every extension does. */
-export function attestationExtensionEntry(attestation: Attestation): { info: AttestationBlock } {
-  return { info: attestation.current() };
+/** JSON Schema of the block (its fields), from the zod schema clients parse it with. */
+const attestationInfoSchema = truncateJsonSchema(z.toJSONSchema(AttestationBlockSchema), 1);
+
+/**
+ * The attestation as an x402 v2 extension entry: the block under `info` and its JSON Schema under
+ * `schema`, the shape every official extension has.
+ */
+export function attestationExtensionEntry(attestation: Attestation): {
+  info: AttestationBlock;
+  schema: Record<string, unknown>;
+} {
+  return { info: attestation.current(), schema: attestationInfoSchema };
 }
 
 /**

@@ -4,13 +4,17 @@ import type { AttestationPrivateKey } from "./loadAttestationKey";
 
 /**
  * The attestation key as the JWS signer the offer-receipt extension and the report signature
- * use: ES256, the same kid as the attestation, so one pinned key verifies everything presend signs.
+ * use: ES256, so one pinned key verifies everything presend signs. The kid is the attestation's
+ * (the report signature) unless given (the offer-receipt extension names the key as a did:jwk).
  * @example const signer = await createAttestationSigner(key); await createJWS(payload, signer);
  */
-export async function createAttestationSigner(key: AttestationPrivateKey): Promise<JWSSigner> {
+export async function createAttestationSigner(
+  key: AttestationPrivateKey,
+  options: { kid?: string } = {},
+): Promise<JWSSigner> {
   const privateKey = (await importJWK(key, "ES256")) as CryptoKey;
   return {
-    kid: key.kid,
+    kid: options.kid ?? key.kid,
     format: "jws",
     algorithm: "ES256",
     // WebCrypto's ECDSA output is r || s, exactly the JWS ES256 signature encoding.

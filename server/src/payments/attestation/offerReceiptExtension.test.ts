@@ -11,7 +11,9 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import {
+  extractJWSHeader,
   extractOffersFromPaymentRequired,
+  extractPublicKeyFromKid,
   extractReceiptFromResponse,
   type JWSSignedOffer,
   type JWSSignedReceipt,
@@ -19,6 +21,7 @@ import {
   verifyReceiptSignatureJWS,
 } from "@x402/extensions/offer-receipt";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { exportJWK } from "jose";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
@@ -65,10 +68,14 @@ describe("offer-receipt extension and the signed report (attestation key)", () =
         payTo: stack.world.accounts.payTo.address,
         amount,
       });
-      const [header] = offer.signature.split(".");
-      expect(JSON.parse(Buffer.from(header ?? "", "base64url").toString())).toMatchObject({
-        alg: "ES256",
-        kid: discoveryKey.kid,
+      // No key passed: the official function resolves the kid (a did:jwk) by itself, and the
+      // key it names is the attestation's.
+      expect(await verifyOfferSignatureJWS(offer)).toEqual(payload);
+      const { kid } = extractJWSHeader(offer.signature);
+      expect(kid).toMatch(/^did:jwk:[\w-]+#0$/);
+      expect(await exportJWK(await extractPublicKeyFromKid(kid ?? ""))).toMatchObject({
+        x: discoveryKey.x,
+        y: discoveryKey.y,
       });
     },
   );

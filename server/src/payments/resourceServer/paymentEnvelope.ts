@@ -11,14 +11,17 @@ import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { maxTimeoutSeconds, type Payments } from "../createPayments";
 import { authorizationOf } from "../facilitator/authorizationOf";
 import type { PaidRoute } from "../routes/paidRoutes";
+import type { UnpaidChallenge } from "./unpaidChallenge";
 import { withRouteDescription } from "./withRouteDescription";
 
 /**
- * A real payment header is ~1.5 KB plus the extensions the x402 client echoes from the 402
- * (attestation, signed offer, bazaar declaration: ~8 KB once base64-encoded); anything larger
- * is refused before decoding. Node refuses request headers over 16 KB in total anyway.
+ * A real payment header is ~1 KB plus the extensions the x402 client echoes from the 402
+ * (attestation, signed offer, bazaar declaration, payment-identifier, sign-in challenge: about
+ * 13.5 KB for /deep once base64-encoded, more with a longer public URL); anything larger is
+ * refused before decoding. Node refuses request headers over 16 KB in total, so 1 KB is left for
+ * the request's other headers.
  */
-export const maxPaymentHeaderBytes = 14 * 1024;
+export const maxPaymentHeaderBytes = 15 * 1024;
 
 /** Clock skew tolerated on validBefore and validAfter. */
 export const authorizationSlackSeconds = 30;
@@ -27,6 +30,8 @@ export type PaymentEnvelopeOptions = {
   route: PaidRoute;
   payments: Payments;
   resourceUrl: string;
+  /** The route's unpaid challenge, for the 402 that follows a failed settlement. */
+  unpaidChallenge?: UnpaidChallenge;
   /** Seconds since epoch (tests move it). */
   clock?: () => number;
 };
@@ -73,8 +78,11 @@ export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHand
         outgoing.set("PAYMENT-REQUIRED", encodePaymentRequiredHeader(paymentRequired));
       }
     } else {
-      // Settlement failed after the handler: core answers 402 with only PAYMENT-RESPONSE.
-      paymentRequired = await freshChallenge(options, settlementFailure(outgoing));
+      // Settlement failed after the handler: core answers 402 with only PAYMENT-RESPONSE. The
+      // new challenge is the route's own, every extension included, with the failure as error.
+      const error = settlementFailure(outgoing);
+      const challenge = await options.unpaidChallenge?.(c);
+      paymentRequired = challenge ? { ...challenge, error } : await freshChallenge(options, error);
       outgoing.set("PAYMENT-REQUIRED", encodePaymentRequiredHeader(paymentRequired));
     }
     const body = {

@@ -156,11 +156,11 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
 }
 
 /** The report a settled record bought, with its settlement as PAYMENT-RESPONSE. */
-async function settledReport(
+export async function settledReport(
   c: Context<AppEnv>,
   record: PaymentRecord,
   tx: string,
-  options: PaymentLedgerOptions,
+  options: Pick<PaymentLedgerOptions, "settlementReceipt" | "publicUrl">,
 ): Promise<Response> {
   const extensions = await options
     .settlementReceipt({

@@ -6,7 +6,7 @@ import {
   type DescribedPaymentRequirements,
   withRouteDescription,
 } from "../resourceServer/withRouteDescription";
-import { paidRoutes } from "./paidRoutes";
+import { exampleRequest, paidRoutes } from "./paidRoutes";
 
 export type DiscoveryDocument = {
   version: 1;
@@ -77,7 +77,7 @@ export async function buildDiscoveryDocument(
       example: {
         method: "POST",
         url: `${publicUrl}/check`,
-        body: { address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", chain: "base" },
+        body: { ...exampleRequest },
       },
       chains: [...chainNames],
       honestLimits,

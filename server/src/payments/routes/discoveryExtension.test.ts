@@ -1,20 +1,35 @@
 import { devnetAccounts } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
-import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { toClientEvmSigner } from "@x402/evm";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import {
   type DiscoveryExtension,
   extractDiscoveryInfoFromExtension,
   validateDiscoveryExtension,
 } from "@x402/extensions/bazaar";
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+} from "@x402/extensions/payment-identifier";
+import { x402Client } from "@x402/fetch";
+import { getAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { maxPaymentHeaderBytes } from "../resourceServer/paymentEnvelope";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 import { discoveryExtension } from "./discoveryExtension";
+import { exampleRequest } from "./paidRoutes";
 
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;
   beforeAll(async () => {
-    // 402s only, nothing paid: the run's shared world.
-    stack = await startPaidStack({ world: sharedWorld() });
+    // 402s only, nothing paid: the run's shared world. A public URL as long as a real one: it is
+    // repeated in the 402 (resource, signed offer, sign-in challenge) and in the payment header.
+    stack = await startPaidStack({
+      world: sharedWorld(),
+      publicUrl: "https://api.presend-checks.example.com",
+    });
   });
   afterAll(() => stack?.stop());
 
@@ -40,14 +55,48 @@ describe("discoveryExtension (official bazaar extension)", () => {
     },
   );
 
-  it("keeps the 402 header small enough for default HTTP clients (16 KB header limit)", async () => {
-    const response = await stack.app.request("/deep", {
+  it("declares an example body the API accepts: sent unpaid, it gets the 402, not a 400", async () => {
+    // The example as a cataloguing facilitator reads it: from a live 402.
+    const challenge = await stack.app.request("/check", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ address: devnetAccounts.activeOnBase.address }),
     });
-    expect(response.headers.get("payment-required")?.length).toBeLessThan(12_000);
+    const header = decodePaymentRequiredHeader(challenge.headers.get("payment-required") ?? "");
+    const declared = header.extensions?.bazaar as DiscoveryExtension;
+    const { body } = extractDiscoveryInfoFromExtension(declared, true).input as { body: unknown };
+    expect(body).toEqual(exampleRequest);
+    expect(getAddress(exampleRequest.address)).toBe(exampleRequest.address);
+    const response = await stack.app.request("/check", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(402);
   });
+
+  it.each(["/check", "/deep"])(
+    "keeps %s's payment header, which echoes every extension of the 402, under the accepted size",
+    async (path) => {
+      const response = await stack.app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address: devnetAccounts.activeOnBase.address }),
+      });
+      const required = decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "");
+      const client = new x402Client();
+      const payer = privateKeyToAccount(generatePrivateKey());
+      registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+      // With a payment id, as @presend/client sends one with every paid call.
+      const extensions = { ...required.extensions };
+      appendPaymentIdentifierToExtensions(extensions, generatePaymentId());
+      const payload = await client.createPaymentPayload({ ...required, extensions });
+      const payment = encodePaymentSignatureHeader(payload);
+      // What the official client sends back must pass the envelope's size check, with room
+      // left under Node's 16 KB limit on all request headers together.
+      expect(payment.length).toBeLessThan(maxPaymentHeaderBytes);
+    },
+  );
 
   it("rejects a broken declaration (the validator is not a rubber stamp)", () => {
     const declared = discoveryExtension("/check").bazaar as DiscoveryExtension;

@@ -9,9 +9,8 @@ import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
 import { buildReport } from "@presend/shared/verdict/buildReport";
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { z } from "zod";
-import type { PaidPath } from "./paidRoutes";
-
-const exampleBody = { address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046", chain: "base" };
+import { truncateJsonSchema, withoutMeta } from "../truncateJsonSchema";
+import { exampleRequest, type PaidPath } from "./paidRoutes";
 
 // An example report, built by the verdict code itself from the facts of an active wallet.
 const activeWallet = (name: ChainName): ChainFacts => ({
@@ -29,7 +28,7 @@ const activeWallet = (name: ChainName): ChainFacts => ({
   blockNumber: "1",
 });
 const exampleInput = {
-  address: exampleBody.address,
+  address: exampleRequest.address,
   checksum: { status: "valid" as const, message: "Checksum is valid (EIP-55)." },
   target: activeWallet("base"),
   checkedAt: "2026-11-22T00:00:00.000Z",
@@ -50,30 +49,8 @@ export function discoveryExtension(path: PaidPath) {
       : buildReport(exampleInput);
   return declareDiscoveryExtension({
     bodyType: "json",
-    input: exampleBody,
+    input: { ...exampleRequest },
     inputSchema: withoutMeta(z.toJSONSchema(CheckRequestSchema, { io: "input" })),
-    output: { example, schema: truncate(withoutMeta(z.toJSONSchema(report)), 2) },
+    output: { example, schema: truncateJsonSchema(withoutMeta(z.toJSONSchema(report)), 2) },
   });
-}
-
-function withoutMeta(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
-}
-
-// Keeps `depth` levels of object properties; deeper objects and arrays keep only their type.
-function truncate(schema: Record<string, unknown>, depth: number): Record<string, unknown> {
-  if (depth === 0) {
-    const { type, enum: values } = schema;
-    return values === undefined ? { type } : { type, enum: values };
-  }
-  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined;
-  if (properties === undefined) return truncate(schema, 0);
-  return {
-    type: "object",
-    properties: Object.fromEntries(
-      Object.entries(properties).map(([name, value]) => [name, truncate(value, depth - 1)]),
-    ),
-    ...(schema.required ? { required: schema.required } : {}),
-  };
 }

@@ -41,6 +41,15 @@ const requestBody = {
   },
 };
 
+/**
+ * The request every document shows (OpenAPI example, bazaar declaration, discovery metadata): a
+ * correctly EIP-55-checksummed address, so a crawler that sends it unpaid gets the 402.
+ */
+export const exampleRequest = {
+  address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+  chain: "base",
+} as const;
+
 const reportFields = ["address", "checksum", "chain", "verdict", "report", "checkedAt"];
 
 /** The two paid routes with their fixed prices. */

@@ -256,21 +256,30 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(doc.attestation).toEqual(body.extensions["x-presend-attestation"].info);
   });
 
-  it("documents the paid routes in /openapi.json with their prices and the x402 security scheme", async () => {
+  it("documents the paid routes in /openapi.json with their prices in x-payment-info and no API key", async () => {
     const doc = await (await stack.app.request("/openapi.json")).json();
     const check = doc.paths["/check"].post;
     const deep = doc.paths["/deep"].post;
     expect(check.tags).toEqual(["verification"]);
-    expect(check.security).toEqual([{ x402: [] }]);
+    // The payment is the authentication: no API key scheme, the price in x-payment-info; a
+    // sign-in (marked as wallet identity for crawlers) is optional.
+    expect(check.security).toEqual([{}, { siwx: [] }]);
+    expect(doc.components.securitySchemes.siwx).toMatchObject({
+      name: "sign-in-with-x",
+      "x-agentcash-auth-kind": "siwx",
+    });
+    expect(check["x-payment-info"].price).toEqual({
+      mode: "fixed",
+      currency: "USD",
+      amount: "0.01",
+    });
+    expect(deep["x-payment-info"].protocols[0].x402).toMatchObject({ amount: "50000" });
     expect(check.description).toContain("USD 0.01");
     expect(deep.description).toContain("USD 0.05");
     expect(Object.keys(check.responses)).toEqual(
       expect.arrayContaining(["200", "400", "402", "503"]),
     );
-    expect(doc.components.securitySchemes.x402).toMatchObject({
-      type: "apiKey",
-      name: "PAYMENT-SIGNATURE",
-    });
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(["siwx"]);
     expect(doc.components.schemas).toHaveProperty("Report");
     expect(doc.components.schemas).toHaveProperty("DeepReport");
     expect(doc.components.schemas).toHaveProperty("CheckRequest");

@@ -29,9 +29,14 @@ import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
 import { PaymentRequiredBodySchema } from "../resourceServer/paymentRequiredSchema";
+import { unpaidChallenge } from "../resourceServer/unpaidChallenge";
+import type { SignInState } from "../siwx/createSignInState";
+import { signInSecurityScheme } from "../siwx/registerSignInSecurityScheme";
+import { signInReread } from "../siwx/signInReread";
+import { declareSignInWithX, signInWithXExtension } from "../siwx/signInWithXExtension";
 import { discoveryExtension } from "./discoveryExtension";
-import { type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
-import { x402SecurityScheme } from "./registerX402SecurityScheme";
+import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
+import { paymentInfo, paymentInfoField } from "./paymentInfo";
 
 export type PaidRoutesDeps = {
   engine: Engine;
@@ -42,6 +47,8 @@ export type PaidRoutesDeps = {
   lock: InFlightLock;
   /** Public base URL (no trailing slash), the resource URL of each paid route. */
   publicUrl: string;
+  /** Sign-In-With-X: recent payments and spent nonces (shared with /receipts). */
+  signIn: SignInState;
 };
 
 /**
@@ -50,7 +57,7 @@ export type PaidRoutesDeps = {
  * Per paid route: body validation, the payment ledger (one run per authorization, the answer the
  * payment record decides), the 402 envelope, then the official x402 middleware; the handler
  * records the report as pending before it returns, so settlement never happens unrecorded.
- * @example registerPaidRoutes(app, { engine, payments, records, lock, publicUrl });
+ * @example registerPaidRoutes(app, { engine, payments, records, lock, publicUrl, signIn });
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
@@ -69,17 +76,26 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
           ...declareOfferReceiptExtension(offerReceiptDeclaration),
           // Optional: a retry carrying the same id gets the same report, charged once.
           [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false),
+          // A wallet that paid may sign in to read its report again instead of paying again.
+          ...declareSignInWithX(),
         },
       },
     ]),
   );
-  const x402 = paymentMiddlewareFromHTTPServer(
-    new x402HTTPResourceServer(deps.payments.resourceServer, routes),
-  );
+  deps.payments.resourceServer.registerExtension(signInWithXExtension(publicUrl));
+  const httpServer = new x402HTTPResourceServer(deps.payments.resourceServer, routes);
+  const x402 = paymentMiddlewareFromHTTPServer(httpServer);
+  const challengeWithoutPayment = unpaidChallenge(httpServer);
 
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
     signedReport(deps.payments.signReport),
+    signInReread({
+      records: deps.records,
+      state: deps.signIn,
+      publicUrl,
+      settlementReceipt: deps.payments.settlementReceipt,
+    }),
     paymentLedger({
       records: deps.records,
       lock: deps.lock,
@@ -87,12 +103,18 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       settlementReceipt: deps.payments.settlementReceipt,
       chain: deps.payments.chain,
     }),
-    paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
+    paymentEnvelope({
+      route,
+      payments: deps.payments,
+      resourceUrl: `${publicUrl}${route.path}`,
+      unpaidChallenge: challengeWithoutPayment,
+    }),
     x402,
   ];
 
   const check = paidRoute(
     paidRoutes["/check"],
+    paymentInfo(config, "/check"),
     ReportSchema.extend({}).openapi("Report"),
     middleware,
   );
@@ -106,6 +128,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   });
   const deep = paidRoute(
     paidRoutes["/deep"],
+    paymentInfo(config, "/deep"),
     DeepReportSchema.extend({}).openapi("DeepReport"),
     middleware,
   );
@@ -175,6 +198,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
 function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
   route: PaidRoute,
+  payment: ReturnType<typeof paymentInfo>,
   reportSchema: T,
   middleware: (route: PaidRoute) => MiddlewareHandler[],
 ) {
@@ -188,7 +212,10 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
     tags: ["verification"],
     summary: route.summary,
     description: route.description,
-    security: [{ [x402SecurityScheme]: [] }],
+    // The payment is the authentication (no API key; x402 crawlers read the price from
+    // x-payment-info); a wallet that paid may sign in instead to re-read its report.
+    security: [{}, { [signInSecurityScheme]: [] }] as Array<Record<string, string[]>>,
+    [paymentInfoField]: payment,
     middleware: middleware(route),
     request: {
       body: {
@@ -200,7 +227,8 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
               from: CheckRequestSchema.shape.from.describe(
                 "Optional: the sender, the account the money comes from (same rules as address, not equal to it). The check then reads the sender's own stablecoin and native payments on the chain: a lookalike of an address the sender paid is address poisoning (danger), an address it never paid is a first-time recipient (caution).",
               ),
-            }).openapi("CheckRequest"),
+            }).openapi("CheckRequest", { example: { ...exampleRequest } }),
+            example: { ...exampleRequest },
           },
         },
       },

@@ -12,6 +12,7 @@ import { worldConfig } from "../../localDemo/worldConfig";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { CreatePaymentsOptions, Payments } from "../createPayments";
+import type { FacilitatorAuth } from "../facilitator/createFacilitatorClient";
 
 export type PaidStackOptions = CreatePaymentsOptions & {
   /** Reuse a running world (tests share one); otherwise one is started and stopped with the stack. */
@@ -27,6 +28,8 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   /** Another payment record store or lock (the bench measures without the write-ahead one). */
   records?: PaymentRecordStore;
   lock?: InFlightLock;
+  /** A facilitator over HTTP instead of the in-process one (a hosted provider's stand-in). */
+  facilitator?: { url: string; auth: FacilitatorAuth };
 };
 
 export type PaidStack = {
@@ -57,7 +60,14 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
   const publicUrl = options.publicUrl ?? "http://presend.test";
   // The same composition `npm start` runs, with no cache so every paid check reads the chain.
   const config = loadConfig({ DATA_DIR: dataDir, CACHE_TTL_MS: "0", RPC_TIMEOUT_MS: "2000" });
-  const withRpcUrls = { ...config, rpcUrls: options.rpcUrls ?? {} };
+  const withRpcUrls = {
+    ...config,
+    rpcUrls: options.rpcUrls ?? {},
+    ...(options.facilitator && {
+      facilitatorUrl: options.facilitator.url,
+      facilitatorAuth: options.facilitator.auth,
+    }),
+  };
   const composed = await composeServer(worldConfig(withRpcUrls, world), {
     publicUrl,
     ...(options.wrapEngine ? { wrapEngine: options.wrapEngine } : {}),

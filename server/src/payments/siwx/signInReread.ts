@@ -1,0 +1,84 @@
+import { CheckRequestSchema } from "@presend/shared/api/report";
+import { decodePaymentResponseHeader } from "@x402/core/http";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../http/appEnv";
+import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
+import { settledReport } from "../resourceServer/paymentLedger";
+import { type PaidRequest, rereadWindowSeconds, type SignInState } from "./createSignInState";
+import { signInHeader, verifySignIn } from "./verifySignIn";
+
+export type SignInRereadOptions = {
+  records: PaymentRecordStore;
+  state: SignInState;
+  /** Public base URL (no trailing slash): the origin sign-ins are bound to. */
+  publicUrl: string;
+  settlementReceipt: SettlementReceipt;
+  clock?: () => number;
+};
+
+/**
+ * Sign-In-With-X on a paid route. A request signed in by a wallet that paid for the same route,
+ * address and chain within the re-read window is answered from that payment's record: the same
+ * report, its settlement and receipt, nothing verified or charged again, and the sign-in's nonce
+ * spent. Any other signed-in request goes on to the usual 402 (the sign-in grants nothing to
+ * pay with). A paid 200 is remembered for later re-reads.
+ * @example createRoute({ middleware: [guard, signedReport(sign), signInReread(opts), ledger, envelope, x402] })
+ */
+export function signInReread(options: SignInRereadOptions): MiddlewareHandler<AppEnv> {
+  const clock = options.clock ?? Date.now;
+  return async function signInReread(c, next) {
+    const header = c.req.header(signInHeader);
+    if (header !== undefined) {
+      c.req.raw.headers.delete(signInHeader);
+      const answer = await reread(c, header);
+      if (answer !== null) return answer;
+    }
+    await next();
+    await remember(c);
+  };
+
+  async function reread(c: Context<AppEnv>, header: string): Promise<Response | null> {
+    const signedIn = await verifySignIn(header, {
+      origin: options.publicUrl,
+      state: options.state,
+    });
+    if (signedIn === null) return null;
+    const request = await paidRequest(c, signedIn.payer);
+    const payment = request && options.state.recentPayment(request);
+    if (!payment) return null;
+    const record = await options.records.byAuthorization(payment).catch(() => undefined);
+    const fresh =
+      record !== undefined &&
+      record.status === "settled" &&
+      record.tx !== null &&
+      record.route === c.req.path &&
+      clock() - Date.parse(record.createdAt) <= rereadWindowSeconds * 1000;
+    if (!fresh || record.tx === null || !options.state.useNonce(signedIn.nonce)) return null;
+    return settledReport(c, record, record.tx, options);
+  }
+
+  async function remember(c: Context<AppEnv>): Promise<void> {
+    const authorization = c.get("authorization");
+    const settlement = c.res.headers.get("payment-response");
+    if (c.res.status !== 200 || authorization === undefined || settlement === null) return;
+    try {
+      if (!decodePaymentResponseHeader(settlement).success) return;
+    } catch {
+      return;
+    }
+    const request = await paidRequest(c, authorization.payer);
+    if (request) {
+      options.state.rememberPaid(request, {
+        payer: authorization.payer,
+        nonce: authorization.nonce,
+      });
+    }
+  }
+}
+
+async function paidRequest(c: Context<AppEnv>, payer: string): Promise<PaidRequest | null> {
+  const body = CheckRequestSchema.safeParse(await c.req.json().catch(() => null));
+  if (!body.success) return null;
+  return { payer, route: c.req.path, address: body.data.address.trim(), chain: body.data.chain };
+}
