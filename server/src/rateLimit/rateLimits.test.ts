@@ -128,3 +128,29 @@ describe("rateLimits shared through Redis", () => {
     }
   });
 });
+
+describe("rateLimits when Redis is down", () => {
+  it("falls back to counting in this replica's memory: the limit still holds, nothing fails", async () => {
+    const redis = await startRedis();
+    const connection = openRedis(redis.url);
+    const server = await serveWithDrain(appWith(rateLimits({ settings, redis: connection })), {
+      port: 0,
+    });
+    try {
+      // Counted in Redis while it is up, then in memory (this replica alone) once it is gone.
+      const send = client("127.0.1.6");
+      expect((await send(`${server.url}/validate`)).status).toBe(200);
+      await redis.kill();
+      const started = performance.now();
+      expect(await statuses(() => send(`${server.url}/validate`), 5)).toEqual([
+        200, 200, 200, 429, 429,
+      ]);
+      // Not one command's timeout (1 s) per request: a lost connection is known at once.
+      expect(performance.now() - started).toBeLessThan(1_000);
+    } finally {
+      await server.drain(1_000);
+      connection.disconnect();
+      await redis.stop();
+    }
+  });
+});

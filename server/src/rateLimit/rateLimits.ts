@@ -5,6 +5,7 @@ import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limi
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
 import type { Metrics } from "../observability/createMetrics";
+import { redisDown } from "../redis/redisDown";
 
 export type RateLimitSettings = {
   /** Requests per client per window on the free routes (validate, data, receipts, discovery). */
@@ -40,8 +41,8 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
   const { settings } = deps;
   const keyGenerator = (c: Context) => clientKey(c, settings.trustProxy);
   const stores = {
-    free: failOpen(store("free", deps), deps.onStoreError),
-    challenge: failOpen(store("challenge", deps), deps.onStoreError),
+    free: withMemoryFallback(store("free", deps), deps.redis, deps.onStoreError),
+    challenge: withMemoryFallback(store("challenge", deps), deps.redis, deps.onStoreError),
   };
   const limiter = (name: "free" | "challenge", limit: number) =>
     rateLimiter({
@@ -95,34 +96,51 @@ function store(name: string, deps: RateLimitDeps): Store {
   });
 }
 
-// An unreachable Redis must not take the free routes down with it: count nothing, let it pass.
-function failOpen(inner: Store, onError?: (error: unknown) => void): Store {
-  const wrapped: Store = {
-    init: (options) => inner.init?.(options),
+/**
+ * An unreachable Redis must neither take the routes down nor lift the limits: while it fails,
+ * this replica counts alone in memory (a client may get one budget per replica meanwhile).
+ */
+function withMemoryFallback(
+  inner: Store,
+  redis: Redis | undefined,
+  onError?: (error: unknown) => void,
+): Store {
+  const fallback = new MemoryStore();
+  // Disconnected: count in memory now rather than queue the command for its timeout.
+  const down = redis ? redisDown(redis) : () => false;
+  return {
+    init: (options) => {
+      inner.init?.(options);
+      fallback.init(options);
+    },
     increment: async (key) => {
+      if (down()) return fallback.increment(key);
       try {
         return await inner.increment(key);
       } catch (error) {
         onError?.(error);
-        return { totalHits: 0, resetTime: undefined };
+        return fallback.increment(key);
       }
     },
     decrement: async (key) => {
+      if (down()) return fallback.decrement(key);
       try {
         await inner.decrement(key);
       } catch (error) {
         onError?.(error);
+        await fallback.decrement(key);
       }
     },
     resetKey: async (key) => {
+      if (down()) return fallback.resetKey(key);
       try {
         await inner.resetKey(key);
       } catch (error) {
         onError?.(error);
+        await fallback.resetKey(key);
       }
     },
   };
-  return wrapped;
 }
 
 /** The client's address: the socket's, or behind a trusted proxy the one it appended. */
