@@ -5,6 +5,8 @@ import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limi
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
 import type { Metrics } from "../observability/createMetrics";
+import { readPaymentHeader } from "../payments/intake/readPaymentHeader";
+import { maxPaymentHeaderBytes } from "../payments/resourceServer/paymentEnvelope";
 import { redisDown } from "../redis/redisDown";
 
 export type RateLimitSettings = {
@@ -31,8 +33,9 @@ const paidPaths = new Set(["/check", "/deep"]);
 
 /**
  * Per-client rate limits (hono-rate-limiter): one budget for the free routes, one for unpaid
- * challenges on the paid routes. A paid request (it carries a payment) is never limited, and a
- * settled one takes its challenge off the count. Over the
+ * challenges on the paid routes. A paid request (it carries an authorization) is never limited, a
+ * settled one takes its challenge off the count and a refused one adds one; a payment header that
+ * carries no authorization is an unpaid challenge. Over the
  * limit: 429, `{error:{code:"rate_limited"}}` and Retry-After. With Redis, every replica counts in
  * the same keys.
  * @example app.use("*", rateLimits({ settings, redis }));
@@ -71,12 +74,18 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     const path = c.req.path;
     if (opsPaths.has(path) || c.req.method === "OPTIONS") return next();
     if (!paidPaths.has(path)) return free(c, next);
-    const paying = requestHeader(c, "payment-signature") ?? requestHeader(c, "x-payment");
+    const header = requestHeader(c, "payment-signature") ?? requestHeader(c, "x-payment");
+    // A header that carries no authorization pays for nothing: it is one more challenge.
+    const paying =
+      header !== undefined && header.length <= maxPaymentHeaderBytes && readPaymentHeader(header);
     if (!paying) return challenge(c, next);
     return next().then(async () => {
       // A paid check gives its challenge back: an honest client (one challenge, one payment per
-      // check) never runs out, one that only collects challenges does.
-      if (c.res.status === 200) await stores.challenge.decrement(keyGenerator(c));
+      // check) never runs out, one that only collects challenges does. A refused payment is
+      // never itself limited but counts as a challenge, so forged payments run out the budget.
+      const key = keyGenerator(c);
+      if (c.res.status === 200) await stores.challenge.decrement(key);
+      else if (c.res.status === 402) await stores.challenge.increment(key);
     });
   };
 }
