@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -82,6 +83,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     }
 
     const presendBin = join(repoRoot, "server/bin/presend.js");
+    // The secret the replicas share with the facilitator service, which refuses anyone else.
+    const facilitatorAuthToken = randomBytes(32).toString("hex");
     const facilitatorPort = await freePort();
     const facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
     const facilitatorService = await spawnService({
@@ -92,6 +95,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         ...process.env,
         PORT: String(facilitatorPort),
         FACILITATOR_PRIVATE_KEY: world.accounts.facilitator.privateKey,
+        FACILITATOR_AUTH_TOKEN: facilitatorAuthToken,
         RPC_URLS_BASE: world.chains.base.rpcUrl,
         LOG_LEVEL: "warn",
       },
@@ -126,6 +130,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
             DATA_DIR: join(dir, `replica-${name}`),
             ATTESTATION_KEY_FILE: join(dir, devAttestationKeyFile),
             FACILITATOR_URL: facilitatorUrl,
+            FACILITATOR_AUTH_TOKEN: facilitatorAuthToken,
             PAY_TO: world.accounts.payTo.address,
             DATABASE_URL: postgres.url,
             REDIS_URL: redis.url,

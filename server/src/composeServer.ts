@@ -104,7 +104,11 @@ export async function composeServer(
   if (!payTo) throw new ConfigError("PAY_TO: is required when no local world is running");
   const facilitatorKey = config.facilitatorPrivateKey;
   const facilitator = config.facilitatorUrl
-    ? ({ type: "remote", url: config.facilitatorUrl } as const)
+    ? ({
+        type: "remote",
+        url: config.facilitatorUrl,
+        ...(config.facilitatorAuthToken && { authToken: config.facilitatorAuthToken }),
+      } as const)
     : facilitatorKey
       ? ({ type: "local", privateKey: facilitatorKey } as const)
       : null;

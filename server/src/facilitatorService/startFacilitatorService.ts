@@ -22,6 +22,10 @@ const FacilitatorConfigSchema = z.object({
     .string()
     .transform((value) => value.split(",").map((url) => url.trim()))
     .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1)),
+  /** The secret every replica sends (Authorization: Bearer); requests without it are refused. */
+  FACILITATOR_AUTH_TOKEN: z
+    .string()
+    .min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
 });
@@ -68,6 +72,7 @@ export async function startFacilitatorService(
     facilitator,
     logger,
     metrics,
+    authToken: config.FACILITATOR_AUTH_TOKEN,
     readiness: async () =>
       server?.draining() ? { ready: false, reason: "shutting down" } : { ready: true },
   });

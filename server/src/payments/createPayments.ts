@@ -21,6 +21,7 @@ import {
 } from "./attestation/offerReceiptExtension";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
+import { facilitatorAuthHeaders } from "./facilitator/facilitatorAuthHeaders";
 import { withPaymentRecords } from "./facilitator/withPaymentRecords";
 import {
   type PaymentsConfig,
@@ -99,7 +100,10 @@ export async function createPayments(
     facilitator = local;
     broadcastFor = local.broadcastFor;
   } else {
-    facilitator = new HTTPFacilitatorClient({ url: config.facilitator.url });
+    facilitator = new HTTPFacilitatorClient({
+      url: config.facilitator.url,
+      ...facilitatorAuthHeaders(config.facilitator.authToken),
+    });
   }
   const recorded = withPaymentRecords(facilitator, {
     records,
