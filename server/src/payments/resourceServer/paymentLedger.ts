@@ -18,7 +18,7 @@ import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/pay
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
 import { authorizationOf } from "../facilitator/authorizationOf";
 import type { PaymentChain } from "../facilitator/createPaymentChain";
-import { decidePayment } from "../facilitator/reconcilePayments";
+import { decidePayment, settleGraceSeconds } from "../facilitator/reconcilePayments";
 import { paymentNetworkUnavailable } from "../facilitator/withPaymentRecords";
 
 /** Header naming where the report of a payment with an unknown outcome can be fetched. */
@@ -287,7 +287,7 @@ function requestHashOf(path: string, body: string): string {
 
 function unknownOutcome(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {
   const path = authorizationReceiptPath(record.payer, record.nonce);
-  const decidedBy = new Date((record.validBefore + 60) * 1000).toISOString();
+  const decidedBy = new Date((record.validBefore + settleGraceSeconds) * 1000).toISOString();
   const response = jsonError(
     c,
     502,

@@ -25,6 +25,11 @@ export type FaultMode =
 export type FaultyRpc = {
   url: string;
   mode: FaultMode;
+  /**
+   * With any mode: eth_getLogs over more blocks than this is refused with a JSON-RPC error, as
+   * public endpoints cap ranges (null: no cap).
+   */
+  maxLogRange: number | null;
   /** JSON-RPC methods seen since start, in order. */
   calls: string[];
   close(): Promise<void>;
@@ -40,7 +45,13 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
   let down = false;
   let swallowed = false;
   let current: FaultMode = "pass";
-  const proxy: FaultyRpc = { url: "", mode: "pass", calls: [], close: async () => {} };
+  const proxy: FaultyRpc = {
+    url: "",
+    mode: "pass",
+    maxLogRange: null,
+    calls: [],
+    close: async () => {},
+  };
 
   const forward = async (body: string) => {
     const answer = await fetch(upstream, {
@@ -105,6 +116,23 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
           error: { code: -32000, message: "header not found" },
         }),
       );
+    }
+    const cap = proxy.maxLogRange;
+    if (cap !== null && !Array.isArray(parsed) && hasMethod("eth_getLogs")) {
+      const [filter] = (parsed as { params?: Array<{ fromBlock?: string; toBlock?: string }> })
+        .params ?? [{}];
+      const from = Number(filter?.fromBlock ?? 0);
+      const to = Number(filter?.toBlock ?? Number.MAX_SAFE_INTEGER);
+      if (!(to - from + 1 <= cap)) {
+        response.writeHead(200, { "content-type": "application/json" });
+        return void response.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: parsed.id,
+            error: { code: -32600, message: `eth_getLogs is limited to a ${cap} block range` },
+          }),
+        );
+      }
     }
     if (hasMethod("eth_sendRawTransaction")) {
       if (mode === "swallowFirstSend" && !swallowed) {
