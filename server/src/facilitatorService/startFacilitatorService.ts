@@ -3,11 +3,13 @@ import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { ConfigError } from "../config/loadConfig";
+import { clockCheck } from "../health/clockCheck";
 import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain";
 import { limits } from "../limits";
 import { createLogger } from "../observability/createLogger";
 import { createMetrics } from "../observability/createMetrics";
 import { createLocalFacilitator } from "../payments/facilitator/createLocalFacilitator";
+import { createPaymentChain } from "../payments/facilitator/createPaymentChain";
 import { createFacilitatorApp } from "./createFacilitatorApp";
 
 const FacilitatorConfigSchema = z.object({
@@ -67,6 +69,13 @@ export async function startFacilitatorService(
     rpcUrl: config.RPC_URLS_BASE[0] as string,
     privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
   });
+  // Settlement refuses authorizations by this machine's clock: a clock that strays is unready.
+  const chain = createPaymentChain({
+    rpcUrl: config.RPC_URLS_BASE[0] as string,
+    chainId: chains.base.id,
+    asset: chains.base.usdc.address,
+  });
+  const clockReadiness = clockCheck({ chainNow: () => chain.now() });
   let server: DrainingServer | undefined;
   const app = createFacilitatorApp({
     facilitator,
@@ -74,7 +83,7 @@ export async function startFacilitatorService(
     metrics,
     authToken: config.FACILITATOR_AUTH_TOKEN,
     readiness: async () =>
-      server?.draining() ? { ready: false, reason: "shutting down" } : { ready: true },
+      server?.draining() ? { ready: false, reason: "shutting down" } : clockReadiness(),
   });
   server = await serveWithDrain(app, { port: config.PORT, host: config.HOST });
   logger.info({ url: server.url, address: facilitator.address }, "facilitator listening");
