@@ -32,6 +32,8 @@ export type FaultyRpc = {
   maxLogRange: number | null;
   /** JSON-RPC methods seen since start, in order. */
   calls: string[];
+  /** `hugeBody`: how many answers were started and how many bytes of them went out in all. */
+  hugeBody: { answers: number; bytesSent: number };
   close(): Promise<void>;
 };
 
@@ -50,6 +52,7 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
     mode: "pass",
     maxLogRange: null,
     calls: [],
+    hugeBody: { answers: 0, bytesSent: 0 },
     close: async () => {},
   };
 
@@ -89,10 +92,14 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
       response.writeHead(200, { "content-type": "application/json" });
       const chunk = `"${"x".repeat(1024 * 1024 - 2)}"`;
       let sent = 0;
+      proxy.hugeBody.answers++;
+      // Each chunk is counted once the socket took it: a reader that stops early stops this.
       const write = () => {
         while (sent < 50) {
           sent++;
-          if (!response.write(chunk)) return void response.once("drain", write);
+          const more = response.write(chunk);
+          proxy.hugeBody.bytesSent += chunk.length;
+          if (!more) return void response.once("drain", write);
         }
         response.end();
       };
