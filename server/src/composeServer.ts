@@ -20,6 +20,7 @@ import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
 import { loadAttestationKey } from "./payments/attestation/loadAttestationKey";
+import { loadPreviousAttestationKeys } from "./payments/attestation/loadPreviousAttestationKeys";
 import {
   type CreatePaymentsOptions,
   createPayments,
@@ -124,6 +125,9 @@ export async function composeServer(
       ...(config.attestationKeyFile ? { file: config.attestationKeyFile } : {}),
     }),
   );
+  const previousKeys = await namingField("ATTESTATION_PREVIOUS_KEYS_FILE", () =>
+    loadPreviousAttestationKeys(config.attestationPreviousKeysFile),
+  );
   const records =
     options.records ??
     operations.records ??
@@ -190,7 +194,7 @@ export async function composeServer(
       (app) => registerX402SecurityScheme(app),
       (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl }),
       (app) => registerReceiptRoute(app, { records, signReport: payments.signReport }),
-      (app) => registerDiscoveryRoute(app, { payments, publicUrl }),
+      (app) => registerDiscoveryRoute(app, { payments, publicUrl, previousKeys }),
       (app) => registerDataRoutes(app, snapshots),
     ],
   });

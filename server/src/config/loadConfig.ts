@@ -51,6 +51,8 @@ const ConfigSchema = z
       )
       .optional(),
     ATTESTATION_KEY_FILE: z.string().min(1).optional(),
+    /** The public keys the attestation was signed with before (JSON: [{key, validUntil}]). */
+    ATTESTATION_PREVIOUS_KEYS_FILE: z.string().min(1).optional(),
     /** Runs the facilitator in process with this key when FACILITATOR_URL is not set. */
     FACILITATOR_PRIVATE_KEY: z
       .string()
@@ -107,6 +109,7 @@ export type Config = {
   facilitatorAuthToken?: string;
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
+  attestationPreviousKeysFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
   databaseUrl?: string;
   redisUrl?: string;
@@ -173,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     facilitatorAuthToken: raw.FACILITATOR_AUTH_TOKEN,
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
+    attestationPreviousKeysFile: raw.ATTESTATION_PREVIOUS_KEYS_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,

@@ -5,6 +5,7 @@ import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { devnetAccounts } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
+import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
 import { exportJWK, generateKeyPair } from "jose";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
@@ -44,6 +45,7 @@ describe("attestation key rotation: a report paid under the old key stays verifi
     const firstAnswer = await before.app.request(`/receipts/${tx}?signature=${proof}`);
     const { signature: paidSignature } = await firstAnswer.json();
     const oldKid = before.payments.attestation.current().key.kid;
+    const settlement = { ...paid.settlement };
     await before.stop();
     stacks.pop();
 
@@ -51,7 +53,16 @@ describe("attestation key rotation: a report paid under the old key stays verifi
     const { privateKey } = await generateKeyPair("ES256", { extractable: true });
     const newKey = { ...(await exportJWK(privateKey)), kid: "presend-2099-01" };
     writeFileSync(join(dataDir, devAttestationKeyFile), JSON.stringify(newKey));
-    const after = await startPaidStack({ world: shared.world, dataDir });
+    // The old public key is kept in the list of previous keys, with the last time it signed.
+    const previousKeysFile = join(dataDir, "previous-keys.json");
+    const oldKey = before.payments.attestation.current().key;
+    const validUntil = new Date().toISOString();
+    writeFileSync(previousKeysFile, JSON.stringify([{ key: oldKey, validUntil }]));
+    const after = await startPaidStack({
+      world: shared.world,
+      dataDir,
+      env: { ATTESTATION_PREVIOUS_KEYS_FILE: previousKeysFile },
+    });
     stacks.push(after);
     expect(after.payments.attestation.current().key.kid).toBe("presend-2099-01");
     expect(oldKid).not.toBe("presend-2099-01");
@@ -65,6 +76,18 @@ describe("attestation key rotation: a report paid under the old key stays verifi
     ).toMatchObject({
       kid: oldKid,
     });
+    // The discovery document lists the old key: anyone can verify the old report with it.
+    const discovery = await (await after.app.request("/.well-known/x402")).json();
+    expect(discovery.attestation.key.kid).toBe("presend-2099-01");
+    expect(discovery.previousAttestationKeys).toEqual([{ key: oldKey, validUntil }]);
+    expect(
+      await verifyReportSignature({
+        signature: stored.signature,
+        report: stored.report,
+        settlement,
+        key: discovery.previousAttestationKeys[0].key,
+      }),
+    ).toMatchObject({ type: "verified" });
     // The client pinned the old key when it paid: the report it fetches again is verified, not forged.
     const fetched = await clientOf(after).receipt(tx);
     expect(fetched).toMatchObject({ type: "report", signature: "verified", recovered: true });
