@@ -100,6 +100,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         PORT: String(facilitatorPort),
         FACILITATOR_PRIVATE_KEY: world.accounts.facilitator.privateKey,
         FACILITATOR_AUTH_TOKEN: facilitatorAuthToken,
+        FACILITATOR_JOURNAL_FILE: join(dir, "facilitator-journal.json"),
         RPC_URLS_BASE: world.chains.base.rpcUrl,
         LOG_LEVEL: "warn",
       },

@@ -10,6 +10,7 @@ import { createLogger } from "../observability/createLogger";
 import { createMetrics } from "../observability/createMetrics";
 import { createLocalFacilitator } from "../payments/facilitator/createLocalFacilitator";
 import { createPaymentChain } from "../payments/facilitator/createPaymentChain";
+import { fileSenderJournal } from "../payments/facilitator/fileSenderJournal";
 import { createFacilitatorApp } from "./createFacilitatorApp";
 
 const FacilitatorConfigSchema = z.object({
@@ -28,6 +29,11 @@ const FacilitatorConfigSchema = z.object({
   FACILITATOR_AUTH_TOKEN: z
     .string()
     .min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)"),
+  /**
+   * Where unmined settlements are kept across a restart: the next start sends them again and
+   * replaces the stuck one at a higher fee. Without it a restart leaves them to the pool.
+   */
+  FACILITATOR_JOURNAL_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
 });
@@ -68,6 +74,10 @@ export async function startFacilitatorService(
     network: baseNetwork,
     rpcUrl: config.RPC_URLS_BASE[0] as string,
     privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
+    ...(config.FACILITATOR_JOURNAL_FILE && {
+      journal: fileSenderJournal(config.FACILITATOR_JOURNAL_FILE),
+    }),
+    onError: (error) => logger.warn({ err: String(error) }, "settlement journal"),
   });
   // Settlement refuses authorizations by this machine's clock: a clock that strays is unready.
   const chain = createPaymentChain({
