@@ -5,8 +5,8 @@ import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limi
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
 import type { Metrics } from "../observability/createMetrics";
+import { maxPaymentHeaderBytes } from "../payments/intake/paymentIntake";
 import { readPaymentHeader } from "../payments/intake/readPaymentHeader";
-import { maxPaymentHeaderBytes } from "../payments/resourceServer/paymentEnvelope";
 import { redisDown } from "../redis/redisDown";
 
 export type RateLimitSettings = {

@@ -1,14 +1,9 @@
-import { createHash } from "node:crypto";
 import type { ErrorCode } from "@presend/shared/api/errors";
-import { CheckRequestSchema } from "@presend/shared/api/report";
 import {
   decodePaymentRequiredHeader,
   decodePaymentResponseHeader,
-  decodePaymentSignatureHeader,
   encodePaymentResponseHeader,
 } from "@x402/core/http";
-import type { PaymentPayload } from "@x402/core/types";
-import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
@@ -16,7 +11,7 @@ import { holdLease, type Lease } from "../../paymentRecords/holdLease";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
-import { authorizationOf } from "../facilitator/authorizationOf";
+import type { PaidAuthorization } from "../facilitator/authorizationOf";
 import type { PaymentChain } from "../facilitator/createPaymentChain";
 import { decidePayment, settleGraceSeconds } from "../facilitator/reconcilePayments";
 import { paymentNetworkUnavailable } from "../facilitator/withPaymentRecords";
@@ -80,15 +75,12 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     }
   }
   return async function paymentLedger(c, next) {
-    const headers = c.req.raw.headers;
-    const header = headers.get("payment-signature") ?? headers.get("x-payment");
-    const payload = header === null ? null : decoded(header);
-    const authorization = payload === null ? null : authorizationOf(payload);
-    if (authorization === null) {
+    const payment = c.get("payment");
+    if (payment === undefined) {
       await next();
       return finish(c, null);
     }
-    const paymentId = payload === null ? null : paymentIdOf(payload);
+    const { authorization, paymentId, requestHash } = payment;
     if (paymentId === null) return authorized(c, next, authorization);
     // A retry with the same payment id is answered from its record: never verified or charged
     // again, whatever authorization it carries.
@@ -103,7 +95,6 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
       );
     }
     try {
-      const requestHash = requestHashOf(c.req.path, await c.req.text());
       const existing = await records.byPaymentId(paymentId).catch(() => undefined);
       if (existing !== undefined) return await retried(c, existing, requestHash, options);
       c.set("paymentId", { id: paymentId, requestHash });
@@ -116,7 +107,7 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
   async function authorized(
     c: Context<AppEnv>,
     next: () => Promise<void>,
-    authorization: NonNullable<ReturnType<typeof authorizationOf>>,
+    authorization: PaidAuthorization,
   ) {
     const key = { payer: authorization.payer, nonce: authorization.nonce };
     const held = await lease(c, `${key.payer.toLowerCase()}:${key.nonce.toLowerCase()}`);
@@ -258,33 +249,6 @@ async function retried(
   return unknownOutcome(c, record, options.publicUrl);
 }
 
-/** The x402 payment-identifier the payer sent (validated by the official extension), if any. */
-function paymentIdOf(payload: Pick<PaymentPayload, "payload">): string | null {
-  try {
-    return extractPaymentIdentifier(payload as PaymentPayload, true);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * What a paid request asks for: route, address (as sent, trimmed: its case shows in the report)
- * and chain (default base), so `{"address": a}` and `{"address": a, "chain": "base"}` ask the same.
- */
-function requestHashOf(path: string, body: string): string {
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    parsed = null;
-  }
-  const request = CheckRequestSchema.safeParse(parsed);
-  const asked = request.success ? [request.data.address.trim(), request.data.chain] : [body];
-  return createHash("sha256")
-    .update(JSON.stringify([path, ...asked]))
-    .digest("hex");
-}
-
 function unknownOutcome(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {
   const path = authorizationReceiptPath(record.payer, record.nonce);
   const decidedBy = new Date((record.validBefore + settleGraceSeconds) * 1000).toISOString();
@@ -311,14 +275,6 @@ function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: strin
   if (record.status !== "failed")
     response.headers.set(receiptLocationHeader, `${publicUrl}${path}`);
   return response;
-}
-
-function decoded(header: string): Pick<PaymentPayload, "payload" | "extensions"> {
-  try {
-    return decodePaymentSignatureHeader(header);
-  } catch {
-    return { payload: {} };
-  }
 }
 
 /** Drops errorMessage from PAYMENT-RESPONSE: upstream text (RPC URLs, raw transactions). */
