@@ -411,6 +411,8 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     }
     const ready = await fetch(`${a.url}/readyz`);
     await ready.body?.cancel();
+    // Paid checks that arrive while Redis is down: refused before anything is verified.
+    const whileDown = await paidLoad(fleet.nginx.url, 5, 13, demoTargets());
     await sleep(Math.max(0, 5_000 - (Date.now() - killedAt)));
     await fleet.redis.restart();
     const { results } = await load;
@@ -424,8 +426,12 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
         .map((result) => `${result.status} ${errorCode(result.body)}`),
     );
     figures.push(
-      `redis: killed under 40 concurrent paid checks, restarted 5 s later: ${count(200)} x 200, other answers ${[...codes].join(", ") || "none"}; ${used.length} on-chain settlements; while down, ${free.filter((s) => s === 200).length} of ${free.length} free requests to one replica passed a limit of ${freeLimit}, /readyz ${ready.status}`,
+      `redis: killed under 40 concurrent paid checks, restarted 5 s later: ${count(200)} x 200, other answers ${[...codes].join(", ") || "none"}; ${used.length} on-chain settlements; while down, ${free.filter((s) => s === 200).length} of ${free.length} free requests to one replica passed a limit of ${freeLimit}, /readyz ${ready.status}, 5 new paid checks answered ${[...new Set(whileDown.results.map((r) => `${r.status} ${errorCode(r.body)}`))].join(", ")}`,
     );
+    for (const refused of whileDown.results) {
+      expect(refused.status).toBe(503);
+      expect(errorCode(refused.body)).toBe("payment_record_unavailable");
+    }
     expect(free).toEqual([...Array(freeLimit).fill(200), 429, 429]);
     expect(ready.status).toBe(503);
     // Nobody is told "internal error, nothing charged"; a refusal names a stable code.
@@ -491,8 +497,10 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
       a.service.kill("SIGKILL");
       lost = await answer;
     } finally {
+      // A block every second again (anvil cannot go back to mixed mining over RPC; automine
+      // alone would leave the head's timestamp stale between transactions, and the replicas'
+      // clock check would read that as a clock running ahead).
       await base.request({ method: "evm_setIntervalMining" as never, params: [1] as never });
-      await base.request({ method: "evm_setAutomine" as never, params: [true] as never });
     }
     expect(lost.status).toBe(502);
     await lost.body?.cancel();
