@@ -45,7 +45,7 @@ export type PaymentIntakeOptions = {
  * and sets aside a header that is oversized, not an x402 payment, valid for longer than
  * maxTimeoutSeconds or not valid yet: it is removed, so the official middleware answers the plain
  * challenge, and `paymentRejection` says why for the 402.
- * @example createRoute({ middleware: [checkRequestGuard(), paymentIntake(), ledger, envelope, x402] })
+ * @example createRoute({ middleware: [checkRequestGuard(), paymentIntake(), signedReport(sign), ledger, envelope, x402] })
  */
 export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHandler<AppEnv> {
   const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));

@@ -52,7 +52,7 @@ export function authorizationReceiptPath(payer: string, nonce: string): string {
  * PAYMENT-RESPONSE errorMessage is dropped, a payment chain that is down is a 503
  * `payment_network_unavailable`, and the official middleware's own `{error: "..."}` 5xx bodies
  * become the JSON error contract.
- * @example createRoute({ middleware: [guard, paymentLedger(opts), envelope, x402] })
+ * @example createRoute({ middleware: [guard, paymentIntake(), signedReport(sign), paymentLedger(opts), envelope, x402] })
  */
 export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<AppEnv> {
   const { records, lock } = options;
