@@ -1,3 +1,6 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { usdcBalanceOnBase } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
@@ -9,11 +12,13 @@ import {
   generatePaymentId,
 } from "@x402/extensions/payment-identifier";
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from "@x402/fetch";
+import { exportJWK, generateKeyPair } from "jose";
 import pg from "pg";
 import { Agent, fetch as undiciFetch } from "undici";
 import { createPublicClient, erc20Abi, type Hex, http, parseAbiItem } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devAttestationKeyFile } from "../src/payments/attestation/loadAttestationKey";
 import { leaseTtlMs } from "../src/payments/resourceServer/paymentLedger";
 import { type Fleet, type Replica, startFleet } from "./startFleet";
 
@@ -607,6 +612,77 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     for (const result of results.filter((r) => r.status === 200)) {
       expect(used.map((u) => u.tx)).toContain(result.tx);
     }
+  });
+
+  it("attestation key rotation: a report paid under the old key, fetched again through /receipts by @presend/client after the rotation, is verified", async () => {
+    const [a, b] = fleet.replicas as [Replica, Replica];
+    // Pay through the fleet as a client pinning the current key.
+    if (a.service.process.exitCode !== null || a.service.process.signalCode !== null) {
+      await fleet.restart(a);
+    }
+    const payer = privateKeyToAccount(fleet.payers[4] as Hex);
+    const pinStore = createMemoryPinStore();
+    /** The client as the payer runs it: its origin is the fleet's, its requests go to `url`. */
+    const clientThrough = (url: string) =>
+      createPresendClient({
+        url: fleet.nginx.url,
+        signer: payer,
+        pinStore,
+        fetch: async (input, init) => {
+          const request = input instanceof Request ? input : new Request(input, init);
+          const body = ["GET", "HEAD"].includes(request.method)
+            ? undefined
+            : await request.arrayBuffer();
+          return fetch(request.url.replace(fleet.nginx.url, url), {
+            method: request.method,
+            headers: request.headers,
+            redirect: "manual",
+            ...(body && { body }),
+          });
+        },
+      });
+    const paid = await clientThrough(a.url).check({ address: demoTargets()[3] as `0x${string}` });
+    expect(paid.type).toBe("report");
+    if (paid.type !== "report") return;
+    const oldKey = JSON.parse(readFileSync(join(fleet.dir, devAttestationKeyFile), "utf8"));
+
+    // The operator rotates: every old replica stopped, the fleet's identity let go, a new key
+    // and the old public key listed as previous.
+    await a.service.stop();
+    await b.service.stop();
+    await fleet.redis.restart();
+    const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const newKeyFile = join(fleet.dir, "attestation-key-2099.json");
+    writeFileSync(
+      newKeyFile,
+      JSON.stringify({ ...(await exportJWK(privateKey)), kid: "presend-2099-01" }),
+    );
+    const previousFile = join(fleet.dir, "previous-keys.json");
+    const { d: _private, ...oldPublic } = oldKey;
+    writeFileSync(
+      previousFile,
+      JSON.stringify([
+        { key: { ...oldPublic, alg: "ES256", use: "sig" }, validUntil: new Date().toISOString() },
+      ]),
+    );
+    const rotated = await fleet.spawnReplica({
+      ATTESTATION_KEY_FILE: newKeyFile,
+      ATTESTATION_PREVIOUS_KEYS_FILE: previousFile,
+    });
+    const discovery = await (await fetch(`${rotated.url}/.well-known/x402`)).json();
+    expect(discovery.attestation.key.kid).toBe("presend-2099-01");
+    expect(discovery.previousAttestationKeys[0].key.kid).toBe(oldKey.kid);
+
+    const fetched = await clientThrough(rotated.url).receipt(paid.settlement.transaction);
+    figures.push(
+      `rotation: paid under ${oldKey.kid}, the key rotated to presend-2099-01, the report fetched again through /receipts by @presend/client: ${fetched.type}${"signature" in fetched ? ` (${fetched.signature})` : ""}; discovery lists ${discovery.previousAttestationKeys.length} previous key`,
+    );
+    expect(fetched).toMatchObject({ type: "report", signature: "verified", recovered: true });
+    await rotated.service.stop();
+    // The rest of the file runs on the fleet as it was.
+    await fleet.redis.restart();
+    await fleet.restart(a);
+    await fleet.restart(b);
   });
 
   it("SIGTERM drains: paid checks in flight on a replica finish, it exits 0, every settlement recorded", async () => {

@@ -39,7 +39,9 @@ export type Fleet = {
   /** Starts `replica` again on its port (after a kill), with the same settings. */
   restart: (replica: Replica) => Promise<void>;
   /** Starts one more replica with the fleet's settings and `env` over them (resolves once ready). */
-  spawnReplica: (env: Record<string, string>) => Promise<SpawnedService>;
+  spawnReplica: (env: Record<string, string>) => Promise<Replica>;
+  /** The directory the fleet keeps its files in (the attestation key among them). */
+  dir: string;
   /** Starts another nginx in front of the given replicas (the one-replica speed run). */
   proxy: (replicas: Replica[]) => Promise<LocalNginx>;
   stop: () => Promise<void>;
@@ -179,7 +181,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         await replica.service.stop();
         replica.service = await spawnReplica(replica.name, replica.port);
       },
-      spawnReplica: async (env) => spawnReplica("extra", await freePort(), env),
+      spawnReplica: async (env) => {
+        const port = await freePort();
+        const service = await spawnReplica("extra", port, env);
+        return { name: "extra", url: `http://127.0.0.1:${port}`, port, service };
+      },
+      dir,
       proxy: async (list) => {
         const extra = await startNginx({ template: nginxTemplate, upstreams: upstreams(list) });
         started.push(extra);
