@@ -82,6 +82,16 @@ module.exports = {
       to: { path: ours("devnet") },
     },
     {
+      name: "payment-intake-reads-only",
+      comment:
+        "The payment intake is the first step of a paid request: it reads the header into the request context and imports nothing that runs after it (ledger, envelope, routes, records, receipts).",
+      severity: "error",
+      from: { path: "^server/src/payments/intake/", pathNot: tests },
+      to: {
+        path: "^server/src/(payments/(resourceServer|routes|testing)/|paymentRecords/|receipts/)",
+      },
+    },
+    {
       name: "extension-depends-only-on-client-and-shared",
       comment:
         "The extension never imports the server (nor the devnet): it calls the API over HTTP.",

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { calculateJwkThumbprint } from "jose";
 import { createApp } from "./app";
 import { type ChainReader, createChainReader } from "./chain/createChainReader";
 import { defaultRpcUrls } from "./chain/defaultRpcUrls";
@@ -10,6 +11,7 @@ import { registerDataRoutes } from "./data/dataRoutes";
 import { type LoadedSnapshots, loadSnapshots } from "./data/loadSnapshots";
 import { createEngine, type Engine } from "./engine/createEngine";
 import { cachedProbe } from "./health/cachedProbe";
+import { clockCheck } from "./health/clockCheck";
 import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
 import { loadAddressLists } from "./lists/loadAddressLists";
@@ -20,6 +22,7 @@ import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
 import { loadAttestationKey } from "./payments/attestation/loadAttestationKey";
+import { loadPreviousAttestationKeys } from "./payments/attestation/loadPreviousAttestationKeys";
 import {
   type CreatePaymentsOptions,
   createPayments,
@@ -33,6 +36,7 @@ import { createSignInState } from "./payments/siwx/createSignInState";
 import { registerSignInSecurityScheme } from "./payments/siwx/registerSignInSecurityScheme";
 import { signedInPayer } from "./payments/siwx/signedInPayer";
 import { registerReceiptRoute } from "./receipts/registerReceiptRoute";
+import { claimFleetIdentity } from "./redis/claimFleetIdentity";
 
 export type ComposedServer = {
   app: App;
@@ -158,6 +162,9 @@ export async function composeServer(
       ...(config.attestationKeyFile ? { file: config.attestationKeyFile } : {}),
     }),
   );
+  const previousKeys = await namingField("ATTESTATION_PREVIOUS_KEYS_FILE", () =>
+    loadPreviousAttestationKeys(config.attestationPreviousKeysFile),
+  );
   const records =
     options.records ??
     operations.records ??
@@ -195,6 +202,19 @@ export async function composeServer(
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
   // Sign-In-With-X: who paid for what recently, and the sign-in nonces spent (this process).
   const signIn = createSignInState();
+  // Replicas that disagree on the attestation key or payTo refuse every client's payment: the
+  // second one to start with another stops here.
+  const redis = operations.redis;
+  const identity = redis
+    ? await namingField("ATTESTATION_KEY_FILE or PAY_TO", async () =>
+        claimFleetIdentity(redis, {
+          kid: attestationKey.kid,
+          thumbprint: await calculateJwkThumbprint(payments.attestation.current().key),
+          payTo,
+        }),
+      )
+    : null;
+  const clockReadiness = clockCheck({ chainNow: () => payments.chain.now() });
   const app = createApp({
     publicUrl,
     ownershipProofs: config.ownershipProofs,
@@ -202,7 +222,8 @@ export async function composeServer(
       operations.beforeRoutes(async () => {
         await payments.ready();
         await records.unresolved(1);
-        return { ready: true };
+        const fleet = identity?.readiness() ?? { ready: true };
+        return fleet.ready ? clockReadiness() : fleet;
       }),
     ],
     probe: cachedProbe(
@@ -219,7 +240,7 @@ export async function composeServer(
           signReport: payments.signReport,
           signedIn: signedInPayer({ origin: publicUrl, state: signIn }),
         }),
-      (app) => registerDiscoveryRoute(app, { payments, publicUrl }),
+      (app) => registerDiscoveryRoute(app, { payments, publicUrl, previousKeys }),
       (app) => registerDataRoutes(app, snapshots),
     ],
   });
@@ -243,6 +264,7 @@ export async function composeServer(
     async close() {
       clearInterval(timer);
       lists?.close();
+      identity?.stop();
       await reconciling;
       await records.close();
       await operations.close();

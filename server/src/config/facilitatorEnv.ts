@@ -18,6 +18,7 @@ export const facilitatorEnv = {
 
 type FacilitatorEnv = {
   FACILITATOR_PROVIDER?: "cdp" | "payai" | undefined;
+  FACILITATOR_AUTH_TOKEN?: string | undefined;
 } & { [K in Exclude<keyof typeof facilitatorEnv, "FACILITATOR_PROVIDER">]?: string | undefined };
 
 const keysOf = {
@@ -33,12 +34,16 @@ export function missingFacilitatorKeys(env: FacilitatorEnv): string[] {
 
 /**
  * How presend authenticates to its remote facilitator, from the parsed settings: the provider's
- * API key, or none (a plain FACILITATOR_URL).
+ * API key; else the fleet's shared secret as a Bearer token (FACILITATOR_AUTH_TOKEN, which
+ * `presend facilitator` requires); else none (a plain FACILITATOR_URL).
  * @example facilitatorAuthOf({ FACILITATOR_PROVIDER: "cdp", CDP_API_KEY_ID, CDP_API_KEY_SECRET })
  */
 export function facilitatorAuthOf(env: FacilitatorEnv): FacilitatorAuth {
   const provider = env.FACILITATOR_PROVIDER;
-  if (provider === undefined) return { type: "none" };
+  if (provider === undefined) {
+    const token = env.FACILITATOR_AUTH_TOKEN;
+    return token ? { type: "bearer", token } : { type: "none" };
+  }
   const [id, secretKey] = keysOf[provider];
   return { type: provider, apiKeyId: env[id] ?? "", apiKeySecret: env[secretKey] ?? "" };
 }

@@ -60,6 +60,8 @@ const ConfigSchema = z
     RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.rpcTimeoutMs),
     CACHE_TTL_MS: z.coerce.number().int().min(0).default(limits.factsCacheTtlMs),
     FACILITATOR_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** The secret `presend facilitator` requires, sent to FACILITATOR_URL as a Bearer token. */
+    FACILITATOR_AUTH_TOKEN: z.string().min(1).optional(),
     PAY_TO: z
       .string()
       .refine(
@@ -68,6 +70,8 @@ const ConfigSchema = z
       )
       .optional(),
     ATTESTATION_KEY_FILE: z.string().min(1).optional(),
+    /** The public keys the attestation was signed with before (JSON: [{key, validUntil}]). */
+    ATTESTATION_PREVIOUS_KEYS_FILE: z.string().min(1).optional(),
     /** Runs the facilitator in process with this key when FACILITATOR_URL is not set. */
     FACILITATOR_PRIVATE_KEY: z
       .string()
@@ -164,8 +168,10 @@ export type Config = {
   facilitatorAuth: FacilitatorAuth;
   /** Proofs that the operator owns this origin (for x402 crawlers), e.g. payTo's signature of it. */
   ownershipProofs: string[];
+  facilitatorAuthToken?: string;
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
+  attestationPreviousKeysFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
   databaseUrl?: string;
   redisUrl?: string;
@@ -243,8 +249,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     facilitatorUrl: raw.FACILITATOR_URL,
     facilitatorAuth: facilitatorAuthOf(raw),
     ownershipProofs: raw.OWNERSHIP_PROOFS ?? [],
+    facilitatorAuthToken: raw.FACILITATOR_AUTH_TOKEN,
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
+    attestationPreviousKeysFile: raw.ATTESTATION_PREVIOUS_KEYS_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,

@@ -1,13 +1,18 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { PaidAuthorization } from "../payments/facilitator/authorizationOf";
+import type { PaymentIntake, PaymentRejection } from "../payments/intake/paymentIntake";
 
 /**
- * Hono environment shared by every route of the API. `authorization`: the EIP-3009
+ * Hono environment shared by every route of the API. `payment`: the payment a paid request
+ * carries, read once by paymentIntake (`paymentRejection`: why a header was set aside).
+ * `authorization`: the EIP-3009
  * authorization of the paid request being served (set by paymentLedger, read by the handler
  * that records it before settlement). `paymentId`: the x402 payment-identifier of that request.
  */
 export type AppEnv = {
   Variables: {
+    payment?: PaymentIntake;
+    paymentRejection?: PaymentRejection;
     authorization?: PaidAuthorization;
     /** The payer's payment-identifier and what it asked for (set with `authorization`). */
     paymentId?: { id: string; requestHash: string };

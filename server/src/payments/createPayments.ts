@@ -10,6 +10,7 @@ import { type Attestation, createAttestation } from "./attestation/createAttesta
 import { createAttestationSigner } from "./attestation/createAttestationSigner";
 import { createReportSigner, type ReportSigner } from "./attestation/createReportSigner";
 import { didJwkKeyId } from "./attestation/didJwk";
+import { keptReportSignature } from "./attestation/keptReportSignature";
 import {
   offerReceiptExtension,
   type SettlementReceipt,
@@ -46,7 +47,10 @@ export type Payments = {
   chain: PaymentChain;
   records: PaymentRecordStore;
   attestation: Attestation;
-  /** Signs a paid report with its settlement (attestation key). */
+  /**
+   * Signs a paid report with its settlement (attestation key), once: a report answered again
+   * carries the signature its record kept.
+   */
   signReport: ReportSigner;
   /** The signed offer-receipt of a settlement answered again from its record. */
   settlementReceipt: SettlementReceipt;
@@ -140,7 +144,7 @@ export async function createPayments(
     chain,
     records,
     attestation,
-    signReport: createReportSigner(signer),
+    signReport: keptReportSignature(records, createReportSigner(signer)),
     settlementReceipt: settlementReceipt(offerSigner),
     ready,
     paymentOption: (path) => paymentOptionOf(config, path),

@@ -10,7 +10,7 @@ import type { ReportSigner } from "./createReportSigner";
  * Adds the detached signature over the report and its settlement to every paid 200. Runs
  * outside the official middleware, which settles after the handler: once it returns, the
  * PAYMENT-RESPONSE it set names the settlement the signature binds.
- * @example createRoute({ middleware: [guard, signedReport(signer), record, envelope, x402] })
+ * @example createRoute({ middleware: [guard, paymentIntake(), signedReport(signer), ledger, envelope, x402] })
  */
 export function signedReport(sign: ReportSigner): MiddlewareHandler {
   return async function signedReport(c, next) {

@@ -17,6 +17,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { boundedFetch } from "../../http/boundedFetch";
 import { createSettlementSender } from "./createSettlementSender";
+import type { SenderJournal } from "./fileSenderJournal";
 
 export type LocalFacilitatorOptions = {
   network: Network;
@@ -28,6 +29,9 @@ export type LocalFacilitatorOptions = {
   rpcTimeoutMs?: number;
   /** How long a settlement may take to be mined before it is reported pending (default 30 s). */
   confirmationTimeoutMs?: number;
+  /** Keeps unmined settlements across a restart (the facilitator service's journal file). */
+  journal?: SenderJournal;
+  onError?: (error: unknown) => void;
 };
 
 export type LocalFacilitator = FacilitatorClient & {
@@ -62,6 +66,8 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
     ...(options.confirmationTimeoutMs !== undefined && {
       confirmationTimeoutMs: options.confirmationTimeoutMs,
     }),
+    ...(options.journal && { journal: options.journal }),
+    ...(options.onError && { onError: options.onError }),
   });
   const broadcasts = new Map<string, Hex>();
   const keyOf = (payer: string, nonce: string) => `${payer.toLowerCase()}:${nonce.toLowerCase()}`;

@@ -1,9 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type AnvilInstance, devnetClient, startAnvil } from "@presend/devnet";
 import { createPublicClient, createWalletClient, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSettlementSender } from "./createSettlementSender";
+import { fileSenderJournal } from "./fileSenderJournal";
 
 type SenderOptions = Omit<Parameters<typeof createSettlementSender>[0], "client" | "wallet">;
 
@@ -145,6 +149,42 @@ describe("createSettlementSender", () => {
       expect(receipt.transactionHash).not.toBe(hash);
       expect(receipt.effectiveGasPrice).toBeGreaterThan(cap * 40n);
     });
+  });
+
+  it("a restarted sender adopts the transactions its predecessor left unmined and replaces them at a higher fee", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "presend-journal-"));
+    const journal = fileSenderJournal(join(dir, "journal.json"));
+    const test = devnetClient("base", anvil.rpcUrl);
+    try {
+      await withManualMining(async () => {
+        const nonce = await reader().getTransactionCount({ address: account.address });
+        // The predecessor broadcasts, then dies before anything is mined (it never replaces).
+        const predecessor = senderFor({ journal, replaceAfterMs: 600_000, rebroadcastMs: 600_000 });
+        const left = await predecessor.send({ to: sink, data: "0x" });
+        const leftFee = (await reader().getTransaction({ hash: left })).maxFeePerGas ?? 0n;
+        expect((await journal.read()).map((entry) => entry.nonce)).toEqual([nonce]);
+
+        const successor = senderFor({ journal, replaceAfterMs: 600_000 });
+        // Adopted and replaced at once, before the successor sends anything of its own.
+        const deadline = Date.now() + 10_000;
+        while (successor.finalHash(left) === left && Date.now() < deadline) await sleep(50);
+        const replacement = successor.finalHash(left);
+        expect(replacement).not.toBe(left);
+        const bumped = await reader().getTransaction({ hash: replacement });
+        expect(bumped.nonce).toBe(nonce);
+        expect(bumped.maxFeePerGas ?? 0n).toBeGreaterThan(leftFee);
+        // Its own settlement takes the next nonce, not the predecessor's.
+        const own = await successor.send({ to: sink, data: "0x" });
+        expect((await reader().getTransaction({ hash: own })).nonce).toBe(nonce + 1);
+        await test.mine({ blocks: 1 });
+        expect((await successor.waitForReceipt(left)).transactionHash).toBe(replacement);
+        expect((await successor.waitForReceipt(own)).status).toBe("success");
+        // Mined: the journal forgets them.
+        await expect.poll(() => journal.read(), { timeout: 5_000 }).toEqual([]);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("tells its waiter at once when another transaction took the nonce", async () => {

@@ -10,6 +10,7 @@ import {
   TransactionReceiptNotFoundError,
   type WalletClient,
 } from "viem";
+import type { SenderJournal, SenderJournalEntry } from "./fileSenderJournal";
 
 export type SettlementSenderOptions = {
   /** Reads the chain (nonce, receipts) through the facilitator's bounded transport. */
@@ -26,6 +27,13 @@ export type SettlementSenderOptions = {
   pollMs?: number;
   /** A stuck transaction is replaced at most this many times (each at least 1.3x the fee). */
   maxReplacements?: number;
+  /**
+   * Keeps the unmined transactions across a restart: a sender started on the same journal adopts
+   * what its predecessor left unmined, sends it again and replaces the lowest at a higher fee,
+   * so a settlement stuck in the pool does not hold back every later nonce for good.
+   */
+  journal?: SenderJournal;
+  onError?: (error: unknown) => void;
 };
 
 export type SettlementSender = {
@@ -85,6 +93,78 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
   const slots = new Map<number, NonceSlot>();
   const slotByHash = new Map<Hex, NonceSlot>();
   let watching = false;
+  const onError = options.onError ?? (() => {});
+
+  // Journal writes run one at a time, each with the open slots as they are then.
+  let journalTail: Promise<unknown> = Promise.resolve();
+  const toEntry = (slot: NonceSlot): SenderJournalEntry => ({
+    nonce: slot.nonce,
+    request: {
+      to: slot.request.to,
+      data: slot.request.data,
+      ...(slot.request.gas !== undefined && { gas: slot.request.gas.toString() }),
+    },
+    raw: slot.raw,
+    hashes: slot.hashes,
+    ...(slot.fees && {
+      fees: {
+        maxFeePerGas: slot.fees.maxFeePerGas.toString(),
+        maxPriorityFeePerGas: slot.fees.maxPriorityFeePerGas.toString(),
+      },
+    }),
+  });
+  const persist = (extra: NonceSlot[] = []) => {
+    const journal = options.journal;
+    if (journal === undefined) return Promise.resolve();
+    const entries = [...openSlots(), ...extra].map(toEntry);
+    const written = journalTail.then(() => journal.write(entries));
+    journalTail = written.catch(onError);
+    return written.catch(onError);
+  };
+
+  // What a predecessor left unmined becomes ours: sent again at once, the lowest replaced at
+  // once (placed "long ago"), before this sender numbers anything.
+  const adopt = async () => {
+    const journal = options.journal;
+    if (journal === undefined) return;
+    try {
+      const entries = await journal.read();
+      if (entries.length === 0) return;
+      const mined = await client.getTransactionCount({
+        address: account.address,
+        blockTag: "latest",
+      });
+      for (const entry of entries) {
+        if (entry.nonce < mined) continue;
+        const slot: NonceSlot = {
+          nonce: entry.nonce,
+          request: {
+            to: entry.request.to as Hex,
+            data: entry.request.data as Hex,
+            ...(entry.request.gas !== undefined && { gas: BigInt(entry.request.gas) }),
+          },
+          hashes: entry.hashes as Hex[],
+          raw: entry.raw as Hex,
+          lastBroadcast: 0,
+          placedAt: 0,
+          replacements: 0,
+          ...(entry.fees && {
+            fees: {
+              maxFeePerGas: BigInt(entry.fees.maxFeePerGas),
+              maxPriorityFeePerGas: BigInt(entry.fees.maxPriorityFeePerGas),
+            },
+          }),
+        };
+        slots.set(slot.nonce, slot);
+        for (const hash of slot.hashes) slotByHash.set(hash, slot);
+      }
+      await persist();
+      if (openSlots().length > 0) watch();
+    } catch (error) {
+      // An unreadable journal or chain: start as a new sender (the pool may still hold them).
+      onError(error);
+    }
+  };
 
   const serial = <T>(run: () => Promise<T>): Promise<T> => {
     const result = tail.then(run, run);
@@ -140,12 +220,26 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
   const send = async (request: NonceSlot["request"]) => {
     // Fails before anything is broadcast (a reverting settlement, the RPC down): no nonce taken.
     let prepared = await prepare(request);
+    await adopted;
     return serial(async () => {
       for (let attempt = 0; ; attempt++) {
         nextNonce ??= await readNextNonce();
         const nonce = nextNonce;
         const raw = await signAt(prepared, nonce);
         const hash = keccak256(raw);
+        // Written before it is broadcast: a sender that dies now leaves it to its successor.
+        await persist([
+          {
+            nonce,
+            request,
+            hashes: [hash],
+            raw,
+            lastBroadcast: 0,
+            placedAt: 0,
+            replacements: 0,
+            ...(feesOf(prepared) && { fees: feesOf(prepared) as Fees }),
+          },
+        ]);
         try {
           await broadcast(raw);
         } catch (error) {
@@ -220,6 +314,7 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
     slot.fees = { maxFeePerGas, maxPriorityFeePerGas };
     slot.lastBroadcast = Date.now();
     slotByHash.set(hash, slot);
+    await persist();
   };
 
   /** The receipt, null when the node says it has none, undefined when the node did not answer. */
@@ -231,6 +326,7 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
 
   const closeMinedSlots = async (minedNonce: number) => {
     const now = Date.now();
+    const closing = openSlots().some((slot) => slot.nonce < minedNonce);
     for (const slot of openSlots()) {
       if (slot.nonce >= minedNonce) break;
       slot.closedAt = now;
@@ -239,6 +335,7 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
       const receipts = await Promise.all(slot.hashes.map(readReceipt));
       if (receipts.every((receipt) => receipt === null)) slot.dropped = true;
     }
+    if (closing) await persist();
     for (const [nonce, slot] of slots) {
       if (slot.closedAt !== undefined && now - slot.closedAt > retainClosedMs) {
         slots.delete(nonce);
@@ -290,6 +387,7 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
     setTimeout(tick, pollMs).unref?.();
   };
 
+  const adopted = adopt();
   return {
     send,
     finalHash: (hash) => slotByHash.get(hash)?.hashes.at(-1) ?? hash,

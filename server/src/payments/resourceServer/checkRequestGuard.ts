@@ -9,7 +9,7 @@ import { limits } from "../../limits";
 /**
  * Validates the body of POST /check and /deep before the payment middleware sees the request,
  * so a malformed address, unknown chain or broken body is rejected (4xx) without a 402.
- * @example createRoute({ ..., middleware: [checkRequestGuard(), payments] })
+ * @example createRoute({ ..., middleware: [checkRequestGuard(), paymentIntake(), ledger, envelope, x402] })
  */
 export function checkRequestGuard(): MiddlewareHandler {
   const limit = bodyLimit({

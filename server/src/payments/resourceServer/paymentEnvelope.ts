@@ -2,29 +2,16 @@ import { attestationExtensionKey } from "@presend/shared/attestation/attestation
 import {
   decodePaymentRequiredHeader,
   decodePaymentResponseHeader,
-  decodePaymentSignatureHeader,
   encodePaymentRequiredHeader,
 } from "@x402/core/http";
-import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
+import type { PaymentRequired } from "@x402/core/types";
 import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../http/appEnv";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
-import { maxTimeoutSeconds, type Payments } from "../createPayments";
-import { authorizationOf } from "../facilitator/authorizationOf";
+import type { Payments } from "../createPayments";
 import type { PaidRoute } from "../routes/paidRoutes";
 import type { UnpaidChallenge } from "./unpaidChallenge";
 import { withRouteDescription } from "./withRouteDescription";
-
-/**
- * A real payment header is ~1 KB plus the extensions the x402 client echoes from the 402
- * (attestation, signed offer, bazaar declaration, payment-identifier, sign-in challenge: about
- * 13.5 KB for /deep once base64-encoded, more with a longer public URL); anything larger is
- * refused before decoding. Node refuses request headers over 16 KB in total, so 1 KB is left for
- * the request's other headers.
- */
-export const maxPaymentHeaderBytes = 15 * 1024;
-
-/** Clock skew tolerated on validBefore and validAfter. */
-export const authorizationSlackSeconds = 30;
 
 export type PaymentEnvelopeOptions = {
   route: PaidRoute;
@@ -32,39 +19,19 @@ export type PaymentEnvelopeOptions = {
   resourceUrl: string;
   /** The route's unpaid challenge, for the 402 that follows a failed settlement. */
   unpaidChallenge?: UnpaidChallenge;
-  /** Seconds since epoch (tests move it). */
-  clock?: () => number;
 };
 
 /**
- * Wraps the official x402 middleware of one paid route. In: accepts the documented `X-Payment`
- * header as `PAYMENT-SIGNATURE` (core reads only the latter) and turns garbage or oversized
- * payment headers, and authorizations valid for longer than the route's maxTimeoutSeconds (or
- * not valid yet), into a 402 with a reason before anything is verified. Out: every 402 also carries the PaymentRequired as
- * JSON in the body (the API contract promises it there), with the contract's extra entry fields.
- * @example createRoute({ middleware: [checkRequestGuard(), paymentEnvelope(opts), x402] })
+ * Wraps the official x402 middleware of one paid route, on the way out: every 402 carries the
+ * PaymentRequired as JSON in the body too (the API contract promises it there), with the
+ * contract's extra entry fields and, for a payment header paymentIntake set aside, the reason in
+ * its `error`; a settlement that failed after the handler gets a fresh challenge.
+ * @example createRoute({ middleware: [checkRequestGuard(), paymentIntake(), ledger, paymentEnvelope(opts), x402] })
  */
-export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHandler {
+export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHandler<AppEnv> {
   return async function paymentEnvelope(c, next) {
-    const headers = c.req.raw.headers;
-    const alias = headers.get("x-payment");
-    if (alias !== null && !headers.has("payment-signature"))
-      headers.set("payment-signature", alias);
-    const header = headers.get("payment-signature");
-    let rejected: string | null = null;
-    if (header !== null) {
-      if (header.length > maxPaymentHeaderBytes) rejected = "payment_header_too_large";
-      else {
-        const payload = decoded(header);
-        if (payload === null) rejected = "invalid_payment_header";
-        else rejected = outOfBounds(payload, (options.clock ?? nowSeconds)());
-      }
-      if (rejected !== null) {
-        // Without a payment the official middleware answers the plain challenge; the reason is set below.
-        headers.delete("payment-signature");
-        headers.delete("x-payment");
-      }
-    }
+    // Set aside by paymentIntake: the official middleware answered the plain challenge.
+    const rejected = c.get("paymentRejection") ?? null;
     await next();
     if (c.res.status !== 402) return;
 
@@ -95,31 +62,6 @@ export function paymentEnvelope(options: PaymentEnvelopeOptions): MiddlewareHand
     c.res = undefined;
     c.res = new Response(JSON.stringify(body), { status: 402, headers: outgoing });
   };
-}
-
-function decoded(header: string): PaymentPayload | null {
-  try {
-    const payload: unknown = decodePaymentSignatureHeader(header);
-    return payload !== null && typeof payload === "object" ? (payload as PaymentPayload) : null;
-  } catch {
-    return null;
-  }
-}
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-// An authorization that outlives the route's timeout could be withheld and settled much later
-// by anyone holding it; one not valid yet cannot settle now.
-function outOfBounds(payload: PaymentPayload, now: number): string | null {
-  const authorization = authorizationOf(payload);
-  if (authorization === null) return null;
-  if (authorization.validAfter > BigInt(now + authorizationSlackSeconds)) {
-    return "authorization_not_yet_valid";
-  }
-  if (authorization.validBefore > BigInt(now + maxTimeoutSeconds + authorizationSlackSeconds)) {
-    return "authorization_valid_too_long";
-  }
-  return null;
 }
 
 function settlementFailure(headers: Headers): string {

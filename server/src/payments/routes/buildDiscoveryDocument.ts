@@ -1,6 +1,7 @@
 import type { AttestationBlock } from "@presend/shared/attestation/attestationSchemas";
 import { chainNames } from "@presend/shared/chains/chains";
 import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
+import type { PreviousAttestationKey } from "../attestation/loadPreviousAttestationKeys";
 import type { Payments } from "../createPayments";
 import {
   type DescribedPaymentRequirements,
@@ -32,6 +33,8 @@ export type DiscoveryDocument = {
     honestLimits: string;
   };
   attestation: AttestationBlock;
+  /** Keys that signed before the current one, with the last time each did. */
+  previousAttestationKeys: PreviousAttestationKey[];
 };
 
 export type BuildDiscoveryOptions = {
@@ -39,6 +42,8 @@ export type BuildDiscoveryOptions = {
   publicUrl: string;
   /** When the paid offer last changed (start-up time). */
   lastUpdated: Date;
+  /** Keys that signed reports before the current one (ATTESTATION_PREVIOUS_KEYS_FILE). */
+  previousKeys?: PreviousAttestationKey[];
 };
 
 export const honestLimits =
@@ -83,5 +88,6 @@ export async function buildDiscoveryDocument(
       honestLimits,
     },
     attestation: options.payments.attestation.current(),
+    previousAttestationKeys: options.previousKeys ?? [],
   };
 }

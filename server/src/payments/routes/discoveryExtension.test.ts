@@ -16,7 +16,7 @@ import { x402Client } from "@x402/fetch";
 import { getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { maxPaymentHeaderBytes } from "../resourceServer/paymentEnvelope";
+import { maxPaymentHeaderBytes } from "../intake/paymentIntake";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 import { discoveryExtension } from "./discoveryExtension";
 import { exampleRequest } from "./paidRoutes";

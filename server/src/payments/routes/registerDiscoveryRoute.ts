@@ -1,6 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { AttestationBlockSchema } from "@presend/shared/attestation/attestationSchemas";
 import type { App } from "../../http/appEnv";
+import {
+  type PreviousAttestationKey,
+  PreviousAttestationKeySchema,
+} from "../attestation/loadPreviousAttestationKeys";
 import type { Payments } from "../createPayments";
 import { PaymentRequirementsEntrySchema } from "../resourceServer/paymentRequiredSchema";
 import { buildDiscoveryDocument } from "./buildDiscoveryDocument";
@@ -20,6 +24,7 @@ const DiscoveryDocumentSchema = z
     lastUpdated: z.string(),
     metadata: z.record(z.string(), z.unknown()),
     attestation: AttestationBlockSchema.extend({}).openapi("Attestation"),
+    previousAttestationKeys: z.array(PreviousAttestationKeySchema),
   })
   .openapi("DiscoveryDocument");
 
@@ -42,7 +47,7 @@ const discoveryRoute = createRoute({
 /** Registers GET /.well-known/x402. */
 export function registerDiscoveryRoute(
   app: App,
-  deps: { payments: Payments; publicUrl: string },
+  deps: { payments: Payments; publicUrl: string; previousKeys?: PreviousAttestationKey[] },
 ): void {
   const lastUpdated = new Date();
   app.openapi(discoveryRoute, async (c) =>

@@ -25,6 +25,7 @@ import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
 import type { Payments } from "../createPayments";
+import { paymentIntake } from "../intake/paymentIntake";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
@@ -87,8 +88,9 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const x402 = paymentMiddlewareFromHTTPServer(httpServer);
   const challengeWithoutPayment = unpaidChallenge(httpServer);
 
-  const middleware = (route: PaidRoute): MiddlewareHandler[] => [
+  const middleware = (route: PaidRoute): MiddlewareHandler<AppEnv>[] => [
     checkRequestGuard(),
+    paymentIntake(),
     signedReport(deps.payments.signReport),
     signInReread({
       records: deps.records,

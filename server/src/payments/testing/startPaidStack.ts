@@ -30,6 +30,8 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   lock?: InFlightLock;
   /** A facilitator over HTTP instead of the in-process one (a hosted provider's stand-in). */
   facilitator?: { url: string; auth: FacilitatorAuth };
+  /** More settings, as the environment would give them (e.g. ATTESTATION_PREVIOUS_KEYS_FILE). */
+  env?: Record<string, string>;
 };
 
 export type PaidStack = {
@@ -59,7 +61,12 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "presend-paid-"));
   const publicUrl = options.publicUrl ?? "http://presend.test";
   // The same composition `npm start` runs, with no cache so every paid check reads the chain.
-  const config = loadConfig({ DATA_DIR: dataDir, CACHE_TTL_MS: "0", RPC_TIMEOUT_MS: "2000" });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    CACHE_TTL_MS: "0",
+    RPC_TIMEOUT_MS: "2000",
+    ...options.env,
+  });
   const withRpcUrls = {
     ...config,
     rpcUrls: options.rpcUrls ?? {},

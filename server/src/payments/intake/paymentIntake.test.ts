@@ -1,0 +1,92 @@
+import { encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload } from "@x402/core/types";
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+} from "@x402/extensions/payment-identifier";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import type { AppEnv } from "../../http/appEnv";
+import { maxPaymentHeaderBytes, paymentIntake } from "./paymentIntake";
+
+const now = 1_900_000_000;
+const header = (validBefore: number, validAfter = now - 600, extensions = {}) =>
+  encodePaymentSignatureHeader({
+    x402Version: 2,
+    payload: {
+      authorization: {
+        from: "0x1111111111111111111111111111111111111111",
+        to: "0x2222222222222222222222222222222222222222",
+        value: "10000",
+        validAfter: String(validAfter),
+        validBefore: String(validBefore),
+        nonce: `0x${"ab".repeat(32)}`,
+      },
+      signature: "0x00",
+    },
+    extensions,
+  } as unknown as PaymentPayload);
+
+// What the later steps see: the payment read into the context, or the reason it was set aside
+// and the header gone (so the official middleware answers the plain challenge).
+const app = new Hono<AppEnv>();
+app.post("/check", paymentIntake({ clock: () => now }), (c) =>
+  c.json({
+    payment: c.get("payment")
+      ? { ...c.get("payment"), authorization: c.get("payment")?.authorization.nonce }
+      : null,
+    rejection: c.get("paymentRejection") ?? null,
+    header: c.req.header("payment-signature") ?? null,
+  }),
+);
+const send = async (headers: Record<string, string>, body = { address: "0xAb", chain: "base" }) => {
+  const response = await app.request("/check", {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
+  return response.json();
+};
+
+describe("paymentIntake", () => {
+  it("reads a payment once, from PAYMENT-SIGNATURE or its X-Payment alias, with its payment id and request hash", async () => {
+    const extensions: Record<string, unknown> = {
+      "payment-identifier": { info: { required: false } },
+    };
+    const id = generatePaymentId();
+    appendPaymentIdentifierToExtensions(extensions, id);
+    for (const name of ["payment-signature", "x-payment"]) {
+      const seen = await send({ [name]: header(now + 60, now - 600, extensions) });
+      expect(seen.rejection).toBeNull();
+      expect(seen.payment).toMatchObject({ authorization: `0x${"ab".repeat(32)}`, paymentId: id });
+      expect(seen.payment.requestHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(seen.header).not.toBeNull();
+    }
+    // The same ask written with the default chain has the same hash; another address does not.
+    const a = await send(
+      { "payment-signature": header(now + 60) },
+      { address: "0xAb", chain: "base" },
+    );
+    const b = await send({ "payment-signature": header(now + 60) }, { address: "0xAb" } as never);
+    const c = await send(
+      { "payment-signature": header(now + 60) },
+      { address: "0xCd", chain: "base" },
+    );
+    expect(a.payment.requestHash).toBe(b.payment.requestHash);
+    expect(c.payment.requestHash).not.toBe(a.payment.requestHash);
+  });
+
+  it.each([
+    ["payment_header_too_large", "x".repeat(maxPaymentHeaderBytes + 1)],
+    ["invalid_payment_header", "not-a-payment"],
+    ["authorization_valid_too_long", header(now + 60 + 30 + 1)],
+    ["authorization_not_yet_valid", header(now + 60, now + 31)],
+  ])("sets aside a header with %s, removing it", async (reason, value) => {
+    const seen = await send({ "payment-signature": value });
+    expect(seen).toEqual({ payment: null, rejection: reason, header: null });
+  });
+
+  it("passes a request without a payment untouched", async () => {
+    expect(await send({})).toEqual({ payment: null, rejection: null, header: null });
+  });
+});

@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import { CheckRequestSchema } from "@presend/shared/api/report";
+import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../../http/appEnv";
+import { maxTimeoutSeconds } from "../createPayments";
+import type { PaidAuthorization } from "../facilitator/authorizationOf";
+import { readPaymentHeader } from "./readPaymentHeader";
+
+/**
+ * A real payment header is ~1 KB plus the extensions the x402 client echoes from the 402
+ * (attestation, signed offer, bazaar declaration, payment-identifier, sign-in challenge: about
+ * 13.5 KB for /deep once base64-encoded, more with a longer public URL); anything larger is
+ * refused before decoding. Node refuses request headers over 16 KB in total, so 1 KB is left for
+ * the request's other headers.
+ */
+export const maxPaymentHeaderBytes = 15 * 1024;
+
+/** Clock skew tolerated on validBefore and validAfter. */
+export const authorizationSlackSeconds = 30;
+
+/** The payment a paid request carries, read once: every later step takes it from here. */
+export type PaymentIntake = {
+  authorization: PaidAuthorization;
+  /** The x402 payment-identifier, validated by the official extension, if the payer sent one. */
+  paymentId: string | null;
+  /** What was asked (route, address as sent, chain): a reused payment id must ask the same. */
+  requestHash: string;
+};
+
+/** Why a payment header was set aside; the 402 says so in its `error`. */
+export type PaymentRejection =
+  | "payment_header_too_large"
+  | "invalid_payment_header"
+  | "authorization_not_yet_valid"
+  | "authorization_valid_too_long";
+
+export type PaymentIntakeOptions = {
+  /** Seconds since epoch (tests move it). */
+  clock?: () => number;
+};
+
+/**
+ * The one reading of a paid request's payment, first in its middleware: takes the documented
+ * `X-Payment` as `PAYMENT-SIGNATURE` (the official middleware reads only the latter), decodes it
+ * once (the authorization, the payment id, the request hash) into the context as `payment`,
+ * and sets aside a header that is oversized, not an x402 payment, valid for longer than
+ * maxTimeoutSeconds or not valid yet: it is removed, so the official middleware answers the plain
+ * challenge, and `paymentRejection` says why for the 402.
+ * @example createRoute({ middleware: [checkRequestGuard(), paymentIntake(), signedReport(sign), ledger, envelope, x402] })
+ */
+export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHandler<AppEnv> {
+  const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
+  return async function paymentIntake(c, next) {
+    const headers = c.req.raw.headers;
+    const alias = headers.get("x-payment");
+    if (alias !== null && !headers.has("payment-signature")) {
+      headers.set("payment-signature", alias);
+    }
+    const header = headers.get("payment-signature");
+    if (header === null) return next();
+    const rejection = await read(c, header, clock());
+    if (typeof rejection === "string") {
+      headers.delete("payment-signature");
+      headers.delete("x-payment");
+      c.set("paymentRejection", rejection);
+    } else c.set("payment", rejection);
+    return next();
+  };
+}
+
+async function read(
+  c: Parameters<MiddlewareHandler<AppEnv>>[0],
+  header: string,
+  now: number,
+): Promise<PaymentIntake | PaymentRejection> {
+  if (header.length > maxPaymentHeaderBytes) return "payment_header_too_large";
+  const payment = readPaymentHeader(header);
+  if (payment === null) return "invalid_payment_header";
+  const { authorization } = payment;
+  // An authorization that outlives the route's timeout could be withheld and settled much later
+  // by anyone holding it; one not valid yet cannot settle now.
+  if (authorization.validAfter > BigInt(now + authorizationSlackSeconds)) {
+    return "authorization_not_yet_valid";
+  }
+  if (authorization.validBefore > BigInt(now + maxTimeoutSeconds + authorizationSlackSeconds)) {
+    return "authorization_valid_too_long";
+  }
+  let paymentId: string | null = null;
+  try {
+    paymentId = extractPaymentIdentifier(payment.payload, true);
+  } catch {
+    paymentId = null;
+  }
+  return { authorization, paymentId, requestHash: requestHashOf(c.req.path, await c.req.text()) };
+}
+
+/**
+ * What a paid request asks for: route, address (as sent, trimmed: its case shows in the report)
+ * and chain (default base), so `{"address": a}` and `{"address": a, "chain": "base"}` ask the same.
+ */
+function requestHashOf(path: string, body: string): string {
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = null;
+  }
+  const request = CheckRequestSchema.safeParse(parsed);
+  const asked = request.success ? [request.data.address.trim(), request.data.chain] : [body];
+  return createHash("sha256")
+    .update(JSON.stringify([path, ...asked]))
+    .digest("hex");
+}
