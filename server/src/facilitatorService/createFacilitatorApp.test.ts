@@ -84,7 +84,11 @@ describe("the facilitator over HTTP, as the official HTTPFacilitatorClient calls
   });
 
   it("answers a failed settlement with a stable code and a short message, nothing upstream", async () => {
-    const client = new HTTPFacilitatorClient({ url: server.url });
+    const client = await createFacilitatorClient({
+      type: "remote",
+      url: server.url,
+      auth: { type: "bearer", token: authToken },
+    });
     // What viem says when a settlement transaction fails: the RPC URL, the raw transaction, ~1 KB.
     const upstream = `TransactionExecutionError: Execution reverted with reason: FiatTokenV2: invalid signature.\nRequest Arguments:\n  from: 0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350\n  data: 0x02f8${"ab".repeat(400)}\nURL: http://rpc.internal:8545/key-SECRET\nVersion: viem@2`;
     for (const [errorReason, expected] of [

@@ -115,6 +115,9 @@ const providers: Provider[] = [
   },
 ];
 
+// The secret presend's own facilitator requires of whoever calls it (here: the stand-in).
+const serviceToken = "the-stand-in-is-the-facilitator-service-only-caller";
+
 describe("hosted facilitators through a loopback server that checks their auth", () => {
   let service: FacilitatorService;
 
@@ -124,6 +127,7 @@ describe("hosted facilitators through a loopback server that checks their auth",
       FACILITATOR_PRIVATE_KEY: shared.world.accounts.facilitator.privateKey,
       RPC_URLS_BASE: shared.world.chains.base.rpcUrl,
       LOG_LEVEL: "silent",
+      FACILITATOR_AUTH_TOKEN: serviceToken,
     });
   });
   afterAll(() => service?.stop());
@@ -138,6 +142,7 @@ describe("hosted facilitators through a loopback server that checks their auth",
       auth = credentials.auth;
       hosted = await startAuthCheckingFacilitator({
         forwardTo: service.url,
+        forwardToken: serviceToken,
         check: credentials.check,
         ...(provider.prefix && { prefix: provider.prefix }),
       });

@@ -111,6 +111,9 @@ describe("loadAddressLists", () => {
     const reloaded = () => new Promise<void>((resolve) => (notify = resolve));
     try {
       expect(lists.size()).toBe(1);
+      // fs.watchFile takes its first stat asynchronously: a write before it would be that first
+      // stat, not a change. Give the watcher a few of its 20 ms polls to start.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       let next = reloaded();
       writeFileSync(
         file,

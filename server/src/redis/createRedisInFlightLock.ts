@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import type { Redis } from "ioredis";
 import type { InFlightLock } from "../paymentRecords/inFlightLock";
 import { redisDown } from "./redisDown";
@@ -20,7 +21,9 @@ export function createRedisInFlightLock(redis: Redis, prefix = "presend:inflight
   return {
     async tryAcquire(key, ttlMs) {
       // Disconnected: say so now rather than queue the command for its timeout.
-      if (down()) throw new Error(`redis is ${redis.status}`);
+      if (down()) {
+        throw new UpstreamError(`redis is ${redis.status}`, { code: "redis_unavailable" });
+      }
       const token = randomUUID();
       const taken = await redis.set(prefix + key, token, "PX", ttlMs, "NX");
       if (taken !== "OK") return false;

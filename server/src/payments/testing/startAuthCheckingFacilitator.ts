@@ -7,6 +7,8 @@ export type FacilitatorEndpoint = "verify" | "settle" | "supported";
 export type AuthCheckingFacilitatorOptions = {
   /** The facilitator every accepted call is forwarded to (presend's own, over HTTP). */
   forwardTo: string;
+  /** The FACILITATOR_AUTH_TOKEN that facilitator requires, sent on every forwarded call. */
+  forwardToken: string;
   /** Path prefix the hosted facilitator serves under (CDP: /platform/v2/x402). */
   prefix?: string;
   /** Checks the call's Authorization header; returns why it is refused, or null. */
@@ -24,7 +26,7 @@ export type AuthCheckingFacilitator = Listening & {
  * A stand-in for a hosted facilitator (CDP, PayAI) on a loopback port: it checks the
  * Authorization header of every /verify, /settle and /supported call as the provider would, answers
  * 401 when it does not hold, and forwards the others to a real facilitator.
- * @example const hosted = await startAuthCheckingFacilitator({ forwardTo: service.url, check });
+ * @example const hosted = await startAuthCheckingFacilitator({ forwardTo: service.url, forwardToken, check });
  */
 export async function startAuthCheckingFacilitator(
   options: AuthCheckingFacilitatorOptions,
@@ -40,7 +42,10 @@ export async function startAuthCheckingFacilitator(
       if (refused !== null) return c.json({ error: refused }, 401);
       const forwarded = await fetch(`${options.forwardTo}/${endpoint}`, {
         method: c.req.method,
-        headers: { "content-type": "application/json" },
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${options.forwardToken}`,
+        },
         ...(method === "post" && { body: await c.req.text() }),
       });
       return new Response(forwarded.body, {
