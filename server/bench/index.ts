@@ -1,4 +1,5 @@
 import { startWorld } from "@presend/devnet";
+import { benchChannelSettlementCost } from "./channelSettlementCost";
 import { benchEngine } from "./engineLatency";
 import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 import { benchValidateThroughput } from "./validateThroughput";
@@ -140,6 +141,20 @@ try {
     `${rate(throughput.production)}  ${versus(throughput.production)}`,
     throughput.production.cpuRatio >= 0.8,
     ">= 0.8x per CPU-s",
+  );
+
+  const cost = await benchChannelSettlementCost(world, { checks: 100 });
+  const onChain = (figures: { transactions: number; gasUsed: bigint }) =>
+    `${figures.transactions} tx  ${figures.gasUsed} gas`;
+  console.log(
+    `\non-chain settlement of ${cost.exact.checks} paid checks (official @x402/evm facilitator)`,
+  );
+  row("exact: a transferWithAuthorization each", onChain(cost.exact));
+  goal(
+    "channel: deposit, claim, settle",
+    onChain(cost.channel),
+    cost.channel.transactions <= 3,
+    "<= 3 tx",
   );
 
   const met = goals.filter((entry) => entry.met).length;
