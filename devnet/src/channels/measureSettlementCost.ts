@@ -8,7 +8,7 @@ import { ExactEvmScheme as ExactFacilitatorScheme } from "@x402/evm/exact/facili
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetClient } from "../devnetClient";
-import { devnetFacilitatorSigner } from "./devnetFacilitatorSigner";
+import { devnetFacilitatorSigner } from "../devnetFacilitatorSigner";
 import { startChannelStack } from "./startChannelStack";
 
 /** What settling a number of checks costs on chain: the facilitator's transactions and their gas. */

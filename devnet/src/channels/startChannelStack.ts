@@ -24,7 +24,7 @@ import {
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { devnetClient } from "../devnetClient";
-import { devnetFacilitatorSigner } from "./devnetFacilitatorSigner";
+import { devnetFacilitatorSigner } from "../devnetFacilitatorSigner";
 
 const network = `eip155:${chains.base.id}` as const;
 

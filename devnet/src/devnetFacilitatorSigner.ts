@@ -1,6 +1,6 @@
 import { type FacilitatorEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
 import type { Abi, PrivateKeyAccount, TypedDataDefinition } from "viem";
-import type { DevnetClient } from "../devnetClient";
+import type { DevnetClient } from "./devnetClient";
 
 /**
  * The signer an official `@x402/evm` facilitator scheme sends and reads through, over a devnet
