@@ -105,11 +105,18 @@ describe("installBatchSettlement (the batch-settlement escrow on a real anvil ch
   const channelId = (channel: ChannelConfig) => computeChannelId(channel, chains.base.id);
 
   /** The payer's EIP-3009 deposit, relayed by someone else, as the facilitator encodes it. */
-  async function depositInto(channel: ChannelConfig, amount: bigint): Promise<void> {
+  async function depositInto(
+    channel: ChannelConfig,
+    amount: bigint,
+    options: { signedFor?: ChannelConfig; collector?: Address } = {},
+  ): Promise<void> {
     const { timestamp } = await client.getBlock();
     const salt = BigInt(keccak256(toHex(`deposit ${++saltCounter}`)));
     const nonce = keccak256(
-      encodeAbiParameters([{ type: "bytes32" }, { type: "uint256" }], [channelId(channel), salt]),
+      encodeAbiParameters(
+        [{ type: "bytes32" }, { type: "uint256" }],
+        [channelId(options.signedFor ?? channel), salt],
+      ),
     );
     const validBefore = timestamp + 600n;
     const signature = await payer.signTypedData({
@@ -129,12 +136,8 @@ describe("installBatchSettlement (the batch-settlement escrow on a real anvil ch
       [{ type: "uint256" }, { type: "uint256" }, { type: "uint256" }, { type: "bytes" }],
       [0n, validBefore, salt, signature],
     );
-    await send(relayer, "deposit", [
-      channel,
-      amount,
-      ERC3009_DEPOSIT_COLLECTOR_ADDRESS,
-      collectorData,
-    ]);
+    const collector = options.collector ?? ERC3009_DEPOSIT_COLLECTOR_ADDRESS;
+    await send(relayer, "deposit", [channel, amount, collector, collectorData]);
   }
 
   const signVoucher = (signer: PrivateKeyAccount, id: Hex, maxClaimableAmount: bigint) =>
@@ -226,6 +229,36 @@ describe("installBatchSettlement (the batch-settlement escrow on a real anvil ch
     );
   });
 
+  it("credits a deposit only with the payer's authorization for that very channel", async () => {
+    const channel = config();
+    // Signed for another channel: the nonce differs, so the token refuses the signature.
+    await expect(depositInto(channel, 1_000n, { signedFor: config() })).rejects.toThrow(
+      /invalid signature/,
+    );
+    // A "collector" that accepts the call and delivers nothing (its code is a bare STOP) is
+    // caught by the escrow's own balance check.
+    const idleCollector: Address = "0x00000000000000000000000000000000c011ec70";
+    await client.setCode({ address: idleCollector, bytecode: "0x00" });
+    await expect(depositInto(channel, 1_000n, { collector: idleCollector })).rejects.toThrow(
+      /DepositNotReceived/,
+    );
+    expect(await read("channels", [channelId(channel)])).toEqual([0n, 0n]);
+    const before = await usdcOf(payer.address);
+    await depositInto(channel, 1_000n);
+    expect(await read("channels", [channelId(channel)])).toEqual([1_000n, 0n]);
+    expect(await usdcOf(payer.address)).toBe(before - 1_000n);
+  });
+
+  it("without a session key, takes the payer's own voucher signature and no other", async () => {
+    const channel = config({ payerAuthorizer: zeroAddress });
+    await depositInto(channel, 2_000n);
+    await expect(send(receiver, "claim", [[await claimOf(channel, 500n)]])).rejects.toThrow(
+      /InvalidVoucherSignature/,
+    );
+    await send(receiver, "claim", [[await claimOf(channel, 500n, payer)]]);
+    expect(await read("channels", [channelId(channel)])).toEqual([2_000n, 500n]);
+  });
+
   it("claims only with the session key's voucher, only for the receiver side", async () => {
     const channel = config();
     await depositInto(channel, 5_000n);
@@ -236,9 +269,16 @@ describe("installBatchSettlement (the batch-settlement escrow on a real anvil ch
     await expect(
       send(receiver, "claim", [[await claimOf(channel, 1_000n, payer)]]),
     ).rejects.toThrow(/InvalidVoucherSignature/);
+    const [claimedBefore, settledBefore] = await read<readonly [bigint, bigint]>("receivers", [
+      receiver.address,
+      usdc,
+    ]);
     await send(receiver, "claim", [[await claimOf(channel, 1_000n)]]);
     expect(await read("channels", [channelId(channel)])).toEqual([5_000n, 1_000n]);
-    expect(await read("receivers", [receiver.address, usdc])).toEqual([1_000n, 0n]);
+    expect(await read("receivers", [receiver.address, usdc])).toEqual([
+      claimedBefore + 1_000n,
+      settledBefore,
+    ]);
     // claimWithSignature needs the receiver authorizer's batch signature; anyone may relay it.
     const batch = [await claimOf(channel, 3_000n)];
     const forged = await stranger.signTypedData({
@@ -275,7 +315,12 @@ describe("installBatchSettlement (the batch-settlement escrow on a real anvil ch
     );
     const before = await usdcOf(receiver.address);
     await send(stranger, "settle", [receiver.address, usdc]);
-    expect(await usdcOf(receiver.address)).toBe(before + 3_000n);
+    expect(await usdcOf(receiver.address)).toBe(before + claimedBefore - settledBefore + 3_000n);
+    const [claimed, settled] = await read<readonly [bigint, bigint]>("receivers", [
+      receiver.address,
+      usdc,
+    ]);
+    expect(settled).toBe(claimed);
   });
 
   it("refunds only with the receiver authorizer's signature for the current nonce", async () => {
