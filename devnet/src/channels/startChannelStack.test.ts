@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chains } from "@presend/shared/chains/chains";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import type { PaymentPayload } from "@x402/core/types";
@@ -11,9 +14,10 @@ import {
   toClientEvmSigner,
 } from "@x402/evm";
 import { computeChannelId, signVoucher } from "@x402/evm/batch-settlement/client";
+import { FileChannelStorage } from "@x402/evm/batch-settlement/server/file-storage";
 import { type Address, encodeAbiParameters, erc20Abi, type Hex, keccak256 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifacts } from "../contracts/artifacts";
 import { type DevnetClient, devnetClient } from "../devnetClient";
 import { devnetPrivateKey } from "../devnetPrivateKey";
@@ -23,7 +27,7 @@ import { type ChannelStack, startChannelStack } from "./startChannelStack";
 // The batch-settlement contracts written here, proven through the official @x402/evm client,
 // server scheme, facilitator and channel manager on the shared world's Base chain (a payment lane
 // of its own: this file's payer, facilitator and payTo move nobody else's balances).
-const { world, lane } = sharedPaymentWorld();
+const { world, lane, fund } = sharedPaymentWorld();
 const usdc = chains.base.usdc.address;
 const price = routePrices.check;
 const deposit = 20n * price;
@@ -240,6 +244,43 @@ describe("batch-settlement channels on the local Base chain (official @x402/evm 
     expect(settled).toBe(charged);
     expect(await usdcBalance(payTo)).toBe(payToAtStart + claimed);
     expect(await usdcBalance(payer)).toBe(payerAtStart - claimed);
+  });
+});
+
+describe("a server restarted between vouchers and claim (durable channel storage)", () => {
+  const directory = mkdtempSync(join(tmpdir(), "presend-channels-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it("claims and settles the vouchers its predecessor took", async () => {
+    // Its own payer and payTo, funded from this file's lane, so the figures are its own.
+    const restartPayer = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-restart-payer`));
+    const restartPayTo = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-restart-pay-to`));
+    const client = devnetClient("base", world.chains.base.rpcUrl);
+    await fund(restartPayer.address, deposit);
+    const start = () =>
+      startChannelStack({
+        rpcUrl: world.chains.base.rpcUrl,
+        payerKey: devnetPrivateKey(`lane-${lane.index}-restart-payer`),
+        sessionKey,
+        facilitatorKey: lane.facilitator.privateKey,
+        receiverAuthorizerKey,
+        payTo: restartPayTo.address,
+        deposit,
+        storage: new FileChannelStorage({ directory }),
+      });
+    const before = await start();
+    for (let check = 0; check < 3; check += 1) expect((await before.pay()).paid).toBe(true);
+    // The first server is gone; the next one reads the same storage and claims its vouchers.
+    const after = await start();
+    expect(await after.manager.claim()).toHaveLength(1);
+    await after.manager.settle();
+    const received = await client.readContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [restartPayTo.address],
+    });
+    expect(received).toBe(3n * price);
   });
 });
 

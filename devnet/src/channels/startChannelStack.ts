@@ -20,6 +20,7 @@ import { BatchSettlementEvmScheme as ChannelFacilitatorScheme } from "@x402/evm/
 import {
   type BatchSettlementChannelManager,
   BatchSettlementEvmScheme as ChannelServerScheme,
+  type ChannelStorage,
 } from "@x402/evm/batch-settlement/server";
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -44,6 +45,8 @@ export type ChannelStackOptions = {
   price?: bigint;
   /** What the client deposits when its channel needs funds (default: the scheme's own sizing). */
   deposit?: bigint;
+  /** Where the server keeps its channels and vouchers (default: in memory, lost on restart). */
+  storage?: ChannelStorage;
 };
 
 /** One paid check as the server saw it: paid with its settlement, or refused with the reason. */
@@ -101,6 +104,7 @@ export async function startChannelStack(options: ChannelStackOptions): Promise<C
   };
   const serverScheme = new ChannelServerScheme(options.payTo, {
     receiverAuthorizerSigner: authorizerSigner,
+    ...(options.storage && { storage: options.storage }),
   });
   const resourceServer = new x402ResourceServer(facilitator).register(network, serverScheme);
   await resourceServer.initialize();
