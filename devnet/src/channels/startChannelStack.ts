@@ -1,4 +1,5 @@
 import { chains, nativeUsdcDomain } from "@presend/shared/chains/chains";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { x402Facilitator } from "@x402/core/facilitator";
@@ -119,7 +120,10 @@ export async function startChannelStack(options: ChannelStackOptions): Promise<C
     network,
     maxTimeoutSeconds: 60,
   });
-  if (!requirements) throw new Error("the resource server built no batch-settlement requirements");
+  if (!requirements) {
+    throw new ConfigurationError("the resource server built no batch-settlement requirements");
+  }
+  const offered: PaymentRequirements[] = [requirements];
   const resource = { url: "http://presend.local/check", description: "presend check" };
 
   const deposit = options.deposit;
@@ -132,13 +136,13 @@ export async function startChannelStack(options: ChannelStackOptions): Promise<C
 
   const createPayload = async () =>
     httpClient.createPaymentPayload(
-      await resourceServer.createPaymentRequiredResponse([requirements], resource),
+      await resourceServer.createPaymentRequiredResponse(offered, resource),
     );
 
   async function refuse(payload: PaymentPayload, reason: string): Promise<ChannelPayment> {
     // A 402 that names the reason, as the HTTP server answers it; the client may resync from it.
     const corrective = await resourceServer.createPaymentRequiredResponse(
-      [requirements as PaymentRequirements],
+      offered,
       resource,
       reason,
       undefined,
@@ -155,10 +159,7 @@ export async function startChannelStack(options: ChannelStackOptions): Promise<C
   }
 
   async function submit(payload: PaymentPayload): Promise<ChannelPayment> {
-    const matched = resourceServer.findMatchingRequirements(
-      [requirements as PaymentRequirements],
-      payload,
-    );
+    const matched = resourceServer.findMatchingRequirements(offered, payload);
     if (!matched) return refuse(payload, "no_matching_requirements");
     const verified = await resourceServer.verifyPayment(payload, matched);
     if (!verified.isValid) return refuse(payload, verified.invalidReason ?? "invalid_payment");
@@ -167,7 +168,7 @@ export async function startChannelStack(options: ChannelStackOptions): Promise<C
     try {
       settlement = await resourceServer.settlePayment(payload, matched);
     } catch (error) {
-      // The server refused before anything moved on chain (its hooks abort with a reason).
+      // The server scheme refused to commit the charge (its hooks abort with a reason).
       if (error instanceof SettleError)
         return refuse(payload, error.errorReason ?? "settlement_failed");
       throw error;
@@ -176,7 +177,7 @@ export async function startChannelStack(options: ChannelStackOptions): Promise<C
     await httpClient.processPaymentResult(
       payload,
       (name) => (name.toUpperCase() === "PAYMENT-RESPONSE" ? header : null),
-      200,
+      settlement.success ? 200 : 402,
     );
     return settlement.success
       ? { paid: true, payload, settlement }
