@@ -14,6 +14,7 @@ import { Agent, fetch as undiciFetch } from "undici";
 import { createPublicClient, erc20Abi, type Hex, http, parseAbiItem } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { leaseTtlMs } from "../src/payments/resourceServer/paymentLedger";
 import { type Fleet, type Replica, startFleet } from "./startFleet";
 
 const freeLimit = 10;
@@ -147,6 +148,33 @@ async function metric(replica: Replica, name: string, labels = ""): Promise<numb
     .split("\n")
     .filter((line) => line.startsWith(name) && line.includes(labels))
     .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function errorCode(body: unknown): string | undefined {
+  return (body as { error?: { code?: string } } | null)?.error?.code;
+}
+
+async function readyz(replica: Replica): Promise<number> {
+  const response = await fetch(`${replica.url}/readyz`);
+  await response.body?.cancel();
+  return response.status;
+}
+
+async function txpoolStatus(): Promise<{ pending: string }> {
+  return base.request({ method: "txpool_status" as never }) as Promise<{ pending: string }>;
+}
+
+/** Waits until a transfer to payTo is on chain after block `from` (settlements are under way). */
+async function firstTransferAfter(from: bigint): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (true) {
+    const head = await base.getBlockNumber({ cacheTime: 0 });
+    if (head > from && (await transfersToPayTo(from + 1n, head)).length > 0) return;
+    if (Date.now() > deadline) throw new Error("no settlement within 30 s");
+    await sleep(50);
+  }
 }
 
 const demoTargets = () =>
@@ -364,6 +392,172 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     if (refusal) figures.push(`first refusal: ${refusal.status} ${JSON.stringify(refusal.body)}`);
     expect(refused).toBe(0);
     expect(perCheck).toBe(0);
+  });
+
+  it("Redis killed under 40 concurrent paid checks and restarted 5 s later: every charged payer gets the report, nobody else is charged, limits hold per replica meanwhile", async () => {
+    const [a] = fleet.replicas as [Replica, Replica];
+    const from = await base.getBlockNumber({ cacheTime: 0 });
+    const load = paidLoad(fleet.nginx.url, 40, 10, demoTargets());
+    await firstTransferAfter(from);
+    await fleet.redis.kill();
+    const killedAt = Date.now();
+    // While Redis is down: the free-route limit still holds, counted in each replica's memory.
+    const freeClient = fetchFrom("127.0.10.200");
+    const free: number[] = [];
+    for (let i = 0; i < freeLimit + 2; i++) {
+      const response = await freeClient(`${a.url}/validate?address=${demoTargets()[0]}`);
+      free.push(response.status);
+      await response.body?.cancel();
+    }
+    const ready = await fetch(`${a.url}/readyz`);
+    await ready.body?.cancel();
+    await sleep(Math.max(0, 5_000 - (Date.now() - killedAt)));
+    await fleet.redis.restart();
+    const { results } = await load;
+    const to = await base.getBlockNumber({ cacheTime: 0 });
+    const used = await authorizationsUsed(from + 1n, to);
+    const statuses = results.map((result) => result.status);
+    const count = (status: number) => statuses.filter((s) => s === status).length;
+    const codes = new Set(
+      results
+        .filter((result) => result.status !== 200)
+        .map((result) => `${result.status} ${errorCode(result.body)}`),
+    );
+    figures.push(
+      `redis: killed under 40 concurrent paid checks, restarted 5 s later: ${count(200)} x 200, other answers ${[...codes].join(", ") || "none"}; ${used.length} on-chain settlements; while down, ${free.filter((s) => s === 200).length} of ${free.length} free requests to one replica passed a limit of ${freeLimit}, /readyz ${ready.status}`,
+    );
+    expect(free).toEqual([...Array(freeLimit).fill(200), 429, 429]);
+    expect(ready.status).toBe(503);
+    // Nobody is told "internal error, nothing charged"; a refusal names a stable code.
+    expect(count(500)).toBe(0);
+    for (const result of results.filter((r) => r.status !== 200)) {
+      expect(["payment_record_unavailable", "settlement_unknown"]).toContain(
+        errorCode(result.body),
+      );
+    }
+    // Charged = answered with the report (or told where to fetch it) = settled records.
+    const delivered = results.filter((r) => r.status === 200).map((r) => r.tx as string);
+    const unknown = results.filter((r) => errorCode(r.body) === "settlement_unknown").length;
+    expect(used.length).toBe(delivered.length + unknown);
+    for (const tx of delivered) expect(used.map((u) => u.tx)).toContain(tx);
+    const records = await settledRecords(delivered);
+    expect(records.size).toBe(delivered.length);
+    for (const result of results.filter((r) => r.status === 200)) {
+      expect(records.get(result.tx as string)).toEqual(result.body);
+    }
+    await expect.poll(() => readyz(a), { timeout: 20_000 }).toBe(200);
+  });
+
+  it("a replica killed after settlement (nginx answers 502): the retry with the same payment id gets the report once the dead replica's lease expires, charged once", async () => {
+    const [a] = fleet.replicas as [Replica, Replica];
+    const onlyA = await fleet.proxy([a]);
+    const payer = privateKeyToAccount(fleet.payers[3] as Hex);
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const httpClient = new x402HTTPClient(client);
+    const body = JSON.stringify({ address: demoTargets()[2], chain: "base" });
+    const post = (url: string, headers: Record<string, string> = {}) =>
+      fetchFrom("127.0.11.1")(`${url}/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
+    const paymentId = generatePaymentId();
+    const signedWithId = async (url: string) => {
+      const challenge = await post(url);
+      const required = httpClient.getPaymentRequiredResponse(
+        (name) => challenge.headers.get(name),
+        await challenge.json(),
+      );
+      appendPaymentIdentifierToExtensions(required.extensions ?? {}, paymentId);
+      return httpClient.encodePaymentSignatureHeader(
+        await httpClient.createPaymentPayload(required),
+      );
+    };
+    const headers = await signedWithId(onlyA.url);
+    const before = await usdc(payer.address);
+    // Settlements wait in the mempool for the next block (every 3 s): the window to kill in.
+    await base.request({ method: "evm_setAutomine" as never, params: [false] as never });
+    await base.request({ method: "evm_setIntervalMining" as never, params: [3] as never });
+    let lost: Response;
+    try {
+      const answer = post(onlyA.url, headers);
+      const deadline = Date.now() + 30_000;
+      while (Number((await txpoolStatus()).pending) === 0) {
+        if (Date.now() > deadline) throw new Error("no settlement broadcast within 30 s");
+        await sleep(20);
+      }
+      // The facilitator has broadcast the settlement: replica A dies before it can answer.
+      a.service.kill("SIGKILL");
+      lost = await answer;
+    } finally {
+      await base.request({ method: "evm_setIntervalMining" as never, params: [1] as never });
+      await base.request({ method: "evm_setAutomine" as never, params: [true] as never });
+    }
+    expect(lost.status).toBe(502);
+    await lost.body?.cancel();
+    await expect
+      .poll(async () => before - (await usdc(payer.address)), { timeout: 10_000 })
+      .toBe(price);
+
+    // The payer retries the same payment through the fleet (replica B), as @presend/client does.
+    const retryHeaders = await signedWithId(fleet.nginx.url);
+    const started = Date.now();
+    const answers: string[] = [];
+    let retry = await post(fleet.nginx.url, retryHeaders);
+    while (retry.status === 409 && Date.now() - started < 20_000) {
+      answers.push(errorCode(await retry.json()) ?? "409");
+      await sleep(250);
+      retry = await post(fleet.nginx.url, retryHeaders);
+    }
+    const waited = Date.now() - started;
+    figures.push(
+      `lost answer: replica killed after the settlement was broadcast, nginx answered ${lost.status}; the retry with the same payment id got ${retry.status} after ${(waited / 1000).toFixed(1)} s (${answers.length} x 409 ${[...new Set(answers)].join(", ")} while the dead replica's lease ran out), charged once`,
+    );
+    expect(retry.status).toBe(200);
+    const report = await retry.json();
+    const tx = decodePaymentResponseHeader(retry.headers.get("payment-response") ?? "").transaction;
+    const records = await settledRecords([tx.toLowerCase()]);
+    expect(records.get(tx.toLowerCase())).toEqual(report);
+    expect(waited).toBeLessThan(leaseTtlMs + 5_000);
+    expect(before - (await usdc(payer.address))).toBe(price);
+    await onlyA.stop();
+    await fleet.restart(a);
+  });
+
+  it("junk payment headers count against the challenge limit", async () => {
+    const junk = fetchFrom("127.0.12.1");
+    const statuses: number[] = [];
+    for (let i = 0; i <= challengeLimit; i++) {
+      const response = await junk(`${fleet.nginx.url}/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "payment-signature": `junk-${i}` },
+        body: JSON.stringify({ address: demoTargets()[0], chain: "base" }),
+      });
+      statuses.push(response.status);
+      await response.body?.cancel();
+    }
+    figures.push(
+      `junk headers: ${statuses.filter((s) => s === 402).length} x 402 then ${statuses.at(-1)} (challenge limit ${challengeLimit})`,
+    );
+    expect(statuses).toEqual([...Array(challengeLimit).fill(402), 429]);
+  });
+
+  it("a replica started with another payTo refuses to start; the facilitator service answers only the fleet's token", async () => {
+    const otherPayTo = privateKeyToAccount(generatePrivateKey()).address;
+    await expect(fleet.spawnReplica({ PAY_TO: otherPayTo })).rejects.toThrow(
+      /another replica of this fleet runs with attestation key presend-\d{4}-\d{2} and payTo/,
+    );
+    const settle = await fetch(`${fleet.facilitator.url}/settle`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(settle.status).toBe(401);
+    expect(errorCode(await settle.json())).toBe("facilitator_unauthorized");
+    figures.push(
+      "identity: a replica with another payTo refused to start; the facilitator service answered 401 facilitator_unauthorized without the fleet's token",
+    );
   });
 
   it("one replica killed (SIGKILL) during the load: every settled payment still has its record and report", async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -35,6 +36,10 @@ export type Fleet = {
   nginx: LocalNginx;
   /** Payer keys with USDC on the local Base, one per simulated client. */
   payers: Hex[];
+  /** Starts `replica` again on its port (after a kill), with the same settings. */
+  restart: (replica: Replica) => Promise<void>;
+  /** Starts one more replica with the fleet's settings and `env` over them (resolves once ready). */
+  spawnReplica: (env: Record<string, string>) => Promise<SpawnedService>;
   /** Starts another nginx in front of the given replicas (the one-replica speed run). */
   proxy: (replicas: Replica[]) => Promise<LocalNginx>;
   stop: () => Promise<void>;
@@ -82,6 +87,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     }
 
     const presendBin = join(repoRoot, "server/bin/presend.js");
+    // The secret the replicas share with the facilitator service, which refuses anyone else.
+    const facilitatorAuthToken = randomBytes(32).toString("hex");
     const facilitatorPort = await freePort();
     const facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
     const facilitatorService = await spawnService({
@@ -92,6 +99,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         ...process.env,
         PORT: String(facilitatorPort),
         FACILITATOR_PRIVATE_KEY: world.accounts.facilitator.privateKey,
+        FACILITATOR_AUTH_TOKEN: facilitatorAuthToken,
         RPC_URLS_BASE: world.chains.base.rpcUrl,
         LOG_LEVEL: "warn",
       },
@@ -108,37 +116,47 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const rpcEnv = Object.fromEntries(
       chainNames.map((name) => [`RPC_URLS_${name.toUpperCase()}`, world.chains[name].rpcUrl]),
     );
+    const spawnReplica = async (
+      name: string,
+      port: number,
+      env: Record<string, string> = {},
+    ): Promise<SpawnedService> => {
+      const url = `http://127.0.0.1:${port}`;
+      const service = await spawnService({
+        name: `api replica ${name}`,
+        command: process.execPath,
+        args: ["--import", "tsx", join(repoRoot, "server/src/main.ts")],
+        cwd: join(repoRoot, "server"),
+        env: {
+          ...process.env,
+          PRESEND_NETWORK: "mainnet",
+          HOST: "127.0.0.1",
+          PORT: String(port),
+          PUBLIC_URL: publicUrl,
+          DATA_DIR: join(dir, `replica-${name}`),
+          ATTESTATION_KEY_FILE: join(dir, devAttestationKeyFile),
+          FACILITATOR_URL: facilitatorUrl,
+          FACILITATOR_AUTH_TOKEN: facilitatorAuthToken,
+          PAY_TO: world.accounts.payTo.address,
+          DATABASE_URL: postgres.url,
+          REDIS_URL: redis.url,
+          TRUST_PROXY: "1",
+          LOG_LEVEL: "warn",
+          ...rpcEnv,
+          ...options.replicaEnv,
+          ...env,
+        },
+        ready: () => isReady(url),
+        timeoutMs: 90_000,
+      });
+      started.push(service);
+      return service;
+    };
     const replicas = await Promise.all(
       ["a", "b"].map(async (name): Promise<Replica> => {
         const port = await freePort();
-        const url = `http://127.0.0.1:${port}`;
-        const service = await spawnService({
-          name: `api replica ${name}`,
-          command: process.execPath,
-          args: ["--import", "tsx", join(repoRoot, "server/src/main.ts")],
-          cwd: join(repoRoot, "server"),
-          env: {
-            ...process.env,
-            PRESEND_NETWORK: "mainnet",
-            HOST: "127.0.0.1",
-            PORT: String(port),
-            PUBLIC_URL: publicUrl,
-            DATA_DIR: join(dir, `replica-${name}`),
-            ATTESTATION_KEY_FILE: join(dir, devAttestationKeyFile),
-            FACILITATOR_URL: facilitatorUrl,
-            PAY_TO: world.accounts.payTo.address,
-            DATABASE_URL: postgres.url,
-            REDIS_URL: redis.url,
-            TRUST_PROXY: "1",
-            LOG_LEVEL: "warn",
-            ...rpcEnv,
-            ...options.replicaEnv,
-          },
-          ready: () => isReady(url),
-          timeoutMs: 90_000,
-        });
-        started.push(service);
-        return { name, url, port, service };
+        const service = await spawnReplica(name, port);
+        return { name, url: `http://127.0.0.1:${port}`, port, service };
       }),
     );
     const upstreams = (list: Replica[]) => list.map((replica) => `127.0.0.1:${replica.port}`);
@@ -156,6 +174,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       replicas,
       nginx,
       payers,
+      restart: async (replica) => {
+        await replica.service.stop();
+        replica.service = await spawnReplica(replica.name, replica.port);
+      },
+      spawnReplica: async (env) => spawnReplica("extra", await freePort(), env),
       proxy: async (list) => {
         const extra = await startNginx({ template: nginxTemplate, upstreams: upstreams(list) });
         started.push(extra);

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { calculateJwkThumbprint } from "jose";
 import { createApp } from "./app";
 import { type ChainReader, createChainReader } from "./chain/createChainReader";
 import { defaultRpcUrls } from "./chain/defaultRpcUrls";
@@ -9,6 +10,7 @@ import { registerDataRoutes } from "./data/dataRoutes";
 import { type LoadedSnapshots, loadSnapshots } from "./data/loadSnapshots";
 import { createEngine, type Engine } from "./engine/createEngine";
 import { cachedProbe } from "./health/cachedProbe";
+import { clockCheck } from "./health/clockCheck";
 import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
 import { composeOperations, type Operations } from "./operations/composeOperations";
@@ -28,6 +30,7 @@ import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute
 import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";
 import { registerX402SecurityScheme } from "./payments/routes/registerX402SecurityScheme";
 import { registerReceiptRoute } from "./receipts/registerReceiptRoute";
+import { claimFleetIdentity } from "./redis/claimFleetIdentity";
 
 export type ComposedServer = {
   app: App;
@@ -104,7 +107,11 @@ export async function composeServer(
   if (!payTo) throw new ConfigError("PAY_TO: is required when no local world is running");
   const facilitatorKey = config.facilitatorPrivateKey;
   const facilitator = config.facilitatorUrl
-    ? ({ type: "remote", url: config.facilitatorUrl } as const)
+    ? ({
+        type: "remote",
+        url: config.facilitatorUrl,
+        ...(config.facilitatorAuthToken && { authToken: config.facilitatorAuthToken }),
+      } as const)
     : facilitatorKey
       ? ({ type: "local", privateKey: facilitatorKey } as const)
       : null;
@@ -151,13 +158,27 @@ export async function composeServer(
   );
   const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
+  // Replicas that disagree on the attestation key or payTo refuse every client's payment: the
+  // second one to start with another stops here.
+  const redis = operations.redis;
+  const identity = redis
+    ? await namingField("ATTESTATION_KEY_FILE or PAY_TO", async () =>
+        claimFleetIdentity(redis, {
+          kid: attestationKey.kid,
+          thumbprint: await calculateJwkThumbprint(payments.attestation.current().key),
+          payTo,
+        }),
+      )
+    : null;
+  const clockReadiness = clockCheck({ chainNow: () => payments.chain.now() });
   const app = createApp({
     publicUrl,
     beforeRoutes: [
       operations.beforeRoutes(async () => {
         await payments.ready();
         await records.unresolved(1);
-        return { ready: true };
+        const fleet = identity?.readiness() ?? { ready: true };
+        return fleet.ready ? clockReadiness() : fleet;
       }),
     ],
     probe: cachedProbe(
@@ -192,6 +213,7 @@ export async function composeServer(
     operations,
     async close() {
       clearInterval(timer);
+      identity?.stop();
       await reconciling;
       await records.close();
       await operations.close();

@@ -27,6 +27,7 @@ export const errorCodes = [
   "facilitator_unavailable",
   "rate_limited",
   "not_ready",
+  "facilitator_unauthorized",
 ] as const;
 
 export const ErrorCodeSchema = z.enum(errorCodes);

@@ -41,6 +41,8 @@ const ConfigSchema = z
     RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.rpcTimeoutMs),
     CACHE_TTL_MS: z.coerce.number().int().min(0).default(limits.factsCacheTtlMs),
     FACILITATOR_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** The secret `presend facilitator` requires, sent to FACILITATOR_URL as a Bearer token. */
+    FACILITATOR_AUTH_TOKEN: z.string().min(1).optional(),
     PAY_TO: z
       .string()
       .refine(
@@ -102,6 +104,7 @@ export type Config = {
   /** Per-chain RPC URL overrides (mainnet); missing chains use the reader's public defaults. */
   rpcUrls: Partial<Record<ChainName, string[]>>;
   facilitatorUrl?: string;
+  facilitatorAuthToken?: string;
   payTo?: `0x${string}`;
   attestationKeyFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
@@ -167,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cacheTtlMs: raw.CACHE_TTL_MS,
     rpcUrls,
     facilitatorUrl: raw.FACILITATOR_URL,
+    facilitatorAuthToken: raw.FACILITATOR_AUTH_TOKEN,
     payTo: raw.PAY_TO as `0x${string}` | undefined,
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,

@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain";
 import { createMetrics } from "../observability/createMetrics";
+import { facilitatorAuthHeaders } from "../payments/facilitator/facilitatorAuthHeaders";
 import { createFacilitatorApp } from "./createFacilitatorApp";
 
 const requirements: PaymentRequirements = {
@@ -20,6 +21,17 @@ const payload: PaymentPayload = {
   x402Version: 2,
   accepted: requirements,
   payload: { signature: "0x00", authorization: {} },
+};
+
+const authToken = "a-fleet-secret-of-at-least-32-characters";
+const authorized = { "content-type": "application/json", authorization: `Bearer ${authToken}` };
+const validAuthorization = {
+  from: "0x9Cb2e6859F097014298CC31c8d39D4217502960f",
+  to: requirements.payTo,
+  value: "10000",
+  validAfter: "0",
+  validBefore: "1900000000",
+  nonce: `0x${"cd".repeat(32)}`,
 };
 
 // The facilitator behind the HTTP surface is faked here; the scale test runs the real one.
@@ -45,13 +57,17 @@ describe("the facilitator over HTTP, as the official HTTPFacilitatorClient calls
       logger: pino({ level: "silent" }),
       metrics,
       readiness: async () => ({ ready: true }),
+      authToken,
     });
     server = await serveWithDrain(app, { port: 0 });
   });
   afterAll(() => server?.drain(1_000));
 
   it("answers verify, settle and supported to the official client", async () => {
-    const client = new HTTPFacilitatorClient({ url: server.url });
+    const client = new HTTPFacilitatorClient({
+      url: server.url,
+      ...facilitatorAuthHeaders(authToken),
+    });
     outcome = async () => ({
       success: true,
       transaction: `0x${"ab".repeat(32)}`,
@@ -70,12 +86,88 @@ describe("the facilitator over HTTP, as the official HTTPFacilitatorClient calls
     for (const body of ["{not json", JSON.stringify({ x402Version: 2 }), JSON.stringify([1])]) {
       const response = await fetch(`${server.url}/settle`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: authorized,
         body,
       });
       expect(response.status).toBe(400);
       expect((await response.json()).error.code).toMatch(/^invalid_(json|body)$/);
     }
+  });
+
+  it("refuses a request without the fleet's token, or with another, before reading it: 401 facilitator_unauthorized; the probes stay open", async () => {
+    let settled = 0;
+    outcome = async () => {
+      settled++;
+      throw new Error("must not be reached");
+    };
+    const body = JSON.stringify({
+      x402Version: 2,
+      paymentPayload: {
+        ...payload,
+        payload: { signature: "0x00", authorization: validAuthorization },
+      },
+      paymentRequirements: requirements,
+    });
+    const anyone = new HTTPFacilitatorClient({ url: server.url });
+    await expect(anyone.getSupported()).rejects.toThrow();
+    for (const authorization of [
+      undefined,
+      "Bearer wrong-token",
+      `Basic ${authToken}`,
+      authToken,
+    ]) {
+      for (const path of ["/settle", "/verify"]) {
+        const response = await fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(authorization !== undefined && { authorization }),
+          },
+          body,
+        });
+        expect(response.status).toBe(401);
+        expect((await response.json()).error.code).toBe("facilitator_unauthorized");
+      }
+    }
+    expect(settled).toBe(0);
+    for (const probe of ["/livez", "/readyz"]) {
+      expect((await fetch(`${server.url}${probe}`)).status).toBe(200);
+    }
+  });
+
+  it("refuses valid requirements with a payload that is not an x402 payment (400 invalid_body), settling nothing", async () => {
+    let settled = 0;
+    outcome = async () => {
+      settled++;
+      throw new Error("must not be reached");
+    };
+    const badPayloads = [
+      { ...payload, x402Version: "two" },
+      { ...payload, accepted: undefined },
+      { ...payload, payload: "not an object" },
+      null,
+    ];
+    for (const paymentPayload of badPayloads) {
+      const response = await fetch(`${server.url}/settle`, {
+        method: "POST",
+        headers: authorized,
+        body: JSON.stringify({ x402Version: 2, paymentPayload, paymentRequirements: requirements }),
+      });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.code).toBe("invalid_body");
+    }
+    // The same requirements with a well-formed payload do reach the facilitator.
+    const good = await fetch(`${server.url}/settle`, {
+      method: "POST",
+      headers: authorized,
+      body: JSON.stringify({
+        x402Version: 2,
+        paymentPayload: payload,
+        paymentRequirements: requirements,
+      }),
+    });
+    expect(good.status).toBe(500);
+    expect(settled).toBe(1);
   });
 
   it("answers a settlement that threw with a 500 that names nothing internal", async () => {
@@ -84,7 +176,7 @@ describe("the facilitator over HTTP, as the official HTTPFacilitatorClient calls
     };
     const response = await fetch(`${server.url}/settle`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: authorized,
       body: JSON.stringify({
         x402Version: 2,
         paymentPayload: payload,

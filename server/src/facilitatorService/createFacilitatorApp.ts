@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { ErrorBody, ErrorCode } from "@presend/shared/api/errors";
 import { PaymentPayloadV2Schema, PaymentRequirementsV2Schema } from "@x402/core/schemas";
 import type { FacilitatorClient } from "@x402/core/server";
@@ -17,6 +18,8 @@ export type FacilitatorAppDeps = {
   logger: Logger;
   metrics: Metrics;
   readiness: () => Promise<Readiness>;
+  /** The fleet's shared secret (FACILITATOR_AUTH_TOKEN): the replicas send it as a Bearer token. */
+  authToken: string;
 };
 
 // The body the official HTTPFacilitatorClient posts to /verify and /settle; the payload and the
@@ -30,8 +33,9 @@ const FacilitatorRequestSchema = z.object({
 /**
  * The facilitator over HTTP, as the official HTTPFacilitatorClient calls it: POST /verify,
  * POST /settle, GET /supported (plus /livez, /readyz, /metrics). N API replicas point
- * FACILITATOR_URL here and share one settlement key.
- * @example const app = createFacilitatorApp({ facilitator, logger, metrics, readiness });
+ * FACILITATOR_URL here and share one settlement key; each request but the probes carries the
+ * fleet's token (401 `facilitator_unauthorized` without it).
+ * @example const app = createFacilitatorApp({ facilitator, logger, metrics, readiness, authToken });
  */
 export function createFacilitatorApp(deps: FacilitatorAppDeps): Hono {
   const app = new Hono();
@@ -44,6 +48,23 @@ export function createFacilitatorApp(deps: FacilitatorAppDeps): Hono {
       onError: (c) => error(c, 413, "body_too_large", "Request bodies are limited to 64 KB."),
     }),
   );
+
+  // Only the fleet's replicas may ask: anyone else could have presend pay the gas of their
+  // settlements. The operator's probes above stay open.
+  const expected = createHash("sha256").update(deps.authToken).digest();
+  app.use("*", async (c, next) => {
+    const presented = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
+    const digest = createHash("sha256").update(presented).digest();
+    if (!timingSafeEqual(digest, expected)) {
+      return error(
+        c,
+        401,
+        "facilitator_unauthorized",
+        "Send the fleet's FACILITATOR_AUTH_TOKEN as Authorization: Bearer <token>.",
+      );
+    }
+    await next();
+  });
 
   app.get("/supported", async (c) => c.json(await deps.facilitator.getSupported()));
 

@@ -3,11 +3,13 @@ import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { ConfigError } from "../config/loadConfig";
+import { clockCheck } from "../health/clockCheck";
 import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain";
 import { limits } from "../limits";
 import { createLogger } from "../observability/createLogger";
 import { createMetrics } from "../observability/createMetrics";
 import { createLocalFacilitator } from "../payments/facilitator/createLocalFacilitator";
+import { createPaymentChain } from "../payments/facilitator/createPaymentChain";
 import { createFacilitatorApp } from "./createFacilitatorApp";
 
 const FacilitatorConfigSchema = z.object({
@@ -22,6 +24,10 @@ const FacilitatorConfigSchema = z.object({
     .string()
     .transform((value) => value.split(",").map((url) => url.trim()))
     .pipe(z.array(z.url({ protocol: /^https?$/ })).min(1)),
+  /** The secret every replica sends (Authorization: Bearer); requests without it are refused. */
+  FACILITATOR_AUTH_TOKEN: z
+    .string()
+    .min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
 });
@@ -63,13 +69,21 @@ export async function startFacilitatorService(
     rpcUrl: config.RPC_URLS_BASE[0] as string,
     privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
   });
+  // Settlement refuses authorizations by this machine's clock: a clock that strays is unready.
+  const chain = createPaymentChain({
+    rpcUrl: config.RPC_URLS_BASE[0] as string,
+    chainId: chains.base.id,
+    asset: chains.base.usdc.address,
+  });
+  const clockReadiness = clockCheck({ chainNow: () => chain.now() });
   let server: DrainingServer | undefined;
   const app = createFacilitatorApp({
     facilitator,
     logger,
     metrics,
+    authToken: config.FACILITATOR_AUTH_TOKEN,
     readiness: async () =>
-      server?.draining() ? { ready: false, reason: "shutting down" } : { ready: true },
+      server?.draining() ? { ready: false, reason: "shutting down" } : clockReadiness(),
   });
   server = await serveWithDrain(app, { port: config.PORT, host: config.HOST });
   logger.info({ url: server.url, address: facilitator.address }, "facilitator listening");

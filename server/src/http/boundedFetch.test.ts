@@ -46,7 +46,31 @@ describe("boundedFetch", () => {
     await expect(boundedFetch(1000)(`${url}/declared`)).rejects.toBeInstanceOf(AnswerTooLarge);
   });
 
-  it("stops reading a streamed answer at the limit", async () => {
-    await expect(boundedFetch(100_000)(`${url}/streamed`)).rejects.toBeInstanceOf(AnswerTooLarge);
+  it("stops reading a streamed answer at the limit: the bytes it read are the limit and one chunk, not the 12.8 MB sent", async () => {
+    let bytesRead = 0;
+    // Counts what boundedFetch pulls from the body, chunk by chunk, as it pulls it.
+    const counting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const source = response.body?.getReader();
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const next = await source?.read();
+            if (next === undefined || next.done) return controller.close();
+            bytesRead += next.value.byteLength;
+            controller.enqueue(next.value);
+          },
+          cancel: (reason) => source?.cancel(reason),
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const limit = 100_000;
+    await expect(boundedFetch(limit, counting)(`${url}/streamed`)).rejects.toBeInstanceOf(
+      AnswerTooLarge,
+    );
+    expect(bytesRead).toBeGreaterThan(limit);
+    expect(bytesRead).toBeLessThanOrEqual(limit + 64 * 1024);
   });
 });

@@ -1,8 +1,16 @@
 import { Redis } from "ioredis";
 import { freePort } from "../http/freePort";
-import { spawnService } from "./spawnService";
+import { type SpawnedService, spawnService } from "./spawnService";
 
-export type LocalRedis = { url: string; port: number; stop: () => Promise<void> };
+export type LocalRedis = {
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+  /** SIGKILLs the server (a fault test): every key is lost, connections drop. */
+  kill: () => Promise<void>;
+  /** Starts a fresh, empty server on the same port after a kill or stop. */
+  restart: () => Promise<void>;
+};
 
 /**
  * Starts Debian's redis-server on a free loopback port, in memory only (no RDB, no AOF).
@@ -11,20 +19,34 @@ export type LocalRedis = { url: string; port: number; stop: () => Promise<void> 
 export async function startRedis(): Promise<LocalRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
-  const service = await spawnService({
-    name: "redis-server",
-    command: "redis-server",
-    args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    ready: async () => {
-      const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
-      client.on("error", () => {});
-      try {
-        await client.connect();
-        return (await client.ping()) === "PONG";
-      } finally {
-        client.disconnect();
-      }
+  const start = () =>
+    spawnService({
+      name: "redis-server",
+      command: "redis-server",
+      args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      ready: async () => {
+        const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+        client.on("error", () => {});
+        try {
+          await client.connect();
+          return (await client.ping()) === "PONG";
+        } finally {
+          client.disconnect();
+        }
+      },
+    });
+  let service: SpawnedService = await start();
+  return {
+    url,
+    port,
+    stop: () => service.stop(),
+    async kill() {
+      service.kill("SIGKILL");
+      await service.exited;
     },
-  });
-  return { url, port, stop: () => service.stop() };
+    async restart() {
+      await service.stop();
+      service = await start();
+    },
+  };
 }

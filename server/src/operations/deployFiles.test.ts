@@ -52,6 +52,7 @@ describe("compose.yaml", () => {
       PUBLIC_URL: "https://presend.example",
       PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
       POSTGRES_PASSWORD: "secret",
+      FACILITATOR_AUTH_TOKEN: "f".repeat(64),
       RPC_URLS_BASE: "https://base.example/rpc",
       RPC_URLS_ETHEREUM: "https://ethereum.example/rpc",
       RPC_URLS_ARBITRUM: "https://arbitrum.example/rpc",
@@ -67,11 +68,16 @@ describe("compose.yaml", () => {
       expect(config).toMatchObject({
         network: "mainnet",
         facilitatorUrl: "http://facilitator:8403",
+        facilitatorAuthToken: "f".repeat(64),
         databaseUrl: "postgres://presend:secret@postgres:5432/presend",
         redisUrl: "redis://redis:6379",
         trustProxy: true,
       });
       expect(config.rateLimit).not.toBeNull();
+      // The facilitator service requires the same secret the replicas send.
+      expect(
+        interpolate(compose.services.facilitator?.environment?.FACILITATOR_AUTH_TOKEN ?? "", env),
+      ).toBe(config.facilitatorAuthToken);
       expect(compose.services[name]?.depends_on).toMatchObject({
         postgres: { condition: "service_healthy" },
         redis: { condition: "service_healthy" },

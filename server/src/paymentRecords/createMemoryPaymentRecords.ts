@@ -57,6 +57,7 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
         requestHash: valid.requestHash ?? null,
         status: "pending",
         tx: null,
+        reportSignature: null,
         createdAt: new Date(valid.createdAt ?? now).toISOString(),
         updatedAt: now,
       };
@@ -71,6 +72,14 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
     },
     async markFailed(key) {
       return transition(key, "failed", "keep");
+    },
+    async keepReportSignature(key, signature) {
+      const current = rows.get(id(key));
+      if (current === undefined || current.status !== "settled" || current.reportSignature)
+        return current;
+      const next = { ...current, reportSignature: signature, updatedAt: new Date().toISOString() };
+      rows.set(id(key), next);
+      return next;
     },
     async byAuthorization(key) {
       return rows.get(id(key));

@@ -48,6 +48,25 @@ export function describeInFlightLock(
         expect(await lock.tryAcquire("dead", 200)).toBe(true);
       }));
 
+    it("a holder that renews keeps its lease past the first ttl; one that stops renewing loses it", () =>
+      withLock(async ({ lock, advance }) => {
+        expect(await lock.tryAcquire("leased", 300)).toBe(true);
+        await advance(200);
+        expect(await lock.renew("leased", 300)).toBe(true);
+        await advance(200);
+        // 400 ms after it was taken, still held: the renewal moved its expiry.
+        expect(await lock.tryAcquire("leased", 300)).toBe(false);
+        await advance(400);
+        expect(await lock.renew("leased", 300)).toBe(false);
+        expect(await lock.tryAcquire("leased", 300)).toBe(true);
+      }));
+
+    it("renewing a key nobody holds takes nothing", () =>
+      withLock(async ({ lock }) => {
+        expect(await lock.renew("free", 1_000)).toBe(false);
+        expect(await lock.tryAcquire("free", 1_000)).toBe(true);
+      }));
+
     it("releasing a key nobody holds does nothing", () =>
       withLock(async ({ lock }) => {
         await lock.release("never");

@@ -40,6 +40,7 @@ export const postgresMigrations: readonly string[] = [
   CREATE INDEX payment_records_open ON payment_records (id) WHERE status IN ('pending', 'unknown');`,
   `ALTER TABLE payment_records ADD COLUMN payment_id TEXT, ADD COLUMN request_hash TEXT;
   CREATE UNIQUE INDEX payment_records_payment_id ON payment_records (payment_id) WHERE payment_id IS NOT NULL;`,
+  "ALTER TABLE payment_records ADD COLUMN report_signature TEXT;",
 ];
 
 // Any constant of our own: replicas starting together take turns migrating.
@@ -181,6 +182,15 @@ export async function openPostgresPaymentRecords(
     markSettled: async (key, tx) => transition(key, "settled", TransactionHashSchema.parse(tx)),
     markUnknown: (key, tx) => transition(key, "unknown", tx),
     markFailed: (key) => transition(key, "failed", "keep"),
+    async keepReportSignature(key, signature) {
+      const { payer, nonce } = normalizeKey(key);
+      await pool.query(
+        `UPDATE payment_records SET report_signature = $3, updated_at = now()
+         WHERE payer = $1 AND nonce = $2 AND status = 'settled' AND report_signature IS NULL`,
+        [payer, nonce, signature],
+      );
+      return find(key);
+    },
     byAuthorization: (key) => find(key),
     async byPaymentId(paymentId) {
       const result = await pool.query("SELECT * FROM payment_records WHERE payment_id = $1", [

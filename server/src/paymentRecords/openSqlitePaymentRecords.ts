@@ -55,6 +55,8 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
   if (!columns.has("payment_id")) db.exec("ALTER TABLE payment_records ADD COLUMN payment_id TEXT");
   if (!columns.has("request_hash"))
     db.exec("ALTER TABLE payment_records ADD COLUMN request_hash TEXT");
+  if (!columns.has("report_signature"))
+    db.exec("ALTER TABLE payment_records ADD COLUMN report_signature TEXT");
   db.exec(
     "CREATE UNIQUE INDEX IF NOT EXISTS payment_records_payment_id ON payment_records (payment_id) WHERE payment_id IS NOT NULL",
   );
@@ -74,6 +76,10 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
   );
   const update = db.prepare(
     "UPDATE payment_records SET status = @status, tx = @tx, updated_at = @now WHERE payer = @payer AND nonce = @nonce",
+  );
+  const keepSignature = db.prepare(
+    `UPDATE payment_records SET report_signature = @signature, updated_at = @now
+     WHERE payer = @payer AND nonce = @nonce AND status = 'settled' AND report_signature IS NULL`,
   );
   const countAll = db.prepare("SELECT count(*) AS n FROM payment_records");
   const countStatus = db.prepare("SELECT count(*) AS n FROM payment_records WHERE status = ?");
@@ -120,6 +126,10 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
     },
     async markFailed(key) {
       return transition(key, "failed", "keep");
+    },
+    async keepReportSignature(key, signature) {
+      keepSignature.run({ ...normalizeKey(key), signature, now: new Date().toISOString() });
+      return find(key);
     },
     async byAuthorization(key) {
       return find(key);

@@ -25,6 +25,7 @@ const PaymentRecordRowSchema = z.object({
   request_hash: z.string().nullable(),
   status: z.enum(paymentStatuses),
   tx: z.string().nullable(),
+  report_signature: z.string().nullable().default(null),
   created_at: Time,
   updated_at: Time,
 });
@@ -50,6 +51,7 @@ export function paymentRecordFromRow(row: unknown): PaymentRecord {
     requestHash: r.request_hash,
     status: r.status,
     tx: r.tx,
+    reportSignature: r.report_signature,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -58,6 +58,11 @@ export const PaymentRecordSchema = NewPaymentRecordSchema.extend({
   status: z.enum(paymentStatuses),
   /** Settlement transaction (lowercase); for `unknown`, the candidate that was broadcast, if any. */
   tx: Bytes32.nullable(),
+  /**
+   * The detached signature the report was first answered with (PRESEND-REPORT-SIGNATURE), kept
+   * so /receipts serves the report as it was signed, also after the attestation key rotated.
+   */
+  reportSignature: z.string().nullable(),
   /** ISO times. */
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -92,6 +97,11 @@ export type PaymentRecordStore = {
   markUnknown(key: AuthorizationKey, tx: string | null): Promise<PaymentRecord | undefined>;
   /** The chain proves nothing was (or can be) charged. */
   markFailed(key: AuthorizationKey): Promise<PaymentRecord | undefined>;
+  /**
+   * Keeps the signature a settled record's report was answered with; the first one kept stays
+   * (concurrent answers agree on it). Returns the record as it now is.
+   */
+  keepReportSignature(key: AuthorizationKey, signature: string): Promise<PaymentRecord | undefined>;
   byAuthorization(key: AuthorizationKey): Promise<PaymentRecord | undefined>;
   /** The record begun with this payment-identifier, if any (ids compare exactly). */
   byPaymentId(paymentId: string): Promise<PaymentRecord | undefined>;

@@ -130,6 +130,28 @@ export function describePaymentRecordStore(
         return undefined;
       }));
 
+    it("keeps the first report signature of a settled record only", () =>
+      withStore(async (store, reopen) => {
+        const sample = samplePaymentRecord(30);
+        await store.begin(sample);
+        // Not settled yet: nothing to sign for.
+        expect(await store.keepReportSignature(sample, "early")).toMatchObject({
+          reportSignature: null,
+        });
+        await store.markSettled(sample, hex("c", 64));
+        const kept = await store.keepReportSignature(sample, "first..sig");
+        expect(kept).toMatchObject({ reportSignature: "first..sig" });
+        expect(await store.keepReportSignature(sample, "second..sig")).toMatchObject({
+          reportSignature: "first..sig",
+        });
+        const reopened = await reopen();
+        expect(await reopened.byTransaction(hex("c", 64))).toMatchObject({
+          reportSignature: "first..sig",
+        });
+        expect(await reopened.keepReportSignature(samplePaymentRecord(31), "x")).toBeUndefined();
+        return reopened;
+      }));
+
     it("keeps an unknown outcome with its candidate transaction until the chain decides", () =>
       withStore(async (store) => {
         const sample = samplePaymentRecord(4);

@@ -14,6 +14,7 @@ import { attestationExtension } from "./attestation/attestationExtension";
 import { type Attestation, createAttestation } from "./attestation/createAttestation";
 import { createAttestationSigner } from "./attestation/createAttestationSigner";
 import { createReportSigner, type ReportSigner } from "./attestation/createReportSigner";
+import { keptReportSignature } from "./attestation/keptReportSignature";
 import {
   offerReceiptExtension,
   type SettlementReceipt,
@@ -21,6 +22,7 @@ import {
 } from "./attestation/offerReceiptExtension";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
+import { facilitatorAuthHeaders } from "./facilitator/facilitatorAuthHeaders";
 import { withPaymentRecords } from "./facilitator/withPaymentRecords";
 import {
   type PaymentsConfig,
@@ -49,7 +51,10 @@ export type Payments = {
   chain: PaymentChain;
   records: PaymentRecordStore;
   attestation: Attestation;
-  /** Signs a paid report with its settlement (attestation key). */
+  /**
+   * Signs a paid report with its settlement (attestation key), once: a report answered again
+   * carries the signature its record kept.
+   */
   signReport: ReportSigner;
   /** The signed offer-receipt of a settlement answered again from its record. */
   settlementReceipt: SettlementReceipt;
@@ -99,7 +104,10 @@ export async function createPayments(
     facilitator = local;
     broadcastFor = local.broadcastFor;
   } else {
-    facilitator = new HTTPFacilitatorClient({ url: config.facilitator.url });
+    facilitator = new HTTPFacilitatorClient({
+      url: config.facilitator.url,
+      ...facilitatorAuthHeaders(config.facilitator.authToken),
+    });
   }
   const recorded = withPaymentRecords(facilitator, {
     records,
@@ -138,7 +146,7 @@ export async function createPayments(
     chain,
     records,
     attestation,
-    signReport: createReportSigner(signer),
+    signReport: keptReportSignature(records, createReportSigner(signer)),
     settlementReceipt: settlementReceipt(signer),
     ready,
     paymentOption: (path) => paymentOptionOf(config, path),

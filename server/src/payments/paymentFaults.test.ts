@@ -127,8 +127,14 @@ describe("payment chain faults: what the payer gets, what is charged, what is re
 
   it("hugeBody: 50 MB answers are cut at 1 MB -> 503, nothing charged, memory stays flat", async () => {
     const rssBefore = process.memoryUsage().rss;
+    rpc.hugeBody = { answers: 0, bytesSent: 0 };
     await expectRefusedWhileDown("hugeBody");
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(150 * 1024 * 1024);
+    // Read up to the cap, then cancelled: of each 50 MB answer only the cap and what the
+    // sockets hold in between leave the proxy, not the rest.
+    expect(rpc.hugeBody.answers).toBeGreaterThan(0);
+    const perAnswer = rpc.hugeBody.bytesSent / rpc.hugeBody.answers;
+    expect(perAnswer).toBeLessThan(10 * 1024 * 1024);
   });
 
   it("receiptErrors: the receipt cannot be read after broadcast -> the report, charged once, recorded settled (from the AuthorizationUsed event)", () =>

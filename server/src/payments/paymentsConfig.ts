@@ -22,7 +22,12 @@ export const PaymentsConfigSchema = z.object({
       /** Key of the account that submits settlements and pays their gas. */
       privateKey: z.string().regex(bytes32Pattern, "expected a 32-byte hex private key"),
     }),
-    z.object({ type: z.literal("remote"), url: z.url() }),
+    z.object({
+      type: z.literal("remote"),
+      url: z.url(),
+      /** Sent as a Bearer token (FACILITATOR_AUTH_TOKEN), as `presend facilitator` requires. */
+      authToken: z.string().min(1).optional(),
+    }),
   ]),
   /** Where payments go (PAY_TO). */
   payTo: AddressSchema,

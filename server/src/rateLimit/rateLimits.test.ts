@@ -1,3 +1,5 @@
+import { encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload } from "@x402/core/types";
 import { Hono } from "hono";
 import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,10 +21,30 @@ function appWith(limits: ReturnType<typeof rateLimits>) {
   app.use("*", limits);
   app.get("/validate", (c) => c.json({ ok: true }));
   app.get("/livez", (c) => c.json({ ok: true }));
-  // Stands in for a paid route: unpaid requests get the 402 challenge.
-  app.post("/check", (c) => c.json({}, c.req.header("payment-signature") ? 200 : 402));
+  // Stands in for a paid route: the good payment is paid, anything else gets a 402.
+  app.post("/check", (c) =>
+    c.json({}, c.req.header("payment-signature") === goodPayment ? 200 : 402),
+  );
   return app;
 }
+
+/** A well-formed x402 payment header (an EIP-3009 authorization), as a client sends it. */
+function paymentHeader(nonceByte: string) {
+  const authorization = {
+    from: "0x1111111111111111111111111111111111111111",
+    to: "0x2222222222222222222222222222222222222222",
+    value: "10000",
+    validAfter: "0",
+    validBefore: "1900000000",
+    nonce: `0x${nonceByte.repeat(32)}`,
+  };
+  return encodePaymentSignatureHeader({
+    x402Version: 2,
+    payload: { authorization, signature: "0x00" },
+  } as unknown as PaymentPayload);
+}
+const goodPayment = paymentHeader("ab");
+const refusedPayment = paymentHeader("ee");
 
 /** GET or POST from a given loopback address (its own client). */
 function client(localAddress: string) {
@@ -74,10 +96,33 @@ describe("rateLimits (in memory)", () => {
     const unpaid = () => send(`${server.url}/check`, { method: "POST" });
     expect(await statuses(unpaid, 3)).toEqual([402, 402, 429]);
     const paid = () =>
-      send(`${server.url}/check`, { method: "POST", headers: { "payment-signature": "x" } });
+      send(`${server.url}/check`, {
+        method: "POST",
+        headers: { "payment-signature": goodPayment },
+      });
     expect(await statuses(paid, 5)).toEqual(Array(5).fill(200));
     // Paid checks gave their challenges back (never below zero): two more, then the limit.
     expect(await statuses(unpaid, 3)).toEqual([402, 402, 429]);
+  });
+
+  it("a payment header that carries no authorization is an unpaid challenge: junk headers run out the budget", async () => {
+    const send = client("127.0.1.7");
+    const junk = (header: string) => () =>
+      send(`${server.url}/check`, { method: "POST", headers: { "payment-signature": header } });
+    expect(await statuses(junk("x"), 1)).toEqual([402]);
+    expect(await statuses(junk(Buffer.from("{}").toString("base64")), 1)).toEqual([402]);
+    expect(await statuses(junk("junk"), 3)).toEqual([429, 429, 429]);
+  });
+
+  it("a refused payment is answered, not limited, but counts as a challenge", async () => {
+    const send = client("127.0.1.8");
+    const refused = () =>
+      send(`${server.url}/check`, {
+        method: "POST",
+        headers: { "payment-signature": refusedPayment },
+      });
+    expect(await statuses(refused, 3)).toEqual([402, 402, 402]);
+    expect(await statuses(() => send(`${server.url}/check`, { method: "POST" }), 1)).toEqual([429]);
   });
 
   it("behind a trusted proxy, keys on the last X-Forwarded-For entry (a forged first entry changes nothing)", async () => {
@@ -125,6 +170,32 @@ describe("rateLimits shared through Redis", () => {
     } finally {
       await Promise.all(replicas.map((replica) => replica.drain(1_000)));
       for (const connection of clients) connection.disconnect();
+    }
+  });
+});
+
+describe("rateLimits when Redis is down", () => {
+  it("falls back to counting in this replica's memory: the limit still holds, nothing fails", async () => {
+    const redis = await startRedis();
+    const connection = openRedis(redis.url);
+    const server = await serveWithDrain(appWith(rateLimits({ settings, redis: connection })), {
+      port: 0,
+    });
+    try {
+      // Counted in Redis while it is up, then in memory (this replica alone) once it is gone.
+      const send = client("127.0.1.6");
+      expect((await send(`${server.url}/validate`)).status).toBe(200);
+      await redis.kill();
+      const started = performance.now();
+      expect(await statuses(() => send(`${server.url}/validate`), 5)).toEqual([
+        200, 200, 200, 429, 429,
+      ]);
+      // Not one command's timeout (1 s) per request: a lost connection is known at once.
+      expect(performance.now() - started).toBeLessThan(1_000);
+    } finally {
+      await server.drain(1_000);
+      connection.disconnect();
+      await redis.stop();
     }
   });
 });

@@ -5,6 +5,9 @@ import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limi
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
 import type { Metrics } from "../observability/createMetrics";
+import { readPaymentHeader } from "../payments/intake/readPaymentHeader";
+import { maxPaymentHeaderBytes } from "../payments/resourceServer/paymentEnvelope";
+import { redisDown } from "../redis/redisDown";
 
 export type RateLimitSettings = {
   /** Requests per client per window on the free routes (validate, data, receipts, discovery). */
@@ -30,8 +33,9 @@ const paidPaths = new Set(["/check", "/deep"]);
 
 /**
  * Per-client rate limits (hono-rate-limiter): one budget for the free routes, one for unpaid
- * challenges on the paid routes. A paid request (it carries a payment) is never limited, and a
- * settled one takes its challenge off the count. Over the
+ * challenges on the paid routes. A paid request (it carries an authorization) is never limited, a
+ * settled one takes its challenge off the count and a refused one adds one; a payment header that
+ * carries no authorization is an unpaid challenge. Over the
  * limit: 429, `{error:{code:"rate_limited"}}` and Retry-After. With Redis, every replica counts in
  * the same keys.
  * @example app.use("*", rateLimits({ settings, redis }));
@@ -40,8 +44,8 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
   const { settings } = deps;
   const keyGenerator = (c: Context) => clientKey(c, settings.trustProxy);
   const stores = {
-    free: failOpen(store("free", deps), deps.onStoreError),
-    challenge: failOpen(store("challenge", deps), deps.onStoreError),
+    free: withMemoryFallback(store("free", deps), deps.redis, deps.onStoreError),
+    challenge: withMemoryFallback(store("challenge", deps), deps.redis, deps.onStoreError),
   };
   const limiter = (name: "free" | "challenge", limit: number) =>
     rateLimiter({
@@ -70,12 +74,18 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     const path = c.req.path;
     if (opsPaths.has(path) || c.req.method === "OPTIONS") return next();
     if (!paidPaths.has(path)) return free(c, next);
-    const paying = requestHeader(c, "payment-signature") ?? requestHeader(c, "x-payment");
+    const header = requestHeader(c, "payment-signature") ?? requestHeader(c, "x-payment");
+    // A header that carries no authorization pays for nothing: it is one more challenge.
+    const paying =
+      header !== undefined && header.length <= maxPaymentHeaderBytes && readPaymentHeader(header);
     if (!paying) return challenge(c, next);
     return next().then(async () => {
       // A paid check gives its challenge back: an honest client (one challenge, one payment per
-      // check) never runs out, one that only collects challenges does.
-      if (c.res.status === 200) await stores.challenge.decrement(keyGenerator(c));
+      // check) never runs out, one that only collects challenges does. A refused payment is
+      // never itself limited but counts as a challenge, so forged payments run out the budget.
+      const key = keyGenerator(c);
+      if (c.res.status === 200) await stores.challenge.decrement(key);
+      else if (c.res.status === 402) await stores.challenge.increment(key);
     });
   };
 }
@@ -95,34 +105,51 @@ function store(name: string, deps: RateLimitDeps): Store {
   });
 }
 
-// An unreachable Redis must not take the free routes down with it: count nothing, let it pass.
-function failOpen(inner: Store, onError?: (error: unknown) => void): Store {
-  const wrapped: Store = {
-    init: (options) => inner.init?.(options),
+/**
+ * An unreachable Redis must neither take the routes down nor lift the limits: while it fails,
+ * this replica counts alone in memory (a client may get one budget per replica meanwhile).
+ */
+function withMemoryFallback(
+  inner: Store,
+  redis: Redis | undefined,
+  onError?: (error: unknown) => void,
+): Store {
+  const fallback = new MemoryStore();
+  // Disconnected: count in memory now rather than queue the command for its timeout.
+  const down = redis ? redisDown(redis) : () => false;
+  return {
+    init: (options) => {
+      inner.init?.(options);
+      fallback.init(options);
+    },
     increment: async (key) => {
+      if (down()) return fallback.increment(key);
       try {
         return await inner.increment(key);
       } catch (error) {
         onError?.(error);
-        return { totalHits: 0, resetTime: undefined };
+        return fallback.increment(key);
       }
     },
     decrement: async (key) => {
+      if (down()) return fallback.decrement(key);
       try {
         await inner.decrement(key);
       } catch (error) {
         onError?.(error);
+        await fallback.decrement(key);
       }
     },
     resetKey: async (key) => {
+      if (down()) return fallback.resetKey(key);
       try {
         await inner.resetKey(key);
       } catch (error) {
         onError?.(error);
+        await fallback.resetKey(key);
       }
     },
   };
-  return wrapped;
 }
 
 /** The client's address: the socket's, or behind a trusted proxy the one it appended. */

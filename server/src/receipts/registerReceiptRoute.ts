@@ -10,6 +10,7 @@ import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
 import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import type { ReportSigner } from "../payments/attestation/createReportSigner";
+import { settleGraceSeconds } from "../payments/facilitator/reconcilePayments";
 
 const ReceiptBodySchema = ReceiptSchema.extend({}).openapi("Receipt");
 
@@ -150,7 +151,7 @@ async function answer(
     );
   }
   if (record.status !== "settled" || record.tx === null) {
-    const decidedBy = new Date((record.validBefore + 60) * 1000).toISOString();
+    const decidedBy = new Date((record.validBefore + settleGraceSeconds) * 1000).toISOString();
     return jsonError(
       c,
       409,

@@ -1,6 +1,7 @@
 import { type ChainFacts, ChainFactsSchema } from "@presend/shared/api/report";
 import type { Redis } from "ioredis";
 import type { SharedFactsCache } from "../chain/sharedFactsCache";
+import { redisDown } from "./redisDown";
 
 export type RedisFactsCacheOptions = {
   prefix?: string;
@@ -37,8 +38,11 @@ export function createRedisFactsCache(
     return parsed.success ? parsed.data : undefined;
   };
 
+  const down = redisDown(redis);
   return {
     async through(key, read, ttlFor) {
+      // A lost connection: straight upstream, not after a command timeout.
+      if (down()) return { facts: await read(), fromCache: false };
       let leased = false;
       try {
         const cached = await lookup(key);

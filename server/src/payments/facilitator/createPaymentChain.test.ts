@@ -5,7 +5,11 @@ import { authorizationTypes } from "@x402/evm";
 import { type Hex, parseSignature, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
+import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
+import { startFaultyRpc } from "../testing/startFaultyRpc";
 import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
+import { decidePayment } from "./reconcilePayments";
 
 const usdc = chains.base.usdc.address;
 const abi = artifacts.PresendStablecoin.abi;
@@ -94,6 +98,59 @@ describe("createPaymentChain (a real anvil chain)", () => {
     expect(await chain.authorizationUsed(payer.address, nonce(2))).toBe(true);
     expect(await chain.findAuthorizationTx(payer.address, nonce(2))).toBe(null);
     expect(await chain.authorizationCanceled(payer.address, nonce(2))).toBe(true);
+  });
+
+  it("finds the transfer and the cancellation through an endpoint that caps eth_getLogs ranges, walking back in ranges it serves", async () => {
+    const rpc = await startFaultyRpc(world.chains.base.rpcUrl);
+    try {
+      // Two blocks a request: the walk must step back from the head over every block since.
+      rpc.maxLogRange = 2;
+      const overProxy = () =>
+        createPaymentChain({ rpcUrl: rpc.url, chainId: chains.base.id, asset: usdc });
+      const capped = overProxy();
+      const transfer = await client.getTransactionReceipt({ hash: transferTx });
+      const since = Number(
+        (await client.getBlock({ blockNumber: transfer.blockNumber })).timestamp,
+      );
+      expect(
+        (await capped.findAuthorizationTx(payer.address, nonce(1), since))?.toLowerCase(),
+      ).toBe(transferTx.toLowerCase());
+      expect(await capped.authorizationCanceled(payer.address, nonce(2), since)).toBe(true);
+      // Ended, not stuck: an authorization never used is searched back to `since` and not found.
+      expect(await capped.findAuthorizationTx(payer.address, nonce(3), since)).toBe(null);
+      expect(rpc.calls.filter((method) => method === "eth_getLogs").length).toBeGreaterThan(3);
+      // Uncapped, the same search is one range.
+      rpc.maxLogRange = null;
+      rpc.calls.length = 0;
+      expect(await overProxy().findAuthorizationTx(payer.address, nonce(1), since)).not.toBe(null);
+      expect(rpc.calls.filter((method) => method === "eth_getLogs")).toHaveLength(1);
+
+      // A payment whose settlement answer was lost (no transaction learned) is decided through
+      // the capped endpoint: settled with the transfer, not left unknown.
+      rpc.maxLogRange = 2;
+      const records = createMemoryPaymentRecords();
+      const lost = samplePaymentRecord(1, {
+        payer: payer.address,
+        nonce: nonce(1),
+        payTo,
+        validBefore: since + 60,
+      });
+      await records.begin(lost);
+      const unknown = await records.markUnknown(lost, null);
+      if (unknown === undefined) throw new Error("the record was not kept");
+      expect(
+        await decidePayment({
+          records,
+          chain: overProxy(),
+          record: unknown,
+        }),
+      ).toMatchObject({
+        status: "settled",
+        tx: transferTx.toLowerCase(),
+      });
+    } finally {
+      await rpc.close();
+    }
   });
 
   it("reads an authorization never sent: unused, not cancelled", async () => {

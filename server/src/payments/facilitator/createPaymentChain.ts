@@ -1,3 +1,4 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import {
   type Address,
   createPublicClient,
@@ -21,6 +22,20 @@ const authorizationCanceled = parseAbiItem(
 
 /** How far back an AuthorizationUsed/Canceled event is looked for (Base: about a day of blocks). */
 const logWindowBlocks = 50_000n;
+/**
+ * The first eth_getLogs range asked for. Public endpoints cap ranges (often at 500 to 10,000
+ * blocks, some far lower): a refused range is halved until one is served, and that size is kept.
+ */
+const firstLogStepBlocks = 2_000n;
+/** At most this many eth_getLogs of one search: a search that needs more is retried later. */
+const maxLogRequests = 300;
+
+/**
+ * How long before an authorization's validBefore it can have been used: the server refuses one
+ * valid more than maxTimeoutSeconds + slack ahead (90 s), so its transfer cannot be older than
+ * this; the rest is margin for clocks.
+ */
+export const authorizationLookBackSeconds = 600;
 
 export type PaymentChain = {
   /** Chain id matches and the chain answers: payments can be verified and settled. */
@@ -29,13 +44,17 @@ export type PaymentChain = {
   authorizationUsed(payer: string, nonce: string): Promise<boolean>;
   /** "success" / "reverted" when mined, null when the chain does not know the transaction. */
   receiptStatus(tx: string): Promise<"success" | "reverted" | null>;
-  /** The transaction that emitted AuthorizationUsed(payer, nonce), if within the log window. */
-  findAuthorizationTx(payer: string, nonce: string): Promise<Hex | null>;
+  /**
+   * The transaction that emitted AuthorizationUsed(payer, nonce), if within the log window;
+   * `sinceSeconds` (chain time) bounds the search from below when the caller knows when it can
+   * have happened.
+   */
+  findAuthorizationTx(payer: string, nonce: string, sinceSeconds?: number): Promise<Hex | null>;
   /**
    * Whether the payer cancelled the authorization (EIP-3009 cancelAuthorization emitted
    * AuthorizationCanceled within the log window): its nonce is spent without a transfer.
    */
-  authorizationCanceled(payer: string, nonce: string): Promise<boolean>;
+  authorizationCanceled(payer: string, nonce: string, sinceSeconds?: number): Promise<boolean>;
   /** The chain's latest block time (seconds), the clock validBefore is judged by. */
   now(): Promise<number>;
 };
@@ -50,7 +69,9 @@ export type PaymentChainOptions = {
 
 /**
  * The payment chain as the server's own bookkeeping reads it: is it up, did an authorization
- * settle and in which transaction. Answers are capped at 1 MB and each call is bounded in time.
+ * settle and in which transaction. Only reads every public endpoint serves: the token's
+ * authorizationState, a known transaction's receipt, and eth_getLogs over ranges walked back in
+ * steps the endpoint accepts. Answers are capped at 1 MB and each call is bounded in time.
  * @example const chain = createPaymentChain({ rpcUrl, chainId: 8453, asset: usdc });
  */
 export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
@@ -61,18 +82,49 @@ export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
       retryCount: 0,
     }),
   });
+  // The range size the endpoint last served; shrinks when it refuses one.
+  let logStep = firstLogStepBlocks;
+  /**
+   * The event's logs, walking back from the latest block in ranges the endpoint serves, until
+   * one has the event, the range starts before `sinceSeconds`, or the log window ends.
+   */
   async function recentLogs(
     event: typeof authorizationUsed | typeof authorizationCanceled,
     payer: string,
     nonce: string,
+    sinceSeconds?: number,
   ) {
     const latest = await client.getBlockNumber();
-    return client.getLogs({
-      address: options.asset,
-      event,
-      args: { authorizer: payer as Address, nonce: nonce as Hex },
-      fromBlock: latest > logWindowBlocks ? latest - logWindowBlocks : 0n,
-      toBlock: latest,
+    const floor = latest > logWindowBlocks ? latest - logWindowBlocks : 0n;
+    let to = latest;
+    for (let requests = 0; requests < maxLogRequests; requests++) {
+      const from = to - logStep + 1n > floor ? to - logStep + 1n : floor;
+      let logs: Awaited<ReturnType<typeof client.getLogs<typeof event>>>;
+      try {
+        logs = await client.getLogs({
+          address: options.asset,
+          event,
+          args: { authorizer: payer as Address, nonce: nonce as Hex },
+          fromBlock: from,
+          toBlock: to,
+        });
+      } catch (error) {
+        // A range too large for this endpoint (or a failed read): ask for less; past one
+        // block the endpoint is not answering at all.
+        if (to - from === 0n) throw error;
+        logStep = (to - from + 1n) / 2n;
+        continue;
+      }
+      if (logs.length > 0) return logs;
+      if (from === floor) return [];
+      if (sinceSeconds !== undefined) {
+        const start = await client.getBlock({ blockNumber: from });
+        if (Number(start.timestamp) < sinceSeconds) return [];
+      }
+      to = from - 1n;
+    }
+    throw new UpstreamError("the payment chain's logs could not be searched in time", {
+      code: "log_search_exhausted",
     });
   }
   return {
@@ -99,12 +151,12 @@ export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
         throw error;
       }
     },
-    async findAuthorizationTx(payer, nonce) {
-      const logs = await recentLogs(authorizationUsed, payer, nonce);
+    async findAuthorizationTx(payer, nonce, sinceSeconds) {
+      const logs = await recentLogs(authorizationUsed, payer, nonce, sinceSeconds);
       return logs[0]?.transactionHash ?? null;
     },
-    async authorizationCanceled(payer, nonce) {
-      return (await recentLogs(authorizationCanceled, payer, nonce)).length > 0;
+    async authorizationCanceled(payer, nonce, sinceSeconds) {
+      return (await recentLogs(authorizationCanceled, payer, nonce, sinceSeconds)).length > 0;
     },
     async now() {
       return Number((await client.getBlock({ blockTag: "latest" })).timestamp);

@@ -81,6 +81,39 @@ describe("reconcilePayments", () => {
     expect(await records.byAuthorization(usedUnfound)).toMatchObject({ status: "unknown" });
   });
 
+  it("holds the grace to the second: unused at validBefore + grace is still open (pending or unknown), one second later failed", async () => {
+    const validBefore = 1_900_000_000;
+    const atBoundary = async (now: number) => {
+      const records = createMemoryPaymentRecords();
+      const pending = samplePaymentRecord(10, { validBefore });
+      const unknown = samplePaymentRecord(11, { validBefore });
+      await records.begin(pending);
+      await records.begin(unknown);
+      await records.markUnknown(unknown, null);
+      const result = await reconcilePayments({
+        records,
+        chain: fakePaymentChain({ now, used: new Map() }),
+      });
+      return {
+        result,
+        pending: (await records.byAuthorization(pending))?.status,
+        unknown: (await records.byAuthorization(unknown))?.status,
+      };
+    };
+    expect(await atBoundary(validBefore + settleGraceSeconds)).toEqual({
+      result: { settled: 0, failed: 0, open: 2 },
+      pending: "pending",
+      unknown: "unknown",
+    });
+    expect(await atBoundary(validBefore + settleGraceSeconds + 1)).toEqual({
+      result: { settled: 0, failed: 2, open: 0 },
+      pending: "failed",
+      unknown: "failed",
+    });
+    // The grace is the chain's minute of blocks and clocks, not less.
+    expect(settleGraceSeconds).toBe(60);
+  });
+
   it("changes nothing while the chain cannot be read", async () => {
     const records = createMemoryPaymentRecords();
     const record = samplePaymentRecord(6, { validBefore: 1 });

@@ -1,6 +1,6 @@
 import type { Hex } from "viem";
 import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
-import type { PaymentChain } from "./createPaymentChain";
+import { authorizationLookBackSeconds, type PaymentChain } from "./createPaymentChain";
 import { settlementOf } from "./withPaymentRecords";
 
 /** How long after validBefore the chain is given to show a transfer (blocks, clock skew). */
@@ -62,10 +62,11 @@ export async function decidePayment(options: {
   const { records, chain, record } = options;
   const key = { payer: record.payer, nonce: record.nonce };
   if (await chain.authorizationUsed(record.payer, record.nonce)) {
-    const tx = await settlementOf(chain, key, record.tx as Hex | null);
+    const tx = await settlementOf(chain, key, record.tx as Hex | null, record.validBefore);
     if (tx !== null) return (await records.markSettled(key, tx)) ?? record;
     // Used without a transfer: the payer cancelled it, which spends the nonce for good.
-    if (await chain.authorizationCanceled(record.payer, record.nonce)) {
+    const since = record.validBefore - authorizationLookBackSeconds;
+    if (await chain.authorizationCanceled(record.payer, record.nonce, since)) {
       return (await records.markFailed(key)) ?? record;
     }
     return record;

@@ -5,7 +5,7 @@ import { type Hex, isHash } from "viem";
 import { cachedProbe } from "../../health/cachedProbe";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import { authorizationOf } from "./authorizationOf";
-import type { PaymentChain } from "./createPaymentChain";
+import { authorizationLookBackSeconds, type PaymentChain } from "./createPaymentChain";
 
 /** The refusal reason when the payment chain cannot be read: nothing can be verified or charged. */
 export const paymentNetworkUnavailable = "payment_network_unavailable";
@@ -120,13 +120,15 @@ export function withPaymentRecords(
       used = null;
     }
     if (used) {
-      const tx = await settlementOf(chain, key, candidate);
+      const validBefore = Number(authorization.validBefore);
+      const tx = await settlementOf(chain, key, candidate, validBefore);
       if (tx !== null) {
         await record(() => records.markSettled(key, tx));
         return { success: true, transaction: tx, ...base, amount: authorization.value.toString() };
       }
       // Used without a transfer: the payer cancelled it (cancelAuthorization); it never can pay.
-      if (await chain.authorizationCanceled(key.payer, key.nonce).catch(() => false)) {
+      const since = validBefore - authorizationLookBackSeconds;
+      if (await chain.authorizationCanceled(key.payer, key.nonce, since).catch(() => false)) {
         await record(() => records.markFailed(key));
         return failure(authorizationCanceled);
       }
@@ -164,12 +166,14 @@ export async function settlementOf(
   chain: PaymentChain,
   key: { payer: string; nonce: string },
   candidate: Hex | null,
+  validBefore: number,
 ): Promise<Hex | null> {
   if (candidate !== null) {
     const status = await chain.receiptStatus(candidate).catch(() => null);
     if (status === "success") return candidate;
   }
-  return chain.findAuthorizationTx(key.payer, key.nonce).catch(() => null);
+  const since = validBefore - authorizationLookBackSeconds;
+  return chain.findAuthorizationTx(key.payer, key.nonce, since).catch(() => null);
 }
 
 function isTx(value: unknown): value is Hex {

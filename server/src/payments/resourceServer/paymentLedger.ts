@@ -12,13 +12,13 @@ import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
+import { holdLease, type Lease } from "../../paymentRecords/holdLease";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
-import { maxTimeoutSeconds } from "../createPayments";
 import { authorizationOf } from "../facilitator/authorizationOf";
 import type { PaymentChain } from "../facilitator/createPaymentChain";
-import { decidePayment } from "../facilitator/reconcilePayments";
+import { decidePayment, settleGraceSeconds } from "../facilitator/reconcilePayments";
 import { paymentNetworkUnavailable } from "../facilitator/withPaymentRecords";
 
 /** Header naming where the report of a payment with an unknown outcome can be fetched. */
@@ -33,7 +33,15 @@ export type PaymentLedgerOptions = {
   settlementReceipt: SettlementReceipt;
   /** Decides a retried payment whose outcome is open, so a retry need not wait for the reconciler. */
   chain: PaymentChain;
+  /** Where lock-store faults are reported (default: stderr). */
+  onError?: (error: unknown) => void;
 };
+
+/**
+ * How long a lock outlives a replica that died holding it; renewed every third of it while the
+ * request runs, so a slow settlement keeps it and a retry after a dead replica waits seconds.
+ */
+export const leaseTtlMs = 6_000;
 
 /** The path a payer fetches a payment's report from, knowing only the authorization. */
 export function authorizationReceiptPath(payer: string, nonce: string): string {
@@ -53,8 +61,24 @@ export function authorizationReceiptPath(payer: string, nonce: string): string {
  */
 export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<AppEnv> {
   const { records, lock } = options;
-  // Held at most as long as a request can take: verification, the engine, settlement.
-  const lockTtlMs = (maxTimeoutSeconds + 120) * 1000;
+  const onError =
+    options.onError ?? ((error: unknown) => console.error("presend: payment lock", String(error)));
+  /** A lease on `key`, null when held elsewhere, or the 503 answer when the lock store is down. */
+  async function lease(c: Context<AppEnv>, key: string): Promise<Lease | null | Response> {
+    try {
+      return await holdLease(lock, key, leaseTtlMs, onError);
+    } catch (error) {
+      // Without the lock two replicas could both run and settle one payment: fail closed,
+      // before anything is verified or settled.
+      onError(error);
+      return jsonError(
+        c,
+        503,
+        "payment_record_unavailable",
+        "The payment could not be registered before paying (the shared lock store does not answer), so it was not taken. Nothing was charged; try again shortly.",
+      );
+    }
+  }
   return async function paymentLedger(c, next) {
     const headers = c.req.raw.headers;
     const header = headers.get("payment-signature") ?? headers.get("x-payment");
@@ -68,8 +92,9 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     if (paymentId === null) return authorized(c, next, authorization);
     // A retry with the same payment id is answered from its record: never verified or charged
     // again, whatever authorization it carries.
-    const idLockKey = `payment-id:${paymentId}`;
-    if (!(await lock.tryAcquire(idLockKey, lockTtlMs))) {
+    const held = await lease(c, `payment-id:${paymentId}`);
+    if (held instanceof Response) return held;
+    if (held === null) {
       return jsonError(
         c,
         409,
@@ -84,7 +109,7 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
       c.set("paymentId", { id: paymentId, requestHash });
       return await authorized(c, next, authorization);
     } finally {
-      await lock.release(idLockKey);
+      await held.release();
     }
   };
 
@@ -94,8 +119,9 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     authorization: NonNullable<ReturnType<typeof authorizationOf>>,
   ) {
     const key = { payer: authorization.payer, nonce: authorization.nonce };
-    const lockKey = `${key.payer.toLowerCase()}:${key.nonce.toLowerCase()}`;
-    if (!(await lock.tryAcquire(lockKey, lockTtlMs))) {
+    const held = await lease(c, `${key.payer.toLowerCase()}:${key.nonce.toLowerCase()}`);
+    if (held instanceof Response) return held;
+    if (held === null) {
       return jsonError(
         c,
         409,
@@ -107,11 +133,25 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
       const existing = await records.byAuthorization(key).catch(() => undefined);
       if (existing !== undefined) return alreadyUsed(c, existing, options.publicUrl);
       c.set("authorization", authorization);
-      await next();
+      try {
+        await next();
+      } catch (error) {
+        // Something failed once the payment may have been sent: the record, not the exception,
+        // says what the payer gets. No record means nothing was written, so nothing was settled.
+        const record = await records.byAuthorization(key).catch(() => undefined);
+        if (record === undefined || record.status === "failed") throw error;
+        onError(error);
+        c.res = undefined;
+        c.res =
+          record.status === "settled" && record.tx
+            ? await settledReport(c, record, record.tx, options)
+            : unknownOutcome(c, record, options.publicUrl);
+        return;
+      }
       const record = await records.byAuthorization(key).catch(() => undefined);
       return finish(c, record ?? null);
     } finally {
-      await lock.release(lockKey);
+      await held.release();
     }
   }
 
@@ -247,7 +287,7 @@ function requestHashOf(path: string, body: string): string {
 
 function unknownOutcome(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {
   const path = authorizationReceiptPath(record.payer, record.nonce);
-  const decidedBy = new Date((record.validBefore + 60) * 1000).toISOString();
+  const decidedBy = new Date((record.validBefore + settleGraceSeconds) * 1000).toISOString();
   const response = jsonError(
     c,
     502,

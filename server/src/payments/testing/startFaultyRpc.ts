@@ -25,8 +25,15 @@ export type FaultMode =
 export type FaultyRpc = {
   url: string;
   mode: FaultMode;
+  /**
+   * With any mode: eth_getLogs over more blocks than this is refused with a JSON-RPC error, as
+   * public endpoints cap ranges (null: no cap).
+   */
+  maxLogRange: number | null;
   /** JSON-RPC methods seen since start, in order. */
   calls: string[];
+  /** `hugeBody`: how many answers were started and how many bytes of them went out in all. */
+  hugeBody: { answers: number; bytesSent: number };
   close(): Promise<void>;
 };
 
@@ -40,7 +47,14 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
   let down = false;
   let swallowed = false;
   let current: FaultMode = "pass";
-  const proxy: FaultyRpc = { url: "", mode: "pass", calls: [], close: async () => {} };
+  const proxy: FaultyRpc = {
+    url: "",
+    mode: "pass",
+    maxLogRange: null,
+    calls: [],
+    hugeBody: { answers: 0, bytesSent: 0 },
+    close: async () => {},
+  };
 
   const forward = async (body: string) => {
     const answer = await fetch(upstream, {
@@ -78,10 +92,14 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
       response.writeHead(200, { "content-type": "application/json" });
       const chunk = `"${"x".repeat(1024 * 1024 - 2)}"`;
       let sent = 0;
+      proxy.hugeBody.answers++;
+      // Each chunk is counted once the socket took it: a reader that stops early stops this.
       const write = () => {
         while (sent < 50) {
           sent++;
-          if (!response.write(chunk)) return void response.once("drain", write);
+          const more = response.write(chunk);
+          proxy.hugeBody.bytesSent += chunk.length;
+          if (!more) return void response.once("drain", write);
         }
         response.end();
       };
@@ -105,6 +123,23 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
           error: { code: -32000, message: "header not found" },
         }),
       );
+    }
+    const cap = proxy.maxLogRange;
+    if (cap !== null && !Array.isArray(parsed) && hasMethod("eth_getLogs")) {
+      const [filter] = (parsed as { params?: Array<{ fromBlock?: string; toBlock?: string }> })
+        .params ?? [{}];
+      const from = Number(filter?.fromBlock ?? 0);
+      const to = Number(filter?.toBlock ?? Number.MAX_SAFE_INTEGER);
+      if (!(to - from + 1 <= cap)) {
+        response.writeHead(200, { "content-type": "application/json" });
+        return void response.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: parsed.id,
+            error: { code: -32600, message: `eth_getLogs is limited to a ${cap} block range` },
+          }),
+        );
+      }
     }
     if (hasMethod("eth_sendRawTransaction")) {
       if (mode === "swallowFirstSend" && !swallowed) {

@@ -1,0 +1,43 @@
+import { sharedWorld } from "@presend/devnet/testing";
+import { chains } from "@presend/shared/chains/chains";
+import { describe, expect, it } from "vitest";
+import { createPaymentChain } from "../payments/facilitator/createPaymentChain";
+import { clockCheck, maxClockSkewSeconds } from "./clockCheck";
+
+// The local Base mines a block every second, as Base does every two: its latest block is the
+// chain's clock.
+const world = sharedWorld();
+const chain = createPaymentChain({
+  rpcUrl: world.chains.base.rpcUrl,
+  chainId: chains.base.id,
+  asset: chains.base.usdc.address,
+});
+const offBy = (seconds: number) =>
+  clockCheck({ chainNow: () => chain.now(), clock: () => Date.now() + seconds * 1000 })();
+
+describe("clockCheck against a real chain", () => {
+  it("is ready with a clock within a few seconds of the chain's, either way", async () => {
+    for (const seconds of [0, -3, 3]) expect(await offBy(seconds)).toEqual({ ready: true });
+  });
+
+  it("reports a clock 200 s behind or an hour ahead unready, naming the skew", async () => {
+    const behind = await offBy(-200);
+    expect(behind).toMatchObject({ ready: false });
+    expect(behind.ready === false && behind.reason).toMatch(/clock is (19|20)\d s behind/);
+    const ahead = await offBy(3600);
+    expect(ahead.ready === false && ahead.reason).toMatch(/clock is 360\d s ahead/);
+  });
+
+  it("draws the line past the tolerance", async () => {
+    expect((await offBy(maxClockSkewSeconds + 10)).ready).toBe(false);
+    expect((await offBy(-(maxClockSkewSeconds + 10))).ready).toBe(false);
+  });
+
+  it("says nothing about the clock when the chain cannot be read", async () => {
+    const check = clockCheck({
+      chainNow: () => Promise.reject(new Error("down")),
+      clock: () => 0,
+    });
+    expect(await check()).toEqual({ ready: true });
+  });
+});
