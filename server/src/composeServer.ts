@@ -20,6 +20,7 @@ import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
 import { loadAttestationKey } from "./payments/attestation/loadAttestationKey";
+import { openSqliteChannelStore } from "./payments/channels/openSqliteChannelStore";
 import {
   type CreatePaymentsOptions,
   createPayments,
@@ -128,15 +129,26 @@ export async function composeServer(
     options.records ??
     operations.records ??
     openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
+  if (config.receiverAuthorizerKey && config.databaseUrl) {
+    // Replicas must share their channels atomically; only a single server's SQLite does so today.
+    throw new ConfigError(
+      "RECEIVER_AUTHORIZER_KEY: batch-settlement channels are kept in SQLite, one server only; unset it or DATABASE_URL",
+    );
+  }
+  const channelStore = config.receiverAuthorizerKey
+    ? openSqliteChannelStore(join(config.dataDir, "channels.sqlite"))
+    : undefined;
   const payments = await createPayments(
     {
       baseRpcUrl: options.paymentRpcUrl ?? (rpcUrls.base[0] as string),
       facilitator,
       payTo,
       attestationKey,
+      ...(config.receiverAuthorizerKey && { receiverAuthorizerKey: config.receiverAuthorizerKey }),
     },
     records,
     {
+      ...(channelStore && { channelStore }),
       ...(options.onTiming ? { onTiming: options.onTiming } : {}),
       ...(options.confirmationTimeoutMs !== undefined && {
         confirmationTimeoutMs: options.confirmationTimeoutMs,
@@ -201,6 +213,7 @@ export async function composeServer(
     reconciling = reconcile().catch(() => {});
   }, reconcileIntervalMs);
   timer.unref();
+  payments.channels?.start();
   return {
     app,
     engine,
@@ -214,7 +227,12 @@ export async function composeServer(
     async close() {
       clearInterval(timer);
       identity?.stop();
+      // Outstanding vouchers are claimed and settled before the store closes.
+      await payments.channels?.stop().catch((error: unknown) => {
+        operations.logger.error({ error: String(error) }, "channel flush failed");
+      });
       await reconciling;
+      await channelStore?.close();
       await records.close();
       await operations.close();
     },

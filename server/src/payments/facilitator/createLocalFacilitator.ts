@@ -2,6 +2,7 @@ import { x402Facilitator } from "@x402/core/facilitator";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { Network, SupportedResponse } from "@x402/core/types";
 import { toFacilitatorEvmSigner } from "@x402/evm";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/facilitator";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import {
   type Abi,
@@ -28,6 +29,8 @@ export type LocalFacilitatorOptions = {
   rpcTimeoutMs?: number;
   /** How long a settlement may take to be mined before it is reported pending (default 30 s). */
   confirmationTimeoutMs?: number;
+  /** Also settle x402 `batch-settlement` (deposits, claims, settlements, refunds), same queue. */
+  batchSettlement?: boolean;
 };
 
 export type LocalFacilitator = FacilitatorClient & {
@@ -104,6 +107,9 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
     getCode: (args) => client.getCode(args),
   });
   const facilitator = new x402Facilitator().register(options.network, new ExactEvmScheme(signer));
+  if (options.batchSettlement) {
+    facilitator.register(options.network, new BatchSettlementEvmScheme(signer));
+  }
   return {
     address: account.address,
     broadcastFor(payer, nonce) {

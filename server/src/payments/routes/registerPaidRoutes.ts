@@ -24,6 +24,7 @@ import {
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
+import { channelLedger } from "../channels/channelLedger";
 import type { Payments } from "../createPayments";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
@@ -54,12 +55,12 @@ export type PaidRoutesDeps = {
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
-  const { config } = deps.payments;
+  const { config, channels } = deps.payments;
   const routes: RoutesConfig = Object.fromEntries(
     Object.values(paidRoutes).map((route) => [
       `POST ${route.path}`,
       {
-        accepts: deps.payments.paymentOption(route.path),
+        accepts: deps.payments.accepts(route.path),
         resource: `${publicUrl}${route.path}`,
         description: route.description,
         mimeType: "application/json",
@@ -87,6 +88,18 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       settlementReceipt: deps.payments.settlementReceipt,
       chain: deps.payments.chain,
     }),
+    ...(channels
+      ? [
+          channelLedger({
+            records: deps.records,
+            store: channels.store,
+            payTo: config.payTo,
+            network: config.network,
+            publicUrl,
+            signReport: deps.payments.signReport,
+          }),
+        ]
+      : []),
     paymentEnvelope({ route, payments: deps.payments, resourceUrl: `${publicUrl}${route.path}` }),
     x402,
   ];

@@ -27,6 +27,8 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   /** Another payment record store or lock (the bench measures without the write-ahead one). */
   records?: PaymentRecordStore;
   lock?: InFlightLock;
+  /** Offers batch-settlement channels beside exact, this key authorizing claims and refunds. */
+  receiverAuthorizerKey?: `0x${string}`;
 };
 
 export type PaidStack = {
@@ -56,7 +58,14 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "presend-paid-"));
   const publicUrl = options.publicUrl ?? "http://presend.test";
   // The same composition `npm start` runs, with no cache so every paid check reads the chain.
-  const config = loadConfig({ DATA_DIR: dataDir, CACHE_TTL_MS: "0", RPC_TIMEOUT_MS: "2000" });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    CACHE_TTL_MS: "0",
+    RPC_TIMEOUT_MS: "2000",
+    ...(options.receiverAuthorizerKey && {
+      RECEIVER_AUTHORIZER_KEY: options.receiverAuthorizerKey,
+    }),
+  });
   const withRpcUrls = { ...config, rpcUrls: options.rpcUrls ?? {} };
   const composed = await composeServer(worldConfig(withRpcUrls, world), {
     publicUrl,

@@ -1,0 +1,169 @@
+import { nativeUsdcDomain } from "@presend/shared/chains/chains";
+import type { FacilitatorClient } from "@x402/core/server";
+import type { Network, PaymentPayload, SettleResponse } from "@x402/core/types";
+import {
+  type AuthorizerSigner,
+  type BatchSettlementVoucherClaim,
+  isBatchSettlementClaimPayload,
+  isBatchSettlementEnrichedRefundPayload,
+} from "@x402/evm";
+import { computeChannelId } from "@x402/evm/batch-settlement/client";
+import {
+  type BatchSettlementChannelManager,
+  BatchSettlementEvmScheme,
+} from "@x402/evm/batch-settlement/server";
+import type { Address, Hex, TypedDataDefinition } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { AuthorizationKey, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { ChannelStore } from "./channelStore";
+
+/** How the channel manager claims, settles and refunds (seconds). */
+export const channelSchedule = {
+  claimIntervalSecs: 60,
+  settleIntervalSecs: 300,
+  refundIntervalSecs: 3_600,
+  /** A channel with no request for this long is refunded (claimed first). */
+  idleRefundSecs: 24 * 3_600,
+} as const;
+
+/** The payer's timed-withdrawal delay the server asks for (the escrow's minimum). */
+export const channelWithdrawDelaySeconds = 900;
+
+export type ChannelsOptions = {
+  network: Network;
+  payTo: Address;
+  asset: Address;
+  /** The server's key that authorizes claims and refunds (the channel's receiverAuthorizer). */
+  receiverAuthorizerKey: Hex;
+  store: ChannelStore;
+  records: PaymentRecordStore;
+  onError?: (error: unknown) => void;
+};
+
+export type Channels = {
+  /** The official server scheme, registered on the resource server beside `exact`. */
+  scheme: BatchSettlementEvmScheme;
+  store: ChannelStore;
+  receiverAuthorizer: Address;
+  /** The route's `batch-settlement` payment option (same payTo, price and asset as `exact`). */
+  option(amount: string, maxTimeoutSeconds: number): ChannelOption;
+  /** Builds the channel manager over the facilitator the resource server uses. */
+  manage(facilitator: FacilitatorClient): BatchSettlementChannelManager;
+  /** The channel manager built by `manage` (claims, settlement, refunds on demand). */
+  manager(): BatchSettlementChannelManager;
+  /** Starts claiming, settling and refunding idle channels on the schedule. */
+  start(): void;
+  /** Stops the schedule and claims and settles what is outstanding (the drain). */
+  stop(): Promise<void>;
+};
+
+export type ChannelOption = {
+  scheme: "batch-settlement";
+  network: Network;
+  payTo: Address;
+  price: { asset: Address; amount: string; extra: Record<string, unknown> };
+  maxTimeoutSeconds: number;
+};
+
+/**
+ * The x402 `batch-settlement` scheme on the server side, with the official `@x402/evm` scheme and
+ * channel manager only: channels in the durable ChannelStore, a receiver authorizer the server
+ * owns, and claims that mark the payment records of the vouchers they cover settled (with the
+ * claim transaction), so every voucher-paid request ends `settled` like an `exact` one.
+ * @example const channels = createChannels({ network, payTo, asset, receiverAuthorizerKey, store, records });
+ */
+export function createChannels(options: ChannelsOptions): Channels {
+  const { store, records, network } = options;
+  const onError =
+    options.onError ?? ((error: unknown) => console.error("presend: channels", String(error)));
+  const authorizer = privateKeyToAccount(options.receiverAuthorizerKey);
+  const receiverAuthorizerSigner: AuthorizerSigner = {
+    address: authorizer.address,
+    signTypedData: (params) => authorizer.signTypedData(params as TypedDataDefinition),
+  };
+  const scheme = new BatchSettlementEvmScheme(options.payTo, {
+    receiverAuthorizerSigner,
+    storage: store,
+    withdrawDelay: channelWithdrawDelaySeconds,
+  });
+  let manager: BatchSettlementChannelManager | null = null;
+
+  /** After a claim (or a refund, which claims first) mined: the records it covers are settled. */
+  async function recordClaims(claims: BatchSettlementVoucherClaim[], tx: string) {
+    for (const claim of claims) {
+      const channelId = computeChannelId(claim.voucher.channel, network);
+      const claimed = BigInt(claim.totalClaimed);
+      const covered = (await store.unclaimedCharges(channelId)).filter(
+        (charge) => charge.cumulative <= claimed,
+      );
+      const settled: AuthorizationKey[] = [];
+      const notCharged: AuthorizationKey[] = [];
+      for (const charge of covered) {
+        // One ceiling is charged once: an attempt not committed beside a committed one at the
+        // same ceiling was the one refused; a lone one was charged (the process stopped before
+        // it marked the commit).
+        const sibling = covered.some(
+          (other) => other !== charge && other.committed && other.cumulative === charge.cumulative,
+        );
+        (charge.committed || !sibling ? settled : notCharged).push(charge.key);
+      }
+      for (const key of settled) await records.markSettled(key, tx);
+      for (const key of notCharged) await records.markFailed(key);
+      await store.markClaimed([...settled, ...notCharged], tx);
+    }
+  }
+
+  function recording(facilitator: FacilitatorClient): FacilitatorClient {
+    return {
+      verify: (payload, requirements) => facilitator.verify(payload, requirements),
+      async settle(payload: PaymentPayload, requirements): Promise<SettleResponse> {
+        const result = await facilitator.settle(payload, requirements);
+        const raw: unknown = payload.payload;
+        const claims =
+          isBatchSettlementClaimPayload(raw) || isBatchSettlementEnrichedRefundPayload(raw)
+            ? (raw as { claims?: BatchSettlementVoucherClaim[] }).claims
+            : undefined;
+        if (result.success && result.transaction && claims) {
+          await recordClaims(claims, result.transaction).catch(onError);
+        }
+        return result;
+      },
+      getSupported: () => facilitator.getSupported(),
+    };
+  }
+
+  return {
+    scheme,
+    store,
+    receiverAuthorizer: authorizer.address,
+    option: (amount, maxTimeoutSeconds) => ({
+      scheme: "batch-settlement",
+      network,
+      payTo: options.payTo,
+      price: { asset: options.asset, amount, extra: { ...nativeUsdcDomain } },
+      maxTimeoutSeconds,
+    }),
+    manage(facilitator) {
+      manager = scheme.createChannelManager(recording(facilitator), network, options.asset);
+      return manager;
+    },
+    manager() {
+      if (manager === null) throw new Error("the channel manager is built with manage()");
+      return manager;
+    },
+    start() {
+      const idleMs = channelSchedule.idleRefundSecs * 1000;
+      manager?.start({
+        claimIntervalSecs: channelSchedule.claimIntervalSecs,
+        settleIntervalSecs: channelSchedule.settleIntervalSecs,
+        refundIntervalSecs: channelSchedule.refundIntervalSecs,
+        selectRefundChannels: (channels, context) =>
+          channels.filter((channel) => context.now - channel.lastRequestTimestamp >= idleMs),
+        onError,
+      });
+    },
+    async stop() {
+      await manager?.stop({ flush: true });
+    },
+  };
+}
