@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
-import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from "@x402/core/http";
-import type { PaymentPayload } from "@x402/core/types";
+import { decodePaymentResponseHeader } from "@x402/core/http";
 import type { MiddlewareHandler } from "hono";
 import { bytesToHex } from "viem";
 import type { AppEnv } from "../../http/appEnv";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { ReportSigner } from "../attestation/createReportSigner";
 import { authorizationReceiptPath, receiptLocationHeader } from "../resourceServer/paymentLedger";
-import { channelPaymentOf, channelRecordNonce } from "./channelPaymentOf";
+import { channelRecordNonce } from "./channelPaymentOf";
 import type { ChannelStore } from "./channelStore";
+import { readChannelPaymentHeader } from "./readChannelPaymentHeader";
 
 /**
  * A channel payment's record has no expiry of its own: it is decided by the claim that covers
@@ -51,7 +51,7 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
     ((error: unknown) => console.error("presend: channel ledger", String(error)));
   return async function channelLedger(c, next) {
     const header = c.req.header("payment-signature") ?? c.req.header("x-payment");
-    const payment = header === undefined ? null : channelPaymentOf(decoded(header));
+    const payment = readChannelPaymentHeader(header);
     if (payment === null) return next();
     const key = {
       payer: payment.payer,
@@ -106,14 +106,6 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
       onError(error);
     }
   };
-}
-
-function decoded(header: string): Pick<PaymentPayload, "payload"> {
-  try {
-    return decodePaymentSignatureHeader(header);
-  } catch {
-    return { payload: {} };
-  }
 }
 
 function settled(header: string | null): boolean {

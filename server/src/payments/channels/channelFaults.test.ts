@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { devnetAccounts, devnetClient, devnetPrivateKey } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
+import { chains } from "@presend/shared/chains/chains";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentPayload } from "@x402/core/types";
+import { type BatchSettlementVoucherPayload, toClientEvmSigner } from "@x402/evm";
+import {
+  BatchSettlementEvmScheme as ChannelClientScheme,
+  signVoucher,
+} from "@x402/evm/batch-settlement/client";
+import { x402Client, x402HTTPClient } from "@x402/fetch";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
+
+// Channel payments when things go wrong, over the paid API with the official client scheme on a
+// payment lane of the shared world: the server replaced between vouchers and claim (the next one
+// claims every voucher from the durable store and settles their records), a replayed voucher
+// and a voucher beyond the deposit (refused before the engine runs, nothing recorded).
+const { world, lane, fund } = sharedPaymentWorld();
+const network = `eip155:${chains.base.id}` as const;
+const price = routePrices.check;
+const deposit = 3n * price;
+const payer = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-faults-payer`));
+const sessionKey = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-faults-session`));
+const receiverAuthorizerKey = devnetPrivateKey(`lane-${lane.index}-receiver-authorizer`);
+const body = { address: devnetAccounts.activeOnBase.address };
+
+describe("channel payments across a server restart, a replay and an overdraft", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "presend-channel-faults-"));
+  let first: PaidStack;
+  let second: PaidStack;
+  const chainClient = devnetClient("base", world.chains.base.rpcUrl);
+  const scheme = new ChannelClientScheme(toClientEvmSigner(payer, chainClient), {
+    voucherSigner: toClientEvmSigner(sessionKey),
+    depositStrategy: () => deposit,
+  });
+  const client = new x402HTTPClient(new x402Client().register(network, scheme));
+  const post = (stack: PaidStack, headers: Record<string, string> = {}) =>
+    stack.app.request("/check", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+  /** One check paid through the client scheme; returns the answer and the header it sent. */
+  async function pay(stack: PaidStack) {
+    const challenge = await post(stack);
+    const required = client.getPaymentRequiredResponse(
+      (name) => challenge.headers.get(name),
+      await challenge.json(),
+    );
+    const payload = await client.createPaymentPayload(required);
+    const headers = client.encodePaymentSignatureHeader(payload);
+    const response = await post(stack, headers);
+    await client.processPaymentResult(
+      payload,
+      (name) => response.headers.get(name),
+      response.status,
+    );
+    return { response, headers, payload };
+  }
+  const refusal = (response: Response) =>
+    decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "").error;
+  let lastHeaders: Record<string, string> = {};
+  let lastPayload: PaymentPayload;
+  let payToAtStart: bigint;
+
+  beforeAll(async () => {
+    await fund(payer.address, deposit);
+    first = await startPaidStack({ world, dataDir, receiverAuthorizerKey });
+    payToAtStart = await first.usdcBalance(lane.payTo.address);
+  });
+  afterAll(async () => {
+    await first?.stop();
+    await second?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("takes a deposit and two vouchers on the first server, which then stops answering", async () => {
+    for (let check = 1; check <= 3; check += 1) {
+      const { response, headers, payload } = await pay(first);
+      expect(response.status, `check ${check}`).toBe(200);
+      lastHeaders = headers;
+      lastPayload = payload;
+    }
+    expect(await first.records.count("pending")).toBe(3);
+  });
+
+  it("the next server on the same data refuses the replayed voucher and runs nothing for it", async () => {
+    second = await startPaidStack({ world, dataDir, receiverAuthorizerKey });
+    const replay = await post(second, lastHeaders);
+    expect(replay.status).toBe(402);
+    expect(refusal(replay)).toBe("invalid_batch_settlement_evm_cumulative_amount_mismatch");
+    expect(await second.records.count()).toBe(3);
+  });
+
+  it("refuses a voucher beyond the deposit, at the right cumulative, before the engine runs", async () => {
+    const raw = lastPayload.payload as unknown as BatchSettlementVoucherPayload;
+    const over: PaymentPayload = {
+      ...lastPayload,
+      payload: {
+        type: "voucher",
+        channelConfig: raw.channelConfig,
+        voucher: await signVoucher(
+          toClientEvmSigner(sessionKey),
+          raw.voucher.channelId,
+          String(deposit + price),
+          network,
+        ),
+      },
+    };
+    const answer = await post(second, client.encodePaymentSignatureHeader(over));
+    expect(answer.status).toBe(402);
+    expect(refusal(answer)).toBe("invalid_batch_settlement_evm_cumulative_exceeds_balance");
+    expect(await second.records.count()).toBe(3);
+  });
+
+  it("claims the first server's vouchers: every record settled, payTo paid exactly", async () => {
+    const claims = await second.payments.channels?.manager().claim();
+    expect(claims).toHaveLength(1);
+    expect(await second.records.count("settled")).toBe(3);
+    expect(await second.records.count("pending")).toBe(0);
+    await second.payments.channels?.manager().settle();
+    expect(await second.usdcBalance(lane.payTo.address)).toBe(payToAtStart + deposit);
+  });
+});
