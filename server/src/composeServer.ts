@@ -207,7 +207,12 @@ export async function composeServer(
     ],
   });
   // Payments a previous run left open are decided from the chain now, then every 30 s.
-  const reconcile = () => reconcilePayments({ records, chain: payments.chain });
+  const reconcile = async () => {
+    const result = await reconcilePayments({ records, chain: payments.chain });
+    // Channel payments are settled by the claims that cover them, read from the escrow.
+    await payments.channels?.reconcile().catch(() => {});
+    return result;
+  };
   let reconciling: Promise<unknown> = reconcile().catch(() => {});
   const timer = setInterval(() => {
     reconciling = reconcile().catch(() => {});

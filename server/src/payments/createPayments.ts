@@ -21,6 +21,7 @@ import {
   settlementReceipt,
 } from "./attestation/offerReceiptExtension";
 import type { ChannelStore } from "./channels/channelStore";
+import { createChannelChain } from "./channels/createChannelChain";
 import { type ChannelOption, type Channels, createChannels } from "./channels/createChannels";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
@@ -144,6 +145,7 @@ export async function createPayments(
           receiverAuthorizerKey: config.receiverAuthorizerKey as Hex,
           store: options.channelStore,
           records,
+          chain: createChannelChain({ rpcUrl: config.baseRpcUrl }),
         })
       : null;
   const resourceServer = new x402ResourceServer(timed).register(

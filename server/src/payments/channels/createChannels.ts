@@ -14,8 +14,10 @@ import {
 } from "@x402/evm/batch-settlement/server";
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { AuthorizationKey, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { ChannelStore } from "./channelStore";
+import type { ChannelChain } from "./createChannelChain";
+import { type ChannelReconcileResult, reconcileChannelCharges } from "./reconcileChannelCharges";
 
 /** How the channel manager claims, settles and refunds (seconds). */
 export const channelSchedule = {
@@ -37,6 +39,8 @@ export type ChannelsOptions = {
   receiverAuthorizerKey: Hex;
   store: ChannelStore;
   records: PaymentRecordStore;
+  /** The escrow as the books read it (claimed totals, Claimed events). */
+  chain: ChannelChain;
   onError?: (error: unknown) => void;
 };
 
@@ -51,6 +55,8 @@ export type Channels = {
   manage(facilitator: FacilitatorClient): BatchSettlementChannelManager;
   /** The channel manager built by `manage` (claims, settlement, refunds on demand). */
   manager(): BatchSettlementChannelManager;
+  /** Settles the records of claimed channel payments from the escrow (also run after each claim). */
+  reconcile(): Promise<ChannelReconcileResult>;
   /** Starts claiming, settling and refunding idle channels on the schedule. */
   start(): void;
   /** Stops the schedule and claims and settles what is outstanding (the drain). */
@@ -68,12 +74,13 @@ export type ChannelOption = {
 /**
  * The x402 `batch-settlement` scheme on the server side, with the official `@x402/evm` scheme and
  * channel manager only: channels in the durable ChannelStore, a receiver authorizer the server
- * owns, and claims that mark the payment records of the vouchers they cover settled (with the
- * claim transaction), so every voucher-paid request ends `settled` like an `exact` one.
+ * owns, and claims after which the payment records of the vouchers they cover are settled (with
+ * the claim transaction the escrow's events name), so every voucher-paid request ends `settled`
+ * like an `exact` one.
  * @example const channels = createChannels({ network, payTo, asset, receiverAuthorizerKey, store, records });
  */
 export function createChannels(options: ChannelsOptions): Channels {
-  const { store, records, network } = options;
+  const { store, records, chain, network } = options;
   const onError =
     options.onError ?? ((error: unknown) => console.error("presend: channels", String(error)));
   const authorizer = privateKeyToAccount(options.receiverAuthorizerKey);
@@ -88,31 +95,6 @@ export function createChannels(options: ChannelsOptions): Channels {
   });
   let manager: BatchSettlementChannelManager | null = null;
 
-  /** After a claim (or a refund, which claims first) mined: the records it covers are settled. */
-  async function recordClaims(claims: BatchSettlementVoucherClaim[], tx: string) {
-    for (const claim of claims) {
-      const channelId = computeChannelId(claim.voucher.channel, network);
-      const claimed = BigInt(claim.totalClaimed);
-      const covered = (await store.unclaimedCharges(channelId)).filter(
-        (charge) => charge.cumulative <= claimed,
-      );
-      const settled: AuthorizationKey[] = [];
-      const notCharged: AuthorizationKey[] = [];
-      for (const charge of covered) {
-        // One ceiling is charged once: an attempt not committed beside a committed one at the
-        // same ceiling was the one refused; a lone one was charged (the process stopped before
-        // it marked the commit).
-        const sibling = covered.some(
-          (other) => other !== charge && other.committed && other.cumulative === charge.cumulative,
-        );
-        (charge.committed || !sibling ? settled : notCharged).push(charge.key);
-      }
-      for (const key of settled) await records.markSettled(key, tx);
-      for (const key of notCharged) await records.markFailed(key);
-      await store.markClaimed([...settled, ...notCharged], tx);
-    }
-  }
-
   function recording(facilitator: FacilitatorClient): FacilitatorClient {
     return {
       verify: (payload, requirements) => facilitator.verify(payload, requirements),
@@ -124,7 +106,11 @@ export function createChannels(options: ChannelsOptions): Channels {
             ? (raw as { claims?: BatchSettlementVoucherClaim[] }).claims
             : undefined;
         if (result.success && result.transaction && claims) {
-          await recordClaims(claims, result.transaction).catch(onError);
+          // The records of the vouchers it covers are settled from the escrow's own events.
+          const channelIds = claims.map((claim) =>
+            computeChannelId(claim.voucher.channel, network),
+          );
+          await reconcileChannelCharges({ store, records, chain, channelIds }).catch(onError);
         }
         return result;
       },
@@ -151,6 +137,7 @@ export function createChannels(options: ChannelsOptions): Channels {
       if (manager === null) throw new Error("the channel manager is built with manage()");
       return manager;
     },
+    reconcile: () => reconcileChannelCharges({ store, records, chain }),
     start() {
       const idleMs = channelSchedule.idleRefundSecs * 1000;
       manager?.start({
