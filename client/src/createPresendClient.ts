@@ -33,6 +33,12 @@ import {
 } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, isHash } from "viem";
 import { z } from "zod";
+import { checkChannelRequirement } from "./channels/checkChannelRequirement";
+import {
+  type ChannelPayer,
+  type ChannelPaymentOptions,
+  createChannelPayer,
+} from "./channels/createChannelPayer";
 import { baseNetwork, checkRequirement } from "./checkRequirement";
 import type { PinRecord, PinStore } from "./PinStore";
 import type {
@@ -73,6 +79,11 @@ export type PresendClientOptions = {
   onEvent?: (event: ClientEvent) => void;
   /** Clock, injectable for tests. */
   now?: () => Date;
+  /**
+   * Pay through an x402 batch-settlement channel when the server offers one that matches the
+   * attested terms: one deposit by the signer, then vouchers by this session key (off without).
+   */
+  channel?: ChannelPaymentOptions;
 };
 
 export type CheckInput = {
@@ -163,6 +174,7 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     }
     return signerPromise;
   };
+  let channelPayer: Promise<ChannelPayer> | null = null;
   // Never follow a redirect: a payment header must reach the server that was verified, only.
   const send = (path: string, init: RequestInit = {}) =>
     fetchFn(`${base}${path}`, { ...init, redirect: "manual" });
@@ -291,6 +303,48 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     }
     const payingSigner = signer();
     if (payingSigner === null) return refused("no_signer", "No paying key is configured.");
+    const channel = options.channel;
+    if (channel) {
+      // A channel offer is held to the attested exact terms; one that differs is refused.
+      const offered = checkChannelRequirement(paymentRequired.accepts, requirement);
+      if (offered.type === "refused") return refused(offered.code, offered.message);
+      if (offered.type === "accepted") {
+        const channelOffer = await verifyOffer(
+          paymentRequired,
+          offered.requirement,
+          attested.block.key,
+          now(),
+        );
+        if (channelOffer !== null) return refused("offer_invalid", channelOffer);
+        emit({
+          type: "verified",
+          amount: requirement.amount,
+          payTo: requirement.payTo as Address,
+          fingerprint: pin.fingerprint,
+          pinnedNow: !pinned,
+        });
+        channelPayer ??= payingSigner.then((payer) =>
+          createChannelPayer({
+            payer,
+            channel,
+            ...(options.spendCap && { spendCap: options.spendCap }),
+            emit,
+          }),
+        );
+        const payer = await channelPayer.catch((cause: unknown) => cause);
+        if (!(typeof payer === "object" && payer !== null && "pay" in payer)) {
+          channelPayer = null;
+          return notCharged("signing_failed", null, `No paying key: ${describe(payer)}`);
+        }
+        return (payer as ChannelPayer).pay<R>({
+          paymentRequired,
+          requirement: offered.requirement,
+          route,
+          pin,
+          post,
+        });
+      }
+    }
     // Sent only to a server that declares payment-identifier: one that does not would ignore it.
     const paymentId =
       paymentRequired.extensions?.[PAYMENT_IDENTIFIER] !== undefined

@@ -2,6 +2,7 @@ import { artifacts, devnetAccounts, devnetClient, devnetPrivateKey } from "@pres
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
+import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
 import { chains } from "@presend/shared/chains/chains";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
@@ -111,7 +112,13 @@ describe("a batch-settlement channel's life over HTTP (deposit, 20 checks, claim
     expect(await facilitatorNonce()).toBe(nonceBefore + 1);
     expect(new Set(receipts.map((receipt) => receipt.nonce)).size).toBe(checks);
     for (const receipt of receipts) {
-      expect(receipt.signature).toMatch(/^[\w-]+\.\.[\w-]+$/);
+      const live = await verifyReportSignature({
+        signature: receipt.signature,
+        report: receipt.body,
+        settlement: { transaction: receipt.nonce, network, payer: payer.address.toLowerCase() },
+        key: stack.payments.attestation.current().key,
+      });
+      expect(live.type).toBe("verified");
       const record = await stack.records.byAuthorization({
         payer: payer.address,
         nonce: receipt.nonce,
@@ -149,8 +156,20 @@ describe("a batch-settlement channel's life over HTTP (deposit, 20 checks, claim
         `${server.url}/receipts/${payer.address.toLowerCase()}/${receipt.nonce}?signature=${signature}`,
       );
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { report: unknown };
+      const body = (await response.json()) as {
+        report: unknown;
+        tx: string;
+        signature: string;
+      };
       expect(body.report).toEqual(receipt.body);
+      // Every receipt carries its own report's signature, though all share one claim transaction.
+      const verified = await verifyReportSignature({
+        signature: body.signature,
+        report: body.report,
+        settlement: { transaction: body.tx, network, payer: payer.address.toLowerCase() },
+        key: stack.payments.attestation.current().key,
+      });
+      expect(verified.type, receipt.nonce).toBe("verified");
     }
   });
 

@@ -2,7 +2,7 @@ import { addressPattern } from "@presend/shared/address/addressPattern";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { PaymentPayload } from "@x402/core/types";
 import { isBatchSettlementDepositPayload, isBatchSettlementVoucherPayload } from "@x402/evm";
-import { encodeAbiParameters, type Hex, keccak256 } from "viem";
+import type { Hex } from "viem";
 
 /** A paid request over a batch-settlement channel: a deposit (which pays too) or a voucher. */
 export type ChannelPayment = {
@@ -38,19 +38,4 @@ export function channelPaymentOf(payload: Pick<PaymentPayload, "payload">): Chan
   if (typeof channelId !== "string" || !bytes32Pattern.test(channelId)) return null;
   if (typeof ceiling !== "string" || !/^\d{1,40}$/.test(ceiling)) return null;
   return { type, payer, channelId: channelId as Hex, cumulative: BigInt(ceiling) };
-}
-
-/**
- * The payment-record nonce of one attempt at a channel payment: the voucher (channel and ceiling)
- * and a salt of the attempt, so an attempt that was not charged leaves its record and the same
- * voucher sent again gets one of its own.
- * @example const nonce = channelRecordNonce(payment, salt);
- */
-export function channelRecordNonce(payment: ChannelPayment, salt: Hex): Hex {
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: "bytes32" }, { type: "uint256" }, { type: "bytes32" }],
-      [payment.channelId, payment.cumulative, salt],
-    ),
-  );
 }

@@ -93,6 +93,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
           channelLedger({
             records: deps.records,
             store: channels.store,
+            lock: deps.lock,
             payTo: config.payTo,
             network: config.network,
             publicUrl,
