@@ -4,6 +4,7 @@ import type { DeepReport, Report } from "@presend/shared/api/report";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { channelOptions } from "./channelOptions";
 import { openPinStore } from "./openPinStore";
 import { type CliCommand, parseCliArgs, usage } from "./parseCliArgs";
 
@@ -89,13 +90,24 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     return exitCodes.usage;
   }
   const account = privateKeyToAccount(key as Hex);
+  let channel: ReturnType<typeof channelOptions>;
+  try {
+    channel = channelOptions(deps.env, { configDir: deps.configDir, durable: true });
+  } catch (error) {
+    deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
+    return exitCodes.usage;
+  }
   const pins = openPinStore(join(deps.configDir, "pins.json"));
   const route = `/${command.command}`;
   // Printed the moment they happen: the settlement before anything reads the report.
   const onEvent = (event: ClientEvent) => {
     if (event.type === "pinned")
       deps.stderr(`presend: pinned attestation key ${event.kid} for ${event.origin} (first use)`);
-    if (event.type === "settled")
+    if (event.type === "settled" && event.settlement.viaChannel)
+      deps.stderr(
+        `presend: paid ${route} over the payment channel of ${account.address}; receipt ${event.settlement.transaction} (lost the output? GET ${server}/receipts/${account.address.toLowerCase()}/${event.settlement.transaction} signed by the payer, once claimed)`,
+      );
+    else if (event.type === "settled")
       deps.stderr(
         `presend: paid ${route} from ${account.address}; settlement ${event.settlement.transaction} (lost the output? GET ${server}/receipts/${event.settlement.transaction} signed by the payer)`,
       );
@@ -108,6 +120,7 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     pinStore: pins,
     onEvent,
     ...(command.maxPrice !== null && { maxPrice: command.maxPrice }),
+    ...(channel && { channel }),
     ...(deps.fetch && { fetch: deps.fetch }),
   });
   const input = {
