@@ -87,6 +87,15 @@ describe("a batch-settlement channel's life over HTTP (deposit, 20 checks, claim
     });
   });
 
+  it("the discovery document lists both schemes for each paid route", async () => {
+    const response = await fetch(`${server.url}/.well-known/x402`);
+    const document = (await response.json()) as { items: { accepts: { scheme: string }[] }[] };
+    expect(document.items).toHaveLength(2);
+    for (const item of document.items) {
+      expect(item.accepts.map((accept) => accept.scheme)).toEqual(["exact", "batch-settlement"]);
+    }
+  });
+
   it("pays 20 checks with one deposit transaction; every report is signed and recorded", async () => {
     const scheme = new ChannelClientScheme(toClientEvmSigner(payer, client), {
       voucherSigner: toClientEvmSigner(sessionKey),

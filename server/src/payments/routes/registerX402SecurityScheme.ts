@@ -15,6 +15,6 @@ export function registerX402SecurityScheme(app: App): void {
     type: "apiKey",
     in: "header",
     name: "PAYMENT-SIGNATURE",
-    description: `x402 v2 payment (scheme exact, EIP-3009 USDC on Base ${chains.base.caip2}): send the request, take the PaymentRequired from the 402 (PAYMENT-REQUIRED header or JSON body), sign it and resend it base64-encoded in PAYMENT-SIGNATURE or X-Payment. /check costs ${routePrices.check} and /deep ${routePrices.deep} USDC base units.`,
+    description: `x402 v2 payment (scheme exact, EIP-3009 USDC on Base ${chains.base.caip2}; a server with channels also offers batch-settlement: one deposit, then a voucher per check): send the request, take the PaymentRequired from the 402 (PAYMENT-REQUIRED header or JSON body), sign it and resend it base64-encoded in PAYMENT-SIGNATURE or X-Payment. /check costs ${routePrices.check} and /deep ${routePrices.deep} USDC base units.`,
   });
 }
