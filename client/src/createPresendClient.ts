@@ -35,6 +35,7 @@ import { type Address, type Hex, isHash } from "viem";
 import { z } from "zod";
 import { checkChannelRequirement } from "./channels/checkChannelRequirement";
 import {
+  type ChannelCloseResult,
   type ChannelPayer,
   type ChannelPaymentOptions,
   createChannelPayer,
@@ -109,6 +110,11 @@ export type PresendClient = {
    * authorization nonce when the transaction was never learned (GET /receipts/{payer}/{nonce}).
    */
   receipt(key: Hex | { payer: Address; nonce: Hex }): Promise<ReceiptResult>;
+  /**
+   * Closes this client's payment channel with the server (when `channel` is configured): what
+   * was charged is claimed, the rest of the deposit goes back to the payer on chain.
+   */
+  closeChannel(): Promise<ChannelCloseResult>;
 };
 
 type Route = "/check" | "/deep";
@@ -635,6 +641,30 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     check: (input) => paid<Report>("/check", input),
     deep: (input) => paid<DeepReport>("/deep", input),
     receipt: (key) => fetchStored(key),
+    async closeChannel() {
+      const channel = options.channel;
+      const payingSigner = signer();
+      if (!channel || payingSigner === null) {
+        return { type: "failed", message: "No payment channel is configured." };
+      }
+      channelPayer ??= payingSigner.then((payer) =>
+        createChannelPayer({
+          payer,
+          channel,
+          ...(options.spendCap && { spendCap: options.spendCap }),
+          emit,
+        }),
+      );
+      try {
+        // The same transport as the checks: never following a redirect.
+        const noRedirect: typeof fetch = (input, init) =>
+          fetchFn(input, { ...init, redirect: "manual" });
+        return await (await channelPayer).close(`${base}/check`, noRedirect);
+      } catch (cause) {
+        channelPayer = null;
+        return { type: "failed", message: `No paying key: ${describe(cause)}` };
+      }
+    },
   };
 
   async function fetchStored(key: Parameters<PresendClient["receipt"]>[0]): Promise<ReceiptResult> {

@@ -5,6 +5,7 @@ export {
   maxWithdrawDelaySeconds,
 } from "./channels/checkChannelRequirement";
 export {
+  type ChannelCloseResult,
   type ChannelPaymentOptions,
   defaultDepositChecks,
 } from "./channels/createChannelPayer";

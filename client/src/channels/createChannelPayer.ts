@@ -49,8 +49,19 @@ export type ChannelPayment<R> = {
   report?: R;
 };
 
+/** What closing the channel did: the rest of the deposit sent back, or why not. */
+export type ChannelCloseResult =
+  | { type: "closed"; transaction: string; refunded: string | null }
+  | { type: "failed"; message: string };
+
 export type ChannelPayer = {
   pay<R extends Report | DeepReport>(payment: ChannelPayment<R>): Promise<PaidOutcome<R>>;
+  /**
+   * Asks the server for a cooperative refund of the channel behind `url` (the package's refund:
+   * a zero-charge voucher at what was charged); the server claims what was charged and sends the
+   * rest back on chain.
+   */
+  close(url: string, fetch: typeof globalThis.fetch): Promise<ChannelCloseResult>;
 };
 
 const refusedByServer = "invalid_batch_settlement_evm_cumulative_amount_mismatch";
@@ -79,6 +90,24 @@ export function createChannelPayer(options: {
   const http = new x402HTTPClient(new x402Client().register(baseNetwork, scheme));
 
   return {
+    async close(url, fetch) {
+      try {
+        const settled = await scheme.refund(url, { fetch });
+        if (!settled.success) {
+          return {
+            type: "failed",
+            message: `The refund was refused (${settled.errorReason ?? "no reason"}).`,
+          };
+        }
+        return {
+          type: "closed",
+          transaction: settled.transaction,
+          refunded: settled.amount ?? null,
+        };
+      } catch (cause) {
+        return { type: "failed", message: `The refund failed: ${describe(cause)}` };
+      }
+    },
     async pay<R extends Report | DeepReport>(payment: ChannelPayment<R>) {
       const { requirement } = payment;
       const price = BigInt(requirement.amount);

@@ -69,6 +69,19 @@ describe("presend CLI paying over a channel", () => {
     expect(statSync(join(configDir, "channel-session.key")).mode & 0o777).toBe(0o600);
   });
 
+  it("`presend close` gets the rest of the deposit back", async () => {
+    const before = await stack.usdcBalance(payer.address);
+    const closed = await cli(["close"]);
+    expect(closed.code, closed.stderr).toBe(exitCodes.ok);
+    expect(closed.stdout).toContain("channel closed");
+    // 0.05 deposited, four checks of 0.01 charged: 0.01 comes back.
+    expect(await stack.usdcBalance(payer.address)).toBe(before + routePrices.check);
+    // The refund claimed the four vouchers first: the reconcile settles their records.
+    await stack.reconcile();
+    expect(await stack.records.count("pending")).toBe(0);
+    expect(await stack.records.count("settled")).toBe(4);
+  });
+
   it("refuses a malformed deposit before paying anything", async () => {
     const result = await cli(["check", target], { PRESEND_CHANNEL_DEPOSIT: "ten" });
     expect(result.code).toBe(exitCodes.usage);

@@ -42,6 +42,7 @@ export const defaultServerUrl = "http://127.0.0.1:8402";
  * @example process.exitCode = await runCli(process.argv.slice(2), deps);
  */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
+  if (argv[0] === "close" && argv.length === 1) return closeChannel(deps);
   const parsed = parseCliArgs(argv);
   if (parsed.type === "help") {
     deps.stdout(usage);
@@ -79,6 +80,39 @@ async function validate(command: CliCommand, server: string, deps: CliDeps) {
       `${result.normalized ?? command.address}: ${result.checksum.status}. ${result.checksum.message}`,
     );
   return result.valid ? exitCodes.ok : exitCodes.invalidAddress;
+}
+
+/** `presend close`: the server claims what the channel was charged and refunds the rest. */
+async function closeChannel(deps: CliDeps) {
+  const server = (deps.env.PRESEND_URL || defaultServerUrl).replace(/\/+$/, "");
+  const key = deps.env.PRESEND_PRIVATE_KEY;
+  let channel: ReturnType<typeof channelOptions> = null;
+  try {
+    channel = channelOptions(deps.env, { configDir: deps.configDir, durable: true });
+  } catch (error) {
+    deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
+    return exitCodes.usage;
+  }
+  if (!key || !bytes32Pattern.test(key) || channel === null) {
+    deps.stderr("presend: close needs PRESEND_PRIVATE_KEY and PRESEND_CHANNEL_DEPOSIT.");
+    return exitCodes.usage;
+  }
+  const client = createPresendClient({
+    url: server,
+    signer: privateKeyToAccount(key as Hex),
+    pinStore: openPinStore(join(deps.configDir, "pins.json")),
+    channel,
+    ...(deps.fetch && { fetch: deps.fetch }),
+  });
+  const closed = await client.closeChannel();
+  if (closed.type === "failed") {
+    deps.stderr(`presend: ${closed.message}`);
+    return exitCodes.serverError;
+  }
+  deps.stdout(
+    `channel closed: ${closed.refunded ?? "the rest"} USDC base units refunded in ${closed.transaction}`,
+  );
+  return exitCodes.ok;
 }
 
 async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {

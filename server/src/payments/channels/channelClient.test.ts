@@ -93,6 +93,11 @@ describe("@presend/client over a batch-settlement channel", () => {
     await stack.payments.channels?.manager().claim();
     const fetched = await client.receipt({ payer: wallet.address, nonce: last as `0x${string}` });
     expect(fetched).toMatchObject({ type: "report", signature: "verified", recovered: true });
+    // Closing: the server claims what was charged (12 checks) and returns the rest (8 checks).
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    const closed = await client.closeChannel();
+    expect(closed).toMatchObject({ type: "closed", transaction: expect.stringMatching(/^0x/) });
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore + 8n * price);
   });
 
   it("refuses a deposit the spend cap cannot hold, before sending it", async () => {

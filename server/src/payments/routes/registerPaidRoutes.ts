@@ -25,7 +25,11 @@ import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
 import { channelLedger } from "../channels/channelLedger";
-import type { Payments } from "../createPayments";
+import {
+  channelRefundRouteConfig,
+  registerChannelRefundRoutes,
+} from "../channels/channelRefundRoutes";
+import { maxTimeoutSeconds, type Payments } from "../createPayments";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
@@ -74,9 +78,23 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       },
     ]),
   );
+  const paths = Object.keys(paidRoutes) as PaidPath[];
+  if (channels) {
+    Object.assign(
+      routes,
+      channelRefundRouteConfig(
+        channels,
+        paths,
+        (path) => config.prices[path],
+        maxTimeoutSeconds,
+        publicUrl,
+      ),
+    );
+  }
   const x402 = paymentMiddlewareFromHTTPServer(
     new x402HTTPResourceServer(deps.payments.resourceServer, routes),
   );
+  if (channels) registerChannelRefundRoutes(app, paths, x402);
 
   const middleware = (route: PaidRoute): MiddlewareHandler[] => [
     checkRequestGuard(),
