@@ -20,6 +20,7 @@ import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
 import { loadAttestationKey } from "./payments/attestation/loadAttestationKey";
+import { openPostgresChannelStore } from "./payments/channels/openPostgresChannelStore";
 import { openSqliteChannelStore } from "./payments/channels/openSqliteChannelStore";
 import {
   type CreatePaymentsOptions,
@@ -129,15 +130,14 @@ export async function composeServer(
     options.records ??
     operations.records ??
     openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
-  if (config.receiverAuthorizerKey && config.databaseUrl) {
-    // Replicas must share their channels atomically; only a single server's SQLite does so today.
-    throw new ConfigError(
-      "RECEIVER_AUTHORIZER_KEY: batch-settlement channels are kept in SQLite, one server only; unset it or DATABASE_URL",
-    );
-  }
-  const channelStore = config.receiverAuthorizerKey
-    ? openSqliteChannelStore(join(config.dataDir, "channels.sqlite"))
-    : undefined;
+  // Channels live beside the payment records: shared by the replicas in PostgreSQL, else SQLite.
+  const channelStore = !config.receiverAuthorizerKey
+    ? undefined
+    : config.databaseUrl
+      ? await namingField("DATABASE_URL", () =>
+          openPostgresChannelStore(config.databaseUrl as string),
+        )
+      : openSqliteChannelStore(join(config.dataDir, "channels.sqlite"));
   const payments = await createPayments(
     {
       baseRpcUrl: options.paymentRpcUrl ?? (rpcUrls.base[0] as string),
