@@ -15,6 +15,7 @@ import {
 import { x402Client, x402HTTPClient } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FaultyRpc, startFaultyRpc } from "../testing/startFaultyRpc";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 
 // Channel payments when things go wrong, over the paid API with the official client scheme on a
@@ -137,5 +138,74 @@ describe("channel payments across a server restart, a replay and an overdraft", 
     expect((await second.records.byTransaction(claim?.transaction ?? ""))?.status).toBe("settled");
     await bare.settle();
     expect(await second.usdcBalance(lane.payTo.address)).toBe(payToAtStart + deposit);
+  });
+});
+
+describe("a claim transaction dropped on its way to the chain", () => {
+  const dropPayer = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-drop-payer`));
+  const dropSession = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-drop-session`));
+  let rpc: FaultyRpc;
+  let stack: PaidStack;
+  afterAll(async () => {
+    await stack?.stop();
+    await rpc?.close();
+  });
+
+  it("loses no voucher: the claim goes through once sent again, every record settled once", async () => {
+    rpc = await startFaultyRpc(world.chains.base.rpcUrl);
+    // A public endpoint's cap on log ranges: the records are settled from logs read in steps.
+    rpc.maxLogRange = 1_000;
+    await fund(dropPayer.address, deposit);
+    stack = await startPaidStack({
+      world,
+      receiverAuthorizerKey,
+      paymentRpcUrl: rpc.url,
+      confirmationTimeoutMs: 3_000,
+    });
+    const chain = devnetClient("base", world.chains.base.rpcUrl);
+    const dropScheme = new ChannelClientScheme(toClientEvmSigner(dropPayer, chain), {
+      voucherSigner: toClientEvmSigner(dropSession),
+      depositStrategy: () => deposit,
+    });
+    const dropClient = new x402HTTPClient(new x402Client().register(network, dropScheme));
+    for (let check = 1; check <= 3; check += 1) {
+      const challenge = await stack.app.request("/check", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      const required = dropClient.getPaymentRequiredResponse(
+        (name) => challenge.headers.get(name),
+        await challenge.json(),
+      );
+      const payload = await dropClient.createPaymentPayload(required);
+      const answer = await stack.app.request("/check", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...dropClient.encodePaymentSignatureHeader(payload),
+        },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status, `check ${check}`).toBe(200);
+      await dropClient.processPaymentResult(payload, (name) => answer.headers.get(name), 200);
+    }
+    const manager = stack.payments.channels?.manager();
+    const payToBefore = await stack.usdcBalance(lane.payTo.address);
+    const sendsBefore = rpc.calls.filter((call) => call === "eth_sendRawTransaction").length;
+    rpc.mode = "swallowFirstSend";
+    const first = await manager?.claim().catch(() => null);
+    rpc.mode = "pass";
+    // Sent again by the settlement sender, or by the next claim: either way exactly once.
+    if (!first || first.length === 0) await manager?.claim();
+    await stack.reconcile();
+    expect(await stack.records.count("settled")).toBe(3);
+    expect(await stack.records.count("pending")).toBe(0);
+    await manager?.settle();
+    // The swallowed claim was sent again (two claim broadcasts at least, then the settlement),
+    // and payTo got the three checks exactly once.
+    const sends = rpc.calls.filter((call) => call === "eth_sendRawTransaction").length;
+    expect(sends - sendsBefore).toBeGreaterThanOrEqual(3);
+    expect(await stack.usdcBalance(lane.payTo.address)).toBe(payToBefore + deposit);
   });
 });
