@@ -1,4 +1,5 @@
 import { channelReceiptNonce } from "@presend/shared/api/channelReceiptNonce";
+import { ErrorBodySchema } from "@presend/shared/api/errors";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
@@ -38,15 +39,13 @@ export type ChannelPaymentOptions = {
 /** Default deposit: this many checks at the offered price. */
 export const defaultDepositChecks = 10n;
 
-export type ChannelPayment<R> = {
+export type ChannelPayment = {
   paymentRequired: PaymentRequired;
   requirement: PaymentRequirements;
   route: "/check" | "/deep";
   pin: PinRecord;
   /** Sends the paid request with these headers. */
   post(headers: Record<string, string>): Promise<Response>;
-  /** Stands for the outcome's type only. */
-  report?: R;
 };
 
 /** What closing the channel did: the rest of the deposit sent back, or why not. */
@@ -55,7 +54,7 @@ export type ChannelCloseResult =
   | { type: "failed"; message: string };
 
 export type ChannelPayer = {
-  pay<R extends Report | DeepReport>(payment: ChannelPayment<R>): Promise<PaidOutcome<R>>;
+  pay<R extends Report | DeepReport>(payment: ChannelPayment): Promise<PaidOutcome<R>>;
   /**
    * Asks the server for a cooperative refund of the channel behind `url` (the package's refund:
    * a zero-charge voucher at what was charged); the server claims what was charged and sends the
@@ -65,6 +64,13 @@ export type ChannelPayer = {
 };
 
 const refusedByServer = "invalid_batch_settlement_evm_cumulative_amount_mismatch";
+
+/** 503 codes answered before anything was settled: nothing was charged. */
+const notChargedUnavailable = new Set([
+  "chain_unavailable",
+  "payment_network_unavailable",
+  "payment_record_unavailable",
+]);
 
 /**
  * Pays checks over one batch-settlement channel with the official `@x402/evm` client scheme: the
@@ -108,7 +114,7 @@ export function createChannelPayer(options: {
         return { type: "failed", message: `The refund failed: ${describe(cause)}` };
       }
     },
-    async pay<R extends Report | DeepReport>(payment: ChannelPayment<R>) {
+    async pay<R extends Report | DeepReport>(payment: ChannelPayment): Promise<PaidOutcome<R>> {
       const { requirement } = payment;
       const price = BigInt(requirement.amount);
       depositFor = options.channel.deposit ?? defaultDepositChecks * price;
@@ -176,10 +182,12 @@ export function createChannelPayer(options: {
           return delivered(payment, answer, authorization);
         }
         if (answer.status === 402) {
-          const moved = result.settleResponse?.transaction;
-          if (signed.deposit !== null && moved) {
+          // A deposit whose settlement was attempted may have reached the escrow (it stays the
+          // payer's there, refundable): not "nothing charged" unless the server refused it first.
+          if (signed.deposit !== null && answer.headers.get("payment-response") !== null) {
+            const moved = result.settleResponse?.transaction;
             return unknownOutcome(
-              `The deposit was sent on chain (${moved}) but the check was refused; the deposit stays in the channel, refundable.`,
+              `The deposit's settlement was attempted${moved ? ` (${moved})` : ""} but the check was refused; whatever reached the channel stays refundable.`,
               authorization,
             );
           }
@@ -191,7 +199,10 @@ export function createChannelPayer(options: {
             `The server refused the channel payment (${reasonOf(answer) ?? "no reason"}); nothing was charged.`,
           );
         }
-        if (answer.status >= 400 && answer.status < 500 && answer.status !== 409) {
+        if (
+          (answer.status >= 400 && answer.status < 500 && answer.status !== 409) ||
+          (answer.status === 503 && notChargedUnavailable.has((await errorCodeOf(answer)) ?? ""))
+        ) {
           await reservation?.release();
           return notCharged(`http_${answer.status}`, answer.status, "The check was refused.");
         }
@@ -204,7 +215,7 @@ export function createChannelPayer(options: {
   };
 
   async function delivered<R extends Report | DeepReport>(
-    payment: ChannelPayment<R>,
+    payment: ChannelPayment,
     answer: Response,
     authorization: SentAuthorization,
   ): Promise<PaidOutcome<R>> {
@@ -293,6 +304,16 @@ function channelOf(payload: PaymentPayload): {
     cumulative: BigInt(voucher.maxClaimableAmount),
     deposit: raw.type === "deposit" ? BigInt(amount as string) : null,
   };
+}
+
+async function errorCodeOf(answer: Response): Promise<string | undefined> {
+  const body = ErrorBodySchema.safeParse(
+    await answer
+      .clone()
+      .json()
+      .catch(() => null),
+  );
+  return body.success ? body.data.error.code : undefined;
 }
 
 function reasonOf(answer: Response): string | undefined {
