@@ -68,6 +68,8 @@ export async function startFacilitatorService(
     network: baseNetwork,
     rpcUrl: config.RPC_URLS_BASE[0] as string,
     privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
+    // Replicas offering batch-settlement channels send deposits, claims and refunds here too.
+    batchSettlement: true,
   });
   // Settlement refuses authorizations by this machine's clock: a clock that strays is unready.
   const chain = createPaymentChain({

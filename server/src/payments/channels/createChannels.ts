@@ -28,6 +28,9 @@ export const channelSchedule = {
   idleRefundSecs: 24 * 3_600,
 } as const;
 
+/** The timeout the channel manager's claims, settlements and refunds are sent with. */
+const operationTimeoutSeconds = 60;
+
 /** The payer's timed-withdrawal delay the server asks for (the escrow's minimum). */
 export const channelWithdrawDelaySeconds = 900;
 
@@ -99,7 +102,16 @@ export function createChannels(options: ChannelsOptions): Channels {
     return {
       verify: (payload, requirements) => facilitator.verify(payload, requirements),
       async settle(payload: PaymentPayload, requirements): Promise<SettleResponse> {
-        const result = await facilitator.settle(payload, requirements);
+        // The manager's own operations name no timeout (0), which x402's wire schema refuses,
+        // as `presend facilitator` checks it: they get the routes' timeout instead.
+        const timed = <T extends { maxTimeoutSeconds: number }>(value: T): T =>
+          value.maxTimeoutSeconds > 0
+            ? value
+            : { ...value, maxTimeoutSeconds: operationTimeoutSeconds };
+        const result = await facilitator.settle(
+          { ...payload, accepted: timed(payload.accepted) },
+          timed(requirements),
+        );
         const raw: unknown = payload.payload;
         const claims =
           isBatchSettlementClaimPayload(raw) || isBatchSettlementEnrichedRefundPayload(raw)

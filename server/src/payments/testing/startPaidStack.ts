@@ -29,6 +29,8 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   lock?: InFlightLock;
   /** Offers batch-settlement channels beside exact, this key authorizing claims and refunds. */
   receiverAuthorizerKey?: `0x${string}`;
+  /** Further settings as the environment gives them (e.g. FACILITATOR_URL for a remote one). */
+  env?: Record<string, string>;
 };
 
 export type PaidStack = {
@@ -65,6 +67,7 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     ...(options.receiverAuthorizerKey && {
       RECEIVER_AUTHORIZER_KEY: options.receiverAuthorizerKey,
     }),
+    ...options.env,
   });
   const withRpcUrls = { ...config, rpcUrls: options.rpcUrls ?? {} };
   const composed = await composeServer(worldConfig(withRpcUrls, world), {
