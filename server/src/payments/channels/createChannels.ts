@@ -156,8 +156,13 @@ export function createChannels(options: ChannelsOptions): Channels {
         claimIntervalSecs: channelSchedule.claimIntervalSecs,
         settleIntervalSecs: channelSchedule.settleIntervalSecs,
         refundIntervalSecs: channelSchedule.refundIntervalSecs,
+        // Idle for a day and holding more than was charged: the rest goes back to the payer.
         selectRefundChannels: (channels, context) =>
-          channels.filter((channel) => context.now - channel.lastRequestTimestamp >= idleMs),
+          channels.filter(
+            (channel) =>
+              context.now - channel.lastRequestTimestamp >= idleMs &&
+              BigInt(channel.balance) > BigInt(channel.chargedCumulativeAmount),
+          ),
         onError,
       });
     },
