@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChannelPaymentOptions } from "@presend/client";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { toClientEvmSigner } from "@x402/evm";
 import { FileClientChannelStorage } from "@x402/evm/batch-settlement/client/file-storage";
@@ -24,7 +25,7 @@ export function channelOptions(
   const deposit = env.PRESEND_CHANNEL_DEPOSIT;
   if (!deposit) return null;
   if (!depositPattern.test(deposit) || parseUnits(deposit, 6) === 0n) {
-    throw new Error("PRESEND_CHANNEL_DEPOSIT must be USD like 0.10");
+    throw new ConfigurationError("PRESEND_CHANNEL_DEPOSIT must be USD like 0.10");
   }
   const sessionKey = options.durable ? storedSessionKey(options.configDir) : generatePrivateKey();
   return {
@@ -41,7 +42,8 @@ function storedSessionKey(configDir: string): Hex {
   const file = join(configDir, "channel-session.key");
   if (existsSync(file)) {
     const stored = readFileSync(file, "utf8").trim();
-    if (!bytes32Pattern.test(stored)) throw new Error(`${file} does not hold a session key`);
+    if (!bytes32Pattern.test(stored))
+      throw new ConfigurationError(`${file} does not hold a session key`);
     return stored as Hex;
   }
   mkdirSync(configDir, { recursive: true });

@@ -1,4 +1,5 @@
 import { nativeUsdcDomain } from "@presend/shared/chains/chains";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { Network, PaymentPayload, SettleResponse } from "@x402/core/types";
 import {
@@ -146,7 +147,8 @@ export function createChannels(options: ChannelsOptions): Channels {
       return manager;
     },
     manager() {
-      if (manager === null) throw new Error("the channel manager is built with manage()");
+      if (manager === null)
+        throw new ConfigurationError("the channel manager is built with manage()");
       return manager;
     },
     reconcile: () => reconcileChannelCharges({ store, records, chain }),
