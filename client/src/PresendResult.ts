@@ -32,6 +32,12 @@ export type Settlement = {
   /** Base units of USDC that were asked for. */
   amount: string;
   payTo: Address;
+  /**
+   * Paid over a batch-settlement channel: then `transaction` is the payment record's nonce
+   * (channelReceiptNonce), which the report signature binds; the claim transaction that moves
+   * the money comes later and /receipts names it.
+   */
+  viaChannel?: true;
 };
 
 /** What the client knows of an authorization it sent, for recovery when the answer was lost. */

@@ -33,6 +33,13 @@ import {
 } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, isHash } from "viem";
 import { z } from "zod";
+import { checkChannelRequirement } from "./channels/checkChannelRequirement";
+import {
+  type ChannelCloseResult,
+  type ChannelPayer,
+  type ChannelPaymentOptions,
+  createChannelPayer,
+} from "./channels/createChannelPayer";
 import { baseNetwork, checkRequirement } from "./checkRequirement";
 import type { PinRecord, PinStore } from "./PinStore";
 import type {
@@ -79,6 +86,11 @@ export type PresendClientOptions = {
    * Off by default: with a wallet in a browser each sign-in is a prompt.
    */
   signIn?: boolean;
+  /**
+   * Pay through an x402 batch-settlement channel when the server offers one that matches the
+   * attested terms: one deposit by the signer, then vouchers by this session key (off without).
+   */
+  channel?: ChannelPaymentOptions;
 };
 
 export type CheckInput = {
@@ -109,6 +121,11 @@ export type PresendClient = {
    * authorization nonce when the transaction was never learned (GET /receipts/{payer}/{nonce}).
    */
   receipt(key: Hex | { payer: Address; nonce: Hex }): Promise<ReceiptResult>;
+  /**
+   * Closes this client's payment channel with the server (when `channel` is configured): what
+   * was charged is claimed, the rest of the deposit goes back to the payer on chain.
+   */
+  closeChannel(): Promise<ChannelCloseResult>;
 };
 
 type Route = "/check" | "/deep";
@@ -174,6 +191,7 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     }
     return signerPromise;
   };
+  let channelPayer: Promise<ChannelPayer> | null = null;
   // Never follow a redirect: a payment header must reach the server that was verified, only.
   const send = (path: string, init: RequestInit = {}) =>
     fetchFn(`${base}${path}`, { ...init, redirect: "manual" });
@@ -316,6 +334,48 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     if (options.signIn) {
       const again = await signedInReread<R>(route, paymentRequired, requirement, pin, post);
       if (again !== null) return again;
+    }
+    const channel = options.channel;
+    if (channel) {
+      // A channel offer is held to the attested exact terms; one that differs is refused.
+      const offered = checkChannelRequirement(paymentRequired.accepts, requirement);
+      if (offered.type === "refused") return refused(offered.code, offered.message);
+      if (offered.type === "accepted") {
+        const channelOffer = await verifyOffer(
+          paymentRequired,
+          offered.requirement,
+          attested.block.key,
+          now(),
+        );
+        if (channelOffer !== null) return refused("offer_invalid", channelOffer);
+        emit({
+          type: "verified",
+          amount: requirement.amount,
+          payTo: requirement.payTo as Address,
+          fingerprint: pin.fingerprint,
+          pinnedNow: !pinned,
+        });
+        channelPayer ??= payingSigner.then((payer) =>
+          createChannelPayer({
+            payer,
+            channel,
+            ...(options.spendCap && { spendCap: options.spendCap }),
+            emit,
+          }),
+        );
+        const payer = await channelPayer.catch((cause: unknown) => cause);
+        if (!(typeof payer === "object" && payer !== null && "pay" in payer)) {
+          channelPayer = null;
+          return notCharged("signing_failed", null, `No paying key: ${describe(payer)}`);
+        }
+        return (payer as ChannelPayer).pay<R>({
+          paymentRequired,
+          requirement: offered.requirement,
+          route,
+          pin,
+          post,
+        });
+      }
     }
     // Sent only to a server that declares payment-identifier: one that does not would ignore it.
     const paymentId =
@@ -656,6 +716,30 @@ export function createPresendClient(options: PresendClientOptions): PresendClien
     check: (input) => paid<Report>("/check", input),
     deep: (input) => paid<DeepReport>("/deep", input),
     receipt: (key) => fetchStored(key),
+    async closeChannel() {
+      const channel = options.channel;
+      const payingSigner = signer();
+      if (!channel || payingSigner === null) {
+        return { type: "failed", message: "No payment channel is configured." };
+      }
+      channelPayer ??= payingSigner.then((payer) =>
+        createChannelPayer({
+          payer,
+          channel,
+          ...(options.spendCap && { spendCap: options.spendCap }),
+          emit,
+        }),
+      );
+      try {
+        // The same transport as the checks: never following a redirect.
+        const noRedirect: typeof fetch = (input, init) =>
+          fetchFn(input, { ...init, redirect: "manual" });
+        return await (await channelPayer).close(`${base}/check`, noRedirect);
+      } catch (cause) {
+        channelPayer = null;
+        return { type: "failed", message: `No paying key: ${describe(cause)}` };
+      }
+    },
   };
 
   async function fetchStored(key: Parameters<PresendClient["receipt"]>[0]): Promise<ReceiptResult> {

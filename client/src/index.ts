@@ -1,5 +1,14 @@
 // The package's entry: browser-safe (no node: imports), used by the CLI, the MCP server and the
 // extension's background.
+export {
+  checkChannelRequirement,
+  maxWithdrawDelaySeconds,
+} from "./channels/checkChannelRequirement";
+export {
+  type ChannelCloseResult,
+  type ChannelPaymentOptions,
+  defaultDepositChecks,
+} from "./channels/createChannelPayer";
 export { baseNetwork, baseUsdc, checkRequirement, maxValiditySeconds } from "./checkRequirement";
 export {
   type CheckInput,

@@ -1,5 +1,16 @@
 // What the tests, the bench, the e2e suite, the snapshot generator and `npm start` use of the
 // local world. Nothing of it runs in production: the server takes plain configuration.
+export {
+  measureSettlementCost,
+  type SettlementCost,
+  type SettlementCostOptions,
+} from "./channels/measureSettlementCost";
+export {
+  type ChannelPayment,
+  type ChannelStack,
+  type ChannelStackOptions,
+  startChannelStack,
+} from "./channels/startChannelStack";
 export { artifacts } from "./contracts/artifacts";
 export {
   type DemoAddress,

@@ -4,12 +4,14 @@ import { privateKeyToAccount } from "viem/accounts";
 import { devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
 import { devnetStablecoins } from "./devnetStablecoins";
+import { installBatchSettlement } from "./installBatchSettlement";
 import { installMulticall3 } from "./installMulticall3";
 import { installStablecoin } from "./installStablecoin";
 
 /**
  * Turns a bare anvil chain into a copy of the mainnet's infrastructure: funds the faucet, installs
- * Multicall3 and the chain's stablecoins at their mainnet addresses (the faucet is their minter).
+ * Multicall3 and the chain's stablecoins at their mainnet addresses (the faucet is their minter);
+ * on Base, where presend is paid, also the x402 batch-settlement escrow and deposit collector.
  * @example await prepareDevnetChain(devnetClient("base", rpcUrl), "base");
  */
 export async function prepareDevnetChain(client: DevnetClient, name: ChainName): Promise<void> {
@@ -22,4 +24,5 @@ export async function prepareDevnetChain(client: DevnetClient, name: ChainName):
   for (const token of devnetStablecoins(name)) {
     await installStablecoin(client, { ...token, minter: faucet });
   }
+  if (name === "base") await installBatchSettlement(client);
 }

@@ -1,12 +1,12 @@
 import { chains } from "@presend/shared/chains/chains";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
-import { toClientEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
+import { toClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme as ExactEvmClientScheme } from "@x402/evm/exact/client";
 import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/facilitator";
-import type { Abi, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type DevnetClient, devnetClient } from "./devnetClient";
+import { devnetFacilitatorSigner } from "./devnetFacilitatorSigner";
 import { sharedPaymentWorld } from "./testing/sharedWorld";
 import { usdcBalanceOnBase } from "./usdcBalanceOnBase";
 
@@ -32,20 +32,10 @@ describe("devnet USDC settles x402 exact payments with the official @x402/evm fa
     client = devnetClient("base", world.chains.base.rpcUrl);
   });
 
-  function facilitator() {
-    const account = privateKeyToAccount(facilitatorAccount.privateKey);
-    // An explicit adapter: x402's signer interface takes loose ABI/typed-data shapes.
-    const signer = toFacilitatorEvmSigner({
-      address: account.address,
-      readContract: (args) => client.readContract({ ...args, abi: args.abi as Abi }),
-      verifyTypedData: (args) => client.verifyTypedData(args as TypedDataDefinition & typeof args),
-      writeContract: (args) => client.writeContract({ ...args, abi: args.abi as Abi, account }),
-      sendTransaction: (args) => client.sendTransaction({ ...args, account }),
-      waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
-      getCode: (args) => client.getCode(args),
-    });
-    return new ExactEvmFacilitatorScheme(signer);
-  }
+  const facilitator = () =>
+    new ExactEvmFacilitatorScheme(
+      devnetFacilitatorSigner(client, privateKeyToAccount(facilitatorAccount.privateKey)),
+    );
 
   async function payment(): Promise<PaymentPayload> {
     const payer = privateKeyToAccount(payerAccount.privateKey);

@@ -1,4 +1,6 @@
 import { startWorld } from "@presend/devnet";
+import { benchChannelLoad, benchChannelPaidCheck } from "./channelPaidCheck";
+import { benchChannelSettlementCost } from "./channelSettlementCost";
 import { benchEngine } from "./engineLatency";
 import { benchPaidCheck, benchPaidConcurrency } from "./paidCheck";
 import { benchSenderHistory } from "./senderHistory";
@@ -190,6 +192,53 @@ try {
     `${rate(throughput.production)}  ${versus(throughput.production)}`,
     throughput.production.cpuRatio >= 0.8,
     ">= 0.8x per CPU-s",
+  );
+
+  const cost = await benchChannelSettlementCost(world, { checks: 100 });
+  const onChain = (figures: { transactions: number; gasUsed: bigint }) =>
+    `${figures.transactions} tx  ${figures.gasUsed} gas`;
+  console.log(
+    `\non-chain settlement of ${cost.exact.checks} paid checks (official @x402/evm facilitator)`,
+  );
+  row("exact: a transferWithAuthorization each", onChain(cost.exact));
+  goal(
+    "channel: deposit, claim, settle",
+    onChain(cost.channel),
+    cost.channel.transactions <= 3,
+    "<= 3 tx",
+  );
+
+  const overChannel = await benchChannelPaidCheck(world, { samples: quick ? 30 : 100 });
+  console.log(
+    `\npaid POST /check over a batch-settlement channel (a session-key voucher, ${overChannel.samples} runs), beside exact in the same stack`,
+  );
+  row("over a channel", ms(overChannel.channelMs));
+  row("with exact", ms(overChannel.exactMs));
+  row("engine alone", ms(overChannel.engineAloneMs));
+  goal(
+    "channel / engine alone",
+    ratio(overChannel.channelVsEngine),
+    overChannel.channelVsEngine.p50 <= 1.5,
+    "<= 1.5x",
+  );
+  row("exact / engine alone", ratio(overChannel.exactVsEngine, 1));
+
+  const channelLoad = await benchChannelLoad(world, { payers: 50, perPayer: quick ? 2 : 4 });
+  const loadRow = (figures: typeof channelLoad.channel) =>
+    `${fixed(figures.paidPerSecond, 1)} paid/s  refused ${fixed(figures.refusedShare * 100, 1)}%  ${ms(figures.latencyMs)}`;
+  console.log(
+    `\n${channelLoad.payers} concurrent payers, ${channelLoad.requests} paid checks per scheme`,
+  );
+  goal(
+    "over channels",
+    loadRow(channelLoad.channel),
+    channelLoad.channel.refusedShare === 0,
+    "0% refused",
+  );
+  row("with exact", loadRow(channelLoad.exact));
+  row(
+    "channel / exact paid checks per second",
+    `${fixed(channelLoad.channel.paidPerSecond / channelLoad.exact.paidPerSecond)}x`,
   );
 
   const met = goals.filter((entry) => entry.met).length;

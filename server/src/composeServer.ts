@@ -23,6 +23,8 @@ import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentReco
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
 import { loadAttestationKey } from "./payments/attestation/loadAttestationKey";
 import { loadPreviousAttestationKeys } from "./payments/attestation/loadPreviousAttestationKeys";
+import { openPostgresChannelStore } from "./payments/channels/openPostgresChannelStore";
+import { openSqliteChannelStore } from "./payments/channels/openSqliteChannelStore";
 import {
   type CreatePaymentsOptions,
   createPayments,
@@ -169,6 +171,14 @@ export async function composeServer(
     options.records ??
     operations.records ??
     openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
+  // Channels live beside the payment records: shared by the replicas in PostgreSQL, else SQLite.
+  const channelStore = !config.receiverAuthorizerKey
+    ? undefined
+    : config.databaseUrl
+      ? await namingField("DATABASE_URL", () =>
+          openPostgresChannelStore(config.databaseUrl as string),
+        )
+      : openSqliteChannelStore(join(config.dataDir, "channels.sqlite"));
   const payments = await createPayments(
     {
       baseRpcUrl: options.paymentRpcUrl ?? paymentNetwork?.rpcUrl ?? (rpcUrls.base[0] as string),
@@ -176,9 +186,11 @@ export async function composeServer(
       facilitator,
       payTo,
       attestationKey,
+      ...(config.receiverAuthorizerKey && { receiverAuthorizerKey: config.receiverAuthorizerKey }),
     },
     records,
     {
+      ...(channelStore && { channelStore }),
       ...(options.onTiming ? { onTiming: options.onTiming } : {}),
       ...(options.confirmationTimeoutMs !== undefined && {
         confirmationTimeoutMs: options.confirmationTimeoutMs,
@@ -245,12 +257,18 @@ export async function composeServer(
     ],
   });
   // Payments a previous run left open are decided from the chain now, then every 30 s.
-  const reconcile = () => reconcilePayments({ records, chain: payments.chain });
+  const reconcile = async () => {
+    const result = await reconcilePayments({ records, chain: payments.chain });
+    // Channel payments are settled by the claims that cover them, read from the escrow.
+    await payments.channels?.reconcile().catch(() => {});
+    return result;
+  };
   let reconciling: Promise<unknown> = reconcile().catch(() => {});
   const timer = setInterval(() => {
     reconciling = reconcile().catch(() => {});
   }, reconcileIntervalMs);
   timer.unref();
+  payments.channels?.start();
   return {
     app,
     engine,
@@ -265,7 +283,12 @@ export async function composeServer(
       clearInterval(timer);
       lists?.close();
       identity?.stop();
+      // Outstanding vouchers are claimed and settled before the store closes.
+      await payments.channels?.stop().catch((error: unknown) => {
+        operations.logger.error({ error: String(error) }, "channel flush failed");
+      });
       await reconciling;
+      await channelStore?.close();
       await records.close();
       await operations.close();
     },

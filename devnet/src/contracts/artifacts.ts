@@ -15,6 +15,10 @@ import demoSweeper from "./DemoSweeper.json" with { type: "json" };
 import demoToken from "./DemoToken.json" with { type: "json" };
 import demoUpgradeableToken from "./DemoUpgradeableToken.json" with { type: "json" };
 import multicall3 from "./Multicall3.json" with { type: "json" };
+import presendBatchSettlement from "./PresendBatchSettlement.json" with { type: "json" };
+import presendErc3009DepositCollector from "./PresendErc3009DepositCollector.json" with {
+  type: "json",
+};
 import presendStablecoin from "./PresendStablecoin.json" with { type: "json" };
 
 const HexSchema = z.string().regex(/^0x[0-9a-f]*$/) as unknown as z.ZodType<Hex>;
@@ -33,6 +37,8 @@ export type Artifact = z.infer<typeof ArtifactSchema>;
  */
 export const artifacts = {
   PresendStablecoin: ArtifactSchema.parse(presendStablecoin),
+  PresendBatchSettlement: ArtifactSchema.parse(presendBatchSettlement),
+  PresendErc3009DepositCollector: ArtifactSchema.parse(presendErc3009DepositCollector),
   Multicall3: ArtifactSchema.parse(multicall3),
   DemoMultisig: ArtifactSchema.parse(demoMultisig),
   DemoGuestbook: ArtifactSchema.parse(demoGuestbook),

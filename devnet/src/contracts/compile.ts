@@ -21,6 +21,8 @@ function findImports(path: string): { contents: string } | { error: string } {
 /** The Solidity sources of the local world; each file holds one contract of the same name. */
 export const contractNames = [
   "PresendStablecoin",
+  "PresendBatchSettlement",
+  "PresendErc3009DepositCollector",
   "Multicall3",
   "DemoMultisig",
   "DemoGuestbook",
@@ -40,7 +42,12 @@ export const contractNames = [
 export type ContractName = (typeof contractNames)[number];
 
 /** Contracts installed with anvil_setCode: their constructors never run, so immutables are banned. */
-const installedByCode: readonly ContractName[] = ["PresendStablecoin", "Multicall3"];
+const installedByCode: readonly ContractName[] = [
+  "PresendStablecoin",
+  "PresendBatchSettlement",
+  "PresendErc3009DepositCollector",
+  "Multicall3",
+];
 
 export type CompiledContract = {
   contractName: ContractName;

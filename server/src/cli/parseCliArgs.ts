@@ -23,6 +23,7 @@ export type ParsedCli =
   | { type: "error"; message: string };
 
 export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--from <sender>] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>]
+       presend close         (with PRESEND_CHANNEL_DEPOSIT: refund the rest of the payment channel)
        presend mcp           (MCP server on stdio: tools validate, check, deep; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 

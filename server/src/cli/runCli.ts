@@ -4,6 +4,7 @@ import type { DeepReport, Report } from "@presend/shared/api/report";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { channelOptions } from "./channelOptions";
 import { openPinStore } from "./openPinStore";
 import { type CliCommand, parseCliArgs, usage } from "./parseCliArgs";
 
@@ -41,6 +42,7 @@ export const defaultServerUrl = "http://127.0.0.1:8402";
  * @example process.exitCode = await runCli(process.argv.slice(2), deps);
  */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
+  if (argv[0] === "close" && argv.length === 1) return closeChannel(deps);
   const parsed = parseCliArgs(argv);
   if (parsed.type === "help") {
     deps.stdout(usage);
@@ -80,6 +82,39 @@ async function validate(command: CliCommand, server: string, deps: CliDeps) {
   return result.valid ? exitCodes.ok : exitCodes.invalidAddress;
 }
 
+/** `presend close`: the server claims what the channel was charged and refunds the rest. */
+async function closeChannel(deps: CliDeps) {
+  const server = (deps.env.PRESEND_URL || defaultServerUrl).replace(/\/+$/, "");
+  const key = deps.env.PRESEND_PRIVATE_KEY;
+  let channel: ReturnType<typeof channelOptions> = null;
+  try {
+    channel = channelOptions(deps.env, { configDir: deps.configDir, durable: true });
+  } catch (error) {
+    deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
+    return exitCodes.usage;
+  }
+  if (!key || !bytes32Pattern.test(key) || channel === null) {
+    deps.stderr("presend: close needs PRESEND_PRIVATE_KEY and PRESEND_CHANNEL_DEPOSIT.");
+    return exitCodes.usage;
+  }
+  const client = createPresendClient({
+    url: server,
+    signer: privateKeyToAccount(key as Hex),
+    pinStore: openPinStore(join(deps.configDir, "pins.json")),
+    channel,
+    ...(deps.fetch && { fetch: deps.fetch }),
+  });
+  const closed = await client.closeChannel();
+  if (closed.type === "failed") {
+    deps.stderr(`presend: ${closed.message}`);
+    return exitCodes.serverError;
+  }
+  deps.stdout(
+    `channel closed: ${closed.refunded ?? "the rest"} USDC base units refunded in ${closed.transaction}`,
+  );
+  return exitCodes.ok;
+}
+
 async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   const key = deps.env.PRESEND_PRIVATE_KEY;
   if (!key || !bytes32Pattern.test(key)) {
@@ -89,13 +124,24 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     return exitCodes.usage;
   }
   const account = privateKeyToAccount(key as Hex);
+  let channel: ReturnType<typeof channelOptions>;
+  try {
+    channel = channelOptions(deps.env, { configDir: deps.configDir, durable: true });
+  } catch (error) {
+    deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
+    return exitCodes.usage;
+  }
   const pins = openPinStore(join(deps.configDir, "pins.json"));
   const route = `/${command.command}`;
   // Printed the moment they happen: the settlement before anything reads the report.
   const onEvent = (event: ClientEvent) => {
     if (event.type === "pinned")
       deps.stderr(`presend: pinned attestation key ${event.kid} for ${event.origin} (first use)`);
-    if (event.type === "settled")
+    if (event.type === "settled" && event.settlement.viaChannel)
+      deps.stderr(
+        `presend: paid ${route} over the payment channel of ${account.address}; receipt ${event.settlement.transaction} (lost the output? GET ${server}/receipts/${account.address.toLowerCase()}/${event.settlement.transaction} signed by the payer, once claimed)`,
+      );
+    else if (event.type === "settled")
       deps.stderr(
         `presend: paid ${route} from ${account.address}; settlement ${event.settlement.transaction} (lost the output? GET ${server}/receipts/${event.settlement.transaction} signed by the payer)`,
       );
@@ -110,6 +156,7 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     // The same check again within the server's window is read back signed in, not paid again.
     signIn: true,
     ...(command.maxPrice !== null && { maxPrice: command.maxPrice }),
+    ...(channel && { channel }),
     ...(deps.fetch && { fetch: deps.fetch }),
   });
   const input = {

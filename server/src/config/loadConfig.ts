@@ -77,6 +77,14 @@ const ConfigSchema = z
       .string()
       .regex(bytes32Pattern, "must be a 0x-prefixed 32-byte hex private key")
       .optional(),
+    /**
+     * Offers x402 batch-settlement channels beside exact, with this key as the server's receiver
+     * authorizer (it signs claims and refunds). Off without it.
+     */
+    RECEIVER_AUTHORIZER_KEY: z
+      .string()
+      .regex(bytes32Pattern, "must be a 0x-prefixed 32-byte hex private key")
+      .optional(),
     /** PostgreSQL for payment records (shared by replicas); SQLite in DATA_DIR without it. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     /** Redis for what replicas share (facts cache, in-flight locks, rate limits); memory without it. */
@@ -173,6 +181,7 @@ export type Config = {
   attestationKeyFile?: string;
   attestationPreviousKeysFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
+  receiverAuthorizerKey?: `0x${string}`;
   databaseUrl?: string;
   redisUrl?: string;
   /** Request logs are info: on by default on mainnet, off (warn) for the local demo. */
@@ -254,6 +263,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
     attestationPreviousKeysFile: raw.ATTESTATION_PREVIOUS_KEYS_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,
+    receiverAuthorizerKey: raw.RECEIVER_AUTHORIZER_KEY as `0x${string}` | undefined,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,
     logLevel: raw.LOG_LEVEL ?? (raw.PRESEND_NETWORK === "mainnet" ? "info" : "warn"),

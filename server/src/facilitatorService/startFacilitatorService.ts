@@ -78,6 +78,8 @@ export async function startFacilitatorService(
       journal: fileSenderJournal(config.FACILITATOR_JOURNAL_FILE),
     }),
     onError: (error) => logger.warn({ err: String(error) }, "settlement journal"),
+    // Replicas offering batch-settlement channels send deposits, claims and refunds here too.
+    batchSettlement: true,
   });
   // Settlement refuses authorizations by this machine's clock: a clock that strays is unready.
   const chain = createPaymentChain({

@@ -5,6 +5,7 @@ import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { type Hex, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
+import { channelOptions } from "../cli/channelOptions";
 import { openPinStore } from "../cli/openPinStore";
 import { defaultServerUrl } from "../cli/runCli";
 import { createMcpServer } from "./createMcpServer";
@@ -40,6 +41,7 @@ export async function runMcpServer(
     PRESEND_SPEND_CAP: env.PRESEND_SPEND_CAP || undefined,
   });
   const spendCapUnits = parseUnits(config.PRESEND_SPEND_CAP, 6);
+  const channel = channelOptions(env, { configDir, durable: false });
   const client = createPresendClient({
     url: config.PRESEND_URL,
     ...(config.PRESEND_PRIVATE_KEY && {
@@ -49,6 +51,8 @@ export async function runMcpServer(
     spendCap: createSessionSpendCap(spendCapUnits),
     // The same check again within the server's window is read back signed in, not paid again.
     signIn: true,
+    // A channel's deposit is reserved whole in the session's spend cap when it is signed.
+    ...(channel && { channel }),
   });
   const server = createMcpServer({ client, spendCapUnits, version: "1.0.0" });
   await server.connect(new StdioServerTransport());

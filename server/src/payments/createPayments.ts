@@ -16,6 +16,9 @@ import {
   type SettlementReceipt,
   settlementReceipt,
 } from "./attestation/offerReceiptExtension";
+import type { ChannelStore } from "./channels/channelStore";
+import { createChannelChain } from "./channels/createChannelChain";
+import { type ChannelOption, type Channels, createChannels } from "./channels/createChannels";
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
@@ -34,6 +37,11 @@ export type CreatePaymentsOptions = {
   onTiming?: (timing: PaymentTiming) => void;
   /** How long the in-process facilitator waits for a settlement to be mined (default 30 s). */
   confirmationTimeoutMs?: number;
+  /**
+   * Where the server keeps its batch-settlement channels: with `receiverAuthorizerKey` in the
+   * config, the scheme is offered beside `exact` (off without both).
+   */
+  channelStore?: ChannelStore;
 };
 
 export type Payments = {
@@ -59,7 +67,11 @@ export type Payments = {
    * source of its payment requirements, for the route's x402 config and for `requirements`.
    */
   paymentOption(path: PaidPath): ReturnType<typeof paymentOptionOf>;
-  /** The exact scheme's payment requirements for a paid route, as the 402 header carries them. */
+  /** Every option a paid route accepts: `exact` first, then `batch-settlement` when offered. */
+  accepts(path: PaidPath): [ReturnType<typeof paymentOptionOf>, ...ChannelOption[]];
+  /** The batch-settlement channels (scheme, store, manager schedule), or null when not offered. */
+  channels: Channels | null;
+  /** The payment requirements of a paid route (every accepted scheme), as the 402 header carries them. */
   requirements(path: PaidPath): Promise<PaymentRequirements[]>;
   /** Resolves once the facilitator's supported kinds are loaded. */
   ready(): Promise<void>;
@@ -92,6 +104,7 @@ export async function createPayments(
       network: config.network,
       rpcUrl: config.baseRpcUrl,
       privateKey: config.facilitator.privateKey as Hex,
+      batchSettlement: config.receiverAuthorizerKey !== undefined,
       ...(options.confirmationTimeoutMs !== undefined && {
         confirmationTimeoutMs: options.confirmationTimeoutMs,
       }),
@@ -121,13 +134,36 @@ export async function createPayments(
   const offerSigner = await createAttestationSigner(config.attestationKey, {
     kid: didJwkKeyId(config.attestationKey),
   });
-  const resourceServer = new x402ResourceServer(timed)
-    .register(config.network, new ExactEvmScheme())
+  const channels =
+    config.receiverAuthorizerKey && options.channelStore
+      ? createChannels({
+          network: config.network,
+          payTo: config.payTo as Address,
+          asset: config.asset as Address,
+          receiverAuthorizerKey: config.receiverAuthorizerKey as Hex,
+          store: options.channelStore,
+          records,
+          chain: createChannelChain({ rpcUrl: config.baseRpcUrl }),
+        })
+      : null;
+  const resourceServer = new x402ResourceServer(timed).register(
+    config.network,
+    new ExactEvmScheme(),
+  );
+  if (channels) {
+    resourceServer.register(config.network, channels.scheme);
+    channels.manage(timed);
+  }
+  resourceServer
     .registerExtension(attestationExtension(attestation))
     .registerExtension(bazaarResourceServerExtension)
     .registerExtension(paymentIdentifierResourceServerExtension)
     .registerExtension(offerReceiptExtension(offerSigner));
 
+  const accepts = (path: PaidPath): [ReturnType<typeof paymentOptionOf>, ...ChannelOption[]] => [
+    paymentOptionOf(config, path),
+    ...(channels ? [channels.option(config.prices[path], maxTimeoutSeconds)] : []),
+  ];
   let initialized: Promise<void> | null = null;
   const ready = () => {
     initialized ??= resourceServer.initialize().catch((error: unknown) => {
@@ -148,9 +184,14 @@ export async function createPayments(
     settlementReceipt: settlementReceipt(offerSigner),
     ready,
     paymentOption: (path) => paymentOptionOf(config, path),
+    accepts,
+    channels,
     async requirements(path) {
       await ready();
-      return resourceServer.buildPaymentRequirements(paymentOptionOf(config, path));
+      const built = await Promise.all(
+        accepts(path).map((option) => resourceServer.buildPaymentRequirements(option)),
+      );
+      return built.flat();
     },
   };
 }

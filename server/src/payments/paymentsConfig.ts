@@ -35,6 +35,14 @@ export const PaymentsConfigSchema = z
     payTo: AddressSchema,
     /** Private ES256 JWK (kid presend-YYYY-MM) that signs the payee attestation. */
     attestationKey: AttestationPrivateKeySchema,
+    /**
+     * Key of the server's receiver authorizer (RECEIVER_AUTHORIZER_KEY): it signs the claims and
+     * refunds of batch-settlement channels. Without it only `exact` is offered.
+     */
+    receiverAuthorizerKey: z
+      .string()
+      .regex(bytes32Pattern, "expected a 32-byte hex private key")
+      .optional(),
     prices: z.object({ "/check": BaseUnitsSchema, "/deep": BaseUnitsSchema }).default(paidPrices()),
   })
   .transform((config) => {

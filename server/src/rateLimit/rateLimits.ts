@@ -5,6 +5,7 @@ import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limi
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
 import type { Metrics } from "../observability/createMetrics";
+import { readChannelPaymentHeader } from "../payments/channels/readChannelPaymentHeader";
 import { maxPaymentHeaderBytes } from "../payments/intake/paymentIntake";
 import { readPaymentHeader } from "../payments/intake/readPaymentHeader";
 import { redisDown } from "../redis/redisDown";
@@ -77,7 +78,9 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     const header = requestHeader(c, "payment-signature") ?? requestHeader(c, "x-payment");
     // A header that carries no authorization pays for nothing: it is one more challenge.
     const paying =
-      header !== undefined && header.length <= maxPaymentHeaderBytes && readPaymentHeader(header);
+      header !== undefined &&
+      header.length <= maxPaymentHeaderBytes &&
+      (readPaymentHeader(header) ?? readChannelPaymentHeader(header));
     if (!paying) return challenge(c, next);
     return next().then(async () => {
       // A paid check gives its challenge back: an honest client (one challenge, one payment per

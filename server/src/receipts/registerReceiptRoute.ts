@@ -10,6 +10,8 @@ import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
 import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import type { ReportSigner } from "../payments/attestation/createReportSigner";
+import { channelRecordValidBefore } from "../payments/channels/channelLedger";
+import { channelSchedule } from "../payments/channels/createChannels";
 import { settleGraceSeconds } from "../payments/facilitator/reconcilePayments";
 
 const ReceiptBodySchema = ReceiptSchema.extend({}).openapi("Receipt");
@@ -155,6 +157,14 @@ async function answer(
     );
   }
   if (record.status !== "settled" || record.tx === null) {
+    if (record.validBefore >= channelRecordValidBefore) {
+      return jsonError(
+        c,
+        409,
+        "settlement_unknown",
+        `This check was paid over a channel; its report is served once the server's next claim covers it (every ${channelSchedule.claimIntervalSecs} s). Ask again then.`,
+      );
+    }
     const decidedBy = new Date((record.validBefore + settleGraceSeconds) * 1000).toISOString();
     return jsonError(
       c,

@@ -10,10 +10,13 @@ import type { ReportSigner } from "./createReportSigner";
 export function keptReportSignature(records: PaymentRecordStore, sign: ReportSigner): ReportSigner {
   return async (report, settlement) => {
     const record = await records.byTransaction(settlement.transaction).catch(() => undefined);
+    // Checks paid over one channel share their claim transaction: the record found by it is
+    // this report's only if it holds this report.
     const sameSettlement =
       record !== undefined &&
       record.payer.toLowerCase() === settlement.payer.toLowerCase() &&
-      record.network === settlement.network;
+      record.network === settlement.network &&
+      JSON.stringify(record.report) === JSON.stringify(report);
     if (sameSettlement && record.reportSignature) return record.reportSignature;
     const signature = await sign(report, settlement);
     if (!sameSettlement) return signature;

@@ -16,7 +16,8 @@ export function signedReport(sign: ReportSigner): MiddlewareHandler {
   return async function signedReport(c, next) {
     await next();
     const header = c.res.headers.get("payment-response");
-    if (c.res.status !== 200 || header === null) return;
+    // A channel payment's report is signed by its ledger (it binds the record, not a transaction).
+    if (c.res.status !== 200 || header === null || c.res.headers.has(reportSignatureHeader)) return;
     const decoded = decodePaymentResponseHeader(header);
     const settlement = SignedSettlementSchema.safeParse(decoded);
     if (!decoded.success || !settlement.success) return;

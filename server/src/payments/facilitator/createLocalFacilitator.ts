@@ -2,6 +2,7 @@ import { x402Facilitator } from "@x402/core/facilitator";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { Network, SupportedResponse } from "@x402/core/types";
 import { toFacilitatorEvmSigner } from "@x402/evm";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/facilitator";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import {
   type Abi,
@@ -32,6 +33,8 @@ export type LocalFacilitatorOptions = {
   /** Keeps unmined settlements across a restart (the facilitator service's journal file). */
   journal?: SenderJournal;
   onError?: (error: unknown) => void;
+  /** Also settle x402 `batch-settlement` (deposits, claims, settlements, refunds), same queue. */
+  batchSettlement?: boolean;
 };
 
 export type LocalFacilitator = FacilitatorClient & {
@@ -110,6 +113,9 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
     getCode: (args) => client.getCode(args),
   });
   const facilitator = new x402Facilitator().register(options.network, new ExactEvmScheme(signer));
+  if (options.batchSettlement) {
+    facilitator.register(options.network, new BatchSettlementEvmScheme(signer));
+  }
   return {
     address: account.address,
     broadcastFor(payer, nonce) {

@@ -89,7 +89,15 @@ export function withPaymentRecords(
       result = null;
     }
     if (authorization === null) {
-      return result ? withoutMessage(result) : failure("settlement_failed");
+      // Not an EIP-3009 payment (a channel's deposit, claim, settle or refund): no record here.
+      return result
+        ? withoutMessage(result)
+        : {
+            success: false,
+            errorReason: "settlement_failed",
+            transaction: "",
+            network: requirements.network,
+          };
     }
     const key = { payer: authorization.payer, nonce: authorization.nonce };
     const network = requirements.network;

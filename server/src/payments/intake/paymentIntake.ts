@@ -3,6 +3,7 @@ import { CheckRequestSchema } from "@presend/shared/api/report";
 import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
+import { readChannelPaymentHeader } from "../channels/readChannelPaymentHeader";
 import { maxTimeoutSeconds } from "../createPayments";
 import type { PaidAuthorization } from "../facilitator/authorizationOf";
 import { readPaymentHeader } from "./readPaymentHeader";
@@ -60,6 +61,8 @@ export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHan
     const header = headers.get("payment-signature");
     if (header === null) return next();
     const rejection = await read(c, header, clock());
+    // A batch-settlement deposit or voucher is the channel ledger's to read, further on.
+    if (rejection === "channel") return next();
     if (typeof rejection === "string") {
       headers.delete("payment-signature");
       headers.delete("x-payment");
@@ -73,10 +76,12 @@ async function read(
   c: Parameters<MiddlewareHandler<AppEnv>>[0],
   header: string,
   now: number,
-): Promise<PaymentIntake | PaymentRejection> {
+): Promise<PaymentIntake | PaymentRejection | "channel"> {
   if (header.length > maxPaymentHeaderBytes) return "payment_header_too_large";
   const payment = readPaymentHeader(header);
-  if (payment === null) return "invalid_payment_header";
+  if (payment === null) {
+    return readChannelPaymentHeader(header) ? "channel" : "invalid_payment_header";
+  }
   const { authorization } = payment;
   // An authorization that outlives the route's timeout could be withheld and settled much later
   // by anyone holding it; one not valid yet cannot settle now.

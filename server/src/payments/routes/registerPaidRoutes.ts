@@ -24,7 +24,12 @@ import {
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
-import type { Payments } from "../createPayments";
+import { channelLedger } from "../channels/channelLedger";
+import {
+  channelRefundRouteConfig,
+  registerChannelRefundRoutes,
+} from "../channels/channelRefundRoutes";
+import { maxTimeoutSeconds, type Payments } from "../createPayments";
 import { paymentIntake } from "../intake/paymentIntake";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
@@ -62,12 +67,12 @@ export type PaidRoutesDeps = {
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
-  const { config } = deps.payments;
+  const { config, channels } = deps.payments;
   const routes: RoutesConfig = Object.fromEntries(
     Object.values(paidRoutes).map((route) => [
       `POST ${route.path}`,
       {
-        accepts: deps.payments.paymentOption(route.path),
+        accepts: deps.payments.accepts(route.path),
         resource: `${publicUrl}${route.path}`,
         description: route.description,
         mimeType: "application/json",
@@ -83,10 +88,24 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       },
     ]),
   );
+  const paths = Object.keys(paidRoutes) as PaidPath[];
+  if (channels) {
+    Object.assign(
+      routes,
+      channelRefundRouteConfig(
+        channels,
+        paths,
+        (path) => config.prices[path],
+        maxTimeoutSeconds,
+        publicUrl,
+      ),
+    );
+  }
   deps.payments.resourceServer.registerExtension(signInWithXExtension(publicUrl));
   const httpServer = new x402HTTPResourceServer(deps.payments.resourceServer, routes);
   const x402 = paymentMiddlewareFromHTTPServer(httpServer);
   const challengeWithoutPayment = unpaidChallenge(httpServer);
+  if (channels) registerChannelRefundRoutes(app, paths, x402);
 
   const middleware = (route: PaidRoute): MiddlewareHandler<AppEnv>[] => [
     checkRequestGuard(),
@@ -105,6 +124,19 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       settlementReceipt: deps.payments.settlementReceipt,
       chain: deps.payments.chain,
     }),
+    ...(channels
+      ? [
+          channelLedger({
+            records: deps.records,
+            store: channels.store,
+            lock: deps.lock,
+            payTo: config.payTo,
+            network: config.network,
+            publicUrl,
+            signReport: deps.payments.signReport,
+          }),
+        ]
+      : []),
     paymentEnvelope({
       route,
       payments: deps.payments,

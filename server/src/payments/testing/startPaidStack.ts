@@ -30,7 +30,9 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   lock?: InFlightLock;
   /** A facilitator over HTTP instead of the in-process one (a hosted provider's stand-in). */
   facilitator?: { url: string; auth: FacilitatorAuth };
-  /** More settings, as the environment would give them (e.g. ATTESTATION_PREVIOUS_KEYS_FILE). */
+  /** Offers batch-settlement channels beside exact, this key authorizing claims and refunds. */
+  receiverAuthorizerKey?: `0x${string}`;
+  /** Further settings as the environment gives them (e.g. ATTESTATION_PREVIOUS_KEYS_FILE, or FACILITATOR_URL for a remote facilitator). */
   env?: Record<string, string>;
 };
 
@@ -65,6 +67,9 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     DATA_DIR: dataDir,
     CACHE_TTL_MS: "0",
     RPC_TIMEOUT_MS: "2000",
+    ...(options.receiverAuthorizerKey && {
+      RECEIVER_AUTHORIZER_KEY: options.receiverAuthorizerKey,
+    }),
     ...options.env,
   });
   const withRpcUrls = {

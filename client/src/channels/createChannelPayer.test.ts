@@ -1,0 +1,110 @@
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { toClientEvmSigner } from "@x402/evm";
+import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { baseNetwork, baseUsdc } from "../checkRequirement";
+import type { PinRecord } from "../PinStore";
+import { createSessionSpendCap } from "../SpendCap";
+import { createChannelPayer } from "./createChannelPayer";
+
+// What the channel payer says about money when the server's answer is not the report: a boundary
+// faked here (the answer); the real stack's answers are in the server's channel tests.
+const price = routePrices.check;
+const requirement: PaymentRequirements = {
+  scheme: "batch-settlement",
+  network: baseNetwork,
+  asset: baseUsdc,
+  amount: String(price),
+  payTo: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  maxTimeoutSeconds: 60,
+  extra: {
+    name: "USD Coin",
+    version: "2",
+    receiverAuthorizer: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+    withdrawDelay: 900,
+  },
+};
+const paymentRequired: PaymentRequired = {
+  x402Version: 2,
+  resource: { url: "http://api.test/check", description: "check", mimeType: "application/json" },
+  accepts: [requirement],
+  extensions: { [PAYMENT_IDENTIFIER]: { info: { required: false }, schema: {} } },
+};
+const pin = { jwk: {}, fingerprint: "f", pinnedAt: "", apiUrl: "" } as unknown as PinRecord;
+
+function payer(spent: ReturnType<typeof createSessionSpendCap>) {
+  return createChannelPayer({
+    payer: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+    channel: {
+      voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+      deposit: 5n * price,
+    },
+    spendCap: spent,
+    emit: () => {},
+  });
+}
+
+const refusal = (withSettlement: boolean) => {
+  const headers = new Headers({
+    "PAYMENT-REQUIRED": encodePaymentRequiredHeader({ ...paymentRequired, error: "refused" }),
+  });
+  if (withSettlement) {
+    headers.set(
+      "PAYMENT-RESPONSE",
+      encodePaymentResponseHeader({
+        success: false,
+        errorReason: "settlement_failed",
+        transaction: "",
+        network: baseNetwork,
+      }),
+    );
+  }
+  return new Response("{}", { status: 402, headers });
+};
+
+describe("createChannelPayer: what a refused deposit says about money", () => {
+  it("a deposit refused before settlement: nothing charged, the reservation freed", async () => {
+    const cap = createSessionSpendCap(100n * price);
+    const result = await payer(cap).pay({
+      paymentRequired,
+      requirement,
+      route: "/check",
+      pin,
+      post: async () => refusal(false),
+    });
+    expect(result).toMatchObject({ type: "not_charged", charged: false, status: 402 });
+    expect(cap.spent()).toBe(0n);
+  });
+
+  it("a deposit whose settlement was attempted: charged unknown, the deposit stays reserved", async () => {
+    const cap = createSessionSpendCap(100n * price);
+    const result = await payer(cap).pay({
+      paymentRequired,
+      requirement,
+      route: "/check",
+      pin,
+      post: async () => refusal(true),
+    });
+    expect(result).toMatchObject({ type: "unrecovered", charged: "unknown" });
+    expect(cap.spent()).toBe(5n * price);
+  });
+
+  it("a deposit the cap cannot hold is never sent", async () => {
+    let sent = 0;
+    const result = await payer(createSessionSpendCap(2n * price)).pay({
+      paymentRequired,
+      requirement,
+      route: "/check",
+      pin,
+      post: async () => {
+        sent += 1;
+        return refusal(false);
+      },
+    });
+    expect(result).toMatchObject({ type: "refused", code: "cap_reached" });
+    expect(sent).toBe(0);
+  });
+});

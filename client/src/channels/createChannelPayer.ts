@@ -1,0 +1,354 @@
+import { channelReceiptNonce } from "@presend/shared/api/channelReceiptNonce";
+import { ErrorBodySchema } from "@presend/shared/api/errors";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
+import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
+import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
+import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import type { ClientEvmSigner } from "@x402/evm";
+import {
+  BatchSettlementEvmScheme,
+  type ClientChannelStorage,
+} from "@x402/evm/batch-settlement/client";
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+  PAYMENT_IDENTIFIER,
+} from "@x402/extensions/payment-identifier";
+import type { Address, Hex } from "viem";
+import { baseNetwork, baseUsdc } from "../checkRequirement";
+import type { PinRecord } from "../PinStore";
+import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
+import type { Reservation, SpendCap } from "../SpendCap";
+
+/** How a client pays over a batch-settlement channel when the server offers one. */
+export type ChannelPaymentOptions = {
+  /**
+   * The session key that signs the vouchers (the channel's payer authorizer); the wallet signs
+   * only deposits.
+   */
+  voucherSigner: ClientEvmSigner;
+  /** Where the channel's state is kept between calls (default: in memory). */
+  storage?: ClientChannelStorage;
+  /** What one deposit puts in, in USDC base units (default: 10 checks' worth). */
+  deposit?: bigint;
+};
+
+/** Default deposit: this many checks at the offered price. */
+export const defaultDepositChecks = 10n;
+
+export type ChannelPayment = {
+  paymentRequired: PaymentRequired;
+  requirement: PaymentRequirements;
+  route: "/check" | "/deep";
+  pin: PinRecord;
+  /** Sends the paid request with these headers. */
+  post(headers: Record<string, string>): Promise<Response>;
+};
+
+/** What closing the channel did: the rest of the deposit sent back, or why not. */
+export type ChannelCloseResult =
+  | { type: "closed"; transaction: string; refunded: string | null }
+  | { type: "failed"; message: string };
+
+export type ChannelPayer = {
+  pay<R extends Report | DeepReport>(payment: ChannelPayment): Promise<PaidOutcome<R>>;
+  /**
+   * Asks the server for a cooperative refund of the channel behind `url` (the package's refund:
+   * a zero-charge voucher at what was charged); the server claims what was charged and sends the
+   * rest back on chain.
+   */
+  close(url: string, fetch: typeof globalThis.fetch): Promise<ChannelCloseResult>;
+};
+
+const refusedByServer = "invalid_batch_settlement_evm_cumulative_amount_mismatch";
+
+/** 503 codes answered before anything was settled: nothing was charged. */
+const notChargedUnavailable = new Set([
+  "chain_unavailable",
+  "payment_network_unavailable",
+  "payment_record_unavailable",
+]);
+
+/**
+ * Pays checks over one batch-settlement channel with the official `@x402/evm` client scheme: the
+ * wallet signs a deposit (reserved whole in the spend cap before it is sent), the session key
+ * signs a voucher per check (no wallet prompt, nothing more reserved). The channel's config is
+ * checked after signing and before sending (payee, token), a voucher the server finds out of
+ * step is resynchronised from its corrective 402 and sent once more, and a report is trusted
+ * only with its signature, which binds the payment record the server names in PRESEND-RECEIPT.
+ * @example const payer = createChannelPayer({ payer: wallet, channel: { voucherSigner }, spendCap, emit });
+ */
+export function createChannelPayer(options: {
+  payer: ClientEvmSigner;
+  channel: ChannelPaymentOptions;
+  spendCap?: SpendCap;
+  emit: (event: ClientEvent) => void;
+}): ChannelPayer {
+  let depositFor = 0n;
+  const scheme = new BatchSettlementEvmScheme(options.payer, {
+    voucherSigner: options.channel.voucherSigner,
+    ...(options.channel.storage && { storage: options.channel.storage }),
+    depositStrategy: () => depositFor,
+  });
+  const http = new x402HTTPClient(new x402Client().register(baseNetwork, scheme));
+
+  return {
+    async close(url, fetch) {
+      try {
+        const settled = await scheme.refund(url, { fetch });
+        if (!settled.success) {
+          return {
+            type: "failed",
+            message: `The refund was refused (${settled.errorReason ?? "no reason"}).`,
+          };
+        }
+        return {
+          type: "closed",
+          transaction: settled.transaction,
+          refunded: settled.amount ?? null,
+        };
+      } catch (cause) {
+        return { type: "failed", message: `The refund failed: ${describe(cause)}` };
+      }
+    },
+    async pay<R extends Report | DeepReport>(payment: ChannelPayment): Promise<PaidOutcome<R>> {
+      const { requirement } = payment;
+      const price = BigInt(requirement.amount);
+      depositFor = options.channel.deposit ?? defaultDepositChecks * price;
+      for (let attempt = 0; ; attempt++) {
+        // A new payment id per attempt: the record of a refused attempt is not the next one's.
+        const paymentId = generatePaymentId("chan_");
+        const extensions = { ...payment.paymentRequired.extensions };
+        if (extensions[PAYMENT_IDENTIFIER] === undefined) {
+          return refused("The server offers channels without x402 payment-identifier.");
+        }
+        appendPaymentIdentifierToExtensions(extensions, paymentId);
+        let payload: PaymentPayload;
+        try {
+          payload = await http.createPaymentPayload({
+            ...payment.paymentRequired,
+            extensions,
+            accepts: [requirement],
+          });
+        } catch (cause) {
+          return notCharged("signing_failed", null, `Signing failed: ${describe(cause)}`);
+        }
+        const signed = channelOf(payload);
+        if (
+          signed === null ||
+          signed.receiver.toLowerCase() !== requirement.payTo.toLowerCase() ||
+          signed.token.toLowerCase() !== baseUsdc.toLowerCase()
+        ) {
+          return refused("The signed channel does not pay the attested payee in Base USDC.");
+        }
+        const authorization: SentAuthorization = {
+          payer: signed.payer,
+          nonce: channelReceiptNonce(signed.channelId, signed.cumulative, paymentId),
+          amount: requirement.amount,
+          payTo: requirement.payTo as Address,
+        };
+        let reservation: Reservation | null = null;
+        if (signed.deposit !== null && options.spendCap) {
+          // The whole deposit counts once it is sent: the server may keep what it claims of it.
+          const reserved = await options.spendCap.reserve(signed.deposit);
+          if (reserved.type === "refused") {
+            return {
+              type: "refused",
+              code: "cap_reached",
+              message: `${reserved.message} A channel deposit of ${signed.deposit} base units was asked; configure a smaller deposit.`,
+              charged: false,
+            };
+          }
+          reservation = reserved.reservation;
+          await reservation.spend();
+        }
+        options.emit({ type: "paying" });
+        let answer: Response;
+        try {
+          answer = await payment.post(http.encodePaymentSignatureHeader(payload));
+        } catch (cause) {
+          return unknownOutcome(
+            `The paid request failed before an answer arrived (${describe(cause)}).`,
+            authorization,
+          );
+        }
+        const result = await http
+          .processPaymentResult(payload, (name) => answer.headers.get(name), answer.status)
+          .catch(() => ({ recovered: false, settleResponse: undefined }));
+        if (answer.status === 200 && result.settleResponse?.success) {
+          return delivered(payment, answer, authorization);
+        }
+        if (answer.status === 402) {
+          // A deposit whose settlement was attempted may have reached the escrow (it stays the
+          // payer's there, refundable): not "nothing charged" unless the server refused it first.
+          if (signed.deposit !== null && answer.headers.get("payment-response") !== null) {
+            const moved = result.settleResponse?.transaction;
+            return unknownOutcome(
+              `The deposit's settlement was attempted${moved ? ` (${moved})` : ""} but the check was refused; whatever reached the channel stays refundable.`,
+              authorization,
+            );
+          }
+          await reservation?.release();
+          if (result.recovered && attempt === 0 && reasonOf(answer) === refusedByServer) continue;
+          return notCharged(
+            reasonOf(answer) ?? "payment_refused",
+            402,
+            `The server refused the channel payment (${reasonOf(answer) ?? "no reason"}); nothing was charged.`,
+          );
+        }
+        if (
+          (answer.status >= 400 && answer.status < 500 && answer.status !== 409) ||
+          (answer.status === 503 && notChargedUnavailable.has((await errorCodeOf(answer)) ?? ""))
+        ) {
+          await reservation?.release();
+          return notCharged(`http_${answer.status}`, answer.status, "The check was refused.");
+        }
+        return unknownOutcome(
+          `The channel payment was answered with HTTP ${answer.status}.`,
+          authorization,
+        );
+      }
+    },
+  };
+
+  async function delivered<R extends Report | DeepReport>(
+    payment: ChannelPayment,
+    answer: Response,
+    authorization: SentAuthorization,
+  ): Promise<PaidOutcome<R>> {
+    // The record's nonce as this client computed it: the answer is not trusted to name it.
+    const settlement: Settlement = {
+      transaction: authorization.nonce,
+      network: payment.requirement.network,
+      payer: authorization.payer,
+      amount: payment.requirement.amount,
+      payTo: payment.requirement.payTo as Address,
+      viaChannel: true,
+    };
+    options.emit({ type: "settled", settlement });
+    const body: unknown = await answer.json().catch(() => undefined);
+    const schema = payment.route === "/deep" ? DeepReportSchema : ReportSchema;
+    const report = schema.safeParse(body);
+    if (!report.success) {
+      return {
+        type: "unrecovered",
+        charged: true,
+        settlement,
+        authorization,
+        message: "Paid over the channel, but the report is unreadable.",
+        recover: `GET /receipts/${authorization.payer}/${authorization.nonce} signed by the payer.`,
+      };
+    }
+    const verified = await verifyReportSignature({
+      signature: answer.headers.get(reportSignatureHeader),
+      report: body,
+      settlement: {
+        transaction: authorization.nonce,
+        network: settlement.network,
+        payer: authorization.payer,
+      },
+      key: payment.pin.jwk,
+    });
+    if (verified.type === "forged") {
+      return { type: "forged", charged: true, settlement, report: body, message: verified.message };
+    }
+    return {
+      type: "report",
+      report: report.data as R,
+      settlement,
+      signature: "verified",
+      receipt: null,
+      recovered: false,
+      charged: true,
+    };
+  }
+}
+
+/** The channel a signed payload opens or uses, and the deposit it carries (null: a voucher). */
+function channelOf(payload: PaymentPayload): {
+  payer: Address;
+  receiver: string;
+  token: string;
+  channelId: Hex;
+  cumulative: bigint;
+  deposit: bigint | null;
+} | null {
+  const raw = payload.payload as {
+    type?: unknown;
+    channelConfig?: { payer?: unknown; receiver?: unknown; token?: unknown };
+    voucher?: { channelId?: unknown; maxClaimableAmount?: unknown };
+    deposit?: { amount?: unknown };
+  };
+  const config = raw.channelConfig;
+  const voucher = raw.voucher;
+  if (
+    typeof config?.payer !== "string" ||
+    typeof config.receiver !== "string" ||
+    typeof config.token !== "string" ||
+    typeof voucher?.channelId !== "string" ||
+    typeof voucher.maxClaimableAmount !== "string" ||
+    !/^\d+$/.test(voucher.maxClaimableAmount)
+  ) {
+    return null;
+  }
+  const amount = raw.deposit?.amount;
+  if (raw.type === "deposit" && (typeof amount !== "string" || !/^\d+$/.test(amount))) return null;
+  return {
+    payer: config.payer as Address,
+    receiver: config.receiver,
+    token: config.token,
+    channelId: voucher.channelId as Hex,
+    cumulative: BigInt(voucher.maxClaimableAmount),
+    deposit: raw.type === "deposit" ? BigInt(amount as string) : null,
+  };
+}
+
+async function errorCodeOf(answer: Response): Promise<string | undefined> {
+  const body = ErrorBodySchema.safeParse(
+    await answer
+      .clone()
+      .json()
+      .catch(() => null),
+  );
+  return body.success ? body.data.error.code : undefined;
+}
+
+function reasonOf(answer: Response): string | undefined {
+  try {
+    const header = answer.headers.get("payment-required");
+    return header === null ? undefined : decodePaymentRequiredHeader(header).error;
+  } catch {
+    return undefined;
+  }
+}
+
+function refused(message: string) {
+  return {
+    type: "refused" as const,
+    code: "unexpected_challenge" as const,
+    message,
+    charged: false as const,
+  };
+}
+
+function notCharged(code: string, status: number | null, message: string) {
+  return { type: "not_charged" as const, code, status, message, charged: false as const };
+}
+
+function unknownOutcome(message: string, authorization: SentAuthorization) {
+  return {
+    type: "unrecovered" as const,
+    charged: "unknown" as const,
+    settlement: null,
+    authorization,
+    message: `${message} Charged: unknown.`,
+    recover: `GET /receipts/${authorization.payer}/${authorization.nonce}?signature=<the payer's EIP-191 signature of "presend receipt ${authorization.nonce}"> answers the report if it was charged.`,
+  };
+}
+
+function describe(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}

@@ -1,0 +1,192 @@
+import type { World } from "@presend/devnet";
+import { devnetClient, devnetPrivateKey, mintStablecoin } from "@presend/devnet";
+import { chains } from "@presend/shared/chains/chains";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import { toClientEvmSigner } from "@x402/evm";
+import { BatchSettlementEvmScheme as ChannelClientScheme } from "@x402/evm/batch-settlement/client";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { x402Client, x402HTTPClient } from "@x402/fetch";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type PaidStack, startPaidStack } from "../src/payments/testing/startPaidStack";
+import type { Quantiles } from "./paidCheck";
+import { percentile } from "./percentiles";
+
+export type ChannelPaidCheckBench = {
+  samples: number;
+  /** Paid POST /check with a session-key voucher over an open channel (client-side). */
+  channelMs: Quantiles;
+  /** The same request paid with `exact` (an EIP-3009 transfer settled in the request). */
+  exactMs: Quantiles;
+  /** The engine alone on the same address, outside HTTP. */
+  engineAloneMs: Quantiles;
+  channelVsEngine: Quantiles;
+  exactVsEngine: Quantiles;
+};
+
+export type ChannelLoadBench = {
+  payers: number;
+  requests: number;
+  channel: { paidPerSecond: number; refusedShare: number; latencyMs: Quantiles };
+  exact: { paidPerSecond: number; refusedShare: number; latencyMs: Quantiles };
+};
+
+const quantiles = (values: number[]): Quantiles => ({
+  p50: percentile(values, 50),
+  p95: percentile(values, 95),
+});
+
+/** A payer of its own with USDC from the faucet and an x402 client for one scheme. */
+async function payerClient(world: World, scheme: "exact" | "channel", deposit: bigint) {
+  const payer = privateKeyToAccount(generatePrivateKey());
+  const base = devnetClient("base", world.chains.base.rpcUrl);
+  await mintStablecoin(base, {
+    token: chains.base.usdc.address,
+    minter: privateKeyToAccount(world.accounts.faucet.privateKey),
+    to: payer.address,
+    amount: 1_000_000_000n,
+  });
+  const client = new x402Client();
+  if (scheme === "exact") registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+  else {
+    client.register(
+      "eip155:8453",
+      new ChannelClientScheme(toClientEvmSigner(payer), {
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        depositStrategy: () => deposit,
+      }),
+    );
+  }
+  return new x402HTTPClient(client);
+}
+
+/** One paid /check: the challenge and the signing untimed, the paid request timed. */
+async function payOnce(stack: PaidStack, http: x402HTTPClient, address: string) {
+  const post = (headers: Record<string, string> = {}) =>
+    stack.app.request("/check", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ address }),
+    });
+  const challenge = await post();
+  const required = http.getPaymentRequiredResponse((name) => challenge.headers.get(name));
+  const payload = await http.createPaymentPayload(required);
+  const start = performance.now();
+  const response = await post(http.encodePaymentSignatureHeader(payload));
+  const ms = performance.now() - start;
+  await http.processPaymentResult(payload, (name) => response.headers.get(name), response.status);
+  await response.arrayBuffer();
+  return { ms, ok: response.status === 200 };
+}
+
+async function channelStack(world: World): Promise<PaidStack> {
+  return startPaidStack({
+    world,
+    receiverAuthorizerKey: devnetPrivateKey("bench: receiver authorizer"),
+  });
+}
+
+/**
+ * A paid /check over an open batch-settlement channel (a voucher, no settlement in the request)
+ * against the engine alone and against `exact`, alternating in one stack that offers both.
+ * @example const figures = await benchChannelPaidCheck(world, { samples: 50 });
+ */
+export async function benchChannelPaidCheck(
+  world: World,
+  options: { samples: number },
+): Promise<ChannelPaidCheckBench> {
+  const stack = await channelStack(world);
+  try {
+    const rounds = options.samples + 3;
+    const channel = await payerClient(world, "channel", BigInt(rounds + 1) * routePrices.check);
+    const exact = await payerClient(world, "exact", 0n);
+    const address = world.accounts.payTo.address;
+    // The deposit opens the channel; every timed payment after it is a voucher.
+    if (!(await payOnce(stack, channel, address)).ok) throw new Error("the deposit was refused");
+    const rows = { channel: [] as number[], exact: [] as number[], engine: [] as number[] };
+    const ratios = { channel: [] as number[], exact: [] as number[] };
+    for (let index = 0; index < rounds; index++) {
+      const overChannel = await payOnce(stack, channel, address);
+      const withExact = await payOnce(stack, exact, address);
+      if (!overChannel.ok || !withExact.ok) throw new Error("a paid /check was refused");
+      const start = performance.now();
+      await stack.engine.check({ address, chain: "base" });
+      const engineMs = performance.now() - start;
+      if (index < 3) continue; // warm-up
+      rows.channel.push(overChannel.ms);
+      rows.exact.push(withExact.ms);
+      rows.engine.push(engineMs);
+      ratios.channel.push(overChannel.ms / engineMs);
+      ratios.exact.push(withExact.ms / engineMs);
+    }
+    return {
+      samples: options.samples,
+      channelMs: quantiles(rows.channel),
+      exactMs: quantiles(rows.exact),
+      engineAloneMs: quantiles(rows.engine),
+      channelVsEngine: quantiles(ratios.channel),
+      exactVsEngine: quantiles(ratios.exact),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+/**
+ * `payers` concurrent payers, each paying `perPayer` checks one after another, over channels
+ * (each opened by an untimed deposit first) and then with `exact`, on one stack: paid checks per
+ * second of wall time, the share refused, latency.
+ * @example const figures = await benchChannelLoad(world, { payers: 50, perPayer: 4 });
+ */
+export async function benchChannelLoad(
+  world: World,
+  options: { payers: number; perPayer: number },
+): Promise<ChannelLoadBench> {
+  const deposit = BigInt(options.perPayer + 1) * routePrices.check;
+  const channelClients: x402HTTPClient[] = [];
+  const exactClients: x402HTTPClient[] = [];
+  for (let index = 0; index < options.payers; index++) {
+    channelClients.push(await payerClient(world, "channel", deposit));
+    exactClients.push(await payerClient(world, "exact", 0n));
+  }
+  const stack = await channelStack(world);
+  const address = world.accounts.payTo.address;
+  const run = async (clients: x402HTTPClient[]) => {
+    const latencies: number[] = [];
+    let refused = 0;
+    const started = performance.now();
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let i = 0; i < options.perPayer; i++) {
+          const result = await payOnce(stack, client, address);
+          latencies.push(result.ms);
+          if (!result.ok) refused++;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const requests = clients.length * options.perPayer;
+    return {
+      paidPerSecond: (requests - refused) / seconds,
+      refusedShare: refused / requests,
+      latencyMs: quantiles(latencies),
+    };
+  };
+  try {
+    // Every channel opened first (one deposit each), so the timed run pays vouchers only.
+    await Promise.all(
+      channelClients.map(async (client) => {
+        if (!(await payOnce(stack, client, address)).ok) throw new Error("a deposit was refused");
+      }),
+    );
+    const channel = await run(channelClients);
+    const exact = await run(exactClients);
+    return {
+      payers: options.payers,
+      requests: options.payers * options.perPayer,
+      channel,
+      exact,
+    };
+  } finally {
+    await stack.stop();
+  }
+}

@@ -1,0 +1,155 @@
+import {
+  createMemoryPinStore,
+  createPresendClient,
+  createSessionSpendCap,
+  type PresendSigner,
+} from "@presend/client";
+import { devnetAccounts, devnetClient, devnetPrivateKey } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
+import { toClientEvmSigner } from "@x402/evm";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
+
+// @presend/client paying over a channel against the paid API on a payment lane of the shared
+// world: deposits sized by the client (default ten checks) and reserved whole in the spend cap,
+// vouchers by a session key, reports verified against the record nonce the client computes,
+// fetched back through /receipts; a channel offer that differs from the attested terms and a
+// deposit beyond the spend cap are refused before anything is sent.
+const { world, lane, fund } = sharedPaymentWorld();
+const price = routePrices.check;
+const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-client-channel-payer`));
+const session = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-client-session`));
+const receiverAuthorizerKey = devnetPrivateKey(`lane-${lane.index}-receiver-authorizer`);
+const target = devnetAccounts.activeOnBase.address;
+
+describe("@presend/client over a batch-settlement channel", () => {
+  let stack: PaidStack;
+  const chain = devnetClient("base", world.chains.base.rpcUrl);
+  let signatures = 0;
+  const signer: PresendSigner = {
+    address: wallet.address,
+    signTypedData: (typedData) => {
+      signatures += 1;
+      return wallet.signTypedData(typedData as never);
+    },
+    signMessage: (args) => wallet.signMessage(args),
+  };
+  const facilitatorNonce = () => chain.getTransactionCount({ address: lane.facilitator.address });
+  const viaStack = async (input: RequestInfo | URL, init?: RequestInit) =>
+    stack.app.request(input instanceof Request ? input : new Request(input, init));
+
+  beforeAll(async () => {
+    stack = await startPaidStack({ world, receiverAuthorizerKey });
+    await fund(wallet.address, 100n * price);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("pays 12 checks with two wallet signatures (deposits of ten checks), each reserved whole", async () => {
+    const cap = createSessionSpendCap(1_000_000n);
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer,
+      pinStore: createMemoryPinStore(),
+      spendCap: cap,
+      fetch: viaStack,
+      channel: { voucherSigner: toClientEvmSigner(session) },
+    });
+    const nonceBefore = await facilitatorNonce();
+    signatures = 0;
+    const nonces: string[] = [];
+    for (let check = 1; check <= 12; check += 1) {
+      const result = await client.check({ address: target });
+      expect(result, `check ${check}`).toMatchObject({
+        type: "report",
+        signature: "verified",
+        charged: true,
+        settlement: { viaChannel: true, payer: wallet.address },
+      });
+      if (result.type === "report") nonces.push(result.settlement.transaction);
+    }
+    expect(signatures).toBe(2);
+    expect(cap.spent()).toBe(20n * price);
+    expect(await facilitatorNonce()).toBe(nonceBefore + 2);
+    // The record nonce the client computed is the one the server recorded the report under.
+    const last = nonces.at(-1) ?? "";
+    const proof = await wallet.signMessage({ message: receiptMessage(last) });
+    const stored = await viaStack(
+      `${stack.publicUrl}/receipts/${wallet.address.toLowerCase()}/${last}?signature=${proof}`,
+    );
+    // Not claimed yet: the report is kept, its payment still open.
+    expect(stored.status).toBe(409);
+    expect(
+      await stack.records.byAuthorization({ payer: wallet.address, nonce: last }),
+    ).toMatchObject({
+      status: "pending",
+    });
+    // Once claimed, the client fetches it back by the nonce it computed, signature verified.
+    await stack.payments.channels?.manager().claim();
+    const fetched = await client.receipt({ payer: wallet.address, nonce: last as `0x${string}` });
+    expect(fetched).toMatchObject({ type: "report", signature: "verified", recovered: true });
+    // Closing: the server claims what was charged (12 checks) and returns the rest (8 checks).
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    const closed = await client.closeChannel();
+    expect(closed).toMatchObject({ type: "closed", transaction: expect.stringMatching(/^0x/) });
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore + 8n * price);
+  });
+
+  it("refuses a deposit the spend cap cannot hold, before sending it", async () => {
+    const payerKey = devnetPrivateKey(`lane-${lane.index}-client-capped-payer`);
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: privateKeyToAccount(payerKey),
+      pinStore: createMemoryPinStore(),
+      spendCap: createSessionSpendCap(5n * price),
+      fetch: viaStack,
+      channel: { voucherSigner: toClientEvmSigner(session) },
+    });
+    const nonceBefore = await facilitatorNonce();
+    expect(await client.check({ address: target })).toMatchObject({
+      type: "refused",
+      code: "cap_reached",
+      charged: false,
+    });
+    expect(await facilitatorNonce()).toBe(nonceBefore);
+  });
+
+  it.each([
+    ["asset", { asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02912" }, "asset_mismatch"],
+    ["network", { network: "eip155:84532" as const }, "network_mismatch"],
+    ["payee", { payTo: devnetAccounts.activeOnBase.address }, "payto_mismatch"],
+  ])("refuses a channel offer on another %s before signing anything", async (_, change, code) => {
+    // A proxy that rewrites the channel offer of every 402; the attested exact offer is untouched.
+    const tampering = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const answer = await viaStack(input, init);
+      const header = answer.headers.get("payment-required");
+      if (answer.status !== 402 || header === null) return answer;
+      const required = decodePaymentRequiredHeader(header);
+      const accepts = required.accepts.map((accept) =>
+        accept.scheme === "batch-settlement" ? { ...accept, ...change } : accept,
+      );
+      const headers = new Headers(answer.headers);
+      headers.set("PAYMENT-REQUIRED", encodePaymentRequiredHeader({ ...required, accepts }));
+      return new Response(JSON.stringify({ ...required, accepts }), { status: 402, headers });
+    };
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer,
+      pinStore: createMemoryPinStore(),
+      fetch: tampering,
+      channel: { voucherSigner: toClientEvmSigner(session) },
+    });
+    signatures = 0;
+    expect(await client.check({ address: target })).toMatchObject({
+      type: "refused",
+      code,
+      charged: false,
+    });
+    expect(signatures).toBe(0);
+  });
+});

@@ -1,0 +1,175 @@
+import { nativeUsdcDomain } from "@presend/shared/chains/chains";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
+import type { FacilitatorClient } from "@x402/core/server";
+import type { Network, PaymentPayload, SettleResponse } from "@x402/core/types";
+import {
+  type AuthorizerSigner,
+  type BatchSettlementVoucherClaim,
+  isBatchSettlementClaimPayload,
+  isBatchSettlementEnrichedRefundPayload,
+} from "@x402/evm";
+import { computeChannelId } from "@x402/evm/batch-settlement/client";
+import {
+  type BatchSettlementChannelManager,
+  BatchSettlementEvmScheme,
+} from "@x402/evm/batch-settlement/server";
+import type { Address, Hex, TypedDataDefinition } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { ChannelStore } from "./channelStore";
+import type { ChannelChain } from "./createChannelChain";
+import { type ChannelReconcileResult, reconcileChannelCharges } from "./reconcileChannelCharges";
+
+/** How the channel manager claims, settles and refunds (seconds). */
+export const channelSchedule = {
+  claimIntervalSecs: 60,
+  settleIntervalSecs: 300,
+  refundIntervalSecs: 3_600,
+  /** A channel with no request for this long is refunded (claimed first). */
+  idleRefundSecs: 24 * 3_600,
+} as const;
+
+/** The timeout the channel manager's claims, settlements and refunds are sent with. */
+const operationTimeoutSeconds = 60;
+
+/** The payer's timed-withdrawal delay the server asks for (the escrow's minimum). */
+export const channelWithdrawDelaySeconds = 900;
+
+export type ChannelsOptions = {
+  network: Network;
+  payTo: Address;
+  asset: Address;
+  /** The server's key that authorizes claims and refunds (the channel's receiverAuthorizer). */
+  receiverAuthorizerKey: Hex;
+  store: ChannelStore;
+  records: PaymentRecordStore;
+  /** The escrow as the books read it (claimed totals, Claimed events). */
+  chain: ChannelChain;
+  onError?: (error: unknown) => void;
+};
+
+export type Channels = {
+  /** The official server scheme, registered on the resource server beside `exact`. */
+  scheme: BatchSettlementEvmScheme;
+  store: ChannelStore;
+  receiverAuthorizer: Address;
+  /** The route's `batch-settlement` payment option (same payTo, price and asset as `exact`). */
+  option(amount: string, maxTimeoutSeconds: number): ChannelOption;
+  /** Builds the channel manager over the facilitator the resource server uses. */
+  manage(facilitator: FacilitatorClient): BatchSettlementChannelManager;
+  /** The channel manager built by `manage` (claims, settlement, refunds on demand). */
+  manager(): BatchSettlementChannelManager;
+  /** Settles the records of claimed channel payments from the escrow (also run after each claim). */
+  reconcile(): Promise<ChannelReconcileResult>;
+  /** Starts claiming, settling and refunding idle channels on the schedule. */
+  start(): void;
+  /** Stops the schedule and claims and settles what is outstanding (the drain). */
+  stop(): Promise<void>;
+};
+
+export type ChannelOption = {
+  scheme: "batch-settlement";
+  network: Network;
+  payTo: Address;
+  price: { asset: Address; amount: string; extra: Record<string, unknown> };
+  maxTimeoutSeconds: number;
+};
+
+/**
+ * The x402 `batch-settlement` scheme on the server side, with the official `@x402/evm` scheme and
+ * channel manager only: channels in the durable ChannelStore, a receiver authorizer the server
+ * owns, and claims after which the payment records of the vouchers they cover are settled (with
+ * the claim transaction the escrow's events name), so every voucher-paid request ends `settled`
+ * like an `exact` one.
+ * @example const channels = createChannels({ network, payTo, asset, receiverAuthorizerKey, store, records });
+ */
+export function createChannels(options: ChannelsOptions): Channels {
+  const { store, records, chain, network } = options;
+  const onError =
+    options.onError ?? ((error: unknown) => console.error("presend: channels", String(error)));
+  const authorizer = privateKeyToAccount(options.receiverAuthorizerKey);
+  const receiverAuthorizerSigner: AuthorizerSigner = {
+    address: authorizer.address,
+    signTypedData: (params) => authorizer.signTypedData(params as TypedDataDefinition),
+  };
+  const scheme = new BatchSettlementEvmScheme(options.payTo, {
+    receiverAuthorizerSigner,
+    storage: store,
+    withdrawDelay: channelWithdrawDelaySeconds,
+  });
+  let manager: BatchSettlementChannelManager | null = null;
+
+  function recording(facilitator: FacilitatorClient): FacilitatorClient {
+    return {
+      verify: (payload, requirements) => facilitator.verify(payload, requirements),
+      async settle(payload: PaymentPayload, requirements): Promise<SettleResponse> {
+        // The manager's own operations name no timeout (0), which x402's wire schema refuses,
+        // as `presend facilitator` checks it: they get the routes' timeout instead.
+        const timed = <T extends { maxTimeoutSeconds: number }>(value: T): T =>
+          value.maxTimeoutSeconds > 0
+            ? value
+            : { ...value, maxTimeoutSeconds: operationTimeoutSeconds };
+        const result = await facilitator.settle(
+          { ...payload, accepted: timed(payload.accepted) },
+          timed(requirements),
+        );
+        const raw: unknown = payload.payload;
+        const claims =
+          isBatchSettlementClaimPayload(raw) || isBatchSettlementEnrichedRefundPayload(raw)
+            ? (raw as { claims?: BatchSettlementVoucherClaim[] }).claims
+            : undefined;
+        if (result.success && result.transaction && claims) {
+          // The records of the vouchers it covers are settled from the escrow's own events.
+          const channelIds = claims.map((claim) =>
+            computeChannelId(claim.voucher.channel, network),
+          );
+          await reconcileChannelCharges({ store, records, chain, channelIds }).catch(onError);
+        }
+        return result;
+      },
+      getSupported: () => facilitator.getSupported(),
+    };
+  }
+
+  return {
+    scheme,
+    store,
+    receiverAuthorizer: authorizer.address,
+    option: (amount, maxTimeoutSeconds) => ({
+      scheme: "batch-settlement",
+      network,
+      payTo: options.payTo,
+      price: { asset: options.asset, amount, extra: { ...nativeUsdcDomain } },
+      maxTimeoutSeconds,
+    }),
+    manage(facilitator) {
+      manager = scheme.createChannelManager(recording(facilitator), network, options.asset);
+      return manager;
+    },
+    manager() {
+      if (manager === null)
+        throw new ConfigurationError("the channel manager is built with manage()");
+      return manager;
+    },
+    reconcile: () => reconcileChannelCharges({ store, records, chain }),
+    start() {
+      const idleMs = channelSchedule.idleRefundSecs * 1000;
+      manager?.start({
+        claimIntervalSecs: channelSchedule.claimIntervalSecs,
+        settleIntervalSecs: channelSchedule.settleIntervalSecs,
+        refundIntervalSecs: channelSchedule.refundIntervalSecs,
+        // Idle for a day and holding more than was charged: the rest goes back to the payer.
+        selectRefundChannels: (channels, context) =>
+          channels.filter(
+            (channel) =>
+              context.now - channel.lastRequestTimestamp >= idleMs &&
+              BigInt(channel.balance) > BigInt(channel.chargedCumulativeAmount),
+          ),
+        onError,
+      });
+    },
+    async stop() {
+      await manager?.stop({ flush: true });
+    },
+  };
+}
