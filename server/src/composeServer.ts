@@ -112,6 +112,7 @@ export async function composeServer(
     windowBlocks: config.historyWindowBlocks,
     timeoutMs: config.rpcTimeoutMs,
     ttlMs: config.cacheTtlMs,
+    ...(operations.sharedHistoryCache && { sharedCache: operations.sharedHistoryCache }),
     fetch: operations.rpcFetch(historyRpcUrls),
   });
   // Heads read now, so the first check of each chain is one round trip too (nothing waits).

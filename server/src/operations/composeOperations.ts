@@ -1,3 +1,4 @@
+import { type ChainHistory, ChainHistorySchema } from "@presend/shared/api/history";
 import type { ChainName } from "@presend/shared/chains/chains";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
@@ -29,6 +30,8 @@ export type Operations = {
   /** The Redis lock when REDIS_URL is set (otherwise the caller's in-memory default). */
   lock: InFlightLock | undefined;
   sharedCache: SharedFactsCache | undefined;
+  /** The history reader's shared cache (histories, keyed by recipient, sender and chain). */
+  sharedHistoryCache: SharedFactsCache<ChainHistory> | undefined;
   rpcFetch: (rpcUrls: Record<ChainName, readonly string[]>) => typeof fetch;
   /** Counts verdict levels of the reports the engine answers. */
   countVerdicts: (engine: Engine) => Engine;
@@ -77,6 +80,14 @@ export async function composeOperations(config: Config): Promise<Operations> {
       ? createRedisFactsCache(redis, {
           leaseMs: config.rpcTimeoutMs + 1_000,
           onError: (error) => logger.warn({ err: String(error) }, "shared facts cache"),
+        })
+      : undefined,
+    sharedHistoryCache: redis
+      ? createRedisFactsCache(redis, {
+          prefix: "presend:history:",
+          schema: ChainHistorySchema,
+          leaseMs: config.rpcTimeoutMs + 1_000,
+          onError: (error) => logger.warn({ err: String(error) }, "shared history cache"),
         })
       : undefined,
     rpcFetch: (rpcUrls) => instrumentRpcFetch(rpcUrls, metrics),

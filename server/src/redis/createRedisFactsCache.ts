@@ -1,10 +1,13 @@
 import { type ChainFacts, ChainFactsSchema } from "@presend/shared/api/report";
 import type { Redis } from "ioredis";
+import type { z } from "zod";
 import type { SharedFactsCache } from "../chain/sharedFactsCache";
 import { redisDown } from "./redisDown";
 
-export type RedisFactsCacheOptions = {
+export type RedisFactsCacheOptions<T = ChainFacts> = {
   prefix?: string;
+  /** What an entry must be to be served (chain facts by default); anything else is a miss. */
+  schema?: z.ZodType<T>;
   /**
    * How long the replica that reads upstream holds the "reading" mark, and how long the others
    * wait for its result before reading themselves (at least one RPC timeout).
@@ -16,25 +19,26 @@ export type RedisFactsCacheOptions = {
 };
 
 /**
- * The chain facts cache in Redis, shared by every replica, with coalescing across them: on a miss
+ * The chain facts cache (or, given a schema, another reader's) in Redis, shared by every replica, with coalescing across them: on a miss
  * one replica takes a short lease (SET NX PX) and reads upstream; the others poll for its result.
  * Redis being unreachable never fails a check: the read goes upstream as without a cache.
  * @example createChainReader({ rpcUrls, sharedCache: createRedisFactsCache(redis) })
  */
-export function createRedisFactsCache(
+export function createRedisFactsCache<T = ChainFacts>(
   redis: Redis,
-  options: RedisFactsCacheOptions = {},
-): SharedFactsCache {
+  options: RedisFactsCacheOptions<T> = {},
+): SharedFactsCache<T> {
   const prefix = options.prefix ?? "presend:facts:";
+  const schema = options.schema ?? (ChainFactsSchema as unknown as z.ZodType<T>);
   const leaseMs = options.leaseMs ?? 5_000;
   const pollMs = options.pollMs ?? 20;
   const onError = options.onError ?? (() => {});
 
-  const lookup = async (key: string): Promise<ChainFacts | undefined> => {
+  const lookup = async (key: string): Promise<T | undefined> => {
     const text = await redis.get(prefix + key);
     if (text === null) return undefined;
     // Whatever is in Redis is outside input like any other: a bad entry is a miss.
-    const parsed = ChainFactsSchema.safeParse(JSON.parse(text));
+    const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   };
 

@@ -1,5 +1,7 @@
+import type { ChainHistory } from "@presend/shared/api/history";
 import { type Address, numberToHex, pad } from "viem";
 import { describe, expect, it } from "vitest";
+import type { SharedFactsCache } from "../sharedFactsCache";
 import { transferTopic } from "./buildHistoryBatch";
 import { createHistoryReader } from "./createHistoryReader";
 
@@ -47,7 +49,44 @@ const rpcUrls = (urls: string[]) => ({
   polygon: [],
 });
 
+/** A shared cache as another replica sees it: one map, what each reader kept and for how long. */
+function sharedMap() {
+  const entries = new Map<string, ChainHistory>();
+  const kept: number[] = [];
+  const cache: SharedFactsCache<ChainHistory> = {
+    async through(key, read, ttlFor) {
+      const hit = entries.get(key);
+      if (hit) return { facts: structuredClone(hit), fromCache: true };
+      const value = await read();
+      kept.push(ttlFor(value));
+      if (ttlFor(value) > 0) entries.set(key, value);
+      return { facts: value, fromCache: false };
+    },
+  };
+  return { cache, kept };
+}
+
 describe("createHistoryReader", () => {
+  it("goes through the shared cache: a history one replica read is not read again by another, a refused one is not kept", async () => {
+    const shared = sharedMap();
+    const first = fakeEndpoint();
+    const second = fakeEndpoint();
+    const replica = (endpoint: ReturnType<typeof fakeEndpoint>) =>
+      createHistoryReader({
+        rpcUrls: rpcUrls(["http://a.test"]),
+        fetch: endpoint.fetch,
+        sharedCache: shared.cache,
+      });
+    const read = await replica(first).read({ address, from, chain: "base" });
+    expect(read.status).toBe("read");
+    expect(await replica(second).read({ address, from, chain: "base" })).toEqual(read);
+    expect(second.calls).toHaveLength(0);
+    const refusing = fakeEndpoint({ status: 429 });
+    const other = { address: from, from: null, chain: "base" } as const;
+    expect((await replica(refusing).read(other)).status).toBe("unknown");
+    expect(shared.kept.at(-1)).toBe(0);
+  });
+
   it("reads over the window back from the head, estimated from the last one as time passes", async () => {
     let now = 1_000_000;
     const endpoint = fakeEndpoint({ head: 10_000_000n });

@@ -11,6 +11,7 @@ import {
   RpcTimeoutError,
 } from "../errors";
 import { readCappedText } from "../readCappedText";
+import type { SharedFactsCache } from "../sharedFactsCache";
 import { buildHistoryBatch, historyTokens } from "./buildHistoryBatch";
 import { defaultWindowBlocks, secondsPerBlock } from "./historyWindow";
 import { parseHistoryBatch } from "./parseHistoryBatch";
@@ -27,6 +28,8 @@ export type HistoryReaderOptions = {
   maxLogs?: number;
   ttlMs?: number;
   maxEntries?: number;
+  /** Shared by every replica (Redis): a history another replica read is not read again. */
+  sharedCache?: SharedFactsCache<ChainHistory>;
   fetch?: typeof fetch;
   now?: () => number;
 };
@@ -183,10 +186,18 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     if (cached && now() < cached.expiresAt) return structuredClone(cached.history);
     const pending = inFlight.get(key);
     if (pending) return structuredClone(await pending);
-    const promise = readUpstream(normalized)
+    // Only a read history is kept: the next check deserves a fresh attempt after a refusal.
+    const keptFor = (history: ChainHistory) => (history.status === "read" ? ttlMs : 0);
+    const shared = options.sharedCache;
+    const promise = (
+      shared
+        ? shared
+            .through(key, () => readUpstream(normalized), keptFor)
+            .then(({ facts: history }) => history)
+        : readUpstream(normalized)
+    )
       .then((history) => {
-        // Only a read history is kept: the next check deserves a fresh attempt after a refusal.
-        if (history.status === "read" && ttlMs > 0) {
+        if (keptFor(history) > 0) {
           cache.delete(key);
           cache.set(key, { history, expiresAt: now() + ttlMs });
           while (cache.size > maxEntries) {
