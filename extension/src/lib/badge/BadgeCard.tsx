@@ -52,6 +52,14 @@ function walletNotice(props: BadgeProps): string | null {
     : "No wallet on this page to pay for a check. Open your dApp's page, or paste the address into presend's toolbar popup there.";
 }
 
+// A wallet the site is not connected to answers no account until the person agrees: the paid
+// click asks it to connect first, which the person can refuse.
+function connectNotice(props: BadgeProps): string | null {
+  const { wallet } = props;
+  if (!props.assessment.payable || !wallet?.available || wallet.address) return null;
+  return `Your wallet${wallet.name ? ` (${wallet.name})` : ""} is not connected to this site. A paid check asks it to connect first; you can refuse, and nothing is charged.`;
+}
+
 /**
  * The card a chip opens: the details, the paid checks and their result. It lives in the verdict
  * UI chunk, which a page loads only once an address was entered in it.
@@ -123,6 +131,11 @@ export function BadgeCard(props: BadgeProps) {
         {notice && (
           <div className="notice" data-testid="wallet-notice">
             {notice}
+          </div>
+        )}
+        {!paidFor && connectNotice(props) && (
+          <div className="notice" data-testid="wallet-connect">
+            {connectNotice(props)}
           </div>
         )}
         {paidFor && (

@@ -273,6 +273,8 @@ export function createBadgeController(options: BadgeControllerOptions) {
     },
     /** The wallet of this page or frame: preselects its chain unless the person picked one. */
     setWallet(info: WalletInfo) {
+      // The same news again draws nothing: a redraw that moves the card restarts the click wait.
+      if (wallet && JSON.stringify(wallet) === JSON.stringify(info)) return;
       wallet = info;
       walletChain = info.chainId ? (chainById(info.chainId)?.name ?? null) : null;
       const next = state ? walletChainKnown(state, walletChain) : null;

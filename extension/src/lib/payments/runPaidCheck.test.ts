@@ -244,10 +244,27 @@ describe("runPaidCheck", () => {
   it("reports a declined signature as rejected, with nothing spent", async () => {
     const { deps, ledger, requests } = await setup({ reject: true });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
-    expect(outcome.type).toBe("rejected");
+    expect(outcome).toEqual({
+      type: "rejected",
+      message: "You declined the payment in your wallet.",
+    });
     expect(ledger.value().spentUnits).toBe(0);
     expect(deps.pending.total()).toBe(0n);
     expect(requests).toHaveLength(1);
+  });
+
+  it("tells a refused connect from a declined payment: no signature asked, nothing spent", async () => {
+    const { deps, ledger, signTypedData } = await setup();
+    deps.wallet.account = async () => {
+      throw new MessageError({ code: "rejected", message: "declined" });
+    };
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toEqual({
+      type: "rejected",
+      message: "You declined to connect your wallet to this site.",
+    });
+    expect(signTypedData).not.toHaveBeenCalled();
+    expect(ledger.value().spentUnits).toBe(0);
   });
 
   it("refuses an invalid address before any challenge", async () => {

@@ -188,6 +188,9 @@ export async function runPaidCheck(
     );
     return id;
   };
+  // A wallet not connected to the site asks the person to connect first: declining that is
+  // not declining the payment.
+  let accountShared = false;
   const client = createPresendClient({
     url: new URL(pinScope(apiUrl)).toString(),
     fetch: deps.fetch,
@@ -195,21 +198,25 @@ export async function runPaidCheck(
     spendCap,
     onEvent,
     now: deps.now,
-    signer: async () => ({
-      address: await deps.wallet.account(),
-      signTypedData: async (typedData) => {
-        const signature = await deps.wallet.signTypedData(typedData);
-        await recordSent(typedData);
-        return signature;
-      },
-      // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
-      // so the client's automatic recovery stops here and the pending recovery is kept.
-      signMessage: async () => {
-        throw new PaymentError("The receipt signature is asked for on the person's click.", {
-          code: "receipt_signature_unavailable",
-        });
-      },
-    }),
+    signer: async () => {
+      const address = await deps.wallet.account();
+      accountShared = true;
+      return {
+        address,
+        signTypedData: async (typedData) => {
+          const signature = await deps.wallet.signTypedData(typedData);
+          await recordSent(typedData);
+          return signature;
+        },
+        // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
+        // so the client's automatic recovery stops here and the pending recovery is kept.
+        signMessage: async () => {
+          throw new PaymentError("The receipt signature is asked for on the person's click.", {
+            code: "receipt_signature_unavailable",
+          });
+        },
+      };
+    },
   });
 
   deps.progress({ step: "requesting" });
@@ -249,8 +256,12 @@ export async function runPaidCheck(
       const cause = (
         walkCauses(result.cause, (e) => e instanceof MessageError) as MessageError | null
       )?.code;
-      if (cause === "rejected")
-        return { type: "rejected", message: "You declined the payment in your wallet." };
+      if (cause === "rejected") {
+        const message = accountShared
+          ? "You declined the payment in your wallet."
+          : "You declined to connect your wallet to this site.";
+        return { type: "rejected", message };
+      }
       if (cause === "no_wallet") {
         return {
           type: "refused",
