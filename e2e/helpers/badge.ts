@@ -43,7 +43,7 @@ export type BadgeSnapshot = {
   clickReady: boolean;
   /** The card is open (false: only the chip shows). */
   expanded: boolean;
-  /** The chip's label while collapsed (e.g. "Checksum OK", "Burn address", "Danger"). */
+  /** The chip's label while collapsed (e.g. "Checksum OK · not checked", "Burn address", "Don't send"). */
   chip: string | null;
   /** The local level the badge shows (ok, caution, danger). */
   localLevel: string | null;

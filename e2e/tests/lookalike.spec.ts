@@ -22,7 +22,7 @@ test("a lookalike of an address checked before is flagged danger, free", async (
   await expandBadge(dapp);
   const badge = await waitForBadge(dapp, (b) => b.visible && "lookalike" in b.byTestId);
   expect(badge.byTestId.lookalike).toContain(used);
-  expect(badge.byTestId.lookalike).toContain("Danger");
+  expect(badge.byTestId["local-decision"]).toContain("Don't send");
   expect(wallet.signRequests()).toEqual([]);
 });
 

@@ -50,9 +50,10 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   await expect(result).toHaveCount(0);
 
   // A history entry opens the full report it stored.
-  await items.nth(1).locator("summary").click();
-  const opened = items.nth(1).locator("details");
+  await items.nth(1).locator("summary").first().click();
+  const opened = items.nth(1).locator("details").first();
   await expect(opened.getByTestId("verdict-level")).toHaveText("OK");
+  await opened.locator('summary[data-action="details"]').click();
   await expect(opened.locator("tr[data-chain=base]")).toBeVisible();
   await expect(opened.getByRole("button", { name: "Copy report" })).toBeVisible();
   await screenshot(popup, "popup-history-open");

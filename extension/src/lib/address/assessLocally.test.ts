@@ -66,8 +66,12 @@ describe("assessLocally", () => {
     );
   });
 
-  it("labels the chip by checksum when nothing worse is known", () => {
-    expect(assessLocally({ kind: "address", value: vitalik }, []).label).toBe("Checksum OK");
+  it("labels the chip by checksum when nothing worse is known, neutral until checked", () => {
+    const valid = assessLocally({ kind: "address", value: vitalik }, []);
+    expect({ level: valid.level, label: valid.label }).toEqual({
+      level: "neutral",
+      label: "Checksum OK · not checked",
+    });
     expect(assessLocally({ kind: "address", value: vitalik.toLowerCase() }, []).level).toBe(
       "caution",
     );

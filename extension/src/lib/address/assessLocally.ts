@@ -19,8 +19,12 @@ export type LocalAssessment = {
   lookalikeOf: Address | null;
   /** Zero, burn, precompile or a known stablecoin contract: knowable without the network. */
   special: SpecialAddress | null;
-  /** The worst of the above, as the chip shows it. */
-  level: Level;
+  /**
+   * The worst of the above, as the chip shows it. "neutral": nothing wrong is known, and nothing
+   * is known to be right either until a paid check: a correct checksum says the address was not
+   * mistyped, not that it is safe to send to.
+   */
+  level: Level | "neutral";
   /** The chip's short label, e.g. "Checksum OK" or "Burn address". */
   label: string;
   /**
@@ -31,7 +35,7 @@ export type LocalAssessment = {
 };
 
 const checksumLabels = {
-  valid: { label: "Checksum OK", level: "ok" },
+  valid: { label: "Checksum OK · not checked", level: "neutral" },
   missing: { label: "No checksum", level: "caution" },
   invalid: { label: "Wrong checksum", level: "danger" },
   malformed: { label: "Not an address", level: "danger" },

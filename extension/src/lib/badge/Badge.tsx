@@ -1,17 +1,24 @@
-import { levelWords } from "../ui/words";
+import { levelRank } from "@presend/shared/verdict/levelRank";
+import { decisionWords } from "../ui/words";
 import type { BadgeProps } from "./BadgeCard";
 
-// What the chip says once a paid check runs or ended; the local label before that.
+// What the chip says once a paid check runs or ended (the decision, in the verdict's colour;
+// a free danger found locally, a lookalike, is never hidden by a milder verdict); the local
+// label before that.
 function chipState(props: BadgeProps): { level: string; label: string } {
   const { outcome, assessment } = props;
   if (outcome?.type === "report") {
-    const level = outcome.entry.report.verdict.level;
-    return { level, label: levelWords[level] };
+    const paid = outcome.entry.report.verdict.level;
+    const level =
+      assessment.level !== "neutral" && levelRank(assessment.level) > levelRank(paid)
+        ? assessment.level
+        : paid;
+    return { level, label: decisionWords[level] };
   }
   if (outcome && "recoveryId" in outcome && outcome.recoveryId) {
     return { level: "warn", label: "Report not received" };
   }
-  if (outcome) return { level: "warn", label: "Check not done" };
+  if (outcome) return { level: "neutral", label: "Check not done" };
   if (props.busy) return { level: assessment.level, label: "Checking…" };
   return { level: assessment.level, label: assessment.label };
 }

@@ -3,6 +3,7 @@ import type { Address } from "viem";
 import type { ContentScriptContext } from "wxt/utils/content-script-context";
 import { assessLocally } from "../address/assessLocally";
 import { ancestorsOf } from "../dom/ancestorsOf";
+import { clearField } from "../dom/clearField";
 import type { EditableField } from "../dom/editableFieldFrom";
 import type { AddressEntry } from "../dom/watchAddressEntry";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
@@ -196,6 +197,14 @@ export function createBadgeController(options: BadgeControllerOptions) {
       options.startCheck({ route, address: normalized, chain: current.chain });
     },
     onToggle: () => setExpanded(!current.expanded, true),
+    onClearField: () => {
+      // The person's decision not to send here: the field is emptied as if they did it, and
+      // the badge goes with the address (the field follower sees it gone).
+      const field = current.field;
+      setExpanded(false, false);
+      clearField(doc, field);
+      follower.follow();
+    },
     onClose: () => {
       follower.dismiss(current.field, current.assessment.input);
       hide();

@@ -35,6 +35,7 @@ function props(overrides: Partial<BadgeProps> = {}): BadgeProps {
     onCheck: () => {},
     onToggle: () => {},
     onClose: () => {},
+    onClearField: () => {},
     onFetchReport: () => {},
     ...overrides,
   };

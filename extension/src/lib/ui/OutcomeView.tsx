@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { CheckOutcome, Progress } from "../messaging/protocol";
 import { formatUsdc } from "./prices";
 import { RecoveryControls, type RecoveryControlsProps } from "./RecoveryControls";
@@ -13,16 +14,19 @@ export function OutcomeView({
   progress,
   outcome,
   recovery,
+  actions,
 }: {
   progress: Progress | null;
   outcome: CheckOutcome | null;
   /** "Fetch my report" for a payment whose report did not arrive (when the caller offers it). */
   recovery?: RecoveryControlsProps;
+  /** The decision buttons shown under a verdict. */
+  actions?: ReactNode;
 }) {
   if (outcome) {
     switch (outcome.type) {
       case "report":
-        return <VerdictView report={outcome.entry.report} />;
+        return <VerdictView report={outcome.entry.report} actions={actions} />;
       case "refused":
         return (
           <div className="alert level-danger" data-state="refused" data-code={outcome.code}>

@@ -9,6 +9,7 @@ export const chipStyles = `
   font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
   color: var(--ink); background: var(--surface); box-sizing: border-box; text-align: left; }
 .presend *, .presend *::before, .presend *::after { box-sizing: border-box; }
+.level-neutral { background: #f3f4f6; color: #1f2937; --strong: #6b7280; }
 .level-ok { background: #dcfce7; color: #14532d; --strong: #15803d; }
 .level-caution { background: #fef3c7; color: #713f12; --strong: #b45309; }
 .level-warn { background: #ffedd5; color: #7c2d12; --strong: #c2410c; }
