@@ -62,6 +62,8 @@ export default defineContentScript({
       },
       // The card shows the paid checks: their chain and the wallet notice need the page wallet.
       onExpand: () => void walletInfo().then((info) => badge.setWallet(info)),
+      // Free, through the page wallet's own connection; only ever adds a warning.
+      readCode: (address) => bridge.request("code", { address }, 5_000).catch(() => null),
       startCheck(request) {
         // The session id is minted here, on a trusted click, and only travels over extension
         // messaging: the page never sees it, so it cannot start or steer a payment.

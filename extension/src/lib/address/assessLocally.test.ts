@@ -81,4 +81,17 @@ describe("assessLocally", () => {
       label: "Lookalike",
     });
   });
+
+  it("says nothing about a token contract in a field that asks for one", () => {
+    const usdc = { kind: "address", value: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" } as const;
+    const result = assessLocally(usdc, [], { contractField: true });
+    expect({ level: result.level, special: result.special, field: result.contractField }).toEqual({
+      level: "neutral",
+      special: null,
+      field: true,
+    });
+    // Nobody holds the zero address's key, whatever the field asks for.
+    const zero = { kind: "address", value: "0x0000000000000000000000000000000000000000" } as const;
+    expect(assessLocally(zero, [], { contractField: true }).level).toBe("danger");
+  });
 });

@@ -32,6 +32,11 @@ export type LocalAssessment = {
    * burn, precompile), never costs a payment. A token contract can still be checked.
    */
   payable: boolean;
+  /**
+   * The field asks for a token or contract address (fieldAsksForContract): a token contract is
+   * what it wants, so that is not a warning here.
+   */
+  contractField: boolean;
 };
 
 const checksumLabels = {
@@ -75,11 +80,14 @@ export function specialAddressWarning(special: SpecialAddress): string {
 export function assessLocally(
   candidate: AddressCandidate,
   known: readonly Address[],
+  options: { contractField?: boolean } = {},
 ): LocalAssessment {
+  const contractField = options.contractField === true;
   const checksum = checksumStatus(candidate.value);
   const lookalikeOf = checksum.valid ? findLookalike(candidate.value, known) : null;
   const status = checksum.problem === "malformed" ? "malformed" : checksum.checksum.status;
-  const special = checksum.problem === "malformed" ? null : classifySpecialAddress(candidate.value);
+  const found = checksum.problem === "malformed" ? null : classifySpecialAddress(candidate.value);
+  const special = contractField && found?.kind === "stablecoin" ? null : found;
   const shown = checksumLabels[status];
   const danger = special ? specialLabels[special.kind] : lookalikeOf ? "Lookalike" : null;
   return {
@@ -91,5 +99,6 @@ export function assessLocally(
     level: danger ? "danger" : shown.level,
     label: danger ?? shown.label,
     payable: checksum.valid && (special === null || special.kind === "stablecoin"),
+    contractField,
   };
 }

@@ -20,6 +20,10 @@ function chipState(props: BadgeProps): { level: string; label: string } {
   }
   if (outcome) return { level: "neutral", label: "Check not done" };
   if (props.busy) return { level: assessment.level, label: "Checking…" };
+  // A free fact from the wallet's node may add a warning, never take one away.
+  if (props.contractOn && (assessment.level === "neutral" || assessment.level === "caution")) {
+    return { level: "warn", label: "Contract · not checked" };
+  }
   return { level: assessment.level, label: assessment.label };
 }
 

@@ -25,6 +25,11 @@ export type BadgeProps = {
   inFrame: boolean;
   /** A paid click would count now (the badge has stayed put and been seen uncovered). */
   clickReady: boolean;
+  /**
+   * The page wallet's node reports contract code at the address, on this chain (its name): a
+   * free warning. Null when it does not, was not asked, or the field asks for a contract.
+   */
+  contractOn: string | null;
   /** The last paid click was refused because the badge was covered, hidden or had just moved. */
   refusedClick: "hidden" | "moved" | null;
   onChainChange: (chain: ChainName) => void;
@@ -83,6 +88,18 @@ function LocalDecision(props: BadgeProps) {
       </div>
     );
   }
+  if (props.contractOn) {
+    return (
+      <div className="decision level-warn" data-testid="local-decision" data-level="warn">
+        <div className="decision-title">{decisionWords.warn}</div>
+        <div data-testid="free-contract">
+          Your wallet reports that this address is a contract on {props.contractOn}, not a plain
+          wallet. Funds sent to a contract that is not a wallet can be lost. A check says what kind
+          of contract it is.
+        </div>
+      </div>
+    );
+  }
   if (assessment.level === "caution") {
     return (
       <div className="decision level-caution" data-testid="local-decision" data-level="caution">
@@ -97,10 +114,17 @@ function LocalDecision(props: BadgeProps) {
   return (
     <div className="decision level-neutral" data-testid="local-decision" data-level="neutral">
       <div className="decision-title">Not checked yet</div>
-      <div>
-        The address is typed correctly (its checksum is valid). Whether it is a wallet that can
-        receive on {where} takes a check.
-      </div>
+      {assessment.contractField ? (
+        <div data-testid="contract-field">
+          This field asks for a token or contract address, so presend does not warn that it is a
+          contract. The address is typed correctly (its checksum is valid).
+        </div>
+      ) : (
+        <div>
+          The address is typed correctly (its checksum is valid). Whether it is a wallet that can
+          receive on {where} takes a check.
+        </div>
+      )}
     </div>
   );
 }

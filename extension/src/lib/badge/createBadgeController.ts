@@ -5,6 +5,7 @@ import { assessLocally } from "../address/assessLocally";
 import { ancestorsOf } from "../dom/ancestorsOf";
 import { clearField } from "../dom/clearField";
 import type { EditableField } from "../dom/editableFieldFrom";
+import { fieldAsksForContract } from "../dom/fieldAsksForContract";
 import type { AddressEntry } from "../dom/watchAddressEntry";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
@@ -47,6 +48,11 @@ export type BadgeControllerOptions = {
   startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
   /** The card opened (it shows the paid checks, which need the page wallet's state). */
   onExpand?: () => void;
+  /**
+   * Free facts through the page wallet's own connection (eth_getCode). The page can forge them:
+   * they may add a warning ("a contract"), never clear one. Asked once the card was opened.
+   */
+  readCode?: (address: Address) => Promise<{ chainId: number | null; contract: boolean } | null>;
   /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
   startRecovery: (recoveryId: string) => void;
   /**
@@ -72,6 +78,32 @@ export function createBadgeController(options: BadgeControllerOptions) {
   let state: BadgeState | null = null;
   let wallet: WalletInfo | null = null;
   let walletChain: ChainName | null = null;
+  // Free code facts by address and the wallet chain they were read on.
+  const codeFacts = new Map<string, { chainId: number | null; contract: boolean }>();
+  let codeWanted = false;
+  const learnCode = () => {
+    const normalized = state?.assessment.checksum.normalized;
+    // Asked once the wallet is known: its chain is part of the answer.
+    if (!codeWanted || !wallet?.available || !normalized || !options.readCode) return;
+    const key = `${normalized}@${wallet.chainId ?? ""}`;
+    if (codeFacts.has(key)) return;
+    codeFacts.set(key, { chainId: wallet.chainId, contract: false });
+    options.readCode(normalized).then((facts) => {
+      if (!facts?.contract) return;
+      codeFacts.set(key, facts);
+      if (state?.assessment.checksum.normalized === normalized) draw();
+    });
+  };
+  /** Where the wallet's node says a contract sits at the shown address (its chain's name), else null. */
+  const contractOn = (current: BadgeState): string | null => {
+    const normalized = current.assessment.checksum.normalized;
+    if (!normalized || current.assessment.contractField) return null;
+    for (const [key, facts] of codeFacts) {
+      if (!facts.contract || !key.startsWith(`${normalized}@`)) continue;
+      return (facts.chainId && chainById(facts.chainId)?.label) || "your wallet's network";
+    }
+    return null;
+  };
   const inFrame = win !== win.top;
   const now = () => options.performance.now();
 
@@ -170,6 +202,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     wallet,
     inFrame,
     clickReady,
+    contractOn: contractOn(current),
     refusedClick: current.refusedClick,
     recovery: {
       busy: current.recovery.session !== null,
@@ -228,7 +261,11 @@ export function createBadgeController(options: BadgeControllerOptions) {
     const hadFocus = renderer.activeElement() !== null;
     placement.reset();
     update({ expanded });
-    if (expanded) options.onExpand?.();
+    if (expanded) {
+      options.onExpand?.();
+      codeWanted = true;
+      learnCode();
+    }
     if (moveFocus || hadFocus) renderer.focusables()[0]?.focus();
   };
 
@@ -248,7 +285,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
 
   const controller = {
     show(entry: AddressEntry) {
-      const assessment = assessLocally(entry.candidate, options.known());
+      const assessment = assessLocally(entry.candidate, options.known(), {
+        contractField: fieldAsksForContract(entry.field),
+      });
       const next = enterAddress(
         state,
         {
@@ -274,6 +313,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       );
       renderer.loadCard();
       follower.start();
+      learnCode();
     },
     /** Re-reads the field now (after the page's own input handlers ran). */
     follow: follower.follow,
@@ -289,6 +329,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       const next = state ? walletChainKnown(state, walletChain) : null;
       if (next) replace(next);
       else if (state) draw();
+      learnCode();
     },
     beginSession(session: string) {
       if (state) replace(beginCheck(state, session));
@@ -325,7 +366,11 @@ export function createBadgeController(options: BadgeControllerOptions) {
     /** Re-run the local assessment (the known addresses changed). */
     refresh() {
       if (state && !state.session) {
-        update({ assessment: assessLocally(state.candidate, options.known()) });
+        update({
+          assessment: assessLocally(state.candidate, options.known(), {
+            contractField: state.assessment.contractField,
+          }),
+        });
       }
     },
   };

@@ -29,6 +29,7 @@ function props(overrides: Partial<BadgeProps> = {}): BadgeProps {
     wallet: null,
     inFrame: false,
     clickReady: false,
+    contractOn: null,
     refusedClick: null,
     recovery: { busy: false, result: null },
     onChainChange: () => {},

@@ -16,7 +16,7 @@ export const chipStyles = `
 .level-danger { background: #fee2e2; color: #7f1d1d; --strong: #b91c1c; }
 button { font: inherit; font-weight: 600; border: 1px solid #9ca3af; border-radius: 6px;
   background: #fff; color: var(--ink); padding: var(--s1) var(--s3); cursor: pointer; min-height: 28px; }
-button:hover:not(:disabled) { background: #f3f4f6; }
+button:not(.badge-chip):hover:not(:disabled) { background: #f3f4f6; }
 button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-visible {
   outline: 2px solid var(--accent); outline-offset: 2px; }
 .badge-root { background: transparent; }
@@ -24,6 +24,6 @@ button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-
 .badge-chip { display: inline-flex; align-items: center; gap: 6px; min-height: 22px; padding: 2px 10px 2px 8px;
   border-radius: 999px; border: 1px solid var(--strong); font-size: 12px; font-weight: 600;
   box-shadow: 0 1px 3px rgba(0,0,0,.2); white-space: nowrap; }
-.badge-chip:hover:not(:disabled) { filter: brightness(.97); background: inherit; }
+.badge-chip:hover:not(:disabled) { filter: brightness(.95); }
 .badge-chip .dot { width: 8px; height: 8px; border-radius: 50%; background: var(--strong); flex: none; }
 `;

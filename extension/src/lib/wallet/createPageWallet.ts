@@ -32,13 +32,19 @@ export type PageWallet = {
   signOn(chainId: number, typedData: TypedDataDefinition): Promise<Hex>;
   /** EIP-191 personal_sign with `account` (the receipt proof; no chain switch needed). */
   signMessage(account: Address, message: string): Promise<Hex>;
+  /**
+   * Whether a contract is deployed at `address` on the wallet's chain, asked of the wallet's own
+   * node (eth_getCode; free, no prompt). An EIP-7702 delegation (an account that stays a
+   * person's wallet) is not a contract. Null without a wallet.
+   */
+  code(address: Address): Promise<{ chainId: number | null; contract: boolean } | null>;
   /** Calls back when what info() says changed: a wallet appeared, its chain or account changed. */
   watch(onChange: () => void): () => void;
 };
 
 type Eip1193Events = {
   on?: (event: string, listener: (value: unknown) => void) => void;
-  request(args: { method: string }): Promise<unknown>;
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 };
 
 /**
@@ -203,6 +209,17 @@ export function createPageWallet(): PageWallet {
       const connector = await wallet();
       await ensureConnected(connector);
       return signMessage(config, { account, message, connector });
+    },
+
+    async code(address) {
+      const connector = await ready();
+      if (!connector) return null;
+      const provider = (await connector.getProvider()) as Eip1193Events;
+      const code = await provider.request({ method: "eth_getCode", params: [address, "latest"] });
+      const hex = typeof code === "string" ? code.toLowerCase() : "0x";
+      // 0xef0100 + 20 bytes: an EIP-7702 delegation designator, not contract code of its own.
+      const delegation = hex.startsWith("0xef0100") && hex.length === 2 + 46;
+      return { chainId: current().chainId, contract: hex.length > 2 && !delegation };
     },
 
     watch(onChange) {
