@@ -14,6 +14,7 @@ import { randomHex } from "../../lib/dom/randomHex";
 import { watchAddressEntry } from "../../lib/dom/watchAddressEntry";
 import { watchScriptedValues } from "../../lib/dom/watchScriptedValues";
 import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
+import { MessageError } from "../../lib/messaging/MessageError";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
 import { history, pendingRecoveries, sentRecipients, settings } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
@@ -85,6 +86,7 @@ export default defineContentScript({
           },
         );
       },
+      cancelCheck: () => cancelWaiting(),
       startRecovery(recoveryId) {
         // Like a check: a fresh session on a trusted click, over extension messaging only.
         const session = randomHex(16);
@@ -149,12 +151,25 @@ export default defineContentScript({
     });
     const walletInfo = () => bridge.request("info", {}, 3_000).catch(() => noWallet);
 
+    // The card's Cancel stops waiting for the wallet: the background hears "cancelled" and sends
+    // nothing, and a signature the wallet gives afterwards is dropped here.
+    const waiting = new Set<(error: Error) => void>();
+    const cancellable = <T>(request: Promise<T>): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        waiting.add(reject);
+        request.then(resolve, reject).finally(() => waiting.delete(reject));
+      });
+    const cancelWaiting = () => {
+      const error = new MessageError({ code: "cancelled", message: "Cancelled in presend." });
+      for (const reject of waiting) reject(error);
+    };
+
     const stopHandling = messenger.handle({
       "wallet.info": walletInfo,
       // Only the background sends these (the messenger refuses anything else), and it does so
       // only for a session a click in the extension's own UI started.
-      "wallet.account": () => bridge.request("account", {}, 120_000),
-      "wallet.sign": ({ typedData }) => bridge.request("sign", { typedData }, 180_000),
+      "wallet.account": () => cancellable(bridge.request("account", {}, 120_000)),
+      "wallet.sign": ({ typedData }) => cancellable(bridge.request("sign", { typedData }, 180_000)),
       "wallet.signMessage": ({ account, message }) =>
         bridge.request("signMessage", { account, message }, 180_000),
       "check.progress": async ({ session, progress }) => {

@@ -40,6 +40,8 @@ export type BadgeProps = {
   onClose: () => void;
   /** "Remove the address": empties the field the address is in (a person's decision). */
   onClearField: () => void;
+  /** Stops waiting for the wallet during a paid check (nothing signed yet: nothing charged). */
+  onCancel: () => void;
   /** Fetching the report of a payment whose answer was lost: under way, or how it last ended. */
   recovery: { busy: boolean; result: Exclude<RecoveryOutcome, { type: "recovered" }> | null };
   /** "Fetch my report" (a person's click only; RecoveryControls drops synthetic ones). */
@@ -227,7 +229,9 @@ export function BadgeCard(props: BadgeProps) {
             {refusedClickText[props.refusedClick]}
           </div>
         )}
-        {!paidFor && <OutcomeView progress={props.progress} outcome={outcome} />}
+        {!paidFor && (
+          <OutcomeView progress={props.progress} outcome={outcome} onCancel={props.onCancel} />
+        )}
         <details className="tech" data-testid="address-details">
           <summary>Address</summary>
           <div className="mono" data-testid="address">

@@ -53,6 +53,8 @@ export type BadgeControllerOptions = {
    * they may add a warning ("a contract"), never clear one. Asked once the card was opened.
    */
   readCode?: (address: Address) => Promise<{ chainId: number | null; contract: boolean } | null>;
+  /** Stops waiting for the wallet in the running check (the card's Cancel). */
+  cancelCheck?: () => void;
   /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
   startRecovery: (recoveryId: string) => void;
   /**
@@ -230,6 +232,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       options.startCheck({ route, address: normalized, chain: current.chain });
     },
     onToggle: () => setExpanded(!current.expanded, true),
+    onCancel: () => options.cancelCheck?.(),
     onClearField: () => {
       // The person's decision not to send here: the field is emptied as if they did it, and
       // the badge goes with the address (the field follower sees it gone).

@@ -37,6 +37,7 @@ function props(overrides: Partial<BadgeProps> = {}): BadgeProps {
     onToggle: () => {},
     onClose: () => {},
     onClearField: () => {},
+    onCancel: () => {},
     onFetchReport: () => {},
     ...overrides,
   };

@@ -267,6 +267,17 @@ describe("runPaidCheck", () => {
     expect(ledger.value().spentUnits).toBe(0);
   });
 
+  it("a Cancel while the wallet is asked ends the check: nothing signed, nothing spent", async () => {
+    const { deps, ledger } = await setup();
+    deps.wallet.signTypedData = async () => {
+      throw new MessageError({ code: "cancelled", message: "cancelled" });
+    };
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toEqual({ type: "rejected", message: "You cancelled before signing." });
+    expect(ledger.value().spentUnits).toBe(0);
+    expect(deps.pending.total()).toBe(0n);
+  });
+
   it("refuses an invalid address before any challenge", async () => {
     const { deps } = await setup();
     deps.fetch = vi.fn(

@@ -256,6 +256,9 @@ export async function runPaidCheck(
       const cause = (
         walkCauses(result.cause, (e) => e instanceof MessageError) as MessageError | null
       )?.code;
+      if (cause === "cancelled") {
+        return { type: "rejected", message: "You cancelled before signing." };
+      }
       if (cause === "rejected") {
         const message = accountShared
           ? "You declined the payment in your wallet."

@@ -15,6 +15,7 @@ export function OutcomeView({
   outcome,
   recovery,
   actions,
+  onCancel,
 }: {
   progress: Progress | null;
   outcome: CheckOutcome | null;
@@ -22,6 +23,8 @@ export function OutcomeView({
   recovery?: RecoveryControlsProps;
   /** The decision buttons shown under a verdict. */
   actions?: ReactNode;
+  /** Stops waiting for the wallet (the badge; nothing was signed yet, so nothing is charged). */
+  onCancel?: () => void;
 }) {
   if (outcome) {
     switch (outcome.type) {
@@ -63,21 +66,42 @@ export function OutcomeView({
     }
   }
   if (!progress) return null;
+  const cancel = onCancel && (
+    <div className="row">
+      <button type="button" data-action="cancel" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
   switch (progress.step) {
     case "requesting":
-      return <div data-state="requesting">Asking the server for its price…</div>;
-    case "waiting-wallet":
       return (
-        <div data-state="waiting-wallet">
-          Pay <strong>{formatUsdc(progress.amount)} USDC</strong> on Base to{" "}
-          <span className="mono">{progress.payTo}</span>
-          <div className="muted">
-            Payee attested by key {progress.keyFingerprint.slice(0, 16)}
-            {progress.keyPinnedNow ? " (pinned now, first use)" : " (pinned)"}. Waiting for your
-            wallet's signature…
-          </div>
+        <div data-state="requesting">
+          Asking the server for its price…
+          {cancel}
         </div>
       );
+    case "waiting-wallet": {
+      const payTo = `${progress.payTo.slice(0, 6)}…${progress.payTo.slice(-4)}`;
+      return (
+        <div className="payment" data-state="waiting-wallet">
+          <div data-testid="payment-terms">
+            <strong>
+              {`Sign in your wallet: a ${formatUsdc(progress.amount)} USDC payment to presend`}
+            </strong>
+            {" ("}
+            <span className="mono">{payTo}</span>) on Base. The signature allows this one payment;
+            it can take nothing else.
+          </div>
+          <div className="muted">
+            Your wallet shows it as a TransferWithAuthorization of {progress.amount} (USDC counts in
+            millionths) to {progress.payTo}, the payee presend's signed price list names
+            {progress.keyPinnedNow ? " (its signing key is remembered from now on)" : ""}.
+          </div>
+          {cancel}
+        </div>
+      );
+    }
     case "paying":
       return <div data-state="paying">Signed. Paying…</div>;
     case "checking":
