@@ -46,8 +46,10 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   await expect(result).toHaveCount(0);
   await popup.getByTestId("chain").selectOption("base");
   await expect(result.getByTestId("verdict-level")).toHaveText("Caution");
+  // The first address's verdict is fresh (ten minutes): it is shown again, with its age.
   await popup.getByLabel("Address").fill(active);
-  await expect(result).toHaveCount(0);
+  await expect(result).toHaveAttribute("data-address", active);
+  await expect(result.getByTestId("verdict-age")).toHaveText("Checked on Base just now");
 
   // A history entry opens the full report it stored.
   await items.nth(1).locator("summary").first().click();

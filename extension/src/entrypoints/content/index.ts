@@ -16,8 +16,10 @@ import { watchScriptedValues } from "../../lib/dom/watchScriptedValues";
 import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
 import { MessageError } from "../../lib/messaging/MessageError";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
+import { freshVerdict } from "../../lib/storage/freshVerdict";
 import { history, pendingRecoveries, sentRecipients, settings } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
+import type { HistoryEntry } from "../../lib/storage/schemas";
 import { noWallet } from "../../lib/wallet/noWallet";
 
 // The ISOLATED content script: sees addresses typed or pasted anywhere in the page, shows the
@@ -40,6 +42,7 @@ export default defineContentScript({
 
     let enabled = true;
     let known: Address[] = [];
+    let checked: HistoryEntry[] = [];
     const site = location.hostname;
 
     const badge = createBadgeController({
@@ -47,6 +50,7 @@ export default defineContentScript({
       win: window,
       ctx,
       known: () => known,
+      freshVerdict: (address, chain) => freshVerdict(checked, address, chain, Date.now()),
       performance,
       // The card is a chunk of its own, imported on the first address: a dynamic import from a
       // content script runs in its isolated world, so the card stays out of the page's reach.
@@ -187,7 +191,8 @@ export default defineContentScript({
     ctx.onInvalidated(settings.watch((s) => applySettings(s.disabledSites)));
 
     const loadKnown = async () => {
-      known = knownAddresses(await history.getValue(), await sentRecipients.getValue());
+      checked = await history.getValue();
+      known = knownAddresses(checked, await sentRecipients.getValue());
       badge.refresh();
     };
     void loadKnown();

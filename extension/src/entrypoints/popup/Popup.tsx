@@ -11,9 +11,11 @@ import type { Messenger } from "../../lib/messaging/messenger";
 import type { CheckOutcome, Progress } from "../../lib/messaging/protocol";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { walletStatusQueryOptions } from "../../lib/queries/walletStatus";
+import { freshVerdict } from "../../lib/storage/freshVerdict";
 import { history, pendingRecoveries, sentRecipients } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import type { Route } from "../../lib/storage/schemas";
+import { ageInWords } from "../../lib/ui/ageInWords";
 import { isPaidFor } from "../../lib/ui/isPaidFor";
 import { OutcomeView } from "../../lib/ui/OutcomeView";
 import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
@@ -52,6 +54,11 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   // A result is shown only under the address and chain it is for, never under another.
   const runShown = run && run.address === address && run.chain === selectedChain ? run : null;
   const busy = run !== null && run.outcome === null;
+  // A verdict for this address and chain paid within the freshness window is shown again.
+  const fresh =
+    address !== null && !runShown
+      ? freshVerdict(recent.data ?? [], address, selectedChain, Date.now())
+      : null;
   // A verdict for this address and chain is already in Recent results: checking again pays again.
   const checkedBefore =
     address !== null &&
@@ -157,6 +164,13 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
       {runShown ? (
         <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>
           <OutcomeView progress={runShown.progress} outcome={runShown.outcome} />
+        </div>
+      ) : fresh ? (
+        <div data-testid="result" data-address={fresh.address} data-chain={fresh.chain}>
+          <div className="muted" data-testid="verdict-age">
+            {`Checked on ${chains[fresh.chain].label} ${ageInWords(fresh.checkedAt, Date.now())}`}
+          </div>
+          <VerdictView report={fresh.report} />
         </div>
       ) : (
         busy &&

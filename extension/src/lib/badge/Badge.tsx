@@ -1,4 +1,5 @@
 import { levelRank } from "@presend/shared/verdict/levelRank";
+import { ageInWords } from "../ui/ageInWords";
 import { decisionWords } from "../ui/words";
 import type { BadgeProps } from "./BadgeCard";
 
@@ -13,7 +14,12 @@ function chipState(props: BadgeProps): { level: string; label: string } {
       assessment.level !== "neutral" && levelRank(assessment.level) > levelRank(paid)
         ? assessment.level
         : paid;
-    return { level, label: decisionWords[level] };
+    // A verdict shown again after a reload or from another tab says how old it is.
+    const age = ageInWords(outcome.entry.checkedAt, Date.now());
+    return {
+      level,
+      label: age === "just now" ? decisionWords[level] : `${decisionWords[level]} · ${age}`,
+    };
   }
   if (outcome && "recoveryId" in outcome && outcome.recoveryId) {
     return { level: "warn", label: "Report not received" };

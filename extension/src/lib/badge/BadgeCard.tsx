@@ -3,6 +3,7 @@ import { chains } from "@presend/shared/chains/chains";
 import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
+import { ageInWords } from "../ui/ageInWords";
 import { isPaidFor } from "../ui/isPaidFor";
 import { OutcomeView } from "../ui/OutcomeView";
 import { PaidCheckControls } from "../ui/PaidCheckControls";
@@ -209,6 +210,11 @@ export function BadgeCard(props: BadgeProps) {
         {!paidFor && connect && (
           <div className="notice" data-testid="wallet-connect">
             {connect}
+          </div>
+        )}
+        {report && outcome?.type === "report" && (
+          <div className="muted" data-testid="verdict-age">
+            {`Checked on ${chains[outcome.entry.chain].label} ${ageInWords(outcome.entry.checkedAt, Date.now())}${outcome.entry.route === "deep" ? " (deep check)" : ""}`}
           </div>
         )}
         {paidFor && (

@@ -8,7 +8,7 @@ import type { EditableField } from "../dom/editableFieldFrom";
 import { fieldAsksForContract } from "../dom/fieldAsksForContract";
 import type { AddressEntry } from "../dom/watchAddressEntry";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
-import type { Route } from "../storage/schemas";
+import type { HistoryEntry, Route } from "../storage/schemas";
 import type { BadgeProps } from "./BadgeCard";
 import {
   type BadgeState,
@@ -53,6 +53,11 @@ export type BadgeControllerOptions = {
    * they may add a warning ("a contract"), never clear one. Asked once the card was opened.
    */
   readCode?: (address: Address) => Promise<{ chainId: number | null; contract: boolean } | null>;
+  /**
+   * A paid verdict for the address and chain still fresh (checked within the freshness window,
+   * here or in another tab), shown again instead of offering to pay for the same answer.
+   */
+  freshVerdict?: (address: Address, chain: ChainName) => HistoryEntry | null;
   /** Stops waiting for the wallet in the running check (the card's Cancel). */
   cancelCheck?: () => void;
   /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
@@ -176,6 +181,21 @@ export function createBadgeController(options: BadgeControllerOptions) {
     collapse: () => setExpanded(false, false),
   });
 
+  /**
+   * The state with the fresh paid verdict for its address and chain as the outcome, unless a
+   * check runs or shows something else (a failure, a refusal): what makes a result stick across
+   * reloads, tabs, a chain switched back and an address deleted and typed again.
+   */
+  const withFreshVerdict = (next: BadgeState): BadgeState => {
+    const normalized = next.assessment.checksum.normalized;
+    if (!normalized || isChecking(next)) return next;
+    if (next.outcome && next.outcome.type !== "report") return next;
+    if (next.outcome?.type === "report" && next.outcome.entry.chain === next.chain) return next;
+    const entry = options.freshVerdict?.(normalized, next.chain) ?? null;
+    if (!entry && !next.outcome) return next;
+    return { ...next, outcome: entry ? { type: "report", entry } : null };
+  };
+
   /** Renders a change of content: the badge counts as just placed. */
   const render = () => {
     visibility.placed();
@@ -216,7 +236,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
       if (outcome?.type !== "failed" && outcome?.type !== "forged") return;
       if (outcome.recoveryId) options.startRecovery(outcome.recoveryId);
     },
-    onChainChange: (chain) => update({ chain, chainSource: "user" }),
+    onChainChange: (chain) => {
+      if (state) replace(withFreshVerdict({ ...state, chain, chainSource: "user" }));
+    },
     onCheck: (route) => {
       const normalized = current.assessment.checksum.normalized;
       if (!normalized || state?.session) return;
@@ -305,7 +327,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       if (next === null) return;
       if (entry.trigger === "script" && follower.dismissed(entry.field, assessment.input)) return;
       follower.forget(entry.field);
-      state = next;
+      state = withFreshVerdict(next);
       options.performance.mark("presend:entry", { startTime: entry.at });
       render();
       options.performance.mark("presend:chip");
@@ -330,7 +352,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       wallet = info;
       walletChain = info.chainId ? (chainById(info.chainId)?.name ?? null) : null;
       const next = state ? walletChainKnown(state, walletChain) : null;
-      if (next) replace(next);
+      if (next) replace(withFreshVerdict(next));
       else if (state) draw();
       learnCode();
     },
@@ -366,9 +388,12 @@ export function createBadgeController(options: BadgeControllerOptions) {
     },
     /** Hides the badge (the site was disabled); a running check keeps running in the background. */
     hide,
-    /** Re-run the local assessment (the known addresses changed). */
+    /** Re-run the local assessment and look for a fresh verdict (the history changed). */
     refresh() {
-      if (state && !state.session) {
+      if (!state) return;
+      const fresh = withFreshVerdict(state);
+      if (fresh !== state) replace(fresh);
+      if (!state.session) {
         update({
           assessment: assessLocally(state.candidate, options.known(), {
             contractField: state.assessment.contractField,
