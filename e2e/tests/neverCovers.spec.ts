@@ -1,0 +1,47 @@
+import { expect, test } from "../fixtures/test";
+import { badgeBox, expandBadge, waitForBadge } from "../helpers/badge";
+import { pasteInto } from "../helpers/enterAddress";
+import { coveredControls, overlapArea } from "../helpers/overlap";
+import { screenshot } from "../helpers/screenshot";
+
+// The badge never covers the page: neither the field it speaks about nor any control the person
+// may need next. Measured by bounding boxes against every visible control of the page.
+
+const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+const pages = [
+  { name: "send form", path: "form.html", field: "#to" },
+  { name: "dApp", path: "", field: "#to" },
+] as const;
+
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 360, height: 640 },
+]) {
+  for (const { name, path, field } of pages) {
+    test(`${name} at ${viewport.width}x${viewport.height}: the chip and the card cover neither the field nor a control`, async ({
+      context,
+      dappUrl,
+    }) => {
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      await page.goto(`${dappUrl}${path}`);
+      await pasteInto(page, field, address);
+      await waitForBadge(page, (b) => b.visible && b.chip !== null);
+      const fieldBox = await page.locator(field).boundingBox();
+      if (!fieldBox) throw new Error("the field is not on screen");
+      expect(overlapArea(await badgeBox(page, "chip"), fieldBox)).toBe(0);
+      expect(await coveredControls(page, "chip", [`input${field}`])).toEqual([]);
+
+      await expandBadge(page);
+      const card = await badgeBox(page, "card");
+      expect(overlapArea(card, fieldBox)).toBe(0);
+      expect(card.x + card.width).toBeLessThanOrEqual(viewport.width);
+      expect(card.y + card.height).toBeLessThanOrEqual(viewport.height);
+      await screenshot(page, `card-${name.replace(" ", "-")}-${viewport.width}x${viewport.height}`);
+      const covered = await coveredControls(page, "card", [`input${field}`]);
+      if (viewport.width > 400) expect(covered).toEqual([]);
+      else test.info().annotations.push({ type: "covered on a phone", description: covered.join(", ") });
+      await page.close();
+    });
+  }
+}
