@@ -13,7 +13,8 @@ export function overlapArea(a: Box, b: Box): number {
 /** Every visible control of the page (buttons, fields, links), by a readable name, with its box. */
 export async function visibleControls(page: Page): Promise<Array<{ name: string; box: Box }>> {
   return page.evaluate(() => {
-    const selector = 'button,input,select,textarea,a[href],[role="button"],[contenteditable="true"]';
+    const selector =
+      'button,input,select,textarea,a[href],[role="button"],[contenteditable="true"]';
     return [...document.querySelectorAll(selector)]
       .filter((element) => element.checkVisibility())
       .map((element) => {
@@ -21,7 +22,9 @@ export async function visibleControls(page: Page): Promise<Array<{ name: string;
         const name = `${element.localName}${element.id ? `#${element.id}` : ""} ${(element.textContent ?? "").trim().slice(0, 30)}`;
         return { name, box: { x: r.x, y: r.y, width: r.width, height: r.height } };
       })
-      .filter(({ box }) => box.width * box.height > 0 && box.y < innerHeight && box.y + box.height > 0);
+      .filter(
+        ({ box }) => box.width * box.height > 0 && box.y < innerHeight && box.y + box.height > 0,
+      );
   });
 }
 

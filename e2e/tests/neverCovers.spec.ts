@@ -2,7 +2,9 @@ import { expect, test } from "../fixtures/test";
 import { badgeBox, expandBadge, waitForBadge } from "../helpers/badge";
 import { pasteInto } from "../helpers/enterAddress";
 import { coveredControls, overlapArea } from "../helpers/overlap";
+import { openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
+import { seedCheckedAddress } from "../helpers/seedHistory";
 
 // The badge never covers the page: neither the field it speaks about nor any control the person
 // may need next. Measured by bounding boxes against every visible control of the page.
@@ -40,8 +42,32 @@ for (const viewport of [
       await screenshot(page, `card-${name.replace(" ", "-")}-${viewport.width}x${viewport.height}`);
       const covered = await coveredControls(page, "card", [`input${field}`]);
       if (viewport.width > 400) expect(covered).toEqual([]);
-      else test.info().annotations.push({ type: "covered on a phone", description: covered.join(", ") });
+      else
+        test
+          .info()
+          .annotations.push({ type: "covered on a phone", description: covered.join(", ") });
       await page.close();
     });
   }
 }
+
+test("the popup fits a 360 px screen, a verdict with its table included", async ({
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+}) => {
+  void dapp;
+  await seedCheckedAddress(serviceWorker, address);
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.setViewportSize({ width: 360, height: 640 });
+  await popup.getByLabel("Address").fill(address);
+  await popup.getByTestId("result").locator('summary[data-action="details"]').click();
+  await expect(popup.getByTestId("result").locator("tr[data-chain=base]")).toBeVisible();
+  const widths = await popup.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    view: innerWidth,
+  }));
+  expect(widths.page).toBeLessThanOrEqual(widths.view);
+  await screenshot(popup, "popup-360-verdict");
+});

@@ -58,6 +58,10 @@ export default defineBackground({
       "recovery.fetch": (request, sender) => checks.recover(request, sender),
       "wallet.status": ({ tabId }) =>
         messenger.sendToTab(tabId, "wallet.info", {}).catch(() => noWallet),
+      "options.open": async () => {
+        await browser.runtime.openOptionsPage();
+        return null;
+      },
       "recipient.sent": async ({ addresses }, sender) => {
         // Only content scripts (a tab) report sends; the list only feeds the local warning.
         if (sender.tab?.id === undefined) return null;

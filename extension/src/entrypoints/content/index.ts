@@ -91,6 +91,7 @@ export default defineContentScript({
         );
       },
       cancelCheck: () => cancelWaiting(),
+      openSettings: () => void messenger.send("options.open", {}).catch(() => null),
       startRecovery(recoveryId) {
         // Like a check: a fresh session on a trusted click, over extension messaging only.
         const session = randomHex(16);

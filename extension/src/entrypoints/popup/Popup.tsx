@@ -135,7 +135,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
           onChange={(e) => setInput(e.target.value)}
         />
       </div>
-      {assessment && (
+      {assessment && !fresh && (
         <div className="row" data-testid="local-status" data-status={assessment.status}>
           <span className={`pill level-${assessment.level}`}>{assessment.label}</span>
           <span className="muted">{assessment.checksum.checksum.message}</span>

@@ -43,6 +43,8 @@ export type BadgeProps = {
   onClearField: () => void;
   /** Stops waiting for the wallet during a paid check (nothing signed yet: nothing charged). */
   onCancel: () => void;
+  /** Opens the extension's settings (from an error they can fix). */
+  onOpenSettings: () => void;
   /** Fetching the report of a payment whose answer was lost: under way, or how it last ended. */
   recovery: { busy: boolean; result: Exclude<RecoveryOutcome, { type: "recovered" }> | null };
   /** "Fetch my report" (a person's click only; RecoveryControls drops synthetic ones). */
@@ -236,7 +238,12 @@ export function BadgeCard(props: BadgeProps) {
           </div>
         )}
         {!paidFor && (
-          <OutcomeView progress={props.progress} outcome={outcome} onCancel={props.onCancel} />
+          <OutcomeView
+            progress={props.progress}
+            outcome={outcome}
+            onCancel={props.onCancel}
+            onOpenSettings={props.onOpenSettings}
+          />
         )}
         <details className="tech" data-testid="address-details">
           <summary>Address</summary>

@@ -60,6 +60,8 @@ export type BadgeControllerOptions = {
   freshVerdict?: (address: Address, chain: ChainName) => HistoryEntry | null;
   /** Stops waiting for the wallet in the running check (the card's Cancel). */
   cancelCheck?: () => void;
+  /** Opens the extension's settings page (through the background). */
+  openSettings?: () => void;
   /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
   startRecovery: (recoveryId: string) => void;
   /**
@@ -255,6 +257,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     },
     onToggle: () => setExpanded(!current.expanded, true),
     onCancel: () => options.cancelCheck?.(),
+    onOpenSettings: () => options.openSettings?.(),
     onClearField: () => {
       // The person's decision not to send here: the field is emptied as if they did it, and
       // the badge goes with the address (the field follower sees it gone).

@@ -38,6 +38,7 @@ function props(overrides: Partial<BadgeProps> = {}): BadgeProps {
     onClose: () => {},
     onClearField: () => {},
     onCancel: () => {},
+    onOpenSettings: () => {},
     onFetchReport: () => {},
     ...overrides,
   };

@@ -153,6 +153,8 @@ export const protocol = {
     request: z.object({ addresses: z.array(AddressSchema).min(1).max(10) }),
     response: z.null(),
   },
+  /** badge → background: open the options page (from an error that the settings can fix). */
+  "options.open": { request: z.object({}), response: z.null() },
   /** background → badge or popup: how a paid check is going. */
   "check.progress": {
     request: z.object({ session: z.string(), progress: ProgressSchema }),

@@ -227,6 +227,10 @@ describe("runPaidCheck", () => {
     const { deps, signTypedData } = await setup({ spent: 995_000 });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome).toMatchObject({ type: "refused", code: "cap_reached" });
+    // Not "reached": $0.005 is left, the check costs more.
+    expect(outcome.type === "refused" && outcome.message).toContain(
+      "This check costs $0.01, more than the $0.005 left of today's $1.00 cap ($0.995 spent).",
+    );
     expect(signTypedData).not.toHaveBeenCalled();
   });
 

@@ -100,7 +100,7 @@ export async function runPaidCheck(
       if (spent + amount > BigInt(dailyCapUnits)) {
         return {
           type: "refused",
-          message: `Daily spending cap reached: ${formatUsdc(spent)} of ${formatUsdc(BigInt(dailyCapUnits))} spent today; this check costs ${formatUsdc(amount)}. Raise the cap in the options.`,
+          message: capMessage(spent, BigInt(dailyCapUnits), amount),
         };
       }
       // Held from the cap check on (no await in between) until the ledger counts it.
@@ -275,6 +275,14 @@ export async function runPaidCheck(
       if (result.status === 400) {
         return { type: "refused", code: "invalid_address", message: result.message };
       }
+      if (result.status === null) {
+        // No answer at all ("Failed to fetch"): the address in the settings is the usual cause.
+        return {
+          type: "failed",
+          message: "presend's server could not be reached. Check the API address in the settings.",
+          charged: false,
+        };
+      }
       return { type: "failed", message: result.message, charged: false };
     }
     case "unrecovered": {
@@ -337,4 +345,13 @@ function shown(code: RefusalCode): ShownRefusal {
     case "no_signer":
       return "no_wallet";
   }
+}
+
+// Says what is true: the cap may not be reached yet, only too close for this check's price.
+function capMessage(spent: bigint, cap: bigint, price: bigint): string {
+  const left = cap > spent ? cap - spent : 0n;
+  if (left === 0n) {
+    return `Today's spending cap of ${formatUsdc(cap)} is used up (${formatUsdc(spent)} spent). Raise it in the settings to pay again today.`;
+  }
+  return `This check costs ${formatUsdc(price)}, more than the ${formatUsdc(left)} left of today's ${formatUsdc(cap)} cap (${formatUsdc(spent)} spent). Raise the cap in the settings, or try a cheaper check.`;
 }

@@ -16,6 +16,7 @@ export function OutcomeView({
   recovery,
   actions,
   onCancel,
+  onOpenSettings,
 }: {
   progress: Progress | null;
   outcome: CheckOutcome | null;
@@ -25,17 +26,29 @@ export function OutcomeView({
   actions?: ReactNode;
   /** Stops waiting for the wallet (the badge; nothing was signed yet, so nothing is charged). */
   onCancel?: () => void;
+  /** Opens the settings, offered under an error the settings can fix (the badge). */
+  onOpenSettings?: () => void;
 }) {
+  const settings = onOpenSettings && (
+    <div className="row">
+      <button type="button" data-action="settings" onClick={onOpenSettings}>
+        Open settings
+      </button>
+    </div>
+  );
   if (outcome) {
     switch (outcome.type) {
       case "report":
         return <VerdictView report={outcome.entry.report} actions={actions} />;
       case "refused":
         return (
-          <div className="alert level-danger" data-state="refused" data-code={outcome.code}>
-            <strong>Refused: </strong>
-            {outcome.message} Nothing was charged.
-          </div>
+          <>
+            <div className="alert level-danger" data-state="refused" data-code={outcome.code}>
+              <strong>Refused: </strong>
+              {outcome.message} Nothing was charged.
+            </div>
+            {outcome.code !== "no_wallet" && outcome.code !== "invalid_address" && settings}
+          </>
         );
       case "rejected":
         return (
@@ -61,6 +74,7 @@ export function OutcomeView({
               {outcome.message} {chargedText(outcome.charged)}
             </div>
             {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}
+            {outcome.charged === false && settings}
           </>
         );
     }
