@@ -53,7 +53,7 @@ test("a lookalike of an address the dApp's wallet sent USDC to is flagged danger
   // The bridge saw the transfer's recipient in the calldata (not the token contract).
   await expect
     .poll(() => getExtensionStorage(serviceWorker, "sentRecipients"))
-    .toEqual([{ address: recipient, at: expect.any(String) }]);
+    .toEqual([{ address: recipient, at: expect.any(String), site: new URL(dapp.url()).origin }]);
 
   const poison = lookalikeOf(recipient);
   await dapp.locator(dappFields.input).fill("");

@@ -58,6 +58,7 @@ export function Badge(props: BadgeProps) {
           aria-expanded="false"
           aria-haspopup="dialog"
           aria-label={`presend: ${chip.label} for ${short}. Show details`}
+          title={chip.label}
           onClick={props.onToggle}
         >
           <span className="dot" aria-hidden="true" />

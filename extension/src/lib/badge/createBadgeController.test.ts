@@ -50,7 +50,8 @@ function setup() {
   const marks: string[] = [];
   const badge = createBadgeController({
     doc,
-    win: window as unknown as Window,
+    // linkedom has no animation frames; the ctx below never runs one.
+    win: Object.assign(window, { cancelAnimationFrame: () => {} }) as unknown as Window,
     ctx: {
       addEventListener: () => {},
       setTimeout: (() => 1) as never,

@@ -24,6 +24,10 @@ button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-
 .badge-chip { display: inline-flex; align-items: center; gap: 6px; min-height: 22px; padding: 2px 10px 2px 8px;
   border-radius: 999px; border: 1px solid var(--strong); font-size: 12px; font-weight: 600;
   box-shadow: 0 1px 3px rgba(0,0,0,.2); white-space: nowrap; }
+/* One size for every chip: the page can measure the badge's host (and hit-test it), so a chip
+   sized by its words would tell the page which addresses the person checked or sent to. */
+.badge-chip { width: 216px; overflow: hidden; }
+.badge-chip > span:last-child { overflow: hidden; text-overflow: ellipsis; }
 .badge-chip:hover:not(:disabled) { filter: brightness(.95); }
 .badge-chip .dot { width: 8px; height: 8px; border-radius: 50%; background: var(--strong); flex: none; }
 `;
