@@ -1,13 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures/test";
 import { lookalikeOf, randomAddress } from "../helpers/addresses";
-import {
-  clickBadgeButton,
-  expandBadge,
-  onBadgeElement,
-  readBadge,
-  waitForBadge,
-} from "../helpers/badge";
+import { clickBadgeButton, expandBadge, readBadge, waitForBadge } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import { pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage, setExtensionStorage } from "../helpers/extensionStorage";
