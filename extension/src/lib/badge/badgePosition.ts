@@ -36,32 +36,36 @@ export function badgePosition(
   const fieldHeight = field.bottom - field.top;
   // The chip's place at the field's right end, kept on screen (a field wider than the viewport).
   const chipEnd = clamp(Math.max(field.right - width, field.left), 0, viewport.width - width - 2);
-  // Beside the field on the right, past the controls that sit in the same rows (a Send button
-  // right of the field): the card moves right of them.
+  // Beside the field on the right, past the controls that overlap there (a Send button right of
+  // the field, a wider field in the next row): the badge moves right of them.
+  const pastControls = (top: number) => {
+    let left = field.right + gap;
+    for (let hop = 0; hop < 3; hop++) {
+      const box = { top, bottom: top + height, left, right: left + width };
+      const hit = obstacles.filter((o) => overlap(box, o) > 0 && o.right > left);
+      if (hit.length === 0) break;
+      left = Math.max(...hit.map((o) => o.right)) + gap;
+    }
+    return { top, left };
+  };
+  const chipTop = field.top + clamp((fieldHeight - height) / 2, 0, 6);
   const besideTop = clamp(field.top, margin, viewport.height - height - margin);
-  let besideLeft = field.right + gap;
-  for (let hop = 0; hop < 3; hop++) {
-    const card = {
-      top: besideTop,
-      bottom: besideTop + height,
-      left: besideLeft,
-      right: besideLeft + width,
-    };
-    const hit = obstacles.filter((o) => overlap(card, o) > 0 && o.left >= field.right - 1);
-    if (hit.length === 0) break;
-    besideLeft = Math.max(...hit.map((o) => o.right)) + gap;
-  }
   const candidates: Array<{ top: number; left: number }> =
     mode === "chip"
       ? [
           // Centred on a one-line field; near the top of a tall one (a textarea).
-          { top: field.top + clamp((fieldHeight - height) / 2, 0, 6), left: field.right + gap },
+          { top: chipTop, left: field.right + gap },
+          // In a tight column of fields, level with the field's top or bottom edge instead; above
+          // or below its right end; else past the wider fields of the rows around it.
+          { top: field.top, left: field.right + gap },
+          { top: field.bottom - height, left: field.right + gap },
           { top: field.top - height - 2, left: chipEnd },
           { top: field.bottom + 2, left: chipEnd },
+          pastControls(chipTop),
         ]
       : [
           { top: besideTop, left: field.right + gap },
-          { top: besideTop, left: besideLeft },
+          pastControls(besideTop),
           {
             top: field.bottom + gap,
             left: clamp(field.left, margin, viewport.width - width - margin),
