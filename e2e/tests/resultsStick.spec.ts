@@ -92,7 +92,7 @@ test("the verdict says its age; after ten minutes it is not shown again", async 
   await dapp.reload();
   await pasteFresh(dapp, recent);
   const shown = await waitForBadge(dapp, (b) => b.visible && b.chip !== null);
-  expect(shown.chip).toBe("Looks fine to send · 4 min ago");
+  expect(shown.chip).toBe("Looks fine to send · 4 min");
   await screenshot(dapp, "chip-verdict-4-min-ago");
   await pasteFresh(dapp, old);
   const stale = await waitForBadge(dapp, (b) => b.visible && b.status === "valid");

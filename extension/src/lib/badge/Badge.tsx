@@ -15,7 +15,7 @@ function chipState(props: BadgeProps): { level: string; label: string } {
         ? assessment.level
         : paid;
     // A verdict shown again after a reload or from another tab says how old it is.
-    const age = ageInWords(outcome.entry.checkedAt, Date.now());
+    const age = ageInWords(outcome.entry.checkedAt, Date.now()).replace(" ago", "");
     return {
       level,
       label: age === "just now" ? decisionWords[level] : `${decisionWords[level]} · ${age}`,

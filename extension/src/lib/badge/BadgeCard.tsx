@@ -166,6 +166,11 @@ export function BadgeCard(props: BadgeProps) {
           Done
         </button>
       )}
+      {outcome?.type === "report" && (
+        <span className="muted" data-testid="verdict-age">
+          {`Checked on ${chains[outcome.entry.chain].label} ${ageInWords(outcome.entry.checkedAt, Date.now())}${outcome.entry.route === "deep" ? " (deep check)" : ""}`}
+        </span>
+      )}
     </>
   );
   return (
@@ -212,11 +217,6 @@ export function BadgeCard(props: BadgeProps) {
         {!paidFor && connect && (
           <div className="notice" data-testid="wallet-connect">
             {connect}
-          </div>
-        )}
-        {report && outcome?.type === "report" && (
-          <div className="muted" data-testid="verdict-age">
-            {`Checked on ${chains[outcome.entry.chain].label} ${ageInWords(outcome.entry.checkedAt, Date.now())}${outcome.entry.route === "deep" ? " (deep check)" : ""}`}
           </div>
         )}
         {paidFor && (

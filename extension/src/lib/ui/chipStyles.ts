@@ -26,7 +26,7 @@ button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-
   box-shadow: 0 1px 3px rgba(0,0,0,.2); white-space: nowrap; }
 /* One size for every chip: the page can measure the badge's host (and hit-test it), so a chip
    sized by its words would tell the page which addresses the person checked or sent to. */
-.badge-chip { width: 232px; overflow: hidden; }
+.badge-chip { width: 240px; overflow: hidden; }
 .badge-chip > span:last-child { overflow: hidden; text-overflow: ellipsis; }
 .badge-chip:hover:not(:disabled) { filter: brightness(.95); }
 .badge-chip .dot { width: 8px; height: 8px; border-radius: 50%; background: var(--strong); flex: none; }
