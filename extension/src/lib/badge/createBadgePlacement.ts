@@ -61,6 +61,14 @@ export function createBadgePlacement(options: BadgePlacementOptions) {
       offscreen = away;
       setHostStyle(host, "display", away ? "none" : "block");
     }
+    if (expanded) {
+      // A card that cannot sit beside the field (a phone) gets at most the larger of the room
+      // below and above the field, and scrolls inside: it never covers the field it speaks about.
+      const wide = host.offsetWidth + 2 * 8;
+      const beside = viewport.width - rect.right >= wide || rect.left >= wide;
+      const room = Math.max(viewport.height - rect.bottom, rect.top) - 2 * 8;
+      setHostStyle(host, "--presend-card-room", beside ? "100vh" : `${Math.max(room, 160)}px`);
+    }
     const size = { width: host.offsetWidth || 120, height: host.offsetHeight || 24 };
     const { top, left } = badgePosition(
       rect,

@@ -63,7 +63,7 @@ button.primary.danger:hover:not(:disabled) { background: #991b1b; }
 h2, h3 { font-size: 14px; margin: var(--s4) 0 var(--s2); }
 h2 { font-size: 16px; }
 .card { display: flex; flex-direction: column; width: min(440px, calc(100vw - 16px));
-  max-height: min(560px, calc(100vh - 16px)); border: 1px solid #d1d5db; border-radius: 10px;
+  max-height: min(560px, calc(100vh - 16px), var(--presend-card-room, 100vh)); border: 1px solid #d1d5db; border-radius: 10px;
   box-shadow: 0 8px 28px rgba(0,0,0,.22); background: var(--surface); overflow: hidden; }
 .card-head { display: flex; align-items: center; gap: var(--s2); padding: var(--s2) var(--s3);
   border-bottom: 1px solid var(--line); flex: none; }
