@@ -1,5 +1,12 @@
 import { expect, test } from "../fixtures/test";
-import { badgeBox, expandBadge, waitForBadge } from "../helpers/badge";
+import {
+  badgeBox,
+  clickBadgeButton,
+  expandBadge,
+  onBadgeElement,
+  readBadge,
+  waitForBadge,
+} from "../helpers/badge";
 import { pasteInto } from "../helpers/enterAddress";
 import { coveredControls, overlapArea } from "../helpers/overlap";
 import { openPopup, tabWithWallet } from "../helpers/popup";
@@ -40,6 +47,17 @@ for (const viewport of [
       expect(card.x + card.width).toBeLessThanOrEqual(viewport.width);
       expect(card.y + card.height).toBeLessThanOrEqual(viewport.height);
       await screenshot(page, `card-${name.replace(" ", "-")}-${viewport.width}x${viewport.height}`);
+      if (name === "send form" && viewport.width === 360) {
+        // The full address wraps inside the card, with a copy control beside it.
+        await clickBadgeButton(page, "address-details");
+        const wrapped = await onBadgeElement<{ scroll: number; client: number }>(
+          page,
+          "address",
+          "function () { return { scroll: this.scrollWidth, client: this.clientWidth }; }",
+        );
+        expect(wrapped.scroll).toBeLessThanOrEqual(wrapped.client);
+        expect((await readBadge(page)).text).toContain("Copy address");
+      }
       const covered = await coveredControls(page, "card", [`input${field}`]);
       if (viewport.width > 400) expect(covered).toEqual([]);
       else

@@ -17,7 +17,12 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
-  await expect(popup.getByTestId("wallet-status")).toContainText(wallet.account.address);
+  // A long value is shortened in its middle; the whole of it is in the title.
+  const payer = wallet.account.address;
+  await expect(popup.getByTestId("wallet-status")).toContainText(
+    `${payer.slice(0, 6)}…${payer.slice(-4)}`,
+  );
+  await expect(popup.getByTestId("wallet-status")).toHaveAttribute("title", payer);
 
   const active = activeEoa(api.world);
   await popup.getByLabel("Address").fill(active);

@@ -32,6 +32,9 @@ type Run = {
   outcome: CheckOutcome | null;
 };
 
+// A long value shortened in its middle, where a mistake would hide least: 0x9Cb2…960f.
+const middle = (value: string) => `${value.slice(0, 6)}…${value.slice(-4)}`;
+
 /** Manual lookup, paying with the active tab's wallet, and the recent results. */
 export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: number | null }) {
   const wallet = useQuery(walletStatusQueryOptions(messenger, tabId));
@@ -118,12 +121,12 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
           Options
         </button>
       </div>
-      <div className="muted" data-testid="wallet-status">
+      <div className="muted" data-testid="wallet-status" title={wallet.data?.address ?? undefined}>
         {wallet.isPending
           ? "Looking for a wallet in the active tab…"
           : noWallet
             ? "No wallet in the active tab: open your dApp page to pay for checks."
-            : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${wallet.data.address}` : ""}`}
+            : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${middle(wallet.data.address)}` : ""}`}
       </div>
       <div className="row">
         <input

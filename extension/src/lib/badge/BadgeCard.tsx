@@ -246,9 +246,18 @@ export function BadgeCard(props: BadgeProps) {
           />
         )}
         <details className="tech" data-testid="address-details">
-          <summary>Address</summary>
+          <summary data-action="address-details">Address</summary>
           <div className="mono" data-testid="address">
             {assessment.input}
+          </div>
+          <div className="row">
+            <button
+              type="button"
+              data-action="copy-address"
+              onClick={() => void navigator.clipboard.writeText(assessment.input)}
+            >
+              Copy address
+            </button>
           </div>
           <div className="muted" data-testid="checksum-detail">
             {assessment.checksum.checksum.message}
