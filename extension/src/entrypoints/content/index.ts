@@ -189,7 +189,13 @@ export default defineContentScript({
       if (!enabled) badge.hide();
     };
     settings.getValue().then((s) => applySettings(s.disabledSites));
-    ctx.onInvalidated(settings.watch((s) => applySettings(s.disabledSites)));
+    ctx.onInvalidated(
+      settings.watch((s) => {
+        applySettings(s.disabledSites);
+        // A check the settings refused (the cap, the API address) may pass now.
+        badge.settingsChanged();
+      }),
+    );
 
     const loadKnown = async () => {
       checked = await history.getValue();

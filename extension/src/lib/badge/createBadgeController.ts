@@ -389,6 +389,17 @@ export function createBadgeController(options: BadgeControllerOptions) {
         );
       }
     },
+    /**
+     * The settings changed: a check they stopped with nothing charged (a refusal, a server that
+     * could not be reached) is no longer the news; the paid checks are offered again.
+     */
+    settingsChanged() {
+      const outcome = state?.outcome;
+      if (!state || isChecking(state) || !outcome) return;
+      if (outcome.type === "refused" || (outcome.type === "failed" && outcome.charged === false)) {
+        replace(withFreshVerdict({ ...state, outcome: null, session: null }));
+      }
+    },
     /** Hides the badge (the site was disabled); a running check keeps running in the background. */
     hide,
     /** Re-run the local assessment and look for a fresh verdict (the history changed). */
