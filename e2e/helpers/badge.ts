@@ -275,6 +275,13 @@ export async function clickBadgeButton(
   { whenReady = action === "check" || action === "deep" } = {},
 ): Promise<void> {
   if (action !== "expand" && !(await readBadge(page)).expanded) await expandBadge(page);
+  // A person scrolls the card to the button first (a short card in a frame scrolls inside).
+  await onBadgeElement(
+    page,
+    action,
+    "function () { this.scrollIntoView({ block: 'nearest' }); }",
+    "data-action",
+  );
   if (whenReady) await waitForBadge(page, (b) => b.clickReady);
   await clickBadgeNode(page, await badgeNode(page, "data-action", action));
 }

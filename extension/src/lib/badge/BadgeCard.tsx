@@ -1,5 +1,6 @@
 import type { ChainName } from "@presend/shared/chains/chains";
 import { chains } from "@presend/shared/chains/chains";
+import { useEffect, useRef } from "react";
 import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
@@ -148,6 +149,12 @@ export function BadgeCard(props: BadgeProps) {
   const report = outcome?.type === "report" ? outcome.entry.report : null;
   const localDanger = assessment.level === "danger";
   const short = `${assessment.input.slice(0, 6)}…${assessment.input.slice(-4)}`;
+  // A new result opens at its top: the decision is the first thing seen, wherever the card was
+  // scrolled to reach the button that asked for it.
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (outcome && body.current) body.current.scrollTop = 0;
+  }, [outcome]);
   const dangerous = localDanger || report?.verdict.level === "danger";
   const actions = (
     <>
@@ -205,7 +212,7 @@ export function BadgeCard(props: BadgeProps) {
           ×
         </button>
       </div>
-      <div className="card-body" data-testid="card-body">
+      <div className="card-body" data-testid="card-body" ref={body}>
         {/* A paid verdict knows what the free check knew, except a lookalike of the person's own history. */}
         {(!report || assessment.lookalikeOf) && <LocalDecision {...props} />}
         {!report && localDanger && <div className="row">{actions}</div>}
