@@ -43,7 +43,7 @@ export type BadgeSnapshot = {
   clickReady: boolean;
   /** The card is open (false: only the chip shows). */
   expanded: boolean;
-  /** The chip's label while collapsed (e.g. "Checksum OK", "Burn address", "Danger"). */
+  /** The chip's label while collapsed (e.g. "Checksum OK · not checked", "Burn address", "Don't send"). */
   chip: string | null;
   /** The local level the badge shows (ok, caution, danger). */
   localLevel: string | null;
@@ -275,6 +275,13 @@ export async function clickBadgeButton(
   { whenReady = action === "check" || action === "deep" } = {},
 ): Promise<void> {
   if (action !== "expand" && !(await readBadge(page)).expanded) await expandBadge(page);
+  // A person scrolls the card to the button first (a short card in a frame scrolls inside).
+  await onBadgeElement(
+    page,
+    action,
+    "function () { this.scrollIntoView({ block: 'nearest' }); }",
+    "data-action",
+  );
   if (whenReady) await waitForBadge(page, (b) => b.clickReady);
   await clickBadgeNode(page, await badgeNode(page, "data-action", action));
 }

@@ -122,10 +122,16 @@ test("every step is shown: what will be paid and to whom while the wallet decide
   await pasteAndClick(dapp, activeEoa(api.world), "check");
 
   const waiting = await waitForBadge(dapp, (b) => b.state === "waiting-wallet");
-  expect(waiting.text).toContain("Pay $0.01 USDC on Base to");
-  expect(waiting.text).toContain(api.world.accounts.payTo.address);
-  expect(waiting.text).toContain("(pinned now, first use)");
-  expect(waiting.text).toContain("Waiting for your wallet's signature");
+  // In human terms, before the wallet shows its raw request: how much, to whom, what it allows.
+  const payTo = api.world.accounts.payTo.address;
+  expect(waiting.byTestId["payment-terms"]).toBe(
+    `Sign in your wallet: a $0.01 USDC payment to presend (${payTo.slice(0, 6)}…${payTo.slice(-4)}) on Base. The signature allows this one payment; it can take nothing else.`,
+  );
+  expect(waiting.text).toContain(
+    `TransferWithAuthorization of 10000 (USDC counts in millionths) to ${payTo}`,
+  );
+  expect(waiting.text).toContain("its signing key is remembered from now on");
+  expect(waiting.text).toContain("Cancel");
   await screenshot(dapp, "card-waiting-wallet");
   signature.open();
   const checking = await waitForBadge(dapp, (b) => b.state === "checking");

@@ -1,11 +1,13 @@
 import { expect, test } from "../fixtures/test";
-import { expandBadge, waitForBadge } from "../helpers/badge";
+import { badgeStyle, expandBadge, waitForBadge } from "../helpers/badge";
 import { dappFields, pasteInto, typeInto } from "../helpers/enterAddress";
+import { levelColour } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
 const valid = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 const addresses = {
-  valid: { value: valid, chip: "Checksum OK", level: "ok" },
+  // Unchecked is neutral: a correct checksum says the address was not mistyped, not that it is safe.
+  valid: { value: valid, chip: "Checksum OK · not checked", level: "neutral" },
   missing: { value: valid.toLowerCase(), chip: "No checksum", level: "caution" },
   // One letter's case flipped: still 40 hex characters, but the EIP-55 checksum fails.
   invalid: { value: valid.replace("d8dA", "d8Da"), chip: "Wrong checksum", level: "danger" },
@@ -17,6 +19,7 @@ for (const [fieldName, selector] of Object.entries(dappFields)) {
       await pasteInto(dapp, selector, value);
       const collapsed = await waitForBadge(dapp, (b) => b.visible && b.status === status);
       expect({ chip: collapsed.chip, level: collapsed.localLevel }).toEqual({ chip, level });
+      expect(await badgeStyle(dapp, "chip", "background-color")).toBe(levelColour(level));
       // Collapsed, the badge is only the chip: no card content, nothing to cover the form.
       expect(collapsed.byTestId.address).toBeUndefined();
       const card = await expandBadge(dapp);
@@ -50,7 +53,10 @@ for (const [kind, { value, chip }] of Object.entries(sinks)) {
     expect(collapsed.localLevel).toBe("danger");
     if (kind === "burn") await screenshot(dapp, "chip-danger-burn");
     const card = await expandBadge(dapp);
-    expect(card.byTestId.special).toContain("Danger");
+    expect(card.byTestId["local-decision"]).toContain("Don't send");
+    expect(await badgeStyle(dapp, "local-decision", "background-color")).toBe(
+      levelColour("danger"),
+    );
     expect(card.text.includes("Check $0.01")).toBe(kind === "stablecoin");
     if (kind === "stablecoin")
       expect(card.byTestId.special).toContain("USDC token contract on Base");

@@ -28,7 +28,7 @@ for (const viewport of [
     await page.setViewportSize(viewport);
     await page.goto(`${dappUrl}form.html`);
     await pasteInto(page, "#to", address);
-    await waitForBadge(page, (b) => b.visible && b.chip === "Checksum OK");
+    await waitForBadge(page, (b) => b.visible && b.chip === "Checksum OK · not checked");
     const chip = await badgeBox(page, "chip");
     for (const control of ["#amount", "#send", "label[for=amount]"]) {
       expect(overlaps(chip, await box(page, control)), control).toBe(false);
@@ -51,7 +51,7 @@ test("Escape and a click outside collapse the card back to the chip", async ({ d
   await pasteInto(dapp, "#to", address);
   await expandBadge(dapp);
   await dapp.keyboard.press("Escape");
-  await waitForBadge(dapp, (b) => !b.expanded && b.chip === "Checksum OK");
+  await waitForBadge(dapp, (b) => !b.expanded && b.chip === "Checksum OK · not checked");
   await expandBadge(dapp);
   await dapp.mouse.click(900, 600);
   const collapsed = await waitForBadge(dapp, (b) => !b.expanded);

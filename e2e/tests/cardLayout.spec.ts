@@ -1,6 +1,7 @@
 import { expect, test } from "../fixtures/test";
 import { badgeBox, clickBadgeButton, onBadgeElement, waitForBadge } from "../helpers/badge";
 import { demoAddress } from "../helpers/demo";
+import { overlapArea } from "../helpers/overlap";
 import { pasteAndCheck } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
@@ -48,19 +49,24 @@ for (const viewport of [
     await screenshot(dapp, `deep-${viewport.width}x${viewport.height}-top`);
 
     const card = await badgeBox(dapp, "card");
+    // Tall as a deep result is, the card never covers the field it speaks about.
+    const field = await dapp.locator("#to").boundingBox();
+    if (!field) throw new Error("the field is not on screen");
+    expect(overlapArea(card, field)).toBe(0);
     expect(card.y).toBeGreaterThanOrEqual(0);
     expect(card.x).toBeGreaterThanOrEqual(0);
     expect(card.y + card.height).toBeLessThanOrEqual(viewport.height);
     expect(card.x + card.width).toBeLessThanOrEqual(viewport.width);
 
-    // "Copy report" is the primary action once there is a verdict, not another paid check.
+    // The primary action is a decision once there is a verdict, not another paid check and not
+    // "Copy report" (which waits in the details).
     const classOf = (action: string) =>
       onBadgeElement<string>(dapp, action, "function () { return this.className; }", "data-action");
-    expect(await classOf("copy")).toContain("primary");
+    expect(await classOf("done")).toContain("primary");
     expect(await classOf("check")).not.toContain("primary");
+    expect(await classOf("copy")).not.toContain("primary");
 
     const reach = await onBadgeElement<Reach>(dapp, "card-body", scrollToLast);
-    if (viewport.width === 360) expect(reach.scrolls).toBe(true);
     // After a verdict the paid buttons come last, folded under "Check again (pays again)":
     // below the result they would repeat, and no longer an invitation.
     expect(reach.lastText).toContain("Check again (pays again)");
@@ -69,7 +75,15 @@ for (const viewport of [
     expect(reach.last.bottom).toBeLessThanOrEqual(viewport.height);
     await screenshot(dapp, `deep-${viewport.width}x${viewport.height}-bottom`);
 
-    // And "Copy report" takes a real click wherever the scroll left it.
+    // The technical details open on a click: the table and "Copy report", which takes a real
+    // click wherever the scroll left it.
+    await onBadgeElement(
+      dapp,
+      "details",
+      "function () { this.scrollIntoView({ block: 'nearest' }); }",
+      "data-action",
+    );
+    await clickBadgeButton(dapp, "details");
     await onBadgeElement(
       dapp,
       "copy",

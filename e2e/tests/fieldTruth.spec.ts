@@ -50,7 +50,10 @@ test("a field the page re-renders keeps its badge on the new element", async ({
   await pasteInto(page, "#rerender", address);
   await page.waitForFunction((old) => !old?.isConnected, before);
   await page.waitForTimeout(400);
-  const badge = await waitForBadge(page, (b) => b.visible && b.chip === "Checksum OK");
+  const badge = await waitForBadge(
+    page,
+    (b) => b.visible && b.chip === "Checksum OK · not checked",
+  );
   expect(badge.visible).toBe(true);
   await page.close();
 });
@@ -63,7 +66,10 @@ test("a field replaced by a chip of the address keeps its badge beside the chip"
   await pasteInto(page, "#to-chip", address);
   await expect(page.locator("#recipient-chip")).toHaveText(address);
   await page.waitForTimeout(400);
-  const badge = await waitForBadge(page, (b) => b.visible && b.chip === "Checksum OK");
+  const badge = await waitForBadge(
+    page,
+    (b) => b.visible && b.chip === "Checksum OK · not checked",
+  );
   expect(badge.visible).toBe(true);
   await page.close();
 });

@@ -22,7 +22,7 @@ test("a lookalike of an address checked before is flagged danger, free", async (
   await expandBadge(dapp);
   const badge = await waitForBadge(dapp, (b) => b.visible && "lookalike" in b.byTestId);
   expect(badge.byTestId.lookalike).toContain(used);
-  expect(badge.byTestId.lookalike).toContain("Danger");
+  expect(badge.byTestId["local-decision"]).toContain("Don't send");
   expect(wallet.signRequests()).toEqual([]);
 });
 
@@ -53,7 +53,7 @@ test("a lookalike of an address the dApp's wallet sent USDC to is flagged danger
   // The bridge saw the transfer's recipient in the calldata (not the token contract).
   await expect
     .poll(() => getExtensionStorage(serviceWorker, "sentRecipients"))
-    .toEqual([{ address: recipient, at: expect.any(String) }]);
+    .toEqual([{ address: recipient, at: expect.any(String), site: new URL(dapp.url()).origin }]);
 
   const poison = lookalikeOf(recipient);
   await dapp.locator(dappFields.input).fill("");

@@ -96,8 +96,9 @@ test("the popup shows a history entry's full report when it is opened", async ({
   await popup.setViewportSize({ width: 420, height: 720 });
   const entry = popup.getByTestId("history-entry").first();
   await expect(entry.getByTestId("verdict-headline")).toBeHidden();
-  await entry.locator("summary").click();
+  await entry.locator("summary").first().click();
   await expect(entry.getByTestId("verdict-headline")).toBeVisible();
+  await entry.locator('summary[data-action="details"]').click();
   await expect(entry.locator("tr[data-chain]").first()).toBeVisible();
   await popup.getByLabel("Address").fill("0x000000000000000000000000000000000000dEaD");
   await expect(popup.getByTestId("special")).toContainText("burn address");

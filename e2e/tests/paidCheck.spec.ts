@@ -1,10 +1,11 @@
-import { kindInWords } from "@presend/extension/ui/words";
+import { decisionWords, kindInWords, plainWords } from "@presend/extension/ui/words";
 import { approximateAmount } from "@presend/shared/verdict/approximateAmount";
 import { expect, test } from "../fixtures/test";
-import { badgeStyle, clickBadgeButton, waitForBadge } from "../helpers/badge";
+import { badgeStyle, clickBadgeButton, onBadgeElement, waitForBadge } from "../helpers/badge";
 import { activeEoa, demoAddress } from "../helpers/demo";
 import { getExtensionStorage } from "../helpers/extensionStorage";
 import { balances, levelColour, pasteAndCheck, payerAndPayTo } from "../helpers/paidCheck";
+import { screenshot } from "../helpers/screenshot";
 
 // Each paid flow runs the real chain: the built extension asks the real API for its 402, the
 // test wallet signs the EIP-3009 authorization with the demo payer's key, the in-process
@@ -35,16 +36,43 @@ for (const { label, level } of levels) {
     const { verdict, chain } = expected.report;
     expect(verdict.level).toBe(level);
     expect(badge.level).toBe(level);
+    // Verdict first: the decision as the headline, in the verdict's one colour.
+    expect(badge.byTestId["verdict-decision"]).toContain(decisionWords[level]);
+    expect(await badgeStyle(dapp, "verdict-decision", "background-color")).toBe(levelColour(level));
     expect(await badgeStyle(dapp, "verdict-level", "background-color")).toBe(levelColour(level));
-    expect(badge.byTestId["verdict-headline"]).toBe(verdict.headline);
-    expect(badge.byTestId["verdict-next"]).toBe(verdict.next);
-    for (const reason of verdict.reasons) expect(badge.text).toContain(reason.message);
+    expect(badge.byTestId["verdict-headline"]).toBe(plainWords(verdict.headline));
+    expect(badge.byTestId["verdict-next"]).toBe(plainWords(verdict.next));
+    for (const reason of verdict.reasons) expect(badge.text).toContain(plainWords(reason.message));
+    // Nothing on a card that is not ok is in the ok colour (no green pill beside a red block).
+    const colours = await onBadgeElement<string[]>(
+      dapp,
+      "card",
+      `function () {
+        return [...this.querySelectorAll("*")]
+          .filter((e) => e.checkVisibility())
+          .map((e) => getComputedStyle(e).backgroundColor);
+      }`,
+    );
+    if (level === "ok") expect(colours).toContain(levelColour("ok"));
+    else expect(colours).not.toContain(levelColour("ok"));
+    await clickBadgeButton(dapp, "details");
+    const details = await onBadgeElement<string[]>(
+      dapp,
+      "card",
+      `function () {
+        return [...this.querySelectorAll("*")]
+          .filter((e) => e.checkVisibility())
+          .map((e) => getComputedStyle(e).backgroundColor);
+      }`,
+    );
+    if (level !== "ok") expect(details).not.toContain(levelColour("ok"));
+    await screenshot(dapp, `verdict-${level}-details`);
     expect(badge.rows.base).toContain(kindInWords(chain));
     // The table shows six significant digits; the copied report keeps the exact amounts.
     if (chain.native)
       expect(badge.rows.base).toContain(`${approximateAmount(chain.native, 6)} ETH`);
     if (chain.usdc) expect(badge.rows.base).toContain(`${approximateAmount(chain.usdc, 6)} USDC`);
-    expect(badge.text).toContain(verdict.gas.summary);
+    expect(badge.text).toContain(plainWords(verdict.gas.summary));
 
     const after = await balances(api, who);
     expect(after.payer).toBe((before.payer ?? 0n) - 10_000n);
@@ -67,9 +95,9 @@ test("deep check of an EOA active only on arbitrum: per-chain table, wrong-netwo
   const expected = await api.server.engine.deep({ address: demo.address, chain: "base" });
   if (expected.type !== "report") throw new Error("the engine could not read base");
   expect(badge.level).toBe("warn");
-  expect(badge.byTestId["verdict-headline"]).toBe(expected.report.verdict.headline);
+  expect(badge.byTestId["verdict-headline"]).toBe(plainWords(expected.report.verdict.headline));
   // Each finding once, in words; the table marks the chains the flags are about.
-  expect(badge.reasons.wrong_network).toContain("active on arbitrum");
+  expect(badge.reasons.wrong_network).toContain("active on Arbitrum One");
   expect(badge.rows.base).toContain("inactive here");
   expect(badge.rows.arbitrum).toContain("active here");
   const { tokenMismatch } = expected.report.verdict;
@@ -80,7 +108,7 @@ test("deep check of an EOA active only on arbitrum: per-chain table, wrong-netwo
     }
   }
   for (const reason of expected.report.verdict.reasons) {
-    expect(badge.text.split(reason.message)).toHaveLength(2);
+    expect(badge.text.split(plainWords(reason.message))).toHaveLength(2);
   }
   // One row per chain: the target first, then the four others.
   expect(Object.keys(badge.rows)).toEqual(["base", "ethereum", "arbitrum", "optimism", "polygon"]);
@@ -113,6 +141,7 @@ test("copy report puts the server's plain-text report on the clipboard", async (
     origin: new URL(dapp.url()).origin,
   });
   await pasteAndCheck(dapp, activeEoa(api.world), "check");
+  await clickBadgeButton(dapp, "details");
   await clickBadgeButton(dapp, "copy");
   await waitForBadge(dapp, (b) => b.text.includes("Copied"));
   const [entry] = (await getExtensionStorage(serviceWorker, "history")) as Array<{

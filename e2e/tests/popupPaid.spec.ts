@@ -17,7 +17,12 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
-  await expect(popup.getByTestId("wallet-status")).toContainText(wallet.account.address);
+  // A long value is shortened in its middle; the whole of it is in the title.
+  const payer = wallet.account.address;
+  await expect(popup.getByTestId("wallet-status")).toContainText(
+    `${payer.slice(0, 6)}…${payer.slice(-4)}`,
+  );
+  await expect(popup.getByTestId("wallet-status")).toHaveAttribute("title", payer);
 
   const active = activeEoa(api.world);
   await popup.getByLabel("Address").fill(active);
@@ -46,13 +51,16 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   await expect(result).toHaveCount(0);
   await popup.getByTestId("chain").selectOption("base");
   await expect(result.getByTestId("verdict-level")).toHaveText("Caution");
+  // The first address's verdict is fresh (ten minutes): it is shown again, with its age.
   await popup.getByLabel("Address").fill(active);
-  await expect(result).toHaveCount(0);
+  await expect(result).toHaveAttribute("data-address", active);
+  await expect(result.getByTestId("verdict-age")).toHaveText("Checked on Base just now");
 
   // A history entry opens the full report it stored.
-  await items.nth(1).locator("summary").click();
-  const opened = items.nth(1).locator("details");
+  await items.nth(1).locator("summary").first().click();
+  const opened = items.nth(1).locator("details").first();
   await expect(opened.getByTestId("verdict-level")).toHaveText("OK");
+  await opened.locator('summary[data-action="details"]').click();
   await expect(opened.locator("tr[data-chain=base]")).toBeVisible();
   await expect(opened.getByRole("button", { name: "Copy report" })).toBeVisible();
   await screenshot(popup, "popup-history-open");

@@ -1,5 +1,6 @@
 import { expect, test } from "../fixtures/test";
 import { closedPort, randomAddress } from "../helpers/addresses";
+import { clickBadgeButton } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import {
   getExtensionStorage,
@@ -25,7 +26,7 @@ test("daily cap reached: the next check is refused with the amounts, nothing sig
   expect(next.state).toBe("refused");
   expect(next.code).toBe("cap_reached");
   expect(next.text).toContain(
-    "Daily spending cap reached: $0.05 of $0.05 spent today; this check costs $0.01.",
+    "Today's spending cap of $0.05 is used up ($0.05 spent). Raise it in the settings to pay again today.",
   );
   expect(wallet.signRequests()).toHaveLength(1);
   expect((await balances(api, who)).payer).toBe((before.payer ?? 0n) - 50_000n);
@@ -88,4 +89,31 @@ test("a check the server cannot make (polygon unreadable: 503) fails, says nothi
   expect(await balances(api, who)).toEqual(before);
   expect(await getExtensionStorage(serviceWorker, "spendLedger")).toMatchObject({ spentUnits: 0 });
   expect(wallet.state.chainId).toBe(137);
+});
+
+test("a check that would pass the cap says how much is left, not that the cap is reached", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  await setExtensionSettings(serviceWorker, { apiUrl: api.url, dailyCapUnits: 30_000 });
+  expect((await pasteAndCheck(dapp, activeEoa(api.world), "check")).level).toBe("ok");
+  const deep = await pasteAndCheck(dapp, randomAddress(), "deep");
+  expect(deep.code).toBe("cap_reached");
+  expect(deep.text).toContain(
+    "This check costs $0.05, more than the $0.02 left of today's $0.03 cap ($0.01 spent).",
+  );
+  expect(deep.text).not.toContain("used up");
+  expect(wallet.signRequests()).toHaveLength(1);
+  // The settings are one click away from the refusal.
+  await clickBadgeButton(dapp, "settings");
+  await expect
+    .poll(() =>
+      dapp
+        .context()
+        .pages()
+        .some((p) => p.url().endsWith("/options.html")),
+    )
+    .toBe(true);
 });

@@ -19,7 +19,7 @@ const scripts: { name: string; file: string; budget?: number }[] = [
   {
     name: "verdict UI (isolated, imported on the first address entered)",
     file: "verdict-ui.js",
-    budget: 15 * 1024,
+    budget: 20 * 1024,
   },
   { name: "send observer (MAIN world, every frame)", file: "content-scripts/send-observer.js" },
   {

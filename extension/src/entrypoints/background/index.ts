@@ -58,13 +58,17 @@ export default defineBackground({
       "recovery.fetch": (request, sender) => checks.recover(request, sender),
       "wallet.status": ({ tabId }) =>
         messenger.sendToTab(tabId, "wallet.info", {}).catch(() => noWallet),
+      "options.open": async () => {
+        await browser.runtime.openOptionsPage();
+        return null;
+      },
       "recipient.sent": async ({ addresses }, sender) => {
         // Only content scripts (a tab) report sends; the list only feeds the local warning.
         if (sender.tab?.id === undefined) return null;
         // A page can fake sends through its own provider: each tab and site has a quota.
-        const page = `${sender.tab.id} ${sender.origin ?? sender.url ?? ""}`;
-        const accepted = sendQuota.take(page, addresses);
-        if (accepted.length > 0) await recordSentRecipients(accepted, new Date());
+        const site = sender.origin ?? (sender.url ? new URL(sender.url).origin : "");
+        const accepted = sendQuota.take(`${sender.tab.id} ${site}`, addresses);
+        if (accepted.length > 0) await recordSentRecipients(accepted, new Date(), site);
         return null;
       },
     });

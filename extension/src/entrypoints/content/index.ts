@@ -14,9 +14,12 @@ import { randomHex } from "../../lib/dom/randomHex";
 import { watchAddressEntry } from "../../lib/dom/watchAddressEntry";
 import { watchScriptedValues } from "../../lib/dom/watchScriptedValues";
 import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
+import { MessageError } from "../../lib/messaging/MessageError";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
+import { freshVerdict } from "../../lib/storage/freshVerdict";
 import { history, pendingRecoveries, sentRecipients, settings } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
+import type { HistoryEntry } from "../../lib/storage/schemas";
 import { noWallet } from "../../lib/wallet/noWallet";
 
 // The ISOLATED content script: sees addresses typed or pasted anywhere in the page, shows the
@@ -39,6 +42,7 @@ export default defineContentScript({
 
     let enabled = true;
     let known: Address[] = [];
+    let checked: HistoryEntry[] = [];
     const site = location.hostname;
 
     const badge = createBadgeController({
@@ -46,6 +50,7 @@ export default defineContentScript({
       win: window,
       ctx,
       known: () => known,
+      freshVerdict: (address, chain) => freshVerdict(checked, address, chain, Date.now()),
       performance,
       // The card is a chunk of its own, imported on the first address: a dynamic import from a
       // content script runs in its isolated world, so the card stays out of the page's reach.
@@ -62,6 +67,8 @@ export default defineContentScript({
       },
       // The card shows the paid checks: their chain and the wallet notice need the page wallet.
       onExpand: () => void walletInfo().then((info) => badge.setWallet(info)),
+      // Free, through the page wallet's own connection; only ever adds a warning.
+      readCode: (address) => bridge.request("code", { address }, 5_000).catch(() => null),
       startCheck(request) {
         // The session id is minted here, on a trusted click, and only travels over extension
         // messaging: the page never sees it, so it cannot start or steer a payment.
@@ -83,6 +90,8 @@ export default defineContentScript({
           },
         );
       },
+      cancelCheck: () => cancelWaiting(),
+      openSettings: () => void messenger.send("options.open", {}).catch(() => null),
       startRecovery(recoveryId) {
         // Like a check: a fresh session on a trusted click, over extension messaging only.
         const session = randomHex(16);
@@ -147,12 +156,25 @@ export default defineContentScript({
     });
     const walletInfo = () => bridge.request("info", {}, 3_000).catch(() => noWallet);
 
+    // The card's Cancel stops waiting for the wallet: the background hears "cancelled" and sends
+    // nothing, and a signature the wallet gives afterwards is dropped here.
+    const waiting = new Set<(error: Error) => void>();
+    const cancellable = <T>(request: Promise<T>): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        waiting.add(reject);
+        request.then(resolve, reject).finally(() => waiting.delete(reject));
+      });
+    const cancelWaiting = () => {
+      const error = new MessageError({ code: "cancelled", message: "Cancelled in presend." });
+      for (const reject of waiting) reject(error);
+    };
+
     const stopHandling = messenger.handle({
       "wallet.info": walletInfo,
       // Only the background sends these (the messenger refuses anything else), and it does so
       // only for a session a click in the extension's own UI started.
-      "wallet.account": () => bridge.request("account", {}, 120_000),
-      "wallet.sign": ({ typedData }) => bridge.request("sign", { typedData }, 180_000),
+      "wallet.account": () => cancellable(bridge.request("account", {}, 120_000)),
+      "wallet.sign": ({ typedData }) => cancellable(bridge.request("sign", { typedData }, 180_000)),
       "wallet.signMessage": ({ account, message }) =>
         bridge.request("signMessage", { account, message }, 180_000),
       "check.progress": async ({ session, progress }) => {
@@ -167,10 +189,17 @@ export default defineContentScript({
       if (!enabled) badge.hide();
     };
     settings.getValue().then((s) => applySettings(s.disabledSites));
-    ctx.onInvalidated(settings.watch((s) => applySettings(s.disabledSites)));
+    ctx.onInvalidated(
+      settings.watch((s) => {
+        applySettings(s.disabledSites);
+        // A check the settings refused (the cap, the API address) may pass now.
+        badge.settingsChanged();
+      }),
+    );
 
     const loadKnown = async () => {
-      known = knownAddresses(await history.getValue(), await sentRecipients.getValue());
+      checked = await history.getValue();
+      known = knownAddresses(checked, await sentRecipients.getValue());
       badge.refresh();
     };
     void loadKnown();

@@ -11,9 +11,11 @@ import type { Messenger } from "../../lib/messaging/messenger";
 import type { CheckOutcome, Progress } from "../../lib/messaging/protocol";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { walletStatusQueryOptions } from "../../lib/queries/walletStatus";
+import { freshVerdict } from "../../lib/storage/freshVerdict";
 import { history, pendingRecoveries, sentRecipients } from "../../lib/storage/items";
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import type { Route } from "../../lib/storage/schemas";
+import { ageInWords } from "../../lib/ui/ageInWords";
 import { isPaidFor } from "../../lib/ui/isPaidFor";
 import { OutcomeView } from "../../lib/ui/OutcomeView";
 import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
@@ -29,6 +31,9 @@ type Run = {
   progress: Progress | null;
   outcome: CheckOutcome | null;
 };
+
+// A long value shortened in its middle, where a mistake would hide least: 0x9Cb2…960f.
+const middle = (value: string) => `${value.slice(0, 6)}…${value.slice(-4)}`;
 
 /** Manual lookup, paying with the active tab's wallet, and the recent results. */
 export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: number | null }) {
@@ -52,6 +57,11 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   // A result is shown only under the address and chain it is for, never under another.
   const runShown = run && run.address === address && run.chain === selectedChain ? run : null;
   const busy = run !== null && run.outcome === null;
+  // A verdict for this address and chain paid within the freshness window is shown again.
+  const fresh =
+    address !== null && !runShown
+      ? freshVerdict(recent.data ?? [], address, selectedChain, Date.now())
+      : null;
   // A verdict for this address and chain is already in Recent results: checking again pays again.
   const checkedBefore =
     address !== null &&
@@ -111,12 +121,12 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
           Options
         </button>
       </div>
-      <div className="muted" data-testid="wallet-status">
+      <div className="muted" data-testid="wallet-status" title={wallet.data?.address ?? undefined}>
         {wallet.isPending
           ? "Looking for a wallet in the active tab…"
           : noWallet
             ? "No wallet in the active tab: open your dApp page to pay for checks."
-            : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${wallet.data.address}` : ""}`}
+            : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${middle(wallet.data.address)}` : ""}`}
       </div>
       <div className="row">
         <input
@@ -128,7 +138,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
           onChange={(e) => setInput(e.target.value)}
         />
       </div>
-      {assessment && (
+      {assessment && !fresh && (
         <div className="row" data-testid="local-status" data-status={assessment.status}>
           <span className={`pill level-${assessment.level}`}>{assessment.label}</span>
           <span className="muted">{assessment.checksum.checksum.message}</span>
@@ -157,6 +167,13 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
       {runShown ? (
         <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>
           <OutcomeView progress={runShown.progress} outcome={runShown.outcome} />
+        </div>
+      ) : fresh ? (
+        <div data-testid="result" data-address={fresh.address} data-chain={fresh.chain}>
+          <div className="muted" data-testid="verdict-age">
+            {`Checked on ${chains[fresh.chain].label} ${ageInWords(fresh.checkedAt, Date.now())}`}
+          </div>
+          <VerdictView report={fresh.report} />
         </div>
       ) : (
         busy &&

@@ -53,7 +53,12 @@ export default defineUnlistedScript(() => {
           let data: unknown;
           if (request.data.kind === "info") data = await wallet.info();
           else if (request.data.kind === "account") data = { address: await wallet.account() };
-          else if (request.data.kind === "signMessage") {
+          else if (request.data.kind === "code") {
+            data = (await wallet.code(request.data.address as `0x${string}`)) ?? {
+              chainId: null,
+              contract: false,
+            };
+          } else if (request.data.kind === "signMessage") {
             data = {
               signature: await wallet.signMessage(
                 request.data.account as `0x${string}`,

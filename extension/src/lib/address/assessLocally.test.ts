@@ -66,8 +66,12 @@ describe("assessLocally", () => {
     );
   });
 
-  it("labels the chip by checksum when nothing worse is known", () => {
-    expect(assessLocally({ kind: "address", value: vitalik }, []).label).toBe("Checksum OK");
+  it("labels the chip by checksum when nothing worse is known, neutral until checked", () => {
+    const valid = assessLocally({ kind: "address", value: vitalik }, []);
+    expect({ level: valid.level, label: valid.label }).toEqual({
+      level: "neutral",
+      label: "Checksum OK · not checked",
+    });
     expect(assessLocally({ kind: "address", value: vitalik.toLowerCase() }, []).level).toBe(
       "caution",
     );
@@ -76,5 +80,18 @@ describe("assessLocally", () => {
       level: "danger",
       label: "Lookalike",
     });
+  });
+
+  it("says nothing about a token contract in a field that asks for one", () => {
+    const usdc = { kind: "address", value: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" } as const;
+    const result = assessLocally(usdc, [], { contractField: true });
+    expect({ level: result.level, special: result.special, field: result.contractField }).toEqual({
+      level: "neutral",
+      special: null,
+      field: true,
+    });
+    // Nobody holds the zero address's key, whatever the field asks for.
+    const zero = { kind: "address", value: "0x0000000000000000000000000000000000000000" } as const;
+    expect(assessLocally(zero, [], { contractField: true }).level).toBe("danger");
   });
 });

@@ -19,8 +19,12 @@ export type LocalAssessment = {
   lookalikeOf: Address | null;
   /** Zero, burn, precompile or a known stablecoin contract: knowable without the network. */
   special: SpecialAddress | null;
-  /** The worst of the above, as the chip shows it. */
-  level: Level;
+  /**
+   * The worst of the above, as the chip shows it. "neutral": nothing wrong is known, and nothing
+   * is known to be right either until a paid check: a correct checksum says the address was not
+   * mistyped, not that it is safe to send to.
+   */
+  level: Level | "neutral";
   /** The chip's short label, e.g. "Checksum OK" or "Burn address". */
   label: string;
   /**
@@ -28,10 +32,15 @@ export type LocalAssessment = {
    * burn, precompile), never costs a payment. A token contract can still be checked.
    */
   payable: boolean;
+  /**
+   * The field asks for a token or contract address (fieldAsksForContract): a token contract is
+   * what it wants, so that is not a warning here.
+   */
+  contractField: boolean;
 };
 
 const checksumLabels = {
-  valid: { label: "Checksum OK", level: "ok" },
+  valid: { label: "Checksum OK · not checked", level: "neutral" },
   missing: { label: "No checksum", level: "caution" },
   invalid: { label: "Wrong checksum", level: "danger" },
   malformed: { label: "Not an address", level: "danger" },
@@ -71,11 +80,14 @@ export function specialAddressWarning(special: SpecialAddress): string {
 export function assessLocally(
   candidate: AddressCandidate,
   known: readonly Address[],
+  options: { contractField?: boolean } = {},
 ): LocalAssessment {
+  const contractField = options.contractField === true;
   const checksum = checksumStatus(candidate.value);
   const lookalikeOf = checksum.valid ? findLookalike(candidate.value, known) : null;
   const status = checksum.problem === "malformed" ? "malformed" : checksum.checksum.status;
-  const special = checksum.problem === "malformed" ? null : classifySpecialAddress(candidate.value);
+  const found = checksum.problem === "malformed" ? null : classifySpecialAddress(candidate.value);
+  const special = contractField && found?.kind === "stablecoin" ? null : found;
   const shown = checksumLabels[status];
   const danger = special ? specialLabels[special.kind] : lookalikeOf ? "Lookalike" : null;
   return {
@@ -87,5 +99,6 @@ export function assessLocally(
     level: danger ? "danger" : shown.level,
     label: danger ?? shown.label,
     payable: checksum.valid && (special === null || special.kind === "stablecoin"),
+    contractField,
   };
 }

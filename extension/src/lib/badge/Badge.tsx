@@ -1,18 +1,35 @@
-import { levelWords } from "../ui/words";
+import { levelRank } from "@presend/shared/verdict/levelRank";
+import { ageInWords } from "../ui/ageInWords";
+import { decisionWords } from "../ui/words";
 import type { BadgeProps } from "./BadgeCard";
 
-// What the chip says once a paid check runs or ended; the local label before that.
+// What the chip says once a paid check runs or ended (the decision, in the verdict's colour;
+// a free danger found locally, a lookalike, is never hidden by a milder verdict); the local
+// label before that.
 function chipState(props: BadgeProps): { level: string; label: string } {
   const { outcome, assessment } = props;
   if (outcome?.type === "report") {
-    const level = outcome.entry.report.verdict.level;
-    return { level, label: levelWords[level] };
+    const paid = outcome.entry.report.verdict.level;
+    const level =
+      assessment.level !== "neutral" && levelRank(assessment.level) > levelRank(paid)
+        ? assessment.level
+        : paid;
+    // A verdict shown again after a reload or from another tab says how old it is.
+    const age = ageInWords(outcome.entry.checkedAt, Date.now()).replace(" ago", "");
+    return {
+      level,
+      label: age === "just now" ? decisionWords[level] : `${decisionWords[level]} · ${age}`,
+    };
   }
   if (outcome && "recoveryId" in outcome && outcome.recoveryId) {
     return { level: "warn", label: "Report not received" };
   }
-  if (outcome) return { level: "warn", label: "Check not done" };
+  if (outcome) return { level: "neutral", label: "Check not done" };
   if (props.busy) return { level: assessment.level, label: "Checking…" };
+  // A free fact from the wallet's node may add a warning, never take one away.
+  if (props.contractOn && (assessment.level === "neutral" || assessment.level === "caution")) {
+    return { level: "warn", label: "Contract · not checked" };
+  }
   return { level: assessment.level, label: assessment.label };
 }
 
@@ -41,6 +58,7 @@ export function Badge(props: BadgeProps) {
           aria-expanded="false"
           aria-haspopup="dialog"
           aria-label={`presend: ${chip.label} for ${short}. Show details`}
+          title={chip.label}
           onClick={props.onToggle}
         >
           <span className="dot" aria-hidden="true" />

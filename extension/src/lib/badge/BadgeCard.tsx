@@ -1,11 +1,14 @@
 import type { ChainName } from "@presend/shared/chains/chains";
+import { chains } from "@presend/shared/chains/chains";
+import { useEffect, useRef } from "react";
 import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
+import { ageInWords } from "../ui/ageInWords";
 import { isPaidFor } from "../ui/isPaidFor";
 import { OutcomeView } from "../ui/OutcomeView";
 import { PaidCheckControls } from "../ui/PaidCheckControls";
-import { levelWords } from "../ui/words";
+import { decisionWords } from "../ui/words";
 import { refusedClickText } from "./clickGate";
 
 export type BadgeProps = {
@@ -24,6 +27,11 @@ export type BadgeProps = {
   inFrame: boolean;
   /** A paid click would count now (the badge has stayed put and been seen uncovered). */
   clickReady: boolean;
+  /**
+   * The page wallet's node reports contract code at the address, on this chain (its name): a
+   * free warning. Null when it does not, was not asked, or the field asks for a contract.
+   */
+  contractOn: string | null;
   /** The last paid click was refused because the badge was covered, hidden or had just moved. */
   refusedClick: "hidden" | "moved" | null;
   onChainChange: (chain: ChainName) => void;
@@ -32,18 +40,17 @@ export type BadgeProps = {
   onToggle: () => void;
   /** The person dismissed the badge for this value. */
   onClose: () => void;
+  /** "Remove the address": empties the field the address is in (a person's decision). */
+  onClearField: () => void;
+  /** Stops waiting for the wallet during a paid check (nothing signed yet: nothing charged). */
+  onCancel: () => void;
+  /** Opens the extension's settings (from an error they can fix). */
+  onOpenSettings: () => void;
   /** Fetching the report of a payment whose answer was lost: under way, or how it last ended. */
   recovery: { busy: boolean; result: Exclude<RecoveryOutcome, { type: "recovered" }> | null };
   /** "Fetch my report" (a person's click only; RecoveryControls drops synthetic ones). */
   onFetchReport: () => void;
 };
-
-const checksumWords = {
-  valid: "Checksum OK",
-  missing: "No checksum",
-  invalid: "Wrong checksum: likely a typo",
-  malformed: "Not an address",
-} as const;
 
 function walletNotice(props: BadgeProps): string | null {
   if (!props.assessment.payable || props.wallet?.available !== false) return null;
@@ -52,15 +59,127 @@ function walletNotice(props: BadgeProps): string | null {
     : "No wallet on this page to pay for a check. Open your dApp's page, or paste the address into presend's toolbar popup there.";
 }
 
+// A wallet the site is not connected to answers no account until the person agrees: the paid
+// click asks it to connect first, which the person can refuse.
+function connectNotice(props: BadgeProps): string | null {
+  const { wallet } = props;
+  if (!props.assessment.payable || !wallet?.available || wallet.address) return null;
+  return `Your wallet${wallet.name ? ` (${wallet.name})` : ""} is not connected to this site. A paid check asks it to connect first; you can refuse, and nothing is charged.`;
+}
+
+/** What the free, local check found, as a decision: the first thing the card says. */
+function LocalDecision(props: BadgeProps) {
+  const { assessment } = props;
+  const where = chains[props.chain].label;
+  if (assessment.special || assessment.lookalikeOf || assessment.level === "danger") {
+    return (
+      <div className="decision level-danger" data-testid="local-decision" data-level="danger">
+        <div className="decision-title">{decisionWords.danger}</div>
+        {assessment.special && (
+          <div data-testid="special" data-kind={assessment.special.kind}>
+            {specialAddressWarning(assessment.special)}
+          </div>
+        )}
+        {assessment.lookalikeOf && (
+          <div data-testid="lookalike">
+            <strong>A lookalike address.</strong> It starts and ends like{" "}
+            <span className="mono">{assessment.lookalikeOf}</span>, which you used before, but it is
+            a different address. This is how address poisoning works: copy the address from a
+            trusted source.
+          </div>
+        )}
+        {!assessment.special && !assessment.lookalikeOf && (
+          <div data-testid="typo">{assessment.checksum.checksum.message}</div>
+        )}
+      </div>
+    );
+  }
+  if (props.contractOn) {
+    return (
+      <div className="decision level-warn" data-testid="local-decision" data-level="warn">
+        <div className="decision-title">{decisionWords.warn}</div>
+        <div data-testid="free-contract">
+          Your wallet reports that this address is a contract on {props.contractOn}, not a plain
+          wallet. Funds sent to a contract that is not a wallet can be lost. A check says what kind
+          of contract it is.
+        </div>
+      </div>
+    );
+  }
+  if (assessment.level === "caution") {
+    return (
+      <div className="decision level-caution" data-testid="local-decision" data-level="caution">
+        <div className="decision-title">{decisionWords.caution}</div>
+        <div>
+          This address has no checksum, so a typo in it cannot be detected. Copy it from the
+          recipient again, or run a check.
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="decision level-neutral" data-testid="local-decision" data-level="neutral">
+      <div className="decision-title">Not checked yet</div>
+      {assessment.contractField ? (
+        <div data-testid="contract-field">
+          This field asks for a token or contract address, so presend does not warn that it is a
+          contract. The address is typed correctly (its checksum is valid).
+        </div>
+      ) : (
+        <div>
+          The address is typed correctly (its checksum is valid). Whether it is a wallet that can
+          receive on {where} takes a check.
+        </div>
+      )}
+    </div>
+  );
+}
+
 /**
- * The card a chip opens: the details, the paid checks and their result. It lives in the verdict
- * UI chunk, which a page loads only once an address was entered in it.
+ * The card a chip opens, verdict first: the decision in the verdict's colour (or what the free
+ * check found, neutral when nothing is known yet), the decision buttons, then the paid checks
+ * and the details. It lives in the verdict UI chunk, which a page loads only once an address
+ * was entered in it.
  */
 export function BadgeCard(props: BadgeProps) {
-  const { assessment } = props;
+  const { assessment, outcome } = props;
   const notice = walletNotice(props);
-  const paidFor = isPaidFor(props.outcome);
+  const connect = connectNotice(props);
+  const paidFor = isPaidFor(outcome);
+  const report = outcome?.type === "report" ? outcome.entry.report : null;
+  const localDanger = assessment.level === "danger";
   const short = `${assessment.input.slice(0, 6)}…${assessment.input.slice(-4)}`;
+  // A new result opens at its top: the decision is the first thing seen, wherever the card was
+  // scrolled to reach the button that asked for it.
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (outcome && body.current) body.current.scrollTop = 0;
+  }, [outcome]);
+  const dangerous = localDanger || report?.verdict.level === "danger";
+  const actions = (
+    <>
+      {dangerous && (
+        <button
+          type="button"
+          className="primary danger"
+          data-action="clear-field"
+          onClick={props.onClearField}
+        >
+          Remove the address
+        </button>
+      )}
+      {report && !dangerous && (
+        <button type="button" className="primary" data-action="done" onClick={props.onToggle}>
+          Done
+        </button>
+      )}
+      {outcome?.type === "report" && (
+        <span className="muted" data-testid="verdict-age">
+          {`Checked on ${chains[outcome.entry.chain].label} ${ageInWords(outcome.entry.checkedAt, Date.now())}${outcome.entry.route === "deep" ? " (deep check)" : ""}`}
+        </span>
+      )}
+    </>
+  );
   return (
     <section
       className="card"
@@ -70,10 +189,8 @@ export function BadgeCard(props: BadgeProps) {
     >
       <div className="card-head">
         <span className="brand">presend</span>
-        <span className={`pill level-${assessment.level}`} data-testid="checksum" role="status">
-          {assessment.label === checksumWords[assessment.status]
-            ? assessment.label
-            : `${levelWords[assessment.level]}: ${assessment.label}`}
+        <span className="mono muted" data-testid="short-address">
+          {short}
         </span>
         <button
           type="button"
@@ -95,61 +212,31 @@ export function BadgeCard(props: BadgeProps) {
           ×
         </button>
       </div>
-      <div className="card-body" data-testid="card-body">
-        <div className="mono" data-testid="address" style={{ marginTop: 8 }}>
-          {assessment.input}
-        </div>
-        <div className="muted" data-testid="checksum-detail">
-          {assessment.checksum.checksum.message}
-        </div>
-        {assessment.special && (
-          <div
-            className="alert level-danger"
-            data-testid="special"
-            data-kind={assessment.special.kind}
-          >
-            <strong>Danger: </strong>
-            {specialAddressWarning(assessment.special)}
-          </div>
-        )}
-        {assessment.lookalikeOf && (
-          <div className="alert level-danger" data-testid="lookalike">
-            <strong>Danger: lookalike address.</strong> Same first and last characters as{" "}
-            <span className="mono">{assessment.lookalikeOf}</span>, which you used before, but a
-            different address. This is how address poisoning works: copy the address from a trusted
-            source.
-          </div>
-        )}
+      <div className="card-body" data-testid="card-body" ref={body}>
+        {/* A paid verdict knows what the free check knew, except a lookalike of the person's own history. */}
+        {(!report || assessment.lookalikeOf) && <LocalDecision {...props} />}
+        {!report && localDanger && <div className="row">{actions}</div>}
         {notice && (
           <div className="notice" data-testid="wallet-notice">
             {notice}
           </div>
         )}
+        {!paidFor && connect && (
+          <div className="notice" data-testid="wallet-connect">
+            {connect}
+          </div>
+        )}
         {paidFor && (
           <OutcomeView
             progress={props.progress}
-            outcome={props.outcome}
+            outcome={outcome}
             recovery={{ ...props.recovery, onFetch: props.onFetchReport }}
+            actions={actions}
           />
         )}
-        {assessment.payable && (
-          <PaidCheckControls
-            chain={props.chain}
-            onChainChange={props.onChainChange}
-            onCheck={props.onCheck}
-            busy={props.busy}
-            disabled={notice !== null}
-            quiet={assessment.level === "danger"}
-            paidFor={paidFor}
-          />
-        )}
-        {assessment.payable &&
-          props.chainSource === "wallet" &&
-          !props.progress &&
-          !props.outcome && <div className="muted">Chain preselected from your wallet.</div>}
         {props.refusedClick && (
           <div
-            className="alert level-danger"
+            className="alert level-caution"
             data-state="click-refused"
             data-code={props.refusedClick}
             data-testid="click-refused"
@@ -157,7 +244,47 @@ export function BadgeCard(props: BadgeProps) {
             {refusedClickText[props.refusedClick]}
           </div>
         )}
-        {!paidFor && <OutcomeView progress={props.progress} outcome={props.outcome} />}
+        {!paidFor && (
+          <OutcomeView
+            progress={props.progress}
+            outcome={outcome}
+            onCancel={props.onCancel}
+            onOpenSettings={props.onOpenSettings}
+          />
+        )}
+        <details className="tech" data-testid="address-details">
+          <summary data-action="address-details">Address</summary>
+          <div className="mono" data-testid="address">
+            {assessment.input}
+          </div>
+          <div className="row">
+            <button
+              type="button"
+              data-action="copy-address"
+              onClick={() => void navigator.clipboard.writeText(assessment.input)}
+            >
+              Copy address
+            </button>
+          </div>
+          <div className="muted" data-testid="checksum-detail">
+            {assessment.checksum.checksum.message}
+          </div>
+        </details>
+        {assessment.payable && (
+          <PaidCheckControls
+            chain={props.chain}
+            onChainChange={props.onChainChange}
+            onCheck={props.onCheck}
+            busy={props.busy}
+            disabled={notice !== null}
+            ready={props.clickReady}
+            quiet={localDanger}
+            paidFor={paidFor}
+          />
+        )}
+        {assessment.payable && props.chainSource === "wallet" && !props.progress && !outcome && (
+          <div className="muted">Chain preselected from your wallet.</div>
+        )}
       </div>
     </section>
   );

@@ -16,9 +16,15 @@ describe("badgePosition", () => {
     expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 76, left: 880 });
   });
 
-  it("puts the chip inside the field's right end at the very top of a narrow viewport", () => {
+  it("puts the chip under the field's right end at the very top of a narrow viewport", () => {
     const field = { top: 4, bottom: 34, left: 8, right: 990 };
-    expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 8, left: 876 });
+    expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 36, left: 880 });
+  });
+
+  it("moves the chip off a control beside the field: above its right end", () => {
+    const field = { top: 100, bottom: 130, left: 50, right: 400 };
+    const button = { top: 100, bottom: 130, left: 410, right: 520 };
+    expect(badgePosition(field, viewport, chip, "chip", [button])).toEqual({ top: 76, left: 290 });
   });
 
   it("keeps the chip near the top of a tall field", () => {
@@ -41,9 +47,28 @@ describe("badgePosition", () => {
     expect(badgePosition(field, viewport, card, "card")).toEqual({ top: 394, left: 50 });
   });
 
-  it("keeps a card that fits neither above nor below inside the viewport", () => {
+  it("opens a card that fits neither above nor below on the field's left", () => {
     const field = { top: 300, bottom: 330, left: 900, right: 990 };
     const tall = { width: 380, height: 600 };
-    expect(badgePosition(field, viewport, tall, "card")).toEqual({ top: 192, left: 612 });
+    expect(badgePosition(field, viewport, tall, "card")).toEqual({ top: 192, left: 514 });
+  });
+
+  it("opens the card where it covers no control: below the field when its right has a neighbour", () => {
+    const field = { top: 100, bottom: 130, left: 50, right: 400 };
+    const neighbour = { top: 90, bottom: 400, left: 420, right: 700 };
+    expect(badgePosition(field, viewport, card, "card", [neighbour])).toEqual({
+      top: 136,
+      left: 50,
+    });
+  });
+
+  it("covers the fewest controls, never the field, when every place covers something", () => {
+    const field = { top: 300, bottom: 330, left: 50, right: 990 };
+    const everywhere = [
+      { top: 0, bottom: 290, left: 0, right: 1000 },
+      { top: 340, bottom: 345, left: 0, right: 1000 },
+    ];
+    const placed = badgePosition(field, viewport, card, "card", everywhere);
+    expect(placed).toEqual({ top: 336, left: 50 });
   });
 });

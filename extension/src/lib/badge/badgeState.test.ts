@@ -76,6 +76,8 @@ describe("badgeState", () => {
     expect(walletChainKnown({ ...shown(), chainSource: "user" }, "arbitrum")).toBe(null);
     expect(walletChainKnown(beginCheck(shown(), "s1"), "arbitrum")).toBe(null);
     expect(walletChainKnown(shown(), null)).toBe(null);
+    // The same chain again changes nothing (a redraw would restart the paid click's wait).
+    expect(walletChainKnown(shown("arbitrum"), "arbitrum")).toBe(null);
   });
 
   it("recovers a lost report: a pending answer keeps the failure shown, a recovered one becomes the verdict", () => {

@@ -70,6 +70,7 @@ export function walletChainKnown(
   walletChain: ChainName | null,
 ): BadgeState | null {
   if (state.chainSource === "user" || walletChain === null || state.session !== null) return null;
+  if (state.chain === walletChain && state.chainSource === "wallet") return null;
   return { ...state, chain: walletChain, chainSource: "wallet" };
 }
 

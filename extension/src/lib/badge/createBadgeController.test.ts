@@ -50,7 +50,8 @@ function setup() {
   const marks: string[] = [];
   const badge = createBadgeController({
     doc,
-    win: window as unknown as Window,
+    // linkedom has no animation frames; the ctx below never runs one.
+    win: Object.assign(window, { cancelAnimationFrame: () => {} }) as unknown as Window,
     ctx: {
       addEventListener: () => {},
       setTimeout: (() => 1) as never,
@@ -119,6 +120,22 @@ describe("createBadgeController", () => {
     expect(card()).toMatchObject({ expanded: true, busy: true, progress: { step: "requesting" } });
     badge.progress("other", { step: "paying" } as never);
     expect(card()?.progress).toEqual({ step: "requesting" });
+  });
+
+  it("offers the paid checks again after a settings change, in place of a refusal with nothing charged", async () => {
+    const { badge, enter, card } = setup();
+    enter();
+    await chunkArrives();
+    badge.beginSession("s1");
+    badge.finish("s1", { type: "refused", code: "cap_reached", message: "cap" });
+    expect(card()?.outcome).toMatchObject({ type: "refused" });
+    badge.settingsChanged();
+    expect(card()?.outcome).toBeNull();
+    // A payment that may have been charged stays shown: its report can still be fetched.
+    badge.beginSession("s2");
+    badge.finish("s2", { type: "failed", message: "lost", charged: "unknown", recoveryId: "r1" });
+    badge.settingsChanged();
+    expect(card()?.outcome).toMatchObject({ type: "failed", charged: "unknown" });
   });
 
   it("keeps the badge of a running check when its field is cleared, hides it otherwise", async () => {

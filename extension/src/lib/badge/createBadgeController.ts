@@ -3,10 +3,12 @@ import type { Address } from "viem";
 import type { ContentScriptContext } from "wxt/utils/content-script-context";
 import { assessLocally } from "../address/assessLocally";
 import { ancestorsOf } from "../dom/ancestorsOf";
+import { clearField } from "../dom/clearField";
 import type { EditableField } from "../dom/editableFieldFrom";
+import { fieldAsksForContract } from "../dom/fieldAsksForContract";
 import type { AddressEntry } from "../dom/watchAddressEntry";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
-import type { Route } from "../storage/schemas";
+import type { HistoryEntry, Route } from "../storage/schemas";
 import type { BadgeProps } from "./BadgeCard";
 import {
   type BadgeState,
@@ -46,6 +48,20 @@ export type BadgeControllerOptions = {
   startCheck: (request: { route: Route; address: Address; chain: ChainName }) => void;
   /** The card opened (it shows the paid checks, which need the page wallet's state). */
   onExpand?: () => void;
+  /**
+   * Free facts through the page wallet's own connection (eth_getCode). The page can forge them:
+   * they may add a warning ("a contract"), never clear one. Asked once the card was opened.
+   */
+  readCode?: (address: Address) => Promise<{ chainId: number | null; contract: boolean } | null>;
+  /**
+   * A paid verdict for the address and chain still fresh (checked within the freshness window,
+   * here or in another tab), shown again instead of offering to pay for the same answer.
+   */
+  freshVerdict?: (address: Address, chain: ChainName) => HistoryEntry | null;
+  /** Stops waiting for the wallet in the running check (the card's Cancel). */
+  cancelCheck?: () => void;
+  /** Opens the extension's settings page (through the background). */
+  openSettings?: () => void;
   /** Fetches the report of a payment whose answer was lost; called only for a person's click. */
   startRecovery: (recoveryId: string) => void;
   /**
@@ -71,6 +87,32 @@ export function createBadgeController(options: BadgeControllerOptions) {
   let state: BadgeState | null = null;
   let wallet: WalletInfo | null = null;
   let walletChain: ChainName | null = null;
+  // Free code facts by address and the wallet chain they were read on.
+  const codeFacts = new Map<string, { chainId: number | null; contract: boolean }>();
+  let codeWanted = false;
+  const learnCode = () => {
+    const normalized = state?.assessment.checksum.normalized;
+    // Asked once the wallet is known: its chain is part of the answer.
+    if (!codeWanted || !wallet?.available || !normalized || !options.readCode) return;
+    const key = `${normalized}@${wallet.chainId ?? ""}`;
+    if (codeFacts.has(key)) return;
+    codeFacts.set(key, { chainId: wallet.chainId, contract: false });
+    options.readCode(normalized).then((facts) => {
+      if (!facts?.contract) return;
+      codeFacts.set(key, facts);
+      if (state?.assessment.checksum.normalized === normalized) draw();
+    });
+  };
+  /** Where the wallet's node says a contract sits at the shown address (its chain's name), else null. */
+  const contractOn = (current: BadgeState): string | null => {
+    const normalized = current.assessment.checksum.normalized;
+    if (!normalized || current.assessment.contractField) return null;
+    for (const [key, facts] of codeFacts) {
+      if (!facts.contract || !key.startsWith(`${normalized}@`)) continue;
+      return (facts.chainId && chainById(facts.chainId)?.label) || "your wallet's network";
+    }
+    return null;
+  };
   const inFrame = win !== win.top;
   const now = () => options.performance.now();
 
@@ -141,6 +183,21 @@ export function createBadgeController(options: BadgeControllerOptions) {
     collapse: () => setExpanded(false, false),
   });
 
+  /**
+   * The state with the fresh paid verdict for its address and chain as the outcome, unless a
+   * check runs or shows something else (a failure, a refusal): what makes a result stick across
+   * reloads, tabs, a chain switched back and an address deleted and typed again.
+   */
+  const withFreshVerdict = (next: BadgeState): BadgeState => {
+    const normalized = next.assessment.checksum.normalized;
+    if (!normalized || isChecking(next)) return next;
+    if (next.outcome && next.outcome.type !== "report") return next;
+    if (next.outcome?.type === "report" && next.outcome.entry.chain === next.chain) return next;
+    const entry = options.freshVerdict?.(normalized, next.chain) ?? null;
+    if (!entry && !next.outcome) return next;
+    return { ...next, outcome: entry ? { type: "report", entry } : null };
+  };
+
   /** Renders a change of content: the badge counts as just placed. */
   const render = () => {
     visibility.placed();
@@ -169,6 +226,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     wallet,
     inFrame,
     clickReady,
+    contractOn: contractOn(current),
     refusedClick: current.refusedClick,
     recovery: {
       busy: current.recovery.session !== null,
@@ -180,7 +238,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
       if (outcome?.type !== "failed" && outcome?.type !== "forged") return;
       if (outcome.recoveryId) options.startRecovery(outcome.recoveryId);
     },
-    onChainChange: (chain) => update({ chain, chainSource: "user" }),
+    onChainChange: (chain) => {
+      if (state) replace(withFreshVerdict({ ...state, chain, chainSource: "user" }));
+    },
     onCheck: (route) => {
       const normalized = current.assessment.checksum.normalized;
       if (!normalized || state?.session) return;
@@ -196,6 +256,16 @@ export function createBadgeController(options: BadgeControllerOptions) {
       options.startCheck({ route, address: normalized, chain: current.chain });
     },
     onToggle: () => setExpanded(!current.expanded, true),
+    onCancel: () => options.cancelCheck?.(),
+    onOpenSettings: () => options.openSettings?.(),
+    onClearField: () => {
+      // The person's decision not to send here: the field is emptied as if they did it, and
+      // the badge goes with the address (the field follower sees it gone).
+      const field = current.field;
+      setExpanded(false, false);
+      clearField(doc, field);
+      follower.follow();
+    },
     onClose: () => {
       follower.dismiss(current.field, current.assessment.input);
       hide();
@@ -219,7 +289,11 @@ export function createBadgeController(options: BadgeControllerOptions) {
     const hadFocus = renderer.activeElement() !== null;
     placement.reset();
     update({ expanded });
-    if (expanded) options.onExpand?.();
+    if (expanded) {
+      options.onExpand?.();
+      codeWanted = true;
+      learnCode();
+    }
     if (moveFocus || hadFocus) renderer.focusables()[0]?.focus();
   };
 
@@ -239,7 +313,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
 
   const controller = {
     show(entry: AddressEntry) {
-      const assessment = assessLocally(entry.candidate, options.known());
+      const assessment = assessLocally(entry.candidate, options.known(), {
+        contractField: fieldAsksForContract(entry.field),
+      });
       const next = enterAddress(
         state,
         {
@@ -254,7 +330,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       if (next === null) return;
       if (entry.trigger === "script" && follower.dismissed(entry.field, assessment.input)) return;
       follower.forget(entry.field);
-      state = next;
+      state = withFreshVerdict(next);
       options.performance.mark("presend:entry", { startTime: entry.at });
       render();
       options.performance.mark("presend:chip");
@@ -265,6 +341,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
       );
       renderer.loadCard();
       follower.start();
+      learnCode();
     },
     /** Re-reads the field now (after the page's own input handlers ran). */
     follow: follower.follow,
@@ -273,11 +350,14 @@ export function createBadgeController(options: BadgeControllerOptions) {
     },
     /** The wallet of this page or frame: preselects its chain unless the person picked one. */
     setWallet(info: WalletInfo) {
+      // The same news again draws nothing: a redraw that moves the card restarts the click wait.
+      if (wallet && JSON.stringify(wallet) === JSON.stringify(info)) return;
       wallet = info;
       walletChain = info.chainId ? (chainById(info.chainId)?.name ?? null) : null;
       const next = state ? walletChainKnown(state, walletChain) : null;
-      if (next) replace(next);
+      if (next) replace(withFreshVerdict(next));
       else if (state) draw();
+      learnCode();
     },
     beginSession(session: string) {
       if (state) replace(beginCheck(state, session));
@@ -309,12 +389,30 @@ export function createBadgeController(options: BadgeControllerOptions) {
         );
       }
     },
+    /**
+     * The settings changed: a check they stopped with nothing charged (a refusal, a server that
+     * could not be reached) is no longer the news; the paid checks are offered again.
+     */
+    settingsChanged() {
+      const outcome = state?.outcome;
+      if (!state || isChecking(state) || !outcome) return;
+      if (outcome.type === "refused" || (outcome.type === "failed" && outcome.charged === false)) {
+        replace(withFreshVerdict({ ...state, outcome: null, session: null }));
+      }
+    },
     /** Hides the badge (the site was disabled); a running check keeps running in the background. */
     hide,
-    /** Re-run the local assessment (the known addresses changed). */
+    /** Re-run the local assessment and look for a fresh verdict (the history changed). */
     refresh() {
-      if (state && !state.session) {
-        update({ assessment: assessLocally(state.candidate, options.known()) });
+      if (!state) return;
+      const fresh = withFreshVerdict(state);
+      if (fresh !== state) replace(fresh);
+      if (!state.session) {
+        update({
+          assessment: assessLocally(state.candidate, options.known(), {
+            contractField: state.assessment.contractField,
+          }),
+        });
       }
     },
   };

@@ -35,8 +35,11 @@ export function createBadgeKeyboard(options: BadgeKeyboardOptions): void {
     const { host, field } = target;
     const path = event.composedPath();
     const inBadge = path.includes(host);
-    if (event.key === "Escape" && target.expanded && (inBadge || path.includes(field))) {
-      event.preventDefault();
+    // Escape closes an open card wherever the focus is (after a click on the page, or on a
+    // verdict's text, it is on neither the badge nor the field); the page still sees the key
+    // unless it was meant for the badge or its field.
+    if (event.key === "Escape" && target.expanded) {
+      if (inBadge || path.includes(field)) event.preventDefault();
       options.collapse();
       if (inBadge) focusFirst();
       return;

@@ -9,7 +9,10 @@ function setup(expanded = false) {
   const { document } = parseHTML("<html><body></body></html>");
   const host = document.createElement("presend-badge") as unknown as HTMLElement;
   let rect = { top: 100, bottom: 120, left: 100, right: 300, width: 200, height: 20 };
-  const field = { getBoundingClientRect: () => rect } as unknown as Element;
+  const field = {
+    getBoundingClientRect: () => rect,
+    ownerDocument: document,
+  } as unknown as Element;
   const frames: Array<() => void> = [];
   const listeners = new Map<string, () => void>();
   const ctx = {

@@ -1,4 +1,4 @@
-import { badgePosition } from "./badgePosition";
+import { badgePosition, type Rect } from "./badgePosition";
 import type { BadgeLifecycle } from "./createBadgeController";
 import { setHostStyle } from "./createBadgeHost";
 
@@ -14,8 +14,32 @@ export type BadgePlacementOptions = {
   onPlaced: () => void;
 };
 
+// What a person clicks or types into: the badge must not sit on any of them.
+const controls =
+  'button,input,select,textarea,a[href],[role="button"],[role="link"],[contenteditable="true"],[contenteditable=""]';
+
+/** The page's visible controls in the viewport, other than the field (looked at: 1,000 at most). */
+function controlsInView(
+  field: Element,
+  host: Element,
+  viewport: { width: number; height: number },
+) {
+  const rects: Rect[] = [];
+  const found = field.ownerDocument.querySelectorAll(controls);
+  for (let i = 0; i < found.length && i < 1_000; i++) {
+    const element = found[i] as Element;
+    if (element === field || element === host || element.contains(field)) continue;
+    const r = element.getBoundingClientRect();
+    if (r.width * r.height === 0 || r.bottom < 0 || r.right < 0) continue;
+    if (r.top > viewport.height || r.left > viewport.width) continue;
+    rects.push(r);
+  }
+  return rects;
+}
+
 /**
- * Keeps the badge's host beside its field (fixed position, badgePosition): now, and on the
+ * Keeps the badge's host beside its field (fixed position, badgePosition: where it covers neither
+ * the field nor the page's controls), now, and on the
  * next animation frame after a scroll or resize anywhere in the page. A collapsed chip whose
  * field scrolled out of view is hidden with it; an open card stays where it can be read.
  * @example const placement = createBadgePlacement({ win: window, ctx, target, onPlaced })
@@ -37,8 +61,22 @@ export function createBadgePlacement(options: BadgePlacementOptions) {
       offscreen = away;
       setHostStyle(host, "display", away ? "none" : "block");
     }
+    if (expanded) {
+      // A card that cannot sit beside the field (a phone) gets at most the larger of the room
+      // below and above the field, and scrolls inside: it never covers the field it speaks about.
+      const wide = host.offsetWidth + 2 * 8;
+      const beside = viewport.width - rect.right >= wide || rect.left >= wide;
+      const room = Math.max(viewport.height - rect.bottom, rect.top) - 2 * 8;
+      setHostStyle(host, "--presend-card-room", beside ? "100vh" : `${Math.max(room, 160)}px`);
+    }
     const size = { width: host.offsetWidth || 120, height: host.offsetHeight || 24 };
-    const { top, left } = badgePosition(rect, viewport, size, expanded ? "card" : "chip");
+    const { top, left } = badgePosition(
+      rect,
+      viewport,
+      size,
+      expanded ? "card" : "chip",
+      controlsInView(field, host, viewport),
+    );
     setHostStyle(host, "top", `${top}px`);
     setHostStyle(host, "left", `${left}px`);
     options.onPlaced();

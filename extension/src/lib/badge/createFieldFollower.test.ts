@@ -32,11 +32,16 @@ function setup(session: string | null = null) {
   };
   const events: string[] = [];
   const intervals: Array<{ callback: () => void; ms: number }> = [];
+  const frames: Array<() => void> = [];
   const follower = createFieldFollower({
-    win: { clearInterval: (id?: number) => void events.push(`clear ${id}`) },
+    win: {
+      clearInterval: (id?: number) => void events.push(`clear ${id}`),
+      cancelAnimationFrame: () => undefined,
+    },
     ctx: {
       setInterval: ((callback: () => void, ms: number) =>
         intervals.push({ callback, ms })) as never,
+      requestAnimationFrame: ((callback: () => void) => frames.push(callback)) as never,
     },
     current: () =>
       shown && { ...shown, assessment: assessLocally(candidate, []), session: session },
@@ -51,7 +56,7 @@ function setup(session: string | null = null) {
     onChanged: (_field, next) => events.push(`changed ${next.value}`),
     onUnchanged: () => events.push("unchanged"),
   });
-  return { doc, row, field, follower, events, intervals, shown: () => shown };
+  return { doc, row, field, follower, events, intervals, frames, shown: () => shown };
 }
 
 describe("createFieldFollower", () => {
@@ -124,5 +129,13 @@ describe("createFieldFollower", () => {
     expect(follower.dismissed(field, other)).toBe(false);
     follower.forget(field);
     expect(follower.dismissed(field, address)).toBe(false);
+  });
+
+  it("notices a swapped value in the next frame, not at the next re-read", () => {
+    const { follower, field, events, frames } = setup();
+    follower.start();
+    (field as HTMLInputElement).value = other;
+    frames.shift()?.();
+    expect(events).toEqual([`changed ${other}`]);
   });
 });

@@ -12,8 +12,8 @@ import type { BadgeLifecycle } from "./createBadgeController";
 export const followMs = 250;
 
 export type FieldFollowerOptions = {
-  win: Pick<Window, "clearInterval">;
-  ctx: Pick<BadgeLifecycle, "setInterval">;
+  win: Pick<Window, "clearInterval" | "cancelAnimationFrame">;
+  ctx: Pick<BadgeLifecycle, "setInterval" | "requestAnimationFrame">;
   /** The badge shown, else null. */
   current: () => Pick<BadgeState, "field" | "ancestors" | "assessment" | "session"> | null;
   /** The page replaced the field (a re-render); this one holds the same address. */
@@ -60,16 +60,34 @@ export function createFieldFollower(options: FieldFollowerOptions) {
     else options.onUnchanged();
   };
 
+  // Every frame, only the value: a page that swaps the field to another address and back in
+  // step with the re-read must not keep one address's verdict beside another (the full re-read,
+  // with the placement, stays every followMs).
+  let frame = 0;
+  const watchValue = () => {
+    frame = 0;
+    const current = options.current();
+    if (!current) return;
+    if (current.field.isConnected) {
+      const value = findAddressCandidate(fieldText(current.field))?.value;
+      if (value !== current.assessment.input) follow();
+    }
+    frame = ctx.requestAnimationFrame(watchValue);
+  };
+
   return {
     /** Re-reads the field now. */
     follow,
     /** Follows the field every `followMs` until stopped (once, however often called). */
     start() {
       if (!interval) interval = ctx.setInterval(follow, followMs);
+      if (!frame) frame = ctx.requestAnimationFrame(watchValue);
     },
     stop() {
       win.clearInterval(interval);
       interval = 0;
+      win.cancelAnimationFrame(frame);
+      frame = 0;
     },
     /** The person closed the badge on this value of this field. */
     dismiss(field: EditableField, value: string) {

@@ -21,8 +21,12 @@ function fakeObserverWindow() {
   };
 }
 
-const box = (x: number) =>
-  ({ getBoundingClientRect: () => ({ x, y: 10, width: 100, height: 20 }) }) as unknown as Element;
+const box = (x: number, drawnWidth = 100, currentCSSZoom = 1) =>
+  ({
+    getBoundingClientRect: () => ({ x, y: 10, width: drawnWidth, height: 20 }),
+    offsetWidth: 100,
+    currentCSSZoom,
+  }) as unknown as HTMLElement;
 
 describe("createVisibilityGate", () => {
   it("allows a click only once the badge was seen uncovered and unmoved for the settle time", () => {
@@ -82,5 +86,24 @@ describe("createVisibilityGate", () => {
     none.watch(box(0));
     time += settleMs;
     expect(none.decision()).toEqual({ allowed: true });
+  });
+
+  it("takes no click on a badge a page shrank (CSS zoom or a scale on an ancestor)", () => {
+    let time = 0;
+    const { win, observers } = fakeObserverWindow();
+    const gate = createVisibilityGate({ win, now: () => time, onChange: () => {} });
+    gate.watch(box(0));
+    observers[0]?.report(undefined);
+    gate.measure(box(0));
+    time = settleMs;
+    expect(gate.decision()).toEqual({ allowed: true });
+    gate.measure(box(0, 100, 0.25));
+    time += 10 * settleMs;
+    expect(gate.decision()).toEqual({ allowed: false, reason: "hidden", readyAt: null });
+    gate.measure(box(0, 25));
+    expect(gate.decision()).toMatchObject({ allowed: false, reason: "hidden" });
+    gate.measure(box(0));
+    time += settleMs;
+    expect(gate.decision()).toEqual({ allowed: true });
   });
 });

@@ -28,6 +28,7 @@ export function createVisibilityGate(options: VisibilityGateOptions) {
   let geometry = "";
   let visibility: Visibility = { supported: false, isVisible: false, visibleSince: null };
   let observer: IntersectionObserver | null = null;
+  let shrunk = false;
 
   const onVisibility = (entries: IntersectionObserverEntry[]) => {
     const entry = entries.at(-1) as VisibilityEntry | undefined;
@@ -72,8 +73,13 @@ export function createVisibilityGate(options: VisibilityGateOptions) {
      * Measures where `host` is on screen (a transform on <html> moves it too); a badge that moved
      * or changed size restarts the wait. Returns whether it moved.
      */
-    measure(host: Pick<Element, "getBoundingClientRect">): boolean {
+    measure(host: Pick<HTMLElement, "getBoundingClientRect" | "offsetWidth">): boolean {
       const r = host.getBoundingClientRect();
+      // A page can shrink the badge (CSS zoom or a scale transform on an ancestor) until its
+      // buttons are a few pixels wide: a click there may not be meant. Drawn smaller than it is
+      // laid out, the badge takes no paid click.
+      const zoom = (host as { currentCSSZoom?: number }).currentCSSZoom ?? 1;
+      shrunk = zoom < 0.95 || (host.offsetWidth > 0 && r.width < host.offsetWidth * 0.95);
       const measured = `${r.x},${r.y},${r.width},${r.height}`;
       if (measured === geometry) return false;
       geometry = measured;
@@ -85,6 +91,7 @@ export function createVisibilityGate(options: VisibilityGateOptions) {
       geometry = "";
     },
     decision(): ClickDecision {
+      if (shrunk) return { allowed: false, reason: "hidden", readyAt: null };
       return clickAllowed({ now: now(), placedAt, ...visibility });
     },
     disconnect() {

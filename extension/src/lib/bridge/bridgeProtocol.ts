@@ -12,6 +12,11 @@ export const bridgeResultSchemas = {
   account: z.object({ address: AddressSchema }),
   sign: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
   signMessage: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
+  /**
+   * What the wallet's node says is deployed at the address, on the wallet's chain. The page can
+   * forge this answer: it may only ever add a warning ("a contract"), never clear one.
+   */
+  code: z.object({ chainId: z.number().int().nullable(), contract: z.boolean() }),
 } as const satisfies Record<BridgeRequestKind, z.ZodType>;
 export type BridgeResult<K extends BridgeRequestKind> = z.infer<(typeof bridgeResultSchemas)[K]>;
 

@@ -9,6 +9,12 @@ export const BridgeRequestSchema = z.discriminatedUnion("kind", [
   z.object({ id: z.string(), kind: z.literal("info") }),
   z.object({ id: z.string(), kind: z.literal("account") }),
   z.object({ id: z.string(), kind: z.literal("sign"), typedData: z.string() }),
+  /** Free facts about an address, read through the wallet's own connection (eth_getCode). */
+  z.object({
+    id: z.string(),
+    kind: z.literal("code"),
+    address: z.string().check(z.regex(addressPattern)),
+  }),
   /** The receipt proof only: the bridge signs no other personal message. */
   z.object({
     id: z.string(),

@@ -16,7 +16,9 @@ export type BridgeClient = {
       ? { typedData: string }
       : K extends "signMessage"
         ? { account: `0x${string}`; message: string }
-        : Record<string, never>,
+        : K extends "code"
+          ? { address: `0x${string}` }
+          : Record<string, never>,
     timeoutMs: number,
   ): Promise<BridgeResult<K>>;
   /** Feed every body the channel delivers. */

@@ -153,6 +153,8 @@ export const protocol = {
     request: z.object({ addresses: z.array(AddressSchema).min(1).max(10) }),
     response: z.null(),
   },
+  /** badge → background: open the options page (from an error that the settings can fix). */
+  "options.open": { request: z.object({}), response: z.null() },
   /** background → badge or popup: how a paid check is going. */
   "check.progress": {
     request: z.object({ session: z.string(), progress: ProgressSchema }),
@@ -167,7 +169,8 @@ export type ResponseOf<T extends MessageType> = z.infer<Protocol[T]["response"]>
 
 /** Failures that cross the protocol as data (the receiver rethrows them as MessageError). */
 export const MessageFailureSchema = z.object({
-  code: z.enum(["rejected", "no_wallet", "not_allowed", "invalid", "failed"]),
+  /** cancelled: the person stopped waiting for the wallet in presend's own UI (nothing signed). */
+  code: z.enum(["rejected", "cancelled", "no_wallet", "not_allowed", "invalid", "failed"]),
   message: z.string(),
 });
 export type MessageFailure = z.infer<typeof MessageFailureSchema>;

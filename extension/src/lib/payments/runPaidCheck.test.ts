@@ -227,6 +227,10 @@ describe("runPaidCheck", () => {
     const { deps, signTypedData } = await setup({ spent: 995_000 });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
     expect(outcome).toMatchObject({ type: "refused", code: "cap_reached" });
+    // Not "reached": $0.005 is left, the check costs more.
+    expect(outcome.type === "refused" && outcome.message).toContain(
+      "This check costs $0.01, more than the $0.005 left of today's $1.00 cap ($0.995 spent).",
+    );
     expect(signTypedData).not.toHaveBeenCalled();
   });
 
@@ -244,10 +248,38 @@ describe("runPaidCheck", () => {
   it("reports a declined signature as rejected, with nothing spent", async () => {
     const { deps, ledger, requests } = await setup({ reject: true });
     const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
-    expect(outcome.type).toBe("rejected");
+    expect(outcome).toEqual({
+      type: "rejected",
+      message: "You declined the payment in your wallet.",
+    });
     expect(ledger.value().spentUnits).toBe(0);
     expect(deps.pending.total()).toBe(0n);
     expect(requests).toHaveLength(1);
+  });
+
+  it("tells a refused connect from a declined payment: no signature asked, nothing spent", async () => {
+    const { deps, ledger, signTypedData } = await setup();
+    deps.wallet.account = async () => {
+      throw new MessageError({ code: "rejected", message: "declined" });
+    };
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toEqual({
+      type: "rejected",
+      message: "You declined to connect your wallet to this site.",
+    });
+    expect(signTypedData).not.toHaveBeenCalled();
+    expect(ledger.value().spentUnits).toBe(0);
+  });
+
+  it("a Cancel while the wallet is asked ends the check: nothing signed, nothing spent", async () => {
+    const { deps, ledger } = await setup();
+    deps.wallet.signTypedData = async () => {
+      throw new MessageError({ code: "cancelled", message: "cancelled" });
+    };
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome).toEqual({ type: "rejected", message: "You cancelled before signing." });
+    expect(ledger.value().spentUnits).toBe(0);
+    expect(deps.pending.total()).toBe(0n);
   });
 
   it("refuses an invalid address before any challenge", async () => {

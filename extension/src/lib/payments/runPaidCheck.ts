@@ -100,7 +100,7 @@ export async function runPaidCheck(
       if (spent + amount > BigInt(dailyCapUnits)) {
         return {
           type: "refused",
-          message: `Daily spending cap reached: ${formatUsdc(spent)} of ${formatUsdc(BigInt(dailyCapUnits))} spent today; this check costs ${formatUsdc(amount)}. Raise the cap in the options.`,
+          message: capMessage(spent, BigInt(dailyCapUnits), amount),
         };
       }
       // Held from the cap check on (no await in between) until the ledger counts it.
@@ -188,6 +188,9 @@ export async function runPaidCheck(
     );
     return id;
   };
+  // A wallet not connected to the site asks the person to connect first: declining that is
+  // not declining the payment.
+  let accountShared = false;
   const client = createPresendClient({
     url: new URL(pinScope(apiUrl)).toString(),
     fetch: deps.fetch,
@@ -195,21 +198,25 @@ export async function runPaidCheck(
     spendCap,
     onEvent,
     now: deps.now,
-    signer: async () => ({
-      address: await deps.wallet.account(),
-      signTypedData: async (typedData) => {
-        const signature = await deps.wallet.signTypedData(typedData);
-        await recordSent(typedData);
-        return signature;
-      },
-      // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
-      // so the client's automatic recovery stops here and the pending recovery is kept.
-      signMessage: async () => {
-        throw new PaymentError("The receipt signature is asked for on the person's click.", {
-          code: "receipt_signature_unavailable",
-        });
-      },
-    }),
+    signer: async () => {
+      const address = await deps.wallet.account();
+      accountShared = true;
+      return {
+        address,
+        signTypedData: async (typedData) => {
+          const signature = await deps.wallet.signTypedData(typedData);
+          await recordSent(typedData);
+          return signature;
+        },
+        // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
+        // so the client's automatic recovery stops here and the pending recovery is kept.
+        signMessage: async () => {
+          throw new PaymentError("The receipt signature is asked for on the person's click.", {
+            code: "receipt_signature_unavailable",
+          });
+        },
+      };
+    },
   });
 
   deps.progress({ step: "requesting" });
@@ -249,8 +256,15 @@ export async function runPaidCheck(
       const cause = (
         walkCauses(result.cause, (e) => e instanceof MessageError) as MessageError | null
       )?.code;
-      if (cause === "rejected")
-        return { type: "rejected", message: "You declined the payment in your wallet." };
+      if (cause === "cancelled") {
+        return { type: "rejected", message: "You cancelled before signing." };
+      }
+      if (cause === "rejected") {
+        const message = accountShared
+          ? "You declined the payment in your wallet."
+          : "You declined to connect your wallet to this site.";
+        return { type: "rejected", message };
+      }
       if (cause === "no_wallet") {
         return {
           type: "refused",
@@ -260,6 +274,14 @@ export async function runPaidCheck(
       }
       if (result.status === 400) {
         return { type: "refused", code: "invalid_address", message: result.message };
+      }
+      if (result.status === null) {
+        // No answer at all ("Failed to fetch"): the address in the settings is the usual cause.
+        return {
+          type: "failed",
+          message: "presend's server could not be reached. Check the API address in the settings.",
+          charged: false,
+        };
       }
       return { type: "failed", message: result.message, charged: false };
     }
@@ -328,4 +350,13 @@ function shown(code: RefusalCode): ShownRefusal {
     case "no_signer":
       return "no_wallet";
   }
+}
+
+// Says what is true: the cap may not be reached yet, only too close for this check's price.
+function capMessage(spent: bigint, cap: bigint, price: bigint): string {
+  const left = cap > spent ? cap - spent : 0n;
+  if (left === 0n) {
+    return `Today's spending cap of ${formatUsdc(cap)} is used up (${formatUsdc(spent)} spent). Raise it in the settings to pay again today.`;
+  }
+  return `This check costs ${formatUsdc(price)}, more than the ${formatUsdc(left)} left of today's ${formatUsdc(cap)} cap (${formatUsdc(spent)} spent). Raise the cap in the settings, or try a cheaper check.`;
 }

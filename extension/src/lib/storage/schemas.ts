@@ -37,7 +37,12 @@ export const HistoryEntrySchema = z.object({
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 export const HistorySchema = z.array(HistoryEntrySchema);
 
-const SentRecipientSchema = z.object({ address: AddressSchema, at: z.string() });
+const SentRecipientSchema = z.object({
+  address: AddressSchema,
+  at: z.string(),
+  /** The site whose page reported the send (a page can forge sends: each site has its share). */
+  site: z.string().optional(),
+});
 /**
  * A payment whose report did not arrive: the signed authorization went out and the answer was
  * lost or said the outcome is unknown. Kept until the report is fetched again through

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { CheckOutcome, Progress } from "../messaging/protocol";
 import { formatUsdc } from "./prices";
 import { RecoveryControls, type RecoveryControlsProps } from "./RecoveryControls";
@@ -13,22 +14,41 @@ export function OutcomeView({
   progress,
   outcome,
   recovery,
+  actions,
+  onCancel,
+  onOpenSettings,
 }: {
   progress: Progress | null;
   outcome: CheckOutcome | null;
   /** "Fetch my report" for a payment whose report did not arrive (when the caller offers it). */
   recovery?: RecoveryControlsProps;
+  /** The decision buttons shown under a verdict. */
+  actions?: ReactNode;
+  /** Stops waiting for the wallet (the badge; nothing was signed yet, so nothing is charged). */
+  onCancel?: () => void;
+  /** Opens the settings, offered under an error the settings can fix (the badge). */
+  onOpenSettings?: () => void;
 }) {
+  const settings = onOpenSettings && (
+    <div className="row">
+      <button type="button" data-action="settings" onClick={onOpenSettings}>
+        Open settings
+      </button>
+    </div>
+  );
   if (outcome) {
     switch (outcome.type) {
       case "report":
-        return <VerdictView report={outcome.entry.report} />;
+        return <VerdictView report={outcome.entry.report} actions={actions} />;
       case "refused":
         return (
-          <div className="alert level-danger" data-state="refused" data-code={outcome.code}>
-            <strong>Refused: </strong>
-            {outcome.message} Nothing was charged.
-          </div>
+          <>
+            <div className="alert level-danger" data-state="refused" data-code={outcome.code}>
+              <strong>Refused: </strong>
+              {outcome.message} Nothing was charged.
+            </div>
+            {outcome.code !== "no_wallet" && outcome.code !== "invalid_address" && settings}
+          </>
         );
       case "rejected":
         return (
@@ -54,26 +74,48 @@ export function OutcomeView({
               {outcome.message} {chargedText(outcome.charged)}
             </div>
             {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}
+            {outcome.charged === false && settings}
           </>
         );
     }
   }
   if (!progress) return null;
+  const cancel = onCancel && (
+    <div className="row">
+      <button type="button" data-action="cancel" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
   switch (progress.step) {
     case "requesting":
-      return <div data-state="requesting">Asking the server for its price…</div>;
-    case "waiting-wallet":
       return (
-        <div data-state="waiting-wallet">
-          Pay <strong>{formatUsdc(progress.amount)} USDC</strong> on Base to{" "}
-          <span className="mono">{progress.payTo}</span>
-          <div className="muted">
-            Payee attested by key {progress.keyFingerprint.slice(0, 16)}
-            {progress.keyPinnedNow ? " (pinned now, first use)" : " (pinned)"}. Waiting for your
-            wallet's signature…
-          </div>
+        <div data-state="requesting">
+          Asking the server for its price…
+          {cancel}
         </div>
       );
+    case "waiting-wallet": {
+      const payTo = `${progress.payTo.slice(0, 6)}…${progress.payTo.slice(-4)}`;
+      return (
+        <div className="payment" data-state="waiting-wallet">
+          <div data-testid="payment-terms">
+            <strong>
+              {`Sign in your wallet: a ${formatUsdc(progress.amount)} USDC payment to presend`}
+            </strong>
+            {" ("}
+            <span className="mono">{payTo}</span>) on Base. The signature allows this one payment;
+            it can take nothing else.
+          </div>
+          <div className="muted">
+            Your wallet shows it as a TransferWithAuthorization of {progress.amount} (USDC counts in
+            millionths) to {progress.payTo}, the payee presend's signed price list names
+            {progress.keyPinnedNow ? " (its signing key is remembered from now on)" : ""}.
+          </div>
+          {cancel}
+        </div>
+      );
+    }
     case "paying":
       return <div data-state="paying">Signed. Paying…</div>;
     case "checking":

@@ -14,6 +14,12 @@ export type PaidCheckControlsProps = {
   /** The buttons are off for another reason (nothing payable, no wallet to pay with). */
   disabled?: boolean;
   /**
+   * A click would count now (the badge's click gate: it stayed put and was seen uncovered for
+   * a moment). Until then the buttons are shown disabled, so a normal click during the wait is
+   * not met with a refusal. Left out where there is no gate (the popup).
+   */
+  ready?: boolean;
+  /**
    * No paid button is the primary action: after a verdict ("Copy report" is), or when the free
    * check already found danger.
    */
@@ -27,7 +33,8 @@ export type PaidCheckControlsProps = {
 
 /** The chain to check and the two paid checks with their prices, in the badge and the popup. */
 export function PaidCheckControls(props: PaidCheckControlsProps) {
-  const buttonsOff = props.busy || props.disabled === true;
+  const waiting = props.ready === false && !props.busy;
+  const buttonsOff = props.busy || props.disabled === true || props.ready === false;
   // isTrusted is false for clicks a page script synthesises; only a person's click pays.
   const onClick = (route: Route) => (event: MouseEvent<HTMLButtonElement>) => {
     if (event.nativeEvent.isTrusted) props.onCheck(route);
@@ -39,6 +46,7 @@ export function PaidCheckControls(props: PaidCheckControlsProps) {
         className={props.quiet || props.paidFor ? undefined : "primary"}
         data-action="check"
         disabled={buttonsOff}
+        title={waiting ? "Ready in a moment" : undefined}
         onClick={onClick("check")}
       >
         Check {formatUsdc(routePrices.check)}

@@ -1,8 +1,8 @@
-import type { Balance, ChainFacts, DeepReport, Report } from "@presend/shared/api/report";
-import type { ChainName } from "@presend/shared/chains/chains";
+import type { Balance, ChainFacts, DeepReport, Level, Report } from "@presend/shared/api/report";
+import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { approximateAmount } from "@presend/shared/verdict/approximateAmount";
-import { useState } from "react";
-import { kindInWords, levelWords } from "./words";
+import { type ReactNode, useState } from "react";
+import { decisionWords, kindInWords, levelWords, plainWords } from "./words";
 
 function isDeep(report: Report | DeepReport): report is DeepReport {
   return "others" in report;
@@ -18,11 +18,14 @@ function exact(balance: Balance | null | undefined): string | undefined {
   return balance ? `${balance.formatted} ${balance.symbol}` : undefined;
 }
 
-type Flag = { text: string; level: "warn" | "danger" | "caution" | "ok" };
+type Flag = { text: string; level: string };
 
 // The deep verdict's cross-chain flags, put on the chain rows they are about. The reasons list
 // already explains them in sentences; the table only marks where.
-function flagsByChain(report: Report | DeepReport): Map<ChainName, Flag[]> {
+function flagsByChain(
+  report: Report | DeepReport,
+  tone: (level: Level) => string,
+): Map<ChainName, Flag[]> {
   const flags = new Map<ChainName, Flag[]>();
   const add = (chain: ChainName, flag: Flag) =>
     flags.set(chain, [...(flags.get(chain) ?? []), flag]);
@@ -30,7 +33,9 @@ function flagsByChain(report: Report | DeepReport): Map<ChainName, Flag[]> {
   const { wrongNetwork, tokenMismatch } = report.verdict;
   if (wrongNetwork.flagged) {
     add(report.chain.name, { text: "inactive here", level: "warn" });
-    for (const chain of wrongNetwork.activeOn) add(chain, { text: "active here", level: "ok" });
+    for (const chain of wrongNetwork.activeOn) {
+      add(chain, { text: "active here", level: tone("ok") });
+    }
   }
   for (const mismatch of tokenMismatch) {
     const text = {
@@ -67,7 +72,7 @@ function FactsRow({ facts, target, flags }: { facts: ChainFacts; target: boolean
     return (
       <>
         <tr data-chain={facts.name} className={className || undefined}>
-          <td>{facts.name}</td>
+          <td>{chains[facts.name].label}</td>
           <td colSpan={4}>could not read{facts.error ? `: ${facts.error}` : ""}</td>
           {flagCell}
         </tr>
@@ -78,8 +83,8 @@ function FactsRow({ facts, target, flags }: { facts: ChainFacts; target: boolean
   return (
     <>
       <tr data-chain={facts.name} className={className || undefined}>
-        <td>{facts.name}</td>
-        <td>{kindInWords(facts)}</td>
+        <td>{chains[facts.name].label}</td>
+        <td title={facts.kindLabel ?? undefined}>{kindInWords(facts)}</td>
         <td>{facts.outgoingTxs ?? "–"}</td>
         <td title={exact(facts.native)}>{amount(facts.native)}</td>
         <td title={exact(facts.usdc)}>
@@ -96,88 +101,122 @@ function FactsRow({ facts, target, flags }: { facts: ChainFacts; target: boolean
 }
 
 /**
- * A paid report: level and headline with the next step, "Copy report" as the action, each
- * finding once, then the per-chain table (deep: all five chains, the target marked, flags on
- * the rows they concern) and the cost of sending.
+ * A paid report, verdict first: one block in the verdict's colour with the decision as the
+ * headline ("Don't send"), the deciding finding and the next step in plain words, then the
+ * caller's decision buttons; the other warnings; and behind "Details" the technical part (the
+ * per-chain table, findings that are fine, gas, "Copy report"). A card that is not ok shows
+ * nothing in the ok colour: a fine finding beside a bad one would read as reassurance.
  */
-export function VerdictView({ report }: { report: Report | DeepReport }) {
+export function VerdictView({
+  report,
+  actions,
+}: {
+  report: Report | DeepReport;
+  /** The decision buttons, right under the verdict (the badge's "Remove the address", "Done"). */
+  actions?: ReactNode;
+}) {
   const [copied, setCopied] = useState(false);
   const { verdict, chain } = report;
   const copy = async () => {
     await navigator.clipboard.writeText(report.report);
     setCopied(true);
   };
-  const flags = flagsByChain(report);
-  // The deciding finding is the headline; the list holds the others, each once.
+  const quiet = (level: Level): string =>
+    verdict.level !== "ok" && level === "ok" ? "neutral" : level;
+  const flags = flagsByChain(report, quiet);
+  // The deciding finding is the headline; the lists hold the others, each once.
   const [first, ...rest] = verdict.reasons;
-  const others = first && first.level === verdict.level ? rest : verdict.reasons;
+  const deciding = first && first.level === verdict.level ? first : null;
+  const others = deciding ? rest : verdict.reasons;
+  const warnings = others.filter((r) => r.level !== "ok" || verdict.level === "ok");
+  const fine = others.filter((r) => r.level === "ok" && verdict.level !== "ok");
+  const headline = plainWords(verdict.headline);
+  const reason = deciding ? plainWords(deciding.message) : null;
+  // USDT only when there is some: "0 USDT" next to the gas read as a finding.
+  const usdt = chain.usdt && Number(chain.usdt.raw) > 0 ? `USDT: ${amount(chain.usdt)}. ` : "";
   return (
     <div className="verdict" data-level={verdict.level}>
-      <div className={`alert level-${verdict.level}`}>
+      <div className={`decision level-${verdict.level}`} data-testid="verdict-decision">
+        <div className="decision-title">{decisionWords[verdict.level]}</div>
         <div className="verdict-head">
           <span className={`pill level-${verdict.level}`} data-testid="verdict-level">
             {levelWords[verdict.level]}
           </span>
           <span className="headline" data-testid="verdict-headline">
-            {verdict.headline}
+            {headline}
           </span>
         </div>
-        {first && first.level === verdict.level && (
-          <div data-code={first.code} data-testid="verdict-reason">
-            {first.message}
+        {reason && reason !== headline && (
+          <div data-code={deciding?.code} data-testid="verdict-reason">
+            {reason}
           </div>
         )}
         <div>
           <strong>Next: </strong>
-          <span data-testid="verdict-next">{verdict.next}</span>
+          <span data-testid="verdict-next">{plainWords(verdict.next)}</span>
         </div>
       </div>
-      <div className="row">
-        <button type="button" className="primary" data-action="copy" onClick={copy}>
-          {copied ? "Copied" : "Copy report"}
-        </button>
-      </div>
-      {others.length > 0 && (
+      {actions && <div className="row">{actions}</div>}
+      {warnings.length > 0 && (
         <ul className="reasons" aria-label="Other findings">
-          {others.map((reason) => (
-            <li key={`${reason.code}-${reason.chain ?? ""}`} data-code={reason.code}>
-              <span className={`pill level-${reason.level}`}>{levelWords[reason.level]}</span>
-              <span>{reason.message}</span>
+          {warnings.map((r) => (
+            <li key={`${r.code}-${r.chain ?? ""}`} data-code={r.code}>
+              <span className={`pill level-${r.level}`}>{levelWords[r.level]}</span>
+              <span>{plainWords(r.message)}</span>
             </li>
           ))}
         </ul>
       )}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Chain</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Txs</th>
-              <th scope="col">Native</th>
-              <th scope="col">USDC</th>
-              <th scope="col" className="flags-cell">
-                Flags
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            <FactsRow facts={chain} target flags={flags.get(chain.name) ?? []} />
-            {isDeep(report) &&
-              report.others.map((facts) => (
-                <FactsRow
-                  key={facts.name}
-                  facts={facts}
-                  target={false}
-                  flags={flags.get(facts.name) ?? []}
-                />
-              ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="muted" data-testid="verdict-gas">
-        USDT on {chain.name}: {amount(chain.usdt)}. {verdict.gas.summary}
-      </div>
+      <details className="tech" data-testid="details">
+        <summary data-action="details">Details</summary>
+        {fine.length > 0 && (
+          <ul className="reasons" aria-label="Findings that are fine">
+            {fine.map((r) => (
+              <li key={`${r.code}-${r.chain ?? ""}`} data-code={r.code}>
+                <span className="pill level-neutral">Fine</span>
+                <span>{plainWords(r.message)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Chain</th>
+                <th scope="col">What it is</th>
+                <th scope="col">Sent</th>
+                <th scope="col">Native</th>
+                <th scope="col">USDC</th>
+                <th scope="col" className="flags-cell">
+                  Flags
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <FactsRow facts={chain} target flags={flags.get(chain.name) ?? []} />
+              {isDeep(report) &&
+                report.others.map((facts) => (
+                  <FactsRow
+                    key={facts.name}
+                    facts={facts}
+                    target={false}
+                    flags={flags.get(facts.name) ?? []}
+                  />
+                ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="muted" data-testid="verdict-gas">
+          {usdt}
+          {plainWords(verdict.gas.summary)}
+        </div>
+        <div className="row">
+          <button type="button" data-action="copy" onClick={copy}>
+            {copied ? "Copied" : "Copy report"}
+          </button>
+        </div>
+      </details>
     </div>
   );
 }

@@ -47,17 +47,28 @@ tr.flags-line td { padding-top: 0; }
 .again summary { cursor: pointer; color: var(--muted); font-size: 12px; padding: var(--s1) 0; }
 .again[open] summary { color: var(--ink); }
 .recovery .row .muted { flex: 1 1 200px; }
-.headline { font-size: 14px; font-weight: 700; }
+.headline { font-size: 13px; font-weight: 600; }
+/* The decision: the card's first block, in the verdict's one colour. */
+.decision { border-radius: 8px; padding: var(--s2) var(--s3); margin: var(--s2) 0;
+  border-left: 4px solid var(--strong); }
+.decision > * + * { margin-top: var(--s1); }
+.decision .pill { border: 1px solid var(--strong); }
+.decision-title { font-size: 17px; font-weight: 800; line-height: 1.25; }
+button.primary.danger { background: #b91c1c; border-color: #b91c1c; }
+button.primary.danger:hover:not(:disabled) { background: #991b1b; }
+.tech { margin: var(--s2) 0; }
+.tech > summary { cursor: pointer; color: var(--muted); font-size: 12px; padding: var(--s1) 0; }
 .alert .pill { border: 1px solid var(--strong); }
 .verdict-head { display: flex; gap: var(--s2); align-items: baseline; flex-wrap: wrap; }
 h2, h3 { font-size: 14px; margin: var(--s4) 0 var(--s2); }
 h2 { font-size: 16px; }
 .card { display: flex; flex-direction: column; width: min(440px, calc(100vw - 16px));
-  max-height: min(560px, calc(100vh - 16px)); border: 1px solid #d1d5db; border-radius: 10px;
+  max-height: min(560px, calc(100vh - 16px), var(--presend-card-room, 100vh)); border: 1px solid #d1d5db; border-radius: 10px;
   box-shadow: 0 8px 28px rgba(0,0,0,.22); background: var(--surface); overflow: hidden; }
 .card-head { display: flex; align-items: center; gap: var(--s2); padding: var(--s2) var(--s3);
   border-bottom: 1px solid var(--line); flex: none; }
 .card-head .icon-button:first-of-type { margin-left: auto; }
+.card-head .mono { word-break: normal; }
 .card-body { overflow-y: auto; overscroll-behavior: contain; padding: 0 var(--s3) var(--s3); flex: 1 1 auto;
   min-height: 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);

@@ -9,13 +9,14 @@ export const chipStyles = `
   font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
   color: var(--ink); background: var(--surface); box-sizing: border-box; text-align: left; }
 .presend *, .presend *::before, .presend *::after { box-sizing: border-box; }
+.level-neutral { background: #f3f4f6; color: #1f2937; --strong: #6b7280; }
 .level-ok { background: #dcfce7; color: #14532d; --strong: #15803d; }
 .level-caution { background: #fef3c7; color: #713f12; --strong: #b45309; }
 .level-warn { background: #ffedd5; color: #7c2d12; --strong: #c2410c; }
 .level-danger { background: #fee2e2; color: #7f1d1d; --strong: #b91c1c; }
 button { font: inherit; font-weight: 600; border: 1px solid #9ca3af; border-radius: 6px;
   background: #fff; color: var(--ink); padding: var(--s1) var(--s3); cursor: pointer; min-height: 28px; }
-button:hover:not(:disabled) { background: #f3f4f6; }
+button:not(.badge-chip):hover:not(:disabled) { background: #f3f4f6; }
 button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-visible {
   outline: 2px solid var(--accent); outline-offset: 2px; }
 .badge-root { background: transparent; }
@@ -23,6 +24,10 @@ button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-
 .badge-chip { display: inline-flex; align-items: center; gap: 6px; min-height: 22px; padding: 2px 10px 2px 8px;
   border-radius: 999px; border: 1px solid var(--strong); font-size: 12px; font-weight: 600;
   box-shadow: 0 1px 3px rgba(0,0,0,.2); white-space: nowrap; }
-.badge-chip:hover:not(:disabled) { filter: brightness(.97); background: inherit; }
+/* One size for every chip: the page can measure the badge's host (and hit-test it), so a chip
+   sized by its words would tell the page which addresses the person checked or sent to. */
+.badge-chip { width: 240px; overflow: hidden; }
+.badge-chip > span:last-child { overflow: hidden; text-overflow: ellipsis; }
+.badge-chip:hover:not(:disabled) { filter: brightness(.95); }
 .badge-chip .dot { width: 8px; height: 8px; border-radius: 50%; background: var(--strong); flex: none; }
 `;

@@ -1,7 +1,6 @@
 import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import {
   type Connector,
-  connect,
   createConfig,
   getConnection,
   getConnectors,
@@ -22,21 +21,39 @@ import { noWallet } from "./noWallet";
 
 /** The dApp wallet as the MAIN-world bridge uses it (wagmi core under the hood). */
 export type PageWallet = {
-  /** State without any prompt: injected or not, authorised account, current chain. */
+  /**
+   * State without any prompt: injected or not, authorised account, current chain. Read from the
+   * wallet once, then kept up to date by its EIP-1193 events: asking again costs no request.
+   */
   info(): Promise<WalletInfo>;
-  /** The paying account; asks the wallet to connect when the page is not authorised yet. */
+  /** The paying account; asks the wallet to connect (one prompt) when the page is not authorised yet. */
   account(): Promise<Address>;
   /** Signs typed data on `chainId`, switching the wallet there first and back afterwards. */
   signOn(chainId: number, typedData: TypedDataDefinition): Promise<Hex>;
   /** EIP-191 personal_sign with `account` (the receipt proof; no chain switch needed). */
   signMessage(account: Address, message: string): Promise<Hex>;
-  /** Calls back whenever a wallet appears or its chain or account change. */
+  /**
+   * Whether a contract is deployed at `address` on the wallet's chain, asked of the wallet's own
+   * node (eth_getCode; free, no prompt). An EIP-7702 delegation (an account that stays a
+   * person's wallet) is not a contract. Null without a wallet.
+   */
+  code(address: Address): Promise<{ chainId: number | null; contract: boolean } | null>;
+  /** Calls back when what info() says changed: a wallet appeared, its chain or account changed. */
   watch(onChange: () => void): () => void;
+};
+
+type Eip1193Events = {
+  on?: (event: string, listener: (value: unknown) => void) => void;
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 };
 
 /**
  * Builds the page wallet over EIP-6963 discovery (and window.ethereum as a fallback), with
  * no wagmi storage: nothing about the person's wallet is persisted into the page's storage.
+ * The wallet is asked only when something changed (its accountsChanged / chainChanged events,
+ * a wallet announcing itself), never polled: a wallet the site is not connected to answers
+ * eth_accounts with [] every time, and asking again on every change of wagmi's own state made
+ * hundreds of requests a second.
  * @example const wallet = createPageWallet(); await wallet.info()
  */
 export function createPageWallet(): PageWallet {
@@ -55,6 +72,38 @@ export function createPageWallet(): PageWallet {
     },
   });
 
+  // The wallet this page pays with, once found, and its chain while the site is not connected
+  // (wagmi follows the chain only of a connected wallet).
+  let chosen: Connector | null = null;
+  let chainWhileDisconnected: number | null = null;
+  let loading: Promise<Connector | null> | null = null;
+  const listeners = new Set<() => void>();
+  let last = "";
+
+  const connected = () => {
+    const connection = getConnection(config);
+    return connection.status === "connected" ? connection : null;
+  };
+
+  const current = (): WalletInfo => {
+    if (!chosen) return noWallet;
+    const connection = connected();
+    return {
+      available: true,
+      address: connection?.address ? getAddress(connection.address) : null,
+      chainId: connection?.chainId ?? chainWhileDisconnected,
+      name: chosen.name ?? null,
+    };
+  };
+
+  /** Tells the watchers, only when what info() says is different from last time. */
+  const changed = () => {
+    const now = JSON.stringify(current());
+    if (now === last) return;
+    last = now;
+    for (const listener of listeners) listener();
+  };
+
   // An EIP-6963 announced wallet is explicit about who it is; window.ethereum is the fallback.
   const pick = async (): Promise<Connector | null> => {
     const all = getConnectors(config);
@@ -69,35 +118,64 @@ export function createPageWallet(): PageWallet {
     return null;
   };
 
-  const connected = () => {
-    const connection = getConnection(config);
-    return connection.status === "connected" ? connection : null;
+  /** Finds the wallet and reads it once: eth_accounts (reconnect) and, if not connected, eth_chainId. */
+  const load = async (): Promise<Connector | null> => {
+    const connector = await pick();
+    if (!connector) return null;
+    chosen = connector;
+    await reconnect(config, { connectors: [connector] }).catch(() => []);
+    if (!connected()) chainWhileDisconnected = await connector.getChainId().catch(() => null);
+    const provider = (await connector.getProvider().catch(() => null)) as Eip1193Events | null;
+    // wagmi follows chainChanged only once connected; the card names the chain before that.
+    provider?.on?.("chainChanged", (chainId) => {
+      const id = Number(chainId);
+      chainWhileDisconnected = Number.isInteger(id) ? id : null;
+      changed();
+    });
+    changed();
+    return connector;
+  };
+  const ready = (): Promise<Connector | null> => {
+    loading ??= load().then((connector) => {
+      // No wallet yet: a later announcement (watchConnectors) tries again.
+      if (!connector) loading = null;
+      return connector;
+    });
+    return loading;
+  };
+
+  watchConnection(config, { onChange: changed });
+  watchChainId(config, { onChange: changed });
+  // EIP-6963 wallets announce when the page's scripts run, after this bridge started.
+  watchConnectors(config, {
+    onChange: () => {
+      if (!chosen) void ready();
+    },
+  });
+
+  const wallet = async (): Promise<Connector> => {
+    const connector = await ready();
+    if (!connector) throw new NoWalletError();
+    return connector;
   };
 
   const ensureConnected = async (connector: Connector) => {
     if (connected()) return;
-    await reconnect(config, { connectors: [connector] });
-    if (!connected()) await connect(config, { connector });
+    // One prompt the person sees and can refuse (EIP-1102), then wagmi takes up the accounts
+    // the wallet now shares with this site.
+    const provider = (await connector.getProvider()) as Eip1193Events;
+    await provider.request({ method: "eth_requestAccounts" });
+    if (!connected()) await reconnect(config, { connectors: [connector] });
   };
 
   return {
     async info() {
-      const connector = await pick();
-      if (!connector) return noWallet;
-      if (!connected()) await reconnect(config, { connectors: [connector] }).catch(() => []);
-      const connection = connected();
-      const chainId = connection?.chainId ?? (await connector.getChainId().catch(() => null));
-      return {
-        available: true,
-        address: connection?.address ? getAddress(connection.address) : null,
-        chainId,
-        name: connector.name ?? null,
-      };
+      await ready();
+      return current();
     },
 
     async account() {
-      const connector = await pick();
-      if (!connector) throw new NoWalletError();
+      const connector = await wallet();
       await ensureConnected(connector);
       const address = connected()?.address;
       if (!address)
@@ -106,8 +184,7 @@ export function createPageWallet(): PageWallet {
     },
 
     async signOn(chainId, typedData) {
-      const connector = await pick();
-      if (!connector) throw new NoWalletError();
+      const connector = await wallet();
       await ensureConnected(connector);
       const connection = connected();
       if (!connection)
@@ -129,22 +206,25 @@ export function createPageWallet(): PageWallet {
     },
 
     async signMessage(account, message) {
-      const connector = await pick();
-      if (!connector) throw new NoWalletError();
+      const connector = await wallet();
       await ensureConnected(connector);
       return signMessage(config, { account, message, connector });
     },
 
+    async code(address) {
+      const connector = await ready();
+      if (!connector) return null;
+      const provider = (await connector.getProvider()) as Eip1193Events;
+      const code = await provider.request({ method: "eth_getCode", params: [address, "latest"] });
+      const hex = typeof code === "string" ? code.toLowerCase() : "0x";
+      // 0xef0100 + 20 bytes: an EIP-7702 delegation designator, not contract code of its own.
+      const delegation = hex.startsWith("0xef0100") && hex.length === 2 + 46;
+      return { chainId: current().chainId, contract: hex.length > 2 && !delegation };
+    },
+
     watch(onChange) {
-      const stops = [
-        watchChainId(config, { onChange: () => onChange() }),
-        watchConnection(config, { onChange: () => onChange() }),
-        // EIP-6963 wallets announce when the page's scripts run, after this bridge started.
-        watchConnectors(config, { onChange: () => onChange() }),
-      ];
-      return () => {
-        for (const stop of stops) stop();
-      };
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
     },
   };
 }

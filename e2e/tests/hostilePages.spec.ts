@@ -1,0 +1,156 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "../fixtures/test";
+import { lookalikeOf, randomAddress } from "../helpers/addresses";
+import { clickBadgeButton, expandBadge, readBadge, waitForBadge } from "../helpers/badge";
+import { activeEoa } from "../helpers/demo";
+import { pasteInto } from "../helpers/enterAddress";
+import { getExtensionStorage, setExtensionStorage } from "../helpers/extensionStorage";
+import { balances, pasteAndCheck, payerAndPayTo } from "../helpers/paidCheck";
+import { seedCheckedAddress } from "../helpers/seedHistory";
+
+// Pages that attack the badge, each test named after its attack. The page is untrusted: it may
+// add warnings, never remove one, never make the person pay without meaning to, and never learn
+// from the badge what the person checked or sent to.
+
+/** The badge host's box as the page itself can measure it. */
+const hostBox = (page: Page) =>
+  page.evaluate(() => {
+    const r = document.querySelector("presend-badge")?.getBoundingClientRect();
+    return r ? { width: Math.round(r.width), height: Math.round(r.height) } : null;
+  });
+
+test("zoomed badge: CSS zoom on an ancestor shrinks the paid button, and a click on it starts nothing", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  await pasteInto(dapp, "#to", activeEoa(api.world));
+  await expandBadge(dapp);
+  await waitForBadge(dapp, (b) => b.clickReady);
+  await dapp.evaluate(() => {
+    document.documentElement.style.zoom = "0.25";
+  });
+  await dapp.waitForTimeout(700);
+  await clickBadgeButton(dapp, "check", { whenReady: false });
+  await dapp.waitForTimeout(1_000);
+  expect((await readBadge(dapp)).clickReady).toBe(false);
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await balances(api, who)).toEqual(before);
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toBeUndefined();
+});
+
+test("forged sends cannot evict real sent-to entries: a page reporting 40 sends leaves the real recipient and its lookalike warning", async ({
+  api,
+  dapp,
+  serviceWorker,
+  wallet,
+}) => {
+  const real = randomAddress();
+  await setExtensionStorage(serviceWorker, {
+    sentRecipients: [
+      { address: real, at: new Date().toISOString(), site: "https://wallet.example" },
+    ],
+  });
+  // The page sends through its own provider as often as it likes (real zero-value sends here).
+  wallet.state.rpcUrls = { 8453: api.world.chains.base.rpcUrl };
+  await dapp.evaluate(async () => {
+    const provider = (
+      window as unknown as { testWalletProvider: { request: (a: object) => Promise<unknown> } }
+    ).testWalletProvider;
+    const [from] = (await provider.request({ method: "eth_requestAccounts" })) as string[];
+    for (let i = 0; i < 40; i++) {
+      const to = `0x${(i + 1).toString(16).padStart(40, "0")}`;
+      await provider.request({
+        method: "eth_sendTransaction",
+        params: [{ from, to, value: "0x0" }],
+      });
+    }
+  });
+  const site = new URL(dapp.url()).origin;
+  await expect
+    .poll(async () => {
+      const list = (await getExtensionStorage(serviceWorker, "sentRecipients")) as Array<{
+        site?: string;
+      }>;
+      return list.filter((e) => e.site === site).length;
+    })
+    .toBe(20);
+  const list = (await getExtensionStorage(serviceWorker, "sentRecipients")) as Array<{
+    address: string;
+  }>;
+  expect(list.map((e) => e.address)).toContain(real);
+  await dapp.reload();
+  await pasteInto(dapp, "#to", lookalikeOf(real));
+  const badge = await waitForBadge(dapp, (b) => b.visible && b.chip === "Lookalike");
+  expect(badge.localLevel).toBe("danger");
+});
+
+test("badge size does not leak lookalike status: the page measures the same badge for a lookalike, a checked and an unknown address", async ({
+  dapp,
+  serviceWorker,
+}) => {
+  const checked = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+  await seedCheckedAddress(serviceWorker, checked);
+  await dapp.reload();
+  const sizes: Array<{ width: number; height: number } | null> = [];
+  for (const address of [lookalikeOf(checked), checked, randomAddress()]) {
+    await dapp.locator("#to").fill("");
+    await pasteInto(dapp, "#to", address);
+    await waitForBadge(dapp, (b) => b.visible && b.chip !== null);
+    sizes.push(await hostBox(dapp));
+  }
+  expect((await readBadge(dapp)).chip).toBe("Checksum OK · not checked");
+  expect(sizes[0]).not.toBeNull();
+  expect(sizes[1]).toEqual(sizes[0]);
+  expect(sizes[2]).toEqual(sizes[0]);
+});
+
+test("verdict beside another address: a page that swaps the field in step with the re-read gets the verdict dropped while the field shows the other address", async ({
+  api,
+  dapp,
+}) => {
+  const a = activeEoa(api.world);
+  const b = randomAddress();
+  expect((await pasteAndCheck(dapp, a, "check")).level).toBe("ok");
+  for (let round = 0; round < 5; round++) {
+    // The page shows B for a moment (no input event), then puts A back.
+    await dapp.evaluate((value) => {
+      (document.getElementById("to") as HTMLInputElement).value = value;
+    }, b);
+    await dapp.waitForTimeout(60);
+    const during = await readBadge(dapp);
+    expect({ round, address: during.byTestId.address, level: during.level }).toEqual({
+      round,
+      address: b,
+      level: null,
+    });
+    await dapp.evaluate((value) => {
+      (document.getElementById("to") as HTMLInputElement).value = value;
+    }, a);
+    await waitForBadge(dapp, (x) => x.byTestId.address === a && x.level === "ok");
+  }
+});
+
+test("hidden text in a rich-text field: display:none text is not read, the address the person sees is", async ({
+  dapp,
+}) => {
+  const seen = randomAddress();
+  const hidden = randomAddress();
+  await dapp.evaluate(
+    ([visible, secret]) => {
+      const editor = document.getElementById("editor") as HTMLElement;
+      editor.innerHTML = `<span style="display:none">${secret}</span><span>${visible}</span>`;
+      editor.focus();
+      editor.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true }));
+    },
+    [seen, hidden] as const,
+  );
+  const badge = await waitForBadge(dapp, (x) => x.visible && x.chip !== null);
+  await expandBadge(dapp);
+  const card = await waitForBadge(dapp, (x) => x.expanded && "address" in x.byTestId);
+  expect(card.byTestId.address).toBe(seen);
+  expect(badge.text).not.toContain(hidden.slice(0, 10));
+});

@@ -1,0 +1,101 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "@playwright/test";
+import { expect, test } from "../fixtures/test";
+import type { TestWallet } from "../fixtures/testWallet";
+import { badgeBox, clickBadgeButton, expandBadge, finished, waitForBadge } from "../helpers/badge";
+import { activeEoa } from "../helpers/demo";
+import { pasteInto } from "../helpers/enterAddress";
+import { coveredControls, overlapArea } from "../helpers/overlap";
+import { screenshot } from "../helpers/screenshot";
+
+// MetaMask's own test dApp (npm @metamask/test-dapp, served from its package), a page nobody here
+// wrote, with the test wallet announced through EIP-6963 and not connected to the site: the
+// wallet answers eth_accounts with [] until the person agrees to connect.
+
+const walletScript = readFileSync(
+  join(dirname(fileURLToPath(import.meta.url)), "../dapp/testWallet.js"),
+  "utf8",
+);
+
+async function openTestDapp(page: Page, wallet: TestWallet, dappUrl: string): Promise<void> {
+  wallet.state.authorized = false;
+  // Offline: its fonts and stylesheets from CDNs are refused at once rather than waited for.
+  await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
+  await page.exposeFunction("__testWallet", (method: string, params: string) =>
+    wallet.bridge(method, params),
+  );
+  wallet.setEmitter(async (event, value) => {
+    await page.evaluate(
+      ([e, v]) =>
+        (window as unknown as { emitWalletEvent: (e: string, v: unknown) => void }).emitWalletEvent(
+          e,
+          v,
+        ),
+      [event, value] as const,
+    );
+  });
+  await page.addInitScript(walletScript);
+  await page.goto(`${dappUrl}metamask/index.html`);
+  await page.locator("#toInput").waitFor({ state: "attached", timeout: 30_000 });
+}
+
+test("MetaMask's test dApp: a recipient pasted into 'To' gets the chip, the card covers no control, connect then pay", async ({
+  api,
+  context,
+  dappUrl,
+  wallet,
+}) => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTestDapp(page, wallet, dappUrl);
+  await page.locator("#toInput").scrollIntoViewIfNeeded();
+  await pasteInto(page, "#toInput", activeEoa(api.world));
+  const chip = await waitForBadge(page, (b) => b.visible && b.chip !== null);
+  expect(chip.chip).toBe("Checksum OK · not checked");
+  await screenshot(page, "metamask-test-dapp-chip");
+  expect(await coveredControls(page, "chip", ["input#toInput"])).toEqual([]);
+  await expandBadge(page);
+  await waitForBadge(page, (b) => "wallet-connect" in b.byTestId);
+  const field = await page.locator("#toInput").boundingBox();
+  if (!field) throw new Error("no field");
+  expect(overlapArea(await badgeBox(page, "card"), field)).toBe(0);
+  const covered = await coveredControls(page, "card", ["input#toInput"]);
+  await screenshot(page, "metamask-test-dapp-card");
+  test
+    .info()
+    .annotations.push({ type: "card covers", description: covered.join(", ") || "nothing" });
+
+  const opened = wallet.requests.length;
+  await page.waitForTimeout(3_000);
+  expect(wallet.requests.length - opened).toBeLessThanOrEqual(2);
+
+  await clickBadgeButton(page, "check");
+  const badge = await waitForBadge(page, finished, 30_000);
+  expect(badge.level).toBe("ok");
+  expect(wallet.requestsOf("eth_requestAccounts")).toHaveLength(1);
+  expect(wallet.signRequests()).toHaveLength(1);
+  await screenshot(page, "metamask-test-dapp-verdict");
+  await page.close();
+});
+
+test("MetaMask's test dApp: a token contract in 'ERC20 Token Address' gets no recipient warning", async ({
+  context,
+  dappUrl,
+  wallet,
+}) => {
+  const page = await context.newPage();
+  await openTestDapp(page, wallet, dappUrl);
+  await page.locator("#eip747ContractAddress").scrollIntoViewIfNeeded();
+  await pasteInto(page, "#eip747ContractAddress", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
+  const chip = await waitForBadge(page, (b) => b.visible && b.chip !== null);
+  expect({ chip: chip.chip, level: chip.localLevel }).toEqual({
+    chip: "Checksum OK · not checked",
+    level: "neutral",
+  });
+  const card = await expandBadge(page);
+  expect(card.text).not.toContain("Ask the recipient");
+  await screenshot(page, "metamask-test-dapp-token-field");
+  await page.close();
+});
