@@ -4,13 +4,20 @@ import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { usdcBalanceOnBase } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
-import { decodePaymentResponseHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import {
   appendPaymentIdentifierToExtensions,
   generatePaymentId,
 } from "@x402/extensions/payment-identifier";
+import {
+  type CompleteSIWxInfo,
+  createSIWxPayload,
+  encodeSIWxHeader,
+  SIGN_IN_WITH_X,
+  type SIWxExtension,
+} from "@x402/extensions/sign-in-with-x";
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from "@x402/fetch";
 import { exportJWK, generateKeyPair } from "jose";
 import pg from "pg";
@@ -294,6 +301,60 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     expect(before - (await usdc(payer.address))).toBe(price);
     figures.push(
       "payment id: paid via replica A, retried with a fresh signature and the same id via replica B: 200, same report and checkedAt, same settlement, charged once",
+    );
+  });
+
+  it("Sign-In-With-X across replicas: a report paid on replica A is re-read on replica B without paying; the same signed message replayed on A is refused", async () => {
+    const [a, b] = fleet.replicas as [Replica, Replica];
+    const payer = privateKeyToAccount(fleet.payers[2] as Hex);
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const httpClient = new x402HTTPClient(client);
+    const body = JSON.stringify({ address: demoTargets()[1], chain: "base" });
+    const post = (replica: Replica, headers: Record<string, string> = {}) =>
+      fetchFrom("127.0.5.9")(`${replica.url}/check`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body,
+      });
+    const challenge = await post(a);
+    expect(challenge.status).toBe(402);
+    const required = httpClient.getPaymentRequiredResponse(
+      (name) => challenge.headers.get(name),
+      await challenge.json(),
+    );
+    const before = await usdc(payer.address);
+    const paid = await post(
+      a,
+      httpClient.encodePaymentSignatureHeader(await httpClient.createPaymentPayload(required)),
+    );
+    expect(paid.status).toBe(200);
+    const report = await paid.json();
+    const tx = decodePaymentResponseHeader(paid.headers.get("payment-response") ?? "").transaction;
+
+    // The wallet signs the sign-in challenge of a 402 from replica B, as the official hook does.
+    const challengeB = await post(b);
+    const offered = decodePaymentRequiredHeader(challengeB.headers.get("payment-required") ?? "")
+      .extensions?.[SIGN_IN_WITH_X] as SIWxExtension;
+    const chain = offered.supportedChains[0];
+    const signIn = encodeSIWxHeader(
+      await createSIWxPayload(
+        { ...offered.info, chainId: chain?.chainId, type: chain?.type } as CompleteSIWxInfo,
+        payer,
+        `${fleet.nginx.url}/check`,
+      ),
+    );
+    const reread = await post(b, { [SIGN_IN_WITH_X]: signIn });
+    expect(reread.status).toBe(200);
+    expect(await reread.json()).toEqual(report);
+    expect(
+      decodePaymentResponseHeader(reread.headers.get("payment-response") ?? "").transaction,
+    ).toBe(tx);
+    const replayed = await post(a, { [SIGN_IN_WITH_X]: signIn });
+    expect(replayed.status).toBe(402);
+    expect(before - (await usdc(payer.address))).toBe(price);
+    figures.push(
+      "sign-in-with-x: paid via replica A, re-read signed in via replica B (200, same report and settlement, no payment); the same signed message replayed on A: 402; charged once",
     );
   });
 

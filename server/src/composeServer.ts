@@ -213,8 +213,9 @@ export async function composeServer(
   );
   const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
-  // Sign-In-With-X: who paid for what recently, and the sign-in nonces spent (this process).
-  const signIn = createSignInState();
+  // Sign-In-With-X: who paid for what recently, and the sign-in nonces spent (the fleet's with
+  // Redis, else this process's).
+  const signIn = operations.signIn ?? createSignInState();
   // Replicas that disagree on the attestation key or payTo refuse every client's payment: the
   // second one to start with another stops here.
   const redis = operations.redis;

@@ -30,6 +30,7 @@ export const errorCodes = [
   "rate_limited",
   "not_ready",
   "facilitator_unauthorized",
+  "sign_in_unavailable",
 ] as const;
 
 export const ErrorCodeSchema = z.enum(errorCodes);

@@ -15,9 +15,11 @@ import { type Readiness, registerOpsRoutes } from "../observability/registerOpsR
 import type { InFlightLock } from "../paymentRecords/inFlightLock";
 import { openPostgresPaymentRecords } from "../paymentRecords/openPostgresPaymentRecords";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
+import type { SignInState } from "../payments/siwx/createSignInState";
 import { rateLimits } from "../rateLimit/rateLimits";
 import { createRedisFactsCache } from "../redis/createRedisFactsCache";
 import { createRedisInFlightLock } from "../redis/createRedisInFlightLock";
+import { createRedisSignInState } from "../redis/createRedisSignInState";
 import { openRedis } from "../redis/openRedis";
 import { instrumentRpcFetch } from "./instrumentRpcFetch";
 
@@ -30,6 +32,8 @@ export type Operations = {
   /** The Redis lock when REDIS_URL is set (otherwise the caller's in-memory default). */
   lock: InFlightLock | undefined;
   sharedCache: SharedFactsCache | undefined;
+  /** Sign-In-With-X state shared by the replicas when REDIS_URL is set (otherwise in memory). */
+  signIn: SignInState | undefined;
   /** The history reader's shared cache (histories, keyed by recipient, sender and chain). */
   sharedHistoryCache: SharedFactsCache<ChainHistory> | undefined;
   rpcFetch: (rpcUrls: Record<ChainName, readonly string[]>) => typeof fetch;
@@ -76,6 +80,7 @@ export async function composeOperations(config: Config): Promise<Operations> {
     redis,
     records,
     lock: redis ? createRedisInFlightLock(redis) : undefined,
+    signIn: redis ? createRedisSignInState(redis) : undefined,
     sharedCache: redis
       ? createRedisFactsCache(redis, {
           leaseMs: config.rpcTimeoutMs + 1_000,

@@ -1,37 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { createSignInState, rereadWindowSeconds } from "./createSignInState";
+import { describeSignInState } from "./signInStateContract";
 
-const request = {
-  payer: "0xAbC0000000000000000000000000000000000001",
-  route: "/check",
-  address: "0xD8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
-  chain: "base",
-};
-const payment = { payer: request.payer, nonce: `0x${"11".repeat(32)}` };
+describeSignInState("memory", async () => {
+  let now = 1_000_000;
+  const state = createSignInState(() => now);
+  return {
+    states: [state, state],
+    now: () => now,
+    advance: async (ms) => {
+      now += ms;
+    },
+    close: async () => {},
+  };
+});
 
 describe("createSignInState", () => {
-  it("finds a paid request by payer, route, address (any case) and chain, only within the window", () => {
+  it("forgets a paid request after the re-read window", async () => {
     let now = 1_000_000;
     const state = createSignInState(() => now);
-    state.rememberPaid(request, payment);
-    expect(
-      state.recentPayment({
-        ...request,
-        payer: request.payer.toLowerCase(),
-        address: request.address.toLowerCase(),
-      }),
-    ).toEqual(payment);
-    expect(state.recentPayment({ ...request, chain: "ethereum" })).toBeUndefined();
-    expect(state.recentPayment({ ...request, route: "/deep" })).toBeUndefined();
-    now += rereadWindowSeconds * 1000 + 1;
-    expect(state.recentPayment(request)).toBeUndefined();
-  });
-
-  it("takes a nonce once", () => {
-    const state = createSignInState();
-    expect(state.nonceUsed("n1")).toBe(false);
-    expect(state.useNonce("n1")).toBe(true);
-    expect(state.nonceUsed("n1")).toBe(true);
-    expect(state.useNonce("n1")).toBe(false);
+    const request = { payer: "0xa", route: "/check", address: "0xb", chain: "base" };
+    await state.rememberPaid(request, { payer: "0xa", nonce: "0x1" });
+    now += rereadWindowSeconds * 1000;
+    expect(await state.recentPayment(request)).toEqual({ payer: "0xa", nonce: "0x1" });
+    now += 1;
+    expect(await state.recentPayment(request)).toBeUndefined();
   });
 });

@@ -7,48 +7,64 @@ export const rereadWindowSeconds = 600;
 export type PaidRequest = { payer: string; route: string; address: string; chain: string };
 
 /**
- * The sign-in state of one API process: which authorization paid for each recent request (so a
- * signed-in re-read finds its payment record by the records store's own key), and the sign-in
- * nonces already used (so a signed message is not replayed). Both forget after the re-read window.
+ * The sign-in state: which authorization paid for each recent request (so a signed-in re-read
+ * finds its payment record by the records store's own key), and the sign-in nonces already used
+ * (so a signed message is not replayed). A paid request is forgotten after the re-read window, a
+ * nonce once its message can no longer be valid. In memory for one process
+ * (createSignInState); shared by every replica of a fleet in Redis (createRedisSignInState).
+ * A shared state that cannot answer rejects: the caller refuses the sign-in (fails closed).
  */
 export type SignInState = {
-  rememberPaid(request: PaidRequest, payment: AuthorizationKey): void;
-  recentPayment(request: PaidRequest): AuthorizationKey | undefined;
-  nonceUsed(nonce: string): boolean;
-  /** Marks the nonce used; false when it already was (the message is a replay). */
-  useNonce(nonce: string): boolean;
+  rememberPaid(request: PaidRequest, payment: AuthorizationKey): Promise<void>;
+  recentPayment(request: PaidRequest): Promise<AuthorizationKey | undefined>;
+  nonceUsed(nonce: string): Promise<boolean>;
+  /**
+   * Marks the nonce used until `expiresAt` (ms since epoch: when its message stops being valid);
+   * false when it already was (the message is a replay).
+   */
+  useNonce(nonce: string, expiresAt: number): Promise<boolean>;
 };
 
+/** The one key of a paid request: payer and address compare in any case. */
+export function paidRequestKey(request: PaidRequest): string {
+  return [
+    request.payer.toLowerCase(),
+    request.route,
+    request.address.toLowerCase(),
+    request.chain,
+  ].join("|");
+}
+
 /**
- * In memory, per process (the re-read window is short; a replica that does not know a payment
- * answers the usual 402 and `/receipts` still finds the report).
- * @example const state = createSignInState(); state.useNonce(payload.nonce);
+ * In memory, for one process: the default without REDIS_URL (a single API process).
+ * @example const state = createSignInState(); await state.useNonce(payload.nonce, expiresAt);
  */
 export function createSignInState(clock: () => number = Date.now): SignInState {
   const paid = new Map<string, { payment: AuthorizationKey; at: number }>();
   const nonces = new Map<string, number>();
   const windowMs = rereadWindowSeconds * 1000;
-  const keyOf = (r: PaidRequest) =>
-    [r.payer.toLowerCase(), r.route, r.address.toLowerCase(), r.chain].join("|");
   const prune = () => {
-    const oldest = clock() - windowMs;
-    for (const [key, entry] of paid) if (entry.at < oldest) paid.delete(key);
-    for (const [nonce, at] of nonces) if (at < oldest) nonces.delete(nonce);
+    const now = clock();
+    for (const [key, entry] of paid) if (entry.at < now - windowMs) paid.delete(key);
+    for (const [nonce, expiresAt] of nonces) if (expiresAt <= now) nonces.delete(nonce);
   };
   return {
-    rememberPaid(request, payment) {
+    async rememberPaid(request, payment) {
       prune();
-      paid.set(keyOf(request), { payment, at: clock() });
+      paid.set(paidRequestKey(request), { payment, at: clock() });
     },
-    recentPayment(request) {
-      const entry = paid.get(keyOf(request));
+    async recentPayment(request) {
+      const entry = paid.get(paidRequestKey(request));
       return entry && entry.at >= clock() - windowMs ? entry.payment : undefined;
     },
-    nonceUsed: (nonce) => nonces.has(nonce),
-    useNonce(nonce) {
+    async nonceUsed(nonce) {
+      const expiresAt = nonces.get(nonce);
+      return expiresAt !== undefined && expiresAt > clock();
+    },
+    async useNonce(nonce, expiresAt) {
       prune();
       if (nonces.has(nonce)) return false;
-      nonces.set(nonce, clock());
+      nonces.set(nonce, expiresAt);
       return true;
     },
   };

@@ -2,10 +2,12 @@ import { CheckRequestSchema } from "@presend/shared/api/report";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
+import { jsonError } from "../../http/jsonError";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
 import { settledReport } from "../resourceServer/paymentLedger";
 import { type PaidRequest, rereadWindowSeconds, type SignInState } from "./createSignInState";
+import { SignInUnavailable } from "./SignInUnavailable";
 import { signInHeader, verifySignIn } from "./verifySignIn";
 
 export type SignInRereadOptions = {
@@ -23,6 +25,9 @@ export type SignInRereadOptions = {
  * report, its settlement and receipt, nothing verified or charged again, and the sign-in's nonce
  * spent. Any other signed-in request goes on to the usual 402 (the sign-in grants nothing to
  * pay with). A paid 200 is remembered for later re-reads.
+ * When the sign-in state does not answer (the fleet's Redis is down) the sign-in is refused, never
+ * taken unchecked: a request that also carries a payment goes on and pays as usual; a sign-in
+ * alone gets 503 `sign_in_unavailable`, saying to pay or to use /receipts.
  * @example createRoute({ middleware: [guard, signedReport(sign), signInReread(opts), ledger, envelope, x402] })
  */
 export function signInReread(options: SignInRereadOptions): MiddlewareHandler<AppEnv> {
@@ -31,11 +36,24 @@ export function signInReread(options: SignInRereadOptions): MiddlewareHandler<Ap
     const header = c.req.header(signInHeader);
     if (header !== undefined) {
       c.req.raw.headers.delete(signInHeader);
-      const answer = await reread(c, header);
-      if (answer !== null) return answer;
+      try {
+        const answer = await reread(c, header);
+        if (answer !== null) return answer;
+      } catch (error) {
+        if (!(error instanceof SignInUnavailable)) throw error;
+        if (!c.req.raw.headers.has("payment-signature")) {
+          return jsonError(
+            c,
+            503,
+            "sign_in_unavailable",
+            "Signing in cannot be checked right now, so this signed message was not taken. Send the request without SIGN-IN-WITH-X to pay as usual, or fetch a report already paid for from /receipts with the payer's signature.",
+          );
+        }
+      }
     }
     await next();
-    await remember(c);
+    // A payment answered already stands: a failure to remember it only costs a later re-read.
+    await remember(c).catch(() => {});
   };
 
   async function reread(c: Context<AppEnv>, header: string): Promise<Response | null> {
@@ -45,7 +63,7 @@ export function signInReread(options: SignInRereadOptions): MiddlewareHandler<Ap
     });
     if (signedIn === null) return null;
     const request = await paidRequest(c, signedIn.payer);
-    const payment = request && options.state.recentPayment(request);
+    const payment = request && (await shared(() => options.state.recentPayment(request)));
     if (!payment) return null;
     const record = await options.records.byAuthorization(payment).catch(() => undefined);
     const fresh =
@@ -54,7 +72,10 @@ export function signInReread(options: SignInRereadOptions): MiddlewareHandler<Ap
       record.tx !== null &&
       record.route === c.req.path &&
       clock() - Date.parse(record.createdAt) <= rereadWindowSeconds * 1000;
-    if (!fresh || record.tx === null || !options.state.useNonce(signedIn.nonce)) return null;
+    if (!fresh || record.tx === null) return null;
+    if (!(await shared(() => options.state.useNonce(signedIn.nonce, signedIn.expiresAt)))) {
+      return null;
+    }
     return settledReport(c, record, record.tx, options);
   }
 
@@ -69,7 +90,7 @@ export function signInReread(options: SignInRereadOptions): MiddlewareHandler<Ap
     }
     const request = await paidRequest(c, authorization.payer);
     if (request) {
-      options.state.rememberPaid(request, {
+      await options.state.rememberPaid(request, {
         payer: authorization.payer,
         nonce: authorization.nonce,
       });
@@ -81,4 +102,13 @@ async function paidRequest(c: Context<AppEnv>, payer: string): Promise<PaidReque
   const body = CheckRequestSchema.safeParse(await c.req.json().catch(() => null));
   if (!body.success) return null;
   return { payer, route: c.req.path, address: body.data.address.trim(), chain: body.data.chain };
+}
+
+/** A sign-in state call; its failure is the state being unavailable. */
+async function shared<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new SignInUnavailable({ cause: error });
+  }
 }

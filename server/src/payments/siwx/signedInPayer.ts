@@ -5,15 +5,21 @@ import { signInHeader, verifySignIn } from "./verifySignIn";
 
 /**
  * For `/receipts`: whether the request is signed in (Sign-In-With-X) by the record's payer. The
- * sign-in's nonce is spent when it is: one signed message reads one receipt.
+ * sign-in's nonce is spent when it is: one signed message reads one receipt. When the sign-in
+ * state does not answer the sign-in is refused (false: the route's 403 names the signature
+ * parameter, which needs no state).
  * @example registerReceiptRoute(app, { records, signReport, signedIn: signedInPayer({ origin, state }) })
  */
 export function signedInPayer(options: { origin: string; state: SignInState }) {
   return async (c: Context, record: PaymentRecord): Promise<boolean> => {
-    const signedIn = await verifySignIn(c.req.header(signInHeader), options);
-    if (signedIn === null || signedIn.payer.toLowerCase() !== record.payer.toLowerCase()) {
+    try {
+      const signedIn = await verifySignIn(c.req.header(signInHeader), options);
+      if (signedIn === null || signedIn.payer.toLowerCase() !== record.payer.toLowerCase()) {
+        return false;
+      }
+      return await options.state.useNonce(signedIn.nonce, signedIn.expiresAt);
+    } catch {
       return false;
     }
-    return options.state.useNonce(signedIn.nonce);
   };
 }

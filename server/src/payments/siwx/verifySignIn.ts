@@ -5,17 +5,25 @@ import {
   verifySIWxSignature,
 } from "@x402/extensions/sign-in-with-x";
 import type { SignInState } from "./createSignInState";
+import { SignInUnavailable } from "./SignInUnavailable";
 
 /** The request header a signed-in client sends (base64 JSON, x402 v2). */
 export const signInHeader = SIGN_IN_WITH_X;
 
-/** A verified sign-in: the wallet, and the nonce to spend once the sign-in is used. */
-export type SignedIn = { payer: string; nonce: string };
+/** How long after its issuedAt a sign-in message is taken (the official validator's default). */
+export const signInMaxAgeMs = 5 * 60 * 1000;
+
+/**
+ * A verified sign-in: the wallet, the nonce to spend once the sign-in is used, and when the
+ * message stops being valid (ms since epoch): how long its nonce must be remembered.
+ */
+export type SignedIn = { payer: string; nonce: string; expiresAt: number };
 
 /**
  * Checks a SIGN-IN-WITH-X header with the official functions: the message is bound to presend's
  * public origin, fresh (issued within 5 minutes, not expired), its nonce not used before, and
- * signed by the wallet it names (EIP-191). null when any of it fails.
+ * signed by the wallet it names (EIP-191). null when any of it fails; rejects with
+ * SignInUnavailable when the nonce store cannot say whether the nonce was used.
  * @example const signedIn = await verifySignIn(c.req.header(signInHeader), { origin, state });
  */
 export async function verifySignIn(
@@ -23,16 +31,33 @@ export async function verifySignIn(
   options: { origin: string; state: SignInState },
 ): Promise<SignedIn | null> {
   if (header === undefined || header === "") return null;
+  let storeError: unknown;
   try {
     const payload = parseSIWxHeader(header);
     const validation = await validateSIWxMessage(payload, new URL(options.origin), {
-      checkNonce: (nonce) => !options.state.nonceUsed(nonce),
+      maxAge: signInMaxAgeMs,
+      checkNonce: async (nonce) => {
+        try {
+          return !(await options.state.nonceUsed(nonce));
+        } catch (error) {
+          storeError = error;
+          return false;
+        }
+      },
     });
+    if (storeError !== undefined) throw new SignInUnavailable({ cause: storeError });
     if (!validation.isValid) return null;
     const verification = await verifySIWxSignature(payload);
     if (!verification.isValid || verification.payer === undefined) return null;
-    return { payer: verification.payer, nonce: payload.nonce };
-  } catch {
+    const issuedAt = Date.parse(payload.issuedAt);
+    const expiration = payload.expirationTime ? Date.parse(payload.expirationTime) : Infinity;
+    return {
+      payer: verification.payer,
+      nonce: payload.nonce,
+      expiresAt: Math.min(issuedAt + signInMaxAgeMs, expiration),
+    };
+  } catch (error) {
+    if (error instanceof SignInUnavailable) throw error;
     return null;
   }
 }
