@@ -16,18 +16,18 @@ function differingPositions(checked: string, genuine: string): number[] {
 // difference reads without colour too.
 function MarkedAddress({ address, differs }: { address: string; differs: Set<number> }) {
   const hex = address.slice(2);
-  const parts: Array<{ text: string; marked: boolean }> = [];
+  const parts: Array<{ start: number; text: string; marked: boolean }> = [];
   for (let i = 0; i < hex.length; i++) {
     const marked = differs.has(i);
     const last = parts[parts.length - 1];
     if (last && last.marked === marked) last.text += hex[i];
-    else parts.push({ text: hex[i] ?? "", marked });
+    else parts.push({ start: i, text: hex[i] ?? "", marked });
   }
   return (
     <span className="mono">
       0x
-      {parts.map((part, index) => (
-        <Fragment key={`${index}-${part.text}`}>
+      {parts.map((part) => (
+        <Fragment key={part.start}>
           {part.marked ? <mark className="differs">{part.text}</mark> : part.text}
         </Fragment>
       ))}
