@@ -177,6 +177,7 @@ export function VerdictView({
             {headline}
           </span>
         </div>
+        {genuine && <LookalikeComparison checked={report.address} genuine={genuine} />}
         {reason && reason !== headline && (
           <div data-code={deciding?.code} data-testid="verdict-reason">
             {reason}
@@ -187,7 +188,6 @@ export function VerdictView({
           <span data-testid="verdict-next">{plainWords(verdict.next)}</span>
         </div>
       </div>
-      {genuine && <LookalikeComparison checked={report.address} genuine={genuine} />}
       {sender && (
         <div className="muted" data-testid="verdict-sender">
           {sender}

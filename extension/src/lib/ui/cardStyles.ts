@@ -58,6 +58,7 @@ tr.flags-line td { padding-top: 0; }
 .decision { border-radius: 8px; padding: var(--s2) var(--s3); margin: var(--s2) 0;
   border-left: 4px solid var(--strong); }
 .decision > * + * { margin-top: var(--s1); }
+.decision { overflow-wrap: anywhere; }
 .decision .pill { border: 1px solid var(--strong); }
 .decision-title { font-size: 17px; font-weight: 800; line-height: 1.25; }
 button.primary.danger { background: #b91c1c; border-color: #b91c1c; }
