@@ -9,6 +9,7 @@ import {
   waitForBadge,
 } from "../helpers/badge";
 import { pasteInto } from "../helpers/enterAddress";
+import { setExtensionSettings } from "../helpers/extensionStorage";
 import { balances } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
@@ -27,6 +28,7 @@ test("at 360 px, pasting a poisoning lookalike on the send form: the paid check 
   dapp,
   dappUrl,
   wallet,
+  serviceWorker,
 }) => {
   const victim = devnetAccounts.poisoningVictim.address;
   const genuine = devnetAccounts.genuineCounterparty.address;
@@ -36,6 +38,7 @@ test("at 360 px, pasting a poisoning lookalike on the send form: the paid check 
   // The victim pays with its own USDC, seeded in the demo world.
   expect(before.payer).toBeGreaterThanOrEqual(10_000n);
 
+  await setExtensionSettings(serviceWorker, { apiUrl: api.url, checkAsPayer: true });
   await dapp.setViewportSize({ width: 360, height: 640 });
   await dapp.goto(`${dappUrl}form.html?wallet=1`);
   await pasteInto(dapp, "#to", lookalike);

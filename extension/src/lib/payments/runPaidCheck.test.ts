@@ -35,6 +35,7 @@ async function setup(
     reject?: boolean;
     apiUrl?: string;
     dailyCapUnits?: number;
+    checkAsPayer?: boolean;
   } = {},
 ) {
   const api = await fakePaidApi({ payTo, report, now, ...options.api });
@@ -54,6 +55,7 @@ async function setup(
       apiUrl: options.apiUrl ?? "http://api.test",
       dailyCapUnits: options.dailyCapUnits ?? 1_000_000,
       disabledSites: [],
+      ...(options.checkAsPayer !== undefined && { checkAsPayer: options.checkAsPayer }),
     }),
     pinnedKeys,
     ledger,
@@ -132,6 +134,14 @@ describe("runPaidCheck", () => {
     expect(bodies[0]).toEqual({ address: payer.address, chain: "base" });
     const waiting = progress.mock.calls.find(([p]) => p.step === "waiting-wallet")?.[0];
     expect(waiting).not.toHaveProperty("from");
+  });
+
+  it("leaves the sender out when the person turned checking as the payer off", async () => {
+    const { deps } = await setup({ checkAsPayer: false });
+    const bodies = spyOnBodies(deps);
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome.type).toBe("report");
+    expect(bodies[0]).toEqual({ address, chain: "base" });
   });
 
   it("refuses without a signature request when the challenge does not match the attestation", async () => {

@@ -74,7 +74,7 @@ export async function runPaidCheck(
   request: PaidCheckRequest,
   deps: PaidCheckDeps,
 ): Promise<CheckOutcome> {
-  const { apiUrl, dailyCapUnits } = await deps.settings();
+  const { apiUrl, dailyCapUnits, checkAsPayer = true } = await deps.settings();
   const today = utcDay(deps.now());
   let ledgerBroken = false;
 
@@ -200,7 +200,7 @@ export async function runPaidCheck(
   try {
     payer = await deps.wallet.account();
     accountShared = true;
-    if (payer.toLowerCase() !== request.address.toLowerCase()) sender = payer;
+    if (checkAsPayer && payer.toLowerCase() !== request.address.toLowerCase()) sender = payer;
   } catch (cause) {
     const refusal = walletRefusal(cause, false);
     if (refusal) return refusal;
