@@ -125,8 +125,10 @@ export function Options() {
           checked={checkAsPayer}
           onChange={(e) => setCheckAsPayer(e.target.checked)}
         />
-        Check as a payment from my wallet: the paying account is sent with the check, so it reads
-        your own payment history (catches a lookalike of someone you paid).
+        <span style={{ flex: "1 1 0" }}>
+          Check as a payment from my wallet: the paying account is sent with the check, so it reads
+          your own payment history (catches a lookalike of someone you paid).
+        </span>
       </label>
       <div className="row">
         <button type="submit" className="primary">
