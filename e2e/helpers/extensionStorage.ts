@@ -39,9 +39,16 @@ export async function getExtensionStorage(serviceWorker: Worker, key: string): P
 /** The extension's settings (API URL, daily cap in USDC base units, disabled sites). */
 export async function setExtensionSettings(
   serviceWorker: Worker,
-  settings: { apiUrl: string; dailyCapUnits?: number; disabledSites?: string[] },
+  settings: {
+    apiUrl: string;
+    dailyCapUnits?: number;
+    disabledSites?: string[];
+    checkAsPayer?: boolean;
+  },
 ): Promise<void> {
+  // The sender is left out unless a test asks for it: the demo payer never paid the demo
+  // addresses, and "you have never paid this address" would make every verdict caution.
   await setExtensionStorage(serviceWorker, {
-    settings: { dailyCapUnits: 1_000_000, disabledSites: [], ...settings },
+    settings: { dailyCapUnits: 1_000_000, disabledSites: [], checkAsPayer: false, ...settings },
   });
 }

@@ -41,6 +41,7 @@ export function Options() {
   const [apiUrl, setApiUrl] = useState("");
   const [cap, setCap] = useState("");
   const [sites, setSites] = useState("");
+  const [checkAsPayer, setCheckAsPayer] = useState(true);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -48,6 +49,7 @@ export function Options() {
     setApiUrl(current.data.apiUrl);
     setCap((current.data.dailyCapUnits / 1_000_000).toFixed(2));
     setSites(current.data.disabledSites.join("\n"));
+    setCheckAsPayer(current.data.checkAsPayer ?? true);
   }, [current.data]);
 
   const save = useMutation({
@@ -62,6 +64,7 @@ export function Options() {
           .split(/\s+/)
           .map((s) => s.trim())
           .filter(Boolean),
+        checkAsPayer,
       });
     },
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
@@ -114,6 +117,18 @@ export function Options() {
           onChange={(e) => setSites(e.target.value)}
           style={{ width: "100%" }}
         />
+      </label>
+      <label className="row">
+        <input
+          type="checkbox"
+          name="checkAsPayer"
+          checked={checkAsPayer}
+          onChange={(e) => setCheckAsPayer(e.target.checked)}
+        />
+        <span style={{ flex: "1 1 0" }}>
+          Check as a payment from my wallet: the paying account is sent with the check, so it reads
+          your own payment history (catches a lookalike of someone you paid).
+        </span>
       </label>
       <div className="row">
         <button type="submit" className="primary">

@@ -40,6 +40,8 @@ export const ProgressSchema = z.discriminatedUnion("step", [
   /** The attested challenge: what will be paid and to whom, shown before the wallet asks. */
   z.object({
     step: z.literal("waiting-wallet"),
+    /** The paying account sent as the check's sender (absent when checking one's own address). */
+    from: AddressSchema.optional(),
     amount: z.string(),
     payTo: AddressSchema,
     keyFingerprint: z.string(),

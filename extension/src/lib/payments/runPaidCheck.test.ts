@@ -35,6 +35,7 @@ async function setup(
     reject?: boolean;
     apiUrl?: string;
     dailyCapUnits?: number;
+    checkAsPayer?: boolean;
   } = {},
 ) {
   const api = await fakePaidApi({ payTo, report, now, ...options.api });
@@ -54,6 +55,7 @@ async function setup(
       apiUrl: options.apiUrl ?? "http://api.test",
       dailyCapUnits: options.dailyCapUnits ?? 1_000_000,
       disabledSites: [],
+      ...(options.checkAsPayer !== undefined && { checkAsPayer: options.checkAsPayer }),
     }),
     pinnedKeys,
     ledger,
@@ -79,6 +81,17 @@ async function setup(
   };
 }
 
+// The JSON bodies the client posts, in order.
+function spyOnBodies(deps: PaidCheckDeps): unknown[] {
+  const bodies: unknown[] = [];
+  const inner = deps.fetch;
+  deps.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (typeof init?.body === "string") bodies.push(JSON.parse(init.body));
+    return inner(input, init);
+  }) as typeof fetch;
+  return bodies;
+}
+
 describe("runPaidCheck", () => {
   it("pays the attested challenge with an x402 payload signed by the page wallet", async () => {
     const { deps, requests, ledger, history, pinnedKeys } = await setup();
@@ -93,6 +106,42 @@ describe("runPaidCheck", () => {
     expect(ledger.value()).toEqual({ day: "2025-06-01", spentUnits: 10_000 });
     expect(history.value()[0]).toMatchObject({ address, level: "ok", amount: "10000", payTo });
     expect(pinnedKeys.value()["http://api.test"]?.fingerprint).toMatch(/^[\w-]{43}$/);
+  });
+
+  it("sends the paying account as the check's sender, and says so once the offer is verified", async () => {
+    const { deps, progress } = await setup();
+    const bodies = spyOnBodies(deps);
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome.type).toBe("report");
+    // The challenge and the paid request carry the same body: the sender is paid for as asked.
+    expect(bodies).toEqual([
+      { address, chain: "base", from: payer.address },
+      { address, chain: "base", from: payer.address },
+    ]);
+    expect(progress).toHaveBeenCalledWith(
+      expect.objectContaining({ step: "waiting-wallet", from: payer.address }),
+    );
+  });
+
+  it("checks one's own address without a sender (the API refuses from = address)", async () => {
+    const { deps, progress } = await setup();
+    const bodies = spyOnBodies(deps);
+    const outcome = await runPaidCheck(
+      { route: "check", address: payer.address, chain: "base" },
+      deps,
+    );
+    expect(outcome.type).toBe("report");
+    expect(bodies[0]).toEqual({ address: payer.address, chain: "base" });
+    const waiting = progress.mock.calls.find(([p]) => p.step === "waiting-wallet")?.[0];
+    expect(waiting).not.toHaveProperty("from");
+  });
+
+  it("leaves the sender out when the person turned checking as the payer off", async () => {
+    const { deps } = await setup({ checkAsPayer: false });
+    const bodies = spyOnBodies(deps);
+    const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps);
+    expect(outcome.type).toBe("report");
+    expect(bodies[0]).toEqual({ address, chain: "base" });
   });
 
   it("refuses without a signature request when the challenge does not match the attestation", async () => {

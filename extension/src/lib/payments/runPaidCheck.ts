@@ -74,7 +74,7 @@ export async function runPaidCheck(
   request: PaidCheckRequest,
   deps: PaidCheckDeps,
 ): Promise<CheckOutcome> {
-  const { apiUrl, dailyCapUnits } = await deps.settings();
+  const { apiUrl, dailyCapUnits, checkAsPayer = true } = await deps.settings();
   const today = utcDay(deps.now());
   let ledgerBroken = false;
 
@@ -135,10 +135,13 @@ export async function runPaidCheck(
       };
     },
   };
+  // Set once the paying account is known; one's own address is checked without a sender.
+  let sender: Address | undefined;
   const onEvent = (event: ClientEvent) => {
     if (event.type === "verified") {
       deps.progress({
         step: "waiting-wallet",
+        ...(sender !== undefined && { from: sender }),
         amount: event.amount,
         payTo: event.payTo,
         keyFingerprint: event.fingerprint,
@@ -191,6 +194,23 @@ export async function runPaidCheck(
   // A wallet not connected to the site asks the person to connect first: declining that is
   // not declining the payment.
   let accountShared = false;
+  // The paying account, through the same bridge call that pays (the page cannot name another):
+  // sent as the check's sender, so the report reads the person's own payments (poisoning).
+  let payer: Address;
+  try {
+    payer = await deps.wallet.account();
+    accountShared = true;
+    if (checkAsPayer && payer.toLowerCase() !== request.address.toLowerCase()) sender = payer;
+  } catch (cause) {
+    const refusal = walletRefusal(cause, false);
+    if (refusal) return refusal;
+    // Nothing was signed: the check stops here, uncharged.
+    return {
+      type: "failed",
+      message: "Your wallet did not share its account, so nothing was paid. Try again.",
+      charged: false,
+    };
+  }
   const client = createPresendClient({
     url: new URL(pinScope(apiUrl)).toString(),
     fetch: deps.fetch,
@@ -199,10 +219,8 @@ export async function runPaidCheck(
     onEvent,
     now: deps.now,
     signer: async () => {
-      const address = await deps.wallet.account();
-      accountShared = true;
       return {
-        address,
+        address: payer,
         signTypedData: async (typedData) => {
           const signature = await deps.wallet.signTypedData(typedData);
           await recordSent(typedData);
@@ -220,7 +238,7 @@ export async function runPaidCheck(
   });
 
   deps.progress({ step: "requesting" });
-  const input = { address: request.address, chain: request.chain };
+  const input = { address: request.address, chain: request.chain, ...(sender && { from: sender }) };
   const result: PaidResult<Report | DeepReport> =
     request.route === "deep" ? await client.deep(input) : await client.check(input);
 
@@ -253,25 +271,8 @@ export async function runPaidCheck(
         message: result.message,
       };
     case "not_charged": {
-      const cause = (
-        walkCauses(result.cause, (e) => e instanceof MessageError) as MessageError | null
-      )?.code;
-      if (cause === "cancelled") {
-        return { type: "rejected", message: "You cancelled before signing." };
-      }
-      if (cause === "rejected") {
-        const message = accountShared
-          ? "You declined the payment in your wallet."
-          : "You declined to connect your wallet to this site.";
-        return { type: "rejected", message };
-      }
-      if (cause === "no_wallet") {
-        return {
-          type: "refused",
-          code: "no_wallet",
-          message: "No wallet in this tab: open the dApp page with your wallet, then try again.",
-        };
-      }
+      const refusal = walletRefusal(result.cause, accountShared);
+      if (refusal) return refusal;
       if (result.status === 400) {
         return { type: "refused", code: "invalid_address", message: result.message };
       }
@@ -319,12 +320,35 @@ export async function runPaidCheck(
   }
 }
 
+// A wallet that said no (cancelled, declined, absent), in the words the card shows; null for
+// any other failure.
+function walletRefusal(error: unknown, accountShared: boolean): CheckOutcome | null {
+  const cause = (walkCauses(error, (e) => e instanceof MessageError) as MessageError | null)?.code;
+  if (cause === "cancelled") {
+    return { type: "rejected", message: "You cancelled before signing." };
+  }
+  if (cause === "rejected") {
+    const message = accountShared
+      ? "You declined the payment in your wallet."
+      : "You declined to connect your wallet to this site.";
+    return { type: "rejected", message };
+  }
+  if (cause === "no_wallet") {
+    return {
+      type: "refused",
+      code: "no_wallet",
+      message: "No wallet in this tab: open the dApp page with your wallet, then try again.",
+    };
+  }
+  return null;
+}
+
 // The client's refusals, in the fewer words the extension's UI distinguishes.
 function shown(code: RefusalCode): ShownRefusal {
   switch (code) {
     case "invalid_address":
       return code;
-    // The sender is refused under the address's words (the extension sends none yet).
+    // The sender is the paying account, never the checked address: refused as the address.
     case "invalid_from":
     case "from_equals_address":
       return "invalid_address";

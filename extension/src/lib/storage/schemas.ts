@@ -86,6 +86,11 @@ export const SettingsSchema = z.object({
   dailyCapUnits: z.number().int().nonnegative(),
   /** Hostnames where the badge stays off. */
   disabledSites: z.array(z.string()),
+  /**
+   * Paid checks name the paying account as the sender, so the report reads its own payments
+   * (address poisoning, first-time recipient). On unless turned off (absent: on).
+   */
+  checkAsPayer: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

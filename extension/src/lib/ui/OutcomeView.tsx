@@ -112,6 +112,11 @@ export function OutcomeView({
             millionths) to {progress.payTo}, the payee presend's signed price list names
             {progress.keyPinnedNow ? " (its signing key is remembered from now on)" : ""}.
           </div>
+          {progress.from && (
+            <div className="muted" data-testid="payment-sender">
+              {`Checked as a payment from ${progress.from.slice(0, 4)}…${progress.from.slice(-2)}, the account paying: your own payment history is read too.`}
+            </div>
+          )}
           {cancel}
         </div>
       );

@@ -2,6 +2,7 @@ import type { Balance, ChainFacts, DeepReport, Level, Report } from "@presend/sh
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { approximateAmount } from "@presend/shared/verdict/approximateAmount";
 import { type ReactNode, useState } from "react";
+import { LookalikeComparison } from "./LookalikeComparison";
 import { decisionWords, kindInWords, levelWords, plainWords } from "./words";
 
 function isDeep(report: Report | DeepReport): report is DeepReport {
@@ -19,6 +20,34 @@ function exact(balance: Balance | null | undefined): string | undefined {
 }
 
 type Flag = { text: string; level: string };
+
+// The chain a finding is about (the checked chain when it names none), from either report.
+function factsOn(
+  report: Report | DeepReport,
+  chain: ChainName | undefined,
+): ChainFacts | undefined {
+  if (chain === undefined || chain === report.chain.name) return report.chain;
+  return isDeep(report) ? report.others.find((facts) => facts.name === chain) : undefined;
+}
+
+// The genuine address an address-poisoning finding is about: the one the sender really paid that
+// the checked address imitates (most paid first).
+function poisonedGenuine(report: Report | DeepReport): string | null {
+  const finding = report.verdict.reasons.find((r) => r.code === "address_poisoning");
+  if (!finding) return null;
+  return factsOn(report, finding.chain)?.history?.sender?.lookalikes[0]?.address ?? null;
+}
+
+// Says whose payments the check read: the sender is the paying account the wallet gave.
+function senderWords(report: Report | DeepReport): string | null {
+  if (report.from === undefined) return null;
+  const from = `${report.from.slice(0, 4)}…${report.from.slice(-2)}`;
+  const name = chains[report.chain.name].label;
+  const read = report.chain.history?.status === "read" && report.chain.history.sender !== null;
+  return read
+    ? `Checked as a payment from ${from}: your own payment history on ${name} was read.`
+    : `Checked as a payment from ${from}: your own payment history on ${name} could not be read.`;
+}
 
 // The deep verdict's cross-chain flags, put on the chain rows they are about. The reasons list
 // already explains them in sentences; the table only marks where.
@@ -124,6 +153,8 @@ export function VerdictView({
   const quiet = (level: Level): string =>
     verdict.level !== "ok" && level === "ok" ? "neutral" : level;
   const flags = flagsByChain(report, quiet);
+  const genuine = poisonedGenuine(report);
+  const sender = senderWords(report);
   // The deciding finding is the headline; the lists hold the others, each once.
   const [first, ...rest] = verdict.reasons;
   const deciding = first && first.level === verdict.level ? first : null;
@@ -146,6 +177,7 @@ export function VerdictView({
             {headline}
           </span>
         </div>
+        {genuine && <LookalikeComparison checked={report.address} genuine={genuine} />}
         {reason && reason !== headline && (
           <div data-code={deciding?.code} data-testid="verdict-reason">
             {reason}
@@ -156,6 +188,11 @@ export function VerdictView({
           <span data-testid="verdict-next">{plainWords(verdict.next)}</span>
         </div>
       </div>
+      {sender && (
+        <div className="muted" data-testid="verdict-sender">
+          {sender}
+        </div>
+      )}
       {actions && <div className="row">{actions}</div>}
       {warnings.length > 0 && (
         <ul className="reasons" aria-label="Other findings">

@@ -7,6 +7,12 @@ export const cardStyles = `
 .brand { font-weight: 700; letter-spacing: .01em; }
 .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
   font-size: 12px; word-break: break-all; }
+.lookalike { border: 1px solid var(--strong, var(--line)); border-radius: 6px; padding: var(--s2);
+  background: #fff; color: var(--ink); }
+.lookalike > * + * { margin-top: var(--s1); }
+.lookalike .mono { font-size: 13px; }
+mark.differs { background: #fde68a; color: #111827; font-weight: 800; text-decoration: underline;
+  text-decoration-thickness: 2px; text-underline-offset: 2px; }
 .pill { display: inline-block; border-radius: 999px; padding: 1px var(--s2); font-weight: 600;
   font-size: 12px; white-space: nowrap; }
 .alert { border-radius: 6px; padding: var(--s2) var(--s3); margin: var(--s2) 0;
@@ -52,6 +58,7 @@ tr.flags-line td { padding-top: 0; }
 .decision { border-radius: 8px; padding: var(--s2) var(--s3); margin: var(--s2) 0;
   border-left: 4px solid var(--strong); }
 .decision > * + * { margin-top: var(--s1); }
+.decision { overflow-wrap: anywhere; }
 .decision .pill { border: 1px solid var(--strong); }
 .decision-title { font-size: 17px; font-weight: 800; line-height: 1.25; }
 button.primary.danger { background: #b91c1c; border-color: #b91c1c; }

@@ -1,0 +1,44 @@
+import { parseHTML } from "linkedom";
+import { h, render } from "preact";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Progress } from "../messaging/protocol";
+import { OutcomeView } from "./OutcomeView";
+
+// The card renders with Preact through preact/compat (the build's alias); so does this test.
+vi.mock("react", () => import("preact/compat"));
+vi.mock("react/jsx-runtime", () => import("preact/jsx-runtime"));
+vi.mock("react/jsx-dev-runtime", () => import("preact/jsx-runtime"));
+
+const waiting: Progress = {
+  step: "waiting-wallet",
+  amount: "10000",
+  payTo: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  keyFingerprint: "fingerprint",
+  keyPinnedNow: false,
+};
+
+function shown(progress: Progress) {
+  const { document, window } = parseHTML("<html><body><div id=root></div></body></html>");
+  vi.stubGlobal("document", document);
+  vi.stubGlobal("window", window);
+  const root = document.getElementById("root") as unknown as Element;
+  render(h(OutcomeView, { progress, outcome: null }), root);
+  return (id: string) => root.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("OutcomeView", () => {
+  it("names the paying account as the sender once the verified offer waits for the wallet", () => {
+    const text = shown({ ...waiting, from: "0x1234567890AbcdEF1234567890aBcdef12345678" });
+    expect(text("payment-sender")).toBe(
+      "Checked as a payment from 0x12…78, the account paying: your own payment history is read too.",
+    );
+  });
+
+  it("says nothing of a sender when the check is made without one", () => {
+    expect(shown(waiting)("payment-sender")).toBeNull();
+  });
+});
