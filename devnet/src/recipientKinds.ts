@@ -16,6 +16,10 @@ import { devnetAccounts } from "./devnetAccounts";
 export const entryPointV07Salt: Hex =
   "0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3";
 
+/** The salt Uniswap deployed Permit2 with through Nick's factory: it lands at 0x0000…8BA3. */
+export const permit2Salt: Hex =
+  "0x0000000000000000000000000000000000000000d3af2663da51c10215000000";
+
 const { recipientsDeployer, recipientsEthereumDeployer } = devnetAccounts;
 const deployed = (nonce: bigint) => getContractAddress({ from: recipientsDeployer.address, nonce });
 const deployedOnEthereum = (nonce: bigint) =>
@@ -63,6 +67,13 @@ export const recipientKinds = {
     from: create2Deployer,
     salt: entryPointV07Salt,
     bytecode: publishedArtifacts.EntryPointV07.bytecode,
+  }),
+  /** Uniswap's Permit2 from its published sources, through Nick's factory: its canonical address. */
+  permit2OnBase: getContractAddress({
+    opcode: "CREATE2",
+    from: create2Deployer,
+    salt: permit2Salt,
+    bytecode: publishedArtifacts.Permit2.bytecode,
   }),
   /** Keeps native deposits only from EOAs (msg.sender == tx.origin, no code at msg.sender). */
   eoaOnlyVaultOnBase: deployed(0n),

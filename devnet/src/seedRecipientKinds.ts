@@ -19,7 +19,7 @@ import { publishedArtifacts } from "./contracts/publishedArtifacts";
 import { create2Deployer, safeInitializer } from "./demoWorld";
 import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
-import { entryPointV07Salt, recipientKinds, safe130Safe } from "./recipientKinds";
+import { entryPointV07Salt, permit2Salt, recipientKinds, safe130Safe } from "./recipientKinds";
 
 const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
 const faucet = signer(devnetAccounts.faucet);
@@ -64,6 +64,20 @@ async function deployEntryPointV07(client: DevnetClient) {
   );
   const code = await client.getCode({ address: recipientKinds.entryPointV07OnBase });
   if (!code || code === "0x") throw new UpstreamError("EntryPoint v0.7 did not deploy");
+}
+
+/** Permit2 as Uniswap deployed it: the same creation code and salt through Nick's factory. */
+async function deployPermit2(client: DevnetClient) {
+  await client.confirm(
+    client.sendTransaction({
+      account: signer(funder),
+      to: create2Deployer,
+      data: concat([permit2Salt, publishedArtifacts.Permit2.bytecode]),
+      gas: 8_000_000n,
+    }),
+  );
+  const code = await client.getCode({ address: recipientKinds.permit2OnBase });
+  if (!code || code === "0x") throw new UpstreamError("Permit2 did not deploy");
 }
 
 /** One UserOperation through the EntryPoint v0.7: the account sends 0.001 ETH to the faucet. */
@@ -112,7 +126,7 @@ async function useModularAccount(client: DevnetClient, account: Address) {
 }
 
 /**
- * On base, beside the demo world (its own funder and keys): the EntryPoint v0.7, an onlyEOA
+ * On base, beside the demo world (its own funder and keys): the EntryPoint v0.7, Permit2, an onlyEOA
  * vault, a tx.origin gate, an ERC-7579 account used through the EntryPoint v0.7 and a fresh one,
  * an EOA holding only two ERC-20s presend does not read, an ERC-1155 collection, an upgradeable
  * ERC-20 behind an ERC-1967 proxy, a Uniswap V2 pair, WETH9 and a used Safe 1.3.0 L2.
@@ -124,6 +138,7 @@ export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<vo
   await send(client, funder, baseDeployer.address, "2");
   await send(client, funder, modularAccountOwner.address, "0.5");
   await deployEntryPointV07(client);
+  await deployPermit2(client);
   await deploy(client, artifacts.DemoEoaOnlyVault, recipientKinds.eoaOnlyVaultOnBase);
   await deploy(client, artifacts.DemoOriginGate, recipientKinds.originGateOnBase, [
     originGateCustomer.address,

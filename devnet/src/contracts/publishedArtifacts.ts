@@ -72,7 +72,9 @@ const optimism = "@eth-optimism/contracts-bedrock/forge-artifacts";
  * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3, UniswapV2Factory and
  * UniswapV2Pair from `@uniswap/v2-core` 1.0.1, WETH9 from `@uniswap/v2-periphery` 1.1.0-beta.0,
  * MetaMask's EIP7702StatelessDeleGator from `@metamask/delegation-abis` 2.0.0): the local world
- * deploys these bytes, so presend is tried on the real code, not on lookalikes.
+ * deploys these bytes, so presend is tried on the real code, not on lookalikes. Permit2 is published
+ * as sources only (in `@uniswap/v4-periphery` 1.0.3): Permit2.json is those sources compiled to
+ * the exact creation code behind its canonical address (compilePermit2.ts, checked by its test).
  * @example await client.deployContract({ abi: publishedArtifacts.Safe.abi, bytecode: publishedArtifacts.Safe.bytecode });
  */
 export const publishedArtifacts = {
@@ -97,6 +99,7 @@ export const publishedArtifacts = {
   UniswapV2Factory: loadWaffle("@uniswap/v2-core/build/UniswapV2Factory.json", "UniswapV2Factory"),
   UniswapV2Pair: loadWaffle("@uniswap/v2-core/build/UniswapV2Pair.json", "UniswapV2Pair"),
   WETH9: loadWaffle("@uniswap/v2-periphery/build/WETH9.json", "WETH9"),
+  Permit2: load("./Permit2.json"),
   // MetaMask publishes ABI and creation code as modules; the runtime code comes from a deployment.
   EIP7702StatelessDeleGator: {
     contractName: "EIP7702StatelessDeleGator",

@@ -9,7 +9,14 @@ import {
 import { sharedWorld } from "@presend/devnet/testing";
 import type { Level } from "@presend/shared/api/report";
 import { type ChainName, chainNames, multicall3Address } from "@presend/shared/chains/chains";
-import { type Address, encodeFunctionData, erc20Abi, parseAbi, parseEther } from "viem";
+import {
+  type Address,
+  domainSeparator,
+  encodeFunctionData,
+  erc20Abi,
+  parseAbi,
+  parseEther,
+} from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   buildFactsBatch,
@@ -31,7 +38,7 @@ type Row = {
   deep: Level;
   /** The deciding reason of the check (the deep one when `deepFrom` is set). */
   code: string;
-  /** Text the deciding reason's message or the headline must contain. */
+  /** Text the deciding reason's message, the headline or the next step must contain. */
   says: string;
   /** A deep check on this chain instead (the address has no code there). */
   deepFrom?: ChainName;
@@ -159,6 +166,15 @@ const rows: Row[] = [
     says: "ERC-20 token contract (WETH)",
     also: "protocol_contract",
   },
+  {
+    name: "Permit2 (its published sources compiled exactly, canonical address)",
+    address: recipientKinds.permit2OnBase,
+    chain: "base",
+    check: "danger",
+    deep: "danger",
+    code: "protocol_contract",
+    says: "Do not send: Permit2 cannot return funds to anyone",
+  },
   // Wrong before, right now.
   {
     name: "ERC-7579 account (Kernel's interface, entrypoint() in lower case) used through EntryPoint v0.7",
@@ -251,7 +267,7 @@ describe("recipients people really hit (real anvil chains, published artifacts)"
     const verdict = row.deepFrom ? deep.report.verdict : check.report.verdict;
     const [deciding] = verdict.reasons;
     expect(deciding?.code).toBe(row.code);
-    expect(`${verdict.headline} ${deciding?.message}`).toContain(row.says);
+    expect(`${verdict.headline} ${deciding?.message} ${verdict.next}`).toContain(row.says);
     const codes = verdict.reasons.map((reason) => reason.code);
     if (row.also) expect(codes).toContain(row.also);
     // A deposit address elsewhere is never graded as an arbitrary contract elsewhere.
@@ -351,6 +367,23 @@ describe("recipients people really hit (real anvil chains, published artifacts)"
     });
     expect(nonce).toBe(1n);
     expect(recipientKinds.entryPointV07OnBase).toBe("0x0000000071727De22E5E9d8BAf0edAc6f37da032");
+    // Permit2 runs at its canonical address, from its creation code's own constructor: its
+    // EIP-712 domain is built for this chain and this address.
+    expect(recipientKinds.permit2OnBase).toBe("0x000000000022D473030F116dDEE9F6B43aC78BA3");
+    const permit2Domain = await base.readContract({
+      address: recipientKinds.permit2OnBase,
+      abi: parseAbi(["function DOMAIN_SEPARATOR() view returns (bytes32)"]),
+      functionName: "DOMAIN_SEPARATOR",
+    });
+    expect(permit2Domain).toBe(
+      domainSeparator({
+        domain: {
+          name: "Permit2",
+          chainId: base.chain.id,
+          verifyingContract: recipientKinds.permit2OnBase,
+        },
+      }),
+    );
     const account = await reader.read(recipientKinds.usedModularAccountOnBase, "base");
     expect(account.entryPoint).toBe(recipientKinds.entryPointV07OnBase);
   });
