@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { InputError } from "@presend/shared/errors/InputError";
 import solc from "solc";
-import { z } from "zod";
+import { SolcOutputSchema } from "./solcOutputSchema";
 
 const contractsDir = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -56,28 +56,6 @@ export type CompiledContract = {
   bytecode: `0x${string}`;
   deployedBytecode: `0x${string}`;
 };
-
-const SolcOutputSchema = z.object({
-  errors: z.array(z.object({ severity: z.string(), formattedMessage: z.string() })).optional(),
-  contracts: z
-    .record(
-      z.string(),
-      z.record(
-        z.string(),
-        z.object({
-          abi: z.array(z.unknown()),
-          evm: z.object({
-            bytecode: z.object({ object: z.string() }),
-            deployedBytecode: z.object({
-              object: z.string(),
-              immutableReferences: z.record(z.string(), z.unknown()).optional(),
-            }),
-          }),
-        }),
-      ),
-    )
-    .optional(),
-});
 
 /**
  * Compiles every contract in this folder with the npm `solc` compiler and fixed settings, so the

@@ -4,7 +4,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { InputError } from "@presend/shared/errors/InputError";
 import type { Abi, Hex } from "viem";
-import { z } from "zod";
+import { SolcOutputSchema } from "./solcOutputSchema";
 
 const require = createRequire(import.meta.url);
 const contractsDir = dirname(fileURLToPath(import.meta.url));
@@ -28,25 +28,6 @@ function solidityFiles(dir: string): string[] {
     return entry.name.endsWith(".sol") ? [path] : [];
   });
 }
-
-const SolcOutputSchema = z.object({
-  errors: z.array(z.object({ severity: z.string(), formattedMessage: z.string() })).optional(),
-  contracts: z
-    .record(
-      z.string(),
-      z.record(
-        z.string(),
-        z.object({
-          abi: z.array(z.unknown()),
-          evm: z.object({
-            bytecode: z.object({ object: z.string() }),
-            deployedBytecode: z.object({ object: z.string() }),
-          }),
-        }),
-      ),
-    )
-    .optional(),
-});
 
 export type Permit2Artifact = {
   contractName: "Permit2";
