@@ -48,7 +48,14 @@ function replicas(options: { delayMs?: number; status?: number } = {}) {
       ttlMs: 60_000,
       sharedCache: createRedisFactsCache(client, { prefix }),
     });
-    return { reader, rpc: rpc.counter, close: () => client.disconnect() };
+    return {
+      reader,
+      rpc: rpc.counter,
+      // Replicas that are up: a fresh connection's first command can outlast the 1 s command
+      // timeout on a loaded machine, and a failed lookup reads upstream (as it should).
+      ready: () => client.ping(),
+      close: () => client.disconnect(),
+    };
   });
 }
 
@@ -71,6 +78,7 @@ describe("chain facts cache shared through Redis", () => {
   it("coalesces a miss on two replicas at once into one upstream request", async () => {
     const [a, b] = replicas({ delayMs: 150 });
     try {
+      await Promise.all([a?.ready(), b?.ready()]);
       const [first, second] = await Promise.all([
         a?.reader.read(alice, "base"),
         b?.reader.read(alice, "base"),
