@@ -1,5 +1,5 @@
 import { createMemoryPinStore } from "./PinStore";
-import { describePinStore } from "./pinStoreContract";
+import { describePinStore } from "./testing/pinStoreContract";
 
 describePinStore("memory", () => {
   const store = createMemoryPinStore();

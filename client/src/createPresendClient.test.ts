@@ -3,9 +3,9 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createPresendClient } from "./createPresendClient";
 import { exampleReport } from "./exampleReport";
-import { type FakePaidApiOptions, fakePaidApi } from "./fakePaidApi";
 import { createMemoryPinStore } from "./PinStore";
 import { createSessionSpendCap } from "./SpendCap";
+import { type FakePaidApiOptions, fakePaidApi } from "./testing/fakePaidApi";
 
 const now = new Date("2025-06-01T12:00:00Z");
 const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

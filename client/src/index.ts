@@ -9,7 +9,6 @@ export {
   type ChannelPaymentOptions,
   defaultDepositChecks,
 } from "./channels/createChannelPayer";
-export { baseNetwork, baseUsdc, checkRequirement, maxValiditySeconds } from "./checkRequirement";
 export {
   type CheckInput,
   createPresendClient,
@@ -27,4 +26,10 @@ export type {
   Settlement,
   ValidateResult,
 } from "./PresendResult";
+export {
+  baseNetwork,
+  baseUsdc,
+  checkRequirement,
+  maxValiditySeconds,
+} from "./policy/checkRequirement";
 export { createSessionSpendCap, type Reservation, type SpendCap } from "./SpendCap";

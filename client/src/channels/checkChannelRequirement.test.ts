@@ -1,6 +1,6 @@
 import type { PaymentRequirements } from "@x402/core/types";
 import { describe, expect, it } from "vitest";
-import { baseNetwork, baseUsdc } from "../checkRequirement";
+import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import { checkChannelRequirement } from "./checkChannelRequirement";
 
 const exact: PaymentRequirements = {

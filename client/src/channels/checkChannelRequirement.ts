@@ -1,7 +1,7 @@
 import { addressPattern } from "@presend/shared/address/addressPattern";
 import type { PaymentRequirements } from "@x402/core/types";
-import { baseNetwork, baseUsdc, maxValiditySeconds } from "../checkRequirement";
 import type { RefusalCode } from "../PresendResult";
+import { baseNetwork, baseUsdc, maxValiditySeconds } from "../policy/checkRequirement";
 
 /**
  * The longest timed withdrawal a client lets a channel hold its deposit for (the escrow allows

@@ -5,8 +5,8 @@ import { toClientEvmSigner } from "@x402/evm";
 import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { baseNetwork, baseUsdc } from "../checkRequirement";
 import type { PinRecord } from "../PinStore";
+import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import { createSessionSpendCap } from "../SpendCap";
 import { createChannelPayer } from "./createChannelPayer";
 

@@ -18,9 +18,9 @@ import {
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
-import { baseNetwork, baseUsdc } from "../checkRequirement";
 import type { PinRecord } from "../PinStore";
 import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
+import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import type { Reservation, SpendCap } from "../SpendCap";
 
 /** How a client pays over a batch-settlement channel when the server offers one. */

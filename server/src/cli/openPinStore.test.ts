@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describePinStore, samplePin } from "@presend/client/pinStoreContract";
+import { describePinStore, samplePin } from "@presend/client/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { configDir, openPinStore } from "./openPinStore";
 

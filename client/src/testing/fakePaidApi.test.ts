@@ -8,8 +8,8 @@ import { routePrices } from "@presend/shared/pricing/routePrices";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { baseNetwork, baseUsdc } from "./checkRequirement";
-import { exampleReport } from "./exampleReport";
+import { exampleReport } from "../exampleReport";
+import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import { fakePaidApi } from "./fakePaidApi";
 
 const now = new Date("2025-06-01T12:00:00Z");

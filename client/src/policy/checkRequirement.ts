@@ -1,7 +1,7 @@
 import { addressPattern } from "@presend/shared/address/addressPattern";
 import { chains } from "@presend/shared/chains/chains";
 import type { PaymentRequirements } from "@x402/core/types";
-import type { RefusalCode } from "./PresendResult";
+import type { RefusalCode } from "../PresendResult";
 
 /** presend is paid in USDC on Base, nothing else. */
 export const baseNetwork = chains.base.caip2;

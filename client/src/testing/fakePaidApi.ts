@@ -22,7 +22,7 @@ import {
 } from "@x402/extensions/payment-identifier";
 import { base64url, CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import { type Address, type Hex, verifyMessage } from "viem";
-import { baseNetwork, baseUsdc } from "./checkRequirement";
+import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 
 export type FakePaidApiOptions = {
   payTo: Address;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PinRecord, PinStore } from "./PinStore";
+import type { PinRecord, PinStore } from "../PinStore";
 
 /** A valid pin record for tests (a real P-256 public key). */
 export const samplePin: PinRecord = {

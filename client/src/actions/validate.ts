@@ -1,0 +1,37 @@
+import { ValidateResponseSchema } from "@presend/shared/api/validate";
+import { errorOf } from "../answers/errorOf";
+import type { PresendConfig } from "../createPresendConfig";
+import { describeCause } from "../outcomes";
+import type { ValidateResult } from "../PresendResult";
+
+/**
+ * The free checksum pre-check (GET /validate): the server's answer, or why there is none.
+ * @example const result = await validate(config, "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045");
+ */
+export async function validate(config: PresendConfig, address: string): Promise<ValidateResult> {
+  let response: Response;
+  try {
+    response = await config.send(`/validate?address=${encodeURIComponent(address)}`);
+  } catch (cause) {
+    return {
+      type: "failed",
+      status: null,
+      code: "unreachable",
+      message: `Cannot reach ${config.base}: ${describeCause(cause)}`,
+    };
+  }
+  if (response.status !== 200) {
+    const error = await errorOf(response);
+    return { type: "failed", status: response.status, ...error };
+  }
+  const parsed = ValidateResponseSchema.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) {
+    return {
+      type: "failed",
+      status: 200,
+      code: "malformed_answer",
+      message: "The server's answer is malformed.",
+    };
+  }
+  return { type: "validated", result: parsed.data };
+}

@@ -1,0 +1,152 @@
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import { x402Client, x402HTTPClient } from "@x402/core/client";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+  PAYMENT_IDENTIFIER,
+} from "@x402/extensions/payment-identifier";
+import type { Address, Hex } from "viem";
+import { classifyPaidAnswer } from "../answers/classifyPaidAnswer";
+import { readPaidReport } from "../answers/readPaidReport";
+import type { PresendConfig, PresendSigner } from "../createPresendConfig";
+import { describeCause, notCharged, refused } from "../outcomes";
+import type { PinRecord } from "../PinStore";
+import type { PaidOutcome, SentAuthorization } from "../PresendResult";
+import { baseNetwork } from "../policy/checkRequirement";
+import { recoverUnknownCharge } from "../recovery/recoverUnknownCharge";
+import { sendUntilPaymentIdAnswers } from "../recovery/sendUntilPaymentIdAnswers";
+import type { Reservation } from "../SpendCap";
+
+export type ExactPayment = {
+  route: "/check" | "/deep";
+  paymentRequired: PaymentRequired;
+  /** The one requirement the policy accepted: the only one offered to the signer. */
+  requirement: PaymentRequirements;
+  pin: PinRecord;
+  pinnedNow: boolean;
+  payer: Promise<PresendSigner>;
+  /** The caller's payment id; a new one when absent. */
+  paymentId: string | undefined;
+  /** Sends the paid request with these headers. */
+  post(headers: Record<string, string>): Promise<Response>;
+};
+
+/**
+ * Pays one check with x402's exact scheme (an EIP-3009 authorization signed by the official
+ * client, offered only the verified requirement): reserved in the spend cap before signing,
+ * counted as spent once sent, given back only when the answer proves nothing was charged. The
+ * report is read when the answer settled; otherwise it is fetched again through /receipts.
+ * `sent.paymentId` is set once a payment id went out with the payment.
+ * @example const outcome = await payExact<Report>(config, payment, sent);
+ */
+export async function payExact<R extends Report | DeepReport>(
+  config: PresendConfig,
+  payment: ExactPayment,
+  sent: { paymentId: string | null },
+): Promise<PaidOutcome<R>> {
+  const { requirement, paymentRequired } = payment;
+  // Sent only to a server that declares payment-identifier: one that does not would ignore it.
+  const paymentId =
+    paymentRequired.extensions?.[PAYMENT_IDENTIFIER] !== undefined
+      ? (payment.paymentId ?? generatePaymentId())
+      : null;
+  let reservation: Reservation | null = null;
+  if (config.spendCap) {
+    // The server charges a payment id once: a retry with it is the same payment to the cap.
+    const reserved = await config.spendCap.reserve(
+      BigInt(requirement.amount),
+      paymentId === null ? undefined : { key: `${config.origin} ${paymentId}` },
+    );
+    if (reserved.type === "refused") return refused("cap_reached", reserved.message);
+    reservation = reserved.reservation;
+  }
+  config.emit({
+    type: "verified",
+    amount: requirement.amount,
+    payTo: requirement.payTo as Address,
+    fingerprint: payment.pin.fingerprint,
+    pinnedNow: payment.pinnedNow,
+  });
+
+  // Sign with the official x402 client, offered only the requirement that was verified.
+  let payer: PresendSigner;
+  let payload: PaymentPayload;
+  const http = new x402HTTPClient(new x402Client());
+  try {
+    payer = await payment.payer;
+    const client = new x402Client().register(baseNetwork, new ExactEvmScheme(payer));
+    const extensions = { ...paymentRequired.extensions };
+    if (paymentId !== null) {
+      appendPaymentIdentifierToExtensions(extensions, paymentId);
+      sent.paymentId = paymentId;
+    }
+    payload = await new x402HTTPClient(client).createPaymentPayload({
+      ...paymentRequired,
+      extensions,
+      accepts: [requirement],
+    });
+  } catch (cause) {
+    await reservation?.release();
+    return {
+      ...notCharged("signing_failed", null, `Signing failed: ${describeCause(cause)}`),
+      cause,
+    };
+  }
+  const authorization = sentAuthorization(payload, payer, requirement);
+  const charge = { authorization, pin: payment.pin, payer, route: payment.route, requirement };
+
+  // Pay. From here on money may move: counted first, given back only on proof.
+  await reservation?.spend();
+  config.emit({ type: "paying" });
+  let answer: Response;
+  try {
+    const paymentHeaders = http.encodePaymentSignatureHeader(payload);
+    answer = await sendUntilPaymentIdAnswers(() => payment.post(paymentHeaders));
+  } catch (cause) {
+    return recoverUnknownCharge<R>(config, {
+      ...charge,
+      what: `The paid request failed before an answer arrived (${describeCause(cause)}).`,
+      settlement: null,
+    });
+  }
+  const classified = await classifyPaidAnswer(answer, requirement);
+  if (classified.type === "not_charged") {
+    await reservation?.release();
+    return notCharged(classified.code, classified.status, classified.message);
+  }
+  if (classified.settlement !== null) {
+    config.emit({ type: "settled", settlement: classified.settlement });
+  }
+  if (classified.type === "unknown") {
+    return recoverUnknownCharge<R>(config, {
+      ...charge,
+      what: classified.message,
+      settlement: classified.settlement,
+    });
+  }
+  const read = await readPaidReport<R>(answer, classified.settlement, payment.pin, payment.route);
+  if (read.type !== "unreadable") return read;
+  // Charged for sure; the stored copy may still be readable.
+  return recoverUnknownCharge<R>(config, {
+    ...charge,
+    what: `Paid (settlement ${classified.settlement.transaction}), but the report is unreadable.`,
+    settlement: classified.settlement,
+  });
+}
+
+/** What recovery needs of the authorization that was signed: payer, nonce, amount, payee. */
+function sentAuthorization(
+  payload: PaymentPayload,
+  payer: PresendSigner,
+  requirement: PaymentRequirements,
+): SentAuthorization {
+  const inner = payload.payload as { authorization?: { nonce?: string } };
+  return {
+    payer: payer.address,
+    nonce: (inner.authorization?.nonce ?? "0x") as Hex,
+    amount: requirement.amount,
+    payTo: requirement.payTo as Address,
+  };
+}

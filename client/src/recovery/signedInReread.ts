@@ -1,0 +1,48 @@
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { readPaidReport } from "../answers/readPaidReport";
+import { readSettlement } from "../answers/readSettlement";
+import type { PresendConfig } from "../createPresendConfig";
+import type { PinRecord } from "../PinStore";
+import type { PaidOutcome } from "../PresendResult";
+import { baseNetwork } from "../policy/checkRequirement";
+
+/**
+ * The report this wallet already paid for, asked for again signed in (no payment sent): null
+ * unless the server answers it with a settlement of this payer, a report signature and a
+ * receipt that all verify with the pinned key, so anything else goes on to the usual payment.
+ * @example const again = await signedInReread<Report>(config, { route, paymentRequired, requirement, pin, post });
+ */
+export async function signedInReread<R extends Report | DeepReport>(
+  config: PresendConfig,
+  request: {
+    route: "/check" | "/deep";
+    paymentRequired: PaymentRequired;
+    requirement: PaymentRequirements;
+    pin: PinRecord;
+    post(headers: Record<string, string>): Promise<Response>;
+  },
+): Promise<PaidOutcome<R> | null> {
+  try {
+    const payer = await config.signer();
+    if (payer === null) return null;
+    // Loaded only by callers that sign in: the extension's bundle does not carry it.
+    const { signInHeader, signInHeaderName } = await import("../signInHeader");
+    const header = await signInHeader(
+      request.paymentRequired,
+      baseNetwork,
+      payer,
+      `${config.base}${request.route}`,
+    );
+    if (header === null) return null;
+    const answer = await request.post({ [signInHeaderName]: header });
+    const settlement = readSettlement(answer, request.requirement);
+    if (answer.status !== 200 || settlement === null) return null;
+    if (settlement.payer.toLowerCase() !== payer.address.toLowerCase()) return null;
+    const read = await readPaidReport<R>(answer, settlement, request.pin, request.route);
+    if (read.type !== "report") return null;
+    return { ...read, recovered: true, signedIn: true };
+  } catch {
+    return null;
+  }
+}

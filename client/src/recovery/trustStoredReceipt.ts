@@ -1,0 +1,72 @@
+import { ReceiptSchema } from "@presend/shared/api/receipt";
+import {
+  type DeepReport,
+  DeepReportSchema,
+  type Report,
+  ReportSchema,
+} from "@presend/shared/api/report";
+import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
+import type { Address, Hex } from "viem";
+import type { PinRecord } from "../PinStore";
+import type { PaidOutcome, Settlement } from "../PresendResult";
+import type { ReceiptKey } from "./fetchStoredReceipt";
+
+/**
+ * A stored receipt from /receipts, trusted only when it is the payment asked for (the same
+ * transaction, or the same payer and nonce), for the route asked (when one is), and its report
+ * signature verifies with the pinned key. Null when it is malformed or another payment's; a
+ * signature that does not verify is "forged" (charged: the record says it settled).
+ * @example const outcome = await trustStoredReceipt<Report>(body, pin, "/check", { transaction });
+ */
+export async function trustStoredReceipt<R extends Report | DeepReport>(
+  body: unknown,
+  pin: PinRecord,
+  route: "/check" | "/deep" | null,
+  by: ReceiptKey,
+): Promise<Extract<PaidOutcome<R>, { type: "report" | "forged" }> | null> {
+  const parsed = ReceiptSchema.safeParse(body);
+  if (!parsed.success) return null;
+  const stored = parsed.data;
+  if (route !== null && stored.route !== route) return null;
+  const settlement: Settlement = {
+    transaction: stored.tx as Hex,
+    network: stored.network,
+    payer: stored.payer as Address,
+    amount: stored.amount,
+    payTo: stored.payTo as Address,
+  };
+  // The stored payment must be the one asked for: a server cannot answer with another.
+  const matches =
+    "transaction" in by
+      ? settlement.transaction.toLowerCase() === by.transaction.toLowerCase()
+      : stored.nonce.toLowerCase() === by.authorization.nonce.toLowerCase() &&
+        settlement.payer.toLowerCase() === by.authorization.payer.toLowerCase();
+  if (!matches) return null;
+  const verified = await verifyReportSignature({
+    signature: stored.signature,
+    report: stored.report,
+    settlement,
+    key: pin.jwk,
+  });
+  if (verified.type === "forged") {
+    return {
+      type: "forged",
+      charged: true,
+      settlement,
+      report: stored.report,
+      message: verified.message,
+    };
+  }
+  const schema = stored.route === "/deep" ? DeepReportSchema : ReportSchema;
+  const report = schema.safeParse(stored.report);
+  if (!report.success) return null;
+  return {
+    type: "report",
+    report: report.data as R,
+    settlement,
+    signature: "verified",
+    receipt: null,
+    recovered: true,
+    charged: true,
+  };
+}
