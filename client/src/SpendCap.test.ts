@@ -45,3 +45,22 @@ describe("createSessionSpendCap", () => {
     expect(cap.spent()).toBe(10_000n);
   });
 });
+
+describe("createSessionSpendCap: a refund of part of a payment", () => {
+  it("frees what came back, never more than the reservation holds, and only while it holds it", async () => {
+    const cap = createSessionSpendCap(100_000n);
+    const deposit = await cap.reserve(50_000n);
+    const check = await cap.reserve(10_000n);
+    if (deposit.type !== "reserved" || check.type !== "reserved") throw new Error("expected both");
+    await deposit.reservation.spend();
+    expect(await deposit.reservation.refund?.(20_000n)).toBe(20_000n);
+    expect(cap.spent()).toBe(40_000n);
+    // Asked for more than it still holds (30 000): only that comes back; the check stays held.
+    expect(await deposit.reservation.refund?.(90_000n)).toBe(30_000n);
+    expect(cap.spent()).toBe(10_000n);
+    expect(await deposit.reservation.refund?.(1n)).toBe(0n);
+    await check.reservation.release();
+    expect(await check.reservation.refund?.(10_000n)).toBe(0n);
+    expect(cap.spent()).toBe(0n);
+  });
+});

@@ -6,6 +6,12 @@ export type Reservation = {
   spend(): Promise<void>;
   /** Nothing was charged: free the amount (after spend(), a refund). */
   release(): Promise<void>;
+  /**
+   * Part of what was spent came back (a channel's unspent deposit refunded on chain): free up to
+   * `amount` of what this reservation holds, never more, and say how much was freed. Optional: a
+   * cap without it keeps the whole amount counted, which errs on the payer's side.
+   */
+  refund?(amount: bigint): Promise<bigint>;
 };
 
 /**
@@ -65,6 +71,13 @@ export function createSessionSpendCap(limit: bigint): SpendCap & { spent(): bigi
             if (entry.holders > 0) return;
             held -= entry.amount;
             payments.delete(key);
+          },
+          refund: async (amount) => {
+            if (released || amount <= 0n) return 0n;
+            const back = amount < entry.amount ? amount : entry.amount;
+            entry.amount -= back;
+            held -= back;
+            return back;
           },
         },
       };

@@ -18,10 +18,12 @@ import {
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
+import { describeCause, notCharged } from "../outcomes";
 import type { PinRecord } from "../PinStore";
 import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
 import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import type { Reservation, SpendCap } from "../SpendCap";
+import { createDepositLedger } from "./createDepositLedger";
 
 /** How a client pays over a batch-settlement channel when the server offers one. */
 export type ChannelPaymentOptions = {
@@ -94,6 +96,7 @@ export function createChannelPayer(options: {
     depositStrategy: () => depositFor,
   });
   const http = new x402HTTPClient(new x402Client().register(baseNetwork, scheme));
+  const deposits = createDepositLedger();
 
   return {
     async close(url, fetch) {
@@ -105,114 +108,134 @@ export function createChannelPayer(options: {
             message: `The refund was refused (${settled.errorReason ?? "no reason"}).`,
           };
         }
-        return {
-          type: "closed",
-          transaction: settled.transaction,
-          refunded: settled.amount ?? null,
-        };
+        // The facilitator's answer says what the refund sent back (read from the channel after
+        // it); without a readable amount nothing is credited to the cap.
+        const refunded = /^\d+$/.test(settled.amount ?? "") ? (settled.amount as string) : null;
+        await deposits.refunded(refunded === null ? 0n : BigInt(refunded));
+        return { type: "closed", transaction: settled.transaction, refunded };
       } catch (cause) {
-        return { type: "failed", message: `The refund failed: ${describe(cause)}` };
+        return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };
       }
     },
     async pay<R extends Report | DeepReport>(payment: ChannelPayment): Promise<PaidOutcome<R>> {
-      const { requirement } = payment;
-      const price = BigInt(requirement.amount);
-      depositFor = options.channel.deposit ?? defaultDepositChecks * price;
-      for (let attempt = 0; ; attempt++) {
-        // A new payment id per attempt: the record of a refused attempt is not the next one's.
-        const paymentId = generatePaymentId("chan_");
-        const extensions = { ...payment.paymentRequired.extensions };
-        if (extensions[PAYMENT_IDENTIFIER] === undefined) {
-          return refused("The server offers channels without x402 payment-identifier.");
+      const sent: { deposit: { reservation: Reservation; amount: bigint } | null } = {
+        deposit: null,
+      };
+      const outcome = await payAttempts<R>(payment, sent);
+      // Anything but proof of no charge: the check's price is spent, and a deposit sent with
+      // it is held in the cap until the channel's refund gives back what it did not use.
+      if (outcome.charged !== false) {
+        if (sent.deposit) deposits.deposited(sent.deposit.reservation, sent.deposit.amount);
+        deposits.charged(BigInt(payment.requirement.amount));
+      }
+      return outcome;
+    },
+  };
+
+  /** `sent.deposit` names the deposit of the last attempt once it is sent. */
+  async function payAttempts<R extends Report | DeepReport>(
+    payment: ChannelPayment,
+    sent: { deposit: { reservation: Reservation; amount: bigint } | null },
+  ): Promise<PaidOutcome<R>> {
+    const { requirement } = payment;
+    const price = BigInt(requirement.amount);
+    depositFor = options.channel.deposit ?? defaultDepositChecks * price;
+    for (let attempt = 0; ; attempt++) {
+      sent.deposit = null;
+      // A new payment id per attempt: the record of a refused attempt is not the next one's.
+      const paymentId = generatePaymentId("chan_");
+      const extensions = { ...payment.paymentRequired.extensions };
+      if (extensions[PAYMENT_IDENTIFIER] === undefined) {
+        return refused("The server offers channels without x402 payment-identifier.");
+      }
+      appendPaymentIdentifierToExtensions(extensions, paymentId);
+      let payload: PaymentPayload;
+      try {
+        payload = await http.createPaymentPayload({
+          ...payment.paymentRequired,
+          extensions,
+          accepts: [requirement],
+        });
+      } catch (cause) {
+        return notCharged("signing_failed", null, `Signing failed: ${describeCause(cause)}`);
+      }
+      const signed = channelOf(payload);
+      if (
+        signed === null ||
+        signed.receiver.toLowerCase() !== requirement.payTo.toLowerCase() ||
+        signed.token.toLowerCase() !== baseUsdc.toLowerCase()
+      ) {
+        return refused("The signed channel does not pay the attested payee in Base USDC.");
+      }
+      const authorization: SentAuthorization = {
+        payer: signed.payer,
+        nonce: channelReceiptNonce(signed.channelId, signed.cumulative, paymentId),
+        amount: requirement.amount,
+        payTo: requirement.payTo as Address,
+      };
+      let reservation: Reservation | null = null;
+      if (signed.deposit !== null && options.spendCap) {
+        // The whole deposit counts once it is sent: the server may keep what it claims of it.
+        const reserved = await options.spendCap.reserve(signed.deposit);
+        if (reserved.type === "refused") {
+          return {
+            type: "refused",
+            code: "cap_reached",
+            message: `${reserved.message} A channel deposit of ${signed.deposit} base units was asked; configure a smaller deposit.`,
+            charged: false,
+          };
         }
-        appendPaymentIdentifierToExtensions(extensions, paymentId);
-        let payload: PaymentPayload;
-        try {
-          payload = await http.createPaymentPayload({
-            ...payment.paymentRequired,
-            extensions,
-            accepts: [requirement],
-          });
-        } catch (cause) {
-          return notCharged("signing_failed", null, `Signing failed: ${describe(cause)}`);
-        }
-        const signed = channelOf(payload);
-        if (
-          signed === null ||
-          signed.receiver.toLowerCase() !== requirement.payTo.toLowerCase() ||
-          signed.token.toLowerCase() !== baseUsdc.toLowerCase()
-        ) {
-          return refused("The signed channel does not pay the attested payee in Base USDC.");
-        }
-        const authorization: SentAuthorization = {
-          payer: signed.payer,
-          nonce: channelReceiptNonce(signed.channelId, signed.cumulative, paymentId),
-          amount: requirement.amount,
-          payTo: requirement.payTo as Address,
-        };
-        let reservation: Reservation | null = null;
-        if (signed.deposit !== null && options.spendCap) {
-          // The whole deposit counts once it is sent: the server may keep what it claims of it.
-          const reserved = await options.spendCap.reserve(signed.deposit);
-          if (reserved.type === "refused") {
-            return {
-              type: "refused",
-              code: "cap_reached",
-              message: `${reserved.message} A channel deposit of ${signed.deposit} base units was asked; configure a smaller deposit.`,
-              charged: false,
-            };
-          }
-          reservation = reserved.reservation;
-          await reservation.spend();
-        }
-        options.emit({ type: "paying" });
-        let answer: Response;
-        try {
-          answer = await payment.post(http.encodePaymentSignatureHeader(payload));
-        } catch (cause) {
-          return unknownOutcome(
-            `The paid request failed before an answer arrived (${describe(cause)}).`,
-            authorization,
-          );
-        }
-        const result = await http
-          .processPaymentResult(payload, (name) => answer.headers.get(name), answer.status)
-          .catch(() => ({ recovered: false, settleResponse: undefined }));
-        if (answer.status === 200 && result.settleResponse?.success) {
-          return delivered(payment, answer, authorization);
-        }
-        if (answer.status === 402) {
-          // A deposit whose settlement was attempted may have reached the escrow (it stays the
-          // payer's there, refundable): not "nothing charged" unless the server refused it first.
-          if (signed.deposit !== null && answer.headers.get("payment-response") !== null) {
-            const moved = result.settleResponse?.transaction;
-            return unknownOutcome(
-              `The deposit's settlement was attempted${moved ? ` (${moved})` : ""} but the check was refused; whatever reached the channel stays refundable.`,
-              authorization,
-            );
-          }
-          await reservation?.release();
-          if (result.recovered && attempt === 0 && reasonOf(answer) === refusedByServer) continue;
-          return notCharged(
-            reasonOf(answer) ?? "payment_refused",
-            402,
-            `The server refused the channel payment (${reasonOf(answer) ?? "no reason"}); nothing was charged.`,
-          );
-        }
-        if (
-          (answer.status >= 400 && answer.status < 500 && answer.status !== 409) ||
-          (answer.status === 503 && notChargedUnavailable.has((await errorCodeOf(answer)) ?? ""))
-        ) {
-          await reservation?.release();
-          return notCharged(`http_${answer.status}`, answer.status, "The check was refused.");
-        }
+        reservation = reserved.reservation;
+        await reservation.spend();
+        sent.deposit = { reservation, amount: signed.deposit };
+      }
+      options.emit({ type: "paying" });
+      let answer: Response;
+      try {
+        answer = await payment.post(http.encodePaymentSignatureHeader(payload));
+      } catch (cause) {
         return unknownOutcome(
-          `The channel payment was answered with HTTP ${answer.status}.`,
+          `The paid request failed before an answer arrived (${describeCause(cause)}).`,
           authorization,
         );
       }
-    },
-  };
+      const result = await http
+        .processPaymentResult(payload, (name) => answer.headers.get(name), answer.status)
+        .catch(() => ({ recovered: false, settleResponse: undefined }));
+      if (answer.status === 200 && result.settleResponse?.success) {
+        return delivered(payment, answer, authorization);
+      }
+      if (answer.status === 402) {
+        // A deposit whose settlement was attempted may have reached the escrow (it stays the
+        // payer's there, refundable): not "nothing charged" unless the server refused it first.
+        if (signed.deposit !== null && answer.headers.get("payment-response") !== null) {
+          const moved = result.settleResponse?.transaction;
+          return unknownOutcome(
+            `The deposit's settlement was attempted${moved ? ` (${moved})` : ""} but the check was refused; whatever reached the channel stays refundable.`,
+            authorization,
+          );
+        }
+        await reservation?.release();
+        if (result.recovered && attempt === 0 && reasonOf(answer) === refusedByServer) continue;
+        return notCharged(
+          reasonOf(answer) ?? "payment_refused",
+          402,
+          `The server refused the channel payment (${reasonOf(answer) ?? "no reason"}); nothing was charged.`,
+        );
+      }
+      if (
+        (answer.status >= 400 && answer.status < 500 && answer.status !== 409) ||
+        (answer.status === 503 && notChargedUnavailable.has((await errorCodeOf(answer)) ?? ""))
+      ) {
+        await reservation?.release();
+        return notCharged(`http_${answer.status}`, answer.status, "The check was refused.");
+      }
+      return unknownOutcome(
+        `The channel payment was answered with HTTP ${answer.status}.`,
+        authorization,
+      );
+    }
+  }
 
   async function delivered<R extends Report | DeepReport>(
     payment: ChannelPayment,
@@ -334,10 +357,6 @@ function refused(message: string) {
   };
 }
 
-function notCharged(code: string, status: number | null, message: string) {
-  return { type: "not_charged" as const, code, status, message, charged: false as const };
-}
-
 function unknownOutcome(message: string, authorization: SentAuthorization) {
   return {
     type: "unrecovered" as const,
@@ -347,8 +366,4 @@ function unknownOutcome(message: string, authorization: SentAuthorization) {
     message: `${message} Charged: unknown.`,
     recover: `GET /receipts/${authorization.payer}/${authorization.nonce}?signature=<the payer's EIP-191 signature of "presend receipt ${authorization.nonce}"> answers the report if it was charged.`,
   };
-}
-
-function describe(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
 }

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createMemoryPinStore, createPresendClient, createSessionSpendCap } from "@presend/client";
 import { devnetAccounts, devnetClient, devnetPrivateKey } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { routePrices } from "@presend/shared/pricing/routePrices";
-import { privateKeyToAccount } from "viem/accounts";
+import { toClientEvmSigner } from "@x402/evm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 import { channelOptions } from "./channelOptions";
@@ -13,6 +15,8 @@ import { exitCodes, runCli } from "./runCli";
 // `presend check` with PRESEND_CHANNEL_DEPOSIT against the paid API offering channels, on a
 // payment lane of the shared world: the first run deposits, the later runs (each a new process's
 // worth of state: a new client) pay with vouchers signed by the session key the config dir keeps.
+// Then the client as the MCP server holds it (one process, a session spend cap): closing the
+// channel gives the cap back what the refund returned on chain.
 const { world, lane, fund } = sharedPaymentWorld();
 const payerKey = devnetPrivateKey(`lane-${lane.index}-cli-channel-payer`);
 const payer = privateKeyToAccount(payerKey);
@@ -80,6 +84,38 @@ describe("presend CLI paying over a channel", () => {
     await stack.reconcile();
     expect(await stack.records.count("pending")).toBe(0);
     expect(await stack.records.count("settled")).toBe(4);
+  });
+
+  it("a session's spend cap gets back exactly what the close refunded on chain", async () => {
+    const price = routePrices.check;
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-capped-payer`));
+    await fund(wallet.address, 10n * price);
+    const cap = createSessionSpendCap(10n * price);
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: wallet,
+      pinStore: createMemoryPinStore(),
+      spendCap: cap,
+      fetch: async (input, init) =>
+        stack.app.request(input instanceof Request ? input : new Request(input, init)),
+      channel: {
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        deposit: 5n * price,
+      },
+    });
+    for (let check = 0; check < 3; check += 1) {
+      expect(await client.check({ address: target })).toMatchObject({ type: "report" });
+    }
+    // The deposit is held whole while the channel is open.
+    expect(cap.spent()).toBe(5n * price);
+    const before = await stack.usdcBalance(wallet.address);
+    const closed = await client.closeChannel();
+    expect(closed).toMatchObject({ type: "closed", refunded: String(2n * price) });
+    const returned = (await stack.usdcBalance(wallet.address)) - before;
+    expect(returned).toBe(2n * price);
+    // What came back on chain is credited, no more: the cap holds the three checks.
+    expect(cap.spent()).toBe(5n * price - returned);
+    expect(cap.spent()).toBe(3n * price);
   });
 
   it("refuses a malformed deposit before paying anything", async () => {
