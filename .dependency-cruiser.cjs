@@ -53,6 +53,16 @@ module.exports = {
       to: { path: ours("client|devnet|server|snapshots|extension|e2e") },
     },
     {
+      name: "client-testing-entry-only-in-tests",
+      comment:
+        "@presend/client/testing (the stand-in API, the pin store contract) serves tests: production code never imports it, so no bundle carries it. The extension's payments tests reach it through one re-export.",
+      severity: "error",
+      from: {
+        pathNot: [tests, "^client/src/testing/", "^extension/src/lib/payments/fakePaidApi\\.ts$"],
+      },
+      to: { path: "^(node_modules/@presend/)?client/src/testing/" },
+    },
+    {
       name: "devnet-depends-only-on-shared",
       comment: "The local world knows nothing of the server that runs on it.",
       severity: "error",
