@@ -1,143 +1,53 @@
-import { routePrices } from "@presend/shared/pricing/routePrices";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createPresendClient } from "./createPresendClient";
-import { exampleReport } from "./exampleReport";
 import { createMemoryPinStore } from "./PinStore";
-import { createSessionSpendCap } from "./SpendCap";
-import { type FakePaidApiOptions, fakePaidApi } from "./testing/fakePaidApi";
 
-const now = new Date("2025-06-01T12:00:00Z");
-const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-const price = routePrices.check;
+const payerKey = `0x${"11".repeat(32)}` as const;
 
-async function paying(api: Partial<FakePaidApiOptions> = {}, cap = 10n * price) {
-  const server = await fakePaidApi({
-    payTo,
-    report: exampleReport({ address, checkedAt: now }),
-    now,
-    ...api,
-  });
-  const spendCap = createSessionSpendCap(cap);
-  const client = createPresendClient({
-    url: "http://api.test",
-    signer: privateKeyToAccount(generatePrivateKey()),
-    pinStore: createMemoryPinStore(),
-    spendCap,
-    fetch: server.fetch,
-    now: () => now,
-  });
-  return { server, spendCap, client };
-}
-
-describe("createPresendClient: what a failed settlement says about the charge", () => {
-  it("reports nothing charged when the 402's PAYMENT-RESPONSE says the settlement failed with no transaction, and frees the cap", async () => {
-    const { client, spendCap } = await paying({ afterPayment: "settlement_failed" });
-    const result = await client.check({ address });
-    expect(result).toMatchObject({
-      type: "not_charged",
-      code: "settlement_failed",
-      status: 402,
-      charged: false,
-    });
-    expect(result.type === "not_charged" && result.message).toMatch(/settlement_failed/);
-    expect(spendCap.spent()).toBe(0n);
-  });
-
-  it("keeps the charge unknown when the failed settlement names a transaction (settlement_pending may still land)", async () => {
-    const { client, spendCap } = await paying({
-      afterPayment: "settlement_pending",
-      receipts: "pending",
-    });
-    const result = await client.check({ address });
-    expect(result).toMatchObject({ type: "unrecovered", charged: "unknown" });
-    expect(spendCap.spent()).toBe(price);
-  });
-
-  it("keeps the charge unknown for a 402 whose PAYMENT-RESPONSE cannot be read", async () => {
-    const { server } = await paying({
-      afterPayment: "settlement_failed",
-      receipts: "pending",
-    });
-    const garbled: typeof fetch = async (input, init) => {
-      const answer = await server.fetch(input, init);
-      if (!answer.headers.has("payment-response")) return answer;
-      const headers = new Headers(answer.headers);
-      headers.set("PAYMENT-RESPONSE", "not base64 at all!");
-      return new Response(await answer.text(), { status: answer.status, headers });
-    };
-    const other = createPresendClient({
-      url: "http://api.test",
-      signer: privateKeyToAccount(generatePrivateKey()),
-      pinStore: createMemoryPinStore(),
-      fetch: garbled,
-      now: () => now,
-    });
-    expect(await other.check({ address })).toMatchObject({
-      type: "unrecovered",
-      charged: "unknown",
-    });
-  });
-});
-
-describe("createPresendClient: the spend cap counts each charged payment once", () => {
-  it("does not count a retry answered from the payment record (same payment id) as spent again", async () => {
-    const { client, spendCap, server } = await paying({}, 2n * price);
-    const first = await client.check({ address, paymentId: "retry-of-one-check-0001" });
-    const again = await client.check({ address, paymentId: "retry-of-one-check-0001" });
-    expect(first).toMatchObject({ type: "report", charged: true });
-    expect(again).toMatchObject({ type: "report", charged: true });
-    expect(again.type === "report" && again.settlement.transaction).toBe(
-      first.type === "report" && first.settlement.transaction,
-    );
-    expect(server.payments()).toBe(1);
-    expect(spendCap.spent()).toBe(price);
-    // The room left is one more check, not zero.
-    expect(await client.check({ address })).toMatchObject({ type: "report" });
-    expect(spendCap.spent()).toBe(2n * price);
-  });
-
-  it("counts two checks with their own payment ids twice", async () => {
-    const { client, spendCap, server } = await paying({}, 2n * price);
-    await client.check({ address, paymentId: "first-check-of-two-0001" });
-    await client.check({ address, paymentId: "second-check-of-two-001" });
-    expect(server.payments()).toBe(2);
-    expect(spendCap.spent()).toBe(2n * price);
-    expect(await client.check({ address })).toMatchObject({ type: "refused", code: "cap_reached" });
-  });
-});
-
-describe("createPresendClient: the sender (from)", () => {
-  const from = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
-
-  it("sends from in the check's body", async () => {
-    const { server } = await paying();
-    const bodies: unknown[] = [];
-    const spy = createPresendClient({
-      url: "http://api.test",
-      signer: privateKeyToAccount(generatePrivateKey()),
+// The client composes the actions over one config: each method reaches its own route, and none
+// follows a redirect. What each action decides is tested beside it (actions/).
+describe("createPresendClient", () => {
+  it("binds each method to its action and route", async () => {
+    const requests: Array<{ method: string; url: string; redirect: RequestRedirect | undefined }> =
+      [];
+    const client = createPresendClient({
+      url: "http://api.test/",
+      signer: privateKeyToAccount(payerKey),
       pinStore: createMemoryPinStore(),
       fetch: async (input, init) => {
-        if (typeof init?.body === "string") bodies.push(JSON.parse(init.body));
-        return server.fetch(input, init);
+        requests.push({
+          method: init?.method ?? "GET",
+          url: String(input),
+          redirect: init?.redirect,
+        });
+        return new Response(
+          JSON.stringify({ error: { code: "rate_limited", message: "Slow down." } }),
+          {
+            status: 429,
+          },
+        );
       },
-      now: () => now,
     });
-    expect(await spy.check({ address, chain: "base", from })).toMatchObject({ type: "report" });
-    expect(bodies[0]).toEqual({ address, chain: "base", from });
-  });
-
-  it.each([
-    ["a malformed from", "0x1234", "invalid_from"],
-    ["from equal to the address", address.toLowerCase(), "from_equals_address"],
-  ])("refuses %s before anything is signed, charged: no", async (_name, bad, code) => {
-    const { client, server } = await paying();
-    expect(await client.check({ address, from: bad })).toMatchObject({
-      type: "refused",
-      code,
-      charged: false,
+    expect(await client.validate(address)).toMatchObject({ type: "failed", code: "rate_limited" });
+    expect(await client.check({ address })).toMatchObject({ type: "not_charged", status: 429 });
+    expect(await client.deep({ address })).toMatchObject({ type: "not_charged", status: 429 });
+    expect(requests).toEqual([
+      { method: "GET", url: `http://api.test/validate?address=${address}`, redirect: "manual" },
+      { method: "POST", url: "http://api.test/check", redirect: "manual" },
+      { method: "POST", url: "http://api.test/deep", redirect: "manual" },
+    ]);
+    // No key pinned yet: a receipt cannot be verified, so it is not asked for.
+    expect(await client.receipt(`0x${"ab".repeat(32)}`)).toMatchObject({
+      type: "receipt_unavailable",
+      code: "attestation_missing",
+      charged: "unknown",
     });
-    expect(server.payments()).toBe(0);
+    expect(await client.closeChannel()).toEqual({
+      type: "failed",
+      message: "No payment channel is configured.",
+    });
+    expect(requests).toHaveLength(3);
   });
 });

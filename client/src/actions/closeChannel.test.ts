@@ -1,0 +1,70 @@
+import { toClientEvmSigner } from "@x402/evm";
+import { privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { createPresendConfig, type PresendSigner } from "../createPresendConfig";
+import { createMemoryPinStore } from "../PinStore";
+import { closeChannel } from "./closeChannel";
+
+// The refund itself (what the chain sends back, what the spend cap gets back) runs against the
+// paid stack in server/src/cli/channelCli.test.ts; here, what closing says without a channel.
+const account = privateKeyToAccount(`0x${"33".repeat(32)}`);
+const channel = { voucherSigner: toClientEvmSigner(privateKeyToAccount(`0x${"44".repeat(32)}`)) };
+
+describe("closeChannel", () => {
+  it("fails without a channel or without a paying key, asking nothing", async () => {
+    let requests = 0;
+    const fetch = async () => {
+      requests += 1;
+      return new Response("{}");
+    };
+    const pinStore = createMemoryPinStore();
+    const noChannel = createPresendConfig({
+      url: "http://api.test",
+      pinStore,
+      signer: account,
+      fetch,
+    });
+    const noSigner = createPresendConfig({ url: "http://api.test", pinStore, channel, fetch });
+    for (const config of [noChannel, noSigner]) {
+      expect(await closeChannel(config)).toEqual({
+        type: "failed",
+        message: "No payment channel is configured.",
+      });
+    }
+    expect(requests).toBe(0);
+  });
+
+  it("says why when the wallet cannot be had, and asks it again next time", async () => {
+    let asked = 0;
+    const config = createPresendConfig({
+      url: "http://api.test",
+      pinStore: createMemoryPinStore(),
+      channel,
+      signer: async (): Promise<PresendSigner> => {
+        asked += 1;
+        throw new Error("the wallet is locked");
+      },
+    });
+    expect(await closeChannel(config)).toEqual({
+      type: "failed",
+      message: "No paying key: the wallet is locked",
+    });
+    await closeChannel(config);
+    expect(asked).toBe(2);
+  });
+
+  it("a refund the server cannot take is a failure, not a close", async () => {
+    const config = createPresendConfig({
+      url: "http://api.test",
+      pinStore: createMemoryPinStore(),
+      channel,
+      signer: account,
+      fetch: async () =>
+        Response.json({ error: { code: "not_found", message: "No." } }, { status: 404 }),
+    });
+    expect(await closeChannel(config)).toMatchObject({
+      type: "failed",
+      message: expect.stringMatching(/^The refund failed: /),
+    });
+  });
+});
