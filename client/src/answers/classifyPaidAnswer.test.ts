@@ -1,0 +1,142 @@
+import { encodePaymentResponseHeader } from "@x402/core/http";
+import type { PaymentRequirements } from "@x402/core/types";
+import { describe, expect, it } from "vitest";
+import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
+import { classifyPaidAnswer } from "./classifyPaidAnswer";
+
+const requirement: PaymentRequirements = {
+  scheme: "exact",
+  network: baseNetwork,
+  asset: baseUsdc,
+  amount: "10000",
+  payTo: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  maxTimeoutSeconds: 60,
+  extra: {},
+};
+const payer = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+const transaction = `0x${"ab".repeat(32)}`;
+
+const settledHeader = (fields: { success: boolean; transaction: string; errorReason?: string }) =>
+  encodePaymentResponseHeader({ network: baseNetwork, payer, ...fields });
+const error = (status: number, code: string, headers: Record<string, string> = {}) =>
+  Response.json({ error: { code, message: `${code} said the server.` } }, { status, headers });
+
+describe("classifyPaidAnswer: settled", () => {
+  it("a 200 naming a settlement is settled, with the payer and the terms paid", async () => {
+    const answer = new Response("{}", {
+      status: 200,
+      headers: { "PAYMENT-RESPONSE": settledHeader({ success: true, transaction }) },
+    });
+    expect(await classifyPaidAnswer(answer, requirement)).toEqual({
+      type: "settled",
+      settlement: {
+        transaction,
+        network: baseNetwork,
+        payer,
+        amount: "10000",
+        payTo: requirement.payTo,
+      },
+    });
+  });
+});
+
+describe("classifyPaidAnswer: not charged, only on proof", () => {
+  it.each([
+    ["a 402 refusing the payment before settling it", () => error(402, "payment_invalid")],
+    ["the server's own 400", () => error(400, "invalid_address")],
+    ["a payment id used with another body (409)", () => error(409, "payment_id_conflict")],
+    ["a payment id still being served (409)", () => error(409, "payment_id_in_flight")],
+    ["a 503 saying the chain was unreadable", () => error(503, "chain_unavailable")],
+    [
+      "a 503 saying the payment network was unreadable",
+      () => error(503, "payment_network_unavailable"),
+    ],
+  ])("%s", async (_name, answer) => {
+    expect(await classifyPaidAnswer(answer(), requirement)).toMatchObject({ type: "not_charged" });
+  });
+
+  it("a 402 whose settlement failed with no transaction sent names the reason code", async () => {
+    const answer = new Response("{}", {
+      status: 402,
+      headers: {
+        "PAYMENT-RESPONSE": settledHeader({
+          success: false,
+          transaction: "",
+          errorReason: "insufficient_funds",
+        }),
+      },
+    });
+    expect(await classifyPaidAnswer(answer, requirement)).toMatchObject({
+      type: "not_charged",
+      code: "settlement_failed",
+      status: 402,
+      message: expect.stringContaining("(insufficient_funds)"),
+    });
+  });
+
+  it("shows a short code only, never free text from upstream", async () => {
+    const answer = new Response("{}", {
+      status: 402,
+      headers: {
+        "PAYMENT-RESPONSE": settledHeader({
+          success: false,
+          transaction: "",
+          errorReason: "rpc https://key@node.example failed",
+        }),
+      },
+    });
+    const classified = await classifyPaidAnswer(answer, requirement);
+    expect(classified.type === "not_charged" && classified.message).toContain("(no reason code)");
+  });
+});
+
+describe("classifyPaidAnswer: unknown, whatever may follow a settlement", () => {
+  it.each([
+    ["a 500", () => error(500, "internal_error")],
+    ["a 502 settlement_unknown", () => error(502, "settlement_unknown")],
+    ["a proxy's 502 page", () => new Response("<html>Bad gateway</html>", { status: 502 })],
+    ["a 503 that promises nothing", () => error(503, "payment_record_unavailable")],
+    ["a 409 on the authorization (it may have paid)", () => error(409, "authorization_used")],
+    ["a 400 that is not the error contract", () => new Response("bad", { status: 400 })],
+    [
+      "a 402 whose settlement is still pending",
+      () =>
+        new Response("{}", {
+          status: 402,
+          headers: {
+            "PAYMENT-RESPONSE": settledHeader({
+              success: false,
+              transaction,
+              errorReason: "settlement_pending",
+            }),
+          },
+        }),
+    ],
+    [
+      "a 402 whose PAYMENT-RESPONSE cannot be read",
+      () => new Response("{}", { status: 402, headers: { "PAYMENT-RESPONSE": "not base64!" } }),
+    ],
+  ])("%s", async (_name, answer) => {
+    expect(await classifyPaidAnswer(answer(), requirement)).toMatchObject({
+      type: "unknown",
+      settlement: null,
+    });
+  });
+
+  it("a redirect is said to be one; a 500 naming a settlement is charged", async () => {
+    const redirect = new Response(null, { status: 302, headers: { location: "http://x" } });
+    expect(await classifyPaidAnswer(redirect, requirement)).toMatchObject({
+      type: "unknown",
+      message: "The paid request was answered with a redirect (not followed).",
+    });
+    const settledThenFailed = new Response("{}", {
+      status: 500,
+      headers: { "PAYMENT-RESPONSE": settledHeader({ success: true, transaction }) },
+    });
+    expect(await classifyPaidAnswer(settledThenFailed, requirement)).toMatchObject({
+      type: "unknown",
+      settlement: { transaction, payer },
+      message: "The paid request was answered with HTTP 500.",
+    });
+  });
+});
