@@ -38,7 +38,7 @@ export type ExactPayment = {
  * client, offered only the verified requirement): reserved in the spend cap before signing,
  * counted as spent once sent, given back only when the answer proves nothing was charged. The
  * report is read when the answer settled; otherwise it is fetched again through /receipts.
- * `sent.paymentId` is set once a payment id went out with the payment.
+ * `sent.paymentId` is set once a payment carrying a payment id is signed.
  * @example const outcome = await payExact<Report>(config, payment, sent);
  */
 export async function payExact<R extends Report | DeepReport>(
@@ -78,15 +78,14 @@ export async function payExact<R extends Report | DeepReport>(
     payer = await payment.payer;
     const client = new x402Client().register(baseNetwork, new ExactEvmScheme(payer));
     const extensions = { ...paymentRequired.extensions };
-    if (paymentId !== null) {
-      appendPaymentIdentifierToExtensions(extensions, paymentId);
-      sent.paymentId = paymentId;
-    }
+    if (paymentId !== null) appendPaymentIdentifierToExtensions(extensions, paymentId);
     payload = await new x402HTTPClient(client).createPaymentPayload({
       ...paymentRequired,
       extensions,
       accepts: [requirement],
     });
+    // Named only once signed: an id that went out with nothing is no payment to retry.
+    sent.paymentId = paymentId;
   } catch (cause) {
     await reservation?.release();
     return {

@@ -1,0 +1,55 @@
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
+import { describe, expect, it } from "vitest";
+import { paidOnce } from "../testing/paidOnce";
+import { trustStoredReceipt } from "./trustStoredReceipt";
+
+/** The stored receipt body as /receipts answers the payer. */
+async function storedReceipt(receipts?: "settled" | "forged") {
+  const paid = await paidOnce(receipts ? { receipts } : {});
+  const signature = await paid.payer.signMessage({ message: receiptMessage(paid.nonce) });
+  const answer = await paid.server.fetch(
+    `http://api.test/receipts/${paid.payer.address}/${paid.nonce}?signature=${signature}`,
+  );
+  return { ...paid, body: (await answer.json()) as Record<string, unknown> };
+}
+
+describe("trustStoredReceipt", () => {
+  it("trusts the payment asked for, its report signature verified", async () => {
+    const { body, pin, payer, nonce, server } = await storedReceipt();
+    const by = { authorization: { payer: payer.address, nonce, amount: "", payTo: payer.address } };
+    expect(await trustStoredReceipt(body, pin, "/check", by)).toMatchObject({
+      type: "report",
+      recovered: true,
+      receipt: null,
+      settlement: { transaction: server.transaction, payer: payer.address },
+    });
+    expect(
+      await trustStoredReceipt(body, pin, null, {
+        transaction: server.transaction as `0x${string}`,
+      }),
+    ).toMatchObject({ type: "report" });
+  });
+
+  it("takes no receipt of another payment, another route or another shape", async () => {
+    const { body, pin, payer, nonce } = await storedReceipt();
+    const by = { authorization: { payer: payer.address, nonce, amount: "", payTo: payer.address } };
+    const otherNonce = {
+      authorization: { ...by.authorization, nonce: `0x${"00".repeat(32)}` as const },
+    };
+    expect(await trustStoredReceipt(body, pin, "/check", otherNonce)).toBeNull();
+    expect(
+      await trustStoredReceipt(body, pin, "/check", { transaction: `0x${"cd".repeat(32)}` }),
+    ).toBeNull();
+    expect(await trustStoredReceipt(body, pin, "/deep", by)).toBeNull();
+    expect(await trustStoredReceipt({ ...body, tx: "not a hash" }, pin, "/check", by)).toBeNull();
+  });
+
+  it("calls a stored report that does not verify forged, charged", async () => {
+    const { body, pin, payer, nonce } = await storedReceipt("forged");
+    const by = { authorization: { payer: payer.address, nonce, amount: "", payTo: payer.address } };
+    expect(await trustStoredReceipt(body, pin, "/check", by)).toMatchObject({
+      type: "forged",
+      charged: true,
+    });
+  });
+});
