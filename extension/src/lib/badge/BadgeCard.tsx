@@ -284,7 +284,7 @@ export function BadgeCard(props: BadgeProps) {
             paidFor={paidFor}
           />
         )}
-        {assessment.payable && <ChannelBalanceLine balances={channels} />}
+        {assessment.payable && <ChannelBalanceLine balances={channels} inCard />}
         {assessment.payable && props.chainSource === "wallet" && !props.progress && !outcome && (
           <div className="muted">Chain preselected from your wallet.</div>
         )}

@@ -33,8 +33,17 @@ export function useChannelBalances(): ChannelBalance[] {
   return balances;
 }
 
-/** What is left in each open channel: checks pay from it without a wallet prompt. */
-export function ChannelBalanceLine({ balances }: { balances: ChannelBalance[] }) {
+/**
+ * What is left in each open channel: checks pay from it without a wallet prompt. The card says
+ * where to close it (the popup, which has the close control beside this line).
+ */
+export function ChannelBalanceLine({
+  balances,
+  inCard = false,
+}: {
+  balances: ChannelBalance[];
+  inCard?: boolean;
+}) {
   const open = balances.filter((balance) => channelLeft(balance) > 0n);
   if (open.length === 0) return null;
   return (
@@ -46,7 +55,7 @@ export function ChannelBalanceLine({ balances }: { balances: ChannelBalance[] })
           data-testid="channel-balance"
           data-left={String(channelLeft(balance))}
         >
-          {`Channel: ${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left. Checks pay from it without a wallet prompt; close it in presend's toolbar popup to get the rest back.`}
+          {`Channel: ${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left. Checks pay from it without a wallet prompt${inCard ? "; close it in presend's toolbar popup to get the rest back." : "."}`}
         </div>
       ))}
     </>
