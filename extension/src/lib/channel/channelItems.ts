@@ -12,11 +12,11 @@ import { type ChannelBalance, ChannelBalancesSchema, channelBalancesKey } from "
  * the extension's own pages and background only (Chrome's default access level, which presend
  * never widens: content scripts cannot read it) and is gone when the browser closes.
  */
-export const SessionKeySchema = z.object({
+export const ChannelSessionKeySchema = z.object({
   privateKey: z.string().regex(bytes32Pattern),
   address: AddressSchema,
 });
-export type SessionKey = z.infer<typeof SessionKeySchema>;
+export type ChannelSessionKey = z.infer<typeof ChannelSessionKeySchema>;
 
 const units = z.string().regex(/^\d+$/);
 
@@ -36,9 +36,9 @@ export const ChannelStatesSchema = z.record(
 );
 export type ChannelStates = z.infer<typeof ChannelStatesSchema>;
 
-export const sessionKey = validatedItem<SessionKey | null>(
+export const sessionKey = validatedItem<ChannelSessionKey | null>(
   storage.defineItem<unknown>("session:channelSessionKey", { fallback: null, version: 1 }),
-  SessionKeySchema.nullable(),
+  ChannelSessionKeySchema.nullable(),
   null,
 );
 

@@ -5,11 +5,11 @@ import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ValidatedItem } from "../storage/validatedItem";
 import type { ChannelBalance } from "./channelBalances";
-import type { ChannelStates, SessionKey } from "./channelItems";
+import type { ChannelSessionKey, ChannelStates } from "./channelItems";
 
 export type ChannelAccessDeps = {
   /** The session key, in session storage (content scripts cannot read it). */
-  sessionKey: ValidatedItem<SessionKey | null>;
+  sessionKey: ValidatedItem<ChannelSessionKey | null>;
   /** The client scheme's channel records, in session storage beside the key that signs for them. */
   states: ValidatedItem<ChannelStates>;
   /** What the card and the popup show of each channel (local storage, nothing that signs). */
@@ -48,9 +48,9 @@ export type ChannelAccess = {
  */
 export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
   let queue: Promise<unknown> = Promise.resolve();
-  let loading: Promise<SessionKey> | null = null;
+  let loading: Promise<ChannelSessionKey> | null = null;
 
-  const sessionKey = (): Promise<SessionKey> => {
+  const sessionKey = (): Promise<ChannelSessionKey> => {
     loading ??= (async () => {
       const kept = await deps.sessionKey.getValue();
       if (kept) return kept;
