@@ -8,7 +8,7 @@ import { createChannelAccess } from "./createChannelAccess";
 const now = new Date("2025-06-01T12:00:00Z");
 const payer = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const scope = { apiUrl: "http://api.test", payer } as const;
-const channelId = `0x${"ab".repeat(32)}`;
+const channelId = `0x${"ab".repeat(32)}` as const;
 const voucher = {
   domain: {
     name: "x402 Batch Settlement",
