@@ -215,3 +215,25 @@ test("a page cannot use the session key: no voucher without a click in the badge
   );
   expect(local).not.toContain((key?.privateKey ?? "none").slice(2));
 });
+
+test("the daily cap holds the deposit: one that does not fit is refused before the wallet is asked", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-cap"),
+  });
+  // $0.03 a day, a $0.05 deposit: a single check would fit, the deposit does not.
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url, dailyCapUnits: 30_000 });
+  const payerAtStart = await api.usdcOnBase(wallet.account.address);
+  const refused = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(refused.state).toBe("refused");
+  expect(refused.code).toBe("cap_reached");
+  expect(refused.text).toContain("A channel deposit of $0.05 was asked; lower it in the settings.");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart);
+});

@@ -50,6 +50,8 @@ export default defineBackground({
       balances: channelBalances,
       now: () => new Date(),
     });
+    // A browser restart emptied session storage: the channels it held can pay no more.
+    void channel.markEndedSessions().catch(() => undefined);
     const checks = createCheckService({
       messenger,
       extensionOrigin,

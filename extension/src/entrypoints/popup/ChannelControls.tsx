@@ -10,7 +10,10 @@ export function ChannelControls({ messenger }: { messenger: Messenger }) {
   const balances = useChannelBalances();
   const [closing, setClosing] = useState(false);
   const [result, setResult] = useState<ResponseOf<"channel.close"> | null>(null);
-  const left = balances.reduce((sum, balance) => sum + channelLeft(balance), 0n);
+  // Only a channel this browser session holds the key of can be closed from here.
+  const left = balances
+    .filter((balance) => !balance.sessionEnded)
+    .reduce((sum, balance) => sum + channelLeft(balance), 0n);
   const close = () => {
     setClosing(true);
     messenger

@@ -19,6 +19,10 @@ describe("readChannelBalances", () => {
     expect(readChannelBalances([{ ...balance, payer: "0x1234" }])).toEqual([]);
     expect(readChannelBalances([{ ...balance, channelId: "0xab" }])).toEqual([]);
     expect(readChannelBalances([balance, null])).toEqual([]);
+    expect(readChannelBalances([{ ...balance, sessionEnded: true }])).toEqual([
+      { ...balance, sessionEnded: true },
+    ]);
+    expect(readChannelBalances([{ ...balance, sessionEnded: "yes" }])).toEqual([]);
   });
 
   it("says what is left, never less than nothing", () => {

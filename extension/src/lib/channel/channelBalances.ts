@@ -17,6 +17,11 @@ export type ChannelBalance = {
   /** USDC base units the checks paid from it so far. */
   charged: string;
   updatedAt: string;
+  /**
+   * The browser session that held its key ended (the browser was closed): it can pay no more
+   * checks and cannot be closed from here; the server refunds it once idle.
+   */
+  sessionEnded?: true;
 };
 
 /** The storage key (local storage: the card in a page reads it). */
@@ -35,7 +40,8 @@ function isChannelBalance(value: unknown): value is ChannelBalance {
     text("payer", addressPattern) &&
     text("deposited", units) &&
     text("charged", units) &&
-    text("updatedAt")
+    text("updatedAt") &&
+    (v.sessionEnded === undefined || v.sessionEnded === true)
   );
 }
 

@@ -134,3 +134,17 @@ describe("createChannelAccess", () => {
     expect(await access.holds(channelId)).toBe(false);
   });
 });
+
+describe("createChannelAccess after the browser restarted", () => {
+  it("marks the balances of channels whose key and record ended with the last session", async () => {
+    const { access, balances, states } = setup();
+    const { storage } = await access.options(scope, 1n, () => undefined);
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
+    await access.markEndedSessions();
+    expect(balances.value()[0]?.sessionEnded).toBeUndefined();
+    // What a new browser session finds: the shown balance, no record, no key.
+    await states.setValue({});
+    await access.markEndedSessions();
+    expect(balances.value()[0]).toMatchObject({ channelId, sessionEnded: true });
+  });
+});

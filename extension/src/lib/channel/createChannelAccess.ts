@@ -38,6 +38,11 @@ export type ChannelAccess = {
   exclusive<T>(pay: () => Promise<T>): Promise<T>;
   /** Whether this browser session still holds the key and the record of `channelId`. */
   holds(channelId: string): Promise<boolean>;
+  /**
+   * Marks the balances of channels whose record this browser session does not hold (their key
+   * ended with an earlier session), so nobody is told they still pay for checks.
+   */
+  markEndedSessions(): Promise<void>;
 };
 
 /**
@@ -108,6 +113,17 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
       const run = queue.then(pay);
       queue = run.catch(() => undefined);
       return run;
+    },
+    async markEndedSessions() {
+      const states = await deps.states.getValue();
+      const key = await deps.sessionKey.getValue();
+      await deps.balances.update((list) =>
+        list.map((balance) =>
+          key !== null && states[balance.channelId] !== undefined
+            ? balance
+            : { ...balance, sessionEnded: true as const },
+        ),
+      );
     },
     async holds(channelId) {
       const key = await deps.sessionKey.getValue();

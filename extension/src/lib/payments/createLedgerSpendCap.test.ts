@@ -77,4 +77,15 @@ describe("createLedgerSpendCap", () => {
     expect((await cap.reserve(1n)).type).toBe("refused");
     expect(cap.ledgerBroken()).toBe(true);
   });
+
+  it("says whether an amount fits without holding it (asked before a deposit is signed)", async () => {
+    const { cap, pending } = setup(40_000);
+    expect(await cap.fits(60_000n)).toBeNull();
+    expect(await cap.fits(60_001n)).toMatch(/more than the \$0.06 left/);
+    expect(pending.total()).toBe(0n);
+    const held = await cap.reserve(30_000n);
+    expect(held.type).toBe("reserved");
+    // What is under way counts.
+    expect(await cap.fits(40_000n)).toMatch(/more than the \$0.03 left/);
+  });
 });

@@ -8,8 +8,13 @@ export const ledgerUnreadable =
   "The record of today's spending is unreadable, so the daily cap cannot be enforced. Reset it in the options to pay again.";
 
 export type LedgerSpendCap = SpendCap & {
-  /** The last reserve() found the ledger unreadable (its refusal is "ledger_unreadable"). */
+  /** The last reserve() or fits() found the ledger unreadable (its refusal is "ledger_unreadable"). */
   ledgerBroken(): boolean;
+  /**
+   * Whether `amount` fits now, without holding it: null, or the refusal's words. Asked before the
+   * wallet is asked for a channel deposit (the client reserves it after the signature).
+   */
+  fits(amount: bigint): Promise<string | null>;
 };
 
 /**
@@ -29,21 +34,30 @@ export function createLedgerSpendCap(options: {
   const { ledger, pending, today } = options;
   const cap = BigInt(options.dailyCapUnits);
   let broken = false;
+  // Today's spending in the ledger, or null when the ledger is unreadable.
+  const ledgerToday = async (): Promise<bigint | null> => {
+    try {
+      const current = await ledger.getValue();
+      return current.day === today ? BigInt(current.spentUnits) : 0n;
+    } catch {
+      // Reading an unreadable ledger as $0 would let anything that corrupts it lift the cap.
+      broken = true;
+      return null;
+    }
+  };
+  // Checks still under way count as spent: two started together cannot both fit. Called with
+  // no await between it and the hold that follows.
+  const refusal = (inLedger: bigint | null, amount: bigint): string | null => {
+    if (inLedger === null) return ledgerUnreadable;
+    const spent = inLedger + pending.total();
+    return spent + amount > cap ? capMessage(spent, cap, amount) : null;
+  };
   return {
     ledgerBroken: () => broken,
+    fits: async (amount) => refusal(await ledgerToday(), amount),
     async reserve(amount) {
-      let current: SpendLedger;
-      try {
-        current = await ledger.getValue();
-      } catch {
-        // Reading an unreadable ledger as $0 would let anything that corrupts it lift the cap.
-        broken = true;
-        return { type: "refused", message: ledgerUnreadable };
-      }
-      const spent = (current.day === today ? BigInt(current.spentUnits) : 0n) + pending.total();
-      if (spent + amount > cap) {
-        return { type: "refused", message: capMessage(spent, cap, amount) };
-      }
+      const refused = refusal(await ledgerToday(), amount);
+      if (refused !== null) return { type: "refused", message: refused };
       // Held from the cap check on (no await in between) until the ledger counts it.
       const release = pending.hold(amount);
       let counted = false;

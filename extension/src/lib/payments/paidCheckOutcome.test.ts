@@ -1,5 +1,6 @@
 import type { PaidResult, Settlement } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { describe, expect, it } from "vitest";
 import { MessageError } from "../messaging/MessageError";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
@@ -22,7 +23,9 @@ const settlement: Settlement = {
   payTo,
 };
 
-function setup(options: { ledgerBroken?: boolean; accountShared?: boolean } = {}) {
+function setup(
+  options: { ledgerBroken?: boolean; accountShared?: boolean; signingError?: unknown } = {},
+) {
   const history = memoryItem<HistoryEntry[]>([]);
   const recoveries = memoryItem<PendingRecovery[]>([]);
   const recovery = createPendingRecovery(
@@ -37,6 +40,7 @@ function setup(options: { ledgerBroken?: boolean; accountShared?: boolean } = {}
       historyLimit: 50,
       ledgerBroken: options.ledgerBroken ?? false,
       accountShared: options.accountShared ?? true,
+      ...(options.signingError !== undefined && { signingError: options.signingError }),
       now: () => now,
       randomId: () => "entry-1",
     });
@@ -166,6 +170,30 @@ describe("paidCheckOutcome", () => {
     expect(recoveries.value()[0]).toMatchObject({
       transaction: settlement.transaction,
       lastAttempt: { state: "forged" },
+    });
+  });
+
+  it("reads a failed deposit signature from the signer when the result carries no cause", async () => {
+    const failed = {
+      type: "not_charged",
+      code: "signing_failed",
+      status: null,
+      message: "Signing failed",
+      charged: false,
+      paymentId: null,
+    } as const;
+    const overCap = new PaymentError("Over the cap. A channel deposit of $0.05 was asked.", {
+      code: "cap_reached",
+    });
+    expect(await setup({ signingError: overCap }).outcome(failed)).toEqual({
+      type: "refused",
+      code: "cap_reached",
+      message: "Over the cap. A channel deposit of $0.05 was asked.",
+    });
+    const declined = new MessageError({ code: "rejected", message: "no" });
+    expect(await setup({ signingError: declined }).outcome(failed)).toEqual({
+      type: "rejected",
+      message: "You declined the payment in your wallet.",
     });
   });
 });

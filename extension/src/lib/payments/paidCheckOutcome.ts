@@ -1,6 +1,7 @@
 import type { PaidResult, RefusalCode } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { ChainName } from "@presend/shared/chains/chains";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { walkCauses } from "@presend/shared/errors/PresendError";
 import type { Address } from "viem";
 import { MessageError } from "../messaging/MessageError";
@@ -19,6 +20,8 @@ export type OutcomeContext = {
   ledgerBroken: boolean;
   /** The wallet had shared its account, so a "rejected" is a declined payment, not a connect. */
   accountShared: boolean;
+  /** Why the last signature failed, when the client's result does not carry it (a deposit). */
+  signingError?: unknown;
   now: () => Date;
   randomId: () => string;
 };
@@ -66,7 +69,19 @@ export async function paidCheckOutcome(
         message: result.message,
       };
     case "not_charged": {
-      const refusal = walletRefusal(result.cause, context.accountShared);
+      const cause = result.cause ?? context.signingError;
+      const overCap = walkCauses(
+        cause,
+        (e) => e instanceof PaymentError && e.code === "cap_reached",
+      ) as PaymentError<"cap_reached"> | null;
+      if (overCap) {
+        return {
+          type: "refused",
+          code: context.ledgerBroken ? "ledger_unreadable" : "cap_reached",
+          message: overCap.shortMessage,
+        };
+      }
+      const refusal = walletRefusal(cause, context.accountShared);
       if (refusal) return refusal;
       if (result.status === 400) {
         return { type: "refused", code: "invalid_address", message: result.message };

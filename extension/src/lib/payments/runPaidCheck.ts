@@ -20,6 +20,7 @@ import {
   type SpendLedger,
 } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
+import { formatUsdc } from "../ui/prices";
 import { createLedgerSpendCap } from "./createLedgerSpendCap";
 import { createPendingRecovery } from "./createPendingRecovery";
 import type { PendingSpend } from "./createPendingSpend";
@@ -124,6 +125,7 @@ export async function runPaidCheck(
   // A wallet not connected to the site asks the person to connect first: declining that is
   // not declining the payment.
   let accountShared = false;
+  let signingError: unknown;
   // The paying account, through the same bridge call that pays (the page cannot name another):
   // sent as the check's sender, so the report reads the person's own payments (poisoning).
   let payer: Address;
@@ -156,10 +158,27 @@ export async function runPaidCheck(
     signer: async () => ({
       address: payer,
       signTypedData: async (typedData) => {
-        askingWallet(typedData);
-        const signature = await deps.wallet.signTypedData(typedData);
-        await recovery.recordSigned(typedData);
-        return signature;
+        try {
+          if (typedData.primaryType === "ReceiveWithAuthorization") {
+            // The client reserves a deposit once it is signed: a deposit over the cap is
+            // refused here, before the wallet is asked for it.
+            const overCap = await spendCap.fits(BigInt(String(typedData.message.value)));
+            if (overCap !== null) {
+              throw new PaymentError(
+                `${overCap} A channel deposit of ${formatUsdc(String(typedData.message.value))} was asked; lower it in the settings.`,
+                { code: "cap_reached" },
+              );
+            }
+          }
+          askingWallet(typedData);
+          const signature = await deps.wallet.signTypedData(typedData);
+          await recovery.recordSigned(typedData);
+          return signature;
+        } catch (error) {
+          // The channel payer reports a failed signature without its cause: kept for the outcome.
+          signingError = error;
+          throw error;
+        }
       },
       // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
       // so the client's automatic recovery stops here and the pending recovery is kept.
@@ -183,6 +202,7 @@ export async function runPaidCheck(
     historyLimit: deps.historyLimit,
     ledgerBroken: spendCap.ledgerBroken(),
     accountShared,
+    signingError,
     now: deps.now,
     randomId: deps.randomId,
   });

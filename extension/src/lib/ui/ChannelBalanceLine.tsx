@@ -54,8 +54,11 @@ export function ChannelBalanceLine({
           className="muted"
           data-testid="channel-balance"
           data-left={String(channelLeft(balance))}
+          data-session-ended={balance.sessionEnded ? "true" : undefined}
         >
-          {`Channel: ${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left. Checks pay from it without a wallet prompt${inCard ? "; close it in presend's toolbar popup to get the rest back." : "."}`}
+          {balance.sessionEnded
+            ? `A channel from an earlier browser session holds ${formatUsdc(channelLeft(balance))}: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.`
+            : `Channel: ${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left. Checks pay from it without a wallet prompt${inCard ? "; close it in presend's toolbar popup to get the rest back." : "."}`}
         </div>
       ))}
     </>
