@@ -125,6 +125,8 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
   }
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
   expect(wallet.messageSignRequests()).toEqual([]);
+  // The wallet was only read (eth_accounts, eth_chainId): never asked to connect or switch.
+  expect(wallet.requestsOf("eth_requestAccounts")).toEqual([]);
   // Vouchers move nothing on chain: the payer's balance is where the deposit left it.
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
 

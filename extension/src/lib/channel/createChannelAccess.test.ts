@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { memoryItem } from "../storage/memoryItem";
 import type { ChannelBalance } from "./channelBalances";
 import type { ChannelSessionKey, ChannelStates } from "./channelItems";
-import { createChannelAccess } from "./createChannelAccess";
+import { createChannelAccess, endedChannelShownMs } from "./createChannelAccess";
 
 const now = new Date("2025-06-01T12:00:00Z");
 const payer = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
@@ -146,5 +146,20 @@ describe("createChannelAccess after the browser restarted", () => {
     await states.setValue({});
     await access.markEndedSessions();
     expect(balances.value()[0]).toMatchObject({ channelId, sessionEnded: true });
+  });
+
+  it("stops showing an ended channel once the server's idle refund has sent the rest back", async () => {
+    const { access, balances } = setup();
+    const shown = { channelId, apiUrl: "http://api.test", payer, deposited: "50000", charged: "0" };
+    await balances.setValue([
+      { ...shown, updatedAt: new Date(now.getTime() - endedChannelShownMs + 60_000).toISOString() },
+      {
+        ...shown,
+        channelId: `0x${"cd".repeat(32)}`,
+        updatedAt: new Date(now.getTime() - endedChannelShownMs).toISOString(),
+      },
+    ]);
+    await access.markEndedSessions();
+    expect(balances.value().map((b) => [b.channelId, b.sessionEnded])).toEqual([[channelId, true]]);
   });
 });

@@ -19,6 +19,9 @@ export type ChannelAccessDeps = {
   newKey?: () => Hex;
 };
 
+/** How long the balance of a channel from an ended browser session is still shown. */
+export const endedChannelShownMs = 2 * 24 * 3_600_000;
+
 /** Which channel: the API origin it pays and the wallet account that deposits into it. */
 export type ChannelScope = { apiUrl: string; payer: Address };
 
@@ -117,12 +120,19 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
     async markEndedSessions() {
       const states = await deps.states.getValue();
       const key = await deps.sessionKey.getValue();
+      const now = deps.now().getTime();
       await deps.balances.update((list) =>
-        list.map((balance) =>
-          key !== null && states[balance.channelId] !== undefined
-            ? balance
-            : { ...balance, sessionEnded: true as const },
-        ),
+        list
+          .map((balance) =>
+            key !== null && states[balance.channelId] !== undefined
+              ? balance
+              : { ...balance, sessionEnded: true as const },
+          )
+          // The server refunds an idle channel after a day: two days on, the rest is back.
+          .filter(
+            (balance) =>
+              !balance.sessionEnded || now - Date.parse(balance.updatedAt) < endedChannelShownMs,
+          ),
       );
     },
     async holds(channelId) {
