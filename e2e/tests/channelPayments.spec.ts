@@ -198,6 +198,13 @@ test("a page cannot use the session key: no voucher without a click in the badge
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
   expect(await api.usdcOnBase(payer)).toBe(payerAfterDeposit);
 
+  // A person's click still pays: one voucher, from the channel, with no wallet prompt.
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(await storedBalances(serviceWorker)).toMatchObject([
+    { channelId: opened?.channelId, charged: String(2n * price) },
+  ]);
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+
   // The background itself holds the key in session storage, and no stored item a page's
   // content script can read contains it.
   const key = (await serviceWorker.evaluate(async () => {
