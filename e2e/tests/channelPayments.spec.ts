@@ -225,8 +225,10 @@ test("a page cannot use the session key: no voucher without a click in the badge
   expect(local).not.toContain((key?.privateKey ?? "none").slice(2));
 });
 
-test("the daily cap holds the deposit: one that does not fit is refused before the wallet is asked", async ({
+test("the daily cap holds the deposit: one that does not fit is refused before the wallet is asked, a smaller one set in the options is paid", async ({
   api,
+  context,
+  extensionId,
   serviceWorker,
   dapp,
   wallet,
@@ -245,4 +247,19 @@ test("the daily cap holds the deposit: one that does not fit is refused before t
   expect(wallet.signRequests()).toEqual([]);
   expect(await storedBalances(serviceWorker)).toEqual([]);
   expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart);
+
+  // The deposit is a setting: $0.02 fits the cap, and is what the wallet signs.
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await options.getByLabel("Channel deposit (USD)").fill("0.02");
+  await options.getByRole("button", { name: "Save" }).click();
+  await expect(options.getByTestId("saved")).toBeVisible();
+  await options.close();
+  const paid = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(paid.level, JSON.stringify(paid.state)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(await storedBalances(serviceWorker)).toMatchObject([
+    { deposited: "20000", charged: String(price) },
+  ]);
+  expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart - 20_000n);
 });
