@@ -263,3 +263,62 @@ test("the daily cap holds the deposit: one that does not fit is refused before t
   ]);
   expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart - 20_000n);
 });
+
+test("a channel out of step with the server (a voucher's answer lost) pays nothing, and the next check opens a new one", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-out-of-step"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [opened] = await storedBalances(serviceWorker);
+  expect(opened).toMatchObject({ charged: String(2n * price) });
+  // The extension's record of the channel as it is after a voucher whose answer never came
+  // back: the server counted the second check, this browser did not.
+  await serviceWorker.evaluate(async (channelId) => {
+    const { chrome } = globalThis as unknown as {
+      chrome: {
+        storage: {
+          session: {
+            get(k: string): Promise<Record<string, Record<string, Record<string, string>>>>;
+            set(items: object): Promise<void>;
+          };
+        };
+      };
+    };
+    const states = (await chrome.storage.session.get("channelStates")).channelStates ?? {};
+    const record = states[channelId] ?? {};
+    record.chargedCumulativeAmount = "10000";
+    await chrome.storage.session.set({ channelStates: { ...states, [channelId]: record } });
+  }, opened?.channelId ?? "");
+
+  const refused = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(refused.state).toBe("failed");
+  expect(refused.text).toContain(
+    "Your payment channel was out of step with presend's server, so nothing was paid.",
+  );
+  expect(refused.text).toContain("Nothing was charged.");
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  const card = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
+  expect(card.byTestId["channel-balance"]).toContain("An earlier channel holds $0.03");
+  await screenshot(dapp, "channel-out-of-step");
+
+  // The next check opens a new channel: one more deposit signature, then it pays.
+  const again = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(again.level, JSON.stringify(again.state)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
+  const shown = await storedBalances(serviceWorker);
+  expect(shown).toHaveLength(2);
+  expect(shown[0]).toMatchObject({ deposited: String(deposit), charged: String(price) });
+  expect(shown[1]).toMatchObject({ channelId: opened?.channelId, sessionEnded: true });
+  // On chain: two deposits left the wallet; the old one's rest is the server's to refund.
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 2n * deposit);
+});

@@ -18,8 +18,9 @@ export type ChannelBalance = {
   charged: string;
   updatedAt: string;
   /**
-   * The browser session that held its key ended (the browser was closed): it can pay no more
-   * checks and cannot be closed from here; the server refunds it once idle.
+   * Its key is gone (the browser session that held it ended, or the channel fell out of step
+   * and was left for a new one): it pays no more checks and cannot be closed from here; the
+   * server refunds it once idle.
    */
   sessionEnded?: true;
 };

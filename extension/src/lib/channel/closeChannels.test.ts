@@ -53,7 +53,7 @@ describe("closeChannels", () => {
     expect(outcome).toEqual({
       type: "failed",
       message:
-        "The $0.03 left in a channel opened in an earlier browser session can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.",
+        "The $0.03 left in an earlier channel (its browser session ended, or it fell out of step with the server) can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.",
     });
     expect(requests).toEqual([]);
   });

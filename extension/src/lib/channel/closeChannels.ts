@@ -43,7 +43,7 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
     if (!(await deps.access.holds(balance.channelId))) {
       failed = true;
       messages.push(
-        `The ${formatUsdc(channelLeft(balance))} left in a channel opened in an earlier browser session can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.`,
+        `The ${formatUsdc(channelLeft(balance))} left in an earlier channel (its browser session ended, or it fell out of step with the server) can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.`,
       );
       continue;
     }

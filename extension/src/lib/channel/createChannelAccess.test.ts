@@ -163,3 +163,19 @@ describe("createChannelAccess after the browser restarted", () => {
     expect(balances.value().map((b) => [b.channelId, b.sessionEnded])).toEqual([[channelId, true]]);
   });
 });
+
+describe("createChannelAccess out of step with the server", () => {
+  it("starts over with a new key: the old channels pay no more and say so", async () => {
+    const { access, sessionKey, states, balances } = setup();
+    const first = await access.options(scope, 1n, () => undefined);
+    await first.storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
+    await access.startOver();
+    expect(sessionKey.value()).toBeNull();
+    expect(states.value()).toEqual({});
+    expect(balances.value()).toMatchObject([{ channelId, sessionEnded: true }]);
+    expect(await access.holds(channelId)).toBe(false);
+    const next = await access.options(scope, 1n, () => undefined);
+    expect(next.voucherSigner.address).not.toBe(first.voucherSigner.address);
+    expect(sessionKey.value()?.address).toBe(next.voucherSigner.address);
+  });
+});

@@ -46,6 +46,13 @@ export type ChannelAccess = {
    * ended with an earlier session), so nobody is told they still pay for checks.
    */
   markEndedSessions(): Promise<void>;
+  /**
+   * Leaves this session's channels for new ones: the server found the local record out of step
+   * (a voucher whose answer was lost), which the client cannot resynchronise without reading the
+   * chain. A new session key opens a new channel on the next check; the balances of the old ones
+   * say they pay no more, and the server refunds them once idle.
+   */
+  startOver(): Promise<void>;
 };
 
 /**
@@ -95,6 +102,25 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
     },
   });
 
+  const markEndedSessions = async (): Promise<void> => {
+    const states = await deps.states.getValue();
+    const key = await deps.sessionKey.getValue();
+    const now = deps.now().getTime();
+    await deps.balances.update((list) =>
+      list
+        .map((balance) =>
+          key !== null && states[balance.channelId] !== undefined
+            ? balance
+            : { ...balance, sessionEnded: true as const },
+        )
+        // The server refunds an idle channel after a day: two days on, the rest is back.
+        .filter(
+          (balance) =>
+            !balance.sessionEnded || now - Date.parse(balance.updatedAt) < endedChannelShownMs,
+        ),
+    );
+  };
+
   return {
     async options(scope, deposit, signVoucher) {
       const key = await sessionKey();
@@ -117,23 +143,12 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
       queue = run.catch(() => undefined);
       return run;
     },
-    async markEndedSessions() {
-      const states = await deps.states.getValue();
-      const key = await deps.sessionKey.getValue();
-      const now = deps.now().getTime();
-      await deps.balances.update((list) =>
-        list
-          .map((balance) =>
-            key !== null && states[balance.channelId] !== undefined
-              ? balance
-              : { ...balance, sessionEnded: true as const },
-          )
-          // The server refunds an idle channel after a day: two days on, the rest is back.
-          .filter(
-            (balance) =>
-              !balance.sessionEnded || now - Date.parse(balance.updatedAt) < endedChannelShownMs,
-          ),
-      );
+    markEndedSessions,
+    async startOver() {
+      loading = null;
+      await deps.sessionKey.setValue(null);
+      await deps.states.setValue({});
+      await markEndedSessions();
     },
     async holds(channelId) {
       const key = await deps.sessionKey.getValue();

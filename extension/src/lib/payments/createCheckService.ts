@@ -129,6 +129,7 @@ export function createCheckService(options: CheckServiceOptions) {
             }
           }),
         exclusive: access.exclusive,
+        startOver: access.startOver,
       };
       const release = options.keepAlive();
       try {

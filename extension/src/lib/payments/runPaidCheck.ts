@@ -48,6 +48,8 @@ export type PaidCheckChannel = {
   ): Promise<ChannelPaymentOptions>;
   /** Runs the payment when no other channel payment is under way (vouchers are cumulative). */
   exclusive<T>(pay: () => Promise<T>): Promise<T>;
+  /** Leaves the channels out of step with the server for new ones (see ChannelAccess). */
+  startOver(): Promise<void>;
 };
 
 export type PaidCheckDeps = {
@@ -195,7 +197,12 @@ export async function runPaidCheck(
   const pay = (): Promise<PaidResult<Report | DeepReport>> =>
     request.route === "deep" ? client.deep(input) : client.check(input);
   const result = channel && deps.channel ? await deps.channel.exclusive(pay) : await pay();
-  return paidCheckOutcome(result, {
+  // The server holds a later voucher than the channel's record here (an answer was lost): the
+  // client cannot resynchronise without reading the chain, so the next check opens a new one.
+  const outOfStep =
+    channel !== undefined && result.type === "not_charged" && outOfStepCodes.has(result.code);
+  if (outOfStep) await deps.channel?.startOver();
+  const outcome = await paidCheckOutcome(result, {
     request,
     recovery,
     history: deps.history,
@@ -206,4 +213,17 @@ export async function runPaidCheck(
     now: deps.now,
     randomId: deps.randomId,
   });
+  return outOfStep && outcome.type === "failed"
+    ? {
+        ...outcome,
+        message:
+          "Your payment channel was out of step with presend's server, so nothing was paid. Check again: a new channel opens with one deposit, and the rest of the old one comes back to your wallet after a day.",
+      }
+    : outcome;
 }
+
+/** The batch-settlement scheme's refusals of a voucher out of step with the server's record. */
+const outOfStepCodes = new Set([
+  "invalid_batch_settlement_evm_cumulative_amount_mismatch",
+  "invalid_batch_settlement_evm_cumulative_below_claimed",
+]);

@@ -57,7 +57,7 @@ export function ChannelBalanceLine({
           data-session-ended={balance.sessionEnded ? "true" : undefined}
         >
           {balance.sessionEnded
-            ? `A channel from an earlier browser session holds ${formatUsdc(channelLeft(balance))}: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.`
+            ? `An earlier channel holds ${formatUsdc(channelLeft(balance))}: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.`
             : `Channel: ${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left. Checks pay from it without a wallet prompt${inCard ? "; close it in presend's toolbar popup to get the rest back." : "."}`}
         </div>
       ))}
