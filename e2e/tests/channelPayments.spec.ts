@@ -322,3 +322,28 @@ test("a channel out of step with the server (a voucher's answer lost) pays nothi
   // On chain: two deposits left the wallet; the old one's rest is the server's to refund.
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 2n * deposit);
 });
+
+test("a channel offer to another payee is refused before the deposit is signed", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+  startProxy,
+}) => {
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-payee"),
+  });
+  const attacker = randomAddress();
+  const proxy = await startProxy(channels.url);
+  proxy.rewritePayTo = attacker;
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const payerAtStart = await api.usdcOnBase(wallet.account.address);
+  const refused = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(refused.state).toBe("refused");
+  expect(refused.code).toBe("attestation_mismatch");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart);
+  expect(await api.usdcOnBase(attacker)).toBe(0n);
+});
