@@ -1,8 +1,13 @@
 import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
+import { channelBalances, channelStates, sessionKey } from "../../lib/channel/channelItems";
+import { closeChannels } from "../../lib/channel/closeChannels";
+import { createChannelAccess } from "../../lib/channel/createChannelAccess";
 import { randomHex } from "../../lib/dom/randomHex";
+import { MessageError } from "../../lib/messaging/MessageError";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
 import { createCheckService } from "../../lib/payments/createCheckService";
+import { createPinStore } from "../../lib/payments/createPinStore";
 import { createSendQuota } from "../../lib/storage/createSendQuota";
 import {
   history,
@@ -37,10 +42,21 @@ export default defineBackground({
         }
       };
     };
+    const extensionOrigin = browser.runtime.getURL("/");
+    // The session key is made and used here only; session storage keeps it from content scripts.
+    const channel = createChannelAccess({
+      sessionKey,
+      states: channelStates,
+      balances: channelBalances,
+      now: () => new Date(),
+    });
+    // A browser restart emptied session storage: the channels it held can pay no more.
+    void channel.markEndedSessions().catch(() => undefined);
     const checks = createCheckService({
       messenger,
-      extensionOrigin: browser.runtime.getURL("/"),
+      extensionOrigin,
       keepAlive,
+      channel,
       checks: {
         fetch: (input, init) => fetch(input, init),
         settings: () => settings.getValue(),
@@ -58,6 +74,27 @@ export default defineBackground({
       "recovery.fetch": (request, sender) => checks.recover(request, sender),
       "wallet.status": ({ tabId }) =>
         messenger.sendToTab(tabId, "wallet.info", {}).catch(() => noWallet),
+      "channel.close": async (_request, sender) => {
+        // Only the extension's own pages (the popup) close a channel: never a tab's content script.
+        if (!sender.url?.startsWith(extensionOrigin)) {
+          throw new MessageError({
+            code: "not_allowed",
+            message: "Channels close from the popup.",
+          });
+        }
+        const release = keepAlive();
+        try {
+          return await closeChannels({
+            fetch: (input, init) => fetch(input, init),
+            settings: () => settings.getValue(),
+            pinStore: createPinStore(pinnedKeys),
+            balances: channelBalances,
+            access: channel,
+          });
+        } finally {
+          release();
+        }
+      },
       "options.open": async () => {
         await browser.runtime.openOptionsPage();
         return null;

@@ -5,6 +5,7 @@ import { utcDay } from "../../lib/payments/utcDay";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { noSpending, pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
 import { pinScope } from "../../lib/storage/pinScope";
+import { channelDepositDefault } from "../../lib/storage/schemas";
 import { formatUsdc } from "../../lib/ui/prices";
 
 /** Today's spend against the daily cap, in words and as a bar. */
@@ -40,6 +41,7 @@ export function Options() {
   const ledger = useStoredValue(spendLedger);
   const [apiUrl, setApiUrl] = useState("");
   const [cap, setCap] = useState("");
+  const [deposit, setDeposit] = useState("");
   const [sites, setSites] = useState("");
   const [checkAsPayer, setCheckAsPayer] = useState(true);
   const [error, setError] = useState<string | null>(null);
@@ -48,6 +50,9 @@ export function Options() {
     if (!current.data) return;
     setApiUrl(current.data.apiUrl);
     setCap((current.data.dailyCapUnits / 1_000_000).toFixed(2));
+    setDeposit(
+      ((current.data.channelDepositUnits ?? channelDepositDefault) / 1_000_000).toFixed(2),
+    );
     setSites(current.data.disabledSites.join("\n"));
     setCheckAsPayer(current.data.checkAsPayer ?? true);
   }, [current.data]);
@@ -57,6 +62,9 @@ export function Options() {
       const capUnits = Math.round(Number(cap) * 1_000_000);
       if (!Number.isFinite(capUnits) || capUnits < 0)
         throw new InputError("The cap must be a dollar amount.");
+      const depositUnits = Math.round(Number(deposit) * 1_000_000);
+      if (!Number.isFinite(depositUnits) || depositUnits < 0)
+        throw new InputError("The channel deposit must be a dollar amount.");
       await settings.setValue({
         apiUrl: new URL(apiUrl).toString().replace(/\/$/, ""),
         dailyCapUnits: capUnits,
@@ -65,6 +73,7 @@ export function Options() {
           .map((s) => s.trim())
           .filter(Boolean),
         checkAsPayer,
+        channelDepositUnits: depositUnits,
       });
     },
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
@@ -108,6 +117,21 @@ export function Options() {
           onChange={(e) => setCap(e.target.value)}
         />
       </label>
+      <label className="row">
+        Channel deposit (USD)
+        <input
+          name="channelDeposit"
+          inputMode="decimal"
+          value={deposit}
+          onChange={(e) => setDeposit(e.target.value)}
+        />
+      </label>
+      <div className="muted">
+        Where the server offers a payment channel, your wallet signs this deposit once and the next
+        checks pay from it without a prompt; it counts against the daily cap when sent, and what is
+        not spent comes back when you close the channel in the toolbar popup. 0 asks your wallet for
+        every check.
+      </div>
       <label>
         Sites where the badge is off (one hostname per line)
         <textarea

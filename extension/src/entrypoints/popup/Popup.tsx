@@ -21,6 +21,7 @@ import { OutcomeView } from "../../lib/ui/OutcomeView";
 import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
 import { VerdictView } from "../../lib/ui/VerdictView";
 import { levelWords } from "../../lib/ui/words";
+import { ChannelControls } from "./ChannelControls";
 import { PendingRecoveryItem } from "./PendingRecoveryItem";
 
 /** One paid check the popup started: what it was for, how it is going, how it ended. */
@@ -128,6 +129,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
             ? "No wallet in the active tab: open your dApp page to pay for checks."
             : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${middle(wallet.data.address)}` : ""}`}
       </div>
+      <ChannelControls messenger={messenger} />
       <div className="row">
         <input
           aria-label="Address"

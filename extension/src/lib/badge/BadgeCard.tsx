@@ -5,6 +5,7 @@ import { type LocalAssessment, specialAddressWarning } from "../address/assessLo
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
 import { ageInWords } from "../ui/ageInWords";
+import { ChannelBalanceLine, useChannelBalances } from "../ui/ChannelBalanceLine";
 import { isPaidFor } from "../ui/isPaidFor";
 import { OutcomeView } from "../ui/OutcomeView";
 import { PaidCheckControls } from "../ui/PaidCheckControls";
@@ -156,6 +157,7 @@ export function BadgeCard(props: BadgeProps) {
     if (outcome && body.current) body.current.scrollTop = 0;
   }, [outcome]);
   const dangerous = localDanger || report?.verdict.level === "danger";
+  const channels = useChannelBalances();
   const actions = (
     <>
       {dangerous && (
@@ -282,6 +284,7 @@ export function BadgeCard(props: BadgeProps) {
             paidFor={paidFor}
           />
         )}
+        {assessment.payable && <ChannelBalanceLine balances={channels} inCard />}
         {assessment.payable && props.chainSource === "wallet" && !props.progress && !outcome && (
           <div className="muted">Chain preselected from your wallet.</div>
         )}

@@ -46,6 +46,8 @@ export const ProgressSchema = z.discriminatedUnion("step", [
     payTo: AddressSchema,
     keyFingerprint: z.string(),
     keyPinnedNow: z.boolean(),
+    /** The wallet signs a deposit into a payment channel of this many base units, not one check. */
+    deposit: z.string().optional(),
   }),
   z.object({ step: z.literal("paying") }),
   z.object({ step: z.literal("checking") }),
@@ -154,6 +156,11 @@ export const protocol = {
   "recipient.sent": {
     request: z.object({ addresses: z.array(AddressSchema).min(1).max(10) }),
     response: z.null(),
+  },
+  /** popup → background: close the payment channels of the API in the settings (the rest goes back). */
+  "channel.close": {
+    request: z.object({}),
+    response: z.object({ type: z.enum(["closed", "failed", "none"]), message: z.string() }),
   },
   /** badge → background: open the options page (from an error that the settings can fix). */
   "options.open": { request: z.object({}), response: z.null() },

@@ -2,6 +2,9 @@ import type { TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { parseWithBigints } from "../bridge/jsonWithBigints";
+import type { ChannelBalance } from "../channel/channelBalances";
+import type { ChannelSessionKey } from "../channel/channelItems";
+import { type ChannelAccess, createChannelAccess } from "../channel/createChannelAccess";
 import { createMessenger, type MessageSender, type MessagingApi } from "../messaging/messenger";
 import type { CheckStart } from "../messaging/protocol";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
@@ -24,7 +27,11 @@ type Delivered = { tabId: number | null; frameId: number | null; type: string; d
 // The browser as the background sees it: the content script of any tab answers with the page
 // wallet (which signs with a real key), extension pages take progress messages.
 async function setup(
-  options: { dailyCapUnits?: number; afterPayment?: "report" | "unknown" } = {},
+  options: {
+    dailyCapUnits?: number;
+    afterPayment?: "report" | "unknown";
+    channel?: ChannelAccess;
+  } = {},
 ) {
   const delivered: Delivered[] = [];
   const answer = async ({ type, data }: { type: string; data: Record<string, unknown> }) => {
@@ -72,6 +79,7 @@ async function setup(
   const service = createCheckService({
     messenger: createMessenger(api),
     extensionOrigin,
+    ...(options.channel && { channel: options.channel }),
     keepAlive: () => {
       alive++;
       return () => {
@@ -217,5 +225,48 @@ describe("createCheckService", () => {
         { id: "presend-id", url: "https://x/" },
       ),
     ).rejects.toMatchObject({ code: "not_allowed" });
+  });
+
+  it("lets the session key sign one voucher per click, and pays exact where no channel is offered", async () => {
+    const access = createChannelAccess({
+      sessionKey: memoryItem<ChannelSessionKey | null>(null),
+      states: memoryItem({}),
+      balances: memoryItem<ChannelBalance[]>([]),
+      now: () => now,
+      newKey: () => `0x${"5".repeat(64)}`,
+    });
+    const handedOut: Awaited<ReturnType<ChannelAccess["options"]>>[] = [];
+    const spy: ChannelAccess = {
+      ...access,
+      options: async (...args) => {
+        const options = await access.options(...args);
+        handedOut.push(options);
+        return options;
+      },
+    };
+    const { service, walletCalls } = await setup({ channel: spy });
+    // The fake API offers exact only: the check is paid by the wallet as before.
+    expect((await service.start(request("c".repeat(16)), contentScript(7))).type).toBe("report");
+    expect(walletCalls().filter((d) => d.type === "wallet.sign")).toHaveLength(1);
+    await service.start(request("d".repeat(16)), contentScript(7));
+    expect(handedOut).toHaveLength(2);
+    const voucher = (maxClaimableAmount: bigint) => ({
+      domain: { name: "x402 Batch Settlement", version: "1", chainId: 8453 },
+      types: {
+        Voucher: [
+          { name: "channelId", type: "bytes32" },
+          { name: "maxClaimableAmount", type: "uint128" },
+        ],
+      },
+      primaryType: "Voucher",
+      message: { channelId: `0x${"ab".repeat(32)}`, maxClaimableAmount },
+    });
+    const [first, second] = handedOut.map((options) => options.voucherSigner);
+    // Each click's signer signs one voucher; a second one for the same click is refused.
+    await expect(first?.signTypedData(voucher(10_000n))).resolves.toMatch(/^0x/);
+    await expect(first?.signTypedData(voucher(20_000n))).rejects.toMatchObject({
+      code: "not_allowed",
+    });
+    await expect(second?.signTypedData(voucher(20_000n))).resolves.toMatch(/^0x/);
   });
 });

@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { stringifyWithBigints } from "../bridge/jsonWithBigints";
+import type { ChannelAccess } from "../channel/createChannelAccess";
 import { MessageError } from "../messaging/MessageError";
 import type { MessageSender, Messenger } from "../messaging/messenger";
 import type {
@@ -22,7 +23,9 @@ export type CheckServiceOptions = {
   /** Keeps the service worker alive while a person is deciding in their wallet. */
   keepAlive: () => () => void;
   /** What every check uses besides the clicking tab's wallet: the API, storage, the clock. */
-  checks: Omit<PaidCheckDeps, "wallet" | "progress" | "pending">;
+  checks: Omit<PaidCheckDeps, "wallet" | "progress" | "pending" | "channel">;
+  /** The background's payment channels (absent: every check is paid by its own signature). */
+  channel?: ChannelAccess;
 };
 
 /**
@@ -110,6 +113,24 @@ export function createCheckService(options: CheckServiceOptions) {
         sent.catch(() => undefined);
       };
       let signed = false;
+      // The session key signs at most one voucher per click: a check started by this click and
+      // nothing else (a replayed or second request of the same session was refused above).
+      let vouchers = 0;
+      const access = options.channel;
+      const channel = access && {
+        options: (scope: { apiUrl: string; payer: Address }, deposit: bigint) =>
+          access.options(scope, deposit, () => {
+            vouchers += 1;
+            if (vouchers > 1) {
+              throw new MessageError({
+                code: "not_allowed",
+                message: "Already paid for this check.",
+              });
+            }
+          }),
+        exclusive: access.exclusive,
+        startOver: access.startOver,
+      };
       const release = options.keepAlive();
       try {
         return await runPaidCheck(
@@ -118,6 +139,7 @@ export function createCheckService(options: CheckServiceOptions) {
             ...options.checks,
             pending,
             progress,
+            ...(channel && { channel }),
             wallet: {
               account: async () =>
                 (

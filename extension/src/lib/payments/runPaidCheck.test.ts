@@ -15,7 +15,7 @@ import type {
 import { StoredValueInvalidError } from "../storage/validatedItem";
 import { createPendingSpend } from "./createPendingSpend";
 import { type FakePaidApiOptions, fakePaidApi } from "./fakePaidApi";
-import { type PaidCheckDeps, runPaidCheck } from "./runPaidCheck";
+import { type PaidCheckChannel, type PaidCheckDeps, runPaidCheck } from "./runPaidCheck";
 
 const payer = privateKeyToAccount(
   "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
@@ -346,5 +346,53 @@ describe("runPaidCheck", () => {
       code: "invalid_address",
       message: "Wrong checksum.",
     });
+  });
+
+  it("asks for a channel with the deposit in the settings (none at 0), and pays exact where none is offered", async () => {
+    const asked: bigint[] = [];
+    let exclusive = 0;
+    const channel: PaidCheckChannel = {
+      options: async (scope, deposit) => {
+        expect(scope).toEqual({ apiUrl: "http://api.test", payer: payer.address });
+        asked.push(deposit);
+        return {
+          deposit,
+          voucherSigner: {
+            address: payer.address,
+            signTypedData: async () => {
+              throw new Error("no voucher without a channel offer");
+            },
+          },
+        };
+      },
+      exclusive: (pay) => {
+        exclusive += 1;
+        return pay();
+      },
+      startOver: async () => {
+        throw new Error("not out of step");
+      },
+    };
+    for (const channelDepositUnits of [20_000, undefined, 0]) {
+      const { deps, signTypedData, ledger } = await setup();
+      const settings = await deps.settings();
+      const outcome = await runPaidCheck(
+        { route: "check", address, chain: "base" },
+        {
+          ...deps,
+          channel,
+          settings: async () => ({
+            ...settings,
+            ...(channelDepositUnits !== undefined && { channelDepositUnits }),
+          }),
+        },
+      );
+      // The fake API offers exact only: one wallet signature, the check's price counted.
+      expect(outcome.type).toBe("report");
+      expect(signTypedData).toHaveBeenCalledTimes(1);
+      expect(ledger.value().spentUnits).toBe(10_000);
+    }
+    expect(asked).toEqual([20_000n, 50_000n]);
+    expect(exclusive).toBe(2);
   });
 });

@@ -1,30 +1,31 @@
 import {
+  type ChannelPaymentOptions,
   type ClientEvent,
   createPresendClient,
   type PaidResult,
-  type PinStore,
-  type RefusalCode,
-  type SpendCap,
 } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
-import { walkCauses } from "@presend/shared/errors/PresendError";
 import type { Address, Hex } from "viem";
-import { MessageError } from "../messaging/MessageError";
-import type { CheckOutcome, Progress, RefusalCode as ShownRefusal } from "../messaging/protocol";
+import type { CheckOutcome, Progress } from "../messaging/protocol";
 import { pinScope } from "../storage/pinScope";
-import type {
-  HistoryEntry,
-  PendingRecovery,
-  PinnedKeys,
-  Route,
-  Settings,
-  SpendLedger,
+import {
+  channelDepositDefault,
+  type HistoryEntry,
+  type PendingRecovery,
+  type PinnedKeys,
+  type Route,
+  type Settings,
+  type SpendLedger,
 } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
 import { formatUsdc } from "../ui/prices";
+import { createLedgerSpendCap } from "./createLedgerSpendCap";
+import { createPendingRecovery } from "./createPendingRecovery";
 import type { PendingSpend } from "./createPendingSpend";
+import { createPinStore } from "./createPinStore";
+import { paidCheckOutcome, walletRefusal } from "./paidCheckOutcome";
 import { utcDay } from "./utcDay";
 
 /** The page wallet as the background reaches it (through the content script and the bridge). */
@@ -36,6 +37,19 @@ export type RemoteWallet = {
     primaryType: string;
     message: Record<string, unknown>;
   }): Promise<Hex>;
+};
+
+/** How a check reaches a payment channel (see lib/channel/createChannelAccess). */
+export type PaidCheckChannel = {
+  /** The channel options for this API origin and paying account, with `deposit` for a new one. */
+  options(
+    scope: { apiUrl: string; payer: Address },
+    deposit: bigint,
+  ): Promise<ChannelPaymentOptions>;
+  /** Runs the payment when no other channel payment is under way (vouchers are cumulative). */
+  exclusive<T>(pay: () => Promise<T>): Promise<T>;
+  /** Leaves the channels out of step with the server for new ones (see ChannelAccess). */
+  startOver(): Promise<void>;
 };
 
 export type PaidCheckDeps = {
@@ -50,6 +64,8 @@ export type PaidCheckDeps = {
   /** Payments whose report has not arrived (written before a signed payment is sent). */
   recoveries: ValidatedItem<PendingRecovery[]>;
   wallet: RemoteWallet;
+  /** Pays over a batch-settlement channel when the server offers one (absent: exact only). */
+  channel?: PaidCheckChannel;
   progress: (progress: Progress) => void;
   now: () => Date;
   randomId: () => string;
@@ -57,143 +73,61 @@ export type PaidCheckDeps = {
 
 export type PaidCheckRequest = { route: Route; address: Address; chain: ChainName };
 
-/** Pending recoveries kept at most (the oldest beyond are dropped). */
-const recoveriesKept = 20;
-
-const ledgerUnreadable =
-  "The record of today's spending is unreadable, so the daily cap cannot be enforced. Reset it in the options to pay again.";
-
 /**
  * One paid check through the presend client (the same attested-payment policy as the CLI and
  * the MCP server): attestation, pinned key, signed offer, Base USDC, validity, the daily cap,
- * then the page wallet signs. The daily cap counts the payment once it is sent and refunds it
- * only when the answer proves nothing was charged.
+ * then the page wallet signs, an exact payment or a channel deposit; over an open channel the
+ * session key signs a voucher and the wallet is not asked. Its parts: the cap
+ * (createLedgerSpendCap), the pins (createPinStore), the pending recovery
+ * (createPendingRecovery) and the outcome (paidCheckOutcome).
  * @example const outcome = await runPaidCheck({ route: "check", address, chain: "base" }, deps)
  */
 export async function runPaidCheck(
   request: PaidCheckRequest,
   deps: PaidCheckDeps,
 ): Promise<CheckOutcome> {
-  const { apiUrl, dailyCapUnits, checkAsPayer = true } = await deps.settings();
-  const today = utcDay(deps.now());
-  let ledgerBroken = false;
-
-  // A key is trusted for the API origin it was first seen at (the client pins per origin too).
-  const pinStore: PinStore = {
-    get: async (origin) => (await deps.pinnedKeys.getValue())[origin],
-    set: async (origin, pin) => {
-      await deps.pinnedKeys.update((pins) => ({ ...pins, [origin]: pin }));
-    },
-  };
-  const spendCap: SpendCap = {
-    async reserve(amount) {
-      let ledger: SpendLedger;
-      try {
-        ledger = await deps.ledger.getValue();
-      } catch {
-        // Reading an unreadable ledger as $0 would let anything that corrupts it lift the cap.
-        ledgerBroken = true;
-        return { type: "refused", message: ledgerUnreadable };
-      }
-      // Checks still under way count as spent: two started together cannot both fit.
-      const spent = (ledger.day === today ? BigInt(ledger.spentUnits) : 0n) + deps.pending.total();
-      if (spent + amount > BigInt(dailyCapUnits)) {
-        return {
-          type: "refused",
-          message: capMessage(spent, BigInt(dailyCapUnits), amount),
-        };
-      }
-      // Held from the cap check on (no await in between) until the ledger counts it.
-      const release = deps.pending.hold(amount);
-      let counted = false;
-      return {
-        type: "reserved",
-        reservation: {
-          async spend() {
-            await deps.ledger.update((current) => ({
-              day: today,
-              spentUnits: Number(
-                (current.day === today ? BigInt(current.spentUnits) : 0n) + amount,
-              ),
-            }));
-            counted = true;
-            release();
-          },
-          async release() {
-            release();
-            if (!counted) return;
-            counted = false;
-            await deps.ledger.update((current) => ({
-              day: current.day,
-              spentUnits:
-                current.day === today
-                  ? Math.max(0, current.spentUnits - Number(amount))
-                  : current.spentUnits,
-            }));
-          },
-        },
-      };
-    },
-  };
+  const { apiUrl, dailyCapUnits, checkAsPayer = true, ...settings } = await deps.settings();
+  const origin = pinScope(apiUrl);
+  const deposit = BigInt(settings.channelDepositUnits ?? channelDepositDefault);
+  const spendCap = createLedgerSpendCap({
+    ledger: deps.ledger,
+    pending: deps.pending,
+    dailyCapUnits,
+    today: utcDay(deps.now()),
+  });
+  const recovery = createPendingRecovery(
+    { apiUrl: origin, route: request.route, address: request.address, chain: request.chain },
+    deps,
+  );
   // Set once the paying account is known; one's own address is checked without a sender.
   let sender: Address | undefined;
+  // The attested terms, shown when the wallet is about to be asked (a voucher asks nobody).
+  let terms: Extract<ClientEvent, { type: "verified" }> | null = null;
   const onEvent = (event: ClientEvent) => {
-    if (event.type === "verified") {
-      deps.progress({
-        step: "waiting-wallet",
-        ...(sender !== undefined && { from: sender }),
-        amount: event.amount,
-        payTo: event.payTo,
-        keyFingerprint: event.fingerprint,
-        keyPinnedNow: event.pinnedNow,
-      });
-    }
+    if (event.type === "verified") terms = event;
     if (event.type === "paying") {
       deps.progress({ step: "paying" });
       deps.progress({ step: "checking" });
     }
   };
-  // The signed authorization, recorded before the client sends it: whatever happens next (the
-  // answer lost, the service worker stopped), the report can be fetched again by payer and nonce.
-  let sent: PendingRecovery | null = null;
-  const recordSent = async (typedData: { message: Record<string, unknown> }) => {
-    const { from, to, value, nonce } = typedData.message as {
-      from?: unknown;
-      to?: unknown;
-      value?: unknown;
-      nonce?: unknown;
-    };
-    if (typeof nonce !== "string" || typeof from !== "string") return;
-    sent = {
-      id: deps.randomId(),
-      apiUrl: pinScope(apiUrl),
-      payer: from as Address,
-      nonce: nonce.toLowerCase(),
-      transaction: null,
-      route: request.route,
-      address: request.address,
-      chain: request.chain,
-      amount: String(value),
-      payTo: to as Address,
-      sentAt: deps.now().toISOString(),
-      lastAttempt: null,
-    };
-    const entry = sent;
-    await deps.recoveries.update((list) => [entry, ...list].slice(0, recoveriesKept));
-  };
-  const settleRecovery = async (change: Partial<PendingRecovery> | "done") => {
-    const id = sent?.id;
-    if (id === undefined) return undefined;
-    await deps.recoveries.update((list) =>
-      change === "done"
-        ? list.filter((r) => r.id !== id)
-        : list.map((r) => (r.id === id ? { ...r, ...change } : r)),
-    );
-    return id;
+  const askingWallet = (typedData: { primaryType: string; message: Record<string, unknown> }) => {
+    if (terms === null) return;
+    // A channel deposit (to the scheme's deposit collector) is shown as one, with its amount.
+    const isDeposit = typedData.primaryType === "ReceiveWithAuthorization";
+    deps.progress({
+      step: "waiting-wallet",
+      ...(sender !== undefined && { from: sender }),
+      amount: terms.amount,
+      payTo: terms.payTo,
+      keyFingerprint: terms.fingerprint,
+      keyPinnedNow: terms.pinnedNow,
+      ...(isDeposit && { deposit: String(typedData.message.value) }),
+    });
   };
   // A wallet not connected to the site asks the person to connect first: declining that is
   // not declining the payment.
   let accountShared = false;
+  let signingError: unknown;
   // The paying account, through the same bridge call that pays (the page cannot name another):
   // sent as the check's sender, so the report reads the person's own payments (poisoning).
   let payer: Address;
@@ -211,176 +145,85 @@ export async function runPaidCheck(
       charged: false,
     };
   }
+  const channel =
+    deps.channel && deposit > 0n
+      ? await deps.channel.options({ apiUrl: origin, payer }, deposit)
+      : undefined;
   const client = createPresendClient({
-    url: new URL(pinScope(apiUrl)).toString(),
+    url: new URL(origin).toString(),
     fetch: deps.fetch,
-    pinStore,
+    pinStore: createPinStore(deps.pinnedKeys),
     spendCap,
     onEvent,
     now: deps.now,
-    signer: async () => {
-      return {
-        address: payer,
-        signTypedData: async (typedData) => {
+    ...(channel && { channel }),
+    signer: async () => ({
+      address: payer,
+      signTypedData: async (typedData) => {
+        try {
+          if (typedData.primaryType === "ReceiveWithAuthorization") {
+            // The client reserves a deposit once it is signed: a deposit over the cap is
+            // refused here, before the wallet is asked for it.
+            const overCap = await spendCap.fits(BigInt(String(typedData.message.value)));
+            if (overCap !== null) {
+              throw new PaymentError(
+                `${overCap} A channel deposit of ${formatUsdc(String(typedData.message.value))} was asked; lower it in the settings.`,
+                { code: "cap_reached" },
+              );
+            }
+          }
+          askingWallet(typedData);
           const signature = await deps.wallet.signTypedData(typedData);
-          await recordSent(typedData);
+          await recovery.recordSigned(typedData);
           return signature;
-        },
-        // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
-        // so the client's automatic recovery stops here and the pending recovery is kept.
-        signMessage: async () => {
-          throw new PaymentError("The receipt signature is asked for on the person's click.", {
-            code: "receipt_signature_unavailable",
-          });
-        },
-      };
-    },
+        } catch (error) {
+          // The channel payer reports a failed signature without its cause: kept for the outcome.
+          signingError = error;
+          throw error;
+        }
+      },
+      // Asking the wallet for a receipt signature takes the person's click ("Fetch my report"),
+      // so the client's automatic recovery stops here and the pending recovery is kept.
+      signMessage: async () => {
+        throw new PaymentError("The receipt signature is asked for on the person's click.", {
+          code: "receipt_signature_unavailable",
+        });
+      },
+    }),
   });
 
   deps.progress({ step: "requesting" });
   const input = { address: request.address, chain: request.chain, ...(sender && { from: sender }) };
-  const result: PaidResult<Report | DeepReport> =
-    request.route === "deep" ? await client.deep(input) : await client.check(input);
-
-  if (result.type === "report" || result.type === "not_charged" || result.type === "refused") {
-    await settleRecovery("done");
-  }
-  switch (result.type) {
-    case "report": {
-      const entry: HistoryEntry = {
-        id: deps.randomId(),
-        address: result.report.address as Address,
-        chain: request.chain,
-        route: request.route,
-        level: result.report.verdict.level,
-        headline: result.report.verdict.headline,
-        checkedAt: deps.now().toISOString(),
-        amount: result.settlement.amount,
-        payTo: result.settlement.payTo,
-        transaction: result.settlement.transaction,
-        report: result.report,
-      };
-      await deps.history.update((list) => [entry, ...list].slice(0, deps.historyLimit));
-      return { type: "report", entry };
-    }
-    case "refused":
-      return {
-        type: "refused",
-        code:
-          ledgerBroken && result.code === "cap_reached" ? "ledger_unreadable" : shown(result.code),
-        message: result.message,
-      };
-    case "not_charged": {
-      const refusal = walletRefusal(result.cause, accountShared);
-      if (refusal) return refusal;
-      if (result.status === 400) {
-        return { type: "refused", code: "invalid_address", message: result.message };
-      }
-      if (result.status === null) {
-        // No answer at all ("Failed to fetch"): the address in the settings is the usual cause.
-        return {
-          type: "failed",
-          message: "presend's server could not be reached. Check the API address in the settings.",
-          charged: false,
-        };
-      }
-      return { type: "failed", message: result.message, charged: false };
-    }
-    case "unrecovered": {
-      const message =
-        result.charged === true
-          ? "Paid, but the report did not arrive."
-          : "The answer to the payment was lost.";
-      const recoveryId = await settleRecovery({
-        transaction: result.settlement?.transaction.toLowerCase() ?? null,
-        lastAttempt: { at: deps.now().toISOString(), state: "unknown", message: result.message },
-      });
-      return {
-        type: "failed",
+  const pay = (): Promise<PaidResult<Report | DeepReport>> =>
+    request.route === "deep" ? client.deep(input) : client.check(input);
+  const result = channel && deps.channel ? await deps.channel.exclusive(pay) : await pay();
+  // The server holds a later voucher than the channel's record here (an answer was lost): the
+  // client cannot resynchronise without reading the chain, so the next check opens a new one.
+  const outOfStep =
+    channel !== undefined && result.type === "not_charged" && outOfStepCodes.has(result.code);
+  if (outOfStep) await deps.channel?.startOver();
+  const outcome = await paidCheckOutcome(result, {
+    request,
+    recovery,
+    history: deps.history,
+    historyLimit: deps.historyLimit,
+    ledgerBroken: spendCap.ledgerBroken(),
+    accountShared,
+    signingError,
+    now: deps.now,
+    randomId: deps.randomId,
+  });
+  return outOfStep && outcome.type === "failed"
+    ? {
+        ...outcome,
         message:
-          recoveryId === undefined
-            ? `${result.message} To fetch the report: ${result.recover}`
-            : message,
-        charged: result.charged,
-        ...(recoveryId !== undefined && { recoveryId }),
-      };
-    }
-    case "forged": {
-      const recoveryId = await settleRecovery({
-        transaction: result.settlement?.transaction.toLowerCase() ?? null,
-        lastAttempt: { at: deps.now().toISOString(), state: "forged", message: result.message },
-      });
-      return {
-        type: "forged",
-        message: result.message,
-        charged: result.charged,
-        ...(recoveryId !== undefined && { recoveryId }),
-      };
-    }
-  }
+          "Your payment channel was out of step with presend's server, so nothing was paid. Check again: a new channel opens with one deposit, and the rest of the old one comes back to your wallet after a day.",
+      }
+    : outcome;
 }
 
-// A wallet that said no (cancelled, declined, absent), in the words the card shows; null for
-// any other failure.
-function walletRefusal(error: unknown, accountShared: boolean): CheckOutcome | null {
-  const cause = (walkCauses(error, (e) => e instanceof MessageError) as MessageError | null)?.code;
-  if (cause === "cancelled") {
-    return { type: "rejected", message: "You cancelled before signing." };
-  }
-  if (cause === "rejected") {
-    const message = accountShared
-      ? "You declined the payment in your wallet."
-      : "You declined to connect your wallet to this site.";
-    return { type: "rejected", message };
-  }
-  if (cause === "no_wallet") {
-    return {
-      type: "refused",
-      code: "no_wallet",
-      message: "No wallet in this tab: open the dApp page with your wallet, then try again.",
-    };
-  }
-  return null;
-}
-
-// The client's refusals, in the fewer words the extension's UI distinguishes.
-function shown(code: RefusalCode): ShownRefusal {
-  switch (code) {
-    case "invalid_address":
-      return code;
-    // The sender is the paying account, never the checked address: refused as the address.
-    case "invalid_from":
-    case "from_equals_address":
-      return "invalid_address";
-    case "key_changed":
-    case "attestation_missing":
-    case "attestation_invalid":
-    case "cap_reached":
-    case "unexpected_challenge":
-      return code;
-    case "payto_mismatch":
-    case "price_above_attested":
-    case "offer_invalid":
-    case "over_max_price":
-      return "attestation_mismatch";
-    case "network_mismatch":
-    case "asset_mismatch":
-    case "validity_too_long":
-    case "redirect":
-    case "invalid_payment_id":
-      return "unexpected_challenge";
-    case "pin_store_unreadable":
-      return "attestation_invalid";
-    case "no_signer":
-      return "no_wallet";
-  }
-}
-
-// Says what is true: the cap may not be reached yet, only too close for this check's price.
-function capMessage(spent: bigint, cap: bigint, price: bigint): string {
-  const left = cap > spent ? cap - spent : 0n;
-  if (left === 0n) {
-    return `Today's spending cap of ${formatUsdc(cap)} is used up (${formatUsdc(spent)} spent). Raise it in the settings to pay again today.`;
-  }
-  return `This check costs ${formatUsdc(price)}, more than the ${formatUsdc(left)} left of today's ${formatUsdc(cap)} cap (${formatUsdc(spent)} spent). Raise the cap in the settings, or try a cheaper check.`;
-}
+/** The batch-settlement scheme's refusals of a voucher out of step with the server's record. */
+const outOfStepCodes = new Set([
+  "invalid_batch_settlement_evm_cumulative_amount_mismatch",
+  "invalid_batch_settlement_evm_cumulative_below_claimed",
+]);

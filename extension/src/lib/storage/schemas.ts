@@ -91,6 +91,13 @@ export const SettingsSchema = z.object({
    * (address poisoning, first-time recipient). On unless turned off (absent: on).
    */
   checkAsPayer: z.boolean().optional(),
+  /**
+   * What one deposit into a payment channel puts in, in USDC base units, when the server offers
+   * channels: the wallet signs the deposit once, then checks pay from it without a prompt. Counted
+   * whole against the daily cap when it is sent. 0 pays every check with its own signature.
+   * Absent: channelDepositDefault.
+   */
+  channelDepositUnits: z.number().int().nonnegative().optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -111,3 +118,6 @@ export const SpendLedgerSchema = z.object({
   spentUnits: z.number().int().nonnegative(),
 });
 export type SpendLedger = z.infer<typeof SpendLedgerSchema>;
+
+/** The deposit a channel is opened with unless the settings say otherwise: $0.05. */
+export const channelDepositDefault = 50_000;

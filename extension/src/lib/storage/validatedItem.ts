@@ -1,6 +1,5 @@
 import { InputError } from "@presend/shared/errors/InputError";
 import type { WxtStorageItem } from "wxt/utils/storage";
-import type { z } from "zod";
 
 /** A stored value that does not match its schema, read from an item that must not fall back. */
 export class StoredValueInvalidError extends InputError<"stored_value_invalid"> {
@@ -29,6 +28,12 @@ export type ValidatedItem<T> = {
   watch(callback: (value: T) => void): () => void;
 };
 
+/** A zod schema, classic or mini (the card's items use zod's mini build to stay small). */
+type ItemSchema<T> = {
+  parse(value: unknown): T;
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
+};
+
 /**
  * Wraps a WXT storage item so every value read from storage is validated (fail closed): an
  * invalid value reads as `fallback`, or throws StoredValueInvalidError with `onInvalid: "throw"`
@@ -40,7 +45,7 @@ export function validatedItem<T>(
     WxtStorageItem<unknown, Record<string, never>>,
     "key" | "getValue" | "setValue" | "watch"
   >,
-  schema: z.ZodType<T>,
+  schema: ItemSchema<T>,
   fallback: T,
   options: { onInvalid?: "fallback" | "throw" } = {},
 ): ValidatedItem<T> {

@@ -41,4 +41,12 @@ describe("OutcomeView", () => {
   it("says nothing of a sender when the check is made without one", () => {
     expect(shown(waiting)("payment-sender")).toBeNull();
   });
+
+  it("shows a channel deposit as a deposit that comes back, not as one check's payment", () => {
+    const text = shown({ ...waiting, deposit: "50000" });
+    expect(text("payment-terms")).toBe(
+      "Sign in your wallet: a $0.05 USDC deposit to presend's channel (0x7099…79C8) on Base; unspent funds come back to you when you close it.",
+    );
+    expect(shown(waiting)("payment-terms")).toContain("a $0.01 USDC payment to presend");
+  });
 });

@@ -97,6 +97,24 @@ export function OutcomeView({
       );
     case "waiting-wallet": {
       const payTo = `${progress.payTo.slice(0, 6)}…${progress.payTo.slice(-4)}`;
+      if (progress.deposit !== undefined) {
+        return (
+          <div className="payment" data-state="waiting-wallet" data-deposit={progress.deposit}>
+            <div data-testid="payment-terms">
+              <strong>
+                {`Sign in your wallet: a ${formatUsdc(progress.deposit)} USDC deposit to presend's channel`}
+              </strong>
+              {" ("}
+              <span className="mono">{payTo}</span>) on Base; unspent funds come back to you when
+              you close it.
+            </div>
+            <div className="muted">
+              {`Each check then takes ${formatUsdc(progress.amount)} from it without asking your wallet again. Your wallet shows a ReceiveWithAuthorization of ${progress.deposit} (USDC counts in millionths) to the channel's deposit contract, for the payee presend's signed price list names${progress.keyPinnedNow ? " (its signing key is remembered from now on)" : ""}.`}
+            </div>
+            {cancel}
+          </div>
+        );
+      }
       return (
         <div className="payment" data-state="waiting-wallet">
           <div data-testid="payment-terms">

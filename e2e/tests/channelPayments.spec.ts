@@ -1,0 +1,349 @@
+import type { Page, Worker } from "@playwright/test";
+import { devnetPrivateKey } from "@presend/devnet";
+import { expect, test } from "../fixtures/test";
+import { randomAddress } from "../helpers/addresses";
+import { finished, waitForBadge } from "../helpers/badge";
+import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
+import { pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
+import { openPopup, tabWithWallet } from "../helpers/popup";
+import { screenshot } from "../helpers/screenshot";
+
+// The extension over an x402 batch-settlement channel: a server that offers channels beside
+// exact (RECEIVER_AUTHORIZER_KEY set), the test wallet with the demo payer's key, the local Base
+// chain with the escrow at its canonical address. The wallet signs one deposit; the background's
+// session key signs a voucher per check, with no wallet prompt.
+
+const price = 10_000n;
+const deposit = 50_000n;
+
+type StoredBalance = { channelId: string; deposited: string; charged: string; payer: string };
+
+async function storedBalances(serviceWorker: Worker): Promise<StoredBalance[]> {
+  return ((await getExtensionStorage(serviceWorker, "channelBalances")) ?? []) as StoredBalance[];
+}
+
+/** Typed-data signature requests the wallet saw, by primary type. */
+function signedTypes(wallet: { signRequests(): { params: unknown }[] }): string[] {
+  return wallet
+    .signRequests()
+    .map(
+      (r) =>
+        (JSON.parse((r.params as string[])[1] ?? "{}") as { primaryType?: string }).primaryType ??
+        "",
+    );
+}
+
+/** A page's own attempts, from the MAIN world, to make the extension pay without a click. */
+async function hostilePage(page: Page): Promise<{ runtime: boolean }> {
+  return page.evaluate(() => {
+    const start = {
+      presend: 1,
+      type: "check.start",
+      data: {
+        session: "f".repeat(32),
+        route: "check",
+        address: "0x".padEnd(42, "1"),
+        chain: "base",
+      },
+    };
+    window.postMessage(start, "*");
+    window.dispatchEvent(new CustomEvent("presend:check", { detail: start }));
+    const host = document.querySelector("presend-badge");
+    for (const type of ["pointerdown", "mousedown", "mouseup", "click"]) {
+      host?.dispatchEvent(new MouseEvent(type, { bubbles: true, composed: true }));
+    }
+    (host as HTMLElement | null)?.click();
+    const chrome = (window as unknown as { chrome?: { runtime?: { sendMessage?: unknown } } })
+      .chrome;
+    return { runtime: typeof chrome?.runtime?.sendMessage === "function" };
+  });
+}
+
+/** Evaluates `expression` in the content script's isolated world of the page's top frame. */
+async function inContentScript(page: Page, expression: string): Promise<unknown> {
+  const session = await page.context().newCDPSession(page);
+  const contexts: { id: number; name: string; auxData?: { type?: string; isDefault?: boolean } }[] =
+    [];
+  session.on("Runtime.executionContextCreated", ({ context }) => contexts.push(context));
+  await session.send("Runtime.enable");
+  const isolated = contexts.find((c) => c.auxData?.type === "isolated" && c.name === "presend");
+  if (!isolated) throw new Error("No presend content script world in the page.");
+  const { result, exceptionDetails } = await session.send("Runtime.evaluate", {
+    expression,
+    contextId: isolated.id,
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  await session.detach();
+  if (exceptionDetails) return { threw: exceptionDetails.exception?.description ?? "threw" };
+  return result.value;
+}
+
+test("one deposit signature, then checks with no wallet prompt; the balance shows; closing returns the rest", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  test.setTimeout(120_000);
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-life"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+
+  // 1. The first check: the card says, in human terms, that this is a deposit, before the wallet signs.
+  let release: () => void = () => undefined;
+  wallet.state.holdSignatures = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await pasteAndClick(dapp, randomAddress(), "check");
+  const asking = await waitForBadge(dapp, (b) => b.state === "waiting-wallet", 20_000);
+  expect(asking.byTestId["payment-terms"]).toContain(
+    "Sign in your wallet: a $0.05 USDC deposit to presend's channel",
+  );
+  expect(asking.byTestId["payment-terms"]).toContain(
+    "unspent funds come back to you when you close it",
+  );
+  await screenshot(dapp, "channel-deposit-terms");
+  wallet.state.holdSignatures = null;
+  release();
+  const first = await waitForBadge(dapp, finished, 30_000);
+  expect(first.level, JSON.stringify(first)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  // The deposit left the wallet for the escrow: exactly the configured $0.05.
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
+
+  // 2. Three more checks: vouchers by the session key, not one more wallet signature.
+  for (let check = 2; check <= 4; check += 1) {
+    const badge = await pasteAndCheck(dapp, randomAddress(), "check");
+    expect(badge.level, `check ${check}: ${JSON.stringify(badge.state)}`).toBeTruthy();
+  }
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(wallet.messageSignRequests()).toEqual([]);
+  // The wallet was only read (eth_accounts, eth_chainId): never asked to connect or switch.
+  expect(wallet.requestsOf("eth_requestAccounts")).toEqual([]);
+  // Vouchers move nothing on chain: the payer's balance is where the deposit left it.
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
+
+  // 3. The balance, in the card and in the popup.
+  const [stored] = await storedBalances(serviceWorker);
+  expect(stored).toMatchObject({ deposited: String(deposit), charged: String(4n * price) });
+  const card = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
+  expect(card.byTestId["channel-balance"]).toContain("Channel: $0.01 of $0.05 left");
+  await screenshot(dapp, "channel-balance-card");
+
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.setViewportSize({ width: 420, height: 700 });
+  await expect(popup.getByTestId("channel-balance")).toContainText("Channel: $0.01 of $0.05 left");
+  await screenshot(popup, "channel-balance-popup");
+
+  // 4. Closing: the session key signs the refund voucher, the server sends the rest back on chain.
+  await popup.getByRole("button", { name: "Close the channel, get $0.01 back" }).click();
+  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
+    timeout: 30_000,
+  });
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "Closed: $0.01 sent back to your wallet.",
+  );
+  await expect(popup.getByTestId("channel-balance")).toBeHidden();
+  await screenshot(popup, "channel-closed-popup");
+  // Reconciled with the chain: the payer paid exactly the four checks, the rest came back.
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 4n * price);
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  await popup.close();
+});
+
+test("a page cannot use the session key: no voucher without a click in the badge, no key to read, no close", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-hostile"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  const payer = wallet.account.address;
+  // An open channel with its deposit: what a page would like to spend.
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [opened] = await storedBalances(serviceWorker);
+  expect(opened).toMatchObject({ deposited: String(deposit), charged: String(price) });
+  const payerAfterDeposit = await api.usdcOnBase(payer);
+
+  // The page: forged protocol messages and synthetic clicks, and no extension runtime to call.
+  expect(await hostilePage(dapp)).toEqual({ runtime: false });
+  // Even the content script's own world cannot read the key (session storage is for the
+  // extension's pages and background only) nor close the channel (popup only).
+  const read = await inContentScript(
+    dapp,
+    "chrome.storage.session.get(null).then((items) => ({ items }), (e) => ({ refused: String(e.message ?? e) }))",
+  );
+  expect(read).toMatchObject({ refused: expect.stringMatching(/not allowed/i) });
+  const close = await inContentScript(
+    dapp,
+    "chrome.runtime.sendMessage({ presend: 1, type: 'channel.close', data: {} })",
+  );
+  expect(close).toMatchObject({ ok: false, error: { code: "not_allowed" } });
+  await dapp.waitForTimeout(1_000);
+
+  // Nothing was paid from the channel, nothing was signed, nothing moved on chain.
+  expect(await storedBalances(serviceWorker)).toEqual([opened]);
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(await api.usdcOnBase(payer)).toBe(payerAfterDeposit);
+
+  // A person's click still pays: one voucher, from the channel, with no wallet prompt.
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(await storedBalances(serviceWorker)).toMatchObject([
+    { channelId: opened?.channelId, charged: String(2n * price) },
+  ]);
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+
+  // The background itself holds the key in session storage, and no stored item a page's
+  // content script can read contains it.
+  const key = (await serviceWorker.evaluate(async () => {
+    const { chrome } = globalThis as unknown as {
+      chrome: { storage: { session: { get(k: string): Promise<Record<string, unknown>> } } };
+    };
+    return (await chrome.storage.session.get("channelSessionKey")).channelSessionKey;
+  })) as { privateKey: string } | undefined;
+  expect(key?.privateKey).toMatch(/^0x[0-9a-f]{64}$/);
+  const local = JSON.stringify(
+    await serviceWorker.evaluate(async () => {
+      const { chrome } = globalThis as unknown as {
+        chrome: { storage: { local: { get(k: null): Promise<Record<string, unknown>> } } };
+      };
+      return chrome.storage.local.get(null);
+    }),
+  );
+  expect(local).not.toContain((key?.privateKey ?? "none").slice(2));
+});
+
+test("the daily cap holds the deposit: one that does not fit is refused before the wallet is asked, a smaller one set in the options is paid", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-cap"),
+  });
+  // $0.03 a day, a $0.05 deposit: a single check would fit, the deposit does not.
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url, dailyCapUnits: 30_000 });
+  const payerAtStart = await api.usdcOnBase(wallet.account.address);
+  const refused = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(refused.state).toBe("refused");
+  expect(refused.code).toBe("cap_reached");
+  expect(refused.text).toContain("A channel deposit of $0.05 was asked; lower it in the settings.");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart);
+
+  // The deposit is a setting: $0.02 fits the cap, and is what the wallet signs.
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await options.getByLabel("Channel deposit (USD)").fill("0.02");
+  await options.getByRole("button", { name: "Save" }).click();
+  await expect(options.getByTestId("saved")).toBeVisible();
+  await options.close();
+  const paid = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(paid.level, JSON.stringify(paid.state)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(await storedBalances(serviceWorker)).toMatchObject([
+    { deposited: "20000", charged: String(price) },
+  ]);
+  expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart - 20_000n);
+});
+
+test("a channel out of step with the server (a voucher's answer lost) pays nothing, and the next check opens a new one", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-out-of-step"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [opened] = await storedBalances(serviceWorker);
+  expect(opened).toMatchObject({ charged: String(2n * price) });
+  // The extension's record of the channel as it is after a voucher whose answer never came
+  // back: the server counted the second check, this browser did not.
+  await serviceWorker.evaluate(async (channelId) => {
+    const { chrome } = globalThis as unknown as {
+      chrome: {
+        storage: {
+          session: {
+            get(k: string): Promise<Record<string, Record<string, Record<string, string>>>>;
+            set(items: object): Promise<void>;
+          };
+        };
+      };
+    };
+    const states = (await chrome.storage.session.get("channelStates")).channelStates ?? {};
+    const record = states[channelId] ?? {};
+    record.chargedCumulativeAmount = "10000";
+    await chrome.storage.session.set({ channelStates: { ...states, [channelId]: record } });
+  }, opened?.channelId ?? "");
+
+  const refused = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(refused.state).toBe("failed");
+  expect(refused.text).toContain(
+    "Your payment channel was out of step with presend's server, so nothing was paid.",
+  );
+  expect(refused.text).toContain("Nothing was charged.");
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  const card = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
+  expect(card.byTestId["channel-balance"]).toContain("An earlier channel holds $0.03");
+  await screenshot(dapp, "channel-out-of-step");
+
+  // The next check opens a new channel: one more deposit signature, then it pays.
+  const again = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(again.level, JSON.stringify(again.state)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
+  const shown = await storedBalances(serviceWorker);
+  expect(shown).toHaveLength(2);
+  expect(shown[0]).toMatchObject({ deposited: String(deposit), charged: String(price) });
+  expect(shown[1]).toMatchObject({ channelId: opened?.channelId, sessionEnded: true });
+  // On chain: two deposits left the wallet; the old one's rest is the server's to refund.
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 2n * deposit);
+});
+
+test("a channel offer to another payee is refused before the deposit is signed", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+  startProxy,
+}) => {
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-payee"),
+  });
+  const attacker = randomAddress();
+  const proxy = await startProxy(channels.url);
+  proxy.rewritePayTo = attacker;
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const payerAtStart = await api.usdcOnBase(wallet.account.address);
+  const refused = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(refused.state).toBe("refused");
+  expect(refused.code).toBe("attestation_mismatch");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart);
+  expect(await api.usdcOnBase(attacker)).toBe(0n);
+});

@@ -1,0 +1,50 @@
+import { useState } from "react";
+import { channelLeft } from "../../lib/channel/channelBalances";
+import type { Messenger } from "../../lib/messaging/messenger";
+import type { ResponseOf } from "../../lib/messaging/protocol";
+import { ChannelBalanceLine, useChannelBalances } from "../../lib/ui/ChannelBalanceLine";
+import { formatUsdc } from "../../lib/ui/prices";
+
+/** The open payment channel's balance, and closing it to get the rest back (on a click here only). */
+export function ChannelControls({ messenger }: { messenger: Messenger }) {
+  const balances = useChannelBalances();
+  const [closing, setClosing] = useState(false);
+  const [result, setResult] = useState<ResponseOf<"channel.close"> | null>(null);
+  // Only a channel this browser session holds the key of can be closed from here.
+  const left = balances
+    .filter((balance) => !balance.sessionEnded)
+    .reduce((sum, balance) => sum + channelLeft(balance), 0n);
+  const close = () => {
+    setClosing(true);
+    messenger
+      .send("channel.close", {})
+      .then(setResult, (error: unknown) =>
+        setResult({
+          type: "failed",
+          message: error instanceof Error ? error.message : String(error),
+        }),
+      )
+      .finally(() => setClosing(false));
+  };
+  return (
+    <>
+      <ChannelBalanceLine balances={balances} />
+      {left > 0n && (
+        <div className="row">
+          <button type="button" data-action="close-channel" disabled={closing} onClick={close}>
+            {closing ? "Closing…" : `Close the channel, get ${formatUsdc(left)} back`}
+          </button>
+        </div>
+      )}
+      {result && (
+        <div
+          className={result.type === "failed" ? "alert level-warn" : "muted"}
+          data-testid="channel-closed"
+          data-state={result.type}
+        >
+          {result.message}
+        </div>
+      )}
+    </>
+  );
+}

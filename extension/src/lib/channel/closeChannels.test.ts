@@ -1,0 +1,60 @@
+import { createMemoryPinStore } from "@presend/client";
+import { describe, expect, it } from "vitest";
+import { memoryItem } from "../storage/memoryItem";
+import type { ChannelBalance } from "./channelBalances";
+import type { ChannelSessionKey, ChannelStates } from "./channelItems";
+import { closeChannels } from "./closeChannels";
+import { createChannelAccess } from "./createChannelAccess";
+
+const balance: ChannelBalance = {
+  channelId: `0x${"ab".repeat(32)}`,
+  apiUrl: "http://api.test",
+  payer: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+  deposited: "50000",
+  charged: "20000",
+  updatedAt: "2025-06-01T12:00:00.000Z",
+};
+
+function setup(balances: ChannelBalance[]) {
+  const requests: string[] = [];
+  const items = memoryItem<ChannelBalance[]>(balances);
+  const deps = {
+    fetch: (async (input: RequestInfo | URL) => {
+      requests.push(String(input));
+      throw new Error("offline");
+    }) as typeof fetch,
+    settings: async () => ({ apiUrl: "http://api.test/", dailyCapUnits: 1, disabledSites: [] }),
+    pinStore: createMemoryPinStore(),
+    balances: items,
+    access: createChannelAccess({
+      // A new browser session: no key, no channel records, only what the card showed.
+      sessionKey: memoryItem<ChannelSessionKey | null>(null),
+      states: memoryItem<ChannelStates>({}),
+      balances: items,
+      now: () => new Date(),
+    }),
+  };
+  return { deps, requests };
+}
+
+describe("closeChannels", () => {
+  it("says so when no channel of the API in the settings is open", async () => {
+    const { deps, requests } = setup([{ ...balance, apiUrl: "http://other.test" }]);
+    expect(await closeChannels(deps)).toEqual({
+      type: "none",
+      message: "No payment channel is open.",
+    });
+    expect(requests).toEqual([]);
+  });
+
+  it("tells the truth about a channel whose session key ended with the browser: the server refunds it", async () => {
+    const { deps, requests } = setup([balance]);
+    const outcome = await closeChannels(deps);
+    expect(outcome).toEqual({
+      type: "failed",
+      message:
+        "The $0.03 left in an earlier channel (its browser session ended, or it fell out of step with the server) can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.",
+    });
+    expect(requests).toEqual([]);
+  });
+});

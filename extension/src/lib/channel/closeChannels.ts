@@ -1,0 +1,75 @@
+import { createPresendClient, type PinStore } from "@presend/client";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
+import type { Address } from "viem";
+import type { ResponseOf } from "../messaging/protocol";
+import { pinScope } from "../storage/pinScope";
+import type { Settings } from "../storage/schemas";
+import type { ValidatedItem } from "../storage/validatedItem";
+import { formatUsdc } from "../ui/prices";
+import { type ChannelBalance, channelLeft } from "./channelBalances";
+import type { ChannelAccess } from "./createChannelAccess";
+
+export type CloseChannelsDeps = {
+  fetch: typeof fetch;
+  settings: () => Promise<Settings>;
+  pinStore: PinStore;
+  balances: ValidatedItem<ChannelBalance[]>;
+  access: ChannelAccess;
+};
+
+export type CloseOutcome = ResponseOf<"channel.close">;
+
+/** The wallet is never asked when closing: only the session key signs (the refund voucher). */
+const noWalletSignature = async (): Promise<never> => {
+  throw new PaymentError("Closing a channel asks the wallet for nothing.", {
+    code: "wallet_not_asked",
+  });
+};
+
+/**
+ * Closes the open channels of the API in the settings through the client's cooperative refund:
+ * the session key signs a voucher for no more than was charged, the server claims that and sends
+ * the rest of the deposit back to the paying account on chain. A channel whose session key ended
+ * with the browser session cannot sign it: the server refunds such an idle channel itself.
+ * @example const outcome = await closeChannels(deps)
+ */
+export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutcome> {
+  const origin = pinScope((await deps.settings()).apiUrl);
+  const open = (await deps.balances.getValue()).filter((b) => b.apiUrl === origin);
+  if (open.length === 0) return { type: "none", message: "No payment channel is open." };
+  const messages: string[] = [];
+  let failed = false;
+  for (const balance of open) {
+    if (!(await deps.access.holds(balance.channelId))) {
+      failed = true;
+      messages.push(
+        `The ${formatUsdc(channelLeft(balance))} left in an earlier channel (its browser session ended, or it fell out of step with the server) can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.`,
+      );
+      continue;
+    }
+    const client = createPresendClient({
+      url: new URL(origin).toString(),
+      fetch: deps.fetch,
+      pinStore: deps.pinStore,
+      signer: {
+        address: balance.payer as Address,
+        signTypedData: noWalletSignature,
+        signMessage: noWalletSignature,
+      },
+      channel: await deps.access.options(
+        { apiUrl: origin, payer: balance.payer as Address },
+        0n,
+        () => undefined,
+      ),
+    });
+    const closed = await deps.access.exclusive(() => client.closeChannel());
+    if (closed.type === "closed") {
+      const back = closed.refunded ?? String(channelLeft(balance));
+      messages.push(`Closed: ${formatUsdc(back)} sent back to your wallet.`);
+    } else {
+      failed = true;
+      messages.push(`The channel could not be closed: ${closed.message}`);
+    }
+  }
+  return { type: failed ? "failed" : "closed", message: messages.join(" ") };
+}

@@ -1,0 +1,181 @@
+import { recoverTypedDataAddress } from "viem";
+import { describe, expect, it } from "vitest";
+import { memoryItem } from "../storage/memoryItem";
+import type { ChannelBalance } from "./channelBalances";
+import type { ChannelSessionKey, ChannelStates } from "./channelItems";
+import { createChannelAccess, endedChannelShownMs } from "./createChannelAccess";
+
+const now = new Date("2025-06-01T12:00:00Z");
+const payer = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+const scope = { apiUrl: "http://api.test", payer } as const;
+const channelId = `0x${"ab".repeat(32)}` as const;
+const voucher = {
+  domain: {
+    name: "x402 Batch Settlement",
+    version: "1",
+    chainId: 8453,
+    verifyingContract: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  },
+  types: {
+    Voucher: [
+      { name: "channelId", type: "bytes32" },
+      { name: "maxClaimableAmount", type: "uint128" },
+    ],
+  },
+  primaryType: "Voucher",
+  message: { channelId, maxClaimableAmount: 10_000n },
+} as const;
+
+function setup() {
+  const sessionKey = memoryItem<ChannelSessionKey | null>(null);
+  const states = memoryItem<ChannelStates>({});
+  const balances = memoryItem<ChannelBalance[]>([]);
+  let made = 0;
+  const access = createChannelAccess({
+    sessionKey,
+    states,
+    balances,
+    now: () => now,
+    newKey: () => {
+      made += 1;
+      return `0x${String(made).repeat(64)}`;
+    },
+  });
+  return { access, sessionKey, states, balances, made: () => made };
+}
+
+describe("createChannelAccess", () => {
+  it("makes the session key once, keeps it in its session item, and signs vouchers with it", async () => {
+    const { access, sessionKey, made } = setup();
+    const [a, b] = await Promise.all([
+      access.options(scope, 50_000n, () => undefined),
+      access.options(scope, 50_000n, () => undefined),
+    ]);
+    expect(made()).toBe(1);
+    expect(a.voucherSigner.address).toBe(b.voucherSigner.address);
+    expect(sessionKey.value()?.address).toBe(a.voucherSigner.address);
+    expect(a.deposit).toBe(50_000n);
+    const signature = await a.voucherSigner.signTypedData(voucher);
+    expect(await recoverTypedDataAddress({ ...voucher, signature })).toBe(a.voucherSigner.address);
+  });
+
+  it("signs vouchers only, and only when the caller's gate lets it", async () => {
+    const { access } = setup();
+    const { voucherSigner } = await access.options(scope, 1n, () => undefined);
+    const transfer = { ...voucher, primaryType: "TransferWithAuthorization" };
+    await expect(voucherSigner.signTypedData(transfer)).rejects.toThrow(/vouchers only/);
+    const gated = await access.options(scope, 1n, () => {
+      throw new Error("no click");
+    });
+    await expect(gated.voucherSigner.signTypedData(voucher)).rejects.toThrow("no click");
+  });
+
+  it("keeps the scheme's channel records in the session item and shows their balance", async () => {
+    const { access, states, balances } = setup();
+    const { storage } = await access.options(scope, 1n, () => undefined);
+    await storage?.set(channelId.toUpperCase().replace("0X", "0x"), {
+      balance: "50000",
+      chargedCumulativeAmount: "20000",
+    });
+    expect(await storage?.get(channelId)).toEqual({
+      balance: "50000",
+      chargedCumulativeAmount: "20000",
+    });
+    expect(states.value()).toEqual({
+      [channelId]: { balance: "50000", chargedCumulativeAmount: "20000" },
+    });
+    expect(balances.value()).toEqual([
+      {
+        channelId,
+        apiUrl: "http://api.test",
+        payer,
+        deposited: "50000",
+        charged: "20000",
+        updatedAt: now.toISOString(),
+      },
+    ]);
+    expect(await access.holds(channelId)).toBe(true);
+    // A full refund deletes the record: nothing is shown, nothing is held.
+    await storage?.delete(channelId);
+    expect(states.value()).toEqual({});
+    expect(balances.value()).toEqual([]);
+    expect(await access.holds(channelId)).toBe(false);
+  });
+
+  it("runs channel payments one at a time (vouchers are cumulative)", async () => {
+    const { access } = setup();
+    const order: string[] = [];
+    let releaseFirst: () => void = () => undefined;
+    const first = access.exclusive(
+      () =>
+        new Promise<void>((resolve) => {
+          order.push("first starts");
+          releaseFirst = () => {
+            order.push("first ends");
+            resolve();
+          };
+        }),
+    );
+    const second = access.exclusive(async () => {
+      order.push("second starts");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(order).toEqual(["first starts"]);
+    releaseFirst();
+    await Promise.all([first, second]);
+    expect(order).toEqual(["first starts", "first ends", "second starts"]);
+  });
+
+  it("does not hold a channel whose key ended with the browser session", async () => {
+    const { access, sessionKey } = setup();
+    const { storage } = await access.options(scope, 1n, () => undefined);
+    await storage?.set(channelId, { balance: "1" });
+    await sessionKey.setValue(null);
+    expect(await access.holds(channelId)).toBe(false);
+  });
+});
+
+describe("createChannelAccess after the browser restarted", () => {
+  it("marks the balances of channels whose key and record ended with the last session", async () => {
+    const { access, balances, states } = setup();
+    const { storage } = await access.options(scope, 1n, () => undefined);
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
+    await access.markEndedSessions();
+    expect(balances.value()[0]?.sessionEnded).toBeUndefined();
+    // What a new browser session finds: the shown balance, no record, no key.
+    await states.setValue({});
+    await access.markEndedSessions();
+    expect(balances.value()[0]).toMatchObject({ channelId, sessionEnded: true });
+  });
+
+  it("stops showing an ended channel once the server's idle refund has sent the rest back", async () => {
+    const { access, balances } = setup();
+    const shown = { channelId, apiUrl: "http://api.test", payer, deposited: "50000", charged: "0" };
+    await balances.setValue([
+      { ...shown, updatedAt: new Date(now.getTime() - endedChannelShownMs + 60_000).toISOString() },
+      {
+        ...shown,
+        channelId: `0x${"cd".repeat(32)}`,
+        updatedAt: new Date(now.getTime() - endedChannelShownMs).toISOString(),
+      },
+    ]);
+    await access.markEndedSessions();
+    expect(balances.value().map((b) => [b.channelId, b.sessionEnded])).toEqual([[channelId, true]]);
+  });
+});
+
+describe("createChannelAccess out of step with the server", () => {
+  it("starts over with a new key: the old channels pay no more and say so", async () => {
+    const { access, sessionKey, states, balances } = setup();
+    const first = await access.options(scope, 1n, () => undefined);
+    await first.storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
+    await access.startOver();
+    expect(sessionKey.value()).toBeNull();
+    expect(states.value()).toEqual({});
+    expect(balances.value()).toMatchObject([{ channelId, sessionEnded: true }]);
+    expect(await access.holds(channelId)).toBe(false);
+    const next = await access.options(scope, 1n, () => undefined);
+    expect(next.voucherSigner.address).not.toBe(first.voucherSigner.address);
+    expect(sessionKey.value()?.address).toBe(next.voucherSigner.address);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { memoryItem } from "../storage/memoryItem";
+import type { SpendLedger } from "../storage/schemas";
+import { StoredValueInvalidError } from "../storage/validatedItem";
+import { createLedgerSpendCap } from "./createLedgerSpendCap";
+import { createPendingSpend } from "./createPendingSpend";
+
+const today = "2025-06-01";
+
+function setup(spentUnits = 0, day = today, dailyCapUnits = 100_000) {
+  const ledger = memoryItem<SpendLedger>({ day, spentUnits });
+  const pending = createPendingSpend();
+  const cap = createLedgerSpendCap({ ledger, pending, dailyCapUnits, today });
+  return { ledger, pending, cap };
+}
+
+describe("createLedgerSpendCap", () => {
+  it("counts a payment in today's ledger once it is sent, and holds it until then", async () => {
+    const { ledger, pending, cap } = setup(10_000);
+    const reserved = await cap.reserve(50_000n);
+    if (reserved.type !== "reserved") throw new Error(reserved.message);
+    expect(pending.total()).toBe(50_000n);
+    expect(ledger.value().spentUnits).toBe(10_000);
+    await reserved.reservation.spend();
+    expect(pending.total()).toBe(0n);
+    expect(ledger.value()).toEqual({ day: today, spentUnits: 60_000 });
+  });
+
+  it("refunds a counted payment only on release, and only once", async () => {
+    const { ledger, cap } = setup();
+    const reserved = await cap.reserve(10_000n);
+    if (reserved.type !== "reserved") throw new Error(reserved.message);
+    await reserved.reservation.spend();
+    await reserved.reservation.release();
+    await reserved.reservation.release();
+    expect(ledger.value().spentUnits).toBe(0);
+  });
+
+  it("starts a new day from zero: yesterday's spending does not count", async () => {
+    const { ledger, cap } = setup(100_000, "2025-05-31");
+    const reserved = await cap.reserve(10_000n);
+    if (reserved.type !== "reserved") throw new Error(reserved.message);
+    await reserved.reservation.spend();
+    expect(ledger.value()).toEqual({ day: today, spentUnits: 10_000 });
+  });
+
+  it("lets one of two payments started together through when the cap has room for one", async () => {
+    const { cap } = setup(40_000);
+    const [first, second] = await Promise.all([cap.reserve(50_000n), cap.reserve(50_000n)]);
+    expect([first.type, second.type].sort()).toEqual(["refused", "reserved"]);
+  });
+
+  it("says how much is left when the payment does not fit, and that the cap is used up at zero", async () => {
+    const { cap } = setup(99_500);
+    expect(await cap.reserve(10_000n)).toEqual({
+      type: "refused",
+      message:
+        "This check costs $0.01, more than the $0.0005 left of today's $0.10 cap ($0.0995 spent). Raise the cap in the settings, or try a cheaper check.",
+    });
+    const full = setup(100_000);
+    const refused = await full.cap.reserve(1n);
+    expect(refused.type === "refused" && refused.message).toMatch(/is used up/);
+  });
+
+  it("refuses when the ledger is unreadable instead of counting from $0, and says so", async () => {
+    const ledger = memoryItem<SpendLedger>({ day: today, spentUnits: 0 });
+    ledger.getValue = async () => {
+      throw new StoredValueInvalidError("local:spendLedger");
+    };
+    const cap = createLedgerSpendCap({
+      ledger,
+      pending: createPendingSpend(),
+      dailyCapUnits: 1_000_000,
+      today,
+    });
+    expect(cap.ledgerBroken()).toBe(false);
+    expect((await cap.reserve(1n)).type).toBe("refused");
+    expect(cap.ledgerBroken()).toBe(true);
+  });
+
+  it("says whether an amount fits without holding it (asked before a deposit is signed)", async () => {
+    const { cap, pending } = setup(40_000);
+    expect(await cap.fits(60_000n)).toBeNull();
+    expect(await cap.fits(60_001n)).toMatch(/more than the \$0.06 left/);
+    expect(pending.total()).toBe(0n);
+    const held = await cap.reserve(30_000n);
+    expect(held.type).toBe("reserved");
+    // What is under way counts.
+    expect(await cap.fits(40_000n)).toMatch(/more than the \$0.03 left/);
+  });
+});

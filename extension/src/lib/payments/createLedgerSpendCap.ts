@@ -1,0 +1,98 @@
+import type { SpendCap } from "@presend/client";
+import type { SpendLedger } from "../storage/schemas";
+import type { ValidatedItem } from "../storage/validatedItem";
+import { formatUsdc } from "../ui/prices";
+import type { PendingSpend } from "./createPendingSpend";
+
+export const ledgerUnreadable =
+  "The record of today's spending is unreadable, so the daily cap cannot be enforced. Reset it in the options to pay again.";
+
+export type LedgerSpendCap = SpendCap & {
+  /** The last reserve() or fits() found the ledger unreadable (its refusal is "ledger_unreadable"). */
+  ledgerBroken(): boolean;
+  /**
+   * Whether `amount` fits now, without holding it: null, or the refusal's words. Asked before the
+   * wallet is asked for a channel deposit (the client reserves it after the signature).
+   */
+  fits(amount: bigint): Promise<string | null>;
+};
+
+/**
+ * The daily cap as the client's SpendCap: today's ledger plus the payments under way in this
+ * background (so two started together cannot both fit). An amount counts in the ledger once its
+ * payment is sent (spend) and leaves it only when the answer proves nothing was charged
+ * (release). A channel deposit is reserved whole like one payment; its vouchers reserve nothing.
+ * @example const cap = createLedgerSpendCap({ ledger, pending, dailyCapUnits: 1_000_000, today: "2025-06-01" })
+ */
+export function createLedgerSpendCap(options: {
+  ledger: ValidatedItem<SpendLedger>;
+  pending: PendingSpend;
+  dailyCapUnits: number;
+  /** The UTC day the payment counts on (utcDay). */
+  today: string;
+}): LedgerSpendCap {
+  const { ledger, pending, today } = options;
+  const cap = BigInt(options.dailyCapUnits);
+  let broken = false;
+  // Today's spending in the ledger, or null when the ledger is unreadable.
+  const ledgerToday = async (): Promise<bigint | null> => {
+    try {
+      const current = await ledger.getValue();
+      return current.day === today ? BigInt(current.spentUnits) : 0n;
+    } catch {
+      // Reading an unreadable ledger as $0 would let anything that corrupts it lift the cap.
+      broken = true;
+      return null;
+    }
+  };
+  // Checks still under way count as spent: two started together cannot both fit. Called with
+  // no await between it and the hold that follows.
+  const refusal = (inLedger: bigint | null, amount: bigint): string | null => {
+    if (inLedger === null) return ledgerUnreadable;
+    const spent = inLedger + pending.total();
+    return spent + amount > cap ? capMessage(spent, cap, amount) : null;
+  };
+  return {
+    ledgerBroken: () => broken,
+    fits: async (amount) => refusal(await ledgerToday(), amount),
+    async reserve(amount) {
+      const refused = refusal(await ledgerToday(), amount);
+      if (refused !== null) return { type: "refused", message: refused };
+      // Held from the cap check on (no await in between) until the ledger counts it.
+      const release = pending.hold(amount);
+      let counted = false;
+      return {
+        type: "reserved",
+        reservation: {
+          async spend() {
+            await ledger.update((day) => ({
+              day: today,
+              spentUnits: Number((day.day === today ? BigInt(day.spentUnits) : 0n) + amount),
+            }));
+            counted = true;
+            release();
+          },
+          async release() {
+            release();
+            if (!counted) return;
+            counted = false;
+            await ledger.update((day) => ({
+              day: day.day,
+              spentUnits:
+                day.day === today ? Math.max(0, day.spentUnits - Number(amount)) : day.spentUnits,
+            }));
+          },
+        },
+      };
+    },
+  };
+}
+
+// Says what is true: the cap may not be reached yet, only too close for this check's price.
+function capMessage(spent: bigint, cap: bigint, price: bigint): string {
+  const left = cap > spent ? cap - spent : 0n;
+  if (left === 0n) {
+    return `Today's spending cap of ${formatUsdc(cap)} is used up (${formatUsdc(spent)} spent). Raise it in the settings to pay again today.`;
+  }
+  return `This check costs ${formatUsdc(price)}, more than the ${formatUsdc(left)} left of today's ${formatUsdc(cap)} cap (${formatUsdc(spent)} spent). Raise the cap in the settings, or try a cheaper check.`;
+}

@@ -1,0 +1,96 @@
+import type { SentAuthorization } from "@presend/client";
+import type { Address } from "viem";
+import type { PendingRecovery } from "../storage/schemas";
+import type { ValidatedItem } from "../storage/validatedItem";
+
+/** Pending recoveries kept at most (the oldest beyond are dropped). */
+export const recoveriesKept = 20;
+
+export type PendingRecoveryDeps = {
+  recoveries: ValidatedItem<PendingRecovery[]>;
+  randomId: () => string;
+  now: () => Date;
+};
+
+export type PendingRecoveryLog = {
+  /**
+   * Records an EIP-3009 TransferWithAuthorization the wallet just signed, before the client
+   * sends it: whatever happens next (the answer lost, the service worker stopped), the report
+   * can be fetched again by payer and nonce. Other typed data (a channel deposit) is not a
+   * payment of its own and is left out.
+   */
+  recordSigned(typedData: {
+    primaryType?: string;
+    message: Record<string, unknown>;
+  }): Promise<void>;
+  /** Records a payment the client names after the fact (a channel voucher: its record nonce). */
+  recordSent(authorization: SentAuthorization): Promise<void>;
+  /** Forgets the recorded payment ("done"), or notes how the last attempt ended; its id, if any. */
+  settle(change: Partial<PendingRecovery> | "done"): Promise<string | undefined>;
+};
+
+/**
+ * The pending recovery of one paid check: at most one entry in `recoveries`, written before the
+ * signed payment leaves and kept until its report arrives or the answer proves no charge.
+ * @example const pending = createPendingRecovery({ apiUrl, route: "check", address, chain: "base" }, deps)
+ */
+export function createPendingRecovery(
+  check: Pick<PendingRecovery, "apiUrl" | "route" | "address" | "chain">,
+  deps: PendingRecoveryDeps,
+): PendingRecoveryLog {
+  let id: string | undefined;
+  const record = async (
+    entry: Omit<
+      PendingRecovery,
+      "id" | keyof typeof check | "sentAt" | "lastAttempt" | "transaction"
+    >,
+  ) => {
+    const written: PendingRecovery = {
+      id: deps.randomId(),
+      ...check,
+      ...entry,
+      transaction: null,
+      sentAt: deps.now().toISOString(),
+      lastAttempt: null,
+    };
+    id = written.id;
+    await deps.recoveries.update((list) => [written, ...list].slice(0, recoveriesKept));
+  };
+  return {
+    async recordSigned(typedData) {
+      if (
+        typedData.primaryType !== undefined &&
+        typedData.primaryType !== "TransferWithAuthorization"
+      ) {
+        return;
+      }
+      const { from, to, value, nonce } = typedData.message;
+      if (typeof nonce !== "string" || typeof from !== "string") return;
+      await record({
+        payer: from as Address,
+        nonce: nonce.toLowerCase(),
+        amount: String(value),
+        payTo: to as Address,
+      });
+    },
+    async recordSent(authorization) {
+      if (id !== undefined) return;
+      await record({
+        payer: authorization.payer,
+        nonce: authorization.nonce.toLowerCase(),
+        amount: authorization.amount,
+        payTo: authorization.payTo,
+      });
+    },
+    async settle(change) {
+      if (id === undefined) return undefined;
+      const settled = id;
+      await deps.recoveries.update((list) =>
+        change === "done"
+          ? list.filter((r) => r.id !== settled)
+          : list.map((r) => (r.id === settled ? { ...r, ...change } : r)),
+      );
+      return settled;
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import type { PaidResult, Settlement } from "@presend/client";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { describe, expect, it } from "vitest";
+import { MessageError } from "../messaging/MessageError";
+import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
+import { memoryItem } from "../storage/memoryItem";
+import type { HistoryEntry, PendingRecovery } from "../storage/schemas";
+import { createPendingRecovery } from "./createPendingRecovery";
+import { paidCheckOutcome } from "./paidCheckOutcome";
+
+const payer = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+const now = new Date("2025-06-01T12:00:00Z");
+const nonce = `0x${"12".repeat(32)}` as const;
+const { report } = exampleHistoryEntry({ address, checkedAt: now });
+const settlement: Settlement = {
+  transaction: `0x${"ab".repeat(32)}`,
+  network: "eip155:8453",
+  payer,
+  amount: "10000",
+  payTo,
+};
+
+function setup(
+  options: { ledgerBroken?: boolean; accountShared?: boolean; signingError?: unknown } = {},
+) {
+  const history = memoryItem<HistoryEntry[]>([]);
+  const recoveries = memoryItem<PendingRecovery[]>([]);
+  const recovery = createPendingRecovery(
+    { apiUrl: "http://api.test", route: "check", address, chain: "base" },
+    { recoveries, randomId: () => "r1", now: () => now },
+  );
+  const outcome = (result: PaidResult<Report | DeepReport>) =>
+    paidCheckOutcome(result, {
+      request: { route: "check", chain: "base" },
+      recovery,
+      history,
+      historyLimit: 50,
+      ledgerBroken: options.ledgerBroken ?? false,
+      accountShared: options.accountShared ?? true,
+      ...(options.signingError !== undefined && { signingError: options.signingError }),
+      now: () => now,
+      randomId: () => "entry-1",
+    });
+  return { history, recoveries, recovery, outcome };
+}
+
+const signedTransfer = {
+  primaryType: "TransferWithAuthorization",
+  message: { from: payer, to: payTo, value: 10_000n, nonce },
+};
+
+describe("paidCheckOutcome", () => {
+  it("files a report in the history and forgets its pending recovery", async () => {
+    const { history, recoveries, recovery, outcome } = setup();
+    await recovery.recordSigned(signedTransfer);
+    const result = await outcome({
+      type: "report",
+      report,
+      settlement,
+      signature: "verified",
+      receipt: "verified",
+      recovered: false,
+      charged: true,
+      paymentId: null,
+    });
+    expect(result).toMatchObject({
+      type: "report",
+      entry: { transaction: settlement.transaction },
+    });
+    expect(history.value()).toHaveLength(1);
+    expect(recoveries.value()).toEqual([]);
+  });
+
+  it("names no transaction for a report paid over a channel (its claim comes later)", async () => {
+    const { history, outcome } = setup();
+    await outcome({
+      type: "report",
+      report,
+      settlement: { ...settlement, transaction: nonce, viaChannel: true },
+      signature: "verified",
+      receipt: null,
+      recovered: false,
+      charged: true,
+      paymentId: "chan_x",
+    });
+    expect(history.value()[0]?.transaction).toBeNull();
+  });
+
+  it("calls a cap refusal from an unreadable ledger by its own code", async () => {
+    const refusal = {
+      type: "refused",
+      code: "cap_reached",
+      message: "cap",
+      charged: false,
+      paymentId: null,
+    } as const;
+    expect(await setup().outcome(refusal)).toMatchObject({ code: "cap_reached" });
+    expect(await setup({ ledgerBroken: true }).outcome(refusal)).toMatchObject({
+      code: "ledger_unreadable",
+    });
+    expect(await setup().outcome({ ...refusal, code: "payto_mismatch" })).toMatchObject({
+      code: "attestation_mismatch",
+    });
+  });
+
+  it("tells a declined connect from a declined payment, and no answer from a refusal", async () => {
+    const declined = {
+      type: "not_charged",
+      code: "signing_failed",
+      status: null,
+      message: "x",
+      charged: false,
+      paymentId: null,
+      cause: new MessageError({ code: "rejected", message: "no" }),
+    } as const;
+    expect(await setup().outcome(declined)).toEqual({
+      type: "rejected",
+      message: "You declined the payment in your wallet.",
+    });
+    expect(await setup({ accountShared: false }).outcome(declined)).toEqual({
+      type: "rejected",
+      message: "You declined to connect your wallet to this site.",
+    });
+    const { cause: _cause, ...unreachable } = declined;
+    expect(await setup().outcome(unreachable)).toMatchObject({ type: "failed", charged: false });
+    expect(await setup().outcome({ ...unreachable, status: 400 })).toMatchObject({
+      type: "refused",
+      code: "invalid_address",
+    });
+  });
+
+  it("keeps a voucher whose answer was lost as a pending recovery under its record nonce", async () => {
+    const { recoveries, outcome } = setup();
+    const result = await outcome({
+      type: "unrecovered",
+      message: "lost",
+      charged: "unknown",
+      settlement: null,
+      authorization: { payer, nonce, amount: "10000", payTo },
+      recover: "GET /receipts/…",
+      paymentId: "chan_x",
+    });
+    expect(result).toEqual({
+      type: "failed",
+      message: "The answer to the payment was lost.",
+      charged: "unknown",
+      recoveryId: "r1",
+    });
+    expect(recoveries.value()).toMatchObject([
+      { id: "r1", payer, nonce, lastAttempt: { state: "unknown", message: "lost" } },
+    ]);
+  });
+
+  it("keeps the recovery of a forged report, which is never filed", async () => {
+    const { history, recoveries, recovery, outcome } = setup();
+    await recovery.recordSigned(signedTransfer);
+    const result = await outcome({
+      type: "forged",
+      message: "bad signature",
+      charged: true,
+      settlement,
+      report,
+      paymentId: null,
+    });
+    expect(result).toMatchObject({ type: "forged", charged: true, recoveryId: "r1" });
+    expect(history.value()).toEqual([]);
+    expect(recoveries.value()[0]).toMatchObject({
+      transaction: settlement.transaction,
+      lastAttempt: { state: "forged" },
+    });
+  });
+
+  it("reads a failed deposit signature from the signer when the result carries no cause", async () => {
+    const failed = {
+      type: "not_charged",
+      code: "signing_failed",
+      status: null,
+      message: "Signing failed",
+      charged: false,
+      paymentId: null,
+    } as const;
+    const overCap = new PaymentError("Over the cap. A channel deposit of $0.05 was asked.", {
+      code: "cap_reached",
+    });
+    expect(await setup({ signingError: overCap }).outcome(failed)).toEqual({
+      type: "refused",
+      code: "cap_reached",
+      message: "Over the cap. A channel deposit of $0.05 was asked.",
+    });
+    const declined = new MessageError({ code: "rejected", message: "no" });
+    expect(await setup({ signingError: declined }).outcome(failed)).toEqual({
+      type: "rejected",
+      message: "You declined the payment in your wallet.",
+    });
+  });
+});

@@ -1,0 +1,195 @@
+import type { PaidResult, RefusalCode } from "@presend/client";
+import type { DeepReport, Report } from "@presend/shared/api/report";
+import type { ChainName } from "@presend/shared/chains/chains";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { walkCauses } from "@presend/shared/errors/PresendError";
+import type { Address } from "viem";
+import { MessageError } from "../messaging/MessageError";
+import type { CheckOutcome, RefusalCode as ShownRefusal } from "../messaging/protocol";
+import type { HistoryEntry, Route } from "../storage/schemas";
+import type { ValidatedItem } from "../storage/validatedItem";
+import type { PendingRecoveryLog } from "./createPendingRecovery";
+
+export type OutcomeContext = {
+  request: { route: Route; chain: ChainName };
+  /** The check's pending recovery: forgotten on a report or a proven no-charge, kept otherwise. */
+  recovery: PendingRecoveryLog;
+  history: ValidatedItem<HistoryEntry[]>;
+  historyLimit: number;
+  /** The cap's refusal came from an unreadable ledger. */
+  ledgerBroken: boolean;
+  /** The wallet had shared its account, so a "rejected" is a declined payment, not a connect. */
+  accountShared: boolean;
+  /** Why the last signature failed, when the client's result does not carry it (a deposit). */
+  signingError?: unknown;
+  now: () => Date;
+  randomId: () => string;
+};
+
+/**
+ * What the card and the popup are told of a client result, in the extension's words, with its
+ * effects on storage: a report goes into the history, the pending recovery is forgotten only on
+ * a report or a proven no-charge, and a lost answer keeps it (with how the attempt ended).
+ * @example const outcome = await paidCheckOutcome(await client.check(input), context)
+ */
+export async function paidCheckOutcome(
+  result: PaidResult<Report | DeepReport>,
+  context: OutcomeContext,
+): Promise<CheckOutcome> {
+  const { recovery, now } = context;
+  if (result.type === "report" || result.type === "not_charged" || result.type === "refused") {
+    await recovery.settle("done");
+  }
+  switch (result.type) {
+    case "report": {
+      const entry: HistoryEntry = {
+        id: context.randomId(),
+        address: result.report.address as Address,
+        chain: context.request.chain,
+        route: context.request.route,
+        level: result.report.verdict.level,
+        headline: result.report.verdict.headline,
+        checkedAt: now().toISOString(),
+        amount: result.settlement.amount,
+        payTo: result.settlement.payTo,
+        // A channel's payment has no transaction of its own yet (its claim comes later).
+        transaction: result.settlement.viaChannel ? null : result.settlement.transaction,
+        report: result.report,
+      };
+      await context.history.update((list) => [entry, ...list].slice(0, context.historyLimit));
+      return { type: "report", entry };
+    }
+    case "refused":
+      return {
+        type: "refused",
+        code:
+          context.ledgerBroken && result.code === "cap_reached"
+            ? "ledger_unreadable"
+            : shown(result.code),
+        message: result.message,
+      };
+    case "not_charged": {
+      const cause = result.cause ?? context.signingError;
+      const overCap = walkCauses(
+        cause,
+        (e) => e instanceof PaymentError && e.code === "cap_reached",
+      ) as PaymentError<"cap_reached"> | null;
+      if (overCap) {
+        return {
+          type: "refused",
+          code: context.ledgerBroken ? "ledger_unreadable" : "cap_reached",
+          message: overCap.shortMessage,
+        };
+      }
+      const refusal = walletRefusal(cause, context.accountShared);
+      if (refusal) return refusal;
+      if (result.status === 400) {
+        return { type: "refused", code: "invalid_address", message: result.message };
+      }
+      if (result.status === null) {
+        // No answer at all ("Failed to fetch"): the address in the settings is the usual cause.
+        return {
+          type: "failed",
+          message: "presend's server could not be reached. Check the API address in the settings.",
+          charged: false,
+        };
+      }
+      return { type: "failed", message: result.message, charged: false };
+    }
+    case "unrecovered": {
+      // A voucher is named only now (its record nonce): written down so it can be fetched again.
+      await recovery.recordSent(result.authorization);
+      const message =
+        result.charged === true
+          ? "Paid, but the report did not arrive."
+          : "The answer to the payment was lost.";
+      const recoveryId = await recovery.settle({
+        transaction: result.settlement?.viaChannel
+          ? null
+          : (result.settlement?.transaction.toLowerCase() ?? null),
+        lastAttempt: { at: now().toISOString(), state: "unknown", message: result.message },
+      });
+      return {
+        type: "failed",
+        message:
+          recoveryId === undefined
+            ? `${result.message} To fetch the report: ${result.recover}`
+            : message,
+        charged: result.charged,
+        ...(recoveryId !== undefined && { recoveryId }),
+      };
+    }
+    case "forged": {
+      const recoveryId = await recovery.settle({
+        transaction: result.settlement?.viaChannel
+          ? null
+          : (result.settlement?.transaction.toLowerCase() ?? null),
+        lastAttempt: { at: now().toISOString(), state: "forged", message: result.message },
+      });
+      return {
+        type: "forged",
+        message: result.message,
+        charged: result.charged,
+        ...(recoveryId !== undefined && { recoveryId }),
+      };
+    }
+  }
+}
+
+/**
+ * A wallet that said no (cancelled, declined, absent), in the words the card shows; null for
+ * any other failure.
+ */
+export function walletRefusal(error: unknown, accountShared: boolean): CheckOutcome | null {
+  const cause = (walkCauses(error, (e) => e instanceof MessageError) as MessageError | null)?.code;
+  if (cause === "cancelled") {
+    return { type: "rejected", message: "You cancelled before signing." };
+  }
+  if (cause === "rejected") {
+    const message = accountShared
+      ? "You declined the payment in your wallet."
+      : "You declined to connect your wallet to this site.";
+    return { type: "rejected", message };
+  }
+  if (cause === "no_wallet") {
+    return {
+      type: "refused",
+      code: "no_wallet",
+      message: "No wallet in this tab: open the dApp page with your wallet, then try again.",
+    };
+  }
+  return null;
+}
+
+// The client's refusals, in the fewer words the extension's UI distinguishes.
+function shown(code: RefusalCode): ShownRefusal {
+  switch (code) {
+    case "invalid_address":
+      return code;
+    // The sender is the paying account, never the checked address: refused as the address.
+    case "invalid_from":
+    case "from_equals_address":
+      return "invalid_address";
+    case "key_changed":
+    case "attestation_missing":
+    case "attestation_invalid":
+    case "cap_reached":
+    case "unexpected_challenge":
+      return code;
+    case "payto_mismatch":
+    case "price_above_attested":
+    case "offer_invalid":
+    case "over_max_price":
+      return "attestation_mismatch";
+    case "network_mismatch":
+    case "asset_mismatch":
+    case "validity_too_long":
+    case "redirect":
+    case "invalid_payment_id":
+      return "unexpected_challenge";
+    case "pin_store_unreadable":
+      return "attestation_invalid";
+    case "no_signer":
+      return "no_wallet";
+  }
+}

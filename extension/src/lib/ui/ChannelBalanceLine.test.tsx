@@ -1,0 +1,52 @@
+import { parseHTML } from "linkedom";
+import { h, render } from "preact";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ChannelBalance } from "../channel/channelBalances";
+import { ChannelBalanceLine } from "./ChannelBalanceLine";
+
+// The card renders with Preact through preact/compat (the build's alias); so does this test.
+vi.mock("react", () => import("preact/compat"));
+vi.mock("react/jsx-runtime", () => import("preact/jsx-runtime"));
+vi.mock("react/jsx-dev-runtime", () => import("preact/jsx-runtime"));
+
+const balance: ChannelBalance = {
+  channelId: `0x${"ab".repeat(32)}`,
+  apiUrl: "http://api.test",
+  payer: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+  deposited: "50000",
+  charged: "20000",
+  updatedAt: "2025-06-01T12:00:00.000Z",
+};
+
+function lines(balances: ChannelBalance[], inCard = false): string[] {
+  const { document, window } = parseHTML("<html><body><div id=root></div></body></html>");
+  vi.stubGlobal("document", document);
+  vi.stubGlobal("window", window);
+  const root = document.getElementById("root") as unknown as Element;
+  render(h(ChannelBalanceLine, { balances, inCard }), root);
+  return [...root.querySelectorAll('[data-testid="channel-balance"]')].map(
+    (e) => e.textContent ?? "",
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("ChannelBalanceLine", () => {
+  it("says what is left, and in the card where to close the channel", () => {
+    expect(lines([balance])).toEqual([
+      "Channel: $0.03 of $0.05 left. Checks pay from it without a wallet prompt.",
+    ]);
+    expect(lines([balance], true)[0]).toContain(
+      "close it in presend's toolbar popup to get the rest back.",
+    );
+  });
+
+  it("shows nothing for a spent channel, and a channel whose key is gone as one that pays no more", () => {
+    expect(lines([{ ...balance, charged: "50000" }])).toEqual([]);
+    expect(lines([{ ...balance, sessionEnded: true }])).toEqual([
+      "An earlier channel holds $0.03: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.",
+    ]);
+  });
+});
