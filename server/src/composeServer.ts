@@ -30,7 +30,7 @@ import {
   createPayments,
   type Payments,
 } from "./payments/createPayments";
-import { reconcilePayments } from "./payments/facilitator/reconcilePayments";
+import { reconcilePayments } from "./payments/records/reconcilePayments";
 import { paymentNetworks } from "./payments/paymentNetworks";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
 import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";

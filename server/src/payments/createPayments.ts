@@ -22,7 +22,7 @@ import { type ChannelOption, type Channels, createChannels } from "./channels/cr
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
-import { withPaymentRecords } from "./facilitator/withPaymentRecords";
+import { withPaymentRecords } from "./settlement/recordSettlements";
 import {
   type PaymentsConfig,
   type PaymentsConfigInput,

@@ -12,7 +12,7 @@ import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymen
 import type { ReportSigner } from "../payments/attestation/createReportSigner";
 import { channelRecordValidBefore } from "../payments/channels/channelLedger";
 import { channelSchedule } from "../payments/channels/createChannels";
-import { settleGraceSeconds } from "../payments/facilitator/reconcilePayments";
+import { settleGraceSeconds } from "../payments/records/reconcilePayments";
 
 const ReceiptBodySchema = ReceiptSchema.extend({}).openapi("Receipt");
 

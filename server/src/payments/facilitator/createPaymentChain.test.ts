@@ -9,7 +9,7 @@ import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPay
 import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
 import { startFaultyRpc } from "../testing/startFaultyRpc";
 import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
-import { decidePayment } from "./reconcilePayments";
+import { decidePayment } from "../records/reconcilePayments";
 
 const usdc = chains.base.usdc.address;
 const abi = artifacts.PresendStablecoin.abi;

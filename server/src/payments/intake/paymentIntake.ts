@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { readChannelPaymentHeader } from "../channels/readChannelPaymentHeader";
 import { maxTimeoutSeconds } from "../createPayments";
-import type { PaidAuthorization } from "../facilitator/authorizationOf";
+import type { PaidAuthorization } from "./authorizationOf";
 import { readPaymentHeader } from "./readPaymentHeader";
 
 /**

@@ -1,6 +1,6 @@
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
-import { authorizationOf, type PaidAuthorization } from "../facilitator/authorizationOf";
+import { authorizationOf, type PaidAuthorization } from "./authorizationOf";
 
 export type PaymentHeader = { payload: PaymentPayload; authorization: PaidAuthorization };
 

@@ -11,10 +11,10 @@ import { holdLease, type Lease } from "../../paymentRecords/holdLease";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
-import type { PaidAuthorization } from "../facilitator/authorizationOf";
+import type { PaidAuthorization } from "../intake/authorizationOf";
 import type { PaymentChain } from "../facilitator/createPaymentChain";
-import { decidePayment, settleGraceSeconds } from "../facilitator/reconcilePayments";
-import { paymentNetworkUnavailable } from "../facilitator/withPaymentRecords";
+import { decidePayment, settleGraceSeconds } from "../records/reconcilePayments";
+import { paymentNetworkUnavailable } from "../settlement/recordSettlements";
 
 /** Header naming where the report of a payment with an unknown outcome can be fetched. */
 export const receiptLocationHeader = "PRESEND-RECEIPT";

@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
-import { authorizationLookBackSeconds, type PaymentChain } from "./createPaymentChain";
-import { settlementOf } from "./withPaymentRecords";
+import { authorizationLookBackSeconds, type PaymentChain } from "../facilitator/createPaymentChain";
+import { settlementOf } from "../settlement/recordSettlements";
 
 /** How long after validBefore the chain is given to show a transfer (blocks, clock skew). */
 export const settleGraceSeconds = 60;

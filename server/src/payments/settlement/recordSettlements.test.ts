@@ -3,8 +3,8 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/
 import { describe, expect, it } from "vitest";
 import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
 import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
-import { fakePaymentChain } from "./fakePaymentChain";
-import { withPaymentRecords } from "./withPaymentRecords";
+import { fakePaymentChain } from "../facilitator/fakePaymentChain";
+import { withPaymentRecords } from "../settlement/recordSettlements";
 
 const record = samplePaymentRecord(1);
 const requirements = {

@@ -4,8 +4,8 @@ import type { SettleResponse, VerifyResponse } from "@x402/core/types";
 import { type Hex, isHash } from "viem";
 import { cachedProbe } from "../../health/cachedProbe";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
-import { authorizationOf } from "./authorizationOf";
-import { authorizationLookBackSeconds, type PaymentChain } from "./createPaymentChain";
+import { authorizationOf } from "../intake/authorizationOf";
+import { authorizationLookBackSeconds, type PaymentChain } from "../facilitator/createPaymentChain";
 
 /** The refusal reason when the payment chain cannot be read: nothing can be verified or charged. */
 export const paymentNetworkUnavailable = "payment_network_unavailable";
