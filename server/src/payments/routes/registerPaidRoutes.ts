@@ -17,10 +17,7 @@ import type { App, AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import { limits } from "../../limits";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
-import {
-  AuthorizationAlreadyRecorded,
-  type PaymentRecordStore,
-} from "../../paymentRecords/paymentRecordStore";
+import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
@@ -31,6 +28,7 @@ import {
 } from "../channels/channelRefundRoutes";
 import { maxTimeoutSeconds, type Payments } from "../createPayments";
 import { paymentIntake } from "../intake/paymentIntake";
+import { AuthorizationAlreadyRecorded } from "../records/paymentRecords";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
@@ -46,9 +44,13 @@ import { paymentInfo, paymentInfoField } from "./paymentInfo";
 
 export type PaidRoutesDeps = {
   engine: Engine;
+  /** Payments, with the payment records' one owner (`payments.records`). */
   payments: Payments;
-  /** The write-ahead payment records (also payments.records; one store). */
-  records: PaymentRecordStore;
+  /**
+   * The records store itself, for the channel ledger only: batch-settlement payments still write
+   * their records through `payments/channels/`; every `exact` write goes through payments.records.
+   */
+  channelRecordStore: PaymentRecordStore;
   /** One engine run per authorization. */
   lock: InFlightLock;
   /** Public base URL (no trailing slash), the resource URL of each paid route. */
@@ -63,11 +65,11 @@ export type PaidRoutesDeps = {
  * Per paid route: body validation, the payment ledger (one run per authorization, the answer the
  * payment record decides), the 402 envelope, then the official x402 middleware; the handler
  * records the report as pending before it returns, so settlement never happens unrecorded.
- * @example registerPaidRoutes(app, { engine, payments, records, lock, publicUrl, signIn });
+ * @example registerPaidRoutes(app, { engine, payments, channelRecordStore, lock, publicUrl, signIn });
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
-  const { config, channels } = deps.payments;
+  const { config, channels, records } = deps.payments;
   const routes: RoutesConfig = Object.fromEntries(
     Object.values(paidRoutes).map((route) => [
       `POST ${route.path}`,
@@ -112,22 +114,21 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     paymentIntake(),
     signedReport(deps.payments.signReport),
     signInReread({
-      records: deps.records,
+      records,
       state: deps.signIn,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
     }),
     paymentLedger({
-      records: deps.records,
+      records,
       lock: deps.lock,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
-      chain: deps.payments.chain,
     }),
     ...(channels
       ? [
           channelLedger({
-            records: deps.records,
+            records: deps.channelRecordStore,
             store: channels.store,
             lock: deps.lock,
             payTo: config.payTo,
@@ -196,7 +197,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       ) as never;
     }
     try {
-      await deps.records.begin({
+      await records.begin({
         payer: authorization.payer,
         nonce: authorization.nonce,
         network: config.network,

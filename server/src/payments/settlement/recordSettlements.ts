@@ -1,24 +1,24 @@
-import { UpstreamError } from "@presend/shared/errors/UpstreamError";
-import type { FacilitatorClient } from "@x402/core/server";
-import type { SettleResponse, VerifyResponse } from "@x402/core/types";
+import type {
+  SettleFailureContext,
+  SettleResultContext,
+  x402ResourceServer,
+} from "@x402/core/server";
+import type { SettleResponse } from "@x402/core/types";
+import { SettleError } from "@x402/core/types";
 import { type Hex, isHash } from "viem";
-import { cachedProbe } from "../../health/cachedProbe";
-import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
-import { authorizationOf } from "../intake/authorizationOf";
 import { authorizationLookBackSeconds, type PaymentChain } from "../facilitator/createPaymentChain";
+import { settlementUnanswered } from "../facilitator/guardedFacilitator";
+import { authorizationOf, type PaidAuthorization } from "../intake/authorizationOf";
+import type { PaymentRecords } from "../records/paymentRecords";
+import { settlementOf } from "../records/reconcilePayments";
 
-/** The refusal reason when the payment chain cannot be read: nothing can be verified or charged. */
-export const paymentNetworkUnavailable = "payment_network_unavailable";
 /** The settlement reason when it is not known whether the transfer happened. */
 export const settlementUnknown = "settlement_unknown";
 /** The settlement reason when the payer cancelled the authorization: nothing was charged. */
 export const authorizationCanceled = "authorization_canceled";
 
-/** How long one reading of "the payment chain answers and is Base" is trusted. */
-const chainCheckMs = 2_000;
-
-export type WithPaymentRecordsOptions = {
-  records: PaymentRecordStore;
+export type RecordSettlementsOptions = {
+  records: PaymentRecords;
   chain: PaymentChain;
   /**
    * The in-process facilitator knows what it broadcast (null: nothing, so nothing can be
@@ -29,97 +29,81 @@ export type WithPaymentRecordsOptions = {
 };
 
 /**
- * Wraps a facilitator so that every settlement ends in the payment record, told by the chain
- * when the facilitator's own answer is lost or wrong: a failure whose authorization the chain
- * shows used becomes the success it was (with its transaction); one that cannot be decided is
- * recorded `unknown` and answered `settlement_unknown`; only a proven non-charge is `failed`
- * (nothing sent, a reverted transfer, or an authorization the payer cancelled).
- * Verification that fails while the payment chain is down is answered
- * `payment_network_unavailable` instead of a misleading signature error. No errorMessage (raw
- * upstream text) leaves this wrapper.
- * @example new x402ResourceServer(withPaymentRecords(facilitator, { records, chain }))
+ * The settlement step's bookkeeping, on x402's own settle hooks of the resource server: every
+ * settlement of an EIP-3009 payment ends in its record. A transaction the facilitator answered is
+ * `settled` (onAfterSettle). A failure (onSettleFailure) is decided from the chain: an
+ * authorization Base shows used is `settled` with the transaction that used it, and the paid
+ * route's ledger answers the report from the record; one that cannot be decided is `unknown` and
+ * answered `settlement_unknown`; only a proven non-charge is `failed` (nothing sent, a reverted
+ * transfer, or an authorization the payer cancelled). A success that names no transaction is
+ * decided the same way. Channel payments (no EIP-3009 authorization) are the channel ledger's.
+ * @example recordSettlements(resourceServer, { records, chain, broadcastFor });
  */
-export function withPaymentRecords(
-  inner: FacilitatorClient,
-  options: WithPaymentRecordsOptions,
-): FacilitatorClient {
+export function recordSettlements(
+  resourceServer: x402ResourceServer,
+  options: RecordSettlementsOptions,
+): void {
   const { records, chain } = options;
   const onError =
     options.onError ?? ((error) => console.error("presend: payment record", String(error)));
-  // A good reading is shared for a moment; a bad one is not kept (cachedProbe drops failures).
-  const usableReading = cachedProbe(async () => {
-    if (!(await chain.reachable()))
-      throw new UpstreamError("payment chain unusable", { code: "payment_chain_unusable" });
-    return true;
-  }, chainCheckMs);
-  const chainUsable = () => usableReading().catch(() => false);
-
-  const verify = async (
-    ...args: Parameters<FacilitatorClient["verify"]>
-  ): Promise<VerifyResponse> => {
-    // A payment chain that is down or is not Base cannot take payments: say so, verify nothing.
-    if (!(await chainUsable())) return { isValid: false, invalidReason: paymentNetworkUnavailable };
-    let result: VerifyResponse | null = null;
+  /** A record write that fails costs the bookkeeping (the reconciler decides it), not the answer. */
+  const write = async (run: () => Promise<unknown>) => {
     try {
-      result = await inner.verify(...args);
-    } catch {
-      result = null;
+      await run();
+    } catch (error) {
+      onError(error);
     }
-    if (result?.isValid) return withoutMessage(result);
-    if (!(await chain.reachable())) {
-      return {
-        isValid: false,
-        invalidReason: paymentNetworkUnavailable,
-        ...(result?.payer ? { payer: result.payer } : {}),
-      };
-    }
-    if (result === null) return { isValid: false, invalidReason: "verification_failed" };
-    return withoutMessage(result);
   };
 
-  const settle = async (
-    ...args: Parameters<FacilitatorClient["settle"]>
-  ): Promise<SettleResponse> => {
-    const [payload, requirements] = args;
-    const authorization = authorizationOf(payload);
-    let result: SettleResponse | null = null;
-    try {
-      result = await inner.settle(...args);
-    } catch {
-      result = null;
-    }
-    if (authorization === null) {
-      // Not an EIP-3009 payment (a channel's deposit, claim, settle or refund): no record here.
-      return result
-        ? withoutMessage(result)
-        : {
-            success: false,
-            errorReason: "settlement_failed",
-            transaction: "",
-            network: requirements.network,
-          };
-    }
+  resourceServer.onAfterSettle(async (context: SettleResultContext) => {
+    const authorization = authorizationOf(context.paymentPayload);
+    if (authorization === null) return;
     const key = { payer: authorization.payer, nonce: authorization.nonce };
-    const network = requirements.network;
-    const base = { network, payer: authorization.payer };
-    function failure(reason: string, transaction = ""): SettleResponse {
-      return { success: false, errorReason: reason, transaction, network, payer: key.payer };
+    if (context.result.transaction) {
+      await write(() => records.markSettled(key, context.result.transaction));
+      return;
     }
-    const record = async (run: () => Promise<unknown>) => {
-      try {
-        await run();
-      } catch (error) {
-        onError(error);
-      }
-    };
+    // Success without a transaction says nothing about the transfer: the chain does, and the
+    // ledger answers what the record then says.
+    await decideFailed(authorization, context.requirements.network, {
+      ...context.result,
+      success: false,
+    });
+  });
 
-    if (result?.success && result.transaction) {
-      await record(() => records.markSettled(key, result.transaction));
-      return withoutMessage(result);
+  resourceServer.onSettleFailure(async (context: SettleFailureContext) => {
+    const answered = answerOf(context.error, context.requirements.network);
+    const authorization = authorizationOf(context.paymentPayload);
+    if (authorization === null) {
+      // A channel's deposit, charge or refund: its ledger keeps the books; no upstream text out.
+      return {
+        recovered: true as const,
+        result: answered ?? failure(context.requirements.network, "settlement_failed"),
+      };
     }
+    return {
+      recovered: true as const,
+      result: await decideFailed(authorization, context.requirements.network, answered),
+    };
+  });
+
+  /**
+   * A settlement that did not answer a transaction, decided from what the facilitator said
+   * (`answered`, null when it said nothing) and the chain, and written to the record.
+   */
+  async function decideFailed(
+    authorization: PaidAuthorization,
+    network: string,
+    answered: SettleResponse | null,
+  ): Promise<SettleResponse> {
+    const key = { payer: authorization.payer, nonce: authorization.nonce };
+    const refused = (reason: string, transaction = ""): SettleResponse => ({
+      ...failure(network, reason, transaction),
+      payer: key.payer,
+    });
     const broadcast = options.broadcastFor?.(key.payer, key.nonce);
-    const candidate = isTx(result?.transaction)
-      ? (result?.transaction as Hex)
+    const candidate = isTx(answered?.transaction)
+      ? (answered?.transaction as Hex)
       : (broadcast ?? null);
     let used: boolean | null = null;
     try {
@@ -131,67 +115,65 @@ export function withPaymentRecords(
       const validBefore = Number(authorization.validBefore);
       const tx = await settlementOf(chain, key, candidate, validBefore);
       if (tx !== null) {
-        await record(() => records.markSettled(key, tx));
-        return { success: true, transaction: tx, ...base, amount: authorization.value.toString() };
+        // The transfer is on chain: the record says settled, the ledger answers the report.
+        await write(() => records.markSettled(key, tx));
+        return refused(settlementUnknown, tx);
       }
       // Used without a transfer: the payer cancelled it (cancelAuthorization); it never can pay.
       const since = validBefore - authorizationLookBackSeconds;
       if (await chain.authorizationCanceled(key.payer, key.nonce, since).catch(() => false)) {
-        await record(() => records.markFailed(key));
-        return failure(authorizationCanceled);
+        await write(() => records.markFailed(key));
+        return refused(authorizationCanceled);
       }
-      await record(() => records.markUnknown(key, candidate));
-      return failure(settlementUnknown, candidate ?? "");
+      await write(() => records.markUnknown(key, candidate));
+      return refused(settlementUnknown, candidate ?? "");
     }
     // Nothing was broadcast (the in-process facilitator knows), or the facilitator answered a
     // refusal before sending anything: no charge is possible.
     const neverSent =
-      broadcast === null || (options.broadcastFor === undefined && result !== null && !candidate);
+      broadcast === null || (options.broadcastFor === undefined && answered !== null && !candidate);
     if (neverSent) {
-      await record(() => records.markFailed(key));
-      return result ? withoutMessage(result) : failure("settlement_failed");
+      await write(() => records.markFailed(key));
+      return answered ?? refused("settlement_failed");
     }
     if (used === false && candidate !== null) {
       // A mined transaction that reverted used the facilitator's nonce without the transfer.
       const status = await chain.receiptStatus(candidate).catch(() => null);
       if (status === "reverted") {
-        await record(() => records.markFailed(key));
-        return result ? withoutMessage(result) : failure("settlement_failed", candidate);
+        await write(() => records.markFailed(key));
+        return answered ?? refused("settlement_failed", candidate);
       }
     }
-    await record(() => records.markUnknown(key, candidate));
-    return failure(settlementUnknown, candidate ?? "");
-  };
-
-  return { verify, settle, getSupported: () => inner.getSupported() };
+    await write(() => records.markUnknown(key, candidate));
+    return refused(settlementUnknown, candidate ?? "");
+  }
 }
 
 /**
- * The transaction that used an authorization the chain shows used: the candidate when its
- * receipt says so, else the AuthorizationUsed event's; null when neither can be read.
+ * The facilitator's failed answer carried by the hook's error (x402 turns a failed SettleResponse
+ * into a SettleError), or null when there was none: it did not answer, or something failed before
+ * it was asked.
  */
-export async function settlementOf(
-  chain: PaymentChain,
-  key: { payer: string; nonce: string },
-  candidate: Hex | null,
-  validBefore: number,
-): Promise<Hex | null> {
-  if (candidate !== null) {
-    const status = await chain.receiptStatus(candidate).catch(() => null);
-    if (status === "success") return candidate;
-  }
-  const since = validBefore - authorizationLookBackSeconds;
-  return chain.findAuthorizationTx(key.payer, key.nonce, since).catch(() => null);
+function answerOf(error: unknown, network: string): SettleResponse | null {
+  if (!(error instanceof SettleError) || error.errorReason === settlementUnanswered) return null;
+  return {
+    success: false,
+    errorReason: error.errorReason ?? "settlement_failed",
+    transaction: error.transaction ?? "",
+    network: (error.network ?? network) as SettleResponse["network"],
+    ...(error.payer ? { payer: error.payer } : {}),
+  };
+}
+
+function failure(network: string, reason: string, transaction = ""): SettleResponse {
+  return {
+    success: false,
+    errorReason: reason,
+    transaction,
+    network: network as SettleResponse["network"],
+  };
 }
 
 function isTx(value: unknown): value is Hex {
   return typeof value === "string" && isHash(value);
-}
-
-/** Drops the facilitator's free text: it can carry RPC URLs, raw transactions and stack text. */
-function withoutMessage<T extends { errorMessage?: string; invalidMessage?: string }>(
-  result: T,
-): T {
-  const { errorMessage: _error, invalidMessage: _invalid, ...rest } = result;
-  return rest as T;
 }
