@@ -97,22 +97,20 @@ async function read(
   } catch {
     paymentId = null;
   }
-  return { authorization, paymentId, requestHash: requestHashOf(c.req.path, await c.req.text()) };
+  // The guard parsed the body already; Hono hands back that same object.
+  const body: unknown = await c.req.json().catch(() => null);
+  return { authorization, paymentId, requestHash: requestHashOf(c.req.path, body) };
 }
 
 /**
  * What a paid request asks for: route, address (as sent, trimmed: its case shows in the report)
  * and chain (default base), so `{"address": a}` and `{"address": a, "chain": "base"}` ask the same.
  */
-function requestHashOf(path: string, body: string): string {
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    parsed = null;
-  }
-  const request = CheckRequestSchema.safeParse(parsed);
-  const asked = request.success ? [request.data.address.trim(), request.data.chain] : [body];
+function requestHashOf(path: string, body: unknown): string {
+  const request = CheckRequestSchema.safeParse(body);
+  const asked = request.success
+    ? [request.data.address.trim(), request.data.chain]
+    : [JSON.stringify(body)];
   return createHash("sha256")
     .update(JSON.stringify([path, ...asked]))
     .digest("hex");
