@@ -29,6 +29,7 @@ import {
   type PaymentsConfigInput,
   PaymentsConfigSchema,
 } from "./paymentsConfig";
+import { maxTimeoutSeconds } from "./paymentTerms";
 import { createPaymentRecords, type PaymentRecords } from "./records/paymentRecords";
 import type { PaidPath } from "./routes/paidRoutes";
 import { recordSettlements } from "./settlement/recordSettlements";
@@ -80,8 +81,6 @@ export type Payments = {
   /** Resolves once the facilitator's supported kinds are loaded. */
   ready(): Promise<void>;
 };
-
-export const maxTimeoutSeconds = 60;
 
 /**
  * Builds everything payment-related from config: facilitator (in process or remote), the x402

@@ -4,7 +4,7 @@ import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { readChannelPaymentHeader } from "../channels/readChannelPaymentHeader";
-import { maxTimeoutSeconds } from "../createPayments";
+import { maxTimeoutSeconds } from "../paymentTerms";
 import type { PaidAuthorization } from "./authorizationOf";
 import { readPaymentHeader } from "./readPaymentHeader";
 

@@ -1,7 +1,7 @@
 import { chains } from "@presend/shared/chains/chains";
 import { formatUnits } from "viem";
-import { maxTimeoutSeconds } from "../createPayments";
 import type { PaymentsConfig } from "../paymentsConfig";
+import { maxTimeoutSeconds } from "../paymentTerms";
 import type { PaidPath } from "./paidRoutes";
 
 /** The OpenAPI operation field x402 crawlers read a paid operation's price and protocol from. */

@@ -26,8 +26,9 @@ import {
   channelRefundRouteConfig,
   registerChannelRefundRoutes,
 } from "../channels/channelRefundRoutes";
-import { maxTimeoutSeconds, type Payments } from "../createPayments";
+import type { Payments } from "../createPayments";
 import { paymentIntake } from "../intake/paymentIntake";
+import { maxTimeoutSeconds } from "../paymentTerms";
 import { AuthorizationAlreadyRecorded } from "../records/paymentRecords";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
@@ -109,22 +110,34 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const challengeWithoutPayment = unpaidChallenge(httpServer);
   if (channels) registerChannelRefundRoutes(app, paths, x402);
 
+  /**
+   * A paid route's steps, in the order a request meets them on its way in; each one that shapes
+   * the answer does so on the way out, in the reverse order (x402's answer first, the signature
+   * last).
+   */
   const middleware = (route: PaidRoute): MiddlewareHandler<AppEnv>[] => [
+    // In: 415/413/400 before any 402; the body parsed once.
     checkRequestGuard(),
+    // In: the payment header read once (authorization, payment id, request hash) or set aside.
     paymentIntake(),
+    // Out, last: the detached report signature on a paid 200, whoever made it.
     signedReport(deps.payments.signReport),
+    // In: a signed-in payer's recent check answered from its record, nothing charged.
     signInReread({
       records,
       state: deps.signIn,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
     }),
+    // In: leases per payment id and authorization, retries answered from their record.
+    // Out: the record decides the answer once settlement is over; no upstream text.
     paymentLedger({
       records,
       lock: deps.lock,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
     }),
+    // In and out: the same for a payment over a batch-settlement channel.
     ...(channels
       ? [
           channelLedger({
@@ -138,12 +151,15 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
           }),
         ]
       : []),
+    // Out: every 402 with its JSON body and reason.
     paymentEnvelope({
       route,
       payments: deps.payments,
       resourceUrl: `${publicUrl}${route.path}`,
       unpaidChallenge: challengeWithoutPayment,
     }),
+    // The official middleware: verify, then the handler (which begins the record), then settle
+    // (whose hooks write the record: settlement/recordSettlements).
     x402,
   ];
 
