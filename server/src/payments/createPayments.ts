@@ -24,6 +24,7 @@ import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
 import { guardedFacilitator } from "./facilitator/guardedFacilitator";
+import type { PaidPath } from "./paidRoutes";
 import {
   type PaymentsConfig,
   type PaymentsConfigInput,
@@ -31,7 +32,6 @@ import {
 } from "./paymentsConfig";
 import { maxTimeoutSeconds } from "./paymentTerms";
 import { createPaymentRecords, type PaymentRecords } from "./records/paymentRecords";
-import type { PaidPath } from "./routes/paidRoutes";
 import { recordSettlements } from "./settlement/recordSettlements";
 
 /** Timings of the facilitator calls of one payment, for the bench breakdown. */

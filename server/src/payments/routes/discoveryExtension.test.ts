@@ -17,9 +17,9 @@ import { getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxPaymentHeaderBytes } from "../intake/paymentIntake";
+import { exampleRequest } from "../paidRoutes";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 import { discoveryExtension } from "./discoveryExtension";
-import { exampleRequest } from "./paidRoutes";
 
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;

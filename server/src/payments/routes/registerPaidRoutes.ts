@@ -28,6 +28,7 @@ import {
 } from "../channels/channelRefundRoutes";
 import type { Payments } from "../createPayments";
 import { paymentIntake } from "../intake/paymentIntake";
+import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "../paidRoutes";
 import { maxTimeoutSeconds } from "../paymentTerms";
 import { AuthorizationAlreadyRecorded } from "../records/paymentRecords";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
@@ -40,7 +41,6 @@ import { signInSecurityScheme } from "../siwx/registerSignInSecurityScheme";
 import { signInReread } from "../siwx/signInReread";
 import { declareSignInWithX, signInWithXExtension } from "../siwx/signInWithXExtension";
 import { discoveryExtension } from "./discoveryExtension";
-import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
 import { paymentInfo, paymentInfoField } from "./paymentInfo";
 
 export type PaidRoutesDeps = {
