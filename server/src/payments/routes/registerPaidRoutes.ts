@@ -17,11 +17,10 @@ import type { App, AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import { limits } from "../../limits";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
-import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
-import { channelLedger } from "../channels/channelLedger";
+import { type ChannelLedgerOptions, channelLedger } from "../channels/channelLedger";
 import {
   channelRefundRouteConfig,
   registerChannelRefundRoutes,
@@ -51,7 +50,7 @@ export type PaidRoutesDeps = {
    * The records store itself, for the channel ledger only: batch-settlement payments still write
    * their records through `payments/channels/`; every `exact` write goes through payments.records.
    */
-  channelRecordStore: PaymentRecordStore;
+  channelRecordStore: ChannelLedgerOptions["records"];
   /** One engine run per authorization. */
   lock: InFlightLock;
   /** Public base URL (no trailing slash), the resource URL of each paid route. */
