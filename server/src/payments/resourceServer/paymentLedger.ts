@@ -152,8 +152,9 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
       c.res = unknownOutcome(c, answer.record, options);
       return;
     }
-    if (answer?.type === "report" && c.res.status !== 200) {
-      // The facilitator's answer was lost or wrong, the chain shows the transfer: the report.
+    if (answer?.type === "report" && settledIn(c.res) !== answer.tx.toLowerCase()) {
+      // The facilitator's answer was lost or wrong (a failure, or a success naming no
+      // transaction), the chain shows the transfer: the report with its settlement.
       const report = await settledReport(c, answer.record, answer.tx, options);
       c.res = undefined;
       c.res = report;
@@ -275,6 +276,20 @@ function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: strin
   if (record.status !== "failed")
     response.headers.set(receiptLocationHeader, `${publicUrl}${path}`);
   return response;
+}
+
+/** The transaction a paid 200 names in its PAYMENT-RESPONSE (lowercase), else null. */
+function settledIn(response: Response): string | null {
+  const header = response.headers.get("payment-response");
+  if (response.status !== 200 || header === null) return null;
+  try {
+    const settlement = decodePaymentResponseHeader(header);
+    return settlement.success && settlement.transaction
+      ? settlement.transaction.toLowerCase()
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Drops errorMessage from PAYMENT-RESPONSE: upstream text (RPC URLs, raw transactions). */

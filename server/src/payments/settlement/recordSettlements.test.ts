@@ -104,6 +104,19 @@ describe("recordSettlements: every settlement of an authorization ends in its re
     expect(stored).toMatchObject({ status: "settled", tx: transfer });
   });
 
+  it("asks the chain when the facilitator claims success naming no transaction: the record holds the transfer", async () => {
+    const { stored } = await settleThrough(
+      remoteFacilitator(async () => ({
+        success: true,
+        transaction: "",
+        network: "eip155:8453",
+        payer: record.payer,
+      })),
+      before({ used: new Map([[record.nonce, transfer]]) }),
+    );
+    expect(stored).toMatchObject({ status: "settled", tx: transfer });
+  });
+
   it("stays unknown, never failed, when a remote facilitator did not answer and the chain shows nothing yet", async () => {
     const { answer, stored } = await settleThrough(
       remoteFacilitator(async () => {
