@@ -61,7 +61,11 @@ const unexplainedFailure = async (): Promise<SettleResponse> => ({
  * One settlement through x402's resource server with presend's facilitator guard and settle
  * hooks, against a record begun as the paid route's handler begins it.
  */
-async function settleThrough(facilitator: FacilitatorClient, chain: PaymentChain) {
+async function settleThrough(
+  facilitator: FacilitatorClient,
+  chain: PaymentChain,
+  broadcastFor?: (payer: string, nonce: string) => Hex | null,
+) {
   const store = createMemoryPaymentRecords();
   const records = createPaymentRecords({ store, chain });
   await records.begin(record);
@@ -69,7 +73,12 @@ async function settleThrough(facilitator: FacilitatorClient, chain: PaymentChain
     "eip155:8453",
     new ExactEvmScheme(),
   );
-  recordSettlements(server, { records, chain, onError: () => {} });
+  recordSettlements(server, {
+    records,
+    chain,
+    onError: () => {},
+    ...(broadcastFor && { broadcastFor }),
+  });
   const answer = await server.settlePayment(payload, requirements);
   return { answer, stored: await records.byAuthorization(record) };
 }
@@ -137,6 +146,17 @@ describe("recordSettlements: every settlement of an authorization ends in its re
       network: "eip155:8453",
     });
     expect(stored).toMatchObject({ status: "failed" });
+  });
+  it("keeps the outcome open, never an exception, when deciding it fails unexpectedly", async () => {
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(unexplainedFailure),
+      before(),
+      () => {
+        throw new Error("the in-process facilitator's books are gone");
+      },
+    );
+    expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
+    expect(stored).toMatchObject({ status: "unknown" });
   });
 });
 

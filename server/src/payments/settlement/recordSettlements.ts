@@ -81,10 +81,22 @@ export function recordSettlements(
         result: answered ?? failure(context.requirements.network, "settlement_failed"),
       };
     }
-    return {
-      recovered: true as const,
-      result: await decideFailed(authorization, context.requirements.network, answered),
-    };
+    try {
+      return {
+        recovered: true as const,
+        result: await decideFailed(authorization, context.requirements.network, answered),
+      };
+    } catch (error) {
+      // Deciding failed unexpectedly: nothing is proven, so the outcome stays open for the
+      // reconciler, and the payer hears settlement_unknown, never an exception's text.
+      onError(error);
+      const key = { payer: authorization.payer, nonce: authorization.nonce };
+      await write(() => records.markUnknown(key, null));
+      return {
+        recovered: true as const,
+        result: failure(context.requirements.network, settlementUnknown),
+      };
+    }
   });
 
   /**
