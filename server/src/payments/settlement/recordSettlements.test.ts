@@ -65,10 +65,11 @@ async function settleThrough(
   facilitator: FacilitatorClient,
   chain: PaymentChain,
   broadcastFor?: (payer: string, nonce: string) => Hex | null,
+  begun = true,
 ) {
   const store = createMemoryPaymentRecords();
   const records = createPaymentRecords({ store, chain });
-  await records.begin(record);
+  if (begun) await records.begin(record);
   const server = new x402ResourceServer(guardedFacilitator(facilitator, { chain })).register(
     "eip155:8453",
     new ExactEvmScheme(),
@@ -147,6 +148,18 @@ describe("recordSettlements: every settlement of an authorization ends in its re
     });
     expect(stored).toMatchObject({ status: "failed" });
   });
+  it("sends nothing for an authorization that has no pending record", async () => {
+    let sent = 0;
+    const counting = remoteFacilitator(async () => {
+      sent++;
+      return { success: true, transaction: transfer, network: "eip155:8453" };
+    });
+    await expect(settleThrough(counting, before(), undefined, false)).rejects.toMatchObject({
+      errorReason: "payment_not_recorded",
+    });
+    expect(sent).toBe(0);
+  });
+
   it("keeps the outcome open, never an exception, when deciding it fails unexpectedly", async () => {
     const { answer, stored } = await settleThrough(
       remoteFacilitator(unexplainedFailure),

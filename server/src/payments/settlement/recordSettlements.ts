@@ -1,4 +1,5 @@
 import type {
+  SettleContext,
   SettleFailureContext,
   SettleResultContext,
   x402ResourceServer,
@@ -30,7 +31,8 @@ export type RecordSettlementsOptions = {
 
 /**
  * The settlement step's bookkeeping, on x402's own settle hooks of the resource server: every
- * settlement of an EIP-3009 payment ends in its record. A transaction the facilitator answered is
+ * settlement of an EIP-3009 payment starts from its `pending` record (onBeforeSettle refuses one
+ * without) and ends in it. A transaction the facilitator answered is
  * `settled` (onAfterSettle). A failure (onSettleFailure) is decided from the chain: an
  * authorization Base shows used is `settled` with the transaction that used it, and the paid
  * route's ledger answers the report from the record; one that cannot be decided is `unknown` and
@@ -54,6 +56,20 @@ export function recordSettlements(
       onError(error);
     }
   };
+
+  // Nothing is settled unrecorded: the handler begins the record before it returns, and a
+  // settlement whose record is not there (or cannot be read) is refused before it is sent.
+  resourceServer.onBeforeSettle(async (context: SettleContext) => {
+    const authorization = authorizationOf(context.paymentPayload);
+    if (authorization === null) return;
+    const key = { payer: authorization.payer, nonce: authorization.nonce };
+    const record = await records.byAuthorization(key).catch((error: unknown) => {
+      onError(error);
+      return undefined;
+    });
+    if (record?.status === "pending") return;
+    return { abort: true as const, reason: "payment_not_recorded" };
+  });
 
   resourceServer.onAfterSettle(async (context: SettleResultContext) => {
     const authorization = authorizationOf(context.paymentPayload);
