@@ -125,6 +125,12 @@ describe("recordSettlements: every settlement of an authorization ends in its re
       before({ used: new Map([[record.nonce, transfer]]) }),
     );
     expect(stored).toMatchObject({ status: "settled", tx: transfer });
+    // Nor is such a claim a refusal: with nothing on chain yet, the outcome stays open.
+    const { stored: notYet } = await settleThrough(
+      remoteFacilitator(async () => ({ success: true, transaction: "", network: "eip155:8453" })),
+      before(),
+    );
+    expect(notYet).toMatchObject({ status: "unknown" });
   });
 
   it("stays unknown, never failed, when a remote facilitator did not answer and the chain shows nothing yet", async () => {

@@ -79,12 +79,9 @@ export function recordSettlements(
       await write(() => records.markSettled(key, context.result.transaction));
       return;
     }
-    // Success without a transaction says nothing about the transfer: the chain does, and the
-    // ledger answers what the record then says.
-    await decideFailed(authorization, context.requirements.network, {
-      ...context.result,
-      success: false,
-    });
+    // Success without a transaction says nothing about the transfer (as if unanswered): the
+    // chain does, and the ledger answers what the record then says.
+    await decideFailed(authorization, context.requirements.network, null).catch(onError);
   });
 
   resourceServer.onSettleFailure(async (context: SettleFailureContext) => {
