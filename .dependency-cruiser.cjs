@@ -4,6 +4,13 @@
 const workspaces = "shared|client|devnet|server|snapshots|extension|e2e";
 const ours = (names) => `^node_modules/@presend/(${names})/`;
 const tests = "\\.(test|spec)\\.tsx?$";
+/**
+ * The roles of a paid request under server/src/payments/, in the one direction their imports
+ * point: routes compose the middleware (resourceServer: ledger, envelope, guard), which reads the
+ * settlement step's vocabulary, which writes through the records, which read the intake's types
+ * and ask Base through facilitator/ (the facilitator and the payment chain).
+ */
+const paymentRoles = ["routes", "resourceServer", "settlement", "records", "intake", "facilitator"];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -94,11 +101,35 @@ module.exports = {
     {
       name: "payment-intake-reads-only",
       comment:
-        "The payment intake is the first step of a paid request: it reads the header into the request context and imports nothing that runs after it (ledger, envelope, routes, records, receipts).",
+        "The payment intake is the first step of a paid request: it reads the header into the request context and imports nothing that runs after it (the records' store, receipts; the later roles by payment-roles-point-one-way).",
       severity: "error",
       from: { path: "^server/src/payments/intake/", pathNot: tests },
+      to: { path: "^server/src/(payments/testing/|paymentRecords/|receipts/)" },
+    },
+    // The roles of a paid request, each importing only the roles after it in this list.
+    ...paymentRoles.slice(1).map((role, index) => ({
+      name: `payment-roles-point-one-way-${role}`,
+      comment: `payments/${role}/ imports no role before it in ${paymentRoles.join(" -> ")}.`,
+      severity: "error",
+      from: { path: `^server/src/payments/${role}/`, pathNot: tests },
+      to: { path: `^server/src/payments/(${paymentRoles.slice(0, index + 1).join("|")})/` },
+    })),
+    {
+      name: "payment-records-have-one-owner",
+      comment:
+        "Only payments/records/ reaches the records store: every other step reads and writes a record through it (the composition and the batch-settlement channels excepted). The leases (holdLease, inFlightLock) live beside the store and are free to use.",
+      severity: "error",
+      from: {
+        path: "^server/src/(payments|receipts)/",
+        pathNot: [
+          tests,
+          "^server/src/payments/(records|channels|testing)/",
+          "^server/src/payments/createPayments\\.ts$",
+        ],
+      },
       to: {
-        path: "^server/src/(payments/(resourceServer|routes|testing)/|paymentRecords/|receipts/)",
+        path: "^server/src/paymentRecords/",
+        pathNot: "^server/src/paymentRecords/(holdLease|inFlightLock)\\.ts$",
       },
     },
     {

@@ -30,7 +30,6 @@ import {
   createPayments,
   type Payments,
 } from "./payments/createPayments";
-import { reconcilePayments } from "./payments/facilitator/reconcilePayments";
 import { paymentNetworks } from "./payments/paymentNetworks";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
 import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";
@@ -50,7 +49,7 @@ export type ComposedServer = {
   snapshots: LoadedSnapshots;
   rpcUrls: Record<ChainName, string[]>;
   /** Settles open payment records from the chain now (also run at start and periodically). */
-  reconcile: () => ReturnType<typeof reconcilePayments>;
+  reconcile: () => ReturnType<Payments["records"]["reconcile"]>;
   /** Logger, metrics, shared stores (PostgreSQL, Redis) and the draining flag. */
   operations: Operations;
   /** Releases what composing opened (the records database, the timer). */
@@ -247,10 +246,18 @@ export async function composeServer(
     // Every route beyond the free /validate and /health, in one list.
     routeGroups: [
       (app) => registerSignInSecurityScheme(app),
-      (app) => registerPaidRoutes(app, { engine, payments, records, lock, publicUrl, signIn }),
+      (app) =>
+        registerPaidRoutes(app, {
+          engine,
+          payments,
+          channelRecordStore: records,
+          lock,
+          publicUrl,
+          signIn,
+        }),
       (app) =>
         registerReceiptRoute(app, {
-          records,
+          records: payments.records,
           signReport: payments.signReport,
           signedIn: signedInPayer({ origin: publicUrl, state: signIn }),
         }),
@@ -260,7 +267,7 @@ export async function composeServer(
   });
   // Payments a previous run left open are decided from the chain now, then every 30 s.
   const reconcile = async () => {
-    const result = await reconcilePayments({ records, chain: payments.chain });
+    const result = await payments.records.reconcile();
     // Channel payments are settled by the claims that cover them, read from the escrow.
     await payments.channels?.reconcile().catch(() => {});
     return result;

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { PaidAuthorization } from "../payments/facilitator/authorizationOf";
+import type { PaidAuthorization } from "../payments/intake/authorizationOf";
 import type { PaymentIntake, PaymentRejection } from "../payments/intake/paymentIntake";
 
 /**

@@ -5,7 +5,7 @@ import type { DeepReport, Report } from "@presend/shared/api/report";
 import { chainNames } from "@presend/shared/chains/chains";
 import { formatUnits } from "viem";
 import { z } from "zod";
-import { paidRoutes } from "../payments/routes/paidRoutes";
+import { paidRoutes } from "../payments/paidRoutes";
 
 export type McpServerOptions = {
   /** The client that pays (its signer is the PRESEND_PRIVATE_KEY account, its cap the session's). */

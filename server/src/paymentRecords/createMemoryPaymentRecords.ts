@@ -5,6 +5,7 @@ import {
   canTransition,
   NewPaymentRecordSchema,
   normalizeKey,
+  noValidBeforeBound,
   type PaymentRecord,
   type PaymentRecordStore,
   type PaymentStatus,
@@ -95,9 +96,11 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
       }
       return undefined;
     },
-    async unresolved(limit = 100) {
+    async unresolved(limit = 100, filter = {}) {
+      const below = filter.validBeforeBelow ?? noValidBeforeBound;
       return [...rows.values()]
         .filter((row) => row.status === "pending" || row.status === "unknown")
+        .filter((row) => row.validBefore < below)
         .slice(0, limit);
     },
     async count(status) {

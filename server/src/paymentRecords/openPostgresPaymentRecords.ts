@@ -7,6 +7,7 @@ import {
   canTransition,
   NewPaymentRecordSchema,
   normalizeKey,
+  noValidBeforeBound,
   type PaymentRecord,
   type PaymentRecordStore,
   type PaymentStatus,
@@ -205,10 +206,10 @@ export async function openPostgresPaymentRecords(
       );
       return result.rows[0] === undefined ? undefined : paymentRecordFromRow(result.rows[0]);
     },
-    async unresolved(limit = 100) {
+    async unresolved(limit = 100, filter = {}) {
       const result = await pool.query(
-        "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') ORDER BY id LIMIT $1",
-        [limit],
+        "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') AND valid_before < $1 ORDER BY id LIMIT $2",
+        [filter.validBeforeBelow ?? noValidBeforeBound, limit],
       );
       return result.rows.map(paymentRecordFromRow);
     },

@@ -10,6 +10,7 @@ import {
   canTransition,
   NewPaymentRecordSchema,
   normalizeKey,
+  noValidBeforeBound,
   type PaymentRecord,
   type PaymentRecordStore,
   type PaymentStatus,
@@ -72,7 +73,7 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
     "SELECT * FROM payment_records WHERE tx = ? AND status = 'settled' LIMIT 1",
   );
   const selectOpen = db.prepare(
-    "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') ORDER BY id LIMIT ?",
+    "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') AND valid_before < ? ORDER BY id LIMIT ?",
   );
   const update = db.prepare(
     "UPDATE payment_records SET status = @status, tx = @tx, updated_at = @now WHERE payer = @payer AND nonce = @nonce",
@@ -142,8 +143,10 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
       const row = selectByTx.get(tx.toLowerCase());
       return row === undefined ? undefined : paymentRecordFromRow(row);
     },
-    async unresolved(limit = 100) {
-      return selectOpen.all(limit).map(paymentRecordFromRow);
+    async unresolved(limit = 100, filter = {}) {
+      return selectOpen
+        .all(filter.validBeforeBelow ?? noValidBeforeBound, limit)
+        .map(paymentRecordFromRow);
     },
     async count(status) {
       return Count.parse(status === undefined ? countAll.get() : countStatus.get(status)).n;

@@ -107,12 +107,22 @@ export type PaymentRecordStore = {
   byPaymentId(paymentId: string): Promise<PaymentRecord | undefined>;
   /** Only settled records have a transaction to find them by. */
   byTransaction(tx: string): Promise<PaymentRecord | undefined>;
-  /** Records still `pending` or `unknown`, oldest first: what the reconciler looks at. */
-  unresolved(limit?: number): Promise<PaymentRecord[]>;
+  /**
+   * Records still `pending` or `unknown`, oldest first: what the reconciler looks at. With
+   * `validBeforeBelow`, only records whose authorization expires before it: each kind of payment
+   * gets a batch of its own, so one kind's open records never fill another's.
+   */
+  unresolved(limit?: number, filter?: UnresolvedFilter): Promise<PaymentRecord[]>;
   /** How many records there are (in one status, or all). */
   count(status?: PaymentStatus): Promise<number>;
   close(): Promise<void>;
 };
+
+/** Which open records `unresolved` returns. */
+export type UnresolvedFilter = { validBeforeBelow?: number };
+
+/** The bound `unresolved` applies when none is given: every record. */
+export const noValidBeforeBound = Number.MAX_SAFE_INTEGER;
 
 /** Lowercases the key: the one form every store compares. */
 export function normalizeKey(key: AuthorizationKey): AuthorizationKey {

@@ -209,6 +209,21 @@ export function describePaymentRecordStore(
         return undefined;
       }));
 
+    it("lists only the open records expiring before a bound, in a batch of their own", () =>
+      withStore(async (store) => {
+        // Records decided by something other than time (validBefore far out) come first...
+        for (let n = 30; n < 33; n++) {
+          await store.begin(samplePaymentRecord(n, { validBefore: 253_402_300_799 }));
+        }
+        await store.begin(samplePaymentRecord(33, { validBefore: 1_900_000_000 }));
+        await store.markUnknown(samplePaymentRecord(33), null);
+        // ...and still the bounded batch holds the one that expires.
+        const batch = await store.unresolved(2, { validBeforeBelow: 2_000_000_000 });
+        expect(batch.map((r) => r.nonce)).toEqual([samplePaymentRecord(33).nonce]);
+        expect(await store.unresolved(2)).toHaveLength(2);
+        return undefined;
+      }));
+
     it("refuses a malformed record", () =>
       withStore(async (store) => {
         await expect(

@@ -16,19 +16,23 @@ import {
   type SettlementReceipt,
   settlementReceipt,
 } from "./attestation/offerReceiptExtension";
+import { channelRecordValidBefore } from "./channels/channelLedger";
 import type { ChannelStore } from "./channels/channelStore";
 import { createChannelChain } from "./channels/createChannelChain";
 import { type ChannelOption, type Channels, createChannels } from "./channels/createChannels";
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
-import { withPaymentRecords } from "./facilitator/withPaymentRecords";
+import { guardedFacilitator } from "./facilitator/guardedFacilitator";
+import type { PaidPath } from "./paidRoutes";
 import {
   type PaymentsConfig,
   type PaymentsConfigInput,
   PaymentsConfigSchema,
 } from "./paymentsConfig";
-import type { PaidPath } from "./routes/paidRoutes";
+import { maxTimeoutSeconds } from "./paymentTerms";
+import { createPaymentRecords, type PaymentRecords } from "./records/paymentRecords";
+import { recordSettlements } from "./settlement/recordSettlements";
 
 /** Timings of the facilitator calls of one payment, for the bench breakdown. */
 export type PaymentTiming = { phase: "verify" | "settle"; ms: number };
@@ -53,7 +57,8 @@ export type Payments = {
   facilitatorAddress: Address | null;
   /** The payment chain as the bookkeeping reads it (authorization state, settlement lookup). */
   chain: PaymentChain;
-  records: PaymentRecordStore;
+  /** The payment records' one owner: every write to a record goes through it. */
+  records: PaymentRecords;
   attestation: Attestation;
   /**
    * Signs a paid report with its settlement (attestation key), once: a report answered again
@@ -77,17 +82,15 @@ export type Payments = {
   ready(): Promise<void>;
 };
 
-export const maxTimeoutSeconds = 60;
-
 /**
  * Builds everything payment-related from config: facilitator (in process or remote), the x402
  * resource server with the exact EVM scheme, and the signed payee attestation.
- * Every settlement ends in `records` (withPaymentRecords).
- * @example const payments = await createPayments({ baseRpcUrl, facilitator: { type: "local", privateKey }, payTo, attestationKey }, records);
+ * Every settlement ends in its record (`recordSettlements`, on the resource server's settle hooks).
+ * @example const payments = await createPayments({ baseRpcUrl, facilitator: { type: "local", privateKey }, payTo, attestationKey }, store);
  */
 export async function createPayments(
   input: PaymentsConfigInput,
-  records: PaymentRecordStore,
+  store: PaymentRecordStore,
   options: CreatePaymentsOptions = {},
 ): Promise<Payments> {
   const config = PaymentsConfigSchema.parse(input);
@@ -115,12 +118,13 @@ export async function createPayments(
   } else {
     facilitator = await createFacilitatorClient(config.facilitator);
   }
-  const recorded = withPaymentRecords(facilitator, {
-    records,
+  const records = createPaymentRecords({
+    store,
     chain,
-    ...(broadcastFor && { broadcastFor }),
+    claimDecidedFrom: channelRecordValidBefore,
   });
-  const timed = options.onTiming ? withTiming(recorded, options.onTiming) : recorded;
+  const guarded = guardedFacilitator(facilitator, { chain });
+  const timed = options.onTiming ? withTiming(guarded, options.onTiming) : guarded;
   const attestation = await createAttestation({
     key: config.attestationKey,
     payTo: config.payTo,
@@ -142,7 +146,7 @@ export async function createPayments(
           asset: config.asset as Address,
           receiverAuthorizerKey: config.receiverAuthorizerKey as Hex,
           store: options.channelStore,
-          records,
+          records: store,
           chain: createChannelChain({ rpcUrl: config.baseRpcUrl }),
         })
       : null;
@@ -150,6 +154,7 @@ export async function createPayments(
     config.network,
     new ExactEvmScheme(),
   );
+  recordSettlements(resourceServer, { records, chain, ...(broadcastFor && { broadcastFor }) });
   if (channels) {
     resourceServer.register(config.network, channels.scheme);
     channels.manage(timed);

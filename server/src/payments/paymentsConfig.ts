@@ -3,8 +3,8 @@ import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { AttestationPrivateKeySchema } from "./attestation/loadAttestationKey";
 import { RemoteFacilitatorSchema } from "./facilitator/createFacilitatorClient";
+import { paidPrices } from "./paidRoutes";
 import { paymentNetworks, usdcOn } from "./paymentNetworks";
-import { paidPrices } from "./routes/paidRoutes";
 
 const AddressSchema = z.string().regex(addressPattern, "expected 0x followed by 40 hex");
 const BaseUnitsSchema = z.string().regex(/^[1-9]\d*$/, "expected USDC base units, e.g. 10000");

@@ -5,9 +5,7 @@ import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limi
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
 import type { Metrics } from "../observability/createMetrics";
-import { readChannelPaymentHeader } from "../payments/channels/readChannelPaymentHeader";
-import { maxPaymentHeaderBytes } from "../payments/intake/paymentIntake";
-import { readPaymentHeader } from "../payments/intake/readPaymentHeader";
+import { paymentHeaderOf } from "../payments/intake/paymentHeaderOf";
 import { redisDown } from "../redis/redisDown";
 
 export type RateLimitSettings = {
@@ -75,13 +73,12 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     const path = c.req.path;
     if (opsPaths.has(path) || c.req.method === "OPTIONS") return next();
     if (!paidPaths.has(path)) return free(c, next);
-    const header = requestHeader(c, "payment-signature") ?? requestHeader(c, "x-payment");
-    // A header that carries no authorization pays for nothing: it is one more challenge.
-    const paying =
-      header !== undefined &&
-      header.length <= maxPaymentHeaderBytes &&
-      (readPaymentHeader(header) ?? readChannelPaymentHeader(header));
-    if (!paying) return challenge(c, next);
+    // A header that carries no authorization pays for nothing: it is one more challenge. The
+    // reading is kept on the context, so the paid route's intake does not decode it again.
+    const payment = paymentHeaderOf(c)?.payment;
+    if (payment === undefined || payment === null || payment === "too_large") {
+      return challenge(c, next);
+    }
     return next().then(async () => {
       // A paid check gives its challenge back: an honest client (one challenge, one payment per
       // check) never runs out, one that only collects challenges does. A refused payment is

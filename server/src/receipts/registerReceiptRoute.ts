@@ -8,11 +8,13 @@ import type { Context } from "hono";
 import { getAddress, type Hex, verifyMessage } from "viem";
 import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
-import type { PaymentRecord, PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import type { ReportSigner } from "../payments/attestation/createReportSigner";
-import { channelRecordValidBefore } from "../payments/channels/channelLedger";
 import { channelSchedule } from "../payments/channels/createChannels";
-import { settleGraceSeconds } from "../payments/facilitator/reconcilePayments";
+import type {
+  PaymentRecord,
+  PaymentRecords,
+  RecordAnswer,
+} from "../payments/records/paymentRecords";
 
 const ReceiptBodySchema = ReceiptSchema.extend({}).openapi("Receipt");
 
@@ -81,7 +83,8 @@ const hexSignature = /^0x[0-9a-fA-F]{130,}$/;
 export function registerReceiptRoute(
   app: App,
   deps: {
-    records: PaymentRecordStore;
+    /** Read only: what a record answers is the records' (`answerOf`). */
+    records: Pick<PaymentRecords, "byTransaction" | "byAuthorization" | "answerOf">;
     signReport: ReportSigner;
     /** The wallet a Sign-In-With-X header proves, if it proves one (it stands for `signature`). */
     signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
@@ -98,7 +101,13 @@ export function registerReceiptRoute(
         `No settled payment ${tx} is recorded here.`,
       ) as never;
     }
-    return (await answer(c, record, tx, c.req.valid("query").signature, deps)) as never;
+    return (await answer(
+      c,
+      deps.records.answerOf(record),
+      tx,
+      c.req.valid("query").signature,
+      deps,
+    )) as never;
   });
 
   app.openapi(byAuthorization, async (c) => {
@@ -115,13 +124,19 @@ export function registerReceiptRoute(
         `No paid request with authorization ${nonce} of ${payer} is recorded here.`,
       ) as never;
     }
-    return (await answer(c, record, nonce, c.req.valid("query").signature, deps)) as never;
+    return (await answer(
+      c,
+      deps.records.answerOf(record),
+      nonce,
+      c.req.valid("query").signature,
+      deps,
+    )) as never;
   });
 }
 
 async function answer(
   c: Context<AppEnv>,
-  record: PaymentRecord,
+  recorded: RecordAnswer,
   signed: string,
   signature: string | undefined,
   deps: {
@@ -130,6 +145,7 @@ async function answer(
   },
 ): Promise<Response> {
   const { signReport } = deps;
+  const { record } = recorded;
   const message = receiptMessage(signed);
   const proven =
     (signature !== undefined &&
@@ -148,7 +164,7 @@ async function answer(
       `Only the payer may fetch this receipt: sign "${message}" with the paying key (EIP-191) and pass it as ?signature=0x..., or sign in with that wallet (SIGN-IN-WITH-X header).`,
     );
   }
-  if (record.status === "failed") {
+  if (recorded.type === "not_charged") {
     return jsonError(
       c,
       404,
@@ -156,25 +172,24 @@ async function answer(
       "This authorization was never settled: nothing was charged and there is no report to fetch.",
     );
   }
-  if (record.status !== "settled" || record.tx === null) {
-    if (record.validBefore >= channelRecordValidBefore) {
-      return jsonError(
-        c,
-        409,
-        "settlement_unknown",
-        `This check was paid over a channel; its report is served once the server's next claim covers it (every ${channelSchedule.claimIntervalSecs} s). Ask again then.`,
-      );
-    }
-    const decidedBy = new Date((record.validBefore + settleGraceSeconds) * 1000).toISOString();
+  if (recorded.type === "awaiting_claim") {
     return jsonError(
       c,
       409,
       "settlement_unknown",
-      `Whether this payment settled is not known yet; ask again shortly (by ${decidedBy} it is known either way).`,
+      `This check was paid over a channel; its report is served once the server's next claim covers it (every ${channelSchedule.claimIntervalSecs} s). Ask again then.`,
+    );
+  }
+  if (recorded.type === "open") {
+    return jsonError(
+      c,
+      409,
+      "settlement_unknown",
+      `Whether this payment settled is not known yet; ask again shortly (by ${recorded.decidedBy} it is known either way).`,
     );
   }
   const receipt: Receipt = {
-    tx: record.tx,
+    tx: recorded.tx,
     network: record.network,
     payer: getAddress(record.payer),
     nonce: record.nonce,
@@ -184,7 +199,7 @@ async function answer(
     createdAt: record.createdAt,
     report: record.report,
     signature: await signReport(record.report, {
-      transaction: record.tx,
+      transaction: recorded.tx,
       network: record.network,
       payer: record.payer,
     }),

@@ -1,4 +1,4 @@
-import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { PaymentRecords } from "../records/paymentRecords";
 import type { ReportSigner } from "./createReportSigner";
 
 /**
@@ -7,7 +7,10 @@ import type { ReportSigner } from "./createReportSigner";
  * verifiable by the key that was current then), otherwise signed now and kept.
  * @example const signReport = keptReportSignature(records, createReportSigner(signer));
  */
-export function keptReportSignature(records: PaymentRecordStore, sign: ReportSigner): ReportSigner {
+export function keptReportSignature(
+  records: Pick<PaymentRecords, "byTransaction" | "keepReportSignature">,
+  sign: ReportSigner,
+): ReportSigner {
   return async (report, settlement) => {
     const record = await records.byTransaction(settlement.transaction).catch(() => undefined);
     // Checks paid over one channel share their claim transaction: the record found by it is

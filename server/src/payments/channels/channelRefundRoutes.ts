@@ -2,7 +2,7 @@ import type { RoutesConfig } from "@x402/core/server";
 import type { MiddlewareHandler } from "hono";
 import type { App } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
-import type { PaidPath } from "../routes/paidRoutes";
+import type { PaidPath } from "../paidRoutes";
 import type { Channels } from "./createChannels";
 
 /**

@@ -7,9 +7,9 @@ import { privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
 import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
+import { decidePayment } from "../records/reconcilePayments";
 import { startFaultyRpc } from "../testing/startFaultyRpc";
 import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
-import { decidePayment } from "./reconcilePayments";
 
 const usdc = chains.base.usdc.address;
 const abi = artifacts.PresendStablecoin.abi;

@@ -7,7 +7,8 @@ import {
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../../http/appEnv";
-import { maxPaymentHeaderBytes, paymentIntake } from "./paymentIntake";
+import { maxPaymentHeaderBytes } from "./paymentHeaderOf";
+import { paymentIntake } from "./paymentIntake";
 
 const now = 1_900_000_000;
 const header = (validBefore: number, validAfter = now - 600, extensions = {}) =>

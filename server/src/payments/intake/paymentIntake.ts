@@ -3,19 +3,9 @@ import { CheckRequestSchema } from "@presend/shared/api/report";
 import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
-import { readChannelPaymentHeader } from "../channels/readChannelPaymentHeader";
-import { maxTimeoutSeconds } from "../createPayments";
-import type { PaidAuthorization } from "../facilitator/authorizationOf";
-import { readPaymentHeader } from "./readPaymentHeader";
-
-/**
- * A real payment header is ~1 KB plus the extensions the x402 client echoes from the 402
- * (attestation, signed offer, bazaar declaration, payment-identifier, sign-in challenge: about
- * 13.5 KB for /deep once base64-encoded, more with a longer public URL); anything larger is
- * refused before decoding. Node refuses request headers over 16 KB in total, so 1 KB is left for
- * the request's other headers.
- */
-export const maxPaymentHeaderBytes = 15 * 1024;
+import { maxTimeoutSeconds } from "../paymentTerms";
+import type { PaidAuthorization } from "./authorizationOf";
+import { type PaymentHeaderReading, paymentHeaderOf } from "./paymentHeaderOf";
 
 /** Clock skew tolerated on validBefore and validAfter. */
 export const authorizationSlackSeconds = 30;
@@ -58,9 +48,9 @@ export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHan
     if (alias !== null && !headers.has("payment-signature")) {
       headers.set("payment-signature", alias);
     }
-    const header = headers.get("payment-signature");
-    if (header === null) return next();
-    const rejection = await read(c, header, clock());
+    const reading = paymentHeaderOf(c);
+    if (reading === null) return next();
+    const rejection = await read(c, reading.payment, clock());
     // A batch-settlement deposit or voucher is the channel ledger's to read, further on.
     if (rejection === "channel") return next();
     if (typeof rejection === "string") {
@@ -74,14 +64,12 @@ export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHan
 
 async function read(
   c: Parameters<MiddlewareHandler<AppEnv>>[0],
-  header: string,
+  payment: PaymentHeaderReading["payment"],
   now: number,
 ): Promise<PaymentIntake | PaymentRejection | "channel"> {
-  if (header.length > maxPaymentHeaderBytes) return "payment_header_too_large";
-  const payment = readPaymentHeader(header);
-  if (payment === null) {
-    return readChannelPaymentHeader(header) ? "channel" : "invalid_payment_header";
-  }
+  if (payment === "too_large") return "payment_header_too_large";
+  if (payment === null) return "invalid_payment_header";
+  if (payment.kind === "channel") return "channel";
   const { authorization } = payment;
   // An authorization that outlives the route's timeout could be withheld and settled much later
   // by anyone holding it; one not valid yet cannot settle now.
@@ -97,22 +85,20 @@ async function read(
   } catch {
     paymentId = null;
   }
-  return { authorization, paymentId, requestHash: requestHashOf(c.req.path, await c.req.text()) };
+  // The guard parsed the body already; Hono hands back that same object.
+  const body: unknown = await c.req.json().catch(() => null);
+  return { authorization, paymentId, requestHash: requestHashOf(c.req.path, body) };
 }
 
 /**
  * What a paid request asks for: route, address (as sent, trimmed: its case shows in the report)
  * and chain (default base), so `{"address": a}` and `{"address": a, "chain": "base"}` ask the same.
  */
-function requestHashOf(path: string, body: string): string {
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    parsed = null;
-  }
-  const request = CheckRequestSchema.safeParse(parsed);
-  const asked = request.success ? [request.data.address.trim(), request.data.chain] : [body];
+function requestHashOf(path: string, body: unknown): string {
+  const request = CheckRequestSchema.safeParse(body);
+  const asked = request.success
+    ? [request.data.address.trim(), request.data.chain]
+    : [JSON.stringify(body)];
   return createHash("sha256")
     .update(JSON.stringify([path, ...asked]))
     .digest("hex");

@@ -18,13 +18,16 @@ const payload = {
 
 describe("readPaymentHeader", () => {
   it("reads the payload and its EIP-3009 authorization", () => {
-    expect(readPaymentHeader(encodePaymentSignatureHeader(payload))?.authorization).toEqual({
-      payer: authorization.from,
-      payTo: authorization.to,
-      nonce: authorization.nonce,
-      value: 10_000n,
-      validAfter: 0n,
-      validBefore: 1_900_000_000n,
+    expect(readPaymentHeader(encodePaymentSignatureHeader(payload))).toMatchObject({
+      kind: "exact",
+      authorization: {
+        payer: authorization.from,
+        payTo: authorization.to,
+        nonce: authorization.nonce,
+        value: 10_000n,
+        validAfter: 0n,
+        validBefore: 1_900_000_000n,
+      },
     });
   });
 

@@ -1,24 +1,31 @@
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
-import { authorizationOf, type PaidAuthorization } from "../facilitator/authorizationOf";
+import { type ChannelPayment, channelPaymentOf } from "../channels/channelPaymentOf";
+import { authorizationOf, type PaidAuthorization } from "./authorizationOf";
 
-export type PaymentHeader = { payload: PaymentPayload; authorization: PaidAuthorization };
+/** What a payment header pays with: an EIP-3009 authorization (`exact`) or a channel payment. */
+export type PaymentHeader =
+  | { kind: "exact"; payload: PaymentPayload; authorization: PaidAuthorization }
+  | { kind: "channel"; payload: PaymentPayload; channel: ChannelPayment };
 
 /**
- * A PAYMENT-SIGNATURE (or X-Payment) value read as x402 v2 encodes it: the payload and the
- * EIP-3009 authorization it carries. null for anything else (not base64 JSON, no authorization
- * in the exact scheme's shape): such a header pays for nothing.
+ * A PAYMENT-SIGNATURE (or X-Payment) value decoded once as x402 v2 encodes it, and what it pays
+ * with: the `exact` scheme's EIP-3009 authorization, or a batch-settlement deposit or voucher.
+ * null for anything else (not base64 JSON, neither shape): such a header pays for nothing.
  * @example const payment = readPaymentHeader(c.req.header("payment-signature"));
  */
 export function readPaymentHeader(header: string | null | undefined): PaymentHeader | null {
   if (!header) return null;
-  let payload: unknown;
+  let decoded: unknown;
   try {
-    payload = decodePaymentSignatureHeader(header);
+    decoded = decodePaymentSignatureHeader(header);
   } catch {
     return null;
   }
-  if (payload === null || typeof payload !== "object") return null;
-  const authorization = authorizationOf(payload as PaymentPayload);
-  return authorization === null ? null : { payload: payload as PaymentPayload, authorization };
+  if (decoded === null || typeof decoded !== "object") return null;
+  const payload = decoded as PaymentPayload;
+  const authorization = authorizationOf(payload);
+  if (authorization !== null) return { kind: "exact", payload, authorization };
+  const channel = channelPaymentOf(payload);
+  return channel === null ? null : { kind: "channel", payload, channel };
 }

@@ -2,27 +2,17 @@ import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { CheckRequestSchema } from "@presend/shared/api/report";
 import { chainNames } from "@presend/shared/chains/chains";
 import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { jsonError } from "../../http/jsonError";
-import { limits } from "../../limits";
 
 /**
  * Validates the body of POST /check and /deep before the payment middleware sees the request,
- * so a malformed address, unknown chain or broken body is rejected (4xx) without a 402.
+ * so a malformed address, unknown chain or broken body is rejected (4xx) without a 402. The body
+ * arrives within its size limit (createApp's, for every route) and is parsed here once: Hono
+ * keeps the parsed JSON, so the intake's request hash, the sign-in re-read and the route's own
+ * validator read that same object.
  * @example createRoute({ ..., middleware: [checkRequestGuard(), paymentIntake(), ledger, envelope, x402] })
  */
 export function checkRequestGuard(): MiddlewareHandler {
-  const limit = bodyLimit({
-    // {address, chain} fits in the shared limit many times over.
-    maxSize: limits.requestBodyBytes,
-    onError: (c) =>
-      jsonError(
-        c,
-        413,
-        "body_too_large",
-        `The body is larger than ${limits.requestBodyBytes} bytes.`,
-      ),
-  });
   return async function checkRequestGuard(c, next) {
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/json\s*(;|$)/i.test(type)) {
@@ -33,21 +23,15 @@ export function checkRequestGuard(): MiddlewareHandler {
         'Send the body as JSON with "Content-Type: application/json".',
       );
     }
-    return limit(c, async () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(await c.req.text());
-      } catch {
-        c.res = jsonError(c, 400, "invalid_json", "The body is not valid JSON.");
-        return;
-      }
-      const problem = bodyProblem(body);
-      if (problem) {
-        c.res = jsonError(c, 400, problem.code, problem.message);
-        return;
-      }
-      await next();
-    });
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return jsonError(c, 400, "invalid_json", "The body is not valid JSON.");
+    }
+    const problem = bodyProblem(body);
+    if (problem) return jsonError(c, 400, problem.code, problem.message);
+    await next();
   };
 }
 

@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import type { Payments } from "../createPayments";
-import type { PaidRoute } from "../routes/paidRoutes";
+import type { PaidRoute } from "../paidRoutes";
 import type { UnpaidChallenge } from "./unpaidChallenge";
 import { withRouteDescription } from "./withRouteDescription";
 

@@ -9,25 +9,22 @@ import type { AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import { holdLease, type Lease } from "../../paymentRecords/holdLease";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
-import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
-import type { PaidAuthorization } from "../facilitator/authorizationOf";
-import type { PaymentChain } from "../facilitator/createPaymentChain";
-import { decidePayment, settleGraceSeconds } from "../facilitator/reconcilePayments";
-import { paymentNetworkUnavailable } from "../facilitator/withPaymentRecords";
+import { paymentNetworkUnavailable } from "../facilitator/guardedFacilitator";
+import type { PaidAuthorization } from "../intake/authorizationOf";
+import type { PaymentRecord, PaymentRecords } from "../records/paymentRecords";
 
 /** Header naming where the report of a payment with an unknown outcome can be fetched. */
 export const receiptLocationHeader = "PRESEND-RECEIPT";
 
 export type PaymentLedgerOptions = {
-  records: PaymentRecordStore;
+  /** The payment records: read here, written by the handler and the settlement step. */
+  records: PaymentRecords;
   lock: InFlightLock;
   /** Public base URL (no trailing slash), for the receipt location. */
   publicUrl: string;
   /** Signs the offer-receipt of a report answered from its record. */
   settlementReceipt: SettlementReceipt;
-  /** Decides a retried payment whose outcome is open, so a retry need not wait for the reconciler. */
-  chain: PaymentChain;
   /** Where lock-store faults are reported (default: stderr). */
   onError?: (error: unknown) => void;
 };
@@ -130,13 +127,14 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
         // Something failed once the payment may have been sent: the record, not the exception,
         // says what the payer gets. No record means nothing was written, so nothing was settled.
         const record = await records.byAuthorization(key).catch(() => undefined);
-        if (record === undefined || record.status === "failed") throw error;
+        const answer = record && records.answerOf(record);
+        if (answer === undefined || answer.type === "not_charged") throw error;
         onError(error);
         c.res = undefined;
         c.res =
-          record.status === "settled" && record.tx
-            ? await settledReport(c, record, record.tx, options)
-            : unknownOutcome(c, record, options.publicUrl);
+          answer.type === "report"
+            ? await settledReport(c, answer.record, answer.tx, options)
+            : unknownOutcome(c, answer.record, options);
         return;
       }
       const record = await records.byAuthorization(key).catch(() => undefined);
@@ -146,17 +144,20 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     }
   }
 
+  /** The answer once settlement is over: the record's, when it says more than the response. */
   async function finish(c: Context<AppEnv>, record: PaymentRecord | null) {
-    if (record !== null && (record.status === "unknown" || record.status === "pending")) {
+    const answer = record && records.answerOf(record);
+    if (answer?.type === "open" || answer?.type === "awaiting_claim") {
       c.res = undefined;
-      c.res = unknownOutcome(c, record, options.publicUrl);
+      c.res = unknownOutcome(c, answer.record, options);
       return;
     }
-    if (record !== null && record.status === "settled" && c.res.status !== 200 && record.tx) {
-      // The facilitator's answer was lost or wrong, the chain shows the transfer: the report.
-      const answer = await settledReport(c, record, record.tx, options);
+    if (answer?.type === "report" && settledIn(c.res) !== answer.tx.toLowerCase()) {
+      // The facilitator's answer was lost or wrong (a failure, or a success naming no
+      // transaction), the chain shows the transfer: the report with its settlement.
+      const report = await settledReport(c, answer.record, answer.tx, options);
       c.res = undefined;
-      c.res = answer;
+      c.res = report;
       return;
     }
     scrubPaymentResponse(c);
@@ -221,14 +222,7 @@ async function retried(
 ): Promise<Response> {
   // An open outcome is asked of the chain first: the retry is the report once the chain shows
   // the transfer. Nothing is sent; an unreadable chain leaves the record as it was.
-  const record =
-    recorded.status === "unknown" || recorded.status === "pending"
-      ? await decidePayment({
-          records: options.records,
-          chain: options.chain,
-          record: recorded,
-        }).catch(() => recorded)
-      : recorded;
+  const record = await options.records.decide(recorded).catch(() => recorded);
   if (record.requestHash !== requestHash) {
     return jsonError(
       c,
@@ -237,8 +231,9 @@ async function retried(
       "This payment id already paid for a different request (route, address or chain). Use a new payment id for a new check; nothing was charged for this one.",
     );
   }
-  if (record.status === "settled" && record.tx) return settledReport(c, record, record.tx, options);
-  if (record.status === "failed") {
+  const answer = options.records.answerOf(record);
+  if (answer.type === "report") return settledReport(c, record, answer.tx, options);
+  if (answer.type === "not_charged") {
     return jsonError(
       c,
       409,
@@ -246,17 +241,23 @@ async function retried(
       "This payment id belongs to a payment that was not charged. Use a new payment id; nothing was charged for this one.",
     );
   }
-  return unknownOutcome(c, record, options.publicUrl);
+  return unknownOutcome(c, record, options);
 }
 
-function unknownOutcome(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {
+function unknownOutcome(
+  c: Context<AppEnv>,
+  record: PaymentRecord,
+  options: Pick<PaymentLedgerOptions, "records" | "publicUrl">,
+): Response {
+  const { publicUrl } = options;
   const path = authorizationReceiptPath(record.payer, record.nonce);
-  const decidedBy = new Date((record.validBefore + settleGraceSeconds) * 1000).toISOString();
+  const answer = options.records.answerOf(record);
+  const decidedBy = answer.type === "open" ? answer.decidedBy : null;
   const response = jsonError(
     c,
     502,
     "settlement_unknown",
-    `The settlement of your payment was sent but its outcome could not be read, so you may have been charged. Your report is kept: GET ${publicUrl}${path}?signature=<EIP-191 signature by the payer over "presend receipt ${record.nonce.toLowerCase()}"> answers it once the chain shows the transfer (by ${decidedBy} at the latest it is known either way).`,
+    `The settlement of your payment was sent but its outcome could not be read, so you may have been charged. Your report is kept: GET ${publicUrl}${path}?signature=<EIP-191 signature by the payer over "presend receipt ${record.nonce.toLowerCase()}"> answers it once the chain shows the transfer${decidedBy ? ` (by ${decidedBy} at the latest it is known either way)` : ""}.`,
   );
   response.headers.set(receiptLocationHeader, `${publicUrl}${path}`);
   return response;
@@ -275,6 +276,20 @@ function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: strin
   if (record.status !== "failed")
     response.headers.set(receiptLocationHeader, `${publicUrl}${path}`);
   return response;
+}
+
+/** The transaction a paid 200 names in its PAYMENT-RESPONSE (lowercase), else null. */
+function settledIn(response: Response): string | null {
+  const header = response.headers.get("payment-response");
+  if (response.status !== 200 || header === null) return null;
+  try {
+    const settlement = decodePaymentResponseHeader(header);
+    return settlement.success && settlement.transaction
+      ? settlement.transaction.toLowerCase()
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Drops errorMessage from PAYMENT-RESPONSE: upstream text (RPC URLs, raw transactions). */

@@ -1,6 +1,6 @@
 import type { PaymentRequirements } from "@x402/core/types";
 import { describe, expect, it } from "vitest";
-import { paidRoutes } from "../routes/paidRoutes";
+import { paidRoutes } from "../paidRoutes";
 import { withRouteDescription } from "./withRouteDescription";
 
 const requirement: PaymentRequirements = {

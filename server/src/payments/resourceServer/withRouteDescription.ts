@@ -1,5 +1,5 @@
 import type { PaymentRequirements } from "@x402/core/types";
-import type { PaidRoute } from "../routes/paidRoutes";
+import type { PaidRoute } from "../paidRoutes";
 
 /** Payment requirements that also say what the paid route is: its description, media type and I/O. */
 export type DescribedPaymentRequirements = PaymentRequirements & {

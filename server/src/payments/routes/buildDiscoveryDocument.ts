@@ -3,11 +3,11 @@ import { chainNames } from "@presend/shared/chains/chains";
 import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
 import type { PreviousAttestationKey } from "../attestation/loadPreviousAttestationKeys";
 import type { Payments } from "../createPayments";
+import { exampleRequest, paidRoutes } from "../paidRoutes";
 import {
   type DescribedPaymentRequirements,
   withRouteDescription,
 } from "../resourceServer/withRouteDescription";
-import { exampleRequest, paidRoutes } from "./paidRoutes";
 
 export type DiscoveryDocument = {
   version: 1;

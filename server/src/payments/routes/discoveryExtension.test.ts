@@ -16,10 +16,10 @@ import { x402Client } from "@x402/fetch";
 import { getAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { maxPaymentHeaderBytes } from "../intake/paymentIntake";
+import { maxPaymentHeaderBytes } from "../intake/paymentHeaderOf";
+import { exampleRequest } from "../paidRoutes";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 import { discoveryExtension } from "./discoveryExtension";
-import { exampleRequest } from "./paidRoutes";
 
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;

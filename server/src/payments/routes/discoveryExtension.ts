@@ -9,8 +9,8 @@ import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
 import { buildReport } from "@presend/shared/verdict/buildReport";
 import { declareDiscoveryExtension } from "@x402/extensions/bazaar";
 import { z } from "zod";
+import { exampleRequest, type PaidPath } from "../paidRoutes";
 import { truncateJsonSchema, withoutMeta } from "../truncateJsonSchema";
-import { exampleRequest, type PaidPath } from "./paidRoutes";
 
 // An example report, built by the verdict code itself from the facts of an active wallet.
 const activeWallet = (name: ChainName): ChainFacts => ({

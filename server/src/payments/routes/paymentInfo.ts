@@ -1,8 +1,8 @@
 import { chains } from "@presend/shared/chains/chains";
 import { formatUnits } from "viem";
-import { maxTimeoutSeconds } from "../createPayments";
+import type { PaidPath } from "../paidRoutes";
 import type { PaymentsConfig } from "../paymentsConfig";
-import type { PaidPath } from "./paidRoutes";
+import { maxTimeoutSeconds } from "../paymentTerms";
 
 /** The OpenAPI operation field x402 crawlers read a paid operation's price and protocol from. */
 export const paymentInfoField = "x-payment-info";

@@ -17,20 +17,19 @@ import type { App, AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import { limits } from "../../limits";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
-import {
-  AuthorizationAlreadyRecorded,
-  type PaymentRecordStore,
-} from "../../paymentRecords/paymentRecordStore";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
-import { channelLedger } from "../channels/channelLedger";
+import { type ChannelLedgerOptions, channelLedger } from "../channels/channelLedger";
 import {
   channelRefundRouteConfig,
   registerChannelRefundRoutes,
 } from "../channels/channelRefundRoutes";
-import { maxTimeoutSeconds, type Payments } from "../createPayments";
+import type { Payments } from "../createPayments";
 import { paymentIntake } from "../intake/paymentIntake";
+import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "../paidRoutes";
+import { maxTimeoutSeconds } from "../paymentTerms";
+import { AuthorizationAlreadyRecorded } from "../records/paymentRecords";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
@@ -41,14 +40,17 @@ import { signInSecurityScheme } from "../siwx/registerSignInSecurityScheme";
 import { signInReread } from "../siwx/signInReread";
 import { declareSignInWithX, signInWithXExtension } from "../siwx/signInWithXExtension";
 import { discoveryExtension } from "./discoveryExtension";
-import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "./paidRoutes";
 import { paymentInfo, paymentInfoField } from "./paymentInfo";
 
 export type PaidRoutesDeps = {
   engine: Engine;
+  /** Payments, with the payment records' one owner (`payments.records`). */
   payments: Payments;
-  /** The write-ahead payment records (also payments.records; one store). */
-  records: PaymentRecordStore;
+  /**
+   * The records store itself, for the channel ledger only: batch-settlement payments still write
+   * their records through `payments/channels/`; every `exact` write goes through payments.records.
+   */
+  channelRecordStore: ChannelLedgerOptions["records"];
   /** One engine run per authorization. */
   lock: InFlightLock;
   /** Public base URL (no trailing slash), the resource URL of each paid route. */
@@ -63,11 +65,11 @@ export type PaidRoutesDeps = {
  * Per paid route: body validation, the payment ledger (one run per authorization, the answer the
  * payment record decides), the 402 envelope, then the official x402 middleware; the handler
  * records the report as pending before it returns, so settlement never happens unrecorded.
- * @example registerPaidRoutes(app, { engine, payments, records, lock, publicUrl, signIn });
+ * @example registerPaidRoutes(app, { engine, payments, channelRecordStore, lock, publicUrl, signIn });
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
-  const { config, channels } = deps.payments;
+  const { config, channels, records } = deps.payments;
   const routes: RoutesConfig = Object.fromEntries(
     Object.values(paidRoutes).map((route) => [
       `POST ${route.path}`,
@@ -107,27 +109,38 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const challengeWithoutPayment = unpaidChallenge(httpServer);
   if (channels) registerChannelRefundRoutes(app, paths, x402);
 
+  /**
+   * A paid route's steps, in the order a request meets them on its way in; each one that shapes
+   * the answer does so on the way out, in the reverse order (x402's answer first, the signature
+   * last).
+   */
   const middleware = (route: PaidRoute): MiddlewareHandler<AppEnv>[] => [
+    // In: 415/413/400 before any 402; the body parsed once.
     checkRequestGuard(),
+    // In: the payment header read once (authorization, payment id, request hash) or set aside.
     paymentIntake(),
+    // Out, last: the detached report signature on a paid 200, whoever made it.
     signedReport(deps.payments.signReport),
+    // In: a signed-in payer's recent check answered from its record, nothing charged.
     signInReread({
-      records: deps.records,
+      records,
       state: deps.signIn,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
     }),
+    // In: leases per payment id and authorization, retries answered from their record.
+    // Out: the record decides the answer once settlement is over; no upstream text.
     paymentLedger({
-      records: deps.records,
+      records,
       lock: deps.lock,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
-      chain: deps.payments.chain,
     }),
+    // In and out: the same for a payment over a batch-settlement channel.
     ...(channels
       ? [
           channelLedger({
-            records: deps.records,
+            records: deps.channelRecordStore,
             store: channels.store,
             lock: deps.lock,
             payTo: config.payTo,
@@ -137,12 +150,15 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
           }),
         ]
       : []),
+    // Out: every 402 with its JSON body and reason.
     paymentEnvelope({
       route,
       payments: deps.payments,
       resourceUrl: `${publicUrl}${route.path}`,
       unpaidChallenge: challengeWithoutPayment,
     }),
+    // The official middleware: verify, then the handler (which begins the record), then settle
+    // (whose hooks write the record: settlement/recordSettlements).
     x402,
   ];
 
@@ -196,7 +212,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       ) as never;
     }
     try {
-      await deps.records.begin({
+      await records.begin({
         payer: authorization.payer,
         nonce: authorization.nonce,
         network: config.network,

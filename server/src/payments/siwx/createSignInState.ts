@@ -1,4 +1,4 @@
-import type { AuthorizationKey } from "../../paymentRecords/paymentRecordStore";
+import type { AuthorizationKey } from "../records/paymentRecords";
 
 /** How long a paid check is answered again to a signed-in payer without a new payment. */
 export const rereadWindowSeconds = 600;

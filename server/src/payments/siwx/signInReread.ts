@@ -3,15 +3,15 @@ import { decodePaymentResponseHeader } from "@x402/core/http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
-import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
+import type { PaymentRecords } from "../records/paymentRecords";
 import { settledReport } from "../resourceServer/paymentLedger";
 import { type PaidRequest, rereadWindowSeconds, type SignInState } from "./createSignInState";
 import { SignInUnavailable } from "./SignInUnavailable";
 import { signInHeader, verifySignIn } from "./verifySignIn";
 
 export type SignInRereadOptions = {
-  records: PaymentRecordStore;
+  records: Pick<PaymentRecords, "byAuthorization">;
   state: SignInState;
   /** Public base URL (no trailing slash): the origin sign-ins are bound to. */
   publicUrl: string;

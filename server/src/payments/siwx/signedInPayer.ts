@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { PaymentRecord } from "../../paymentRecords/paymentRecordStore";
+import type { PaymentRecord } from "../records/paymentRecords";
 import type { SignInState } from "./createSignInState";
 import { signInHeader, verifySignIn } from "./verifySignIn";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
 import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
-import type { PaymentChain } from "./createPaymentChain";
-import { fakePaymentChain } from "./fakePaymentChain";
+import type { PaymentChain } from "../facilitator/createPaymentChain";
+import { fakePaymentChain } from "../facilitator/fakePaymentChain";
 import { reconcilePayments, settleGraceSeconds } from "./reconcilePayments";
 
 const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;

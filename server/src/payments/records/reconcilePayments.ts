@@ -1,10 +1,21 @@
 import type { Hex } from "viem";
-import type { PaymentRecord, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
-import { authorizationLookBackSeconds, type PaymentChain } from "./createPaymentChain";
-import { settlementOf } from "./withPaymentRecords";
+import {
+  noValidBeforeBound,
+  type PaymentRecord,
+  type PaymentRecordStore,
+} from "../../paymentRecords/paymentRecordStore";
+import { authorizationLookBackSeconds, type PaymentChain } from "../facilitator/createPaymentChain";
 
-/** How long after validBefore the chain is given to show a transfer (blocks, clock skew). */
+/**
+ * How long after validBefore the chain is given to show a transfer (blocks, clock skew): the one
+ * definition, read by the reconciler, the retry of a payment id and every "known by" time.
+ */
 export const settleGraceSeconds = 60;
+
+/** The time by which an open record is decided either way (ISO), as answers promise it. */
+export function decidedBy(record: Pick<PaymentRecord, "validBefore">): string {
+  return new Date((record.validBefore + settleGraceSeconds) * 1000).toISOString();
+}
 
 export type ReconcileResult = { settled: number; failed: number; open: number };
 
@@ -15,16 +26,24 @@ export type ReconcileResult = { settled: number; failed: number; open: number };
  * anything else stays open.
  * A pending record younger than its validBefore belongs to a request still being served.
  * Nothing is changed when the chain cannot be read.
- * @example await reconcilePayments({ records, chain });
+ * Only records that expire (an EIP-3009 authorization's validBefore) are read here, in a bounded
+ * batch of their own: channel payments' records, decided by the claim that covers them
+ * (`claimDecidedFrom` on), are the channel reconciler's, so however many of them wait for a
+ * claim they never take this batch's places.
+ * @example await reconcilePayments({ records, chain, claimDecidedFrom });
  */
 export async function reconcilePayments(options: {
   records: PaymentRecordStore;
   chain: PaymentChain;
   limit?: number;
+  /** The validBefore from which a record is decided by a channel claim, not by time. */
+  claimDecidedFrom?: number;
 }): Promise<ReconcileResult> {
   const { records, chain } = options;
   const result: ReconcileResult = { settled: 0, failed: 0, open: 0 };
-  const open = await records.unresolved(options.limit ?? 200);
+  const open = await records.unresolved(options.limit ?? 200, {
+    validBeforeBelow: options.claimDecidedFrom ?? noValidBeforeBound,
+  });
   if (open.length === 0) return result;
   let now: number;
   try {
@@ -76,4 +95,22 @@ export async function decidePayment(options: {
     return (await records.markFailed(key)) ?? record;
   }
   return record;
+}
+
+/**
+ * The transaction that used an authorization the chain shows used: the candidate when its
+ * receipt says so, else the AuthorizationUsed event's; null when neither can be read.
+ */
+export async function settlementOf(
+  chain: PaymentChain,
+  key: { payer: string; nonce: string },
+  candidate: Hex | null,
+  validBefore: number,
+): Promise<Hex | null> {
+  if (candidate !== null) {
+    const status = await chain.receiptStatus(candidate).catch(() => null);
+    if (status === "success") return candidate;
+  }
+  const since = validBefore - authorizationLookBackSeconds;
+  return chain.findAuthorizationTx(key.payer, key.nonce, since).catch(() => null);
 }

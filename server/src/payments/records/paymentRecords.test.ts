@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
+import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
+import { channelRecordValidBefore } from "../channels/channelLedger";
+import { fakePaymentChain } from "../facilitator/fakePaymentChain";
+import { createPaymentRecords } from "./paymentRecords";
+import { settleGraceSeconds } from "./reconcilePayments";
+
+const tx = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
+const validBefore = 1_900_000_000;
+
+describe("createPaymentRecords", () => {
+  it("reconciles exact payments in a batch of their own: channel vouchers waiting for a claim never crowd them out", async () => {
+    const store = createMemoryPaymentRecords();
+    // Older than the exact payment, and more of them than the batch holds.
+    for (let n = 1; n <= 5; n++) {
+      await store.begin(samplePaymentRecord(n, { validBefore: channelRecordValidBefore }));
+    }
+    const lost = samplePaymentRecord(6, { validBefore });
+    await store.begin(lost);
+    await store.markUnknown(lost, null);
+    const records = createPaymentRecords({
+      store,
+      chain: fakePaymentChain({ now: validBefore - 10, used: new Map([[lost.nonce, tx(6)]]) }),
+      claimDecidedFrom: channelRecordValidBefore,
+    });
+
+    expect(await records.reconcile(2)).toEqual({ settled: 1, failed: 0, open: 0 });
+    expect(await records.byAuthorization(lost)).toMatchObject({ status: "settled", tx: tx(6) });
+    // The vouchers are the channel reconciler's: untouched here.
+    expect(await store.count("pending")).toBe(5);
+  });
+
+  it("answers from a record: the report, an open outcome with its deadline, a channel's next claim, or not charged", async () => {
+    const store = createMemoryPaymentRecords();
+    const records = createPaymentRecords({
+      store,
+      chain: fakePaymentChain({ now: validBefore, used: new Map() }),
+      claimDecidedFrom: channelRecordValidBefore,
+    });
+    const settled = await records.begin(samplePaymentRecord(10, { validBefore }));
+    const open = await records.begin(samplePaymentRecord(11, { validBefore }));
+    const failed = await records.begin(samplePaymentRecord(12, { validBefore }));
+    const voucher = await records.begin(
+      samplePaymentRecord(13, { validBefore: channelRecordValidBefore }),
+    );
+    await records.markSettled(settled, tx(10));
+    await records.markUnknown(open, null);
+    await records.markFailed(failed);
+    const answerOf = async (key: { payer: string; nonce: string }) => {
+      const record = await records.byAuthorization(key);
+      if (record === undefined) throw new Error("not recorded");
+      return records.answerOf(record);
+    };
+
+    expect(await answerOf(settled)).toMatchObject({ type: "report", tx: tx(10) });
+    expect(await answerOf(open)).toMatchObject({
+      type: "open",
+      decidedBy: new Date((validBefore + settleGraceSeconds) * 1000).toISOString(),
+    });
+    expect(await answerOf(failed)).toMatchObject({ type: "not_charged" });
+    expect(await answerOf(voucher)).toMatchObject({ type: "awaiting_claim" });
+    // Only time decides an exact payment; a voucher waits for its claim whatever the clock says.
+    expect(await records.decide(voucher)).toMatchObject({ status: "pending" });
+  });
+});

@@ -1,0 +1,109 @@
+import type {
+  AuthorizationKey,
+  NewPaymentRecord,
+  PaymentRecord,
+  PaymentRecordStore,
+} from "../../paymentRecords/paymentRecordStore";
+import type { PaymentChain } from "../facilitator/createPaymentChain";
+import {
+  decidedBy,
+  decidePayment,
+  type ReconcileResult,
+  reconcilePayments,
+} from "./reconcilePayments";
+
+export { AuthorizationAlreadyRecorded } from "../../paymentRecords/paymentRecordStore";
+export type { AuthorizationKey, NewPaymentRecord, PaymentRecord };
+
+/**
+ * What a record says to whoever asks for its report (a retried payment id, a lost answer,
+ * `/receipts`): the report and its transaction, an outcome still open (known either way by
+ * `decidedBy`, or at a channel's next claim), or proven not charged.
+ */
+export type RecordAnswer =
+  | { type: "report"; record: PaymentRecord; tx: string }
+  | { type: "open"; record: PaymentRecord; decidedBy: string }
+  | { type: "awaiting_claim"; record: PaymentRecord }
+  | { type: "not_charged"; record: PaymentRecord };
+
+/**
+ * The one owner of the payment record: every write goes through here. The paid route's handler
+ * begins it (`pending`, with the report), the settlement step marks it `settled`, `unknown` or
+ * `failed` as the facilitator or the chain says, the reconciler and a retried payment id decide
+ * an open one from the chain, and the report's first signature is kept with it. Reads are the
+ * store's, and `answerOf` says what a record answers.
+ */
+export type PaymentRecords = {
+  /** Writes the paid request and its report as `pending`; throws AuthorizationAlreadyRecorded. */
+  begin(record: NewPaymentRecord): Promise<PaymentRecord>;
+  /** The transfer is on chain in `tx`. */
+  markSettled(key: AuthorizationKey, tx: string): Promise<PaymentRecord | undefined>;
+  /** Settlement was sent and its outcome cannot be read; `candidate` is the broadcast, if known. */
+  markUnknown(key: AuthorizationKey, candidate: string | null): Promise<PaymentRecord | undefined>;
+  /** Proven not charged. */
+  markFailed(key: AuthorizationKey): Promise<PaymentRecord | undefined>;
+  /** Keeps the signature a settled report was first answered with (the first one stays). */
+  keepReportSignature(key: AuthorizationKey, signature: string): Promise<PaymentRecord | undefined>;
+  byAuthorization(key: AuthorizationKey): Promise<PaymentRecord | undefined>;
+  byPaymentId(paymentId: string): Promise<PaymentRecord | undefined>;
+  byTransaction(tx: string): Promise<PaymentRecord | undefined>;
+  /**
+   * An open (`pending` or `unknown`) record decided from the chain now, as far as the chain
+   * tells; any other record as it is. Throws when the chain cannot be read.
+   */
+  decide(record: PaymentRecord): Promise<PaymentRecord>;
+  /** Decides the open records of `exact` payments from the chain, one bounded batch. */
+  reconcile(limit?: number): Promise<ReconcileResult>;
+  /** What a record answers for its report. */
+  answerOf(record: PaymentRecord): RecordAnswer;
+};
+
+export type PaymentRecordsOptions = {
+  store: PaymentRecordStore;
+  /** Base as the records read it: the authorization's state, receipts, AuthorizationUsed logs. */
+  chain: PaymentChain;
+  /**
+   * The validBefore from which a record belongs to a channel payment: decided by the claim that
+   * covers it (the channel reconciler), never by time.
+   */
+  claimDecidedFrom?: number;
+};
+
+/**
+ * @example const records = createPaymentRecords({ store, chain, claimDecidedFrom: channelRecordValidBefore });
+ */
+export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRecords {
+  const { store, chain, claimDecidedFrom } = options;
+  const awaitsClaim = (record: PaymentRecord) =>
+    claimDecidedFrom !== undefined && record.validBefore >= claimDecidedFrom;
+  return {
+    begin: (record) => store.begin(record),
+    markSettled: (key, tx) => store.markSettled(key, tx),
+    markUnknown: (key, candidate) => store.markUnknown(key, candidate),
+    markFailed: (key) => store.markFailed(key),
+    keepReportSignature: (key, signature) => store.keepReportSignature(key, signature),
+    byAuthorization: (key) => store.byAuthorization(key),
+    byPaymentId: (paymentId) => store.byPaymentId(paymentId),
+    byTransaction: (tx) => store.byTransaction(tx),
+    async decide(record) {
+      if (record.status !== "pending" && record.status !== "unknown") return record;
+      if (awaitsClaim(record)) return record;
+      return decidePayment({ records: store, chain, record });
+    },
+    reconcile: (limit) =>
+      reconcilePayments({
+        records: store,
+        chain,
+        ...(limit !== undefined && { limit }),
+        ...(claimDecidedFrom !== undefined && { claimDecidedFrom }),
+      }),
+    answerOf(record) {
+      if (record.status === "settled" && record.tx !== null) {
+        return { type: "report", record, tx: record.tx };
+      }
+      if (record.status === "failed") return { type: "not_charged", record };
+      if (awaitsClaim(record)) return { type: "awaiting_claim", record };
+      return { type: "open", record, decidedBy: decidedBy(record) };
+    },
+  };
+}

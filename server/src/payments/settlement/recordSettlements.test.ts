@@ -1,0 +1,206 @@
+import { type FacilitatorClient, x402ResourceServer } from "@x402/core/server";
+import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/server";
+import type { Hex } from "viem";
+import { describe, expect, it } from "vitest";
+import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
+import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
+import type { PaymentChain } from "../facilitator/createPaymentChain";
+import { fakePaymentChain } from "../facilitator/fakePaymentChain";
+import { guardedFacilitator } from "../facilitator/guardedFacilitator";
+import { createPaymentRecords } from "../records/paymentRecords";
+import { recordSettlements } from "./recordSettlements";
+
+const record = samplePaymentRecord(1);
+const requirements = {
+  scheme: "exact",
+  network: "eip155:8453",
+  asset: record.asset,
+  amount: record.amount,
+  payTo: record.payTo,
+  maxTimeoutSeconds: 60,
+  extra: {},
+} satisfies PaymentRequirements;
+const payload = {
+  x402Version: 2,
+  accepted: requirements,
+  payload: {
+    signature: "0x",
+    authorization: {
+      from: record.payer,
+      to: record.payTo,
+      value: record.amount,
+      validAfter: "0",
+      validBefore: String(record.validBefore),
+      nonce: record.nonce,
+    },
+  },
+} as unknown as PaymentPayload;
+
+const transfer = `0x${"ab".repeat(32)}` as Hex;
+
+/** A remote facilitator (it cannot say what it broadcast) whose settle does `settle`. */
+function remoteFacilitator(settle: () => Promise<SettleResponse>): FacilitatorClient {
+  return {
+    verify: async () => ({ isValid: true, payer: record.payer }),
+    settle,
+    getSupported: async () => ({ kinds: [], extensions: [], signers: {} }),
+  };
+}
+
+/** A failure it cannot explain, answered before or after sending: it does not say. */
+const unexplainedFailure = async (): Promise<SettleResponse> => ({
+  success: false,
+  errorReason: "invalid_transaction_state",
+  errorMessage: "upstream said: https://rpc.internal/key",
+  transaction: "",
+  network: "eip155:8453",
+});
+
+/**
+ * One settlement through x402's resource server with presend's facilitator guard and settle
+ * hooks, against a record begun as the paid route's handler begins it.
+ */
+async function settleThrough(
+  facilitator: FacilitatorClient,
+  chain: PaymentChain,
+  broadcastFor?: (payer: string, nonce: string) => Hex | null,
+  begun = true,
+) {
+  const store = createMemoryPaymentRecords();
+  const records = createPaymentRecords({ store, chain });
+  if (begun) await records.begin(record);
+  const server = new x402ResourceServer(guardedFacilitator(facilitator, { chain })).register(
+    "eip155:8453",
+    new ExactEvmScheme(),
+  );
+  recordSettlements(server, {
+    records,
+    chain,
+    onError: () => {},
+    ...(broadcastFor && { broadcastFor }),
+  });
+  const answer = await server.settlePayment(payload, requirements);
+  return { answer, stored: await records.byAuthorization(record) };
+}
+
+const before = (overrides: Partial<Parameters<typeof fakePaymentChain>[0]> = {}) =>
+  fakePaymentChain({ now: record.validBefore - 30, used: new Map(), ...overrides });
+
+describe("recordSettlements: every settlement of an authorization ends in its record", () => {
+  it("is settled with the transaction the facilitator answered", async () => {
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(async () => ({
+        success: true,
+        transaction: transfer,
+        network: "eip155:8453",
+        payer: record.payer,
+      })),
+      before({ used: new Map([[record.nonce, transfer]]) }),
+    );
+    expect(answer).toMatchObject({ success: true, transaction: transfer });
+    expect(stored).toMatchObject({ status: "settled", tx: transfer });
+  });
+
+  it("is settled from the chain when the facilitator's answer is lost; the ledger answers the report from the record", async () => {
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(async () => {
+        throw new Error("socket hang up at https://facilitator.internal");
+      }),
+      before({ used: new Map([[record.nonce, transfer]]) }),
+    );
+    expect(answer).toMatchObject({ success: false, transaction: transfer });
+    expect(JSON.stringify(answer)).not.toContain("internal");
+    expect(stored).toMatchObject({ status: "settled", tx: transfer });
+  });
+
+  it("asks the chain when the facilitator claims success naming no transaction: the record holds the transfer", async () => {
+    const { stored } = await settleThrough(
+      remoteFacilitator(async () => ({
+        success: true,
+        transaction: "",
+        network: "eip155:8453",
+        payer: record.payer,
+      })),
+      before({ used: new Map([[record.nonce, transfer]]) }),
+    );
+    expect(stored).toMatchObject({ status: "settled", tx: transfer });
+    // Nor is such a claim a refusal: with nothing on chain yet, the outcome stays open.
+    const { stored: notYet } = await settleThrough(
+      remoteFacilitator(async () => ({ success: true, transaction: "", network: "eip155:8453" })),
+      before(),
+    );
+    expect(notYet).toMatchObject({ status: "unknown" });
+  });
+
+  it("stays unknown, never failed, when a remote facilitator did not answer and the chain shows nothing yet", async () => {
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(async () => {
+        throw new Error("timeout");
+      }),
+      before(),
+    );
+    expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
+    expect(stored).toMatchObject({ status: "unknown" });
+  });
+
+  it("is failed when a remote facilitator answered a refusal naming no transaction, without its upstream text", async () => {
+    const { answer, stored } = await settleThrough(remoteFacilitator(unexplainedFailure), before());
+    expect(answer).toEqual({
+      success: false,
+      errorReason: "invalid_transaction_state",
+      transaction: "",
+      network: "eip155:8453",
+    });
+    expect(stored).toMatchObject({ status: "failed" });
+  });
+  it("sends nothing for an authorization that has no pending record", async () => {
+    let sent = 0;
+    const counting = remoteFacilitator(async () => {
+      sent++;
+      return { success: true, transaction: transfer, network: "eip155:8453" };
+    });
+    await expect(settleThrough(counting, before(), undefined, false)).rejects.toMatchObject({
+      errorReason: "payment_not_recorded",
+    });
+    expect(sent).toBe(0);
+  });
+
+  it("keeps the outcome open, never an exception, when deciding it fails unexpectedly", async () => {
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(unexplainedFailure),
+      before(),
+      () => {
+        throw new Error("the in-process facilitator's books are gone");
+      },
+    );
+    expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
+    expect(stored).toMatchObject({ status: "unknown" });
+  });
+});
+
+describe("recordSettlements: a settlement the chain shows used by no transfer", () => {
+  it("is failed, nothing charged, when the payer cancelled the authorization", async () => {
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(unexplainedFailure),
+      before({ canceled: new Set([record.nonce]) }),
+    );
+    expect(answer).toMatchObject({
+      success: false,
+      errorReason: "authorization_canceled",
+      transaction: "",
+    });
+    expect(stored).toMatchObject({ status: "failed" });
+  });
+
+  it("stays unknown when no cancellation is found either (the transfer may be out of sight)", async () => {
+    const chain = before();
+    const usedOutOfSight = { ...chain, authorizationUsed: async () => true };
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(unexplainedFailure),
+      usedOutOfSight,
+    );
+    expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
+    expect(stored).toMatchObject({ status: "unknown" });
+  });
+});
