@@ -39,6 +39,13 @@ export default defineConfig({
             new URL("./src/lib/messaging/zodPlainMessages.ts", import.meta.url),
           ),
         },
+        // zod's JSON Schema writer (about 4 kB gzip), which these scripts never call.
+        {
+          find: /^\.\.\/core\/(json-schema-processors|to-json-schema)\.js$/,
+          replacement: fileURLToPath(
+            new URL("./src/lib/messaging/zodWithoutJsonSchema.ts", import.meta.url),
+          ),
+        },
       ];
       // The shared schemas' descriptions document the HTTP API (OpenAPI); these scripts only
       // parse with them, so the text (about 0.6 kB gzip) is left out of their bundles.
