@@ -6,6 +6,7 @@ import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { noSpending, pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
 import { pinScope } from "../../lib/storage/pinScope";
 import { formatUsdc } from "../../lib/ui/prices";
+import { testConnection } from "../../lib/ui/testConnection";
 
 /** Today's spend against the daily cap, in words and as a bar. */
 function SpentToday({ spentUnits, capUnits }: { spentUnits: bigint; capUnits: bigint | null }) {
@@ -70,6 +71,8 @@ export function Options() {
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
     onSuccess: () => setError(null),
   });
+  // Tests the address in the field (saved or not): the person checks before saving.
+  const connection = useMutation({ mutationFn: () => testConnection(apiUrl, fetch) });
   const resetKey = useMutation({
     mutationFn: (scope: string) => pinnedKeys.update(({ [scope]: _removed, ...rest }) => rest),
   });
@@ -99,6 +102,26 @@ export function Options() {
           style={{ flex: 1 }}
         />
       </label>
+      <div className="row" data-testid="connection">
+        <button
+          type="button"
+          data-action="test-connection"
+          disabled={connection.isPending}
+          onClick={() => connection.mutate()}
+        >
+          {connection.isPending ? "Testing…" : "Test connection"}
+        </button>
+        {connection.data && (
+          <span
+            data-testid="connection-result"
+            data-ok={connection.data.ok ? "true" : "false"}
+            className={connection.data.ok ? undefined : "level-danger"}
+            style={{ flex: "1 1 0" }}
+          >
+            {connection.data.summary}
+          </span>
+        )}
+      </div>
       <label className="row">
         Daily spending cap (USD)
         <input
