@@ -2,6 +2,7 @@ import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
 import { randomHex } from "../../lib/dom/randomHex";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
+import { openSidePanel, type SidePanelApi } from "../../lib/panel/openSidePanel";
 import { createCheckService } from "../../lib/payments/createCheckService";
 import { createSendQuota } from "../../lib/storage/createSendQuota";
 import {
@@ -60,6 +61,26 @@ export default defineBackground({
         messenger.sendToTab(tabId, "wallet.info", {}).catch(() => noWallet),
       "options.open": async () => {
         await browser.runtime.openOptionsPage();
+        return null;
+      },
+      // A click in a badge: nothing is awaited before the panel opens (the browser's condition).
+      "panel.open": async (_request, sender) => {
+        if (sender.tab?.id === undefined) return { opened: false };
+        const target = { tabId: sender.tab.id, frameId: sender.frameId ?? 0 };
+        const opened = await openSidePanel(browser as unknown as SidePanelApi, target, (t) =>
+          browser.storage.session.set({ panelTarget: t }),
+        );
+        return { opened };
+      },
+      // "Off on this site" from a badge: the site is the sender frame's, as the browser says.
+      "site.disable": async (_request, sender) => {
+        const site = sender.url ? new URL(sender.url).hostname : "";
+        if (sender.tab?.id === undefined || !site) return null;
+        await settings.update((current) =>
+          current.disabledSites.includes(site)
+            ? current
+            : { ...current, disabledSites: [...current.disabledSites, site] },
+        );
         return null;
       },
       "recipient.sent": async ({ addresses }, sender) => {

@@ -44,6 +44,17 @@ export async function startPageRuntime({
     known: () => known,
     freshVerdict: (address, chain) => freshVerdict(checked, address, chain, Date.now()),
     performance,
+    site,
+    // A person's click in the card; the background keeps it in the settings, per site.
+    turnOffSite: () => void messenger.send("site.disable", {}).catch(() => null),
+    // Sent within the person's click: the browser opens its side panel only then.
+    openPanel: () =>
+      messenger.send("panel.open", {}).then(
+        (answer) => answer.opened,
+        () => false,
+      ),
+    // The panel (an extension page) hears it; with no panel open nobody does, which is fine.
+    onPanelState: (state) => void messenger.send("panel.changed", { state }).catch(() => null),
     // The card is a chunk of its own, imported on the first address: a dynamic import from a
     // content script runs in its isolated world, so the card stays out of the page's reach.
     loadVerdictUi: async () => {
@@ -143,6 +154,12 @@ export async function startPageRuntime({
     "wallet.sign": ({ typedData }) => cancellable(bridge.request("sign", { typedData }, 180_000)),
     "wallet.signMessage": ({ account, message }) =>
       bridge.request("signMessage", { account, message }, 180_000),
+    // Only extension pages send these (the messenger refuses anything else): the side panel.
+    "panel.state": async () => badge.panelState(),
+    "panel.action": async (action) => {
+      badge.panelAction(action);
+      return null;
+    },
     "check.progress": async ({ session, progress }) => {
       badge.progress(session, progress);
       return null;

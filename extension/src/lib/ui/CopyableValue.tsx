@@ -16,8 +16,8 @@ export function CopyableValue({ value, label }: { value: string; label: string }
       <span className="mono" style={{ flex: "1 1 0", overflowWrap: "anywhere" }}>
         {value}
       </span>
-      <button type="button" data-action="copy-value" aria-label={`Copy ${label}`} onClick={copy}>
-        {copied ? "Copied" : "Copy"}
+      <button type="button" data-action="copy-value" onClick={copy}>
+        {copied ? "Copied" : `Copy ${label}`}
       </button>
     </div>
   );
