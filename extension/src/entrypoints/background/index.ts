@@ -22,6 +22,11 @@ export default defineBackground({
   type: "module",
   main() {
     const messenger = createMessenger(browser as unknown as MessagingApi);
+    // The first-run page (the chip, the price, the signature), once, on install.
+    browser.runtime.onInstalled.addListener(({ reason }) => {
+      if (reason === "install")
+        void browser.tabs.create({ url: browser.runtime.getURL("/welcome.html") });
+    });
     const sendQuota = createSendQuota(20);
     let active = 0;
     let timer: ReturnType<typeof setInterval> | undefined;
