@@ -1,4 +1,3 @@
-import type { Worker } from "@playwright/test";
 import { expect, test } from "../fixtures/test";
 import { badgeBox, clickBadgeButton, expandBadge, readBadge, waitForBadge } from "../helpers/badge";
 import { pasteInto } from "../helpers/enterAddress";
@@ -6,6 +5,7 @@ import { coveredControls, overlapArea } from "../helpers/overlap";
 import { openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
 import { seedCheckedAddress } from "../helpers/seedHistory";
+import { forgetPanelTarget, openSidePanelPage, panelTarget } from "../helpers/sidePanel";
 
 // The badge never covers the page: neither the field it speaks about nor any control the person
 // may need next. Measured by bounding boxes against every visible control of the page.
@@ -16,22 +16,6 @@ const pages = [
   { name: "send form", path: "form.html", field: "#to" },
   { name: "dApp", path: "", field: "#to" },
 ] as const;
-
-type SessionStorage = {
-  chrome: {
-    storage: {
-      session: { get(key: string): Promise<Record<string, unknown>>; clear(): Promise<void> };
-    };
-  };
-};
-
-/** Where the background says the side panel was opened (tab and frame), or null. */
-const panelTarget = (serviceWorker: Worker) =>
-  serviceWorker.evaluate(
-    async () =>
-      ((await (globalThis as unknown as SessionStorage).chrome.storage.session.get("panelTarget"))
-        .panelTarget as { tabId: number; frameId: number } | undefined) ?? null,
-  );
 
 for (const { name, path, field } of pages) {
   test(`${name} at 1440x900: the chip and the card cover neither the field nor a control`, async ({
@@ -64,9 +48,7 @@ for (const { name, path, field } of pages) {
     extensionId,
     serviceWorker,
   }) => {
-    await serviceWorker.evaluate(() =>
-      (globalThis as unknown as SessionStorage).chrome.storage.session.clear(),
-    );
+    await forgetPanelTarget(serviceWorker);
     const page = await context.newPage();
     await page.setViewportSize({ width: 360, height: 640 });
     await page.goto(`${dappUrl}${path}`);
@@ -79,6 +61,7 @@ for (const { name, path, field } of pages) {
     await clickBadgeButton(page, "expand", { whenReady: false });
     await expect.poll(() => panelTarget(serviceWorker)).not.toBeNull();
     const target = await panelTarget(serviceWorker);
+    if (!target) throw new Error("no side panel target");
     // In the page, only the chip: it covers neither the field nor any control.
     const badge = await readBadge(page);
     expect(badge.expanded).toBe(false);
@@ -87,11 +70,7 @@ for (const { name, path, field } of pages) {
     await screenshot(page, `side-panel-page-${name.replace(" ", "-")}-360x640`);
 
     // The panel (opened here as a page of the panel's width) shows the card of that badge.
-    const panel = await context.newPage();
-    await panel.setViewportSize({ width: 360, height: 640 });
-    await panel.goto(
-      `chrome-extension://${extensionId}/sidepanel.html?tab=${target?.tabId}&frame=${target?.frameId}`,
-    );
+    const panel = await openSidePanelPage(context, extensionId, target);
     const card = panel.getByTestId("side-panel");
     await expect(card.getByTestId("short-address")).toHaveText(
       `${address.slice(0, 6)}…${address.slice(-4)}`,
@@ -124,9 +103,7 @@ test("the card's details move into the side panel from the card, on a wide scree
   dappUrl,
   serviceWorker,
 }) => {
-  await serviceWorker.evaluate(() =>
-    (globalThis as unknown as SessionStorage).chrome.storage.session.clear(),
-  );
+  await forgetPanelTarget(serviceWorker);
   const page = await context.newPage();
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`${dappUrl}form.html`);

@@ -256,6 +256,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     open().then((opened) => {
       if (!state) return;
       if (!opened) {
+        inPanel = false;
         setExpanded(true, true);
         return;
       }
@@ -308,7 +309,8 @@ export function createBadgeController(options: BadgeControllerOptions) {
     onToggle: () => {
       // No room for the card beside the field (a phone): the details go to the side panel and
       // only the chip stays in the page.
-      if (!current.expanded && options.openPanel && !placement.cardFits()) {
+      // Once the details are in the panel, the chip brings the panel back.
+      if (!current.expanded && options.openPanel && (inPanel || !placement.cardFits())) {
         openPanel(options.openPanel);
         return;
       }
@@ -341,7 +343,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
   };
   /** Shows the next state (a transition of badgeState) as a change of content. */
   const replace = (next: BadgeState) => {
-    state = next;
+    // With the details in the side panel the page keeps only the chip, whatever happens (a
+    // verdict arriving opens the card otherwise).
+    state = inPanel && next.expanded ? { ...next, expanded: false } : next;
     render();
   };
 
