@@ -15,7 +15,7 @@ const scripts: { name: string; file: string; budget?: number }[] = [
   {
     name: "content script loader (isolated, every frame)",
     file: "content-scripts/content.js",
-    budget: 8 * 1024,
+    budget: 5 * 1024,
   },
   {
     name: "page runtime (isolated, imported when a frame has a field in use)",
