@@ -1,4 +1,5 @@
-import type { BrowserContext, Page, Worker } from "@playwright/test";
+import { type BrowserContext, expect, type Page, type Worker } from "@playwright/test";
+import { type BadgeTarget, clickBadgeButton } from "./badge";
 
 type SessionStorage = {
   chrome: {
@@ -42,4 +43,22 @@ export async function openSidePanelPage(
     `chrome-extension://${extensionId}/sidepanel.html?tab=${target.tabId}&frame=${target.frameId}`,
   );
   return panel;
+}
+
+/**
+ * Clicks the chip of a badge that has no room for its card (a phone, a small frame) and returns
+ * the side panel's page that the click opened, showing that badge.
+ */
+export async function detailsInSidePanel(
+  badge: BadgeTarget,
+  serviceWorker: Worker,
+  extensionId: string,
+): Promise<Page> {
+  await forgetPanelTarget(serviceWorker);
+  await clickBadgeButton(badge, "expand", { whenReady: false });
+  await expect.poll(() => panelTarget(serviceWorker)).not.toBeNull();
+  const target = await panelTarget(serviceWorker);
+  if (!target) throw new Error("no side panel target");
+  const page = "mainFrame" in badge ? badge : badge.page();
+  return openSidePanelPage(page.context(), extensionId, target);
 }

@@ -262,8 +262,16 @@ export function createBadgeController(options: BadgeControllerOptions) {
       }
       inPanel = true;
       setExpanded(false, false);
+      detailsShown();
       draw();
     });
+  };
+
+  /** The details are shown (card or panel): they need the page wallet and the free code facts. */
+  const detailsShown = () => {
+    options.onExpand?.();
+    codeWanted = true;
+    learnCode();
   };
 
   const propsOf = (current: BadgeState, clickReady: boolean): BadgeProps => ({
@@ -355,11 +363,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     const hadFocus = renderer.activeElement() !== null;
     placement.reset();
     update({ expanded });
-    if (expanded) {
-      options.onExpand?.();
-      codeWanted = true;
-      learnCode();
-    }
+    if (expanded) detailsShown();
     if (moveFocus || hadFocus) renderer.focusables()[0]?.focus();
   };
 
