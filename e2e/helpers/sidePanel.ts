@@ -62,3 +62,20 @@ export async function detailsInSidePanel(
   const page = "mainFrame" in badge ? badge : badge.page();
   return openSidePanelPage(page.context(), extensionId, target);
 }
+
+/**
+ * The addresses of the browser's own side panels open now (DevTools targets: Playwright lists
+ * no side panel among its pages). A panel opened on a badge names its tab and frame.
+ * @example expect(await openSidePanels(page)).toContain(`...sidepanel.html?tab=${tabId}&frame=0`)
+ */
+export async function openSidePanels(page: Page): Promise<string[]> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const { targetInfos } = (await session.send("Target.getTargets")) as {
+      targetInfos: Array<{ type: string; url: string }>;
+    };
+    return targetInfos.map((t) => t.url).filter((url) => url.includes("/sidepanel.html"));
+  } finally {
+    await session.detach();
+  }
+}

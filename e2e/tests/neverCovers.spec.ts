@@ -5,7 +5,12 @@ import { coveredControls, overlapArea } from "../helpers/overlap";
 import { openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
 import { seedCheckedAddress } from "../helpers/seedHistory";
-import { forgetPanelTarget, openSidePanelPage, panelTarget } from "../helpers/sidePanel";
+import {
+  forgetPanelTarget,
+  openSidePanelPage,
+  openSidePanels,
+  panelTarget,
+} from "../helpers/sidePanel";
 
 // The badge never covers the page: neither the field it speaks about nor any control the person
 // may need next. Measured by bounding boxes against every visible control of the page.
@@ -62,6 +67,12 @@ for (const { name, path, field } of pages) {
     await expect.poll(() => panelTarget(serviceWorker)).not.toBeNull();
     const target = await panelTarget(serviceWorker);
     if (!target) throw new Error("no side panel target");
+    // The browser's own side panel opened, on this tab's badge.
+    await expect
+      .poll(() => openSidePanels(page))
+      .toContain(
+        `chrome-extension://${extensionId}/sidepanel.html?tab=${target.tabId}&frame=${target.frameId}`,
+      );
     // In the page, only the chip: it covers neither the field nor any control.
     const badge = await readBadge(page);
     expect(badge.expanded).toBe(false);

@@ -35,13 +35,17 @@ if (root) {
         <SidePanel messenger={messenger} target={target} />
       </QueryClientProvider>,
     );
+  // A panel opened for one tab (Chromium names it in the address) follows that tab's badges only.
   const fixed = targetFromUrl();
+  let shown = fixed;
   if (fixed) show(fixed);
-  else {
-    void storedTarget().then(show);
-    // Another badge's "Show in side panel" while the panel is open: it follows.
-    browser.storage.session.onChanged.addListener((changes) => {
-      if ("panelTarget" in changes) void storedTarget().then(show);
+  else void storedTarget().then((target) => show((shown = target)));
+  // Another badge's "Show in side panel" while the panel is open: it follows.
+  browser.storage.session.onChanged.addListener((changes) => {
+    if (!("panelTarget" in changes)) return;
+    void storedTarget().then((target) => {
+      if (!target || (fixed && target.tabId !== fixed.tabId)) return;
+      if (target.tabId !== shown?.tabId || target.frameId !== shown.frameId) show((shown = target));
     });
-  }
+  });
 }

@@ -4,10 +4,13 @@ import { openSidePanel } from "./openSidePanel";
 const target = { tabId: 7, frameId: 3 };
 
 describe("openSidePanel", () => {
-  it("opens Chromium's side panel on the tab before anything is awaited, and remembers the frame", async () => {
+  it("opens Chromium's side panel of the tab, naming the badge, before anything is awaited, and remembers it", async () => {
     const calls: string[] = [];
     const api = {
       sidePanel: {
+        setOptions: vi.fn(async (options: { tabId: number; path: string }) => {
+          calls.push(`setOptions ${options.tabId} ${options.path}`);
+        }),
         open: vi.fn(async (options: { tabId: number }) => {
           calls.push(`open ${options.tabId}`);
         }),
@@ -21,7 +24,8 @@ describe("openSidePanel", () => {
     expect(api.sidePanel.open).toHaveBeenCalledWith({ tabId: 7 });
     await expect(opening).resolves.toBe(true);
     expect(remember).toHaveBeenCalledWith(target);
-    expect(calls[0]).toBe("open 7");
+    // This tab's own panel, naming the badge, set before it opens.
+    expect(calls.slice(0, 2)).toEqual(["setOptions 7 sidepanel.html?tab=7&frame=3", "open 7"]);
   });
 
   it("uses Firefox's sidebar, and says false where there is none or the browser refused", async () => {

@@ -9,7 +9,10 @@ export type PanelTarget = z.infer<typeof PanelTargetSchema>;
 
 /** The parts of the browser the side panel needs: Chromium's sidePanel or Firefox's sidebar. */
 export type SidePanelApi = {
-  sidePanel?: { open(options: { tabId: number }): Promise<void> };
+  sidePanel?: {
+    open(options: { tabId: number }): Promise<void>;
+    setOptions?(options: { tabId: number; path: string; enabled: boolean }): Promise<void>;
+  };
   sidebarAction?: { open(): Promise<void> };
 };
 
@@ -25,6 +28,16 @@ export async function openSidePanel(
   target: PanelTarget,
   remember: (target: PanelTarget) => Promise<void>,
 ): Promise<boolean> {
+  // Chromium: a panel of this tab only (it closes with a switch to another tab, comes back with
+  // this one) that names its badge in its address. Called, not awaited, before open: awaiting
+  // would spend the click.
+  api.sidePanel
+    ?.setOptions?.({
+      tabId: target.tabId,
+      path: `sidepanel.html?tab=${target.tabId}&frame=${target.frameId}`,
+      enabled: true,
+    })
+    .catch(() => undefined);
   const opening = api.sidePanel
     ? api.sidePanel.open({ tabId: target.tabId })
     : api.sidebarAction?.open();
