@@ -13,6 +13,7 @@ import {
 } from "../helpers/pageWeight";
 import { balances, pasteAndCheck, payerAndPayTo } from "../helpers/paidCheck";
 import { seedCheckedAddress } from "../helpers/seedHistory";
+import { recordMetric } from "../metrics";
 
 // Pages that attack the badge, each test named after its attack. The page is untrusted: it may
 // add warnings, never remove one, never make the person pay without meaning to, and never learn
@@ -183,6 +184,12 @@ test("weight under load: thousands of script-filled fields stall the page little
     type: "blocked main thread, 3,000 fields, 2 rounds",
     description: `${Math.round(rounds.with)} ms with, ${Math.round(rounds.without)} ms without (x${ratio.toFixed(2)})`,
   });
+  recordMetric("weightScriptFilledFields", {
+    fields: 3_000,
+    blockedMsWith: Math.round(rounds.with / 2),
+    blockedMsWithout: Math.round(rounds.without / 2),
+    ratio: Number(ratio.toFixed(2)),
+  });
   // One badge for the field that matters, not one per field (it was x80 before).
   expect(ratio).toBeLessThan(4);
 });
@@ -201,6 +208,12 @@ test("weight under load: a page of 300 frames loads nearly as fast as without th
   test.info().annotations.push({
     type: "load time, 300 frames, 2 rounds",
     description: `${Math.round(rounds.with)} ms with, ${Math.round(rounds.without)} ms without (x${ratio.toFixed(2)})`,
+  });
+  recordMetric("weightManyFrames", {
+    frames: 300,
+    loadMsWith: Math.round(rounds.with / 2),
+    loadMsWithout: Math.round(rounds.without / 2),
+    ratio: Number(ratio.toFixed(2)),
   });
   // Each frame starts only the small loader (it was about x2 with the whole badge in every frame).
   expect(ratio).toBeLessThan(1.6);
