@@ -37,15 +37,19 @@ if (root) {
     );
   // A panel opened for one tab (Chromium names it in the address) follows that tab's badges only.
   const fixed = targetFromUrl();
-  let shown = fixed;
-  if (fixed) show(fixed);
-  else void storedTarget().then((target) => show((shown = target)));
+  let shown: PanelTarget | null = null;
+  const showTarget = (target: PanelTarget | null) => {
+    shown = target;
+    show(target);
+  };
+  if (fixed) showTarget(fixed);
+  else void storedTarget().then(showTarget);
   // Another badge's "Show in side panel" while the panel is open: it follows.
   browser.storage.session.onChanged.addListener((changes) => {
     if (!("panelTarget" in changes)) return;
     void storedTarget().then((target) => {
       if (!target || (fixed && target.tabId !== fixed.tabId)) return;
-      if (target.tabId !== shown?.tabId || target.frameId !== shown.frameId) show((shown = target));
+      if (target.tabId !== shown?.tabId || target.frameId !== shown.frameId) showTarget(target);
     });
   });
 }
