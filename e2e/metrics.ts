@@ -53,8 +53,10 @@ function scriptSizes(extensionDir: string) {
   const popupParts = popupFiles.map(fileSize);
   return {
     content: fileSize(join(extensionDir, "content-scripts/content.js")),
-    // Every page: the two content scripts. Only once an address is entered: the card (verdict
-    // UI). Only when the page wallet is needed: the bridge.
+    // Every frame: the two content scripts (the isolated one a small loader). Once a frame has a
+    // field in use: the page runtime. Only once an address is entered: the card (verdict UI).
+    // Only when the page wallet is needed: the bridge.
+    pageRuntime: fileSize(join(extensionDir, "page-runtime.js")),
     sendObserver: fileSize(join(extensionDir, "content-scripts/send-observer.js")),
     verdictUi: fileSize(join(extensionDir, "verdict-ui.js")),
     walletBridge: fileSize(join(extensionDir, "wallet-bridge.js")),

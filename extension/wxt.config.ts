@@ -24,7 +24,7 @@ export default defineConfig({
     // they render with Preact (the same components, through
     // preact/compat) instead of react-dom, a tenth of the weight. Extension pages keep React.
     "vite:build:extendConfig": (entrypoints, config) => {
-      const inPages = ["content", "verdict-ui"];
+      const inPages = ["content", "page-runtime", "verdict-ui"];
       if (!entrypoints.some((entry) => inPages.includes(entry.name))) return;
       config.resolve ??= {};
       config.resolve.alias = [
@@ -37,6 +37,13 @@ export default defineConfig({
           find: /^\.\.\/locales\/en\.js$/,
           replacement: fileURLToPath(
             new URL("./src/lib/messaging/zodPlainMessages.ts", import.meta.url),
+          ),
+        },
+        // zod's JSON Schema writer (about 4 kB gzip), which these scripts never call.
+        {
+          find: /^\.\.\/core\/(json-schema-processors|to-json-schema)\.js$/,
+          replacement: fileURLToPath(
+            new URL("./src/lib/messaging/zodWithoutJsonSchema.ts", import.meta.url),
           ),
         },
       ];
@@ -65,11 +72,15 @@ export default defineConfig({
     host_permissions: [originPattern(apiUrl)],
     optional_host_permissions: ["http://*/*", "https://*/*"],
     // Loaded on demand from the page's frames: the wallet bridge when the page wallet is needed
-    // (see entrypoints/wallet-bridge; a script in the MAIN world), the card on the first address
-    // entered (see entrypoints/verdict-ui; imported into the content script's isolated world).
+    // (see entrypoints/wallet-bridge; a script in the MAIN world), the badge's runtime when a
+    // frame first needs it (entrypoints/page-runtime) and the card on the first address entered
+    // (entrypoints/verdict-ui), both imported into the content script's isolated world.
     // scripting.executeScript would need host permission for every site; these need none.
     web_accessible_resources: [
-      { resources: ["wallet-bridge.js", "verdict-ui.js"], matches: ["http://*/*", "https://*/*"] },
+      {
+        resources: ["wallet-bridge.js", "page-runtime.js", "verdict-ui.js"],
+        matches: ["http://*/*", "https://*/*"],
+      },
     ],
     // Firefox requires an add-on id for MV3 and a minimum version with the features used here
     // (MAIN-world content scripts, match_origin_as_fallback).

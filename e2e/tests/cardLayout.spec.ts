@@ -1,9 +1,17 @@
 import { expect, test } from "../fixtures/test";
-import { badgeBox, clickBadgeButton, onBadgeElement, waitForBadge } from "../helpers/badge";
+import {
+  badgeBox,
+  clickBadgeButton,
+  onBadgeElement,
+  readBadge,
+  waitForBadge,
+} from "../helpers/badge";
 import { demoAddress } from "../helpers/demo";
+import { pasteInto } from "../helpers/enterAddress";
 import { overlapArea } from "../helpers/overlap";
 import { pasteAndCheck } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
+import { forgetPanelTarget, openSidePanelPage, panelTarget } from "../helpers/sidePanel";
 
 // A deep result is the longest card: five chains, flags, findings, gas and "Copy report". The
 // card keeps a max height and scrolls inside, so every part is reachable on a phone and a laptop.
@@ -34,10 +42,7 @@ const scrollToLast = `function () {
   };
 }`;
 
-for (const viewport of [
-  { width: 360, height: 640 },
-  { width: 1280, height: 720 },
-]) {
+for (const viewport of [{ width: 1280, height: 720 }]) {
   test(`a deep result at ${viewport.width}x${viewport.height}: the card fits the screen and every part scrolls into view`, async ({
     api,
     dapp,
@@ -68,8 +73,12 @@ for (const viewport of [
 
     const reach = await onBadgeElement<Reach>(dapp, "card-body", scrollToLast);
     // After a verdict the paid buttons come last, folded under "Check again (pays again)":
-    // below the result they would repeat, and no longer an invitation.
-    expect(reach.lastText).toContain("Check again (pays again)");
+    // below the result they would repeat, and no longer an invitation; only the card's own
+    // links (side panel, off on this site) follow.
+    expect(reach.lastText).toContain("Turn presend off on");
+    const text = (await readBadge(dapp)).text;
+    expect(text.indexOf("Check again (pays again)")).toBeGreaterThan(text.indexOf("Done"));
+    expect(text.indexOf("Check again (pays again)")).toBeLessThan(text.indexOf("Turn presend off"));
     expect(reach.last.bottom).toBeLessThanOrEqual(reach.region.bottom + 1);
     expect(reach.last.top).toBeGreaterThanOrEqual(reach.region.top - 1);
     expect(reach.last.bottom).toBeLessThanOrEqual(viewport.height);
@@ -127,3 +136,50 @@ for (const viewport of [
     await screenshot(dapp, `deep-${viewport.width}x${viewport.height}-table`);
   });
 }
+
+test("a deep result at 360x640 is read in the side panel: paid from the panel, it fits the panel's width and every part scrolls into view", async ({
+  api,
+  dapp,
+  context,
+  extensionId,
+  serviceWorker,
+}) => {
+  await forgetPanelTarget(serviceWorker);
+  await dapp.setViewportSize({ width: 360, height: 640 });
+  const demo = demoAddress(api.world, "eoa-active-on-arbitrum-only");
+  await pasteInto(dapp, "#to", demo.address);
+  await waitForBadge(dapp, (b) => b.visible && b.chip !== null);
+  // No room for the card on a phone: the chip's click opens the side panel.
+  await clickBadgeButton(dapp, "expand", { whenReady: false });
+  await expect.poll(() => panelTarget(serviceWorker)).not.toBeNull();
+  const target = await panelTarget(serviceWorker);
+  if (!target) throw new Error("no side panel target");
+  expect((await readBadge(dapp)).expanded).toBe(false);
+
+  const panel = await openSidePanelPage(context, extensionId, target);
+  const card = panel.getByTestId("side-panel");
+  const deep = card.getByRole("button", { name: "Deep check $0.05" });
+  await expect(deep).toBeEnabled();
+  await deep.click();
+  await expect(card.getByTestId("verdict-level")).toHaveText("Warning", { timeout: 30_000 });
+  // The page's chip shows the verdict too: the panel acted on the badge.
+  await waitForBadge(dapp, (b) => b.chip?.startsWith("Check with the recipient") ?? false);
+  await screenshot(panel, "deep-side-panel-360x640-top");
+
+  const widths = await panel.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    view: innerWidth,
+  }));
+  expect(widths.page).toBeLessThanOrEqual(widths.view);
+  await expect(card.locator("button.primary")).toHaveText("Done");
+  await card
+    .getByRole("button", { name: "Turn presend off on 127.0.0.1" })
+    .scrollIntoViewIfNeeded();
+  await expect(
+    card.getByRole("button", { name: "Turn presend off on 127.0.0.1" }),
+  ).toBeInViewport();
+  await card.locator('summary[data-action="details"]').click();
+  await card.locator("table").scrollIntoViewIfNeeded();
+  await screenshot(panel, "deep-side-panel-360x640-table");
+  await panel.close();
+});

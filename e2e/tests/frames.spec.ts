@@ -1,10 +1,11 @@
 import type { Frame, Page } from "@playwright/test";
 import { expect, test } from "../fixtures/test";
-import { expandBadge, finished, waitForBadge } from "../helpers/badge";
+import { waitForBadge } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import { pasteInto } from "../helpers/enterAddress";
-import { balances, pasteAndClick, payerAndPayTo } from "../helpers/paidCheck";
+import { balances, payerAndPayTo } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
+import { detailsInSidePanel } from "../helpers/sidePanel";
 
 // Safe apps and swap or bridge widgets live in iframes: each frame gets its own badge with the
 // same free checks, and pays (or says it cannot) with that frame's own wallet.
@@ -43,20 +44,25 @@ for (const name of ["same", "cross", "srcdoc"] as const) {
   });
 }
 
+// A widget frame (600x300 here) has no room for the card: its chip opens the side panel.
 test("a frame without a wallet says how to pay instead of offering a check that cannot work", async ({
   context,
   dappUrl,
+  extensionId,
+  serviceWorker,
 }) => {
   const page = await context.newPage();
   await page.goto(`${dappUrl}frames.html`);
   const frame = await frameNamed(page, "cross");
   await pasteInto(frame, "#to", address);
   await waitForBadge(frame, (b) => b.visible);
-  const card = await expandBadge(frame);
-  const notice = await waitForBadge(frame, (b) => "wallet-notice" in b.byTestId);
-  expect(notice.byTestId["wallet-notice"]).toContain("frame with no wallet of its own");
-  expect(card.byTestId.address).toBe(address);
-  await screenshot(page, "frame-no-wallet-card");
+  const panel = await detailsInSidePanel(frame, serviceWorker, extensionId);
+  const card = panel.getByTestId("side-panel");
+  await expect(card.getByTestId("wallet-notice")).toContainText("frame with no wallet of its own");
+  await expect(card.getByTestId("address")).toHaveText(address);
+  await expect(card.getByRole("button", { name: "Check $0.01" })).toBeDisabled();
+  await screenshot(panel, "frame-no-wallet-card");
+  await panel.close();
   await page.close();
 });
 
@@ -65,6 +71,8 @@ test("a frame with its own wallet pays from that wallet: the check is signed the
   context,
   dappUrl,
   wallet,
+  extensionId,
+  serviceWorker,
 }) => {
   const page = await context.newPage();
   await page.exposeFunction("__testWallet", (method: string, params: string) =>
@@ -76,13 +84,20 @@ test("a frame with its own wallet pays from that wallet: the check is signed the
   const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
 
-  await pasteAndClick(frame, activeEoa(api.world), "check", "#to");
-  const done = await waitForBadge(frame, finished, 30_000);
-  expect(done.level).toBe("ok");
+  await pasteInto(frame, "#to", activeEoa(api.world));
+  await waitForBadge(frame, (b) => b.visible && b.chip !== null);
+  const panel = await detailsInSidePanel(frame, serviceWorker, extensionId);
+  const card = panel.getByTestId("side-panel");
+  const check = card.getByRole("button", { name: "Check $0.01" });
+  await expect(check).toBeEnabled();
+  await check.click();
+  await expect(card.getByTestId("verdict-level")).toHaveText("OK", { timeout: 30_000 });
+  await waitForBadge(frame, (b) => b.chip?.startsWith("Looks fine to send") ?? false);
   expect(wallet.signRequests()).toHaveLength(1);
   const after = await balances(api, who);
   expect(after.payer).toBe((before.payer ?? 0n) - 10_000n);
   expect(after.payTo).toBe((before.payTo ?? 0n) + 10_000n);
-  await screenshot(page, "frame-paid-verdict");
+  await screenshot(panel, "frame-paid-verdict");
+  await panel.close();
   await page.close();
 });

@@ -5,8 +5,15 @@ import { clickBadgeButton, expandBadge, readBadge, waitForBadge } from "../helpe
 import { activeEoa } from "../helpers/demo";
 import { pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage, setExtensionStorage } from "../helpers/extensionStorage";
+import {
+  manyFramesLoad,
+  scriptFilledFieldsStall,
+  withExtension,
+  withoutExtension,
+} from "../helpers/pageWeight";
 import { balances, pasteAndCheck, payerAndPayTo } from "../helpers/paidCheck";
 import { seedCheckedAddress } from "../helpers/seedHistory";
+import { recordMetric } from "../metrics";
 
 // Pages that attack the badge, each test named after its attack. The page is untrusted: it may
 // add warnings, never remove one, never make the person pay without meaning to, and never learn
@@ -153,4 +160,61 @@ test("hidden text in a rich-text field: display:none text is not read, the addre
   const card = await waitForBadge(dapp, (x) => x.expanded && "address" in x.byTestId);
   expect(card.byTestId.address).toBe(seen);
   expect(badge.text).not.toContain(hidden.slice(0, 10));
+});
+
+// Weight under load: what the extension adds to a heavy page, against the same page in the same
+// Chromium without it. Two rounds each, summed, on a shared machine: ratios, not milliseconds.
+
+test("weight under load: thousands of script-filled fields stall the page little more than without the extension", async ({
+  context,
+  dappUrl,
+}) => {
+  test.setTimeout(120_000);
+  const rounds = { with: 0, without: 0 };
+  for (let round = 0; round < 2; round++) {
+    rounds.with += await withExtension(context, (page) =>
+      scriptFilledFieldsStall(page, dappUrl, 3_000),
+    );
+    rounds.without += await withoutExtension((page) =>
+      scriptFilledFieldsStall(page, dappUrl, 3_000),
+    );
+  }
+  const ratio = rounds.with / Math.max(rounds.without, 1);
+  test.info().annotations.push({
+    type: "blocked main thread, 3,000 fields, 2 rounds",
+    description: `${Math.round(rounds.with)} ms with, ${Math.round(rounds.without)} ms without (x${ratio.toFixed(2)})`,
+  });
+  recordMetric("weightScriptFilledFields", {
+    fields: 3_000,
+    blockedMsWith: Math.round(rounds.with / 2),
+    blockedMsWithout: Math.round(rounds.without / 2),
+    ratio: Number(ratio.toFixed(2)),
+  });
+  // One badge for the field that matters, not one per field (it was x80 before).
+  expect(ratio).toBeLessThan(4);
+});
+
+test("weight under load: a page of 300 frames loads nearly as fast as without the extension", async ({
+  context,
+  dappUrl,
+}) => {
+  test.setTimeout(180_000);
+  const rounds = { with: 0, without: 0 };
+  for (let round = 0; round < 2; round++) {
+    rounds.with += await withExtension(context, (page) => manyFramesLoad(page, dappUrl, 300));
+    rounds.without += await withoutExtension((page) => manyFramesLoad(page, dappUrl, 300));
+  }
+  const ratio = rounds.with / rounds.without;
+  test.info().annotations.push({
+    type: "load time, 300 frames, 2 rounds",
+    description: `${Math.round(rounds.with)} ms with, ${Math.round(rounds.without)} ms without (x${ratio.toFixed(2)})`,
+  });
+  recordMetric("weightManyFrames", {
+    frames: 300,
+    loadMsWith: Math.round(rounds.with / 2),
+    loadMsWithout: Math.round(rounds.without / 2),
+    ratio: Number(ratio.toFixed(2)),
+  });
+  // Each frame starts only the small loader (it was about x2 with the whole badge in every frame).
+  expect(ratio).toBeLessThan(1.6);
 });

@@ -43,8 +43,14 @@ test("popup lookups are paid with the dApp tab's wallet, and the history lists t
   await screenshot(popup, "popup-deep-result");
   const items = popup.getByTestId("history").locator("li");
   await expect(items).toHaveCount(2);
-  await expect(items.nth(0)).toContainText(`${fresh} on base (deep)`);
-  await expect(items.nth(1)).toContainText(`${active} on base (check)`);
+  // Chains by their names, the address shortened in its middle, whole (with a copy control) inside.
+  const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+  await expect(items.nth(0)).toContainText(`${short(fresh)} on Base (deep check):`);
+  await expect(items.nth(1)).toContainText(`${short(active)} on Base:`);
+  await items.nth(1).locator("summary").first().click();
+  await expect(items.nth(1).getByTestId("copyable")).toContainText(active);
+  await expect(items.nth(1).getByRole("button", { name: "Copy address" })).toBeVisible();
+  await items.nth(1).locator("summary").first().click();
 
   // The result belongs to the address and chain it was for: another chain or address hides it.
   await popup.getByTestId("chain").selectOption("arbitrum");

@@ -6,6 +6,7 @@ import { createChannelAccess } from "../../lib/channel/createChannelAccess";
 import { randomHex } from "../../lib/dom/randomHex";
 import { MessageError } from "../../lib/messaging/MessageError";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
+import { openSidePanel, type SidePanelApi } from "../../lib/panel/openSidePanel";
 import { createCheckService } from "../../lib/payments/createCheckService";
 import { createPinStore } from "../../lib/payments/createPinStore";
 import { createSendQuota } from "../../lib/storage/createSendQuota";
@@ -26,6 +27,11 @@ export default defineBackground({
   type: "module",
   main() {
     const messenger = createMessenger(browser as unknown as MessagingApi);
+    // The first-run page (the chip, the price, the signature), once, on install.
+    browser.runtime.onInstalled.addListener(({ reason }) => {
+      if (reason === "install")
+        void browser.tabs.create({ url: browser.runtime.getURL("/welcome.html") });
+    });
     const sendQuota = createSendQuota(20);
     let active = 0;
     let timer: ReturnType<typeof setInterval> | undefined;
@@ -97,6 +103,26 @@ export default defineBackground({
       },
       "options.open": async () => {
         await browser.runtime.openOptionsPage();
+        return null;
+      },
+      // A click in a badge: nothing is awaited before the panel opens (the browser's condition).
+      "panel.open": async (_request, sender) => {
+        if (sender.tab?.id === undefined) return { opened: false };
+        const target = { tabId: sender.tab.id, frameId: sender.frameId ?? 0 };
+        const opened = await openSidePanel(browser as unknown as SidePanelApi, target, (t) =>
+          browser.storage.session.set({ panelTarget: t }),
+        );
+        return { opened };
+      },
+      // "Off on this site" from a badge: the site is the sender frame's, as the browser says.
+      "site.disable": async (_request, sender) => {
+        const site = sender.url ? new URL(sender.url).hostname : "";
+        if (sender.tab?.id === undefined || !site) return null;
+        await settings.update((current) =>
+          current.disabledSites.includes(site)
+            ? current
+            : { ...current, disabledSites: [...current.disabledSites, site] },
+        );
         return null;
       },
       "recipient.sent": async ({ addresses }, sender) => {

@@ -7,6 +7,7 @@ import { noSpending, pinnedKeys, settings, spendLedger } from "../../lib/storage
 import { pinScope } from "../../lib/storage/pinScope";
 import { channelDepositDefault } from "../../lib/storage/schemas";
 import { formatUsdc } from "../../lib/ui/prices";
+import { testConnection } from "../../lib/ui/testConnection";
 
 /** Today's spend against the daily cap, in words and as a bar. */
 function SpentToday({ spentUnits, capUnits }: { spentUnits: bigint; capUnits: bigint | null }) {
@@ -79,6 +80,8 @@ export function Options() {
     onError: (e) => setError(e instanceof Error ? e.message : String(e)),
     onSuccess: () => setError(null),
   });
+  // Tests the address in the field (saved or not): the person checks before saving.
+  const connection = useMutation({ mutationFn: () => testConnection(apiUrl, fetch) });
   const resetKey = useMutation({
     mutationFn: (scope: string) => pinnedKeys.update(({ [scope]: _removed, ...rest }) => rest),
   });
@@ -108,6 +111,26 @@ export function Options() {
           style={{ flex: 1 }}
         />
       </label>
+      <div className="row" data-testid="connection">
+        <button
+          type="button"
+          data-action="test-connection"
+          disabled={connection.isPending}
+          onClick={() => connection.mutate()}
+        >
+          {connection.isPending ? "Testing…" : "Test connection"}
+        </button>
+        {connection.data && (
+          <span
+            data-testid="connection-result"
+            data-ok={connection.data.ok ? "true" : "false"}
+            className={connection.data.ok ? undefined : "level-danger"}
+            style={{ flex: "1 1 0" }}
+          >
+            {connection.data.summary}
+          </span>
+        )}
+      </div>
       <label className="row">
         Daily spending cap (USD)
         <input

@@ -16,6 +16,7 @@ import { history, pendingRecoveries, sentRecipients } from "../../lib/storage/it
 import { knownAddresses } from "../../lib/storage/knownAddresses";
 import type { Route } from "../../lib/storage/schemas";
 import { ageInWords } from "../../lib/ui/ageInWords";
+import { CopyableValue } from "../../lib/ui/CopyableValue";
 import { isPaidFor } from "../../lib/ui/isPaidFor";
 import { OutcomeView } from "../../lib/ui/OutcomeView";
 import { PaidCheckControls } from "../../lib/ui/PaidCheckControls";
@@ -207,9 +208,13 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
               <details data-testid="history-entry">
                 <summary>
                   <span className={`pill level-${entry.level}`}>{levelWords[entry.level]}</span>{" "}
-                  <span className="mono">{entry.address}</span> on {entry.chain} ({entry.route}):{" "}
-                  {entry.headline}
+                  <span className="mono" title={entry.address}>
+                    {middle(entry.address)}
+                  </span>{" "}
+                  on {chains[entry.chain].label}
+                  {entry.route === "deep" ? " (deep check)" : ""}: {entry.headline}
                 </summary>
+                <CopyableValue value={entry.address} label="address" />
                 <VerdictView report={entry.report} />
               </details>
             </li>

@@ -51,6 +51,14 @@ export type BadgeProps = {
   recovery: { busy: boolean; result: Exclude<RecoveryOutcome, { type: "recovered" }> | null };
   /** "Fetch my report" (a person's click only; RecoveryControls drops synthetic ones). */
   onFetchReport: () => void;
+  /** The site (hostname) the badge is on, for "Off on this site". */
+  site: string;
+  /** Turns presend off on this site (kept in the settings, undone there). */
+  onTurnOffSite: () => void;
+  /** Moves the details into the browser's side panel (absent where there is none, and in it). */
+  onOpenPanel?: () => void;
+  /** The card is drawn in the side panel, not in the page: no chip to collapse to. */
+  inPanel?: boolean;
 };
 
 function walletNotice(props: BadgeProps): string | null {
@@ -194,16 +202,18 @@ export function BadgeCard(props: BadgeProps) {
         <span className="mono muted" data-testid="short-address">
           {short}
         </span>
-        <button
-          type="button"
-          className="icon-button"
-          data-action="collapse"
-          aria-label="Collapse to the chip"
-          aria-expanded="true"
-          onClick={props.onToggle}
-        >
-          ▾
-        </button>
+        {!props.inPanel && (
+          <button
+            type="button"
+            className="icon-button"
+            data-action="collapse"
+            aria-label="Collapse to the chip"
+            aria-expanded="true"
+            onClick={props.onToggle}
+          >
+            ▾
+          </button>
+        )}
         <button
           type="button"
           className="icon-button"
@@ -288,6 +298,26 @@ export function BadgeCard(props: BadgeProps) {
         {assessment.payable && props.chainSource === "wallet" && !props.progress && !outcome && (
           <div className="muted">Chain preselected from your wallet.</div>
         )}
+        <div className="row card-foot">
+          {props.onOpenPanel && (
+            <button
+              type="button"
+              className="link"
+              data-action="side-panel"
+              onClick={props.onOpenPanel}
+            >
+              Show in side panel
+            </button>
+          )}
+          <button
+            type="button"
+            className="link"
+            data-action="off-site"
+            onClick={props.onTurnOffSite}
+          >
+            {`Turn presend off on ${props.site || "this site"}`}
+          </button>
+        </div>
       </div>
     </section>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { badgePosition } from "./badgePosition";
+import { badgePosition, cardHasRoom } from "./badgePosition";
 
 const viewport = { width: 1000, height: 800 };
 const chip = { width: 110, height: 22 };
@@ -70,5 +70,20 @@ describe("badgePosition", () => {
     ];
     const placed = badgePosition(field, viewport, card, "card", everywhere);
     expect(placed).toEqual({ top: 336, left: 50 });
+  });
+});
+
+describe("cardHasRoom", () => {
+  it("finds room beside a field on a wide screen", () => {
+    const field = { top: 100, bottom: 130, left: 50, right: 400 };
+    expect(cardHasRoom(field, viewport, card)).toBe(true);
+  });
+
+  it("finds none on a phone, where every place covers the field, the amount or the Send button", () => {
+    const phone = { width: 360, height: 640 };
+    const field = { top: 200, bottom: 236, left: 8, right: 352 };
+    const send = { top: 244, bottom: 280, left: 8, right: 120 };
+    const amount = { top: 160, bottom: 190, left: 8, right: 352 };
+    expect(cardHasRoom(field, phone, { width: 344, height: 320 }, [send, amount])).toBe(false);
   });
 });

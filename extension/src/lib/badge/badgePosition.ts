@@ -115,3 +115,22 @@ export function badgePosition(
     left: clamp(field.left, margin, viewport.width - width - margin),
   };
 }
+
+/**
+ * Whether an open card of `card` size has a place beside the field that lies inside the viewport
+ * and covers neither the field nor any control: else its details belong in the side panel.
+ * @example cardHasRoom(field.getBoundingClientRect(), { width: 360, height: 640 }, { width: 344, height: 320 }, controls) // false
+ */
+export function cardHasRoom(
+  field: Rect,
+  viewport: Size,
+  card: Size,
+  obstacles: readonly Rect[] = [],
+): boolean {
+  const { top, left } = badgePosition(field, viewport, card, "card", obstacles);
+  const box = { top, left, bottom: top + card.height, right: left + card.width };
+  if (box.top < 0 || box.left < 0 || box.bottom > viewport.height || box.right > viewport.width) {
+    return false;
+  }
+  return overlap(box, field) === 0 && obstacles.every((o) => overlap(box, o) === 0);
+}

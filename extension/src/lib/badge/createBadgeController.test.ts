@@ -4,7 +4,7 @@ import { findAddressCandidate } from "../address/findAddressCandidate";
 import type { EditableField } from "../dom/editableFieldFrom";
 import type { BadgeProps } from "./BadgeCard";
 import { settleMs } from "./clickGate";
-import { createBadgeController } from "./createBadgeController";
+import { type BadgeControllerOptions, createBadgeController } from "./createBadgeController";
 import type { VerdictUi } from "./verdictUi";
 
 // The content script renders with Preact through preact/compat (the build's alias); so does this test.
@@ -18,7 +18,7 @@ const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 
 // A page with one field, a clock, the badge's closed shadow root (kept by the test), and a card
 // chunk that records the props it is given.
-function setup() {
+function setup(extra: Partial<BadgeControllerOptions> = {}) {
   const { document, window } = parseHTML(
     `<html><head></head><body><input id="field"></body></html>`,
   );
@@ -68,6 +68,7 @@ function setup() {
       measure: (() => {}) as never,
       now: () => time,
     },
+    ...extra,
   });
   const candidate = findAddressCandidate(address);
   if (!candidate) throw new Error("no candidate");
@@ -193,5 +194,64 @@ describe("createBadgeController", () => {
     wait(settleMs + 1);
     card()?.onCheck("check");
     expect(started).toEqual([{ route: "check", address, chain: "base" }]);
+  });
+
+  describe("the side panel", () => {
+    // A short viewport: no place for a 320 px card above or below the field.
+    const noRoom = () => Object.assign(window, { innerWidth: 360, innerHeight: 400 });
+
+    it("opens the panel instead of the card when there is no room, keeps only the chip, and tells the panel each change", async () => {
+      const panelStates: unknown[] = [];
+      const openPanel = vi.fn(async () => true);
+      const { badge, enter, chip, openCard, card } = setup({
+        openPanel,
+        onPanelState: (state) => panelStates.push(state),
+        site: "dapp.example",
+      });
+      noRoom();
+      enter();
+      await chunkArrives();
+      openCard();
+      expect(openPanel).toHaveBeenCalledTimes(1);
+      await chunkArrives();
+      expect(chip()).not.toBeNull();
+      expect(card()?.expanded ?? false).toBe(false);
+      expect(panelStates.at(-1)).toMatchObject({
+        site: "dapp.example",
+        candidate: { kind: "address", value: address },
+        busy: false,
+      });
+      // A paid check under way would open the card: with the details in the panel, it does not.
+      badge.beginSession("s1");
+      expect(chip()).not.toBeNull();
+      expect(panelStates.at(-1)).toMatchObject({ busy: true, progress: { step: "requesting" } });
+      // The chip brings the panel back.
+      openCard();
+      expect(openPanel).toHaveBeenCalledTimes(2);
+    });
+
+    it("starts a paid check from the panel only for the address and chain the panel showed", async () => {
+      const { badge, enter, started, openCard } = setup({ openPanel: async () => true });
+      noRoom();
+      enter();
+      openCard();
+      await chunkArrives();
+      const other = "0x52908400098527886E0F7030069857D2E4169EE7";
+      badge.panelAction({ action: "check", route: "check", address: other, chain: "base" });
+      badge.panelAction({ action: "check", route: "check", address, chain: "arbitrum" });
+      expect(started).toEqual([]);
+      badge.panelAction({ action: "check", route: "deep", address, chain: "base" });
+      expect(started).toEqual([{ route: "deep", address, chain: "base" }]);
+    });
+
+    it("opens the card in the page where the browser has no side panel", async () => {
+      const { enter, openCard, card } = setup({ openPanel: async () => false });
+      noRoom();
+      enter();
+      await chunkArrives();
+      openCard();
+      await chunkArrives();
+      expect(card()).toMatchObject({ expanded: true });
+    });
   });
 });

@@ -7,7 +7,14 @@ import { clearField } from "../dom/clearField";
 import type { EditableField } from "../dom/editableFieldFrom";
 import { fieldAsksForContract } from "../dom/fieldAsksForContract";
 import type { AddressEntry } from "../dom/watchAddressEntry";
-import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
+import type {
+  CheckOutcome,
+  PanelAction,
+  PanelState,
+  Progress,
+  RecoveryOutcome,
+  WalletInfo,
+} from "../messaging/protocol";
 import type { HistoryEntry, Route } from "../storage/schemas";
 import type { BadgeProps } from "./BadgeCard";
 import {
@@ -69,6 +76,17 @@ export type BadgeControllerOptions = {
    * where none is entered only ever carries the chip.
    */
   loadVerdictUi: () => Promise<VerdictUi>;
+  /** The site (hostname) of the frame, for "Off on this site". */
+  site?: string;
+  /** Turns presend off on this site; called only for a person's click in the card or panel. */
+  turnOffSite?: () => void;
+  /**
+   * Shows the details in the browser's side panel; called in a person's click (the browser
+   * opens it only then). Resolves false where it could not (no side panel): the card opens.
+   */
+  openPanel?: () => Promise<boolean>;
+  /** The side panel shows this badge: its state after each change (null: the badge went away). */
+  onPanelState?: (state: PanelState | null) => void;
   /** performance.mark / measure for the paste-to-chip measurement; now() for the click gate. */
   performance: Pick<Performance, "mark" | "measure" | "now">;
 };
@@ -90,6 +108,8 @@ export function createBadgeController(options: BadgeControllerOptions) {
   // Free code facts by address and the wallet chain they were read on.
   const codeFacts = new Map<string, { chainId: number | null; contract: boolean }>();
   let codeWanted = false;
+  // The person moved this badge's details into the side panel: it follows every change.
+  let inPanel = false;
   const learnCode = () => {
     const normalized = state?.assessment.checksum.normalized;
     // Asked once the wallet is known: its chain is part of the answer.
@@ -213,6 +233,45 @@ export function createBadgeController(options: BadgeControllerOptions) {
     // Synchronous render: the chip is in the DOM when this returns (the latency we measure).
     renderer.render(propsOf(current, readiness.read()));
     placement.place();
+    if (inPanel) options.onPanelState?.(panelState(current));
+  };
+
+  const panelState = (current: BadgeState): PanelState => ({
+    site: options.site ?? "",
+    candidate: current.candidate,
+    contractField: current.assessment.contractField,
+    chain: current.chain,
+    chainSource: current.chainSource,
+    progress: current.progress,
+    outcome: current.outcome,
+    busy: isChecking(current),
+    wallet,
+    inFrame,
+    contractOn: contractOn(current),
+    recovery: { busy: current.recovery.session !== null, result: current.recovery.result },
+  });
+
+  /** Moves the details into the side panel (in the person's click), or opens the card. */
+  const openPanel = (open: () => Promise<boolean>) => {
+    open().then((opened) => {
+      if (!state) return;
+      if (!opened) {
+        inPanel = false;
+        setExpanded(true, true);
+        return;
+      }
+      inPanel = true;
+      setExpanded(false, false);
+      detailsShown();
+      draw();
+    });
+  };
+
+  /** The details are shown (card or panel): they need the page wallet and the free code facts. */
+  const detailsShown = () => {
+    options.onExpand?.();
+    codeWanted = true;
+    learnCode();
   };
 
   const propsOf = (current: BadgeState, clickReady: boolean): BadgeProps => ({
@@ -255,7 +314,20 @@ export function createBadgeController(options: BadgeControllerOptions) {
       options.performance.mark("presend:check-click");
       options.startCheck({ route, address: normalized, chain: current.chain });
     },
-    onToggle: () => setExpanded(!current.expanded, true),
+    onToggle: () => {
+      // No room for the card beside the field (a phone): the details go to the side panel and
+      // only the chip stays in the page.
+      // Once the details are in the panel, the chip brings the panel back.
+      if (!current.expanded && options.openPanel && (inPanel || !placement.cardFits())) {
+        openPanel(options.openPanel);
+        return;
+      }
+      setExpanded(!current.expanded, true);
+    },
+    site: options.site ?? "",
+    onTurnOffSite: () => options.turnOffSite?.(),
+    onOpenPanel:
+      options.openPanel && (() => openPanel(options.openPanel as () => Promise<boolean>)),
     onCancel: () => options.cancelCheck?.(),
     onOpenSettings: () => options.openSettings?.(),
     onClearField: () => {
@@ -279,7 +351,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
   };
   /** Shows the next state (a transition of badgeState) as a change of content. */
   const replace = (next: BadgeState) => {
-    state = next;
+    // With the details in the side panel the page keeps only the chip, whatever happens (a
+    // verdict arriving opens the card otherwise).
+    state = inPanel && next.expanded ? { ...next, expanded: false } : next;
     render();
   };
 
@@ -289,15 +363,12 @@ export function createBadgeController(options: BadgeControllerOptions) {
     const hadFocus = renderer.activeElement() !== null;
     placement.reset();
     update({ expanded });
-    if (expanded) {
-      options.onExpand?.();
-      codeWanted = true;
-      learnCode();
-    }
+    if (expanded) detailsShown();
     if (moveFocus || hadFocus) renderer.focusables()[0]?.focus();
   };
 
   const hide = () => {
+    if (inPanel && state) options.onPanelState?.(null);
     state = null;
     readiness.stop();
     follower.stop();
@@ -398,6 +469,42 @@ export function createBadgeController(options: BadgeControllerOptions) {
       if (!state || isChecking(state) || !outcome) return;
       if (outcome.type === "refused" || (outcome.type === "failed" && outcome.charged === false)) {
         replace(withFreshVerdict({ ...state, outcome: null, session: null }));
+      }
+    },
+    /** What the side panel shows of this badge, or null when none is shown. */
+    panelState: (): PanelState | null => (state ? panelState(state) : null),
+    /**
+     * A click in the side panel's card. A paid check is started only for the address and chain
+     * the panel showed (the page may have changed the field since); the panel is the extension's
+     * own page, out of the page's reach, so its click needs no visibility gate.
+     */
+    panelAction(action: PanelAction) {
+      const current = state;
+      if (!current) return;
+      inPanel = true;
+      const props = propsOf(current, false);
+      switch (action.action) {
+        case "check": {
+          const normalized = current.assessment.checksum.normalized;
+          if (current.session || normalized !== action.address || current.chain !== action.chain) {
+            return;
+          }
+          options.performance.mark("presend:check-click");
+          options.startCheck({ route: action.route, address: normalized, chain: current.chain });
+          return;
+        }
+        case "chain":
+          return props.onChainChange(action.chain);
+        case "cancel":
+          return props.onCancel();
+        case "clear-field":
+          return props.onClearField();
+        case "close":
+          return props.onClose();
+        case "fetch-report":
+          return props.onFetchReport();
+        case "off-site":
+          return props.onTurnOffSite();
       }
     },
     /** Hides the badge (the site was disabled); a running check keeps running in the background. */

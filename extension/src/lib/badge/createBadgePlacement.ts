@@ -1,4 +1,4 @@
-import { badgePosition, type Rect } from "./badgePosition";
+import { badgePosition, cardHasRoom, type Rect } from "./badgePosition";
 import type { BadgeLifecycle } from "./createBadgeController";
 import { setHostStyle } from "./createBadgeHost";
 
@@ -104,6 +104,18 @@ export function createBadgePlacement(options: BadgePlacementOptions) {
       if (host.style.display === "block" || offscreen) return false;
       setHostStyle(host, "display", "block");
       return true;
+    },
+    /**
+     * Whether the card would find a place that covers neither the field nor a control (measured
+     * now, at the card's width and the height it needs to be read: 320 px).
+     */
+    cardFits(): boolean {
+      const target = options.target();
+      if (!target) return false;
+      const rect = target.field.getBoundingClientRect();
+      const viewport = { width: win.innerWidth, height: win.innerHeight };
+      const card = { width: Math.min(440, viewport.width - 16), height: 320 };
+      return cardHasRoom(rect, viewport, card, controlsInView(target.field, target.host, viewport));
     },
     /** Forgets that the field was out of view (the badge was hidden, or the card opens). */
     reset() {

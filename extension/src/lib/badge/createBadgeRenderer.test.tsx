@@ -40,6 +40,8 @@ function props(overrides: Partial<BadgeProps> = {}): BadgeProps {
     onCancel: () => {},
     onOpenSettings: () => {},
     onFetchReport: () => {},
+    site: "dapp.example",
+    onTurnOffSite: () => {},
     ...overrides,
   };
 }

@@ -50,4 +50,24 @@ describe("watchScriptedValues", () => {
     runTimers();
     expect(seen).toHaveLength(2);
   });
+
+  it("reports one field however many a script filled at once: the last that changed", () => {
+    const { document } = parseHTML("<html><body></body></html>");
+    const { ctx, fire, runTimers } = fakeContext();
+    const seen: ScriptedValue[] = [];
+    watchScriptedValues(document as unknown as Document, ctx, (value) => seen.push(value));
+    const fields = Array.from({ length: 300 }, (_, i) => {
+      const input = document.createElement("input");
+      input.value = `0x${(i + 1).toString(16).padStart(40, "0")}`;
+      document.body.append(input);
+      return input;
+    });
+    fire("click");
+    runTimers();
+    expect(seen.map((value) => value.field)).toEqual([fields.at(-1)]);
+    // Nothing changed since: nothing to report.
+    fire("click");
+    runTimers();
+    expect(seen).toHaveLength(1);
+  });
 });

@@ -14,6 +14,7 @@ const rereadAfterMs = [0, 400];
  * Reports fields whose value a page script changed to an address: no input event fires for
  * that, so the fields of the document are re-read shortly after each interaction (never on a
  * timer of their own). Read-only and disabled fields are display, not entry, and are skipped.
+ * At most one field is reported per re-read: the focused one, else the last that changed.
  * @example watchScriptedValues(document, ctx, (value) => badge.show({ ...value, trigger: "script", at: performance.now() }))
  */
 export function watchScriptedValues(
@@ -25,16 +26,21 @@ export function watchScriptedValues(
   let pending = false;
   const reread = () => {
     pending = false;
+    // One badge per frame: of the fields that changed to an address, the one the person is in,
+    // else the last in the page. Thousands filled at once cost one badge, not thousands.
+    let chosen: ScriptedValue | null = null;
+    const focused = doc.activeElement;
     for (const element of doc.querySelectorAll<HTMLInputElement>("input, textarea")) {
       if (element.readOnly || element.disabled || element.hasAttribute("readonly")) continue;
-      const field = editableFieldFrom([element]);
-      if (!field) continue;
-      const text = fieldText(field);
+      const text = element.value;
       if (seen.get(element) === text) continue;
       seen.set(element, text);
-      const candidate = findAddressCandidate(text);
-      if (candidate) onValue({ field, candidate });
+      if (chosen && chosen.field === focused) continue;
+      const field = editableFieldFrom([element]);
+      const candidate = field && findAddressCandidate(fieldText(field));
+      if (field && candidate) chosen = { field, candidate };
     }
+    if (chosen) onValue(chosen);
   };
   const schedule = () => {
     if (pending) return;

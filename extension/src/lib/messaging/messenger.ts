@@ -32,7 +32,7 @@ export type MessageSender = {
   frameId?: number;
 };
 
-type RuntimeListener = (
+export type RuntimeListener = (
   message: unknown,
   sender: MessageSender,
   sendResponse: (reply: unknown) => void,
@@ -64,6 +64,34 @@ function envelope<T extends MessageType>(type: T, data: RequestOf<T>) {
  * @example const messenger = createMessenger(browser); await messenger.send("wallet.status", { tabId })
  */
 export function createMessenger(api: MessagingApi) {
+  const listenerFor =
+    (handlers: Handlers): RuntimeListener =>
+    (message, sender, sendResponse) => {
+      const parsed = EnvelopeSchema.safeParse(message);
+      if (!parsed.success || !(parsed.data.type in protocol)) return undefined;
+      const type = parsed.data.type as MessageType;
+      const handler = handlers[type] as
+        | ((data: unknown, sender: MessageSender) => Promise<unknown>)
+        | undefined;
+      if (!handler) return undefined;
+      const reply = (value: unknown) => sendResponse(value);
+      if (sender.id !== api.runtime.id) {
+        reply(fail({ code: "not_allowed", message: "Message from another extension." }));
+        return undefined;
+      }
+      const request = protocol[type].request.safeParse(parsed.data.data);
+      if (!request.success) {
+        reply(fail({ code: "invalid", message: `Malformed ${type} request.` }));
+        return undefined;
+      }
+      handler(request.data, sender).then(
+        (data) => reply({ ok: true, data }),
+        (error: unknown) => reply(fail(toFailure(error))),
+      );
+      // Keeps the channel open for the asynchronous answer.
+      return true;
+    };
+
   return {
     /** To the background (or, from the background, to extension pages). */
     async send<T extends MessageType>(type: T, data: RequestOf<T>): Promise<ResponseOf<T>> {
@@ -97,34 +125,16 @@ export function createMessenger(api: MessagingApi) {
      * second extension could try). Returns the unsubscribe function.
      */
     handle(handlers: Handlers): () => void {
-      const listener: RuntimeListener = (message, sender, sendResponse) => {
-        const parsed = EnvelopeSchema.safeParse(message);
-        if (!parsed.success || !(parsed.data.type in protocol)) return undefined;
-        const type = parsed.data.type as MessageType;
-        const handler = handlers[type] as
-          | ((data: unknown, sender: MessageSender) => Promise<unknown>)
-          | undefined;
-        if (!handler) return undefined;
-        const reply = (value: unknown) => sendResponse(value);
-        if (sender.id !== api.runtime.id) {
-          reply(fail({ code: "not_allowed", message: "Message from another extension." }));
-          return undefined;
-        }
-        const request = protocol[type].request.safeParse(parsed.data.data);
-        if (!request.success) {
-          reply(fail({ code: "invalid", message: `Malformed ${type} request.` }));
-          return undefined;
-        }
-        handler(request.data, sender).then(
-          (data) => reply({ ok: true, data }),
-          (error: unknown) => reply(fail(toFailure(error))),
-        );
-        // Keeps the channel open for the asynchronous answer.
-        return true;
-      };
+      const listener = listenerFor(handlers);
       api.runtime.onMessage.addListener(listener);
       return () => api.runtime.onMessage.removeListener(listener);
     },
+
+    /**
+     * The runtime.onMessage listener `handle` registers, unregistered: for a message that
+     * arrived before these handlers existed (the content script's loader hands it over).
+     */
+    listenerFor,
   };
 }
 

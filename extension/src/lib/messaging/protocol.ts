@@ -117,6 +117,43 @@ export const RecoveryOutcomeSchema = z.discriminatedUnion("type", [
 ]);
 export type RecoveryOutcome = z.infer<typeof RecoveryOutcomeSchema>;
 
+/**
+ * What the side panel shows of a badge: its state without the callbacks. The panel assesses the
+ * address itself (assessLocally, from the candidate and the stored history), as the badge does.
+ */
+export const PanelStateSchema = z.object({
+  /** The frame's site (hostname), for "Off on this site". */
+  site: z.string(),
+  candidate: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("address"), value: z.string() }),
+    z.object({ kind: z.literal("near-miss"), value: z.string(), hexLength: z.number().int() }),
+  ]),
+  contractField: z.boolean(),
+  chain: ChainNameSchema,
+  chainSource: z.enum(["wallet", "default", "user"]),
+  progress: ProgressSchema.nullable(),
+  outcome: CheckOutcomeSchema.nullable(),
+  busy: z.boolean(),
+  wallet: WalletInfoSchema.nullable(),
+  inFrame: z.boolean(),
+  contractOn: z.string().nullable(),
+  recovery: z.object({ busy: z.boolean(), result: RecoveryOutcomeSchema.nullable() }),
+});
+export type PanelState = z.infer<typeof PanelStateSchema>;
+
+/** A click in the side panel, for the badge whose state it shows (its address and chain). */
+export const PanelActionSchema = z.discriminatedUnion("action", [
+  z.object({
+    action: z.literal("check"),
+    route: RouteSchema,
+    address: AddressSchema,
+    chain: ChainNameSchema,
+  }),
+  z.object({ action: z.literal("chain"), chain: ChainNameSchema }),
+  z.object({ action: z.enum(["cancel", "clear-field", "close", "fetch-report", "off-site"]) }),
+]);
+export type PanelAction = z.infer<typeof PanelActionSchema>;
+
 const SignRequestSchema = z.object({
   session: z.string(),
   /** EIP-712 typed data as tagged JSON (bigints survive the trip; see jsonWithBigints). */
@@ -164,6 +201,19 @@ export const protocol = {
   },
   /** badge → background: open the options page (from an error that the settings can fix). */
   "options.open": { request: z.object({}), response: z.null() },
+  /** badge → background: show its details in the browser's side panel (a click in the badge). */
+  "panel.open": { request: z.object({}), response: z.object({ opened: z.boolean() }) },
+  /** side panel → content script: the state of the badge it shows (null: none shown). */
+  "panel.state": { request: z.object({}), response: PanelStateSchema.nullable() },
+  /** content script → side panel: the badge changed (null: it went away). */
+  "panel.changed": {
+    request: z.object({ state: PanelStateSchema.nullable() }),
+    response: z.null(),
+  },
+  /** side panel → content script: a click in the panel's card. */
+  "panel.action": { request: PanelActionSchema, response: z.null() },
+  /** badge → background: the person turned presend off on this site. */
+  "site.disable": { request: z.object({}), response: z.null() },
   /** background → badge or popup: how a paid check is going. */
   "check.progress": {
     request: z.object({ session: z.string(), progress: ProgressSchema }),

@@ -26,6 +26,9 @@ select, input, textarea { font: inherit; color: var(--ink); background: #fff; bo
 .icon-button { border: none; background: none; font-size: 18px; line-height: 1; padding: 0 var(--s1);
   min-height: 0; color: var(--muted); }
 .muted { color: var(--muted); font-size: 12px; }
+button.link { border: none; background: none; padding: 0; min-height: 0; color: var(--muted);
+  font-size: 12px; text-decoration: underline; text-underline-offset: 2px; }
+.card-foot { justify-content: space-between; border-top: 1px solid var(--line); padding-top: var(--s2); }
 .reasons { list-style: none; margin: var(--s2) 0; padding: 0; }
 .reasons li { display: flex; gap: var(--s2); align-items: baseline; padding: var(--s1) 0; }
 .reasons li + li { border-top: 1px solid var(--line); }

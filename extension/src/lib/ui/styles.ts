@@ -6,6 +6,10 @@ import { chipStyles } from "./chipStyles";
 export const styles = `${chipStyles}${cardStyles}
 .popup { width: min(400px, 100vw); padding: var(--s3); }
 .history li { display: block; }
+.side-panel { padding: var(--s2); }
+.side-panel .card { width: auto; max-height: calc(100vh - 2 * var(--s2)); }
+.presend.welcome { max-width: 760px; margin: 0 auto; padding: var(--s3); line-height: 1.5; }
+.welcome img { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 8px; }
 .history summary { cursor: pointer; padding: var(--s1) 0; }
 .history details[open] summary { margin-bottom: var(--s2); }
 `;
