@@ -16,6 +16,11 @@ export type AppEnv = {
     authorization?: PaidAuthorization;
     /** The payer's payment-identifier and what it asked for (set with `authorization`). */
     paymentId?: { id: string; requestHash: string };
+    /**
+     * The engine run a voucher-paid request started beside its payment's verification (the
+     * route's own run, read by its handler only once the payment was verified).
+     */
+    earlyRun?: { path: string; run: Promise<unknown> };
   };
 };
 
