@@ -24,15 +24,16 @@ describe("the composed API", () => {
           tags?: string[];
           security?: unknown[];
           description?: string;
-          "x-payment-info"?: { protocols: Array<{ x402: { amount: string } }> };
+          "x-payment-info"?: { protocols: Array<{ x402: { amount: string; scheme: string } }> };
         }
       >
     >;
   };
 
   beforeAll(async () => {
-    // Documents and 402s only, nothing paid: the run's shared world.
-    stack = await startPaidStack({ world: sharedWorld() });
+    // Documents and 402s only, nothing paid: the run's shared world. Channels as npm start
+    // offers them, by default.
+    stack = await startPaidStack({ world: sharedWorld(), channels: true });
     document = await (await stack.app.request("/openapi.json")).json();
   });
   afterAll(() => stack?.stop());
@@ -51,7 +52,10 @@ describe("the composed API", () => {
   ])("documents POST %s as paid (x-payment-info, verification tag, price %s)", (path, units) => {
     const operation = document.paths[path]?.post;
     expect(operation?.tags).toEqual(["verification"]);
-    expect(operation?.["x-payment-info"]?.protocols[0]?.x402.amount).toBe(units);
+    const protocols = operation?.["x-payment-info"]?.protocols.map(({ x402 }) => x402);
+    // Both schemes, exact first, at the one price.
+    expect(protocols?.map((x402) => x402.scheme)).toEqual(["exact", "batch-settlement"]);
+    expect(protocols?.map((x402) => x402.amount)).toEqual([units, units]);
     expect(operation?.description).toContain(units);
   });
 
@@ -76,6 +80,17 @@ describe("the composed API", () => {
     });
     expect(challenge.status).toBe(402);
     const body = await challenge.json();
+    // Offered out of the box, exact first, in the 402 and the discovery document alike.
+    expect(body.accepts.map((accept: { scheme: string }) => accept.scheme)).toEqual([
+      "exact",
+      "batch-settlement",
+    ]);
+    for (const item of discovery.items) {
+      expect(item.accepts.map((accept: { scheme: string }) => accept.scheme)).toEqual([
+        "exact",
+        "batch-settlement",
+      ]);
+    }
     expect(body.extensions["x-presend-attestation"]).toBeDefined();
     expect(JSON.stringify(body.extensions["x-presend-attestation"])).toContain(
       discovery.attestation.jws,

@@ -1,3 +1,4 @@
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { type FacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
@@ -39,9 +40,15 @@ export type CreatePaymentsOptions = {
   confirmationTimeoutMs?: number;
   /**
    * Where the server keeps its batch-settlement channels: with `receiverAuthorizerKey` in the
-   * config, the scheme is offered beside `exact` (off without both).
+   * config, the scheme is offered beside `exact` when the facilitator settles it (off without
+   * both).
    */
   channelStore?: ChannelStore;
+  /**
+   * CHANNELS=on: a facilitator that does not settle batch-settlement on the network stops
+   * start-up instead of leaving the server with `exact` only.
+   */
+  channelsRequired?: boolean;
 };
 
 export type Payments = {
@@ -134,14 +141,16 @@ export async function createPayments(
   const offerSigner = await createAttestationSigner(config.attestationKey, {
     kid: didJwkKeyId(config.attestationKey),
   });
+  const channelStore = config.receiverAuthorizerKey ? options.channelStore : undefined;
   const channels =
-    config.receiverAuthorizerKey && options.channelStore
+    channelStore &&
+    (await settlesChannels(facilitator, config.network, options.channelsRequired === true))
       ? createChannels({
           network: config.network,
           payTo: config.payTo as Address,
           asset: config.asset as Address,
           receiverAuthorizerKey: config.receiverAuthorizerKey as Hex,
-          store: options.channelStore,
+          store: channelStore,
           records,
           chain: createChannelChain({ rpcUrl: config.baseRpcUrl }),
         })
@@ -194,6 +203,42 @@ export async function createPayments(
       return built.flat();
     },
   };
+}
+
+/**
+ * Whether the facilitator settles batch-settlement on `network` (its supported kinds name it):
+ * channels are offered only where their claims can be settled. Required and missing, or the
+ * kinds unreadable, start-up stops saying so.
+ */
+async function settlesChannels(
+  facilitator: FacilitatorClient,
+  network: string,
+  required: boolean,
+): Promise<boolean> {
+  let supported: Awaited<ReturnType<FacilitatorClient["getSupported"]>>;
+  try {
+    supported = await facilitator.getSupported();
+  } catch (error) {
+    throw new ConfigurationError(
+      `FACILITATOR_URL: the facilitator's supported payment kinds could not be read (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
+  }
+  const settles = supported.kinds.some(
+    (kind) =>
+      kind.x402Version === 2 && kind.scheme === "batch-settlement" && kind.network === network,
+  );
+  if (!settles && required) {
+    throw new ConfigurationError(
+      `CHANNELS=on, but the facilitator does not settle batch-settlement on ${network}: use one that does, or CHANNELS=off for exact only`,
+    );
+  }
+  if (!settles) {
+    console.warn(
+      `presend: the facilitator does not settle batch-settlement on ${network}; only exact is offered`,
+    );
+  }
+  return settles;
 }
 
 function paymentOptionOf(config: PaymentsConfig, path: PaidPath) {

@@ -156,7 +156,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
   const check = paidRoute(
     paidRoutes["/check"],
-    paymentInfo(config, "/check"),
+    paymentInfo(config, "/check", channels),
     ReportSchema.extend({}).openapi("Report"),
     middleware,
   );
@@ -170,7 +170,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   });
   const deep = paidRoute(
     paidRoutes["/deep"],
-    paymentInfo(config, "/deep"),
+    paymentInfo(config, "/deep", channels),
     DeepReportSchema.extend({}).openapi("DeepReport"),
     middleware,
   );
