@@ -189,8 +189,9 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
    * chain while the voucher's signature is recovered and the channel reserved. Its result is
    * read by the handler, which the official middleware reaches only once the voucher verified;
    * a run whose payment is refused is dropped unread, so nothing unpaid is ever answered or
-   * charged. Only vouchers that fit the channel's stored state start one, so a made-up payment
-   * header cannot make the server read the chain for free.
+   * charged. Only a voucher that names a live channel at its next ceiling starts one, and a
+   * refused payment counts against its client's rate limit of unpaid challenges, which bounds
+   * the chain reads a forger can cause.
    */
   function earlyRunOverChannel(route: PaidRoute): MiddlewareHandler<AppEnv> {
     const price = BigInt(config.prices[route.path as PaidPath]);
