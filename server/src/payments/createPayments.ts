@@ -1,4 +1,3 @@
-import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { type FacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
@@ -20,6 +19,7 @@ import {
 import type { ChannelStore } from "./channels/channelStore";
 import { createChannelChain } from "./channels/createChannelChain";
 import { type ChannelOption, type Channels, createChannels } from "./channels/createChannels";
+import { facilitatorSettlesChannels } from "./channels/facilitatorSettlesChannels";
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
@@ -144,7 +144,9 @@ export async function createPayments(
   const channelStore = config.receiverAuthorizerKey ? options.channelStore : undefined;
   const channels =
     channelStore &&
-    (await settlesChannels(facilitator, config.network, options.channelsRequired === true))
+    (await facilitatorSettlesChannels(facilitator, config.network, {
+      required: options.channelsRequired === true,
+    }))
       ? createChannels({
           network: config.network,
           payTo: config.payTo as Address,
@@ -203,42 +205,6 @@ export async function createPayments(
       return built.flat();
     },
   };
-}
-
-/**
- * Whether the facilitator settles batch-settlement on `network` (its supported kinds name it):
- * channels are offered only where their claims can be settled. Required and missing, or the
- * kinds unreadable, start-up stops saying so.
- */
-async function settlesChannels(
-  facilitator: FacilitatorClient,
-  network: string,
-  required: boolean,
-): Promise<boolean> {
-  let supported: Awaited<ReturnType<FacilitatorClient["getSupported"]>>;
-  try {
-    supported = await facilitator.getSupported();
-  } catch (error) {
-    throw new ConfigurationError(
-      `FACILITATOR_URL: the facilitator's supported payment kinds could not be read (${error instanceof Error ? error.message : String(error)})`,
-      { cause: error },
-    );
-  }
-  const settles = supported.kinds.some(
-    (kind) =>
-      kind.x402Version === 2 && kind.scheme === "batch-settlement" && kind.network === network,
-  );
-  if (!settles && required) {
-    throw new ConfigurationError(
-      `CHANNELS=on, but the facilitator does not settle batch-settlement on ${network}: use one that does, or CHANNELS=off for exact only`,
-    );
-  }
-  if (!settles) {
-    console.warn(
-      `presend: the facilitator does not settle batch-settlement on ${network}; only exact is offered`,
-    );
-  }
-  return settles;
 }
 
 function paymentOptionOf(config: PaymentsConfig, path: PaidPath) {
