@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { ChannelPayment } from "../payments/channels/channelPaymentOf";
 import type { PaidAuthorization } from "../payments/facilitator/authorizationOf";
 import type { PaymentIntake, PaymentRejection } from "../payments/intake/paymentIntake";
 
@@ -21,6 +22,8 @@ export type AppEnv = {
      * route's own run, read by its handler only once the payment was verified).
      */
     earlyRun?: { path: string; run: Promise<unknown> };
+    /** The channel payment (deposit or voucher) the request carries, read once by channelLedger. */
+    channelPayment?: ChannelPayment;
   };
 };
 

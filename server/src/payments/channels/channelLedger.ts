@@ -73,6 +73,7 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
     const payload = header === undefined ? null : decoded(header);
     const payment = payload === null ? null : channelPaymentOf(payload);
     if (payload === null || payment === null) return next();
+    c.set("channelPayment", payment);
     const paymentId = paymentIdOf(payload) ?? `server_${randomBytes(16).toString("hex")}`;
     const key = {
       payer: payment.payer.toLowerCase(),

@@ -35,7 +35,6 @@ import {
   channelRefundRouteConfig,
   registerChannelRefundRoutes,
 } from "../channels/channelRefundRoutes";
-import { readChannelPaymentHeader } from "../channels/readChannelPaymentHeader";
 import { maxTimeoutSeconds, type Payments } from "../createPayments";
 import { paymentIntake } from "../intake/paymentIntake";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
@@ -196,8 +195,8 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   function earlyRunOverChannel(route: PaidRoute): MiddlewareHandler<AppEnv> {
     const price = BigInt(config.prices[route.path as PaidPath]);
     return async function earlyRunOverChannel(c, next) {
-      const payment = readChannelPaymentHeader(c.req.header("payment-signature"));
-      if (payment === null || channels === null) return next();
+      const payment = c.get("channelPayment");
+      if (payment === undefined || channels === null) return next();
       const body = CheckRequestSchema.safeParse(await c.req.json().catch(() => null));
       if (!body.success || !(await channels.takesVoucher(payment, price).catch(() => false))) {
         return next();
