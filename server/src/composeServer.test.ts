@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeServer } from "./composeServer";
 import { loadConfig } from "./config/loadConfig";
 import { worldConfig } from "./localDemo/worldConfig";
+import { startRedis } from "./localServices/startRedis";
 import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStack";
 
 // The composition `npm start` serves, checked as a whole: one valid OpenAPI 3.1 document that
@@ -95,6 +96,23 @@ describe("the composed API", () => {
     expect(JSON.stringify(body.extensions["x-presend-attestation"])).toContain(
       discovery.attestation.jws,
     );
+  });
+
+  it("a channel store on a Redis that keeps no append-only file stops start-up, naming CHANNEL_STORE", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "presend-channel-store-"));
+    const redis = await startRedis();
+    try {
+      const config = worldConfig(
+        loadConfig({ DATA_DIR: dir, REDIS_URL: redis.url, CHANNEL_STORE: "redis" }),
+        sharedWorld(),
+      );
+      await expect(composeServer(config, { publicUrl: "http://presend.test" })).rejects.toThrow(
+        /^CHANNEL_STORE: redis keeps no append-only file/,
+      );
+    } finally {
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a malformed address list stops start-up, naming ADDRESS_LISTS, the file and the line", async () => {
