@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeServer } from "./composeServer";
 import { loadConfig } from "./config/loadConfig";
 import { worldConfig } from "./localDemo/worldConfig";
+import { startRedis } from "./localServices/startRedis";
 import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStack";
 
 // The composition `npm start` serves, checked as a whole: one valid OpenAPI 3.1 document that
@@ -24,15 +25,16 @@ describe("the composed API", () => {
           tags?: string[];
           security?: unknown[];
           description?: string;
-          "x-payment-info"?: { protocols: Array<{ x402: { amount: string } }> };
+          "x-payment-info"?: { protocols: Array<{ x402: { amount: string; scheme: string } }> };
         }
       >
     >;
   };
 
   beforeAll(async () => {
-    // Documents and 402s only, nothing paid: the run's shared world.
-    stack = await startPaidStack({ world: sharedWorld() });
+    // Documents and 402s only, nothing paid: the run's shared world. Channels as npm start
+    // offers them, by default.
+    stack = await startPaidStack({ world: sharedWorld(), channels: true });
     document = await (await stack.app.request("/openapi.json")).json();
   });
   afterAll(() => stack?.stop());
@@ -51,7 +53,10 @@ describe("the composed API", () => {
   ])("documents POST %s as paid (x-payment-info, verification tag, price %s)", (path, units) => {
     const operation = document.paths[path]?.post;
     expect(operation?.tags).toEqual(["verification"]);
-    expect(operation?.["x-payment-info"]?.protocols[0]?.x402.amount).toBe(units);
+    const protocols = operation?.["x-payment-info"]?.protocols.map(({ x402 }) => x402);
+    // Both schemes, exact first, at the one price.
+    expect(protocols?.map((x402) => x402.scheme)).toEqual(["exact", "batch-settlement"]);
+    expect(protocols?.map((x402) => x402.amount)).toEqual([units, units]);
     expect(operation?.description).toContain(units);
   });
 
@@ -76,10 +81,38 @@ describe("the composed API", () => {
     });
     expect(challenge.status).toBe(402);
     const body = await challenge.json();
+    // Offered out of the box, exact first, in the 402 and the discovery document alike.
+    expect(body.accepts.map((accept: { scheme: string }) => accept.scheme)).toEqual([
+      "exact",
+      "batch-settlement",
+    ]);
+    for (const item of discovery.items) {
+      expect(item.accepts.map((accept: { scheme: string }) => accept.scheme)).toEqual([
+        "exact",
+        "batch-settlement",
+      ]);
+    }
     expect(body.extensions["x-presend-attestation"]).toBeDefined();
     expect(JSON.stringify(body.extensions["x-presend-attestation"])).toContain(
       discovery.attestation.jws,
     );
+  });
+
+  it("a channel store on a Redis that keeps no append-only file stops start-up, naming CHANNEL_STORE", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "presend-channel-store-"));
+    const redis = await startRedis();
+    try {
+      const config = worldConfig(
+        loadConfig({ DATA_DIR: dir, REDIS_URL: redis.url, CHANNEL_STORE: "redis" }),
+        sharedWorld(),
+      );
+      await expect(composeServer(config, { publicUrl: "http://presend.test" })).rejects.toThrow(
+        /^CHANNEL_STORE: redis keeps no append-only file/,
+      );
+    } finally {
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a malformed address list stops start-up, naming ADDRESS_LISTS, the file and the line", async () => {

@@ -23,6 +23,8 @@ import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentReco
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
 import { loadAttestationKey } from "./payments/attestation/loadAttestationKey";
 import { loadPreviousAttestationKeys } from "./payments/attestation/loadPreviousAttestationKeys";
+import type { ChannelStore } from "./payments/channels/channelStore";
+import { loadReceiverAuthorizerKey } from "./payments/channels/loadReceiverAuthorizerKey";
 import { openPostgresChannelStore } from "./payments/channels/openPostgresChannelStore";
 import { openSqliteChannelStore } from "./payments/channels/openSqliteChannelStore";
 import {
@@ -38,6 +40,7 @@ import { registerSignInSecurityScheme } from "./payments/siwx/registerSignInSecu
 import { signedInPayer } from "./payments/siwx/signedInPayer";
 import { registerReceiptRoute } from "./receipts/registerReceiptRoute";
 import { claimFleetIdentity } from "./redis/claimFleetIdentity";
+import { openRedisChannelStore, redisKeepsWrites } from "./redis/openRedisChannelStore";
 
 export type ComposedServer = {
   app: App;
@@ -171,14 +174,18 @@ export async function composeServer(
     options.records ??
     operations.records ??
     openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
-  // Channels live beside the payment records: shared by the replicas in PostgreSQL, else SQLite.
-  const channelStore = !config.receiverAuthorizerKey
+  // Channels (on unless CHANNELS=off) live beside the payment records: SQLite in the data dir,
+  // or shared by the replicas in PostgreSQL or Redis. The local world brings its receiver
+  // authorizer; a single server keeps its own in the data dir (loadConfig refused a shared
+  // store without one given).
+  const channelsWanted = config.channels !== "off";
+  const receiverAuthorizerKey = !channelsWanted
     ? undefined
-    : config.databaseUrl
-      ? await namingField("DATABASE_URL", () =>
-          openPostgresChannelStore(config.databaseUrl as string),
-        )
-      : openSqliteChannelStore(join(config.dataDir, "channels.sqlite"));
+    : (config.receiverAuthorizerKey ??
+      (await namingField("DATA_DIR", () => loadReceiverAuthorizerKey(config.dataDir))));
+  const channelStore = !channelsWanted
+    ? undefined
+    : await namingField("CHANNEL_STORE", () => openChannelStore(config, operations));
   const payments = await createPayments(
     {
       baseRpcUrl: options.paymentRpcUrl ?? paymentNetwork?.rpcUrl ?? (rpcUrls.base[0] as string),
@@ -186,11 +193,12 @@ export async function composeServer(
       facilitator,
       payTo,
       attestationKey,
-      ...(config.receiverAuthorizerKey && { receiverAuthorizerKey: config.receiverAuthorizerKey }),
+      ...(receiverAuthorizerKey && { receiverAuthorizerKey }),
     },
     records,
     {
       ...(channelStore && { channelStore }),
+      channelsRequired: config.channels === "on",
       ...(options.onTiming ? { onTiming: options.onTiming } : {}),
       ...(options.confirmationTimeoutMs !== undefined && {
         confirmationTimeoutMs: options.confirmationTimeoutMs,
@@ -302,6 +310,25 @@ export async function composeServer(
       await operations.close();
     },
   };
+}
+
+/** The channel store CHANNEL_STORE names (loadConfig checked the URL it needs is set). */
+async function openChannelStore(config: Config, operations: Operations): Promise<ChannelStore> {
+  if (config.channelStore === "postgres") {
+    return openPostgresChannelStore(config.databaseUrl as string);
+  }
+  if (config.channelStore === "redis") {
+    const redis = operations.redis;
+    if (redis === undefined) throw new ConfigError("redis needs REDIS_URL");
+    // A Redis without an append-only file forgets every voucher when it restarts.
+    if (!(await redisKeepsWrites(redis))) {
+      throw new ConfigError(
+        "redis keeps no append-only file (appendonly no), so a restart of it would lose the vouchers of every channel: turn appendonly on, or use postgres",
+      );
+    }
+    return openRedisChannelStore(redis);
+  }
+  return openSqliteChannelStore(join(config.dataDir, "channels.sqlite"));
 }
 
 /** Runs one start-up step; its failure becomes a ConfigError naming the setting behind it. */

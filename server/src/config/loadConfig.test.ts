@@ -60,6 +60,51 @@ describe("loadConfig", () => {
     expect(loadConfig({}).facilitatorAuth).toEqual({ type: "none" });
   });
 
+  describe("channels", () => {
+    const mainnet = {
+      PRESEND_NETWORK: "mainnet",
+      FACILITATOR_URL: "https://f.example",
+      PAY_TO: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+      ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
+    };
+    const key = `0x${"ab".repeat(32)}`;
+
+    it("are on by default, kept in SQLite, or in PostgreSQL with DATABASE_URL", () => {
+      expect(loadConfig({})).toMatchObject({ channels: null, channelStore: "sqlite" });
+      expect(loadConfig(mainnet)).toMatchObject({ channels: null, channelStore: "sqlite" });
+      const fleet = loadConfig({
+        ...mainnet,
+        DATABASE_URL: "postgres://db.example/presend",
+        RECEIVER_AUTHORIZER_KEY: key,
+      });
+      expect(fleet).toMatchObject({ channelStore: "postgres", receiverAuthorizerKey: key });
+      expect(loadConfig({ CHANNELS: "off" }).channels).toBe("off");
+    });
+
+    it.each([
+      [{ CHANNELS: "maybe" }, "CHANNELS"],
+      [{ CHANNEL_STORE: "redis" }, "CHANNEL_STORE"],
+      [{ CHANNEL_STORE: "postgres" }, "CHANNEL_STORE"],
+      // Replicas sharing the channels must sign with one key: none may make up its own.
+      [{ ...mainnet, DATABASE_URL: "postgres://db.example/presend" }, "RECEIVER_AUTHORIZER_KEY"],
+      [
+        { ...mainnet, CHANNEL_STORE: "redis", REDIS_URL: "redis://cache.example" },
+        "RECEIVER_AUTHORIZER_KEY",
+      ],
+    ])("refuse the half-configured %j, naming %s", (env, field) => {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`${field}: `));
+    });
+
+    it("need nothing of a server that turned them off", () => {
+      const config = loadConfig({
+        ...mainnet,
+        DATABASE_URL: "postgres://db.example/presend",
+        CHANNELS: "off",
+      });
+      expect(config.channels).toBe("off");
+    });
+  });
+
   it("accepts PRESEND_NETWORK=testnet without a facilitator (the public testnet one is the default)", () => {
     const config = loadConfig({
       PRESEND_NETWORK: "testnet",

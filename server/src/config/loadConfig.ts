@@ -78,8 +78,19 @@ const ConfigSchema = z
       .regex(bytes32Pattern, "must be a 0x-prefixed 32-byte hex private key")
       .optional(),
     /**
-     * Offers x402 batch-settlement channels beside exact, with this key as the server's receiver
-     * authorizer (it signs claims and refunds). Off without it.
+     * x402 batch-settlement channels beside exact: on by default wherever the facilitator settles
+     * them (off: exact only; on: a facilitator that cannot is a start-up error).
+     */
+    CHANNELS: z.enum(["on", "off"]).optional(),
+    /**
+     * Where the server's channels live: SQLite in DATA_DIR, else PostgreSQL with DATABASE_URL
+     * (the default when it is set), or Redis (REDIS_URL, with an append-only file).
+     */
+    CHANNEL_STORE: z.enum(["sqlite", "postgres", "redis"]).optional(),
+    /**
+     * The server's receiver authorizer for channels (it signs claims and refunds): the local
+     * world's on the local network, else kept in DATA_DIR; replicas sharing a channel store
+     * must all be given the same one.
      */
     RECEIVER_AUTHORIZER_KEY: z
       .string()
@@ -134,6 +145,30 @@ const ConfigSchema = z
         message: `is required with FACILITATOR_PROVIDER=${config.FACILITATOR_PROVIDER}`,
       });
     }
+    const channelStore =
+      config.CHANNEL_STORE ?? (config.DATABASE_URL !== undefined ? "postgres" : "sqlite");
+    const needs = { postgres: "DATABASE_URL", redis: "REDIS_URL" } as const;
+    if (config.CHANNELS !== "off" && channelStore !== "sqlite" && !config[needs[channelStore]]) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["CHANNEL_STORE"],
+        message: `${channelStore} needs ${needs[channelStore]}`,
+      });
+    }
+    // Channels of a shared store were opened with one receiver authorizer: every replica must
+    // sign with it, so none may make up its own.
+    if (
+      config.CHANNELS !== "off" &&
+      channelStore !== "sqlite" &&
+      config.PRESEND_NETWORK !== "local" &&
+      !config.RECEIVER_AUTHORIZER_KEY
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["RECEIVER_AUTHORIZER_KEY"],
+        message: `is required with CHANNEL_STORE=${channelStore}: every replica sharing the channels signs with the same key (or CHANNELS=off for exact only)`,
+      });
+    }
     if (config.PRESEND_NETWORK === "local") return;
     // On public chains nothing may silently fall back to the demo world. The testnet has a
     // public facilitator; mainnet needs a URL or a hosted provider.
@@ -181,6 +216,9 @@ export type Config = {
   attestationKeyFile?: string;
   attestationPreviousKeysFile?: string;
   facilitatorPrivateKey?: `0x${string}`;
+  /** null: unset, channels are offered when the facilitator settles them. */
+  channels: "on" | "off" | null;
+  channelStore: "sqlite" | "postgres" | "redis";
   receiverAuthorizerKey?: `0x${string}`;
   databaseUrl?: string;
   redisUrl?: string;
@@ -263,6 +301,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     attestationKeyFile: raw.ATTESTATION_KEY_FILE,
     attestationPreviousKeysFile: raw.ATTESTATION_PREVIOUS_KEYS_FILE,
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,
+    channels: raw.CHANNELS ?? null,
+    channelStore: raw.CHANNEL_STORE ?? (raw.DATABASE_URL !== undefined ? "postgres" : "sqlite"),
     receiverAuthorizerKey: raw.RECEIVER_AUTHORIZER_KEY as `0x${string}` | undefined,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { ChannelPayment } from "../payments/channels/channelPaymentOf";
 import type { PaidAuthorization } from "../payments/intake/authorizationOf";
 import type { PaymentIntake, PaymentRejection } from "../payments/intake/paymentIntake";
 
@@ -16,6 +17,13 @@ export type AppEnv = {
     authorization?: PaidAuthorization;
     /** The payer's payment-identifier and what it asked for (set with `authorization`). */
     paymentId?: { id: string; requestHash: string };
+    /**
+     * The engine run a voucher-paid request started beside its payment's verification (the
+     * route's own run, read by its handler only once the payment was verified).
+     */
+    earlyRun?: { path: string; run: Promise<unknown> };
+    /** The channel payment (deposit or voucher) the request carries, read once by channelLedger. */
+    channelPayment?: ChannelPayment;
   };
 };
 

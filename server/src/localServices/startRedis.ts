@@ -8,22 +8,28 @@ export type LocalRedis = {
   stop: () => Promise<void>;
   /** SIGKILLs the server (a fault test): every key is lost, connections drop. */
   kill: () => Promise<void>;
-  /** Starts a fresh, empty server on the same port after a kill or stop. */
+  /** Starts the server again on the same port after a kill or stop (empty unless append-only). */
   restart: () => Promise<void>;
 };
 
 /**
- * Starts Debian's redis-server on a free loopback port, in memory only (no RDB, no AOF).
+ * Starts Debian's redis-server on a free loopback port, in memory only (no RDB, no AOF), or
+ * with `appendOnlyDir` writing every change to an append-only file there.
  * @example const redis = await startRedis(); process.env.REDIS_URL = redis.url;
  */
-export async function startRedis(): Promise<LocalRedis> {
+export async function startRedis(options: { appendOnlyDir?: string } = {}): Promise<LocalRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   const start = () =>
     spawnService({
       name: "redis-server",
       command: "redis-server",
-      args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      args: [
+        ...["--port", String(port), "--bind", "127.0.0.1", "--save", ""],
+        ...(options.appendOnlyDir === undefined
+          ? ["--appendonly", "no"]
+          : ["--appendonly", "yes", "--dir", options.appendOnlyDir]),
+      ],
       ready: async () => {
         const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
         client.on("error", () => {});

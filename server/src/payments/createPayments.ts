@@ -20,6 +20,7 @@ import { channelRecordValidBefore } from "./channels/channelLedger";
 import type { ChannelStore } from "./channels/channelStore";
 import { createChannelChain } from "./channels/createChannelChain";
 import { type ChannelOption, type Channels, createChannels } from "./channels/createChannels";
+import { facilitatorSettlesChannels } from "./channels/facilitatorSettlesChannels";
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
@@ -43,9 +44,15 @@ export type CreatePaymentsOptions = {
   confirmationTimeoutMs?: number;
   /**
    * Where the server keeps its batch-settlement channels: with `receiverAuthorizerKey` in the
-   * config, the scheme is offered beside `exact` (off without both).
+   * config, the scheme is offered beside `exact` when the facilitator settles it (off without
+   * both).
    */
   channelStore?: ChannelStore;
+  /**
+   * CHANNELS=on: a facilitator that does not settle batch-settlement on the network stops
+   * start-up instead of leaving the server with `exact` only.
+   */
+  channelsRequired?: boolean;
 };
 
 export type Payments = {
@@ -138,14 +145,18 @@ export async function createPayments(
   const offerSigner = await createAttestationSigner(config.attestationKey, {
     kid: didJwkKeyId(config.attestationKey),
   });
+  const channelStore = config.receiverAuthorizerKey ? options.channelStore : undefined;
   const channels =
-    config.receiverAuthorizerKey && options.channelStore
+    channelStore &&
+    (await facilitatorSettlesChannels(facilitator, config.network, {
+      required: options.channelsRequired === true,
+    }))
       ? createChannels({
           network: config.network,
           payTo: config.payTo as Address,
           asset: config.asset as Address,
           receiverAuthorizerKey: config.receiverAuthorizerKey as Hex,
-          store: options.channelStore,
+          store: channelStore,
           records: store,
           chain: createChannelChain({ rpcUrl: config.baseRpcUrl }),
         })

@@ -7,7 +7,11 @@ import {
 } from "@presend/shared/attestation/attestationSchemas";
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
 import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import {
@@ -79,6 +83,37 @@ describe("offer-receipt extension and the signed report (attestation key)", () =
       });
     },
   );
+
+  it("signs the offers of the 402 that refuses a payment too (only the unsent one is left unsigned)", async () => {
+    const client = new x402Client();
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
+    const post = (headers: Record<string, string> = {}) =>
+      stack.app.request("/check", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ address: target }),
+      });
+    const challenge = decodePaymentRequiredHeader(
+      (await post()).headers.get("payment-required") ?? "",
+    );
+    const payload = await client.createPaymentPayload(challenge);
+    // Another payTo than the route asks: refused, and core answers a 402 built again with the reason.
+    const refusedPayload = {
+      ...payload,
+      accepted: { ...payload.accepted, payTo: shared.world.accounts.payer.address },
+    };
+    const refused = await post({
+      "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(refusedPayload),
+    });
+    expect(refused.status).toBe(402);
+    const answer = decodePaymentRequiredHeader(refused.headers.get("payment-required") ?? "");
+    expect(answer.error).toBeTruthy();
+    const [offer] = extractOffersFromPaymentRequired(answer);
+    expect(await verifyOfferSignatureJWS(offer as JWSSignedOffer, discoveryKey)).toMatchObject({
+      scheme: "exact",
+      resourceUrl: `${stack.publicUrl}/check`,
+    });
+  });
 
   it("signs a receipt in the PAYMENT-RESPONSE and the report with its settlement; /receipts re-signs the same", async () => {
     const client = new x402Client();

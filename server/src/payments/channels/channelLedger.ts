@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { channelReceiptNonce } from "@presend/shared/api/channelReceiptNonce";
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
-import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from "@x402/core/http";
+import { decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
 import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { Context, MiddlewareHandler } from "hono";
@@ -18,6 +18,7 @@ import {
 } from "../resourceServer/paymentLedger";
 import { channelPaymentOf } from "./channelPaymentOf";
 import type { ChannelStore } from "./channelStore";
+import { decodePaymentPayload } from "./decodePaymentPayload";
 
 /**
  * A channel payment's record has no expiry of its own: it is decided by the claim that covers
@@ -70,9 +71,10 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
     );
   return async function channelLedger(c, next) {
     const header = c.req.header("payment-signature") ?? c.req.header("x-payment");
-    const payload = header === undefined ? null : decoded(header);
+    const payload = header === undefined ? null : decodePaymentPayload(header);
     const payment = payload === null ? null : channelPaymentOf(payload);
     if (payload === null || payment === null) return next();
+    c.set("channelPayment", payment);
     const paymentId = paymentIdOf(payload) ?? `server_${randomBytes(16).toString("hex")}`;
     const key = {
       payer: payment.payer.toLowerCase(),
@@ -152,14 +154,6 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
       await lease.release();
     }
   };
-}
-
-function decoded(header: string): PaymentPayload | null {
-  try {
-    return decodePaymentSignatureHeader(header);
-  } catch {
-    return null;
-  }
 }
 
 /** The x402 payment-identifier the payer sent (validated by the official extension), if any. */

@@ -4,7 +4,7 @@ import type { Channel, ChannelStore } from "./channelStore";
 const hex = (digit: string, length: number) => `0x${digit.repeat(length)}` as `0x${string}`;
 
 /** A stored channel as the `@x402/evm` server scheme writes one. */
-function sampleChannel(id: string, charged: bigint): Channel {
+export function sampleChannel(id: string, charged: bigint): Channel {
   return {
     channelId: id,
     channelConfig: {

@@ -16,6 +16,7 @@ import {
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { ChannelPayment } from "./channelPaymentOf";
 import type { ChannelStore } from "./channelStore";
 import type { ChannelChain } from "./createChannelChain";
 import { type ChannelReconcileResult, reconcileChannelCharges } from "./reconcileChannelCharges";
@@ -55,6 +56,13 @@ export type Channels = {
   receiverAuthorizer: Address;
   /** The route's `batch-settlement` payment option (same payTo, price and asset as `exact`). */
   option(amount: string, maxTimeoutSeconds: number): ChannelOption;
+  /**
+   * Whether the channel would take this voucher now, as far as its stored state tells (a known
+   * channel, not serving another request, the voucher's ceiling exactly its charged total plus
+   * `price`, within its balance). Only a hint, read before the scheme verifies anything: the
+   * scheme still decides.
+   */
+  takesVoucher(payment: ChannelPayment, price: bigint): Promise<boolean>;
   /** Builds the channel manager over the facilitator the resource server uses. */
   manage(facilitator: FacilitatorClient): BatchSettlementChannelManager;
   /** The channel manager built by `manage` (claims, settlement, refunds on demand). */
@@ -142,6 +150,17 @@ export function createChannels(options: ChannelsOptions): Channels {
       price: { asset: options.asset, amount, extra: { ...nativeUsdcDomain } },
       maxTimeoutSeconds,
     }),
+    async takesVoucher(payment, price) {
+      if (payment.type !== "voucher") return false;
+      const channel = await store.get(payment.channelId);
+      if (channel === undefined) return false;
+      const busy = (channel.pendingRequest?.expiresAt ?? 0) > Date.now();
+      return (
+        !busy &&
+        BigInt(channel.chargedCumulativeAmount) + price === payment.cumulative &&
+        payment.cumulative <= BigInt(channel.balance)
+      );
+    },
     manage(facilitator) {
       manager = scheme.createChannelManager(recording(facilitator), network, options.asset);
       return manager;

@@ -1,6 +1,6 @@
-import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
 import { type ChannelPayment, channelPaymentOf } from "./channelPaymentOf";
+import { decodePaymentPayload } from "./decodePaymentPayload";
 
 /**
  * The channel payment (batch-settlement deposit or voucher) a PAYMENT-SIGNATURE or X-Payment
@@ -9,12 +9,7 @@ import { type ChannelPayment, channelPaymentOf } from "./channelPaymentOf";
  */
 export function readChannelPaymentHeader(header: string | null | undefined): ChannelPayment | null {
   if (!header) return null;
-  let payload: unknown;
-  try {
-    payload = decodePaymentSignatureHeader(header);
-  } catch {
-    return null;
-  }
+  const payload: unknown = decodePaymentPayload(header);
   if (payload === null || typeof payload !== "object") return null;
   return channelPaymentOf(payload as PaymentPayload);
 }

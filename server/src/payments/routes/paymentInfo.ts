@@ -14,26 +14,41 @@ export const paymentInfoField = "x-payment-info";
  * 402 stays the truth a client pays against.
  * @example createRoute({ ..., [paymentInfoField]: paymentInfo(config, "/check") })
  */
-export function paymentInfo(config: PaymentsConfig, path: PaidPath) {
+export function paymentInfo(
+  config: PaymentsConfig,
+  path: PaidPath,
+  channels: { receiverAuthorizer: string } | null = null,
+) {
   const amount = config.prices[path];
+  const exact = {
+    x402Version: 2,
+    scheme: "exact",
+    network: config.network,
+    asset: config.asset,
+    amount,
+    payTo: config.payTo,
+    maxTimeoutSeconds,
+  };
   return {
     price: {
       mode: "fixed" as const,
       currency: "USD",
       amount: formatUnits(BigInt(amount), chains.base.usdc.decimals),
     },
+    // The same order as the 402's accepts: exact first, then the channel when offered.
     protocols: [
-      {
-        x402: {
-          x402Version: 2,
-          scheme: "exact",
-          network: config.network,
-          asset: config.asset,
-          amount,
-          payTo: config.payTo,
-          maxTimeoutSeconds,
-        },
-      },
+      { x402: exact },
+      ...(channels === null
+        ? []
+        : [
+            {
+              x402: {
+                ...exact,
+                scheme: "batch-settlement",
+                receiverAuthorizer: channels.receiverAuthorizer,
+              },
+            },
+          ]),
     ],
   };
 }

@@ -1,6 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
-import { CheckRequestSchema, DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
+import {
+  CheckRequestSchema,
+  type DeepReport,
+  DeepReportSchema,
+  type Report,
+  ReportSchema,
+} from "@presend/shared/api/report";
 import { attestationExtensionKey } from "@presend/shared/attestation/attestationSchemas";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { type RoutesConfig, x402HTTPResourceServer } from "@x402/core/server";
@@ -12,7 +18,7 @@ import {
 import { paymentMiddlewareFromHTTPServer } from "@x402/hono";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Address } from "viem";
-import type { Engine } from "../../engine/createEngine";
+import type { Engine, EngineResult } from "../../engine/createEngine";
 import type { App, AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import { limits } from "../../limits";
@@ -148,6 +154,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
             publicUrl,
             signReport: deps.payments.signReport,
           }),
+          earlyRunOverChannel(route),
         ]
       : []),
     // Out: every 402 with its JSON body and reason.
@@ -164,13 +171,13 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
   const check = paidRoute(
     paidRoutes["/check"],
-    paymentInfo(config, "/check"),
+    paymentInfo(config, "/check", channels),
     ReportSchema.extend({}).openapi("Report"),
     middleware,
   );
   app.openapi(check, async (c) => {
     const input = engineInput(c.req.valid("json"));
-    const result = await deps.engine.check(input);
+    const result = await (earlyRunOf<Report>(c, "/check") ?? deps.engine.check(input));
     if (result.type === "unavailable") return unavailable(c, result) as never;
     return (
       (await recordPending(c, paidRoutes["/check"], result.report)) ?? c.json(result.report, 200)
@@ -178,18 +185,47 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   });
   const deep = paidRoute(
     paidRoutes["/deep"],
-    paymentInfo(config, "/deep"),
+    paymentInfo(config, "/deep", channels),
     DeepReportSchema.extend({}).openapi("DeepReport"),
     middleware,
   );
   app.openapi(deep, async (c) => {
     const input = engineInput(c.req.valid("json"));
-    const result = await deps.engine.deep(input);
+    const result = await (earlyRunOf<DeepReport>(c, "/deep") ?? deps.engine.deep(input));
     if (result.type === "unavailable") return unavailable(c, result) as never;
     return (
       (await recordPending(c, paidRoutes["/deep"], result.report)) ?? c.json(result.report, 200)
     );
   });
+
+  /**
+   * A voucher the channel would take (channels.takesVoucher) starts the route's engine run here,
+   * beside the official middleware's verification of it, instead of after: the run reads the
+   * chain while the voucher's signature is recovered and the channel reserved. Its result is
+   * read by the handler, which the official middleware reaches only once the voucher verified;
+   * a run whose payment is refused is dropped unread, so nothing unpaid is ever answered or
+   * charged. Only a voucher that names a live channel at its next ceiling starts one, and a
+   * refused payment counts against its client's rate limit of unpaid challenges, which bounds
+   * the chain reads a forger can cause.
+   */
+  function earlyRunOverChannel(route: PaidRoute): MiddlewareHandler<AppEnv> {
+    const price = BigInt(config.prices[route.path as PaidPath]);
+    return async function earlyRunOverChannel(c, next) {
+      const payment = c.get("channelPayment");
+      if (payment === undefined || channels === null) return next();
+      const body = CheckRequestSchema.safeParse(await c.req.json().catch(() => null));
+      if (!body.success || !(await channels.takesVoucher(payment, price).catch(() => false))) {
+        return next();
+      }
+      const input = engineInput(body.data);
+      const run: Promise<unknown> =
+        route.path === "/deep" ? deps.engine.deep(input) : deps.engine.check(input);
+      // Awaited by the handler; a run whose payment was refused is never awaited.
+      run.catch(() => {});
+      c.set("earlyRun", { path: route.path, run });
+      return next();
+    };
+  }
 
   /**
    * Writes the paid request and its report as `pending` before the handler returns (the
@@ -310,6 +346,12 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
       ),
     },
   });
+}
+
+/** The engine run started for this request by earlyRunOverChannel, if it started one. */
+function earlyRunOf<T>(c: Context<AppEnv>, path: PaidPath): Promise<EngineResult<T>> | undefined {
+  const early = c.get("earlyRun");
+  return early?.path === path ? (early.run as Promise<EngineResult<T>>) : undefined;
 }
 
 function engineInput(body: { address: string; chain: ChainName; from?: string | undefined }) {

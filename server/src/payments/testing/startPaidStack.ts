@@ -32,6 +32,12 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   facilitator?: { url: string; auth: FacilitatorAuth };
   /** Offers batch-settlement channels beside exact, this key authorizing claims and refunds. */
   receiverAuthorizerKey?: `0x${string}`;
+  /**
+   * Offers channels as `npm start` does, with the local world's receiver authorizer. Without it
+   * (or receiverAuthorizerKey) the stack offers `exact` only, so each test pays with the
+   * schemes it names.
+   */
+  channels?: boolean;
   /** Further settings as the environment gives them (e.g. ATTESTATION_PREVIOUS_KEYS_FILE, or FACILITATOR_URL for a remote facilitator). */
   env?: Record<string, string>;
 };
@@ -70,6 +76,7 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     ...(options.receiverAuthorizerKey && {
       RECEIVER_AUTHORIZER_KEY: options.receiverAuthorizerKey,
     }),
+    ...(!options.channels && !options.receiverAuthorizerKey && { CHANNELS: "off" }),
     ...options.env,
   });
   const withRpcUrls = {
