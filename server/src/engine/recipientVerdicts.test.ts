@@ -195,6 +195,24 @@ const rows: Row[] = [
     says: "deployed, never used",
   },
   {
+    name: "Coinbase-Smart-Wallet-like account (multi-owner, UUPS behind ERC-1967) used through EntryPoint v0.6",
+    address: recipientKinds.usedCoinbaseWalletOnBase,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "Active ERC-4337 smart account on base",
+  },
+  {
+    name: "the same Coinbase-Smart-Wallet-like account, fresh: caution because unused",
+    address: recipientKinds.freshCoinbaseWalletOnBase,
+    chain: "base",
+    check: "caution",
+    deep: "caution",
+    code: "unused_account",
+    says: "deployed, never used",
+  },
+  {
     name: "EOA holding only two spam ERC-20s, never sent",
     address: devnetAccounts.spamTokensOnlyOnBase.address,
     chain: "base",
@@ -386,6 +404,32 @@ describe("recipients people really hit (real anvil chains, published artifacts)"
     );
     const account = await reader.read(recipientKinds.usedModularAccountOnBase, "base");
     expect(account.entryPoint).toBe(recipientKinds.entryPointV07OnBase);
+    // The Coinbase-Smart-Wallet-like account: its one UserOperation counted by the published
+    // EntryPoint v0.6 at its canonical address, its owners as it keeps them, behind its proxy.
+    expect(recipientKinds.entryPointV06OnBase).toBe("0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789");
+    const v06Nonce = (wallet: Address) =>
+      base.readContract({
+        address: recipientKinds.entryPointV06OnBase,
+        abi: parseAbi(["function getNonce(address, uint192) view returns (uint256)"]),
+        functionName: "getNonce",
+        args: [wallet, 0n],
+      });
+    expect(await v06Nonce(recipientKinds.usedCoinbaseWalletOnBase)).toBe(1n);
+    expect(await v06Nonce(recipientKinds.freshCoinbaseWalletOnBase)).toBe(0n);
+    const isOwner = await base.readContract({
+      address: recipientKinds.usedCoinbaseWalletOnBase,
+      abi: parseAbi(["function isOwnerAddress(address) view returns (bool)"]),
+      functionName: "isOwnerAddress",
+      args: [devnetAccounts.coinbaseWalletBackupOwner.address],
+    });
+    expect(isOwner).toBe(true);
+    const wallet = await reader.read(recipientKinds.usedCoinbaseWalletOnBase, "base");
+    expect(wallet).toMatchObject({
+      kind: "smart-account",
+      entryPoint: recipientKinds.entryPointV06OnBase,
+      implementation: recipientKinds.coinbaseWalletImplementationOnBase,
+      outgoingTxs: 1,
+    });
   });
 
   it("still reads each address in one HTTP request per chain, a batch of at most 10 entries", async () => {
