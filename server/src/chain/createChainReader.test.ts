@@ -110,7 +110,7 @@ describe("createChainReader", () => {
     const fetch = fakeFetch({ "first.example": "rpc-error", "second.example": "garbage" });
     const reader = createChainReader({ rpcUrls: urls, fetch });
     expect((await reader.read(alice, "base")).error).toBe(
-      "all RPC endpoints failed: first.example: eth_chainId failed: -32005 limit; " +
+      "all RPC endpoints failed: first.example: eth_getCode failed: -32005 limit; " +
         "second.example: malformed response: not JSON",
     );
     const down = createChainReader({
