@@ -41,7 +41,11 @@ describe("buildFactsBatch", () => {
     expect(call.to).toBe(multicall3Address);
     const { functionName, args } = decodeFunctionData({ abi: multicall3Abi, data: call.data });
     expect(functionName).toBe("aggregate3");
-    const calls = args[0] as readonly { target: string; allowFailure: boolean }[];
+    const calls = args[0] as readonly {
+      target: string;
+      allowFailure: boolean;
+      callData: `0x${string}`;
+    }[];
     expect(calls.map((c) => c.target)).toEqual([
       ...Array(3).fill(multicall3Address),
       chains.base.usdc.address,
@@ -51,7 +55,7 @@ describe("buildFactsBatch", () => {
       ...Object.values(entryPoints),
     ]);
     expect(calls.every((c) => c.allowFailure)).toBe(true);
-    const getters = (calls as readonly { callData: `0x${string}` }[]).slice(0, 3).map((c) => {
+    const getters = calls.slice(0, 3).map((c) => {
       const decoded = decodeFunctionData({ abi: multicall3GettersAbi, data: c.callData });
       return [decoded.functionName, decoded.args ?? []];
     });

@@ -130,7 +130,10 @@ const getEthBalanceCall = prepareEncodeFunctionData({
   abi: multicall3Abi,
   functionName: "getEthBalance",
 });
-const getChainIdData = encodeFunctionData({ abi: multicall3GettersAbi, functionName: "getChainId" });
+const getChainIdData = encodeFunctionData({
+  abi: multicall3GettersAbi,
+  functionName: "getChainId",
+});
 const getBlockNumberData = encodeFunctionData({
   abi: multicall3GettersAbi,
   functionName: "getBlockNumber",

@@ -1,3 +1,4 @@
+import { multicall3Address } from "@presend/shared/chains/chains";
 import {
   type Address,
   decodeFunctionData,
@@ -10,7 +11,6 @@ import {
   pad,
   zeroAddress,
 } from "viem";
-import { multicall3Address } from "@presend/shared/chains/chains";
 import { type JsonRpcRequest, multicall3GettersAbi } from "./buildFactsBatch";
 
 // Test support: answers a facts batch the way an RPC node would, from a described chain state.
