@@ -13,7 +13,13 @@ import {
 } from "../errors";
 import { readCappedText } from "../readCappedText";
 import type { SharedFactsCache } from "../sharedFactsCache";
-import { buildHistoryBatch, historyBatchIds, historyTokens } from "./buildHistoryBatch";
+import {
+  buildHistoryBatch,
+  buildHistoryCompanion,
+  companionIdOffset,
+  historyBatchIds,
+  historyTokens,
+} from "./buildHistoryBatch";
 import { defaultWindowBlocks, secondsPerBlock } from "./historyWindow";
 import { parseHistoryBatch } from "./parseHistoryBatch";
 
@@ -67,9 +73,6 @@ export type HistoryReader = {
 };
 
 const jsonHeaders = { "content-type": "application/json", accept: "application/json" };
-
-/** Added to the history entries' ids when they ride in the facts batch (whose ids stay below). */
-const companionIdOffset = 100;
 
 /**
  * Reads the token history around a check: one JSON-RPC batch per chain (two eth_getLogs and, with
@@ -274,13 +277,8 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     if (!known) return null;
     const elapsed = BigInt(Math.floor((now() - known.at) / 1000 / secondsPerBlock[input.chain]));
     const fromBlock = windowStart(input.chain, known.block + elapsed);
-    // The log queries (and the sender's native sends) only: the facts batch checks the chain id
-    // and reads the head, which the history takes from the facts' answer.
-    const entries = buildHistoryBatch({ ...normalized, fromBlock })
-      .filter(
-        (entry) => entry.id !== historyBatchIds.chainId && entry.id !== historyBatchIds.blockNumber,
-      )
-      .map((entry) => ({ ...entry, id: entry.id + companionIdOffset }));
+    // The chain id and the head come from the facts' answer.
+    const entries = buildHistoryCompanion({ ...normalized, fromBlock });
     let needed = () => {};
     const upstreamCalled = new Promise<void>((resolve) => {
       needed = resolve;
