@@ -10,7 +10,8 @@ import { benchValidateThroughput } from "./validateThroughput";
 // because these machines are noisy and absolute milliseconds would not compare between runs.
 
 const quick = process.argv.includes("--quick");
-// `--only sender`: just the sender-history figures (they start nothing the others need).
+// `--only sender`, `--only engine`, `--only validate`: just those figures (they start nothing the
+// others need).
 const only = process.argv.includes("--only")
   ? process.argv[process.argv.indexOf("--only") + 1]
   : null;
@@ -33,6 +34,29 @@ const world = await startWorld();
 try {
   console.log(`local world: five chains seeded in ${world.startupMs} ms\n`);
 
+  const finish = async () => {
+    const met = goals.filter((entry) => entry.met).length;
+    console.log(`\ngoals: ${met} of ${goals.length} met`);
+    await world.stop();
+    process.exit(met === goals.length ? 0 : 1);
+  };
+  if (only === null || only === "sender") await senderFigures();
+  if (only === "sender") await finish();
+  if (only === null || only === "engine") await engineFigures();
+  if (only === "engine") await finish();
+  if (only === null) await paidFigures();
+  if (only === null || only === "validate") await validateFigures();
+  if (only === "validate") await finish();
+  if (only === null) await channelFigures();
+
+  const met = goals.filter((entry) => entry.met).length;
+  console.log(`\ngoals: ${met} of ${goals.length} met`);
+  for (const entry of goals) console.log(`  ${entry.met ? "met    " : "NOT met"}  ${entry.label}`);
+} finally {
+  await world.stop();
+}
+
+async function senderFigures() {
   const sender = await benchSenderHistory(world, {
     samples: quick ? 30 : 100,
     transfers: 1_000,
@@ -76,16 +100,14 @@ try {
   row("check / raw eth_getLogs", ratio(sender.heavy.checkVsRawLogs));
   row("history answer read per check", `${sender.heavy.historyAnswerBytes} bytes`);
   row("report sent per check", `${sender.heavy.reportBytes} bytes`);
-  if (only === "sender") {
-    const met = goals.filter((entry) => entry.met).length;
-    console.log(`\ngoals: ${met} of ${goals.length} met`);
-    await world.stop();
-    process.exit(met === goals.length ? 0 : 1);
-  }
   console.log("");
+}
 
+async function engineFigures() {
   const engine = await benchEngine(world, { samples: quick ? 50 : 200 });
-  console.log("engine: one JSON-RPC batch per chain (requests counted at a proxy per chain)");
+  console.log(
+    "engine: one JSON-RPC batch per chain, facts and history (requests counted at a proxy per chain)",
+  );
   goal(
     "JSON-RPC batch entries per chain",
     String(engine.batchEntries),
@@ -141,7 +163,9 @@ try {
   goal("deep / check", ratio(remote.deepVsCheck), remote.deepVsCheck.p50 <= 1.2, "<= 1.2x");
   row("five raw / one raw (deep's floor)", ratio(remote.rawFiveVsRaw));
   row("deep / five raw (over its floor)", ratio(remote.deepVsRawFive));
+}
 
+async function paidFigures() {
   const paid = await benchPaidCheck(world, { samples: quick ? 30 : 100 });
   console.log(
     `\npaid POST /check end to end (official x402 client, in-process facilitator, ${paid.samples} runs)`,
@@ -174,7 +198,9 @@ try {
   row("record / no durable record", ratio(load.recordRatio));
   row("record's own store work", ms(load.recordOpsMs));
   row("store work / paid request (p50)", `${fixed(load.recordOpsShare * 100, 1)}%`);
+}
 
+async function validateFigures() {
   const throughput = await benchValidateThroughput({
     rounds: quick ? 2 : 3,
     seconds: quick ? 1 : 3,
@@ -199,7 +225,9 @@ try {
     throughput.production.cpuRatio >= 0.8,
     ">= 0.8x per CPU-s",
   );
+}
 
+async function channelFigures() {
   const cost = await benchChannelSettlementCost(world, { checks: 100 });
   const onChain = (figures: { transactions: number; gasUsed: bigint }) =>
     `${figures.transactions} tx  ${figures.gasUsed} gas`;
@@ -246,10 +274,4 @@ try {
     "channel / exact paid checks per second",
     `${fixed(channelLoad.channel.paidPerSecond / channelLoad.exact.paidPerSecond)}x`,
   );
-
-  const met = goals.filter((entry) => entry.met).length;
-  console.log(`\ngoals: ${met} of ${goals.length} met`);
-  for (const entry of goals) console.log(`  ${entry.met ? "met    " : "NOT met"}  ${entry.label}`);
-} finally {
-  await world.stop();
 }

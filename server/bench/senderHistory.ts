@@ -10,10 +10,7 @@ import { type Address, getAddress, keccak256, parseEther, stringToHex } from "vi
 import { privateKeyToAccount } from "viem/accounts";
 import { buildFactsBatch } from "../src/chain/buildFactsBatch";
 import { createChainReader } from "../src/chain/createChainReader";
-import {
-  buildHistoryBatch,
-  buildHistoryCompanion,
-} from "../src/chain/history/buildHistoryBatch";
+import { buildHistoryBatch, buildHistoryCompanion } from "../src/chain/history/buildHistoryBatch";
 import { createHistoryReader } from "../src/chain/history/createHistoryReader";
 import { createEngine } from "../src/engine/createEngine";
 import { type CountingProxy, startCountingProxy } from "./countingProxy";
