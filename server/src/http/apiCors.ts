@@ -2,7 +2,6 @@ import { reportSignatureHeader } from "@presend/shared/attestation/reportSigning
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { setResponseHeader } from "./responseHeader";
 
 const allowHeaders = [
   "Content-Type",
@@ -36,26 +35,12 @@ const answersWithCors = new WeakSet<Response>();
  * @example return corsJson(c, { ok: true });
  */
 export function corsJson(c: Context, body: unknown, status: ContentfulStatusCode = 200): Response {
-  let headers: Record<string, string> = jsonCorsHeaders;
-  if (servedByNode(c)) {
-    // Hono builds a Headers object for more than one header; one keeps its plain-object path.
-    for (const name in corsResponseHeaders) {
-      setResponseHeader(c, name, corsResponseHeaders[name as keyof typeof corsResponseHeaders]);
-    }
-    headers = jsonHeader;
-  }
-  const response = c.body(JSON.stringify(body), status, headers);
+  const response = c.body(JSON.stringify(body), status, jsonCorsHeaders);
   answersWithCors.add(response);
   return response;
 }
 
-const jsonHeader = { "content-type": "application/json" };
-const jsonCorsHeaders = { ...corsResponseHeaders, ...jsonHeader };
-
-function servedByNode(c: Context): boolean {
-  const outgoing = (c.env as { outgoing?: { headersSent?: boolean } } | undefined)?.outgoing;
-  return outgoing !== undefined && outgoing.headersSent === false;
-}
+const jsonCorsHeaders = { ...corsResponseHeaders, "content-type": "application/json" };
 
 /**
  * CORS so browser clients can read the x402 headers and pay.
