@@ -281,6 +281,8 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       const pending = inFlight.get(key);
       if (pending) {
         counters.coalesced++;
+        // Joined to a read already on its way: the companion goes now, not after it.
+        companion?.settle({ type: "alone" });
         return structuredClone(await pending);
       }
       const startedIn = generation;
