@@ -62,7 +62,8 @@ export const devnetAccounts = {
    * Deploys the recipients people really hit (recipientKinds.ts) on base: DemoEoaOnlyVault (0),
    * DemoOriginGate (1), two DemoModularAccounts (2, 3), two spam ERC-20s (4, 6), DemoMultiToken
    * (8), DemoUpgradeableToken (9) behind DemoProxy (10), the published UniswapV2Factory (11),
-   * GnosisSafeL2 1.3.0 (17), GnosisSafeProxyFactory 1.3.0 (18), then its Safe (19), EIP7702StatelessDeleGator (20).
+   * GnosisSafeL2 1.3.0 (17), GnosisSafeProxyFactory 1.3.0 (18), then its Safe (19), EIP7702StatelessDeleGator (20),
+   * DemoCoinbaseSmartWallet (21) and two DemoProxy accounts on it (22, 23).
    */
   recipientsDeployer: account("recipients-deployer"),
   /**
@@ -74,6 +75,10 @@ export const devnetAccounts = {
   originGateCustomer: account("origin-gate-customer"),
   /** Owner key of the DemoModularAccounts; signs the used one's UserOperation. */
   modularAccountOwner: account("modular-account-owner"),
+  /** Owner key of the Coinbase-Smart-Wallet-like accounts; signs the used one's UserOperation. */
+  coinbaseWalletOwner: account("coinbase-wallet-owner"),
+  /** Their second owner (multi-owner, as Coinbase Smart Wallet allows); never signs. */
+  coinbaseWalletBackupOwner: account("coinbase-wallet-backup-owner"),
   /** EOA on base that delegated to MetaMask's EIP7702StatelessDeleGator and used it. */
   metaMaskDelegatedOnBase: account("eip7702-metamask-on-base"),
   /** Holds only two ERC-20s presend does not read (spam), never sent anything, on base. */

@@ -16,6 +16,10 @@ import { devnetAccounts } from "./devnetAccounts";
 export const entryPointV07Salt: Hex =
   "0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3";
 
+/** The salt the EntryPoint v0.6 was deployed with through Nick's factory: it lands at 0x5FF1…2789. */
+export const entryPointV06Salt: Hex =
+  "0x0000000000000000000000000000000000000000000000000000000000000000";
+
 /** The salt Uniswap deployed Permit2 with through Nick's factory: it lands at 0x0000…8BA3. */
 export const permit2Salt: Hex =
   "0x0000000000000000000000000000000000000000d3af2663da51c10215000000";
@@ -68,6 +72,19 @@ export const recipientKinds = {
     salt: entryPointV07Salt,
     bytecode: publishedArtifacts.EntryPointV07.bytecode,
   }),
+  /** The real ERC-4337 EntryPoint v0.6 (npm @account-abstraction/contracts 0.6.0), canonical address. */
+  entryPointV06OnBase: getContractAddress({
+    opcode: "CREATE2",
+    from: create2Deployer,
+    salt: entryPointV06Salt,
+    bytecode: publishedArtifacts.EntryPointV06.bytecode,
+  }),
+  /** The Coinbase-Smart-Wallet-like implementation (UUPS), and two ERC-1967 proxy accounts on it. */
+  coinbaseWalletImplementationOnBase: deployed(21n),
+  /** Two owners; used by one UserOperation through EntryPoint v0.6. */
+  usedCoinbaseWalletOnBase: deployed(22n),
+  /** The same account, deployed and funded, never used. */
+  freshCoinbaseWalletOnBase: deployed(23n),
   /** Uniswap's Permit2 from its published sources, through Nick's factory: its canonical address. */
   permit2OnBase: getContractAddress({
     opcode: "CREATE2",

@@ -3,6 +3,7 @@ import {
   type Abi,
   type Address,
   concat,
+  encodeAbiParameters,
   encodeFunctionData,
   type Hex,
   isAddressEqual,
@@ -19,7 +20,13 @@ import { publishedArtifacts } from "./contracts/publishedArtifacts";
 import { create2Deployer, safeInitializer } from "./demoWorld";
 import { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 import type { DevnetClient } from "./devnetClient";
-import { entryPointV07Salt, permit2Salt, recipientKinds, safe130Safe } from "./recipientKinds";
+import {
+  entryPointV06Salt,
+  entryPointV07Salt,
+  permit2Salt,
+  recipientKinds,
+  safe130Safe,
+} from "./recipientKinds";
 
 const signer = (account: DevnetAccount) => privateKeyToAccount(account.privateKey);
 const faucet = signer(devnetAccounts.faucet);
@@ -64,6 +71,94 @@ async function deployEntryPointV07(client: DevnetClient) {
   );
   const code = await client.getCode({ address: recipientKinds.entryPointV07OnBase });
   if (!code || code === "0x") throw new UpstreamError("EntryPoint v0.7 did not deploy");
+}
+
+/** The real EntryPoint v0.6 from its published bytecode, via Nick's factory, at 0x5FF1…2789. */
+async function deployEntryPointV06(client: DevnetClient) {
+  await client.confirm(
+    client.sendTransaction({
+      account: signer(funder),
+      to: create2Deployer,
+      data: concat([entryPointV06Salt, publishedArtifacts.EntryPointV06.bytecode]),
+      gas: 8_000_000n,
+    }),
+  );
+  const code = await client.getCode({ address: recipientKinds.entryPointV06OnBase });
+  if (!code || code === "0x") throw new UpstreamError("EntryPoint v0.6 did not deploy");
+}
+
+/**
+ * Two Coinbase-Smart-Wallet-like accounts (DemoCoinbaseSmartWallet behind an ERC-1967 proxy,
+ * initialized with two owners in the deploying transaction), funded; the first sends 0.001 ETH to
+ * the faucet by one UserOperation through the EntryPoint v0.6, signed by its first owner.
+ */
+async function seedCoinbaseWallets(client: DevnetClient) {
+  await deployEntryPointV06(client);
+  const implementation = recipientKinds.coinbaseWalletImplementationOnBase;
+  await deploy(client, artifacts.DemoCoinbaseSmartWallet, implementation);
+  const owner = signer(devnetAccounts.coinbaseWalletOwner);
+  const initialize = encodeFunctionData({
+    abi: artifacts.DemoCoinbaseSmartWallet.abi,
+    functionName: "initialize",
+    // Owners as Coinbase Smart Wallet keeps them: abi.encode(address), 32 bytes each.
+    args: [[pad(owner.address), pad(devnetAccounts.coinbaseWalletBackupOwner.address)]],
+  });
+  for (const account of [
+    recipientKinds.usedCoinbaseWalletOnBase,
+    recipientKinds.freshCoinbaseWalletOnBase,
+  ]) {
+    await deploy(client, artifacts.DemoProxy, account, [implementation, initialize]);
+    await send(client, funder, account, "0.2");
+  }
+  await send(client, funder, owner.address, "0.5");
+  const entryPoint = recipientKinds.entryPointV06OnBase;
+  const userOperation = {
+    sender: recipientKinds.usedCoinbaseWalletOnBase,
+    nonce: 0n,
+    initCode: "0x",
+    callData: encodeFunctionData({
+      abi: artifacts.DemoCoinbaseSmartWallet.abi,
+      functionName: "execute",
+      args: [faucet.address, parseEther("0.001"), "0x"],
+    }),
+    callGasLimit: 200_000n,
+    verificationGasLimit: 300_000n,
+    preVerificationGas: 100_000n,
+    maxFeePerGas: parseGwei("10"),
+    maxPriorityFeePerGas: parseGwei("1"),
+    paymasterAndData: "0x",
+    signature: "0x",
+  } as const;
+  const userOpHash = (await client.readContract({
+    address: entryPoint,
+    abi: publishedArtifacts.EntryPointV06.abi,
+    functionName: "getUserOpHash",
+    args: [userOperation],
+  })) as Hex;
+  // Coinbase Smart Wallet's signature wrapper: which owner signed, and its signature.
+  const signature = encodeAbiParameters(
+    [
+      {
+        type: "tuple",
+        components: [
+          { name: "ownerIndex", type: "uint256" },
+          { name: "signatureData", type: "bytes" },
+        ],
+      },
+    ],
+    [{ ownerIndex: 0n, signatureData: await owner.sign({ hash: userOpHash }) }],
+  );
+  // The owner bundles its own operation: the demo bundler's nonces belong to the demo seeding.
+  await client.confirm(
+    client.writeContract({
+      account: owner,
+      address: entryPoint,
+      abi: publishedArtifacts.EntryPointV06.abi,
+      functionName: "handleOps",
+      args: [[{ ...userOperation, signature }], owner.address],
+      gas: 2_000_000n,
+    }),
+  );
 }
 
 /** Permit2 as Uniswap deployed it: the same creation code and salt through Nick's factory. */
@@ -129,7 +224,9 @@ async function useModularAccount(client: DevnetClient, account: Address) {
  * On base, beside the demo world (its own funder and keys): the EntryPoint v0.7, Permit2, an onlyEOA
  * vault, a tx.origin gate, an ERC-7579 account used through the EntryPoint v0.7 and a fresh one,
  * an EOA holding only two ERC-20s presend does not read, an ERC-1155 collection, an upgradeable
- * ERC-20 behind an ERC-1967 proxy, a Uniswap V2 pair, WETH9 and a used Safe 1.3.0 L2.
+ * ERC-20 behind an ERC-1967 proxy, a Uniswap V2 pair, WETH9, a used Safe 1.3.0 L2, an EOA on
+ * MetaMask's 7702 delegator, the EntryPoint v0.6 and two Coinbase-Smart-Wallet-like accounts on it
+ * (one used).
  * @example await seedRecipientKindsOnBase(baseClient);
  */
 export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<void> {
@@ -186,6 +283,7 @@ export async function seedRecipientKindsOnBase(client: DevnetClient): Promise<vo
   await seedWeth(client);
   await seedSafe130L2(client);
   await seedMetaMaskDelegated(client);
+  await seedCoinbaseWallets(client);
 }
 
 /**

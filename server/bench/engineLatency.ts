@@ -3,6 +3,8 @@ import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import type { Address } from "viem";
 import { buildFactsBatch } from "../src/chain/buildFactsBatch";
 import { createChainReader } from "../src/chain/createChainReader";
+import { buildHistoryCompanion } from "../src/chain/history/buildHistoryBatch";
+import { createHistoryReader } from "../src/chain/history/createHistoryReader";
 import { createEngine } from "../src/engine/createEngine";
 import { type CountingProxy, type CountingProxyOptions, startCountingProxy } from "./countingProxy";
 import { percentile, timeInterleaved } from "./percentiles";
@@ -11,7 +13,7 @@ export type Quantiles = { p50: number; p95: number };
 
 /** One scenario's latencies and the ratios the goals are stated in. */
 export type LatencyFigures = {
-  /** One raw fetch of the facts batch for base (built, sent, answer parsed as JSON). */
+  /** One raw fetch of the one batch for base, facts and history (built, sent, answer parsed). */
   rawMs: Quantiles;
   checkMs: Quantiles;
   deepMs: Quantiles;
@@ -59,13 +61,12 @@ async function measureLatency(
   rpcUrls: Record<ChainName, string[]>,
   options: { samples: number; pick: (index: number) => Address; warmUpRuns?: number },
 ): Promise<LatencyFigures> {
-  // No cache: every check must go upstream, or the figures would measure a Map lookup.
-  const engine = createEngine({ reader: createChainReader({ rpcUrls, ttlMs: 0 }) });
+  const engine = await productionEngine(rpcUrls);
   const rawFetch = async (chain: ChainName, index: number) => {
     const response = await fetch(rpcUrls[chain][0] as string, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify(buildFactsBatch(options.pick(index), chain)),
+      body: JSON.stringify(oneBatch(options.pick(index), chain)),
     });
     await response.json();
   };
@@ -94,6 +95,25 @@ async function measureLatency(
     rawFiveVsRaw: ratio(rawFiveMs, rawMs),
     deepVsRawFive: ratio(deepMs, rawFiveMs),
   };
+}
+
+/**
+ * The engine as composeServer builds it without HISTORY_RPC_URLS: the history's queries ride in
+ * the facts batch, heads read at start. No cache: every check must go upstream, or the figures
+ * would measure a Map lookup.
+ */
+async function productionEngine(rpcUrls: Record<ChainName, string[]>) {
+  const history = createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls, ttlMs: 0 });
+  await history.prime();
+  return createEngine({ reader: createChainReader({ rpcUrls, ttlMs: 0 }), history });
+}
+
+/** The one batch a check sends on `chain`: the facts, then the history's log queries. */
+function oneBatch(address: Address, chain: ChainName) {
+  return [
+    ...buildFactsBatch(address, chain),
+    ...buildHistoryCompanion({ address, from: null, chain, fromBlock: 0n }),
+  ];
 }
 
 /** A counting proxy in front of each chain of the world, with their URLs per chain. */
@@ -127,9 +147,7 @@ export async function benchEngine(
   let requestsPerCheck: number;
   let requestsPerDeep: number;
   try {
-    const engine = createEngine({
-      reader: createChainReader({ rpcUrls: counted.rpcUrls, ttlMs: 0 }),
-    });
+    const engine = await productionEngine(counted.rpcUrls);
     const checkRuns = 50;
     const beforeChecks = counted.requests();
     for (let index = 0; index < checkRuns; index++) {
@@ -170,7 +188,7 @@ export async function benchEngine(
       warmUpRuns: addresses.length,
     });
     return {
-      batchEntries: buildFactsBatch(pick(0), "base").length,
+      batchEntries: oneBatch(pick(0), "base").length,
       requestsPerCheck,
       requestsPerDeep,
       local,

@@ -10,7 +10,7 @@ import { type Address, getAddress, keccak256, parseEther, stringToHex } from "vi
 import { privateKeyToAccount } from "viem/accounts";
 import { buildFactsBatch } from "../src/chain/buildFactsBatch";
 import { createChainReader } from "../src/chain/createChainReader";
-import { buildHistoryBatch } from "../src/chain/history/buildHistoryBatch";
+import { buildHistoryBatch, buildHistoryCompanion } from "../src/chain/history/buildHistoryBatch";
 import { createHistoryReader } from "../src/chain/history/createHistoryReader";
 import { createEngine } from "../src/engine/createEngine";
 import { type CountingProxy, startCountingProxy } from "./countingProxy";
@@ -27,10 +27,12 @@ const ratio = (a: Quantiles, b: Quantiles): Quantiles => ({
 });
 
 export type SenderHistoryBench = {
-  /** Upstream HTTP requests per chain for a check with from (facts + history, in parallel). */
+  /** Upstream HTTP requests per chain for a check with from (the history rides in the facts batch). */
   requestsPerCheckWithFrom: number;
-  factsBatchEntries: number;
-  historyBatchEntries: number;
+  /** The one batch a check with from sends, as `id method` (facts, then the history's entries). */
+  batchEntries: string[];
+  /** With a history endpoint of its own: requests per chain (two, in parallel). */
+  requestsWithSeparateHistory: number;
   /** Behind a public RPC's shape (30 ms, answers replayed): check with from vs one raw round trip. */
   remote: { delayMs: number; rawMs: Quantiles; checkMs: Quantiles; checkVsRaw: Quantiles };
   /** A sender with `transfers` real transfers in the window. */
@@ -110,24 +112,67 @@ export async function benchSenderHistory(
   const rows = world.demo.filter((demo) => demo.withFrom && demo.chain === "base");
   const from = rows[0]?.withFrom?.from as Address;
   const pick = (index: number) => rows[index % rows.length]?.address as Address;
-  const makeEngine = (rpcUrls: Record<ChainName, string[]>) =>
+  // As composeServer builds them: the history rides in the facts batch on the same endpoints.
+  const makeEngine = (
+    rpcUrls: Record<ChainName, string[]>,
+    historyRpcUrls: Record<ChainName, string[]> = rpcUrls,
+    fetchFn: typeof fetch = fetch,
+  ) =>
     createEngine({
-      reader: createChainReader({ rpcUrls, ttlMs: 0 }),
-      history: createHistoryReader({ rpcUrls, ttlMs: 0 }),
+      reader: createChainReader({ rpcUrls, ttlMs: 0, fetch: fetchFn }),
+      history: createHistoryReader({
+        rpcUrls: historyRpcUrls,
+        factsRpcUrls: rpcUrls,
+        ttlMs: 0,
+        fetch: fetchFn,
+      }),
     });
+  // The one batch as sent: facts, then the history's entries (the head known, as after start).
+  const oneBatch = (index: number) => [
+    ...buildFactsBatch(pick(index), "base", { sender: from }),
+    ...buildHistoryCompanion({ address: pick(index), from, chain: "base", fromBlock: 0n }),
+  ];
 
   // Requests on the wire, after one check has learnt the head.
   const counted = await proxies(world);
   let requestsPerCheckWithFrom: number;
+  let requestsWithSeparateHistory: number;
+  let batchEntries: string[] = [];
   try {
-    const engine = makeEngine(counted.rpcUrls);
-    await engine.check({ address: pick(0), chain: "base", from });
-    const before = counted.base.count();
-    const runs = 30;
-    for (let index = 0; index < runs; index++) {
-      await engine.check({ address: pick(index), chain: "base", from });
+    let lastBody = "";
+    const recording: typeof fetch = (input, init) => {
+      if (typeof init?.body === "string") lastBody = init.body;
+      return fetch(input, init);
+    };
+    const perCheck = async (
+      engine: ReturnType<typeof makeEngine>,
+      requests: () => number = counted.base.count,
+    ) => {
+      await engine.check({ address: pick(0), chain: "base", from });
+      const before = requests();
+      const runs = 30;
+      for (let index = 0; index < runs; index++) {
+        await engine.check({ address: pick(index), chain: "base", from });
+      }
+      return (requests() - before) / runs;
+    };
+    requestsPerCheckWithFrom = await perCheck(
+      makeEngine(counted.rpcUrls, counted.rpcUrls, recording),
+    );
+    batchEntries = (JSON.parse(lastBody) as { id: number; method: string }[]).map(
+      (entry) => `${entry.id} ${entry.method}`,
+    );
+    // HISTORY_RPC_URLS_BASE naming another endpoint (here: the same chain behind another proxy).
+    const historyProxy = await startCountingProxy(world.chains.base.rpcUrl);
+    try {
+      const separate = { ...counted.rpcUrls, base: [historyProxy.url] };
+      requestsWithSeparateHistory = await perCheck(
+        makeEngine(counted.rpcUrls, separate),
+        () => counted.base.count() + historyProxy.count(),
+      );
+    } finally {
+      await historyProxy.close();
     }
-    requestsPerCheckWithFrom = (counted.base.count() - before) / runs;
   } finally {
     await counted.close();
   }
@@ -147,12 +192,8 @@ export async function benchSenderHistory(
       await response.json();
     };
     const runs = {
-      // The same two batches the check sends, raw and in parallel: one round trip.
-      raw: (index: number) =>
-        Promise.all([
-          post(buildFactsBatch(pick(index), "base")),
-          post(buildHistoryBatch({ address: pick(index), from, chain: "base", fromBlock: 0n })),
-        ]),
+      // The same one batch the check sends, raw: one round trip.
+      raw: (index: number) => post(oneBatch(index)),
       check: (index: number) => engine.check({ address: pick(index), chain: "base", from }),
     };
     for (let index = 0; index < rows.length; index++) {
@@ -183,10 +224,7 @@ export async function benchSenderHistory(
     }
     return new Response(text, { status: response.status, headers: response.headers });
   };
-  const engine = createEngine({
-    reader: createChainReader({ rpcUrls: direct, ttlMs: 0 }),
-    history: createHistoryReader({ rpcUrls: direct, ttlMs: 0, fetch: measuringFetch }),
-  });
+  const engine = makeEngine(direct, direct, measuringFetch);
   const target = pick(0);
   const historyBatch = buildHistoryBatch({
     address: target,
@@ -227,9 +265,8 @@ export async function benchSenderHistory(
   const checkMs = quantiles(times.check);
   return {
     requestsPerCheckWithFrom,
-    factsBatchEntries: buildFactsBatch(pick(0), "base").length,
-    historyBatchEntries: buildHistoryBatch({ address: pick(0), from, chain: "base", fromBlock: 0n })
-      .length,
+    batchEntries,
+    requestsWithSeparateHistory,
     remote,
     heavy: {
       transfers: options.transfers,

@@ -1,9 +1,9 @@
 import autocannon from "autocannon";
 import { Hono } from "hono";
-import { pino } from "pino";
 import { createApp } from "../src/app";
 import type { App } from "../src/http/appEnv";
 import { listen } from "../src/http/listen";
+import { createLogger, logDestination } from "../src/observability/createLogger";
 import { createMetrics } from "../src/observability/createMetrics";
 import { observeRequests } from "../src/observability/observeRequests";
 import { registerOpsRoutes } from "../src/observability/registerOpsRoutes";
@@ -30,17 +30,18 @@ async function measure(url: string, durationSeconds: number): Promise<Throughput
 /**
  * The middleware a mainnet server runs ahead of every route (composeOperations' beforeRoutes
  * with LOG_LEVEL=info and RATE_LIMITS=on, in-process stores): request id, one log line and the
- * request metrics, then the rate limits. Log lines go to /dev/null with synchronous writes, as
- * they go to stdout, so their cost is counted without filling the terminal.
+ * request metrics, then the rate limits. Log lines go to /dev/null through the destination they
+ * take to stdout in production (createLogger's), so their cost is counted without filling the
+ * terminal.
  */
 const operationsMiddleware =
   (parts: { observe: boolean; rateLimit: boolean }) =>
   (app: App): void => {
     const metrics = createMetrics();
     if (parts.observe) {
-      const logger = pino(
+      const logger = createLogger(
         { level: "info", name: "presend-api" },
-        pino.destination({ dest: "/dev/null", sync: true }),
+        logDestination("/dev/null"),
       );
       app.use("*", observeRequests({ logger, metrics }));
     }

@@ -111,6 +111,8 @@ export async function composeServer(
   ) as Record<ChainName, string[]>;
   const history = createHistoryReader({
     rpcUrls: historyRpcUrls,
+    // Where HISTORY_RPC_URLS_<CHAIN> is not set, the history rides in the facts' request.
+    factsRpcUrls: rpcUrls,
     windowBlocks: config.historyWindowBlocks,
     timeoutMs: config.rpcTimeoutMs,
     ttlMs: config.cacheTtlMs,

@@ -20,6 +20,8 @@ export type FactsSpec = {
   bridged?: string;
   delegate?: string;
   kindLabel?: string;
+  /** The wallet vendor, as the reader names it (e.g. "MetaMask", "Coinbase Smart Wallet"). */
+  vendor?: string;
   receive?: ReceiveSimulation["outcome"];
   /** Where a forwarded deposit went, when the trace named one address. */
   forwardedTo?: string;
@@ -68,6 +70,9 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
     isContract: kind !== "eoa",
     kind,
     kindLabel: spec.kindLabel ?? defaultKindLabels[kind],
+    ...(spec.vendor ? { vendor: spec.vendor } : {}),
+    // The default Safe label's owners and threshold, as the reader reports them.
+    ...(kind === "safe" ? { safe: { owners: 2, threshold: 1 } } : {}),
     ...(spec.receive
       ? {
           receiveSimulation: {

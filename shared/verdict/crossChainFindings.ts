@@ -4,6 +4,7 @@ import type { ChainName } from "../chains/chains";
 import { findAccountImplementation } from "../registry/knownImplementations";
 import type { WrongNetwork } from "./detectWrongNetwork";
 import { joinNames } from "./joinNames";
+import { plainKind } from "./plainKind";
 import { readBalances } from "./readBalances";
 import type { Finding } from "./summarizeFindings";
 import { unknownFacts } from "./unknownFacts";
@@ -97,7 +98,8 @@ export function crossChainFindings({
     if (recoverableChains.length > 0) {
       const where = joinNames(recoverableChains);
       const first = recoverableChains[0];
-      const what = readableOthers.find((facts) => facts.name === first)?.kindLabel ?? "Safe";
+      const elsewhere = readableOthers.find((facts) => facts.name === first);
+      const what = elsewhere ? plainKind(elsewhere) : "Safe shared wallet";
       findings.push({
         code: "safe_elsewhere",
         level: "warn",

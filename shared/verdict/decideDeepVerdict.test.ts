@@ -106,6 +106,7 @@ const rows: Row[] = [
         kind: "smart-account",
         nonce: 2,
         kindLabel: "Coinbase Smart Wallet",
+        vendor: "Coinbase Smart Wallet",
         implementation: "0x000100abaad02f1cfC8Bbe32bD5a564817339E72",
       }),
     }),

@@ -33,16 +33,16 @@ const rows: Row[] = [
     target: readableFacts("base", { nonce: 12, native: "1" }),
     level: "ok",
     codes: ["active_wallet"],
-    headline: "Active wallet (EOA) on base",
+    headline: "Active wallet on base",
     next: "Looks safe to send on base; double-check the address with the recipient.",
-    mentions: "Active wallet (EOA) on base: 12 outgoing transactions of its own.",
+    mentions: "Active wallet on base: 12 outgoing transactions of its own.",
   },
   {
     name: "ok: a Safe with outgoing history",
     target: readableFacts("base", { kind: "safe", nonce: 1 }),
     level: "ok",
     codes: ["active_wallet"],
-    headline: "Active Safe (2 owners, threshold 1) on base",
+    headline: "Active Safe shared wallet (1 of 2 owners sign) on base",
     mentions: "1 outgoing transaction of its own.",
   },
   {
@@ -79,7 +79,7 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "safe" }),
     level: "caution",
     codes: ["unused_account"],
-    headline: "Safe (2 owners, threshold 1) on base: deployed, never used",
+    headline: "Safe shared wallet (1 of 2 owners sign) on base: deployed, never used",
   },
   {
     name: "caution: an ERC-4337 account deployed, never used",
@@ -93,7 +93,7 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "smart-account", nonce: 1 }),
     level: "ok",
     codes: ["active_wallet"],
-    headline: "Active ERC-4337 smart account on base",
+    headline: "Active smart wallet on base",
   },
   {
     name: "warn: a Safe whose code rejects native transfers says so",
@@ -170,7 +170,7 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "nft" }),
     level: "warn",
     codes: ["nft_contract"],
-    headline: "NFT collection (ERC-721) on base, not a wallet",
+    headline: "NFT collection on base, not a wallet",
   },
   {
     name: "danger: an EIP-7702 account on a known sweeper",
@@ -182,7 +182,8 @@ const rows: Row[] = [
     }),
     level: "danger",
     codes: ["eip7702_sweeper", "active_wallet"],
-    mentions: "deposits are swept away: the owner's key is likely compromised",
+    mentions:
+      "This wallet has handed control to a contract known to steal deposits on base: anything sent to it is passed straight on to someone else",
   },
   {
     name: "danger: an EIP-7702 account whose unknown delegate forwards deposits",
@@ -203,11 +204,12 @@ const rows: Row[] = [
       delegate,
       delegateCategory: "wallet",
       kindLabel: "MetaMask smart account (EIP-7702)",
+      vendor: "MetaMask",
       receive: "kept",
     }),
     level: "ok",
     codes: ["active_wallet"],
-    headline: "Active MetaMask smart account (EIP-7702) on base",
+    headline: "Active MetaMask smart wallet on base",
   },
   {
     name: "caution: an unknown 7702 delegate whose simulation did not run is never ok",
@@ -219,7 +221,7 @@ const rows: Row[] = [
     }),
     level: "caution",
     codes: ["eip7702_unknown_delegate", "active_wallet"],
-    mentions: "the receive simulation did not run",
+    mentions: "the test deposit could not be run",
   },
   {
     name: "caution: an active wallet with an unreadable USDT balance names what is unknown",
@@ -236,7 +238,7 @@ const rows: Row[] = [
     mentions: "exchange deposit address",
   },
   {
-    name: "caution: an EIP-7702 delegated EOA on an unknown delegate names it",
+    name: "caution: a wallet run by an unknown contract says so in plain words (the delegate stays in the facts)",
     target: readableFacts("base", {
       kind: "eip7702-delegated",
       nonce: 5,
@@ -246,14 +248,15 @@ const rows: Row[] = [
     }),
     level: "caution",
     codes: ["eip7702_unknown_delegate", "active_wallet"],
-    mentions: delegate,
+    mentions:
+      "This wallet has handed control to a contract presend does not recognise on base; a test deposit was kept.",
   },
   {
     name: "caution: an EIP-7702 delegation without a known delegate",
     target: readableFacts("base", { kind: "eip7702-delegated", nonce: 5 }),
     level: "caution",
     codes: ["eip7702_unknown_delegate", "active_wallet"],
-    mentions: "an unknown contract",
+    mentions: "a contract presend does not recognise",
   },
   {
     name: "caution: only bridged USDC on the target",

@@ -5,6 +5,7 @@ import { findProtocolContract, type ProtocolContract } from "../registry/protoco
 import { chainActivity } from "./chainActivity";
 import { isPositiveBalance } from "./isPositiveBalance";
 import { joinNames } from "./joinNames";
+import { plainKind } from "./plainKind";
 import { readBalances } from "./readBalances";
 import type { Finding } from "./summarizeFindings";
 import { unknownFacts } from "./unknownFacts";
@@ -79,11 +80,6 @@ function checksumFinding(checksum: Checksum): Finding | null {
 
 const deployedWalletKinds: readonly ChainFacts["kind"][] = ["safe", "smart-account"];
 
-/** The words for what the address is, falling back to the bare kind. */
-function describe(target: ChainFacts): string {
-  return target.kindLabel ?? target.kind ?? "an address";
-}
-
 /** A protocol contract from the registry: what happens to funds sent there, by its authors' code. */
 function protocolFinding(protocol: ProtocolContract, chain: ChainName): Finding {
   const lost = protocol.outcome === "lost";
@@ -109,7 +105,7 @@ function kindFindings(
   // The registry knows what its contracts do with funds; only where the code is really there.
   const protocol = target.isContract ? findProtocolContract(chain, address) : undefined;
   if (protocol && target.kind !== "token") return [protocolFinding(protocol, chain)];
-  const label = describe(target);
+  const label = plainKind(target);
   const outcome = target.receiveSimulation?.outcome;
   const findings: Finding[] = [];
   const isTargetStablecoin = special?.kind === "stablecoin" && special.chains?.includes(chain);
@@ -120,7 +116,7 @@ function kindFindings(
       code: "token_contract",
       level: "danger",
       chain,
-      message: `This is an ${label} on ${chain}, not a wallet: tokens sent to it are usually lost.`,
+      message: `This is a ${label} on ${chain}, not a wallet: tokens sent to it are usually lost.`,
       headline: `${capitalize(label)} on ${chain}, not a wallet`,
       next: `Do not send: this is a token contract on ${chain}, not a wallet.`,
     });
@@ -143,7 +139,7 @@ function kindFindings(
       code: "unknown_contract",
       level: "warn",
       chain,
-      message: `This is a contract on ${chain} that is not a known wallet type: it may not be able to move what it receives.${behaviour}`,
+      message: `This is a contract on ${chain}, not a wallet presend recognises: it may not be able to move what it receives.${behaviour}`,
       headline:
         outcome === "rejected"
           ? `Contract on ${chain} that rejects native transfers`
@@ -184,20 +180,25 @@ function depositForwarderFinding(target: ChainFacts): Finding {
   };
 }
 
+/**
+ * An EIP-7702 wallet: a wallet that handed control of its account to a contract. The reasons say
+ * so in plain words; the contract's address and what presend knows of it stay in the facts
+ * (`delegate`, `delegateAssessment`), behind the card's details.
+ */
 function delegateFindings(target: ChainFacts): Finding[] {
   const chain = target.name;
   const assessment = target.delegateAssessment;
-  const delegate = target.delegate ?? assessment?.address ?? "an unknown contract";
+  const native = chains[chain].nativeSymbol;
   const outcome = target.receiveSimulation?.outcome;
   if (assessment?.category === "sweeper" || outcome === "forwarded") {
-    const known = assessment?.category === "sweeper" ? " (a known sweeper contract)" : "";
+    const known = assessment?.category === "sweeper" ? " known to steal deposits" : "";
     return [
       {
         code: "eip7702_sweeper",
         level: "danger",
         chain,
-        message: `This account delegates to ${delegate}${known} on ${chain}: deposits are swept away: the owner's key is likely compromised.`,
-        headline: `Deposits are swept away on ${chain}: compromised account`,
+        message: `This wallet has handed control to a contract${known} on ${chain}: anything sent to it is passed straight on to someone else, so the owner's key is likely stolen.`,
+        headline: `Anything sent here is taken on arrival on ${chain}`,
         next: "Do not send: anything sent here is taken on arrival; warn the owner that their key is compromised.",
       },
     ];
@@ -208,9 +209,9 @@ function delegateFindings(target: ChainFacts): Finding[] {
         code: "eip7702_rejects_native",
         level: "warn",
         chain,
-        message: `This account's EIP-7702 code (${delegate}) rejects native transfers on ${chain}: a native send would revert.`,
-        headline: `Native transfers to this account would revert on ${chain}`,
-        next: `Do not send ${chains[chain].nativeSymbol} here; ask the recipient how to pay them.`,
+        message: `This wallet has handed control to a contract that refuses ${native} sent to it on ${chain}: a ${native} send would fail.`,
+        headline: `${native} sent to this wallet would fail on ${chain}`,
+        next: `Do not send ${native} here; ask the recipient how to pay them.`,
       },
     ];
   }
@@ -221,24 +222,24 @@ function delegateFindings(target: ChainFacts): Finding[] {
         code: "eip7702_helper_delegate",
         level: "caution",
         chain,
-        message: `This account delegates to ${delegate} (${assessment.label}), a known helper contract, not wallet code, on ${chain}.`,
-        headline: `Delegated account (EIP-7702) on ${chain}: helper code`,
-        next: `Confirm with the recipient that they set the delegation to ${delegate}.`,
+        message: `This wallet has handed control to a helper contract presend recognises (${assessment.label}) on ${chain}, not to wallet software.`,
+        headline: `Wallet run by a helper contract on ${chain}`,
+        next: "Ask the recipient whether they set up their wallet this way on purpose.",
       },
     ];
   }
   const simulated =
     outcome === "kept"
-      ? "a simulated deposit was kept"
-      : "the receive simulation did not run, so what it does with deposits is unknown";
+      ? "a test deposit was kept"
+      : "the test deposit could not be run, so what it does with deposits is unknown";
   return [
     {
       code: "eip7702_unknown_delegate",
       level: "caution",
       chain,
-      message: `This account delegates its code to ${delegate}, which is not a known wallet (EIP-7702) on ${chain}; ${simulated}.`,
-      headline: `Delegated account (EIP-7702) on ${chain}: unknown code`,
-      next: `Confirm with the recipient that they set the delegation to ${delegate}.`,
+      message: `This wallet has handed control to a contract presend does not recognise on ${chain}; ${simulated}.`,
+      headline: `Wallet run by an unrecognised contract on ${chain}`,
+      next: "Ask the recipient whether they set up their wallet this way on purpose.",
     },
   ];
 }
@@ -276,7 +277,7 @@ function chainFindings(
     target.kind === "eip7702-delegated" ||
     deployedWalletKinds.includes(target.kind);
   const outgoingTxs = target.outgoingTxs;
-  const label = describe(target);
+  const label = plainKind(target);
   if (isWalletKind && outgoingTxs !== null && outgoingTxs > 0) {
     const plural = outgoingTxs === 1 ? "transaction" : "transactions";
     findings.push({
@@ -292,7 +293,7 @@ function chainFindings(
       code: "unused_account",
       level: "caution",
       chain,
-      message: `${capitalize(label)} on ${chain}, deployed, never used: 0 transactions of its own, so nobody has shown they can move funds from it.`,
+      message: `${capitalize(label)} on ${chain}, deployed, never used: it has sent nothing yet, so nobody has shown they can move funds from it.`,
       headline: `${capitalize(label)} on ${chain}: deployed, never used`,
       next: "Send a small test amount first, and confirm the address with the recipient.",
     });

@@ -1,6 +1,7 @@
 import type { Abi, Hex } from "viem";
 import { z } from "zod";
 import demoBatchExecutor from "./DemoBatchExecutor.json" with { type: "json" };
+import demoCoinbaseSmartWallet from "./DemoCoinbaseSmartWallet.json" with { type: "json" };
 import demoCollection from "./DemoCollection.json" with { type: "json" };
 import demoDepositForwarder from "./DemoDepositForwarder.json" with { type: "json" };
 import demoEoaOnlyVault from "./DemoEoaOnlyVault.json" with { type: "json" };
@@ -50,6 +51,7 @@ export const artifacts = {
   DemoOriginGate: ArtifactSchema.parse(demoOriginGate),
   DemoDepositForwarder: ArtifactSchema.parse(demoDepositForwarder),
   DemoModularAccount: ArtifactSchema.parse(demoModularAccount),
+  DemoCoinbaseSmartWallet: ArtifactSchema.parse(demoCoinbaseSmartWallet),
   DemoOpStackMessenger: ArtifactSchema.parse(demoOpStackMessenger),
   DemoMultiToken: ArtifactSchema.parse(demoMultiToken),
   DemoUpgradeableToken: ArtifactSchema.parse(demoUpgradeableToken),

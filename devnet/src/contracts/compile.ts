@@ -34,6 +34,7 @@ export const contractNames = [
   "DemoOriginGate",
   "DemoDepositForwarder",
   "DemoModularAccount",
+  "DemoCoinbaseSmartWallet",
   "DemoOpStackMessenger",
   "DemoMultiToken",
   "DemoUpgradeableToken",

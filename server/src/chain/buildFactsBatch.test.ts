@@ -6,6 +6,7 @@ import {
   encodeCallDataDirectly,
   entryPoints,
   maxBatchEntries,
+  multicall3GettersAbi,
   receiveSimulationSender,
   receiveSimulationWei,
   type SimulateV1Params,
@@ -17,12 +18,9 @@ describe("buildFactsBatch", () => {
   it("asks for every fact in one batch with unique ids, the address in EIP-55 form", () => {
     const batch = buildFactsBatch(who, "base");
     expect(batch.map((entry) => entry.method)).toEqual([
-      "eth_chainId",
       "eth_getCode",
       "eth_getTransactionCount",
-      "eth_getBalance",
       "eth_gasPrice",
-      "eth_blockNumber",
       "eth_call",
       "eth_getStorageAt",
       "eth_call",
@@ -30,19 +28,26 @@ describe("buildFactsBatch", () => {
     ]);
     expect(batch.length).toBeLessThanOrEqual(maxBatchEntries);
     expect(new Set(batch.map((entry) => entry.id)).size).toBe(batch.length);
-    expect(batch[1]?.params).toEqual([getAddress(who), "latest"]);
+    expect(batch[0]?.params).toEqual([getAddress(who), "latest"]);
+    // Room beside it for the history's log queries (3 with a sender) in the same batch.
+    expect(batch.length + 3).toBeLessThanOrEqual(maxBatchEntries);
   });
 
-  it("puts stablecoin balances and classification probes in one allowFailure aggregate3 call", () => {
-    const call = buildFactsBatch(who, "base")[6]?.params[0] as {
+  it("puts chain id, head, balances and classification probes in one allowFailure aggregate3 call", () => {
+    const call = buildFactsBatch(who, "base")[3]?.params[0] as {
       to: string;
       data: `0x${string}`;
     };
     expect(call.to).toBe(multicall3Address);
     const { functionName, args } = decodeFunctionData({ abi: multicall3Abi, data: call.data });
     expect(functionName).toBe("aggregate3");
-    const calls = args[0] as readonly { target: string; allowFailure: boolean }[];
+    const calls = args[0] as readonly {
+      target: string;
+      allowFailure: boolean;
+      callData: `0x${string}`;
+    }[];
     expect(calls.map((c) => c.target)).toEqual([
+      ...Array(3).fill(multicall3Address),
       chains.base.usdc.address,
       chains.base.usdt.address,
       chains.base.usdcBridged?.address,
@@ -50,16 +55,25 @@ describe("buildFactsBatch", () => {
       ...Object.values(entryPoints),
     ]);
     expect(calls.every((c) => c.allowFailure)).toBe(true);
+    const getters = calls.slice(0, 3).map((c) => {
+      const decoded = decodeFunctionData({ abi: multicall3GettersAbi, data: c.callData });
+      return [decoded.functionName, decoded.args ?? []];
+    });
+    expect(getters).toEqual([
+      ["getChainId", []],
+      ["getBlockNumber", []],
+      ["getEthBalance", [getAddress(who)]],
+    ]);
   });
 
   it("leaves out the bridged USDC call on a chain without one", () => {
-    const call = buildFactsBatch(who, "ethereum")[6]?.params[0] as { data: `0x${string}` };
+    const call = buildFactsBatch(who, "ethereum")[3]?.params[0] as { data: `0x${string}` };
     const { args } = decodeFunctionData({ abi: multicall3Abi, data: call.data });
-    expect((args[0] as readonly unknown[]).length).toBe(17);
+    expect((args[0] as readonly unknown[]).length).toBe(20);
   });
 
   it("simulates a plain native send from an EOA funded only by the state override", () => {
-    const [options, block] = (buildFactsBatch(who, "base")[9]?.params ?? []) as SimulateV1Params;
+    const [options, block] = (buildFactsBatch(who, "base")[6]?.params ?? []) as SimulateV1Params;
     expect(block).toBe("latest");
     expect(options.traceTransfers).toBe(true);
     expect(options.validation).toBe(false);
@@ -85,7 +99,7 @@ describe("buildFactsBatch", () => {
 
   it("simulates from the sender when one is given", () => {
     const sender = "0x9cb2e6859f097014298cc31c8d39d4217502960f";
-    const [options] = (buildFactsBatch(who, "base", { sender })[9]?.params ??
+    const [options] = (buildFactsBatch(who, "base", { sender })[6]?.params ??
       []) as SimulateV1Params;
     const [simulated] = options.blockStateCalls;
     expect(Object.keys(simulated?.stateOverrides ?? {})).toEqual([getAddress(sender)]);
@@ -100,7 +114,7 @@ describe("buildFactsBatch call data from the per-chain template", () => {
       const direct = encodeCallDataDirectly(getAddress(address), chain);
       const data = (index: number) =>
         (batch[index]?.params[0] as { data: string } | undefined)?.data;
-      expect([data(6), data(8)]).toEqual([direct.aggregate, direct.codeHashProbe]);
+      expect([data(3), data(5)]).toEqual([direct.aggregate, direct.codeHashProbe]);
     }
   });
 });

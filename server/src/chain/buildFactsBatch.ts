@@ -39,7 +39,10 @@ export const entryPoints = {
 } as const satisfies Record<string, Address>;
 export type EntryPointVersion = keyof typeof entryPoints;
 
-/** The largest JSON-RPC batch presend sends: a common cap of public endpoints. */
+/**
+ * The largest JSON-RPC batch presend sends: a common cap of public endpoints. A check's facts (7
+ * entries) and its history's log queries (2, and 1 with a sender) share one batch within it.
+ */
 export const maxBatchEntries = 10;
 
 /** Storage slot of an ERC-1967 proxy's implementation: keccak256("eip1967.proxy.implementation") - 1. */
@@ -69,10 +72,20 @@ export const probeAbi = parseAbi([
   "function getNonce(address sender, uint192 key) view returns (uint256)",
 ]);
 
+/** Multicall3's own block getters (viem's multicall3Abi lists only the calls it uses). */
+export const multicall3GettersAbi = parseAbi([
+  "function getChainId() view returns (uint256)",
+  "function getBlockNumber() view returns (uint256)",
+  "function getEthBalance(address addr) view returns (uint256)",
+]);
+
 /** ERC-165 interface ids of the NFT standards. */
 export const nftInterfaces = { erc721: "0x80ac58cd", erc1155: "0xd9b67a26" } as const;
 
 export type FactsSubcallKey =
+  | "chainId"
+  | "blockNumber"
+  | "nativeBalance"
   | "usdc"
   | "usdt"
   | "usdcBridged"
@@ -95,14 +108,15 @@ export type FactsSubcallKey =
 /** What each Multicall3 sub-call asks, in the order they sit in the aggregate3 call. */
 export type FactsSubcall = { key: FactsSubcallKey; target: Address; callData: Hex };
 
-/** Ids of the batch entries; the parser finds answers by id because servers may reorder them. */
+/**
+ * Ids of the batch entries; the parser finds answers by id because servers may reorder them. The
+ * chain id, the head and the native balance are read inside the aggregate3 call (Multicall3's own
+ * getters), so a check's history entries fit beside the facts in one batch of at most 10.
+ */
 export const factsBatchIds = {
-  chainId: 1,
   code: 2,
   nonce: 3,
-  balance: 4,
   gasPrice: 5,
-  blockNumber: 6,
   multicall: 7,
   implementation: 8,
   delegateCodeHash: 9,
@@ -115,6 +129,14 @@ const getNonceCall = prepareEncodeFunctionData({ abi: probeAbi, functionName: "g
 const getEthBalanceCall = prepareEncodeFunctionData({
   abi: multicall3Abi,
   functionName: "getEthBalance",
+});
+const getChainIdData = encodeFunctionData({
+  abi: multicall3GettersAbi,
+  functionName: "getChainId",
+});
+const getBlockNumberData = encodeFunctionData({
+  abi: multicall3GettersAbi,
+  functionName: "getBlockNumber",
 });
 const aggregate3Call = prepareEncodeFunctionData({
   abi: multicall3Abi,
@@ -152,6 +174,9 @@ const probeData = {
 /** The keys of the sub-calls, in the order they sit in the aggregate3 call on `chain`. */
 export function factsSubcallKeys(chain: ChainInfo): FactsSubcallKey[] {
   return [
+    "chainId",
+    "blockNumber",
+    "nativeBalance",
     "usdc",
     "usdt",
     ...(chain.usdcBridged ? (["usdcBridged"] as const) : []),
@@ -182,6 +207,14 @@ export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[
   });
   const probe = (key: keyof typeof probeData) => ({ target: address, callData: probeData[key] });
   const targets: Record<FactsSubcallKey, { target: Address; callData: Hex }> = {
+    // Multicall3's own getters: the chain id guards against an endpoint configured for the wrong
+    // chain, and head and balance are read at the same block as every probe.
+    chainId: { target: multicall3Address, callData: getChainIdData },
+    blockNumber: { target: multicall3Address, callData: getBlockNumberData },
+    nativeBalance: {
+      target: multicall3Address,
+      callData: encodeFunctionData({ ...getEthBalanceCall, args: [address] }),
+    },
     usdc: { target: chain.usdc.address, callData: balanceOf },
     usdt: { target: chain.usdt.address, callData: balanceOf },
     usdcBridged: { target: chain.usdcBridged?.address ?? chain.usdc.address, callData: balanceOf },
@@ -304,14 +337,11 @@ export function buildFactsBatch(
     params,
   });
   return [
-    // The chain id guards against an endpoint configured for the wrong chain.
-    request(factsBatchIds.chainId, "eth_chainId", []),
     request(factsBatchIds.code, "eth_getCode", [target, "latest"]),
     request(factsBatchIds.nonce, "eth_getTransactionCount", [target, "latest"]),
-    request(factsBatchIds.balance, "eth_getBalance", [target, "latest"]),
     request(factsBatchIds.gasPrice, "eth_gasPrice", []),
-    request(factsBatchIds.blockNumber, "eth_blockNumber", []),
-    // One aggregate3 eth_call instead of one eth_call per probe: reverts come back as
+    // One aggregate3 eth_call instead of one eth_call per probe (chain id, head and native
+    // balance included, through Multicall3's getters): reverts come back as
     // success=false inside a successful answer, so a JSON-RPC error on that entry means the
     // endpoint itself failed.
     request(factsBatchIds.multicall, "eth_call", [
@@ -336,7 +366,7 @@ export function buildFactsBatch(
 
 type CallData = { aggregate: Hex; codeHashProbe: Hex };
 
-// ABI-encoding eighteen sub-calls costs about a millisecond per check, as much as the local round
+// ABI-encoding twenty-one sub-calls costs about a millisecond per check, as much as the local round
 // trip. The encodings depend on the address only where it is written, so each chain's are
 // encoded once with a placeholder address and the real one is written into a copy.
 const placeholder = "0x5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e" as const;

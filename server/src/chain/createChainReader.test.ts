@@ -2,7 +2,7 @@ import { chains } from "@presend/shared/chains/chains";
 import { type Address, getAddress } from "viem";
 import { describe, expect, it, vi } from "vitest";
 import { buildFactsBatch, type JsonRpcRequest } from "./buildFactsBatch";
-import { createChainReader } from "./createChainReader";
+import { type CompanionOutcome, createChainReader } from "./createChainReader";
 import { answerFactsBatch, type FakeChainState } from "./fakeRpc";
 
 const alice: Address = "0xd8da6bf26964af9d7eed9e03e53415d37aa96045";
@@ -110,7 +110,7 @@ describe("createChainReader", () => {
     const fetch = fakeFetch({ "first.example": "rpc-error", "second.example": "garbage" });
     const reader = createChainReader({ rpcUrls: urls, fetch });
     expect((await reader.read(alice, "base")).error).toBe(
-      "all RPC endpoints failed: first.example: eth_chainId failed: -32005 limit; " +
+      "all RPC endpoints failed: first.example: eth_getCode failed: -32005 limit; " +
         "second.example: malformed response: not JSON",
     );
     const down = createChainReader({
@@ -234,6 +234,101 @@ describe("createChainReader", () => {
       isContract: false,
       kind: "eip7702-delegated",
       delegate: getAddress(delegate),
+    });
+  });
+
+  describe("with a companion (the history's entries in the same batch)", () => {
+    const logs = { jsonrpc: "2.0" as const, id: 103, method: "eth_getLogs", params: [] };
+    function companion() {
+      const outcomes: CompanionOutcome[] = [];
+      return {
+        outcomes,
+        companion: {
+          entries: [logs],
+          maxResponseBytes: 1_000,
+          settle: (outcome: CompanionOutcome) => outcomes.push(outcome),
+        },
+      };
+    }
+    /** Answers the facts from the fake chain, and the companion's entry with `answer`. */
+    const withLogs = (answer: (id: number) => unknown) =>
+      vi.fn<typeof fetch>(async (_, init) => {
+        const batch = JSON.parse(String(init?.body)) as JsonRpcRequest[];
+        const facts = batch.filter((entry) => entry.id < 100);
+        const extra = batch.filter((entry) => entry.id >= 100).map((entry) => answer(entry.id));
+        return Response.json([...answerFactsBatch(facts, { chainId: 8453, nonce: 5n }), ...extra]);
+      });
+
+    it("sends them in the facts' one request and hands over their answers with the facts", async () => {
+      const fetch = withLogs((id) => ({ jsonrpc: "2.0", id, result: [] }));
+      const { outcomes, companion: given } = companion();
+      const facts = await createChainReader({ rpcUrls: urls, fetch }).read(alice, "base", {
+        companion: given,
+      });
+      expect(facts).toMatchObject({ status: "ok", outgoingTxs: 5 });
+      expect(fetch).toHaveBeenCalledTimes(1);
+      expect(JSON.parse(String(fetch.mock.calls[0]?.[1]?.body))).toHaveLength(8);
+      expect(outcomes).toEqual([
+        { type: "answered", answers: [{ jsonrpc: "2.0", id: 103, result: [] }], facts },
+      ]);
+    });
+
+    it("a refused entry of theirs never fails the facts", async () => {
+      const refused = (id: number) => ({
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32005, message: "range" },
+      });
+      const { outcomes, companion: given } = companion();
+      const facts = await createChainReader({ rpcUrls: urls, fetch: withLogs(refused) }).read(
+        alice,
+        "base",
+        { companion: given },
+      );
+      expect(facts.status).toBe("ok");
+      expect(outcomes[0]).toMatchObject({ type: "answered", answers: [refused(103)] });
+    });
+
+    it("their part over their bound: they are told so, the facts stand", async () => {
+      const fetch = withLogs((id) => ({ jsonrpc: "2.0", id, result: ["x".repeat(5_000)] }));
+      const { outcomes, companion: given } = companion();
+      const facts = await createChainReader({ rpcUrls: urls, fetch }).read(alice, "base", {
+        companion: given,
+      });
+      expect(facts.status).toBe("ok");
+      expect(outcomes).toEqual([
+        { type: "failed", error: "response larger than 1000 bytes, aborted" },
+      ]);
+    });
+
+    it("a batch the endpoint refuses whole: the facts asked again alone there, the companion reads alone", async () => {
+      const refusing = vi.fn<typeof fetch>(async (_, init) => {
+        const batch = JSON.parse(String(init?.body)) as JsonRpcRequest[];
+        if (batch.length > 7) {
+          return Response.json({
+            jsonrpc: "2.0",
+            id: null,
+            error: { code: -32600, message: "too big" },
+          });
+        }
+        return Response.json(answerFactsBatch(batch, { chainId: 8453, nonce: 5n }));
+      });
+      const { outcomes, companion: given } = companion();
+      const reader = createChainReader({ rpcUrls: urls, fetch: refusing });
+      const facts = await reader.read(alice, "base", { companion: given });
+      expect(facts.status).toBe("ok");
+      expect(refusing.mock.calls.map(([url]) => url)).toEqual([first, first]);
+      expect(outcomes).toEqual([{ type: "alone" }]);
+    });
+
+    it("facts from the cache: the companion is not sent and reads alone", async () => {
+      const fetch = fakeFetch({});
+      const reader = createChainReader({ rpcUrls: urls, fetch });
+      await reader.read(alice, "base");
+      const { outcomes, companion: given } = companion();
+      expect((await reader.read(alice, "base", { companion: given })).status).toBe("ok");
+      expect(fetch).toHaveBeenCalledTimes(1);
+      expect(outcomes).toEqual([{ type: "alone" }]);
     });
   });
 });

@@ -3,12 +3,14 @@ import { type ChainName, chainNames, chains } from "@presend/shared/chains/chain
 import { unavailableFacts } from "@presend/shared/verdict/unavailableFacts";
 import { type Address, getAddress, isAddress } from "viem";
 import { limits } from "../limits";
-import { buildFactsBatch, type FactsBatchOptions } from "./buildFactsBatch";
+import { buildFactsBatch, type FactsBatchOptions, type JsonRpcRequest } from "./buildFactsBatch";
 import {
   ChainReadError,
   RpcHttpError,
   RpcMalformedResponseError,
+  RpcMethodError,
   RpcNetworkError,
+  RpcResponseTooLargeError,
   RpcTimeoutError,
 } from "./errors";
 import { parseFactsBatch } from "./parseFactsBatch";
@@ -49,12 +51,36 @@ export type ChainReaderStats = {
   coalesced: number;
 };
 
+/** What became of a companion's entries; `settle` hears it exactly once per read. */
+export type CompanionOutcome =
+  /** Answered in the facts' own request; `facts` are what that answer said (chain id checked). */
+  | { type: "answered"; answers: unknown[]; facts: ChainFacts }
+  /** Answered, but the companion's part is unusable (e.g. over its size bound). */
+  | { type: "failed"; error: string }
+  /** Not sent (facts from a cache, or the shared request failed): the companion reads alone. */
+  | { type: "alone" };
+
+/**
+ * Entries another reader sends in the same JSON-RPC batch as the facts (the history's log
+ * queries), so a check costs one HTTP request per chain. Their ids must not clash with the facts
+ * batch's; their answers are bounded apart from the facts' (`maxResponseBytes`), and whatever
+ * they answer (a refused range, an oversized result) never fails the facts.
+ */
+export type BatchCompanion = {
+  entries: JsonRpcRequest[];
+  maxResponseBytes: number;
+  settle(outcome: CompanionOutcome): void;
+};
+
+export type ReadOptions = FactsBatchOptions & { companion?: BatchCompanion };
+
 export type ChainReader = {
   /**
    * Facts for one address on one chain; never throws (status "unavailable" instead). With a
-   * `sender`, the receive simulation sends from it, as the real send would.
+   * `sender`, the receive simulation sends from it, as the real send would; with a `companion`,
+   * its entries ride in the same request when one goes upstream.
    */
-  read(address: Address, chain: ChainName, options?: FactsBatchOptions): Promise<ChainFacts>;
+  read(address: Address, chain: ChainName, options?: ReadOptions): Promise<ChainFacts>;
   stats(): ChainReaderStats;
   /** Drops cached facts (stats are kept); reads in flight when it is called are not cached. */
   clear(): void;
@@ -98,6 +124,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     address: Address,
     chain: ChainName,
     batchOptions: FactsBatchOptions,
+    companion: BatchCompanion | undefined,
   ): Promise<ChainFacts> {
     counters.upstreamRequests++;
     counters.perChain[chain]++;
@@ -106,12 +133,13 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     const controller = new AbortController();
     const { signal } = controller;
     const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const batch = buildFactsBatch(address, chain, batchOptions);
     let text: string;
     try {
       const response = await fetchFn(url, {
         method: "POST",
         headers: jsonHeaders,
-        body: JSON.stringify(buildFactsBatch(address, chain, batchOptions)),
+        body: JSON.stringify(companion ? [...batch, ...companion.entries] : batch),
         signal,
       });
       if (!response.ok) {
@@ -119,7 +147,10 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
         await response.body?.cancel().catch(() => {});
         throw new RpcHttpError(response.status);
       }
-      text = await readCappedText(response, maxResponseBytes);
+      text = await readCappedText(
+        response,
+        maxResponseBytes + (companion ? companion.maxResponseBytes : 0),
+      );
     } catch (error) {
       if (error instanceof ChainReadError) throw error;
       if (signal.aborted) throw new RpcTimeoutError(timeoutMs);
@@ -133,26 +164,58 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     } catch (cause) {
       throw new RpcMalformedResponseError("not JSON", { cause });
     }
-    return parseFactsBatch(chain, body, address);
+    if (!companion || !Array.isArray(body)) return parseFactsBatch(chain, body, address);
+    // One answer for both: each part is bounded and judged on its own.
+    const theirIds = new Set(companion.entries.map((entry) => entry.id));
+    const own: unknown[] = [];
+    const theirs: unknown[] = [];
+    for (const entry of body as { id?: unknown }[]) {
+      (theirIds.has(entry?.id as number) ? theirs : own).push(entry);
+    }
+    const ownBytes = Buffer.byteLength(JSON.stringify(own));
+    if (ownBytes > maxResponseBytes) throw new RpcResponseTooLargeError(maxResponseBytes);
+    const facts = parseFactsBatch(chain, own, address);
+    const theirBytes = Buffer.byteLength(text) - ownBytes;
+    companion.settle(
+      theirBytes > companion.maxResponseBytes
+        ? {
+            type: "failed",
+            error: new RpcResponseTooLargeError(companion.maxResponseBytes).shortMessage,
+          }
+        : { type: "answered", answers: theirs, facts },
+    );
+    return facts;
   }
 
   async function readUpstream(
     address: Address,
     chain: ChainName,
     batchOptions: FactsBatchOptions,
+    companion: BatchCompanion | undefined,
   ): Promise<ChainFacts> {
     const urls = options.rpcUrls[chain] ?? [];
     if (urls.length === 0) return unavailableFacts(chain, "no RPC endpoint configured");
     const start = preferred.get(chain) ?? 0;
     const failures: string[] = [];
+    let riding = companion;
     for (let step = 0; step < urls.length; step++) {
       const index = (start + step) % urls.length;
       const url = urls[index] as string;
       try {
-        const facts = await fetchFrom(url, address, chain, batchOptions);
+        const facts = await fetchFrom(url, address, chain, batchOptions, riding);
         preferred.set(chain, index);
         return facts;
       } catch (error) {
+        if (riding) {
+          // The shared request failed: the companion reads on its own from here, and when its
+          // entries may be what the endpoint refused, the facts are asked again alone there.
+          riding.settle({ type: "alone" });
+          riding = undefined;
+          if (mayBeTheCompanions(error)) {
+            step--;
+            continue;
+          }
+        }
         const reason =
           error instanceof ChainReadError
             ? error.shortMessage
@@ -179,7 +242,23 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
   async function read(
     address: Address,
     chain: ChainName,
-    batchOptions: FactsBatchOptions = {},
+    readOptions: ReadOptions = {},
+  ): Promise<ChainFacts> {
+    const { companion: given, ...batchOptions } = readOptions;
+    const companion = given && settledOnce(given);
+    try {
+      return await readThrough(address, chain, batchOptions, companion);
+    } finally {
+      // Served from a cache or joined to another read: the companion was never sent.
+      companion?.settle({ type: "alone" });
+    }
+  }
+
+  async function readThrough(
+    address: Address,
+    chain: ChainName,
+    batchOptions: FactsBatchOptions,
+    companion: BatchCompanion | undefined,
   ): Promise<ChainFacts> {
     try {
       if (!Object.hasOwn(chains, chain))
@@ -202,11 +281,18 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       const pending = inFlight.get(key);
       if (pending) {
         counters.coalesced++;
+        // Joined to a read already on its way: the companion goes now, not after it.
+        companion?.settle({ type: "alone" });
         return structuredClone(await pending);
       }
       const startedIn = generation;
       const upstream = () =>
-        readUpstream(getAddress(address), chain, sender ? { sender: getAddress(sender) } : {});
+        readUpstream(
+          getAddress(address),
+          chain,
+          sender ? { sender: getAddress(sender) } : {},
+          companion,
+        );
       const ttlFor = (facts: ChainFacts) => (facts.status === "ok" ? ttlMs : failureTtlMs);
       const shared = options.sharedCache;
       const read = shared
@@ -237,6 +323,31 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       generation++;
     },
   };
+}
+
+/** The same companion, whose `settle` counts only its first call. */
+function settledOnce(companion: BatchCompanion): BatchCompanion {
+  let settled = false;
+  return {
+    ...companion,
+    settle: (outcome) => {
+      if (settled) return;
+      settled = true;
+      companion.settle(outcome);
+    },
+  };
+}
+
+/**
+ * Failures a companion's entries may have caused (a batch or an answer too large, a refused or
+ * garbled batch): worth asking for the facts alone on the same endpoint before moving on.
+ */
+function mayBeTheCompanions(error: unknown): boolean {
+  if (error instanceof RpcResponseTooLargeError || error instanceof RpcMalformedResponseError) {
+    return true;
+  }
+  if (error instanceof RpcMethodError) return error.method === "batch";
+  return error instanceof RpcHttpError && (error.status === 413 || error.status === 400);
 }
 
 /** Host (and port) only: paths and queries of RPC URLs often carry API keys. */

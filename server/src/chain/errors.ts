@@ -24,7 +24,7 @@ export class ChainReadError extends UpstreamError<ChainReadErrorCode> {
 /** The endpoint answered with a non-2xx HTTP status. */
 export class RpcHttpError extends ChainReadError {
   override name = "RpcHttpError";
-  constructor(status: number) {
+  constructor(readonly status: number) {
     super("rpc_http_error", `HTTP ${status}`);
   }
 }
@@ -66,7 +66,11 @@ export class RpcMalformedResponseError extends ChainReadError {
 /** One entry of the batch carries a JSON-RPC error object. */
 export class RpcMethodError extends ChainReadError {
   override name = "RpcMethodError";
-  constructor(method: string, code: number, message: string) {
+  constructor(
+    readonly method: string,
+    code: number,
+    message: string,
+  ) {
     super("rpc_method_error", `${method} failed: ${code} ${message.slice(0, 120)}`);
   }
 }

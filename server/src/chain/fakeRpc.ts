@@ -1,3 +1,4 @@
+import { multicall3Address } from "@presend/shared/chains/chains";
 import {
   type Address,
   decodeFunctionData,
@@ -10,7 +11,7 @@ import {
   pad,
   zeroAddress,
 } from "viem";
-import type { JsonRpcRequest } from "./buildFactsBatch";
+import { type JsonRpcRequest, multicall3GettersAbi } from "./buildFactsBatch";
 
 // Test support: answers a facts batch the way an RPC node would, from a described chain state.
 // It decodes the aggregate3 call it receives, so tests do not depend on the reader's call layout.
@@ -75,6 +76,26 @@ function answerSimulation(state: FakeChainState, params: unknown[]): unknown {
   return [{ calls: [read(before), sent, read(after)] }];
 }
 
+/** Multicall3's own getters (chain id, block number, native balance), answered from `state`. */
+function multicallGetter(state: FakeChainState, target: Address, callData: Hex) {
+  if (target.toLowerCase() !== multicall3Address.toLowerCase()) return undefined;
+  const word = (value: bigint): FakeCallResult => ({
+    success: true,
+    returnData: encodeAbiParameters([{ type: "uint256" }], [value]),
+  });
+  const call = decodeFunctionData({ abi: multicall3GettersAbi, data: callData });
+  switch (call.functionName) {
+    case "getChainId":
+      return word(BigInt(state.chainId));
+    case "getBlockNumber":
+      return word(state.blockNumber ?? 1n);
+    case "getEthBalance":
+      return word(state.balance ?? 0n);
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The JSON answer a node would give to a facts batch for `state`.
  * @example answerFactsBatch(buildFactsBatch(address, "base"), { chainId: 8453 })
@@ -106,6 +127,7 @@ export function answerFactsBatch(batch: JsonRpcRequest[], state: FakeChainState)
         const calls = args[0] as readonly { target: Address; callData: Hex }[];
         const answers = calls.map(
           (call) =>
+            multicallGetter(state, call.target, call.callData) ??
             state.call?.(call.target, call.callData) ?? { success: true, returnData: "0x" as Hex },
         );
         return result(

@@ -188,7 +188,7 @@ describe("parseFactsBatch", () => {
     );
     expect(() => parseFactsBatch("base", withError, who)).toThrow(RpcMethodError);
     expect(() => parseFactsBatch("base", withError, who)).toThrow(/eth_getTransactionCount/);
-    expect(() => parseFactsBatch("base", good.slice(1), who)).toThrow(/eth_chainId result/);
+    expect(() => parseFactsBatch("base", good.slice(1), who)).toThrow(/eth_getCode result/);
     const wrongChain = answerFactsBatch(batch, { chainId: 1 });
     expect(() => parseFactsBatch("base", wrongChain, who)).toThrow(RpcWrongChainError);
   });

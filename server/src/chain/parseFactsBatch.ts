@@ -51,12 +51,9 @@ const BatchAnswerSchema = z.union([z.array(z.unknown()), z.object({ error: RpcEr
 
 /** The JSON-RPC methods in the batch, by id, to name a failing entry in error messages. */
 const methodById: Record<number, string> = {
-  [factsBatchIds.chainId]: "eth_chainId",
   [factsBatchIds.code]: "eth_getCode",
   [factsBatchIds.nonce]: "eth_getTransactionCount",
-  [factsBatchIds.balance]: "eth_getBalance",
   [factsBatchIds.gasPrice]: "eth_gasPrice",
-  [factsBatchIds.blockNumber]: "eth_blockNumber",
   [factsBatchIds.multicall]: "eth_call",
   [factsBatchIds.implementation]: "eth_getStorageAt",
   [factsBatchIds.delegateCodeHash]: "eth_call (delegate code hash)",
@@ -115,17 +112,23 @@ export function parseFactsBatch(chainName: ChainName, body: unknown, address: Ad
     return parsed.data;
   };
 
-  const chainId = Number(field(factsBatchIds.chainId, QuantitySchema));
-  if (chainId !== chain.id) throw new RpcWrongChainError(chain.id, chainId);
-  const code = field(factsBatchIds.code, HexSchema);
-  const nonce = hexToBigInt(field(factsBatchIds.nonce, QuantitySchema) as Hex);
-  const nativeRaw = hexToBigInt(field(factsBatchIds.balance, QuantitySchema) as Hex);
-  const gasPrice = hexToBigInt(field(factsBatchIds.gasPrice, QuantitySchema) as Hex);
-  const blockNumber = hexToBigInt(field(factsBatchIds.blockNumber, QuantitySchema) as Hex);
   const subcalls = decodeSubcalls(
     factsSubcallKeys(chain),
     field(factsBatchIds.multicall, HexSchema),
   );
+  // Multicall3's own getters answer on every chain; a failed one means the endpoint misread.
+  const getter = (key: "chainId" | "blockNumber" | "nativeBalance") => {
+    const value = word(subcalls.get(key));
+    if (value === undefined) throw new RpcMalformedResponseError(`Multicall3 ${key} unreadable`);
+    return value;
+  };
+  const chainId = Number(getter("chainId"));
+  if (chainId !== chain.id) throw new RpcWrongChainError(chain.id, chainId);
+  const code = field(factsBatchIds.code, HexSchema);
+  const nonce = hexToBigInt(field(factsBatchIds.nonce, QuantitySchema) as Hex);
+  const nativeRaw = getter("nativeBalance");
+  const gasPrice = hexToBigInt(field(factsBatchIds.gasPrice, QuantitySchema) as Hex);
+  const blockNumber = getter("blockNumber");
 
   const native = (raw: bigint): Balance => balance(raw, 18, chain.nativeSymbol);
   const token = (key: FactsSubcallKey, info: { decimals: number; symbol: string }) => {

@@ -5,17 +5,30 @@ import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
 import { buildReport } from "@presend/shared/verdict/buildReport";
 import type { Address } from "viem";
+import type { BatchCompanion } from "../chain/createChainReader";
+import type { HistoryRide } from "../chain/history/createHistoryReader";
 import type { AddressLists } from "../lists/loadAddressLists";
 
 /** What the engine needs from a chain reader (server/src/chain/createChainReader.ts provides it). */
 export type FactsReader = {
-  /** `sender`: who the receive simulation sends from (the request's `from`, else a plain EOA). */
-  read(address: Address, chain: ChainName, options?: { sender?: Address }): Promise<ChainFacts>;
+  /**
+   * `sender`: who the receive simulation sends from (the request's `from`, else a plain EOA);
+   * `companion`: the history's entries, sent in the same batch.
+   */
+  read(
+    address: Address,
+    chain: ChainName,
+    options?: { sender?: Address; companion?: BatchCompanion },
+  ): Promise<ChainFacts>;
 };
+
+type HistoryInput = { address: Address; from: Address | null; chain: ChainName };
 
 /** What the engine needs from a history reader (server/src/chain/history/createHistoryReader.ts). */
 export type HistorySource = {
-  read(input: { address: Address; from: Address | null; chain: ChainName }): Promise<ChainHistory>;
+  read(input: HistoryInput): Promise<ChainHistory>;
+  /** The read riding in the facts batch, when its endpoint is the facts' (one request per chain). */
+  ride?(input: HistoryInput): Promise<HistoryRide | null>;
 };
 
 export type CheckInput = {
@@ -37,9 +50,10 @@ export type Engine = {
 
 /**
  * The check engine: reads the chain(s) and decides the verdict. The paid routes, the CLI's dev
- * check and the benchmark all go through this one object. With a history source the history
- * batch of each chain goes out beside its facts batch (two requests in parallel, one round trip);
- * with address lists the checked address and where it sends its tokens are looked up.
+ * check and the benchmark all go through this one object. With a history source each chain's
+ * history queries ride in its facts batch (one request per chain) when both use the same
+ * endpoint, and go out beside it otherwise (two requests in parallel, one round trip); with
+ * address lists the checked address and where it sends its tokens are looked up.
  * @example const result = await createEngine({ reader, history }).check({ address, chain: "base", from });
  */
 export function createEngine(deps: {
@@ -51,8 +65,16 @@ export function createEngine(deps: {
   const now = deps.now ?? (() => new Date());
 
   async function readChain(address: Address, from: Address | null, chain: ChainName) {
+    const sender = from ? { sender: from } : {};
+    const ride = await deps.history?.ride?.({ address, from, chain });
+    if (ride) {
+      const companion = ride.companion ? { companion: ride.companion } : {};
+      const facts = await deps.reader.read(address, chain, { ...sender, ...companion });
+      // An unreadable chain has no history to wait for.
+      return facts.status === "ok" ? { ...facts, history: await ride.history } : facts;
+    }
     const [facts, history] = await Promise.all([
-      deps.reader.read(address, chain, from ? { sender: from } : undefined),
+      deps.reader.read(address, chain, sender),
       deps.history?.read({ address, from, chain }),
     ]);
     return facts.status === "ok" && history ? { ...facts, history } : facts;

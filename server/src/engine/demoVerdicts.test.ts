@@ -61,17 +61,17 @@ describe("demo world verdicts (real anvil chains)", () => {
   );
 
   it.each([
-    ["used-safe-on-base", "active_wallet", "Active Safe (2 owners, threshold 1) on base"],
-    ["unused-safe-on-base", "unused_account", "deployed, never used"],
-    ["used-smart-account-on-base", "active_wallet", "Active ERC-4337 smart account on base"],
     [
-      "eip7702-wallet-delegate-on-base",
+      "used-safe-on-base",
       "active_wallet",
-      "Simple7702Account smart account (EIP-7702)",
+      "Active Safe shared wallet (1 of 2 owners sign) on base",
     ],
-    ["eip7702-sweeper-on-base", "eip7702_sweeper", "deposits are swept away"],
-    ["erc20-token-on-base", "token_contract", "ERC-20 token contract (DEMO)"],
-    ["nft-collection-on-base", "nft_contract", "NFT collection (ERC-721, DEMONFT)"],
+    ["unused-safe-on-base", "unused_account", "deployed, never used"],
+    ["used-smart-account-on-base", "active_wallet", "Active smart wallet on base"],
+    ["eip7702-wallet-delegate-on-base", "active_wallet", "Simple7702Account smart wallet"],
+    ["eip7702-sweeper-on-base", "eip7702_sweeper", "Anything sent here is taken on arrival"],
+    ["erc20-token-on-base", "token_contract", "token contract (DEMO) on base, not a wallet"],
+    ["nft-collection-on-base", "nft_contract", "NFT collection (DEMONFT) on base, not a wallet"],
     ["contract-rejecting-eth-on-base", "unknown_contract", "A native send to it would revert."],
   ])("%s: the deciding reason is %s and says what it is", async (label, code, text) => {
     const demo = demoAddresses.find((entry) => entry.label === label);

@@ -55,7 +55,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active Safe (2 owners, threshold 1) on base",
+    says: "Active Safe shared wallet (1 of 2 owners sign) on base",
   },
   {
     name: "Safe 1.4.1 with one executed transaction",
@@ -64,7 +64,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active Safe (2 owners, threshold 1) on base",
+    says: "Active Safe shared wallet (1 of 2 owners sign) on base",
   },
   {
     name: "ERC-4337 SimpleAccount used through EntryPoint v0.8",
@@ -73,7 +73,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active ERC-4337 smart account on base",
+    says: "Active smart wallet on base",
   },
   {
     name: "EIP-7702 account on Simple7702Account",
@@ -82,7 +82,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Simple7702Account smart account (EIP-7702)",
+    says: "Active Simple7702Account smart wallet on base",
   },
   {
     name: "EIP-7702 account on MetaMask's EIP7702StatelessDeleGator (published bytecode)",
@@ -91,7 +91,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "MetaMask smart account (EIP-7702)",
+    says: "Active MetaMask smart wallet on base",
   },
   {
     name: "OpenZeppelin ERC-20",
@@ -100,7 +100,7 @@ const rows: Row[] = [
     check: "danger",
     deep: "danger",
     code: "token_contract",
-    says: "ERC-20 token contract (DEMO)",
+    says: "Token contract (DEMO) on base, not a wallet",
   },
   {
     name: "OpenZeppelin ERC-721 collection",
@@ -109,7 +109,7 @@ const rows: Row[] = [
     check: "warn",
     deep: "warn",
     code: "nft_contract",
-    says: "NFT collection (ERC-721, DEMONFT)",
+    says: "NFT collection (DEMONFT) on base, not a wallet",
   },
   {
     name: "busy EOA",
@@ -136,7 +136,7 @@ const rows: Row[] = [
     check: "warn",
     deep: "warn",
     code: "nft_contract",
-    says: "NFT collection (ERC-1155)",
+    says: "NFT collection on base, not a wallet",
   },
   {
     name: "upgradeable ERC-20 behind an OpenZeppelin ERC-1967 proxy",
@@ -145,7 +145,7 @@ const rows: Row[] = [
     check: "danger",
     deep: "danger",
     code: "token_contract",
-    says: "ERC-20 token contract (DEMOUP)",
+    says: "Token contract (DEMOUP) on base, not a wallet",
   },
   {
     name: "Uniswap V2 pair (published UniswapV2Factory and UniswapV2Pair)",
@@ -154,7 +154,7 @@ const rows: Row[] = [
     check: "danger",
     deep: "danger",
     code: "token_contract",
-    says: "ERC-20 token contract (UNI-V2)",
+    says: "Token contract (UNI-V2) on base, not a wallet",
   },
   {
     name: "WETH9 (published) at Base's WETH address",
@@ -163,7 +163,7 @@ const rows: Row[] = [
     check: "danger",
     deep: "danger",
     code: "token_contract",
-    says: "ERC-20 token contract (WETH)",
+    says: "Token contract (WETH) on base, not a wallet",
     also: "protocol_contract",
   },
   {
@@ -183,11 +183,29 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active ERC-7579 smart account (presend.demo-modular.v1) on base",
+    says: "Active smart wallet (presend.demo-modular.v1) on base",
   },
   {
     name: "the same account code, fresh: caution because unused",
     address: recipientKinds.freshModularAccountOnBase,
+    chain: "base",
+    check: "caution",
+    deep: "caution",
+    code: "unused_account",
+    says: "deployed, never used",
+  },
+  {
+    name: "Coinbase-Smart-Wallet-like account (multi-owner, UUPS behind ERC-1967) used through EntryPoint v0.6",
+    address: recipientKinds.usedCoinbaseWalletOnBase,
+    chain: "base",
+    check: "ok",
+    deep: "ok",
+    code: "active_wallet",
+    says: "Active smart wallet on base",
+  },
+  {
+    name: "the same Coinbase-Smart-Wallet-like account, fresh: caution because unused",
+    address: recipientKinds.freshCoinbaseWalletOnBase,
     chain: "base",
     check: "caution",
     deep: "caution",
@@ -386,6 +404,32 @@ describe("recipients people really hit (real anvil chains, published artifacts)"
     );
     const account = await reader.read(recipientKinds.usedModularAccountOnBase, "base");
     expect(account.entryPoint).toBe(recipientKinds.entryPointV07OnBase);
+    // The Coinbase-Smart-Wallet-like account: its one UserOperation counted by the published
+    // EntryPoint v0.6 at its canonical address, its owners as it keeps them, behind its proxy.
+    expect(recipientKinds.entryPointV06OnBase).toBe("0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789");
+    const v06Nonce = (wallet: Address) =>
+      base.readContract({
+        address: recipientKinds.entryPointV06OnBase,
+        abi: parseAbi(["function getNonce(address, uint192) view returns (uint256)"]),
+        functionName: "getNonce",
+        args: [wallet, 0n],
+      });
+    expect(await v06Nonce(recipientKinds.usedCoinbaseWalletOnBase)).toBe(1n);
+    expect(await v06Nonce(recipientKinds.freshCoinbaseWalletOnBase)).toBe(0n);
+    const isOwner = await base.readContract({
+      address: recipientKinds.usedCoinbaseWalletOnBase,
+      abi: parseAbi(["function isOwnerAddress(address) view returns (bool)"]),
+      functionName: "isOwnerAddress",
+      args: [devnetAccounts.coinbaseWalletBackupOwner.address],
+    });
+    expect(isOwner).toBe(true);
+    const wallet = await reader.read(recipientKinds.usedCoinbaseWalletOnBase, "base");
+    expect(wallet).toMatchObject({
+      kind: "smart-account",
+      entryPoint: recipientKinds.entryPointV06OnBase,
+      implementation: recipientKinds.coinbaseWalletImplementationOnBase,
+      outgoingTxs: 1,
+    });
   });
 
   it("still reads each address in one HTTP request per chain, a batch of at most 10 entries", async () => {

@@ -70,9 +70,12 @@ async function main(): Promise<number> {
     const rpcUrls = Object.fromEntries(
       chainNames.map((name) => [name, [world ? world.chains[name].rpcUrl : running[name]]]),
     ) as Record<ChainName, string[]>;
+    const history = createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls });
+    // Heads known first, so the history rides in the facts' request from the first check.
+    await history.prime();
     const engine = createEngine({
       reader: createChainReader({ rpcUrls }),
-      history: createHistoryReader({ rpcUrls }),
+      history,
       lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
     });
     const from = sender?.normalized;

@@ -3,6 +3,7 @@ import { requestId } from "hono/request-id";
 import { routePath } from "hono/route";
 import type { Logger } from "pino";
 import { requestHeader } from "../http/requestHeader";
+import { setResponseHeader } from "../http/responseHeader";
 import type { Metrics } from "./createMetrics";
 
 export type ObserveRequestsDeps = { logger: Logger; metrics: Metrics };
@@ -32,7 +33,7 @@ export function observeRequests(deps: ObserveRequestsDeps): MiddlewareHandler {
   });
   return (c, next) => {
     return assignId(c, async () => {
-      c.header("X-Request-Id", c.get("requestId" as never));
+      setResponseHeader(c, "X-Request-Id", c.get("requestId" as never));
       const started = performance.now();
       await next();
       const seconds = (performance.now() - started) / 1000;

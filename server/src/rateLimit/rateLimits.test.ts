@@ -76,10 +76,15 @@ describe("rateLimits (in memory)", () => {
 
   it("limits each client on its own budget: 429, the JSON error contract and Retry-After", async () => {
     const first = client("127.0.1.1");
-    expect(await statuses(() => first(`${server.url}/validate`), 3)).toEqual([200, 200, 200]);
+    // The draft-7 headers, on every answer: the budget and what is left of it.
+    const answered = await first(`${server.url}/validate`);
+    expect(answered.headers.get("ratelimit-policy")).toBe("3;w=60");
+    expect(answered.headers.get("ratelimit")).toMatch(/^limit=3, remaining=2, reset=\d+$/);
+    expect(await statuses(() => first(`${server.url}/validate`), 2)).toEqual([200, 200]);
     const refused = await first(`${server.url}/validate`);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.headers.get("ratelimit")).toMatch(/^limit=3, remaining=0, reset=\d+$/);
     expect(await refused.json()).toEqual({
       error: { code: "rate_limited", message: expect.stringContaining("Retry-After") },
     });

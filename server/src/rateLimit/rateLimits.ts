@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limiter";
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
+import { setResponseHeader } from "../http/responseHeader";
 import type { Metrics } from "../observability/createMetrics";
 import { paymentHeaderOf } from "../payments/intake/paymentHeaderOf";
 import { redisDown } from "../redis/redisDown";
@@ -46,14 +47,16 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     free: withMemoryFallback(store("free", deps), deps.redis, deps.onStoreError),
     challenge: withMemoryFallback(store("challenge", deps), deps.redis, deps.onStoreError),
   };
-  const limiter = (name: "free" | "challenge", limit: number) =>
-    rateLimiter({
+  const limiter = (name: "free" | "challenge", limit: number) => {
+    const limited = rateLimiter({
       windowMs: settings.windowMs,
       limit,
-      standardHeaders: "draft-7",
+      // The draft-7 headers are written below (rateLimitHeaders), on node-server's fast path.
+      standardHeaders: false,
       keyGenerator,
       store: stores[name],
       handler: (c) => {
+        rateLimitHeaders(c, settings.windowMs, true);
         deps.metrics?.rateLimited.inc({ limit: name });
         const body: ErrorBody = {
           error: {
@@ -67,6 +70,12 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
         return c.json(body, 429);
       },
     });
+    return ((c, next) =>
+      limited(c, () => {
+        rateLimitHeaders(c, settings.windowMs, false);
+        return next();
+      })) as MiddlewareHandler;
+  };
   const free = limiter("free", settings.freeLimit);
   const challenge = limiter("challenge", settings.challengeLimit);
   return (c, next) => {
@@ -89,6 +98,28 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     });
   };
 }
+
+/**
+ * hono-rate-limiter's draft-7 headers (`RateLimit-Policy`, `RateLimit`; `Retry-After` on a 429)
+ * from the state it keeps on the context, set the way that keeps node-server's fast path.
+ */
+function rateLimitHeaders(c: Context, windowMs: number, refused: boolean): void {
+  const info = c.get("rateLimit" as never) as RateLimitInfo | undefined;
+  if (!info) return;
+  const windowSeconds = Math.ceil(windowMs / 1000);
+  const resetSeconds = info.resetTime
+    ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000))
+    : windowSeconds;
+  setResponseHeader(c, "RateLimit-Policy", `${info.limit};w=${windowSeconds}`);
+  setResponseHeader(
+    c,
+    "RateLimit",
+    `limit=${info.limit}, remaining=${info.remaining}, reset=${resetSeconds}`,
+  );
+  if (refused) setResponseHeader(c, "Retry-After", String(resetSeconds));
+}
+
+type RateLimitInfo = { limit: number; remaining: number; resetTime?: Date };
 
 function store(name: string, deps: RateLimitDeps): Store {
   if (!deps.redis) return new MemoryStore();

@@ -1,8 +1,13 @@
 import { chains } from "@presend/shared/chains/chains";
 import { pad } from "viem";
 import { describe, expect, it } from "vitest";
-import { maxBatchEntries } from "../buildFactsBatch";
-import { buildHistoryBatch, transferTopic } from "./buildHistoryBatch";
+import { buildFactsBatch, maxBatchEntries } from "../buildFactsBatch";
+import {
+  buildHistoryBatch,
+  buildHistoryCompanion,
+  companionIdOffset,
+  transferTopic,
+} from "./buildHistoryBatch";
 
 const address = "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7";
 const from = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
@@ -41,5 +46,16 @@ describe("buildHistoryBatch", () => {
       address: [chains.ethereum.usdc.address, chains.ethereum.usdt.address],
       topics: [transferTopic, [topic(address)]],
     });
+  });
+
+  it("rides in the facts batch: the log queries and native sends, ids past the facts', at most 10 in all", () => {
+    const companion = buildHistoryCompanion({ address, from, chain: "base", fromBlock: 1000n });
+    const alone = buildHistoryBatch({ address, from, chain: "base", fromBlock: 1000n });
+    expect(companion).toEqual(
+      alone.slice(2).map((entry) => ({ ...entry, id: entry.id + companionIdOffset })),
+    );
+    const shared = [...buildFactsBatch(address, "base", { sender: from }), ...companion];
+    expect(shared.length).toBeLessThanOrEqual(maxBatchEntries);
+    expect(new Set(shared.map((entry) => entry.id)).size).toBe(shared.length);
   });
 });

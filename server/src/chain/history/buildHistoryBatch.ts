@@ -74,3 +74,25 @@ export function buildHistoryBatch(input: {
         ]),
   ];
 }
+
+/** Added to the history entries' ids when they ride in the facts batch (whose ids stay below). */
+export const companionIdOffset = 100;
+
+/**
+ * The history entries that ride in a check's facts batch: the log queries and, with a sender,
+ * its native sends, ids moved past the facts batch's. The facts batch checks the chain id and
+ * reads the head, so those two are left out.
+ * @example [...buildFactsBatch(address, "base"), ...buildHistoryCompanion({ address, from, chain: "base", fromBlock })]
+ */
+export function buildHistoryCompanion(input: {
+  address: Address;
+  from: Address | null;
+  chain: ChainName;
+  fromBlock: bigint;
+}): JsonRpcRequest[] {
+  return buildHistoryBatch(input)
+    .filter(
+      (entry) => entry.id !== historyBatchIds.chainId && entry.id !== historyBatchIds.blockNumber,
+    )
+    .map((entry) => ({ ...entry, id: entry.id + companionIdOffset }));
+}

@@ -1,8 +1,9 @@
 import type { ChainHistory } from "@presend/shared/api/history";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { summarizeHistory } from "@presend/shared/verdict/summarizeHistory";
-import { type Address, getAddress, hexToBigInt, isHex } from "viem";
+import { type Address, getAddress, hexToBigInt, isHex, numberToHex } from "viem";
 import { limits } from "../../limits";
+import type { BatchCompanion, CompanionOutcome } from "../createChainReader";
 import {
   ChainReadError,
   RpcHttpError,
@@ -12,13 +13,24 @@ import {
 } from "../errors";
 import { readCappedText } from "../readCappedText";
 import type { SharedFactsCache } from "../sharedFactsCache";
-import { buildHistoryBatch, historyTokens } from "./buildHistoryBatch";
+import {
+  buildHistoryBatch,
+  buildHistoryCompanion,
+  companionIdOffset,
+  historyBatchIds,
+  historyTokens,
+} from "./buildHistoryBatch";
 import { defaultWindowBlocks, secondsPerBlock } from "./historyWindow";
 import { parseHistoryBatch } from "./parseHistoryBatch";
 
 export type HistoryReaderOptions = {
   /** History-capable endpoints per chain (archive, Erigon/Reth, no log range cap), in order. */
   rpcUrls: Record<ChainName, readonly string[]>;
+  /**
+   * The facts reader's endpoints: on a chain whose history endpoints are the same list, the
+   * history's log queries ride in the facts' own batch (`ride`), one HTTP request per check.
+   */
+  factsRpcUrls?: Record<ChainName, readonly string[]>;
   /** Blocks back from the head to read, per chain (default about 180 days). */
   windowBlocks?: Partial<Record<ChainName, number>>;
   timeoutMs?: number;
@@ -36,9 +48,22 @@ export type HistoryReaderOptions = {
 
 export type HistoryInput = { address: Address; from: Address | null; chain: ChainName };
 
+/** A history read that rides in the facts batch: `companion` goes to the facts reader. */
+export type HistoryRide = {
+  /** null when the history needs no request (it came from the shared cache). */
+  companion: BatchCompanion | null;
+  history: Promise<ChainHistory>;
+};
+
 export type HistoryReader = {
   /** The history around one check on one chain; never throws (status "unknown" instead). */
   read(input: HistoryInput): Promise<ChainHistory>;
+  /**
+   * The same read, its log queries handed to the facts reader to send in the facts' batch; null
+   * when it cannot ride (another endpoint, head never read, already cached or in flight) and
+   * `read` is the way.
+   */
+  ride(input: HistoryInput): Promise<HistoryRide | null>;
   stats(): { upstreamRequests: number; perChain: Record<ChainName, number> };
   /**
    * Reads each chain's head once (start-up), so even the first check of a chain is one round
@@ -130,30 +155,35 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     return block;
   }
 
+  function windowStart(chain: ChainName, head: bigint): bigint {
+    const window = BigInt(options.windowBlocks?.[chain] ?? defaultWindowBlocks(chain));
+    return head > window ? head - window : 0n;
+  }
+
   async function readFrom(url: string, input: HistoryInput): Promise<ChainHistory> {
-    const window = BigInt(options.windowBlocks?.[input.chain] ?? defaultWindowBlocks(input.chain));
-    const head = await estimatedHead(url, input.chain);
-    const fromBlock = head > window ? head - window : 0n;
+    const fromBlock = windowStart(input.chain, await estimatedHead(url, input.chain));
     const body = await post(url, input.chain, buildHistoryBatch({ ...input, fromBlock }));
     const read = parseHistoryBatch(input.chain, body, { ...input, fromBlock, maxLogs });
     if (read.head !== null) heads.set(input.chain, { block: read.head, at: now() });
     return summarizeHistory({ recipient: input.address, sender: input.from, read });
   }
 
+  function unknownHistory(input: HistoryInput, error: string): ChainHistory {
+    return summarizeHistory({
+      recipient: input.address,
+      sender: input.from,
+      read: {
+        status: "unknown",
+        tokens: historyTokens(input.chain).map((token) => token.symbol),
+        error,
+        native: input.from === null ? { status: "not_asked" } : { status: "unknown", error },
+      },
+    });
+  }
+
   async function readUpstream(input: HistoryInput): Promise<ChainHistory> {
     const urls = options.rpcUrls[input.chain] ?? [];
-    const tokens = historyTokens(input.chain).map((token) => token.symbol);
-    const unknown = (error: string): ChainHistory =>
-      summarizeHistory({
-        recipient: input.address,
-        sender: input.from,
-        read: {
-          status: "unknown",
-          tokens,
-          error,
-          native: input.from === null ? { status: "not_asked" } : { status: "unknown", error },
-        },
-      });
+    const unknown = (error: string) => unknownHistory(input, error);
     if (urls.length === 0) return unknown("no history endpoint configured");
     const start = preferred.get(input.chain) ?? 0;
     const failures: string[] = [];
@@ -175,26 +205,41 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     return unknown(`the history endpoint failed: ${failures.join("; ")}`);
   }
 
-  async function read(input: HistoryInput): Promise<ChainHistory> {
+  function normalize(input: HistoryInput): { input: HistoryInput; key: string } {
     const normalized = {
       address: getAddress(input.address.toLowerCase()),
       from: input.from === null ? null : getAddress(input.from.toLowerCase()),
       chain: input.chain,
     };
-    const key = `${input.chain}:${normalized.address}:${normalized.from ?? "-"}`;
+    return {
+      input: normalized,
+      key: `${input.chain}:${normalized.address}:${normalized.from ?? "-"}`,
+    };
+  }
+
+  function fromMemory(key: string): ChainHistory | undefined {
     const cached = cache.get(key);
-    if (cached && now() < cached.expiresAt) return structuredClone(cached.history);
+    return cached && now() < cached.expiresAt ? cached.history : undefined;
+  }
+
+  async function read(input: HistoryInput): Promise<ChainHistory> {
+    const { input: normalized, key } = normalize(input);
+    const cached = fromMemory(key);
+    if (cached) return structuredClone(cached);
     const pending = inFlight.get(key);
     if (pending) return structuredClone(await pending);
+    return structuredClone(await readThrough(key, () => readUpstream(normalized)));
+  }
+
+  /** Through the shared cache to `upstream`, kept in memory, joined by identical reads. */
+  function readThrough(key: string, upstream: () => Promise<ChainHistory>): Promise<ChainHistory> {
     // Only a read history is kept: the next check deserves a fresh attempt after a refusal.
     const keptFor = (history: ChainHistory) => (history.status === "read" ? ttlMs : 0);
     const shared = options.sharedCache;
     const promise = (
       shared
-        ? shared
-            .through(key, () => readUpstream(normalized), keptFor)
-            .then(({ facts: history }) => history)
-        : readUpstream(normalized)
+        ? shared.through(key, upstream, keptFor).then(({ facts: history }) => history)
+        : upstream()
     )
       .then((history) => {
         if (keptFor(history) > 0) {
@@ -210,7 +255,93 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
       })
       .finally(() => inFlight.delete(key));
     inFlight.set(key, promise);
-    return structuredClone(await promise);
+    return promise;
+  }
+
+  function ridesWithFacts(chain: ChainName): boolean {
+    const own = options.rpcUrls[chain] ?? [];
+    const facts = options.factsRpcUrls?.[chain];
+    return (
+      facts !== undefined &&
+      own.length > 0 &&
+      own.length === facts.length &&
+      own.every((url, index) => url === facts[index])
+    );
+  }
+
+  async function ride(input: HistoryInput): Promise<HistoryRide | null> {
+    if (!ridesWithFacts(input.chain)) return null;
+    const { input: normalized, key } = normalize(input);
+    if (fromMemory(key) || inFlight.has(key)) return null;
+    const known = heads.get(input.chain);
+    if (!known) return null;
+    const elapsed = BigInt(Math.floor((now() - known.at) / 1000 / secondsPerBlock[input.chain]));
+    const fromBlock = windowStart(input.chain, known.block + elapsed);
+    // The chain id and the head come from the facts' answer.
+    const entries = buildHistoryCompanion({ ...normalized, fromBlock });
+    let needed = () => {};
+    const upstreamCalled = new Promise<void>((resolve) => {
+      needed = resolve;
+    });
+    let settle: (outcome: CompanionOutcome) => void = () => {};
+    const outcome = new Promise<CompanionOutcome>((resolve) => {
+      settle = resolve;
+    });
+    const upstream = async (): Promise<ChainHistory> => {
+      needed();
+      const answer = await outcome;
+      if (answer.type === "alone") return readUpstream(normalized);
+      if (answer.type === "failed") {
+        return unknownHistory(normalized, `the history endpoint failed: ${answer.error}`);
+      }
+      try {
+        return parseRide(normalized, fromBlock, answer);
+      } catch (error) {
+        const reason =
+          error instanceof ChainReadError
+            ? error.shortMessage
+            : `unexpected error (${String(error)})`;
+        return unknownHistory(normalized, `the history endpoint failed: ${reason}`);
+      }
+    };
+    const history = readThrough(key, upstream).then((value) => structuredClone(value));
+    // Without a shared cache the read goes upstream at once; with one, a hit answers first.
+    const goesUpstream = await Promise.race([
+      upstreamCalled.then(() => true),
+      history.then(() => false),
+    ]);
+    return {
+      companion: goesUpstream
+        ? { entries, maxResponseBytes, settle: (answer) => settle(answer) }
+        : null,
+      history,
+    };
+  }
+
+  /** The history from the answers that rode in the facts batch, the chain id and head from the facts. */
+  function parseRide(
+    input: HistoryInput,
+    fromBlock: bigint,
+    answer: Extract<CompanionOutcome, { type: "answered" }>,
+  ): ChainHistory {
+    const body = [
+      { id: historyBatchIds.chainId, result: numberToHex(answer.facts.chainId) },
+      ...(answer.facts.blockNumber === null
+        ? []
+        : [
+            {
+              id: historyBatchIds.blockNumber,
+              result: numberToHex(BigInt(answer.facts.blockNumber)),
+            },
+          ]),
+      ...(answer.answers as { id?: unknown }[]).map((entry) => ({
+        ...entry,
+        id: typeof entry?.id === "number" ? entry.id - companionIdOffset : entry?.id,
+      })),
+    ];
+    const read = parseHistoryBatch(input.chain, body, { ...input, fromBlock, maxLogs });
+    if (read.head !== null) heads.set(input.chain, { block: read.head, at: now() });
+    return summarizeHistory({ recipient: input.address, sender: input.from, read });
   }
 
   async function prime(): Promise<void> {
@@ -223,5 +354,10 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     );
   }
 
-  return { read, prime, stats: () => ({ ...counters, perChain: { ...counters.perChain } }) };
+  return {
+    read,
+    ride,
+    prime,
+    stats: () => ({ ...counters, perChain: { ...counters.perChain } }),
+  };
 }

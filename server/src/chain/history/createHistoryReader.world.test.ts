@@ -136,9 +136,12 @@ describe("history reader (real anvil, real transfers)", () => {
   });
 
   it("the poisoning report names the genuine address, how often it was paid, and the rule", async () => {
+    // The history rides in each chain's facts batch (same endpoints, heads read first).
+    const history = createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls });
+    await history.prime();
     const engine = createEngine({
       reader: createChainReader({ rpcUrls }),
-      history: createHistoryReader({ rpcUrls }),
+      history,
       lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
     });
     const result = await engine.deep({
@@ -159,5 +162,128 @@ describe("history reader (real anvil, real transfers)", () => {
     for (const facts of [result.report.chain, ...result.report.others]) {
       expect(facts.history?.status).toBe("read");
     }
+  });
+});
+
+// The default: no HISTORY_RPC_URLS_<CHAIN>, so the history's queries ride in the facts batch.
+describe("history riding in the facts batch (real anvil, one HTTP request per chain)", () => {
+  let world: World;
+  let rpcUrls: Record<ChainName, string[]>;
+  let faulty: FaultyRpc;
+  let bodies: string[] = [];
+  // Every request the readers send, counted and kept (the batch entries are printed).
+  const counting: typeof fetch = (input, init) => {
+    if (typeof init?.body === "string") bodies.push(init.body);
+    return fetch(input, init);
+  };
+
+  beforeAll(async () => {
+    world = sharedWorld();
+    faulty = await startFaultyRpc(world.chains.base.rpcUrl);
+    rpcUrls = {
+      ...(Object.fromEntries(
+        chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
+      ) as Record<ChainName, string[]>),
+      base: [faulty.url],
+    };
+  });
+  afterAll(async () => {
+    await faulty?.close();
+  });
+
+  async function riding(options: { historyBytes?: number; separateHistory?: string } = {}) {
+    const history = createHistoryReader({
+      rpcUrls: options.separateHistory ? { ...rpcUrls, base: [options.separateHistory] } : rpcUrls,
+      factsRpcUrls: rpcUrls,
+      ttlMs: 0,
+      fetch: counting,
+      ...(options.historyBytes && { maxResponseBytes: options.historyBytes }),
+    });
+    await history.prime();
+    const reader = createChainReader({ rpcUrls, ttlMs: 0, fetch: counting });
+    bodies = [];
+    return createEngine({ reader, history });
+  }
+  const input = {
+    address: genuineCounterparty.address,
+    chain: "base" as const,
+    from: poisoningVictim.address,
+  };
+
+  it("a check with from is one HTTP request per chain: a batch of at most 10 entries", async () => {
+    faulty.mode = "pass";
+    const engine = await riding();
+    const result = await engine.check(input);
+    if (result.type !== "report") throw new Error("chain unreadable");
+    expect(result.report.chain).toMatchObject({ kind: "eoa", history: { status: "read" } });
+    expect(result.report.chain.history?.sender?.paidRecipient?.payments).toBe(
+      senderWorld.genuinePayments,
+    );
+    expect(bodies).toHaveLength(1);
+    const entries = JSON.parse(bodies[0] as string) as { id: number; method: string }[];
+    console.log(
+      "check with from, the one batch:",
+      entries.map((entry) => `${entry.id} ${entry.method}`),
+    );
+    expect(entries.length).toBeLessThanOrEqual(maxBatchEntries);
+    expect(new Set(entries.map((entry) => entry.id)).size).toBe(entries.length);
+    expect(entries.map((entry) => entry.method)).toEqual(
+      expect.arrayContaining(["eth_getLogs", "ots_searchTransactionsBefore", "eth_simulateV1"]),
+    );
+    // A deep check: one request on each of the five chains.
+    bodies = [];
+    await engine.deep(input);
+    expect(bodies).toHaveLength(chainNames.length);
+  });
+
+  it.each([
+    ["refuseLogRange", "block range or result cap, code -32005"],
+    ["capLogs", "block range or result cap, code -32005"],
+  ] as const)(
+    "%s in the shared batch: the facts stand, the history is unknown, still one request",
+    async (mode, why) => {
+      faulty.mode = mode;
+      const engine = await riding();
+      const result = await engine.check(input);
+      faulty.mode = "pass";
+      if (result.type !== "report") throw new Error("a refused log range failed the facts");
+      expect(result.report.chain).toMatchObject({ status: "ok", kind: "eoa", outgoingTxs: 1 });
+      expect(result.report.chain.history).toMatchObject({ status: "unknown" });
+      expect(result.report.chain.history?.error).toContain(why);
+      expect(result.report.verdict.reasons[0]?.code).toBe("history_unknown");
+      expect(bodies).toHaveLength(1);
+    },
+  );
+
+  it("no ots_ in the shared batch: only the native sends are unknown", async () => {
+    faulty.mode = "noOtterscan";
+    const engine = await riding();
+    const result = await engine.check(input);
+    faulty.mode = "pass";
+    if (result.type !== "report") throw new Error("chain unreadable");
+    expect(result.report.chain.history).toMatchObject({
+      status: "read",
+      native: { status: "unknown", error: "the endpoint has no Otterscan ots_ methods" },
+    });
+    expect(bodies).toHaveLength(1);
+  });
+
+  it("a history answer over its own bound: history unknown, the facts read all the same", async () => {
+    faulty.mode = "pass";
+    const engine = await riding({ historyBytes: 200 });
+    const result = await engine.check(input);
+    if (result.type !== "report") throw new Error("an oversized history failed the facts");
+    expect(result.report.chain).toMatchObject({ status: "ok", kind: "eoa" });
+    expect(result.report.chain.history).toMatchObject({ status: "unknown" });
+    expect(result.report.chain.history?.error).toContain("response larger than 200 bytes");
+  });
+
+  it("a history endpoint of its own (HISTORY_RPC_URLS_<CHAIN>): two requests, in parallel", async () => {
+    faulty.mode = "pass";
+    const engine = await riding({ separateHistory: world.chains.base.rpcUrl });
+    const result = await engine.check(input);
+    if (result.type !== "report") throw new Error("chain unreadable");
+    expect(result.report.chain.history?.status).toBe("read");
+    expect(bodies).toHaveLength(2);
   });
 });
