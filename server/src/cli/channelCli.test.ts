@@ -56,6 +56,7 @@ describe("presend CLI paying over a channel", () => {
   const sessionClient = (
     wallet: ReturnType<typeof privateKeyToAccount>,
     cap: ReturnType<typeof createSessionSpendCap>,
+    voucherKey = generatePrivateKey(),
   ) =>
     createPresendClient({
       url: stack.publicUrl,
@@ -65,7 +66,7 @@ describe("presend CLI paying over a channel", () => {
       fetch: async (input, init) =>
         stack.app.request(input instanceof Request ? input : new Request(input, init)),
       channel: {
-        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(voucherKey)),
         deposit: 5n * routePrices.check,
       },
     });
@@ -244,6 +245,30 @@ describe("presend CLI paying over a channel", () => {
     });
     expect(cap.spent()).toBe(4n * price);
     expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 4n * price);
+  });
+
+  it("a client that lost the closed channel's salt is refused before a charge, then pays once over a new channel", async () => {
+    const price = routePrices.check;
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-lost-payer`));
+    const voucherKey = generatePrivateKey();
+    await fund(wallet.address, 20n * price);
+    const first = sessionClient(wallet, createSessionSpendCap(10n * price), voucherKey);
+    expect(await first.check({ address: target })).toMatchObject({ type: "report" });
+    expect(await first.closeChannel()).toMatchObject({ type: "closed" });
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    const pending = await stack.records.count("pending");
+    // Same wallet and session key, state and salt forgotten: the package's zero salt names the
+    // closed channel, whose claimed total its vouchers would count below.
+    const cap = createSessionSpendCap(10n * price);
+    const forgetful = sessionClient(wallet, cap, voucherKey);
+    expect(await forgetful.check({ address: target })).toMatchObject({
+      type: "report",
+      charged: true,
+    });
+    expect(await stack.records.count("pending")).toBe(pending + 1);
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 5n * price);
+    // The refused deposit was released: the cap holds the one sent.
+    expect(cap.spent()).toBe(5n * price);
   });
 
   it("refuses a malformed deposit before paying anything", async () => {
