@@ -127,10 +127,14 @@ export function createChannelPayer(options: {
   };
   /** The channel this client pays through now: the salt kept, or the package's zero salt. */
   const channel = (): Promise<Channel> => {
-    current ??= saltStore.read().then((salt) => channelWith(salt ?? zeroSalt));
-    current.catch(() => {
-      current = null;
-    });
+    if (current === null) {
+      const reading = saltStore.read().then((salt) => channelWith(salt ?? zeroSalt));
+      // A salt that could not be read is asked for again at the next check.
+      reading.catch(() => {
+        if (current === reading) current = null;
+      });
+      current = reading;
+    }
     return current;
   };
   /**
