@@ -67,7 +67,7 @@ export type ChannelPayer = {
   /**
    * Asks the server for a cooperative refund of the channel behind `url` (the package's refund:
    * a zero-charge voucher at what was charged); the server claims what was charged and sends the
-   * rest back on chain.
+   * rest back on chain. The next check then opens a new channel (a new salt, a new deposit).
    */
   close(url: string, fetch: typeof globalThis.fetch): Promise<ChannelCloseResult>;
 };
@@ -101,6 +101,9 @@ const notChargedUnavailable = new Set([
  * checked after signing and before sending (payee, token), a voucher the server finds out of
  * step is resynchronised from its corrective 402 and sent once more, and a report is trusted
  * only with its signature, which binds the payment record the server names in PRESEND-RECEIPT.
+ * A closed channel, or one the server refunded on its own (its vouchers refused before any
+ * charge), is left for a new one with a new salt: the escrow keeps a refunded channel's claimed
+ * total, and the package's resync from it needs chain reads this client does not have.
  * @example const payer = createChannelPayer({ payer: wallet, channel: { voucherSigner }, spendCap, emit });
  */
 export function createChannelPayer(options: {
@@ -292,7 +295,15 @@ export function createChannelPayer(options: {
           if (reason === exceedsBalance && signed.deposit === null) {
             await deposits.refundedUnstated();
           }
-          await moveToNewChannel(signed.channelId);
+          try {
+            await moveToNewChannel(signed.channelId);
+          } catch (cause) {
+            return notCharged(
+              reason,
+              402,
+              `The channel is spent and a new one could not be kept (${describeCause(cause)}); nothing was charged.`,
+            );
+          }
           continue;
         }
         return notCharged(
