@@ -11,18 +11,20 @@ import type { ClientEvmSigner } from "@x402/evm";
 import {
   BatchSettlementEvmScheme,
   type ClientChannelStorage,
+  InMemoryClientChannelStorage,
 } from "@x402/evm/batch-settlement/client";
 import {
   appendPaymentIdentifierToExtensions,
   generatePaymentId,
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
-import type { Address, Hex } from "viem";
+import { type Address, type Hex, toHex } from "viem";
 import { describeCause, notCharged } from "../outcomes";
 import type { PinRecord } from "../PinStore";
 import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
 import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import type { Reservation, SpendCap } from "../SpendCap";
+import { type ChannelSaltStore, createMemoryChannelSaltStore } from "./channelSaltStore";
 import { createDepositLedger } from "./createDepositLedger";
 
 /** How a client pays over a batch-settlement channel when the server offers one. */
@@ -34,6 +36,11 @@ export type ChannelPaymentOptions = {
   voucherSigner: ClientEvmSigner;
   /** Where the channel's state is kept between calls (default: in memory). */
   storage?: ClientChannelStorage;
+  /**
+   * Where the current channel's salt is kept, as long as `storage` keeps its state (default: in
+   * memory): a closed channel is left for a new one with a new salt.
+   */
+  saltStore?: ChannelSaltStore;
   /** What one deposit puts in, in USDC base units (default: 10 checks' worth). */
   deposit?: bigint;
 };
@@ -60,12 +67,25 @@ export type ChannelPayer = {
   /**
    * Asks the server for a cooperative refund of the channel behind `url` (the package's refund:
    * a zero-charge voucher at what was charged); the server claims what was charged and sends the
-   * rest back on chain.
+   * rest back on chain. The next check then opens a new channel (a new salt, a new deposit).
    */
   close(url: string, fetch: typeof globalThis.fetch): Promise<ChannelCloseResult>;
 };
 
 const refusedByServer = "invalid_batch_settlement_evm_cumulative_amount_mismatch";
+/**
+ * The escrow holds less than this client's state says is left: the server refunded the channel
+ * on its own (an idle channel), so a voucher on it cannot be paid.
+ */
+const exceedsBalance = "invalid_batch_settlement_evm_cumulative_exceeds_balance";
+/**
+ * The escrow has claimed more than this client's state counts from (its state was lost, or the
+ * channel was refunded and that state forgotten): vouchers counted from it cannot be paid.
+ */
+const belowClaimed = "invalid_batch_settlement_evm_cumulative_below_claimed";
+
+/** The package's salt: the channel of a client that never chose one. */
+const zeroSalt: Hex = `0x${"00".repeat(32)}`;
 
 /** 503 codes answered before anything was settled: nothing was charged. */
 const notChargedUnavailable = new Set([
@@ -81,6 +101,9 @@ const notChargedUnavailable = new Set([
  * checked after signing and before sending (payee, token), a voucher the server finds out of
  * step is resynchronised from its corrective 402 and sent once more, and a report is trusted
  * only with its signature, which binds the payment record the server names in PRESEND-RECEIPT.
+ * A closed channel, or one the server refunded on its own (its vouchers refused before any
+ * charge), is left for a new one with a new salt: the escrow keeps a refunded channel's claimed
+ * total, and the package's resync from it needs chain reads this client does not have.
  * @example const payer = createChannelPayer({ payer: wallet, channel: { voucherSigner }, spendCap, emit });
  */
 export function createChannelPayer(options: {
@@ -90,17 +113,48 @@ export function createChannelPayer(options: {
   emit: (event: ClientEvent) => void;
 }): ChannelPayer {
   let depositFor = 0n;
-  const scheme = new BatchSettlementEvmScheme(options.payer, {
-    voucherSigner: options.channel.voucherSigner,
-    ...(options.channel.storage && { storage: options.channel.storage }),
-    depositStrategy: () => depositFor,
-  });
-  const http = new x402HTTPClient(new x402Client().register(baseNetwork, scheme));
+  const storage = options.channel.storage ?? new InMemoryClientChannelStorage();
+  const saltStore = options.channel.saltStore ?? createMemoryChannelSaltStore();
   const deposits = createDepositLedger();
+  type Channel = { scheme: BatchSettlementEvmScheme; http: x402HTTPClient };
+  let current: Promise<Channel> | null = null;
+
+  const channelWith = (salt: Hex): Channel => {
+    const scheme = new BatchSettlementEvmScheme(options.payer, {
+      voucherSigner: options.channel.voucherSigner,
+      storage,
+      salt,
+      depositStrategy: () => depositFor,
+    });
+    return { scheme, http: new x402HTTPClient(new x402Client().register(baseNetwork, scheme)) };
+  };
+  /** The channel this client pays through now: the salt kept, or the package's zero salt. */
+  const channel = (): Promise<Channel> => {
+    if (current === null) {
+      const reading = saltStore.read().then((salt) => channelWith(salt ?? zeroSalt));
+      // A salt that could not be read is asked for again at the next check.
+      reading.catch(() => {
+        if (current === reading) current = null;
+      });
+      current = reading;
+    }
+    return current;
+  };
+  /**
+   * Leaves the current channel for a new one: its state is forgotten and a new salt kept, so the
+   * next check opens another channel with a deposit whose vouchers count from zero.
+   */
+  const moveToNewChannel = async (left: Hex | null) => {
+    const salt = toHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+    await saltStore.write(salt);
+    if (left !== null) await storage.delete(left.toLowerCase());
+    current = Promise.resolve(channelWith(salt));
+  };
 
   return {
     async close(url, fetch) {
       try {
+        const { scheme } = await channel();
         const settled = await scheme.refund(url, { fetch });
         if (!settled.success) {
           return {
@@ -112,6 +166,11 @@ export function createChannelPayer(options: {
         // it); without a readable amount nothing is credited to the cap.
         const refunded = /^\d+$/.test(settled.amount ?? "") ? (settled.amount as string) : null;
         await deposits.refunded(refunded === null ? 0n : BigInt(refunded));
+        // The escrow keeps the refunded channel's claimed total (the package forgot its state on
+        // the refund): the next check pays through a new channel, from a new deposit.
+        await moveToNewChannel(null).catch(() => {
+          // The salt could not be kept: the next check finds out from the server's refusal.
+        });
         return { type: "closed", transaction: settled.transaction, refunded };
       } catch (cause) {
         return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };
@@ -125,7 +184,10 @@ export function createChannelPayer(options: {
       // Anything but proof of no charge: the check's price is spent, and a deposit sent with
       // it is held in the cap until the channel's refund gives back what it did not use.
       if (outcome.charged !== false) {
-        if (sent.deposit) deposits.deposited(sent.deposit.reservation, sent.deposit.amount);
+        if (sent.deposit) {
+          const landed = outcome.charged === true;
+          deposits.deposited(sent.deposit.reservation, sent.deposit.amount, landed);
+        }
         deposits.charged(BigInt(payment.requirement.amount));
       }
       return outcome;
@@ -140,8 +202,15 @@ export function createChannelPayer(options: {
     const { requirement } = payment;
     const price = BigInt(requirement.amount);
     depositFor = options.channel.deposit ?? defaultDepositChecks * price;
+    let moved = false;
     for (let attempt = 0; ; attempt++) {
       sent.deposit = null;
+      let http: x402HTTPClient;
+      try {
+        ({ http } = await channel());
+      } catch (cause) {
+        return notCharged("channel_unavailable", null, `No channel: ${describeCause(cause)}`);
+      }
       // A new payment id per attempt: the record of a refused attempt is not the next one's.
       const paymentId = generatePaymentId("chan_");
       const extensions = { ...payment.paymentRequired.extensions };
@@ -216,11 +285,31 @@ export function createChannelPayer(options: {
           );
         }
         await reservation?.release();
-        if (result.recovered && attempt === 0 && reasonOf(answer) === refusedByServer) continue;
+        const reason = reasonOf(answer);
+        if (result.recovered && attempt === 0 && reason === refusedByServer) continue;
+        if (!moved && (reason === exceedsBalance || reason === belowClaimed)) {
+          // Refused before anything was settled, so this check was not charged: it is paid once,
+          // through a new channel. A voucher beyond the escrow's balance means the server
+          // refunded the channel on its own: the cap gets back what is known to have been left.
+          moved = true;
+          if (reason === exceedsBalance && signed.deposit === null) {
+            await deposits.refundedUnstated();
+          }
+          try {
+            await moveToNewChannel(signed.channelId);
+          } catch (cause) {
+            return notCharged(
+              reason,
+              402,
+              `The channel is spent and a new one could not be kept (${describeCause(cause)}); nothing was charged.`,
+            );
+          }
+          continue;
+        }
         return notCharged(
-          reasonOf(answer) ?? "payment_refused",
+          reason ?? "payment_refused",
           402,
-          `The server refused the channel payment (${reasonOf(answer) ?? "no reason"}); nothing was charged.`,
+          `The server refused the channel payment (${reason ?? "no reason"}); nothing was charged.`,
         );
       }
       if (

@@ -8,6 +8,8 @@ import { routePrices } from "@presend/shared/pricing/routePrices";
 import { toClientEvmSigner } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createChannelChain } from "../payments/channels/createChannelChain";
+import { reconcileChannelCharges } from "../payments/channels/reconcileChannelCharges";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 import { channelOptions } from "./channelOptions";
 import { exitCodes, runCli } from "./runCli";
@@ -45,6 +47,29 @@ describe("presend CLI paying over a channel", () => {
     });
     return { code, stdout: out.join("\n"), stderr: err.join("\n") };
   };
+
+  const channelStore = () => {
+    const store = stack.payments.channels?.store;
+    if (!store) throw new Error("the stack offers no channels");
+    return store;
+  };
+  const sessionClient = (
+    wallet: ReturnType<typeof privateKeyToAccount>,
+    cap: ReturnType<typeof createSessionSpendCap>,
+    voucherKey = generatePrivateKey(),
+  ) =>
+    createPresendClient({
+      url: stack.publicUrl,
+      signer: wallet,
+      pinStore: createMemoryPinStore(),
+      spendCap: cap,
+      fetch: async (input, init) =>
+        stack.app.request(input instanceof Request ? input : new Request(input, init)),
+      channel: {
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(voucherKey)),
+        deposit: 5n * routePrices.check,
+      },
+    });
 
   beforeAll(async () => {
     stack = await startPaidStack({ world, receiverAuthorizerKey });
@@ -86,6 +111,26 @@ describe("presend CLI paying over a channel", () => {
     expect(await stack.records.count("settled")).toBe(4);
   });
 
+  it("after `presend close`, the next run pays through a new channel: one new deposit", async () => {
+    const transactions = () => chain.getTransactionCount({ address: lane.facilitator.address });
+    const before = await transactions();
+    const payerBefore = await stack.usdcBalance(payer.address);
+    // Other addresses than before: the same check would be read again signed in, unpaid.
+    const again = await cli(["check", devnetAccounts.sweptOnBase.address]);
+    expect(again.code, again.stderr).toBe(exitCodes.ok);
+    expect(again.stderr).toContain("over the payment channel");
+    // One deposit (0.05) into a new channel, then a voucher run with no transaction.
+    expect(await transactions()).toBe(before + 1);
+    const next = await cli(["check", devnetAccounts.receiveOnlyOnBase.address, "--json"]);
+    expect(next.code, next.stderr).toBe(exitCodes.ok);
+    expect(await transactions()).toBe(before + 1);
+    expect(await stack.usdcBalance(payer.address)).toBe(payerBefore - 5n * routePrices.check);
+    const closed = await cli(["close"]);
+    expect(closed.code, closed.stderr).toBe(exitCodes.ok);
+    // Two checks charged of the new deposit, three checks' worth back.
+    expect(await stack.usdcBalance(payer.address)).toBe(payerBefore - 2n * routePrices.check);
+  });
+
   it("a session's spend cap gets back exactly what the close refunded on chain", async () => {
     const price = routePrices.check;
     const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-capped-payer`));
@@ -116,6 +161,114 @@ describe("presend CLI paying over a channel", () => {
     // What came back on chain is credited, no more: the cap holds the three checks.
     expect(cap.spent()).toBe(5n * price - returned);
     expect(cap.spent()).toBe(3n * price);
+  });
+
+  it("closes, then pays again over a new deposit; payee and payer reconciled with the chain", async () => {
+    const price = routePrices.check;
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-reopen-payer`));
+    await fund(wallet.address, 20n * price);
+    const cap = createSessionSpendCap(8n * price);
+    const client = sessionClient(wallet, cap);
+    // Sends what the escrow holds claimed for the payee to it (nothing to send is no error).
+    const settleClaimed = () =>
+      stack.payments.channels
+        ?.manager()
+        .settle()
+        .catch((error: unknown) => {
+          if (!String(error).includes("nothing_to_settle")) throw error;
+        });
+    // What earlier tests claimed is swept first, so the payee's gain below is this test's.
+    await settleClaimed();
+    const payeeBefore = await stack.usdcBalance(lane.payTo.address);
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    const reports: string[] = [];
+    const check = async () => {
+      const result = await client.check({ address: target });
+      expect(result).toMatchObject({ type: "report", charged: true });
+      if (result.type === "report") reports.push(result.settlement.transaction);
+    };
+    for (let run = 0; run < 3; run += 1) await check();
+    expect(await client.closeChannel()).toMatchObject({
+      type: "closed",
+      refunded: String(2n * price),
+    });
+    expect(cap.spent()).toBe(3n * price);
+    // A deposit of five checks fits the cap again only because the close credited it.
+    for (let run = 0; run < 4; run += 1) await check();
+    expect(cap.spent()).toBe(8n * price);
+    expect(await client.closeChannel()).toMatchObject({ type: "closed", refunded: String(price) });
+    expect(cap.spent()).toBe(7n * price);
+    await settleClaimed();
+    // Seven checks, each charged once: the payee got them, the payer the refunds.
+    expect(await stack.usdcBalance(lane.payTo.address)).toBe(payeeBefore + 7n * price);
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 7n * price);
+    expect(new Set(reports).size).toBe(7);
+    // Every report's record is settled from the escrow's own Claimed events (read afresh here).
+    await reconcileChannelCharges({
+      store: channelStore(),
+      records: stack.records,
+      chain: createChannelChain({ rpcUrl: world.chains.base.rpcUrl }),
+    });
+    for (const nonce of reports) {
+      expect(await stack.records.byAuthorization({ payer: wallet.address, nonce })).toMatchObject({
+        status: "settled",
+      });
+    }
+  });
+
+  it("after the server refunds an idle channel, the next check pays once over a new deposit and the cap gets the refund back", async () => {
+    const price = routePrices.check;
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-idle-payer`));
+    await fund(wallet.address, 20n * price);
+    const cap = createSessionSpendCap(8n * price);
+    const client = sessionClient(wallet, cap);
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    for (let run = 0; run < 3; run += 1) {
+      expect(await client.check({ address: target })).toMatchObject({ type: "report" });
+    }
+    const refunds =
+      (await stack.payments.channels?.manager().refundIdleChannels({ idleSecs: 0 })) ?? [];
+    expect(refunds).toHaveLength(1);
+    // The rest (two checks) came back on chain; the client learns it from the next answer.
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 3n * price);
+    const pending = await stack.records.count("pending");
+    const next = await client.check({ address: target });
+    expect(next).toMatchObject({ type: "report", charged: true });
+    // Charged once: one more record, one new deposit of five checks.
+    expect(await stack.records.count("pending")).toBe(pending + 1);
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 8n * price);
+    // The cap: three checks, the refund credited (not more), the new deposit held whole.
+    expect(cap.spent()).toBe(8n * price);
+    expect(await client.closeChannel()).toMatchObject({
+      type: "closed",
+      refunded: String(4n * price),
+    });
+    expect(cap.spent()).toBe(4n * price);
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 4n * price);
+  });
+
+  it("a client that lost the closed channel's salt is refused before a charge, then pays once over a new channel", async () => {
+    const price = routePrices.check;
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-lost-payer`));
+    const voucherKey = generatePrivateKey();
+    await fund(wallet.address, 20n * price);
+    const first = sessionClient(wallet, createSessionSpendCap(10n * price), voucherKey);
+    expect(await first.check({ address: target })).toMatchObject({ type: "report" });
+    expect(await first.closeChannel()).toMatchObject({ type: "closed" });
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    const pending = await stack.records.count("pending");
+    // Same wallet and session key, state and salt forgotten: the package's zero salt names the
+    // closed channel, whose claimed total its vouchers would count below.
+    const cap = createSessionSpendCap(10n * price);
+    const forgetful = sessionClient(wallet, cap, voucherKey);
+    expect(await forgetful.check({ address: target })).toMatchObject({
+      type: "report",
+      charged: true,
+    });
+    expect(await stack.records.count("pending")).toBe(pending + 1);
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 5n * price);
+    // The refused deposit was released: the cap holds the one sent.
+    expect(cap.spent()).toBe(5n * price);
   });
 
   it("refuses a malformed deposit before paying anything", async () => {

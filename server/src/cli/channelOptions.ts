@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { ChannelPaymentOptions } from "@presend/client";
+import { dirname, join } from "node:path";
+import type { ChannelPaymentOptions, ChannelSaltStore } from "@presend/client";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { toClientEvmSigner } from "@x402/evm";
@@ -13,8 +13,9 @@ const depositPattern = /^\d+(\.\d{1,6})?$/;
 /**
  * The channel payment the CLI or the MCP server uses when PRESEND_CHANNEL_DEPOSIT (USD, e.g.
  * 0.10) is set: its deposit, a session key that signs the vouchers, and where the channel's
- * state lives. `durable` (the CLI: one process per check) keeps both in the config directory,
- * the key readable by its owner only; otherwise (the MCP server) they live for the session.
+ * state and its salt live (a closed channel is left for a new one). `durable` (the CLI: one
+ * process per check) keeps them in the config directory, the key readable by its owner only;
+ * otherwise (the MCP server) they live for the session.
  * null when PRESEND_CHANNEL_DEPOSIT is unset (exact payments only); throws on a malformed one.
  * @example const channel = channelOptions(process.env, { configDir, durable: true });
  */
@@ -33,6 +34,7 @@ export function channelOptions(
     deposit: parseUnits(deposit, 6),
     ...(options.durable && {
       storage: new FileClientChannelStorage({ directory: join(options.configDir, "channels") }),
+      saltStore: fileSaltStore(join(options.configDir, "channels", "salt")),
     }),
   };
 }
@@ -51,4 +53,21 @@ function storedSessionKey(configDir: string): Hex {
   writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
   chmodSync(file, 0o600);
   return key;
+}
+
+/** The current channel's salt beside its state, so the next process pays through the same one. */
+function fileSaltStore(file: string): ChannelSaltStore {
+  return {
+    async read() {
+      if (!existsSync(file)) return null;
+      const stored = readFileSync(file, "utf8").trim();
+      if (!bytes32Pattern.test(stored))
+        throw new ConfigurationError(`${file} does not hold a salt`);
+      return stored as Hex;
+    },
+    async write(salt) {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `${salt}\n`, { mode: 0o600 });
+    },
+  };
 }

@@ -110,7 +110,7 @@ async function closeChannel(deps: CliDeps) {
     return exitCodes.serverError;
   }
   deps.stdout(
-    `channel closed: ${closed.refunded ?? "the rest"} USDC base units refunded in ${closed.transaction}`,
+    `channel closed: ${closed.refunded ?? "the rest"} USDC base units refunded in ${closed.transaction}; the next check opens a new channel`,
   );
   return exitCodes.ok;
 }

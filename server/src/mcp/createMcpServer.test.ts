@@ -5,8 +5,10 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { devnetAccounts, senderWorld } from "@presend/devnet";
+import { devnetAccounts, devnetPrivateKey, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
@@ -67,10 +69,15 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("lists three tools with their prices and the session cap; validate is free, check and deep pay, the cap refuses the next", async () => {
+  it("lists four tools with their prices and the session cap; validate is free, check and deep pay, the cap refuses the next", async () => {
     const client = await connect({ PRESEND_URL: server.url, PRESEND_SPEND_CAP: "0.07" });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["check", "deep", "validate"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "check",
+      "close_channel",
+      "deep",
+      "validate",
+    ]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(byName.validate?.description).toMatch(/Costs nothing/);
     expect(byName.check?.description).toMatch(/USD 0\.01 \(10000 USDC base units on Base\)/);
@@ -185,5 +192,82 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     const result = await call(client, "check", { address: target });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/no_signer.*Charged: no\./s);
+  });
+});
+
+describe("presend mcp's close_channel, over a channel the session opened", () => {
+  let stack: PaidStack;
+  let server: Listening;
+  let client: Client;
+  const configHome = mkdtempSync(join(tmpdir(), "presend-mcp-channel-"));
+  const price = routePrices.check;
+  const payerKey = devnetPrivateKey(`lane-${shared.lane.index}-mcp-channel-payer`);
+  const channelPayer = privateKeyToAccount(payerKey);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startPaidStack({
+      world: shared.world,
+      publicUrl: `http://127.0.0.1:${port}`,
+      receiverAuthorizerKey: devnetPrivateKey(`lane-${shared.lane.index}-receiver-authorizer`),
+    });
+    server = await listen(stack.app, { port });
+    await shared.fund(channelPayer.address, 10n * price);
+    client = new Client({ name: "presend-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, "mcp"],
+        env: {
+          PATH: process.env.PATH ?? "",
+          XDG_CONFIG_HOME: configHome,
+          PRESEND_PRIVATE_KEY: payerKey,
+          PRESEND_URL: server.url,
+          PRESEND_CHANNEL_DEPOSIT: "0.03",
+          PRESEND_SPEND_CAP: "0.05",
+        },
+        stderr: "pipe",
+      }),
+    );
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    await stack?.stop();
+    rmSync(configHome, { recursive: true, force: true });
+  });
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (result: CallToolResult) =>
+    result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+
+  it("says what came back, and the cap it credits pays for the next channel's deposit", async () => {
+    const start = await stack.usdcBalance(channelPayer.address);
+    // Two checks over one deposit of three: the cap holds the deposit whole (0.03 of 0.05).
+    for (const address of [target, devnetAccounts.sweptOnBase.address]) {
+      expect((await call("check", { address })).isError).toBeFalsy();
+    }
+    const closed = await call("close_channel");
+    expect(closed.isError, text(closed)).toBeFalsy();
+    expect(closed.structuredContent).toMatchObject({
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      refunded: String(price),
+    });
+    expect(text(closed)).toMatch(/USD 0\.01 \(10000 USDC base units\) came back/);
+    expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 2n * price);
+    // 0.02 held after the credit: a new deposit of 0.03 fits the 0.05 cap (0.06 would not).
+    const next = await call("check", { address: devnetAccounts.receiveOnlyOnBase.address });
+    expect(next.isError, text(next)).toBeFalsy();
+    expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 5n * price);
+    expect(await call("close_channel")).toMatchObject({
+      structuredContent: { refunded: String(2n * price) },
+    });
+    expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 3n * price);
+  });
+
+  it("closing with nothing left to refund is a tool error that says nothing was charged", async () => {
+    const again = await call("close_channel");
+    expect(again.isError).toBe(true);
+    expect(text(again)).toMatch(/^The channel was not closed: .*Charged: no\.$/s);
   });
 });

@@ -61,7 +61,8 @@ const usd = (units: bigint | string) => formatUnits(BigInt(units), 6);
 
 /**
  * The presend MCP server: `validate` (free), `check` and `deep` (paid through x402 by the
- * session's client, within the session's spend cap). Payment problems come back as tool errors
+ * session's client, within the session's spend cap), `close_channel` (the session's payment
+ * channel refunded, the spend cap credited what came back). Payment problems come back as tool errors
  * that say what happened and whether anything was charged.
  * @example await createMcpServer({ client, spendCapUnits: 100_000n, version }).connect(new StdioServerTransport());
  */
@@ -124,6 +125,36 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         return toolResult(result, route, { address, chain, ...(from !== undefined && { from }) });
       },
     );
+  server.registerTool(
+    "close_channel",
+    {
+      title: "Close the payment channel (free)",
+      description: `Closes the session's x402 payment channel (used when PRESEND_CHANNEL_DEPOSIT is set): the server claims what the checks were charged and sends the rest of the deposit back to the PRESEND_PRIVATE_KEY account on Base. Costs nothing. What came back is credited to this session's spend cap; the next paid check opens a new channel with a new deposit. ${cap}`,
+      inputSchema: {},
+      outputSchema: {
+        transaction: z.string().describe("The refund's transaction on Base."),
+        refunded: z
+          .string()
+          .nullable()
+          .describe("USDC base units sent back (null when the answer did not say)."),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    },
+    async () => {
+      const closed = await options.client.closeChannel();
+      if (closed.type === "failed") {
+        return toolError(`The channel was not closed: ${closed.message} Charged: no.`);
+      }
+      const back =
+        closed.refunded === null
+          ? "The rest of the deposit was sent back, the amount unstated, so the spend cap was not credited."
+          : `USD ${usd(closed.refunded)} (${closed.refunded} USDC base units) came back to the payer; the session's spend cap gets it back (never more than this session's deposits left).`;
+      return {
+        content: [{ type: "text", text: `Channel closed in ${closed.transaction}. ${back}` }],
+        structuredContent: { transaction: closed.transaction, refunded: closed.refunded },
+      };
+    },
+  );
   paidTool(
     "check",
     "Check an address on one chain (paid)",
