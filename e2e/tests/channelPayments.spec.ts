@@ -1,8 +1,10 @@
 import type { Page, Worker } from "@playwright/test";
 import { devnetPrivateKey } from "@presend/devnet";
+import type { HistoryEntry, PendingRecovery } from "@presend/extension/storage/schemas";
+import { hexToString } from "viem";
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
-import { finished, waitForBadge } from "../helpers/badge";
+import { clickBadgeButton, finished, waitForBadge } from "../helpers/badge";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import { pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { openPopup, tabWithWallet } from "../helpers/popup";
@@ -346,4 +348,79 @@ test("a channel offer to another payee is refused before the deposit is signed",
   expect(await storedBalances(serviceWorker)).toEqual([]);
   expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart);
   expect(await api.usdcOnBase(attacker)).toBe(0n);
+});
+
+test("a voucher whose answer is lost was written down before it left: its report is fetched through /receipts and shown, charged once", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+  startProxy,
+}) => {
+  test.setTimeout(120_000);
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-lost-answer"),
+  });
+  const proxy = await startProxy(channels.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  const payToAtStart = await api.usdcOnBase(channels.payTo);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const pending = async () =>
+    ((await getExtensionStorage(serviceWorker, "pendingRecoveries")) ?? []) as PendingRecovery[];
+
+  // The voucher is held on its way to the server: its recovery is already written, so a
+  // background stopped now would still leave the report to fetch.
+  let release: () => void = () => undefined;
+  proxy.holdPaid = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  proxy.losePaidAnswer = true;
+  const target = randomAddress();
+  await pasteAndClick(dapp, target, "check");
+  await expect.poll(async () => (await pending()).length, { timeout: 20_000 }).toBe(1);
+  const [waiting] = await pending();
+  expect(waiting).toMatchObject({
+    payer,
+    address: target,
+    route: "check",
+    chain: "base",
+    amount: String(price),
+    transaction: null,
+    apiUrl: proxy.url,
+    lastAttempt: null,
+  });
+  proxy.holdPaid = null;
+  release();
+
+  // The server charged the voucher; its answer never arrived.
+  const lost = await waitForBadge(dapp, (b) => b.state === "failed", 30_000);
+  expect(lost.text).not.toMatch(/nothing was charged/i);
+  expect(lost.byTestId.recovery).toContain("Fetch my report");
+  expect(await pending()).toMatchObject([{ id: waiting?.id, nonce: waiting?.nonce }]);
+  await screenshot(dapp, "channel-voucher-answer-lost");
+  proxy.losePaidAnswer = false;
+
+  // On the person's click: the payer's receipt signature, the report through /receipts, shown
+  // once the server's claim (every 60 s, run now with its settlement) covers the voucher. The
+  // claim is what the payee gets: both checks, the lost one once.
+  await channels.claimChannels();
+  expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 2n * price);
+  await clickBadgeButton(dapp, "fetch-report");
+  const recovered = await waitForBadge(dapp, (b) => "verdict-level" in b.byTestId, 20_000);
+  expect(recovered.level).toBeTruthy();
+  const [proof] = wallet.messageSignRequests();
+  const signed = (proof?.params as [`0x${string}`] | undefined)?.[0] ?? "0x";
+  expect(hexToString(signed)).toBe(`presend receipt ${waiting?.nonce}`);
+  const [filed] = (await getExtensionStorage(serviceWorker, "history")) as HistoryEntry[];
+  expect(filed).toMatchObject({ address: target, amount: String(price), payTo: channels.payTo });
+  expect(await pending()).toEqual([]);
+  await screenshot(dapp, "channel-voucher-recovered");
+  // Recovering paid nothing: no wallet signature but the deposit, nothing more on chain.
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
+  await channels.claimChannels();
+  expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 2n * price);
 });

@@ -133,7 +133,9 @@ describe("paidCheckOutcome", () => {
   });
 
   it("keeps a voucher whose answer was lost as a pending recovery under its record nonce", async () => {
-    const { recoveries, outcome } = setup();
+    const { recoveries, recovery, outcome } = setup();
+    // Written before the voucher was sent (the channel payer's beforeSend).
+    await recovery.recordSent({ payer, nonce, amount: "10000", payTo });
     const result = await outcome({
       type: "unrecovered",
       message: "lost",

@@ -97,8 +97,6 @@ export async function paidCheckOutcome(
       return { type: "failed", message: result.message, charged: false };
     }
     case "unrecovered": {
-      // A voucher is named only now (its record nonce): written down so it can be fetched again.
-      await recovery.recordSent(result.authorization);
       const message =
         result.charged === true
           ? "Paid, but the report did not arrive."

@@ -3,6 +3,7 @@ import {
   type ClientEvent,
   createPresendClient,
   type PaidResult,
+  type SentAuthorization,
 } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { ChainName } from "@presend/shared/chains/chains";
@@ -147,7 +148,12 @@ export async function runPaidCheck(
   }
   const channel =
     deps.channel && deposit > 0n
-      ? await deps.channel.options({ apiUrl: origin, payer }, deposit)
+      ? {
+          ...(await deps.channel.options({ apiUrl: origin, payer }, deposit)),
+          // A voucher's record nonce is written down before the voucher leaves: a lost answer or
+          // a background stopped mid-check still leaves the report to fetch through /receipts.
+          beforeSend: (authorization: SentAuthorization) => recovery.recordSent(authorization),
+        }
       : undefined;
   const client = createPresendClient({
     url: new URL(origin).toString(),
