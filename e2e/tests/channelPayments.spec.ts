@@ -1,5 +1,6 @@
 import type { Page, Worker } from "@playwright/test";
 import { devnetPrivateKey } from "@presend/devnet";
+import { utcDay } from "@presend/extension/payments/utcDay";
 import type { HistoryEntry, PendingRecovery } from "@presend/extension/storage/schemas";
 import { hexToString } from "viem";
 import { expect, test } from "../fixtures/test";
@@ -144,7 +145,18 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
   await expect(popup.getByTestId("channel-balance")).toContainText("Channel: $0.01 of $0.05 left");
   await screenshot(popup, "channel-balance-popup");
 
+  // The daily cap counts the deposit whole (the vouchers paid from it add nothing).
+  const today = utcDay(new Date());
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toEqual({
+    day: today,
+    spentUnits: Number(deposit),
+  });
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await expect(options.getByTestId("spent-today")).toContainText("$0.05 of");
+
   // 4. Closing: the session key signs the refund voucher, the server sends the rest back on chain.
+  await popup.bringToFront();
   await popup.getByRole("button", { name: "Close the channel, get $0.01 back" }).click();
   await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
     timeout: 30_000,
@@ -158,6 +170,15 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 4n * price);
   expect(await storedBalances(serviceWorker)).toEqual([]);
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  // The cap gets back exactly what the refund returned: today's spending is the four checks.
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toEqual({
+    day: today,
+    spentUnits: Number(4n * price),
+  });
+  await options.reload();
+  await expect(options.getByTestId("spent-today")).toContainText("$0.04 of");
+  await screenshot(options, "channel-closed-cap-credited");
+  await options.close();
   await popup.close();
 });
 

@@ -18,6 +18,12 @@ export type ChannelBalance = {
   charged: string;
   updatedAt: string;
   /**
+   * The UTC day its deposits were counted in the daily cap, and how much of them (USDC base
+   * units) counts there: what closing it may give back to that day's cap.
+   */
+  depositDay?: string;
+  depositCounted?: string;
+  /**
    * Its key is gone (the browser session that held it ended, or the channel fell out of step
    * and was left for a new one): it pays no more checks and cannot be closed from here; the
    * server refunds it once idle.
@@ -42,6 +48,8 @@ function isChannelBalance(value: unknown): value is ChannelBalance {
     text("deposited", units) &&
     text("charged", units) &&
     text("updatedAt") &&
+    (v.depositDay === undefined || text("depositDay")) &&
+    (v.depositCounted === undefined || text("depositCounted", units)) &&
     (v.sessionEnded === undefined || v.sessionEnded === true)
   );
 }

@@ -92,6 +92,8 @@ describe("createChannelAccess", () => {
         deposited: "50000",
         charged: "20000",
         updatedAt: now.toISOString(),
+        depositDay: now.toISOString().slice(0, 10),
+        depositCounted: "50000",
       },
     ]);
     expect(await access.holds(channelId)).toBe(true);
@@ -100,6 +102,32 @@ describe("createChannelAccess", () => {
     expect(states.value()).toEqual({});
     expect(balances.value()).toEqual([]);
     expect(await access.holds(channelId)).toBe(false);
+  });
+
+  it("notes where the deposits count in the daily cap: a top-up adds to the day it is sent", async () => {
+    let clock = new Date("2025-06-01T12:00:00Z");
+    const balances = memoryItem<ChannelBalance[]>([]);
+    const access = createChannelAccess({
+      sessionKey: memoryItem<ChannelSessionKey | null>(null),
+      states: memoryItem<ChannelStates>({}),
+      balances,
+      now: () => clock,
+    });
+    const { storage } = await access.options(scope, 1n, () => undefined);
+    const counted = () => {
+      const [shown] = balances.value();
+      return [shown?.depositDay, shown?.depositCounted];
+    };
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
+    expect(counted()).toEqual(["2025-06-01", "50000"]);
+    // A voucher changes nothing of it; a top-up the same day adds to it.
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "20000" });
+    await storage?.set(channelId, { balance: "80000", chargedCumulativeAmount: "30000" });
+    expect(counted()).toEqual(["2025-06-01", "80000"]);
+    // A top-up the next day counts on that day, alone.
+    clock = new Date("2025-06-02T08:00:00Z");
+    await storage?.set(channelId, { balance: "100000", chargedCumulativeAmount: "40000" });
+    expect(counted()).toEqual(["2025-06-02", "20000"]);
   });
 
   it("runs channel payments one at a time (vouchers are cumulative)", async () => {
