@@ -373,6 +373,8 @@ test("a channel offer to another payee is refused before the deposit is signed",
 
 test("a voucher whose answer is lost was written down before it left: its report is fetched through /receipts and shown, charged once", async ({
   api,
+  context,
+  extensionId,
   serviceWorker,
   dapp,
   wallet,
@@ -421,6 +423,9 @@ test("a voucher whose answer is lost was written down before it left: its report
   expect(lost.text).not.toMatch(/nothing was charged/i);
   expect(lost.byTestId.recovery).toContain("Fetch my report");
   expect(await pending()).toMatchObject([{ id: waiting?.id, nonce: waiting?.nonce }]);
+  // The balance does not promise back what the server may have charged.
+  const shown = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
+  expect(shown.byTestId["channel-balance"]).toContain("Channel: $0.03 of $0.05 left");
   await screenshot(dapp, "channel-voucher-answer-lost");
   proxy.losePaidAnswer = false;
 
@@ -444,4 +449,23 @@ test("a voucher whose answer is lost was written down before it left: its report
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
   await channels.claimChannels();
   expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 2n * price);
+
+  // The channel's record here lacks the lost voucher: closing it is refused by the server, and
+  // the popup says so plainly; the channel is left for a new one, as a check meeting it would.
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.getByRole("button", { name: "Close the channel, get $0.03 back" }).click();
+  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "failed", {
+    timeout: 30_000,
+  });
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "This channel is out of step with presend's server (the answer to a check was lost), so it cannot be closed from here.",
+  );
+  await expect(popup.getByTestId("channel-closed")).not.toContainText("invalid_batch_settlement");
+  expect(await storedBalances(serviceWorker)).toMatchObject([{ sessionEnded: true }]);
+  await expect(popup.getByTestId("channel-balance")).toContainText(
+    "An earlier channel holds $0.03: it pays no more checks",
+  );
+  await screenshot(popup, "channel-close-out-of-step");
+  await popup.close();
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
 });

@@ -11,6 +11,7 @@ import type { ValidatedItem } from "../storage/validatedItem";
 import { formatUsdc } from "../ui/prices";
 import { type ChannelBalance, channelLeft } from "./channelBalances";
 import type { ChannelAccess } from "./createChannelAccess";
+import { outOfStepCodes } from "./outOfStepCodes";
 
 export type CloseChannelsDeps = {
   fetch: typeof fetch;
@@ -91,6 +92,14 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
           .refund(refunded < left ? refunded : left)
           .catch(() => 0n);
       }
+    } else if (outOfStepCodes.some((code) => closed.message.includes(code))) {
+      // A check's answer was lost: the server counted a voucher this record does not. The
+      // channel is left, as a check that meets it would, so the next check opens a new one.
+      failed = true;
+      await deps.access.startOver();
+      messages.push(
+        `This channel is out of step with presend's server (the answer to a check was lost), so it cannot be closed from here. It pays no more checks: the server sends what is left of it back to your wallet after a day without checks, and your next check opens a new channel.`,
+      );
     } else {
       failed = true;
       messages.push(`The channel could not be closed: ${closed.message}`);

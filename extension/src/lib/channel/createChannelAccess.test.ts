@@ -1,7 +1,7 @@
 import { recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { memoryItem } from "../storage/memoryItem";
-import type { ChannelBalance } from "./channelBalances";
+import { type ChannelBalance, channelLeft } from "./channelBalances";
 import type { ChannelSessionKey, ChannelStates } from "./channelItems";
 import { createChannelAccess, endedChannelShownMs } from "./createChannelAccess";
 
@@ -128,6 +128,20 @@ describe("createChannelAccess", () => {
     clock = new Date("2025-06-02T08:00:00Z");
     await storage?.set(channelId, { balance: "100000", chargedCumulativeAmount: "40000" });
     expect(counted()).toEqual(["2025-06-02", "20000"]);
+  });
+
+  it("counts a voucher in its channel's balance once signed, until the server's answer says what was charged", async () => {
+    const { access, balances } = setup();
+    const { storage, voucherSigner } = await access.options(scope, 1n, () => undefined);
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "0" });
+    await voucherSigner.signTypedData(voucher);
+    // The answer was lost: the balance does not promise the check back.
+    expect(balances.value()[0]).toMatchObject({ charged: "0", signed: "10000" });
+    expect(channelLeft(balances.value()[0] as ChannelBalance)).toBe(40_000n);
+    // Answered: charged catches up and the note goes.
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
+    expect(balances.value()[0]?.signed).toBeUndefined();
+    expect(channelLeft(balances.value()[0] as ChannelBalance)).toBe(40_000n);
   });
 
   it("runs channel payments one at a time (vouchers are cumulative)", async () => {

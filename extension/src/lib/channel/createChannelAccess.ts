@@ -90,12 +90,19 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
       await deps.balances.update((list) => {
         const before = list.find((b) => b.channelId === id);
         const deposited = context.balance ?? "0";
+        const charged = context.chargedCumulativeAmount ?? "0";
+        // A voucher signed beyond what the server answered for stays counted until it is.
+        const signed =
+          before?.signed !== undefined && BigInt(before.signed) > BigInt(charged)
+            ? { signed: before.signed }
+            : {};
         const balance: ChannelBalance = {
           channelId: id,
           apiUrl: scope.apiUrl,
           payer: scope.payer,
           deposited,
-          charged: context.chargedCumulativeAmount ?? "0",
+          charged,
+          ...signed,
           updatedAt: now.toISOString(),
           ...depositCounted(before, BigInt(deposited), utcDay(now)),
         };
@@ -108,6 +115,21 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
       await deps.balances.update((list) => list.filter((b) => b.channelId !== id));
     },
   });
+
+  // Before a voucher is signed, its channel's balance counts it: if its answer is lost, the
+  // balance shown does not promise what the server may already have charged.
+  const noteSigned = async (message: Record<string, unknown>): Promise<void> => {
+    const id = String(message.channelId).toLowerCase();
+    const amount = String(message.maxClaimableAmount);
+    if (!/^\d+$/.test(amount)) return;
+    await deps.balances.update((list) =>
+      list.map((balance) =>
+        balance.channelId === id && BigInt(amount) > BigInt(balance.signed ?? balance.charged)
+          ? { ...balance, signed: amount }
+          : balance,
+      ),
+    );
+  };
 
   const markEndedSessions = async (): Promise<void> => {
     const states = await deps.states.getValue();
@@ -140,6 +162,7 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
             throw new Error("The session key signs batch-settlement vouchers only.");
           }
           signVoucher();
+          await noteSigned(typedData.message);
           return account.signTypedData(typedData as Parameters<typeof account.signTypedData>[0]);
         },
       };
