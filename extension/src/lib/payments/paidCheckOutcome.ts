@@ -86,7 +86,7 @@ export async function paidCheckOutcome(
       if (result.status === 400) {
         return { type: "refused", code: "invalid_address", message: result.message };
       }
-      if (result.status === null) {
+      if (result.status === null && result.code === "unreachable") {
         // No answer at all ("Failed to fetch"): the address in the settings is the usual cause.
         return {
           type: "failed",
