@@ -441,7 +441,14 @@ test("a voucher whose answer is lost was written down before it left: its report
   const signed = (proof?.params as [`0x${string}`] | undefined)?.[0] ?? "0x";
   expect(hexToString(signed)).toBe(`presend receipt ${waiting?.nonce}`);
   const [filed] = (await getExtensionStorage(serviceWorker, "history")) as HistoryEntry[];
-  expect(filed).toMatchObject({ address: target, amount: String(price), payTo: channels.payTo });
+  expect(filed).toMatchObject({
+    address: target,
+    amount: String(price),
+    payTo: channels.payTo,
+  });
+  // The transaction filed is the claim's that settled the voucher, not its record nonce.
+  expect(filed?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+  expect(filed?.transaction).not.toBe(waiting?.nonce);
   expect(await pending()).toEqual([]);
   await screenshot(dapp, "channel-voucher-recovered");
   // Recovering paid nothing: no wallet signature but the deposit, nothing more on chain.
