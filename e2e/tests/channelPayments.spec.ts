@@ -1,8 +1,11 @@
 import type { Page, Worker } from "@playwright/test";
 import { devnetPrivateKey } from "@presend/devnet";
+import { utcDay } from "@presend/extension/payments/utcDay";
+import type { HistoryEntry, PendingRecovery } from "@presend/extension/storage/schemas";
+import { hexToString } from "viem";
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
-import { finished, waitForBadge } from "../helpers/badge";
+import { clickBadgeButton, finished, waitForBadge } from "../helpers/badge";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import { pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { openPopup, tabWithWallet } from "../helpers/popup";
@@ -142,7 +145,18 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
   await expect(popup.getByTestId("channel-balance")).toContainText("Channel: $0.01 of $0.05 left");
   await screenshot(popup, "channel-balance-popup");
 
+  // The daily cap counts the deposit whole (the vouchers paid from it add nothing).
+  const today = utcDay(new Date());
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toEqual({
+    day: today,
+    spentUnits: Number(deposit),
+  });
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await expect(options.getByTestId("spent-today")).toContainText("$0.05 of");
+
   // 4. Closing: the session key signs the refund voucher, the server sends the rest back on chain.
+  await popup.bringToFront();
   await popup.getByRole("button", { name: "Close the channel, get $0.01 back" }).click();
   await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
     timeout: 30_000,
@@ -156,6 +170,15 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 4n * price);
   expect(await storedBalances(serviceWorker)).toEqual([]);
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  // The cap gets back exactly what the refund returned: today's spending is the four checks.
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toEqual({
+    day: today,
+    spentUnits: Number(4n * price),
+  });
+  await options.reload();
+  await expect(options.getByTestId("spent-today")).toContainText("$0.04 of");
+  await screenshot(options, "channel-closed-cap-credited");
+  await options.close();
   await popup.close();
 });
 
@@ -346,4 +369,110 @@ test("a channel offer to another payee is refused before the deposit is signed",
   expect(await storedBalances(serviceWorker)).toEqual([]);
   expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart);
   expect(await api.usdcOnBase(attacker)).toBe(0n);
+});
+
+test("a voucher whose answer is lost was written down before it left: its report is fetched through /receipts and shown, charged once", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+  startProxy,
+}) => {
+  test.setTimeout(120_000);
+  const channels = await startSibling({
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-lost-answer"),
+  });
+  const proxy = await startProxy(channels.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  const payToAtStart = await api.usdcOnBase(channels.payTo);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const pending = async () =>
+    ((await getExtensionStorage(serviceWorker, "pendingRecoveries")) ?? []) as PendingRecovery[];
+
+  // The voucher is held on its way to the server: its recovery is already written, so a
+  // background stopped now would still leave the report to fetch.
+  let release: () => void = () => undefined;
+  proxy.holdPaid = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  proxy.losePaidAnswer = true;
+  const target = randomAddress();
+  await pasteAndClick(dapp, target, "check");
+  await expect.poll(async () => (await pending()).length, { timeout: 20_000 }).toBe(1);
+  const [waiting] = await pending();
+  expect(waiting).toMatchObject({
+    payer,
+    address: target,
+    route: "check",
+    chain: "base",
+    amount: String(price),
+    transaction: null,
+    apiUrl: proxy.url,
+    lastAttempt: null,
+  });
+  proxy.holdPaid = null;
+  release();
+
+  // The server charged the voucher; its answer never arrived.
+  const lost = await waitForBadge(dapp, (b) => b.state === "failed", 30_000);
+  expect(lost.text).not.toMatch(/nothing was charged/i);
+  expect(lost.byTestId.recovery).toContain("Fetch my report");
+  expect(await pending()).toMatchObject([{ id: waiting?.id, nonce: waiting?.nonce }]);
+  // The balance does not promise back what the server may have charged.
+  const shown = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
+  expect(shown.byTestId["channel-balance"]).toContain("Channel: $0.03 of $0.05 left");
+  await screenshot(dapp, "channel-voucher-answer-lost");
+  proxy.losePaidAnswer = false;
+
+  // On the person's click: the payer's receipt signature, the report through /receipts, shown
+  // once the server's claim (every 60 s, run now with its settlement) covers the voucher. The
+  // claim is what the payee gets: both checks, the lost one once.
+  await channels.claimChannels();
+  expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 2n * price);
+  await clickBadgeButton(dapp, "fetch-report");
+  const recovered = await waitForBadge(dapp, (b) => "verdict-level" in b.byTestId, 20_000);
+  expect(recovered.level).toBeTruthy();
+  const [proof] = wallet.messageSignRequests();
+  const signed = (proof?.params as [`0x${string}`] | undefined)?.[0] ?? "0x";
+  expect(hexToString(signed)).toBe(`presend receipt ${waiting?.nonce}`);
+  const [filed] = (await getExtensionStorage(serviceWorker, "history")) as HistoryEntry[];
+  expect(filed).toMatchObject({
+    address: target,
+    amount: String(price),
+    payTo: channels.payTo,
+  });
+  // The transaction filed is the claim's that settled the voucher, not its record nonce.
+  expect(filed?.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+  expect(filed?.transaction).not.toBe(waiting?.nonce);
+  expect(await pending()).toEqual([]);
+  await screenshot(dapp, "channel-voucher-recovered");
+  // Recovering paid nothing: no wallet signature but the deposit, nothing more on chain.
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
+  await channels.claimChannels();
+  expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 2n * price);
+
+  // The channel's record here lacks the lost voucher: closing it is refused by the server, and
+  // the popup says so plainly; the channel is left for a new one, as a check meeting it would.
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.getByRole("button", { name: "Close the channel, get $0.03 back" }).click();
+  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "failed", {
+    timeout: 30_000,
+  });
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "This channel is out of step with presend's server (the answer to a check was lost), so it cannot be closed from here.",
+  );
+  await expect(popup.getByTestId("channel-closed")).not.toContainText("invalid_batch_settlement");
+  expect(await storedBalances(serviceWorker)).toMatchObject([{ sessionEnded: true }]);
+  await expect(popup.getByTestId("channel-balance")).toContainText(
+    "An earlier channel holds $0.03: it pays no more checks",
+  );
+  await screenshot(popup, "channel-close-out-of-step");
+  await popup.close();
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
 });

@@ -6,6 +6,7 @@ import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import type { PinRecord } from "../PinStore";
+import type { SentAuthorization } from "../PresendResult";
 import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import { createSessionSpendCap } from "../SpendCap";
 import { createChannelPayer } from "./createChannelPayer";
@@ -35,12 +36,16 @@ const paymentRequired: PaymentRequired = {
 };
 const pin = { jwk: {}, fingerprint: "f", pinnedAt: "", apiUrl: "" } as unknown as PinRecord;
 
-function payer(spent: ReturnType<typeof createSessionSpendCap>) {
+function payer(
+  spent: ReturnType<typeof createSessionSpendCap>,
+  beforeSend?: (authorization: SentAuthorization) => Promise<void>,
+) {
   return createChannelPayer({
     payer: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
     channel: {
       voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
       deposit: 5n * price,
+      ...(beforeSend && { beforeSend }),
     },
     spendCap: spent,
     emit: () => {},
@@ -106,5 +111,49 @@ describe("createChannelPayer: what a refused deposit says about money", () => {
     });
     expect(result).toMatchObject({ type: "refused", code: "cap_reached" });
     expect(sent).toBe(0);
+  });
+});
+
+describe("createChannelPayer: the payment named before it is sent", () => {
+  it("beforeSend is told the record nonce /receipts finds before the request leaves", async () => {
+    const events: string[] = [];
+    let told: SentAuthorization | null = null;
+    const result = await payer(createSessionSpendCap(100n * price), async (authorization) => {
+      told = authorization;
+      events.push("told");
+    }).pay({
+      paymentRequired,
+      requirement,
+      route: "/check",
+      pin,
+      post: async () => {
+        events.push("sent");
+        throw new TypeError("Failed to fetch");
+      },
+    });
+    expect(events).toEqual(["told", "sent"]);
+    expect(result).toMatchObject({ type: "unrecovered", charged: "unknown" });
+    expect(told).toMatchObject({ amount: String(price), payTo: requirement.payTo });
+    expect(told).toEqual(result.type === "unrecovered" ? result.authorization : null);
+  });
+
+  it("a beforeSend that throws sends nothing and charges nothing", async () => {
+    const cap = createSessionSpendCap(100n * price);
+    let sent = 0;
+    const result = await payer(cap, async () => {
+      throw new Error("storage full");
+    }).pay({
+      paymentRequired,
+      requirement,
+      route: "/check",
+      pin,
+      post: async () => {
+        sent += 1;
+        return refusal(false);
+      },
+    });
+    expect(result).toMatchObject({ type: "not_charged", charged: false, code: "not_sent" });
+    expect(sent).toBe(0);
+    expect(cap.spent()).toBe(0n);
   });
 });

@@ -43,6 +43,12 @@ export type ChannelPaymentOptions = {
   saltStore?: ChannelSaltStore;
   /** What one deposit puts in, in USDC base units (default: 10 checks' worth). */
   deposit?: bigint;
+  /**
+   * Told each signed payment (its record nonce, as /receipts finds it) before it is sent, so a
+   * caller can write down what to recover if the answer never comes; a later attempt of the same
+   * check (after a refusal that charged nothing) names its own. If it throws, nothing is sent.
+   */
+  beforeSend?(authorization: SentAuthorization): Promise<void>;
 };
 
 /** Default deposit: this many checks at the offered price. */
@@ -242,6 +248,11 @@ export function createChannelPayer(options: {
         amount: requirement.amount,
         payTo: requirement.payTo as Address,
       };
+      try {
+        await options.channel.beforeSend?.(authorization);
+      } catch (cause) {
+        return notCharged("not_sent", null, `Not sent: ${describeCause(cause)}`);
+      }
       let reservation: Reservation | null = null;
       if (signed.deposit !== null && options.spendCap) {
         // The whole deposit counts once it is sent: the server may keep what it claims of it.

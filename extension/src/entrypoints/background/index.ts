@@ -96,6 +96,8 @@ export default defineBackground({
             pinStore: createPinStore(pinnedKeys),
             balances: channelBalances,
             access: channel,
+            ledger: spendLedger,
+            now: () => new Date(),
           });
         } finally {
           release();

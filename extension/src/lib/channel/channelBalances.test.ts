@@ -29,4 +29,15 @@ describe("readChannelBalances", () => {
     expect(channelLeft(balance)).toBe(30_000n);
     expect(channelLeft({ ...balance, charged: "60000" })).toBe(0n);
   });
+
+  it("counts a voucher signed but not answered as spent", () => {
+    expect(channelLeft({ ...balance, signed: "30000" })).toBe(20_000n);
+    expect(channelLeft({ ...balance, signed: "10000" })).toBe(30_000n);
+    expect(readChannelBalances([{ ...balance, signed: "30000" }])).toHaveLength(1);
+    expect(readChannelBalances([{ ...balance, signed: "x" }])).toEqual([]);
+    expect(
+      readChannelBalances([{ ...balance, depositDay: "2025-06-01", depositCounted: "1" }]),
+    ).toHaveLength(1);
+    expect(readChannelBalances([{ ...balance, depositCounted: "-1" }])).toEqual([]);
+  });
 });

@@ -16,7 +16,18 @@ export type ChannelBalance = {
   deposited: string;
   /** USDC base units the checks paid from it so far. */
   charged: string;
+  /**
+   * The highest cumulative amount a voucher for it was signed at, when above `charged`: a
+   * voucher whose answer was lost may have been charged, so it counts as spent here.
+   */
+  signed?: string;
   updatedAt: string;
+  /**
+   * The UTC day its deposits were counted in the daily cap, and how much of them (USDC base
+   * units) counts there: what closing it may give back to that day's cap.
+   */
+  depositDay?: string;
+  depositCounted?: string;
   /**
    * Its key is gone (the browser session that held it ended, or the channel fell out of step
    * and was left for a new one): it pays no more checks and cannot be closed from here; the
@@ -42,6 +53,9 @@ function isChannelBalance(value: unknown): value is ChannelBalance {
     text("deposited", units) &&
     text("charged", units) &&
     text("updatedAt") &&
+    (v.signed === undefined || text("signed", units)) &&
+    (v.depositDay === undefined || text("depositDay")) &&
+    (v.depositCounted === undefined || text("depositCounted", units)) &&
     (v.sessionEnded === undefined || v.sessionEnded === true)
   );
 }
@@ -76,8 +90,13 @@ export function readChannelBalances(raw: unknown): ChannelBalance[] {
   return parsed.success ? parsed.data : [];
 }
 
-/** What is left to pay checks with, in USDC base units. */
+/**
+ * What is left to pay checks with, in USDC base units: a voucher signed but not answered counts
+ * as spent (at most this much is left).
+ */
 export function channelLeft(balance: ChannelBalance): bigint {
-  const left = BigInt(balance.deposited) - BigInt(balance.charged);
+  const charged = BigInt(balance.charged);
+  const signed = BigInt(balance.signed ?? "0");
+  const left = BigInt(balance.deposited) - (signed > charged ? signed : charged);
   return left > 0n ? left : 0n;
 }

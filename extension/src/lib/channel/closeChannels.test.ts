@@ -1,6 +1,7 @@
 import { createMemoryPinStore } from "@presend/client";
 import { describe, expect, it } from "vitest";
 import { memoryItem } from "../storage/memoryItem";
+import type { SpendLedger } from "../storage/schemas";
 import type { ChannelBalance } from "./channelBalances";
 import type { ChannelSessionKey, ChannelStates } from "./channelItems";
 import { closeChannels } from "./closeChannels";
@@ -26,6 +27,8 @@ function setup(balances: ChannelBalance[]) {
     settings: async () => ({ apiUrl: "http://api.test/", dailyCapUnits: 1, disabledSites: [] }),
     pinStore: createMemoryPinStore(),
     balances: items,
+    ledger: memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: 50_000 }),
+    now: () => new Date("2025-06-01T12:00:00Z"),
     access: createChannelAccess({
       // A new browser session: no key, no channel records, only what the card showed.
       sessionKey: memoryItem<ChannelSessionKey | null>(null),

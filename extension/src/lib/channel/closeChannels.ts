@@ -2,12 +2,16 @@ import { createPresendClient, type PinStore } from "@presend/client";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import type { Address } from "viem";
 import type { ResponseOf } from "../messaging/protocol";
+import { createLedgerSpendCap } from "../payments/createLedgerSpendCap";
+import { createPendingSpend } from "../payments/createPendingSpend";
+import { utcDay } from "../payments/utcDay";
 import { pinScope } from "../storage/pinScope";
-import type { Settings } from "../storage/schemas";
+import type { Settings, SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
 import { formatUsdc } from "../ui/prices";
 import { type ChannelBalance, channelLeft } from "./channelBalances";
 import type { ChannelAccess } from "./createChannelAccess";
+import { outOfStepCodes } from "./outOfStepCodes";
 
 export type CloseChannelsDeps = {
   fetch: typeof fetch;
@@ -15,6 +19,9 @@ export type CloseChannelsDeps = {
   pinStore: PinStore;
   balances: ValidatedItem<ChannelBalance[]>;
   access: ChannelAccess;
+  /** The daily cap's ledger: a close gives back what its refund returned of a deposit counted there. */
+  ledger: ValidatedItem<SpendLedger>;
+  now: () => Date;
 };
 
 export type CloseOutcome = ResponseOf<"channel.close">;
@@ -30,11 +37,20 @@ const noWalletSignature = async (): Promise<never> => {
  * Closes the open channels of the API in the settings through the client's cooperative refund:
  * the session key signs a voucher for no more than was charged, the server claims that and sends
  * the rest of the deposit back to the paying account on chain. A channel whose session key ended
- * with the browser session cannot sign it: the server refunds such an idle channel itself.
+ * with the browser session cannot sign it: the server refunds such an idle channel itself. What a
+ * refund returned is given back to the daily cap, on the day its deposit was counted.
  * @example const outcome = await closeChannels(deps)
  */
 export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutcome> {
-  const origin = pinScope((await deps.settings()).apiUrl);
+  const { apiUrl, dailyCapUnits } = await deps.settings();
+  const origin = pinScope(apiUrl);
+  // Closing reserves nothing: the cap is used only to give back what a refund returned.
+  const cap = createLedgerSpendCap({
+    ledger: deps.ledger,
+    pending: createPendingSpend(),
+    dailyCapUnits,
+    today: utcDay(deps.now()),
+  });
   const open = (await deps.balances.getValue()).filter((b) => b.apiUrl === origin);
   if (open.length === 0) return { type: "none", message: "No payment channel is open." };
   const messages: string[] = [];
@@ -66,6 +82,24 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
     if (closed.type === "closed") {
       const back = closed.refunded ?? String(channelLeft(balance));
       messages.push(`Closed: ${formatUsdc(back)} sent back to your wallet.`);
+      // The cap gets back what the refund says it returned (nothing when it says nothing), never
+      // more than the deposit held less the checks paid from it, on the day the deposit counted.
+      if (closed.refunded !== null && balance.depositDay !== undefined) {
+        const left = channelLeft(balance);
+        const refunded = BigInt(closed.refunded);
+        await cap
+          .countedDeposit(BigInt(balance.depositCounted ?? "0"), balance.depositDay)
+          .refund(refunded < left ? refunded : left)
+          .catch(() => 0n);
+      }
+    } else if (outOfStepCodes.some((code) => closed.message.includes(code))) {
+      // A check's answer was lost: the server counted a voucher this record does not. The
+      // channel is left, as a check that meets it would, so the next check opens a new one.
+      failed = true;
+      await deps.access.startOver();
+      messages.push(
+        `This channel is out of step with presend's server (the answer to a check was lost), so it cannot be closed from here. It pays no more checks: the server sends what is left of it back to your wallet after a day without checks, and your next check opens a new channel.`,
+      );
     } else {
       failed = true;
       messages.push(`The channel could not be closed: ${closed.message}`);

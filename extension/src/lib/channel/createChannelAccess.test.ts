@@ -1,7 +1,7 @@
 import { recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { memoryItem } from "../storage/memoryItem";
-import type { ChannelBalance } from "./channelBalances";
+import { type ChannelBalance, channelLeft } from "./channelBalances";
 import type { ChannelSessionKey, ChannelStates } from "./channelItems";
 import { createChannelAccess, endedChannelShownMs } from "./createChannelAccess";
 
@@ -92,6 +92,8 @@ describe("createChannelAccess", () => {
         deposited: "50000",
         charged: "20000",
         updatedAt: now.toISOString(),
+        depositDay: now.toISOString().slice(0, 10),
+        depositCounted: "50000",
       },
     ]);
     expect(await access.holds(channelId)).toBe(true);
@@ -100,6 +102,46 @@ describe("createChannelAccess", () => {
     expect(states.value()).toEqual({});
     expect(balances.value()).toEqual([]);
     expect(await access.holds(channelId)).toBe(false);
+  });
+
+  it("notes where the deposits count in the daily cap: a top-up adds to the day it is sent", async () => {
+    let clock = new Date("2025-06-01T12:00:00Z");
+    const balances = memoryItem<ChannelBalance[]>([]);
+    const access = createChannelAccess({
+      sessionKey: memoryItem<ChannelSessionKey | null>(null),
+      states: memoryItem<ChannelStates>({}),
+      balances,
+      now: () => clock,
+    });
+    const { storage } = await access.options(scope, 1n, () => undefined);
+    const counted = () => {
+      const [shown] = balances.value();
+      return [shown?.depositDay, shown?.depositCounted];
+    };
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
+    expect(counted()).toEqual(["2025-06-01", "50000"]);
+    // A voucher changes nothing of it; a top-up the same day adds to it.
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "20000" });
+    await storage?.set(channelId, { balance: "80000", chargedCumulativeAmount: "30000" });
+    expect(counted()).toEqual(["2025-06-01", "80000"]);
+    // A top-up the next day counts on that day, alone.
+    clock = new Date("2025-06-02T08:00:00Z");
+    await storage?.set(channelId, { balance: "100000", chargedCumulativeAmount: "40000" });
+    expect(counted()).toEqual(["2025-06-02", "20000"]);
+  });
+
+  it("counts a voucher in its channel's balance once signed, until the server's answer says what was charged", async () => {
+    const { access, balances } = setup();
+    const { storage, voucherSigner } = await access.options(scope, 1n, () => undefined);
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "0" });
+    await voucherSigner.signTypedData(voucher);
+    // The answer was lost: the balance does not promise the check back.
+    expect(balances.value()[0]).toMatchObject({ charged: "0", signed: "10000" });
+    expect(channelLeft(balances.value()[0] as ChannelBalance)).toBe(40_000n);
+    // Answered: charged catches up and the note goes.
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
+    expect(balances.value()[0]?.signed).toBeUndefined();
+    expect(channelLeft(balances.value()[0] as ChannelBalance)).toBe(40_000n);
   });
 
   it("runs channel payments one at a time (vouchers are cumulative)", async () => {

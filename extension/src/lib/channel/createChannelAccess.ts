@@ -3,6 +3,7 @@ import type { ClientEvmSigner } from "@x402/evm";
 import type { ClientChannelStorage } from "@x402/evm/batch-settlement/client";
 import type { Address, Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { utcDay } from "../payments/utcDay";
 import type { ValidatedItem } from "../storage/validatedItem";
 import type { ChannelBalance } from "./channelBalances";
 import type { ChannelSessionKey, ChannelStates } from "./channelItems";
@@ -85,15 +86,28 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
     async set(key, context) {
       const id = key.toLowerCase();
       await deps.states.update((states) => ({ ...states, [id]: { ...context } }));
-      const balance: ChannelBalance = {
-        channelId: id,
-        apiUrl: scope.apiUrl,
-        payer: scope.payer,
-        deposited: context.balance ?? "0",
-        charged: context.chargedCumulativeAmount ?? "0",
-        updatedAt: deps.now().toISOString(),
-      };
-      await deps.balances.update((list) => [balance, ...list.filter((b) => b.channelId !== id)]);
+      const now = deps.now();
+      await deps.balances.update((list) => {
+        const before = list.find((b) => b.channelId === id);
+        const deposited = context.balance ?? "0";
+        const charged = context.chargedCumulativeAmount ?? "0";
+        // A voucher signed beyond what the server answered for stays counted until it is.
+        const signed =
+          before?.signed !== undefined && BigInt(before.signed) > BigInt(charged)
+            ? { signed: before.signed }
+            : {};
+        const balance: ChannelBalance = {
+          channelId: id,
+          apiUrl: scope.apiUrl,
+          payer: scope.payer,
+          deposited,
+          charged,
+          ...signed,
+          updatedAt: now.toISOString(),
+          ...depositCounted(before, BigInt(deposited), utcDay(now)),
+        };
+        return [balance, ...list.filter((b) => b.channelId !== id)];
+      });
     },
     async delete(key) {
       const id = key.toLowerCase();
@@ -101,6 +115,21 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
       await deps.balances.update((list) => list.filter((b) => b.channelId !== id));
     },
   });
+
+  // Before a voucher is signed, its channel's balance counts it: if its answer is lost, the
+  // balance shown does not promise what the server may already have charged.
+  const noteSigned = async (message: Record<string, unknown>): Promise<void> => {
+    const id = String(message.channelId).toLowerCase();
+    const amount = String(message.maxClaimableAmount);
+    if (!/^\d+$/.test(amount)) return;
+    await deps.balances.update((list) =>
+      list.map((balance) =>
+        balance.channelId === id && BigInt(amount) > BigInt(balance.signed ?? balance.charged)
+          ? { ...balance, signed: amount }
+          : balance,
+      ),
+    );
+  };
 
   const markEndedSessions = async (): Promise<void> => {
     const states = await deps.states.getValue();
@@ -133,6 +162,7 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
             throw new Error("The session key signs batch-settlement vouchers only.");
           }
           signVoucher();
+          await noteSigned(typedData.message);
           return account.signTypedData(typedData as Parameters<typeof account.signTypedData>[0]);
         },
       };
@@ -155,4 +185,26 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
       return key !== null && (await deps.states.getValue())[channelId.toLowerCase()] !== undefined;
     },
   };
+}
+
+/**
+ * Where a channel's deposits count in the daily cap: a deposit (or top-up) is counted whole on
+ * the day it is sent, so what the balance grew by today is added to today's count.
+ */
+function depositCounted(
+  before: ChannelBalance | undefined,
+  deposited: bigint,
+  today: string,
+): Pick<ChannelBalance, "depositDay" | "depositCounted"> {
+  const grew = deposited - BigInt(before?.deposited ?? "0");
+  const kept =
+    before?.depositDay === undefined
+      ? {}
+      : {
+          depositDay: before.depositDay,
+          depositCounted: before.depositCounted ?? "0",
+        };
+  if (grew <= 0n) return kept;
+  const already = before?.depositDay === today ? BigInt(before.depositCounted ?? "0") : 0n;
+  return { depositDay: today, depositCounted: String(already + grew) };
 }

@@ -88,4 +88,35 @@ describe("createLedgerSpendCap", () => {
     // What is under way counts.
     expect(await cap.fits(40_000n)).toMatch(/more than the \$0.03 left/);
   });
+
+  it("a channel's refund gives back what it returned, never more than the deposit counted", async () => {
+    const { ledger, cap } = setup(10_000);
+    const reserved = await cap.reserve(50_000n);
+    if (reserved.type !== "reserved") throw new Error(reserved.message);
+    // Nothing counted yet (the deposit was never sent): nothing to give back.
+    expect(await reserved.reservation.refund?.(50_000n)).toBe(0n);
+    await reserved.reservation.spend();
+    expect(ledger.value().spentUnits).toBe(60_000);
+    // Four checks paid from it, the close returned $0.01.
+    expect(await reserved.reservation.refund?.(10_000n)).toBe(10_000n);
+    expect(ledger.value().spentUnits).toBe(50_000);
+    // A refund claiming more than the deposit still counts frees only what it counts.
+    expect(await reserved.reservation.refund?.(90_000n)).toBe(40_000n);
+    expect(ledger.value().spentUnits).toBe(10_000);
+    // Released afterwards (a proven no-charge): nothing is left to give back twice.
+    await reserved.reservation.release();
+    expect(ledger.value().spentUnits).toBe(10_000);
+  });
+
+  it("a deposit counted on an earlier day is credited to that day only", async () => {
+    const { ledger, cap } = setup(70_000);
+    expect(await cap.countedDeposit(50_000n, today).refund(20_000n)).toBe(20_000n);
+    expect(ledger.value()).toEqual({ day: today, spentUnits: 50_000 });
+    expect(await cap.countedDeposit(50_000n, today).refund(80_000n)).toBe(50_000n);
+    expect(ledger.value()).toEqual({ day: today, spentUnits: 0 });
+    // Yesterday's deposit: today's spending does not include it, so nothing comes off it.
+    const later = setup(30_000);
+    expect(await later.cap.countedDeposit(50_000n, "2025-05-31").refund(20_000n)).toBe(0n);
+    expect(later.ledger.value()).toEqual({ day: today, spentUnits: 30_000 });
+  });
 });

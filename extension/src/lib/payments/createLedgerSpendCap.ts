@@ -1,4 +1,4 @@
-import type { SpendCap } from "@presend/client";
+import type { Reservation, SpendCap } from "@presend/client";
 import type { SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
 import { formatUsdc } from "../ui/prices";
@@ -15,13 +15,20 @@ export type LedgerSpendCap = SpendCap & {
    * wallet is asked for a channel deposit (the client reserves it after the signature).
    */
   fits(amount: bigint): Promise<string | null>;
+  /**
+   * A channel deposit an earlier check counted on `day` (that check's reservation ended with
+   * it), for the close: its refund gives back what the close returned, at most `amount`, and
+   * only while the ledger still counts `day` (a past day's spending no longer holds the cap).
+   */
+  countedDeposit(amount: bigint, day: string): Pick<Required<Reservation>, "refund">;
 };
 
 /**
  * The daily cap as the client's SpendCap: today's ledger plus the payments under way in this
  * background (so two started together cannot both fit). An amount counts in the ledger once its
  * payment is sent (spend) and leaves it only when the answer proves nothing was charged
- * (release). A channel deposit is reserved whole like one payment; its vouchers reserve nothing.
+ * (release). A channel deposit is reserved whole like one payment; its vouchers reserve nothing,
+ * and a channel's close gives back what its refund returned (refund, countedDeposit).
  * @example const cap = createLedgerSpendCap({ ledger, pending, dailyCapUnits: 1_000_000, today: "2025-06-01" })
  */
 export function createLedgerSpendCap(options: {
@@ -52,15 +59,30 @@ export function createLedgerSpendCap(options: {
     const spent = inLedger + pending.total();
     return spent + amount > cap ? capMessage(spent, cap, amount) : null;
   };
+  // Takes up to `amount` off `day`'s spending, never more than `held` (what the payment counted
+  // there) nor than the ledger holds; says how much.
+  const credit = async (day: string, held: bigint, amount: bigint): Promise<bigint> => {
+    let back = 0n;
+    await ledger.update((current) => {
+      back = 0n;
+      if (current.day !== day || amount <= 0n) return current;
+      const spent = BigInt(current.spentUnits);
+      back = [amount, held, spent].reduce((least, next) => (next < least ? next : least));
+      return { day, spentUnits: Number(spent - back) };
+    });
+    return back;
+  };
   return {
     ledgerBroken: () => broken,
+    countedDeposit: (amount, day) => ({ refund: (refunded) => credit(day, amount, refunded) }),
     fits: async (amount) => refusal(await ledgerToday(), amount),
     async reserve(amount) {
       const refused = refusal(await ledgerToday(), amount);
       if (refused !== null) return { type: "refused", message: refused };
       // Held from the cap check on (no await in between) until the ledger counts it.
       const release = pending.hold(amount);
-      let counted = false;
+      // What this payment counts in today's ledger now (less what a refund gave back).
+      let counted = 0n;
       return {
         type: "reserved",
         reservation: {
@@ -69,18 +91,19 @@ export function createLedgerSpendCap(options: {
               day: today,
               spentUnits: Number((day.day === today ? BigInt(day.spentUnits) : 0n) + amount),
             }));
-            counted = true;
+            counted = amount;
             release();
           },
           async release() {
             release();
-            if (!counted) return;
-            counted = false;
-            await ledger.update((day) => ({
-              day: day.day,
-              spentUnits:
-                day.day === today ? Math.max(0, day.spentUnits - Number(amount)) : day.spentUnits,
-            }));
+            const held = counted;
+            counted = 0n;
+            if (held > 0n) await credit(today, held, held);
+          },
+          async refund(refunded) {
+            const back = await credit(today, counted, refunded);
+            counted -= back;
+            return back;
           },
         },
       };

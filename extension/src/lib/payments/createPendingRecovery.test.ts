@@ -53,6 +53,15 @@ describe("createPendingRecovery", () => {
     expect(recoveries.value().map((r) => r.nonce)).toEqual([nonce.toLowerCase()]);
   });
 
+  it("a voucher sent again after a refusal replaces the first attempt's nonce: one entry per check", async () => {
+    const { recoveries, log } = setup();
+    await log.recordSent({ payer, nonce: nonce as `0x${string}`, amount: "10000", payTo });
+    const retried = `0x${"cd".repeat(32)}` as const;
+    await log.recordSent({ payer, nonce: retried, amount: "10000", payTo });
+    expect(recoveries.value()).toHaveLength(1);
+    expect(recoveries.value()[0]).toMatchObject({ id: "r1", nonce: retried, payer, payTo });
+  });
+
   it("notes how an attempt ended, then forgets the payment once done", async () => {
     const { recoveries, log } = setup();
     expect(await log.settle("done")).toBeUndefined();

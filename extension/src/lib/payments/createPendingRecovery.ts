@@ -23,7 +23,11 @@ export type PendingRecoveryLog = {
     primaryType?: string;
     message: Record<string, unknown>;
   }): Promise<void>;
-  /** Records a payment the client names after the fact (a channel voucher: its record nonce). */
+  /**
+   * Records a payment the client names just before sending it (a channel voucher: its record
+   * nonce, which the session key's signature alone does not give). A later attempt of the same
+   * check (the first refused, nothing charged) replaces the entry with its own nonce.
+   */
   recordSent(authorization: SentAuthorization): Promise<void>;
   /** Forgets the recorded payment ("done"), or notes how the last attempt ended; its id, if any. */
   settle(change: Partial<PendingRecovery> | "done"): Promise<string | undefined>;
@@ -74,13 +78,19 @@ export function createPendingRecovery(
       });
     },
     async recordSent(authorization) {
-      if (id !== undefined) return;
-      await record({
+      const sent = {
         payer: authorization.payer,
         nonce: authorization.nonce.toLowerCase(),
         amount: authorization.amount,
         payTo: authorization.payTo,
-      });
+      };
+      if (id === undefined) return record(sent);
+      const current = id;
+      await deps.recoveries.update((list) =>
+        list.map((r) =>
+          r.id === current ? { ...r, ...sent, sentAt: deps.now().toISOString() } : r,
+        ),
+      );
     },
     async settle(change) {
       if (id === undefined) return undefined;

@@ -124,8 +124,20 @@ describe("paidCheckOutcome", () => {
       type: "rejected",
       message: "You declined to connect your wallet to this site.",
     });
-    const { cause: _cause, ...unreachable } = declined;
-    expect(await setup().outcome(unreachable)).toMatchObject({ type: "failed", charged: false });
+    const { cause: _cause, ...unsigned } = declined;
+    const unreachable = { ...unsigned, code: "unreachable" };
+    expect(await setup().outcome(unreachable)).toEqual({
+      type: "failed",
+      message: "presend's server could not be reached. Check the API address in the settings.",
+      charged: false,
+    });
+    // Nothing left this browser: said as it is, not blamed on the server's address.
+    const notSent = { ...unsigned, code: "not_sent", message: "Not sent: storage full" };
+    expect(await setup().outcome(notSent)).toEqual({
+      type: "failed",
+      message: "Not sent: storage full",
+      charged: false,
+    });
     expect(await setup().outcome({ ...unreachable, status: 400 })).toMatchObject({
       type: "refused",
       code: "invalid_address",
@@ -133,7 +145,9 @@ describe("paidCheckOutcome", () => {
   });
 
   it("keeps a voucher whose answer was lost as a pending recovery under its record nonce", async () => {
-    const { recoveries, outcome } = setup();
+    const { recoveries, recovery, outcome } = setup();
+    // Written before the voucher was sent (the channel payer's beforeSend).
+    await recovery.recordSent({ payer, nonce, amount: "10000", payTo });
     const result = await outcome({
       type: "unrecovered",
       message: "lost",

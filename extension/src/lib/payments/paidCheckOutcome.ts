@@ -86,7 +86,7 @@ export async function paidCheckOutcome(
       if (result.status === 400) {
         return { type: "refused", code: "invalid_address", message: result.message };
       }
-      if (result.status === null) {
+      if (result.status === null && result.code === "unreachable") {
         // No answer at all ("Failed to fetch"): the address in the settings is the usual cause.
         return {
           type: "failed",
@@ -97,8 +97,6 @@ export async function paidCheckOutcome(
       return { type: "failed", message: result.message, charged: false };
     }
     case "unrecovered": {
-      // A voucher is named only now (its record nonce): written down so it can be fetched again.
-      await recovery.recordSent(result.authorization);
       const message =
         result.charged === true
           ? "Paid, but the report did not arrive."

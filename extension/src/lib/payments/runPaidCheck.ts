@@ -3,11 +3,13 @@ import {
   type ClientEvent,
   createPresendClient,
   type PaidResult,
+  type SentAuthorization,
 } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import type { Address, Hex } from "viem";
+import { outOfStepCodes } from "../channel/outOfStepCodes";
 import type { CheckOutcome, Progress } from "../messaging/protocol";
 import { pinScope } from "../storage/pinScope";
 import {
@@ -147,7 +149,12 @@ export async function runPaidCheck(
   }
   const channel =
     deps.channel && deposit > 0n
-      ? await deps.channel.options({ apiUrl: origin, payer }, deposit)
+      ? {
+          ...(await deps.channel.options({ apiUrl: origin, payer }, deposit)),
+          // A voucher's record nonce is written down before the voucher leaves: a lost answer or
+          // a background stopped mid-check still leaves the report to fetch through /receipts.
+          beforeSend: (authorization: SentAuthorization) => recovery.recordSent(authorization),
+        }
       : undefined;
   const client = createPresendClient({
     url: new URL(origin).toString(),
@@ -200,7 +207,7 @@ export async function runPaidCheck(
   // The server holds a later voucher than the channel's record here (an answer was lost): the
   // client cannot resynchronise without reading the chain, so the next check opens a new one.
   const outOfStep =
-    channel !== undefined && result.type === "not_charged" && outOfStepCodes.has(result.code);
+    channel !== undefined && result.type === "not_charged" && outOfStepCodes.includes(result.code);
   if (outOfStep) await deps.channel?.startOver();
   const outcome = await paidCheckOutcome(result, {
     request,
@@ -221,9 +228,3 @@ export async function runPaidCheck(
       }
     : outcome;
 }
-
-/** The batch-settlement scheme's refusals of a voucher out of step with the server's record. */
-const outOfStepCodes = new Set([
-  "invalid_batch_settlement_evm_cumulative_amount_mismatch",
-  "invalid_batch_settlement_evm_cumulative_below_claimed",
-]);
