@@ -12,7 +12,7 @@ import { benchValidateThroughput } from "./validateThroughput";
 const quick = process.argv.includes("--quick");
 // `--only sender|engine|paid|validate|channel`: just that case's figures.
 const only = process.argv.includes("--only")
-  ? process.argv[process.argv.indexOf("--only") + 1]
+  ? (process.argv[process.argv.indexOf("--only") + 1] ?? "")
   : null;
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 const ms = (q: { p50: number; p95: number }) => `p50 ${fixed(q.p50)} ms  p95 ${fixed(q.p95)} ms`;
