@@ -93,6 +93,7 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
 }) => {
   test.setTimeout(120_000);
   const channels = await startSibling({
+    CHANNELS: "on",
     RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-life"),
   });
   await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
@@ -190,6 +191,7 @@ test("a page cannot use the session key: no voucher without a click in the badge
   startSibling,
 }) => {
   const channels = await startSibling({
+    CHANNELS: "on",
     RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-hostile"),
   });
   await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
@@ -258,6 +260,7 @@ test("the daily cap holds the deposit: one that does not fit is refused before t
   startSibling,
 }) => {
   const channels = await startSibling({
+    CHANNELS: "on",
     RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-cap"),
   });
   // $0.03 a day, a $0.05 deposit: a single check would fit, the deposit does not.
@@ -295,6 +298,7 @@ test("a channel out of step with the server (a voucher's answer lost) pays nothi
   startSibling,
 }) => {
   const channels = await startSibling({
+    CHANNELS: "on",
     RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-out-of-step"),
   });
   await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
@@ -355,6 +359,7 @@ test("a channel offer to another payee is refused before the deposit is signed",
   startProxy,
 }) => {
   const channels = await startSibling({
+    CHANNELS: "on",
     RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-payee"),
   });
   const attacker = randomAddress();
@@ -383,6 +388,7 @@ test("a voucher whose answer is lost was written down before it left: its report
 }) => {
   test.setTimeout(120_000);
   const channels = await startSibling({
+    CHANNELS: "on",
     RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-lost-answer"),
   });
   const proxy = await startProxy(channels.url);
