@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 
 // Production code throws PresendError subclasses, so callers can decide with instanceof and walk.
 // A bare `new Error` loses the kind; a code glued on with Object.assign is read back by duck typing
-// that nothing checks (a caller testing `instanceof NoWalletError` would miss it). Tests, the
-// benchmark, the scale harness and e2e may throw what they like.
+// that nothing checks (a caller testing `instanceof NoWalletError` would miss it). Tests, test
+// helpers (a workspace's `testing` folder), the benchmark, the scale harness and e2e may throw
+// what they like.
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const productionDirectories = [
   "shared",
@@ -26,7 +27,9 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      return ["node_modules", ".output", ".wxt"].includes(entry.name) ? [] : sources(path);
+      return ["node_modules", ".output", ".wxt", "testing"].includes(entry.name)
+        ? []
+        : sources(path);
     }
     return /\.tsx?$/.test(entry.name) && !notProduction.test(entry.name) ? [path] : [];
   });

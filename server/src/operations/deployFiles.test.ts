@@ -53,6 +53,7 @@ describe("compose.yaml", () => {
       PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
       POSTGRES_PASSWORD: "secret",
       FACILITATOR_AUTH_TOKEN: "f".repeat(64),
+      RECEIVER_AUTHORIZER_KEY: `0x${"1".repeat(64)}`,
       RPC_URLS_BASE: "https://base.example/rpc",
       RPC_URLS_ETHEREUM: "https://ethereum.example/rpc",
       RPC_URLS_ARBITRUM: "https://arbitrum.example/rpc",

@@ -1,4 +1,5 @@
 import type { ChannelPaymentOptions } from "@presend/client";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import type { ClientEvmSigner } from "@x402/evm";
 import type { ClientChannelStorage } from "@x402/evm/batch-settlement/client";
 import type { Address, Hex } from "viem";
@@ -159,7 +160,9 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
         async signTypedData(typedData) {
           // The session key signs vouchers and nothing else: not a transfer, not a permit.
           if (typedData.primaryType !== "Voucher") {
-            throw new Error("The session key signs batch-settlement vouchers only.");
+            throw new PaymentError("The session key signs batch-settlement vouchers only.", {
+              code: "session_key_refused",
+            });
           }
           signVoucher();
           await noteSigned(typedData.message);
