@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { JsonRpcRequest } from "../chain/buildFactsBatch";
 import { createChainReader } from "../chain/createChainReader";
 import { answerFactsBatch } from "../chain/fakeRpc";
@@ -88,6 +89,45 @@ describe("chain facts cache shared through Redis", () => {
     } finally {
       a?.close();
       b?.close();
+    }
+  });
+
+  it("takes a result stored between its lookup and its check of the reader's lease", async () => {
+    // The window a loaded machine widens: the waiting replica misses the result, then the reader
+    // stores it and lets go of its lease, then the waiter sees no lease. It must look once more.
+    const prefix = `facts${++prefixes}:`;
+    const reader = openRedis(redis.url);
+    const waiter = openRedis(redis.url);
+    const stored = { status: "stored by the reader" };
+    const cache = createRedisFactsCache<{ status: string }>(
+      new Proxy(waiter, {
+        get(target, name, receiver) {
+          if (name !== "exists") return Reflect.get(target, name, receiver);
+          return async (key: string) => {
+            await reader.set(`${prefix}k`, JSON.stringify(stored), "PX", 60_000);
+            await reader.del(`${prefix}k:reading`);
+            return target.exists(key);
+          };
+        },
+      }),
+      { prefix, schema: z.object({ status: z.string() }), pollMs: 1 },
+    );
+    try {
+      await reader.set(`${prefix}k:reading`, "1", "PX", 5_000);
+      let readUpstream = 0;
+      const answer = await cache.through(
+        "k",
+        async () => {
+          readUpstream++;
+          return { status: "read upstream" };
+        },
+        () => 0,
+      );
+      expect(answer).toEqual({ facts: stored, fromCache: true });
+      expect(readUpstream).toBe(0);
+    } finally {
+      reader.disconnect();
+      waiter.disconnect();
     }
   });
 

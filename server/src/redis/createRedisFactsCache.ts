@@ -58,8 +58,13 @@ export function createRedisFactsCache<T = ChainFacts>(
             await new Promise((resolve) => setTimeout(resolve, pollMs));
             const landed = await lookup(key);
             if (landed) return { facts: landed, fromCache: true };
-            // The reader finished without caching (a failure is not kept): read ourselves.
-            if ((await redis.exists(`${prefix}${key}:reading`)) === 0) break;
+            if ((await redis.exists(`${prefix}${key}:reading`)) === 0) {
+              // The reader stored its result and let go between our lookup and this check, or it
+              // finished without caching (a failure is not kept): look once more, else read.
+              const late = await lookup(key);
+              if (late) return { facts: late, fromCache: true };
+              break;
+            }
           }
         }
       } catch (error) {
