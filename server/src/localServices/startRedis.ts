@@ -28,7 +28,9 @@ export async function startRedis(options: { appendOnlyDir?: string } = {}): Prom
         ...["--port", String(port), "--bind", "127.0.0.1", "--save", ""],
         ...(options.appendOnlyDir === undefined
           ? ["--appendonly", "no"]
-          : ["--appendonly", "yes", "--dir", options.appendOnlyDir]),
+          : // `always`: a write is on disk before Redis answers it, so a kill loses nothing it
+            // acknowledged (`everysec` may hold writes back while a slow fsync runs).
+            ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.appendOnlyDir]),
       ],
       ready: async () => {
         const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });

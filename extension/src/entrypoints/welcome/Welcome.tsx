@@ -2,12 +2,15 @@ import { routePrices } from "@presend/shared/pricing/routePrices";
 import { browser } from "wxt/browser";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { settings } from "../../lib/storage/items";
+import { channelDepositDefault } from "../../lib/storage/schemas";
 import { formatUsdc } from "../../lib/ui/prices";
 
 /** What a new user needs before the first address: the chip, the price and the signature. */
 export function Welcome() {
   const current = useStoredValue(settings);
   const cap = current.data ? formatUsdc(BigInt(current.data.dailyCapUnits)) : null;
+  // A deposit of 0 in the settings means every check is paid on its own: no channel to explain.
+  const depositUnits = BigInt(current.data?.channelDepositUnits ?? channelDepositDefault);
   return (
     <main className="presend welcome">
       <h1>presend checks an address before you send to it</h1>
@@ -55,6 +58,15 @@ export function Welcome() {
           connected to your wallet, it asks you to connect first; you can refuse, and nothing is
           charged.
         </p>
+        {depositUnits > 0n && (
+          <p>
+            Where presend's server offers a payment channel, the first check asks instead for one
+            deposit of {formatUsdc(depositUnits)} (a "ReceiveWithAuthorization" to the channel's
+            deposit contract; the amount is in the settings, within the daily cap). Later checks pay
+            from it without a wallet prompt, signed by a key that stays inside the extension, and
+            the popup closes the channel and sends the rest back to your wallet.
+          </p>
+        )}
       </section>
       <div className="row">
         <button
