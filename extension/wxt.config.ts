@@ -80,6 +80,10 @@ export default defineConfig({
       {
         resources: ["wallet-bridge.js", "page-runtime.js", "verdict-ui.js"],
         matches: ["http://*/*", "https://*/*"],
+        // Chromium serves these under the fixed extension id unless asked otherwise, so any page
+        // could fetch them to learn the extension is installed. A per-session id (what Firefox
+        // always does) leaves a page nothing to probe; runtime.getURL gives our scripts the id.
+        ...(browser === "firefox" ? {} : { use_dynamic_url: true }),
       },
     ],
     // Firefox requires an add-on id for MV3 and a minimum version with the features used here

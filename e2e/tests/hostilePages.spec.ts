@@ -3,7 +3,7 @@ import { expect, test } from "../fixtures/test";
 import { lookalikeOf, randomAddress } from "../helpers/addresses";
 import { clickBadgeButton, expandBadge, readBadge, waitForBadge } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
-import { pasteInto } from "../helpers/enterAddress";
+import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage, setExtensionStorage } from "../helpers/extensionStorage";
 import {
   manyFramesLoad,
@@ -160,6 +160,37 @@ test("hidden text in a rich-text field: display:none text is not read, the addre
   const card = await waitForBadge(dapp, (x) => x.expanded && "address" in x.byTestId);
   expect(card.byTestId.address).toBe(seen);
   expect(badge.text).not.toContain(hidden.slice(0, 10));
+});
+
+test("extension fingerprinting: a page fetching the extension's scripts by its id learns nothing, and the badge still works", async ({
+  dapp,
+  extensionId,
+}) => {
+  // Each of the scripts the page's frames load on demand, asked for as a fingerprinting page does.
+  const probes = await dapp.evaluate(async (id) => {
+    const names = ["wallet-bridge.js", "page-runtime.js", "verdict-ui.js", "manifest.json"];
+    return Promise.all(
+      names.map(async (name) => {
+        try {
+          const response = await fetch(`chrome-extension://${id}/${name}`);
+          return `${name}: ${response.status}`;
+        } catch {
+          return `${name}: refused`;
+        }
+      }),
+    );
+  }, extensionId);
+  expect(probes).toEqual([
+    "wallet-bridge.js: refused",
+    "page-runtime.js: refused",
+    "verdict-ui.js: refused",
+    "manifest.json: refused",
+  ]);
+  // The same frame still loads them through the per-session id: the badge and its card appear.
+  await pasteInto(dapp, dappFields.input, randomAddress());
+  await waitForBadge(dapp, (x) => x.visible && x.chip !== null);
+  await expandBadge(dapp);
+  await waitForBadge(dapp, (x) => x.expanded && "address" in x.byTestId);
 });
 
 // Weight under load: what the extension adds to a heavy page, against the same page in the same
