@@ -28,6 +28,27 @@ export async function forgetPanelTarget(serviceWorker: Worker): Promise<void> {
 }
 
 /**
+ * Closes the browser's own side panel in every window, so a panel opened by one test does not
+ * follow the badges of the next.
+ */
+export async function closeBrowserSidePanel(serviceWorker: Worker): Promise<void> {
+  await serviceWorker.evaluate(async () => {
+    const chrome = (globalThis as unknown as SidePanelApi).chrome;
+    const windows = await chrome.windows.getAll();
+    await Promise.all(
+      windows.map((w) => chrome.sidePanel.close({ windowId: w.id }).catch(() => undefined)),
+    );
+  });
+}
+
+type SidePanelApi = {
+  chrome: {
+    windows: { getAll(): Promise<{ id: number }[]> };
+    sidePanel: { close(options: { windowId: number }): Promise<void> };
+  };
+};
+
+/**
  * The side panel's page for `target`, opened as a page of the panel's size (Playwright cannot
  * reach the browser's own side panel; the page is the same).
  */

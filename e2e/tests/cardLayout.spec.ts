@@ -11,7 +11,12 @@ import { pasteInto } from "../helpers/enterAddress";
 import { overlapArea } from "../helpers/overlap";
 import { pasteAndCheck } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
-import { forgetPanelTarget, openSidePanelPage, panelTarget } from "../helpers/sidePanel";
+import {
+  closeBrowserSidePanel,
+  forgetPanelTarget,
+  openSidePanelPage,
+  panelTarget,
+} from "../helpers/sidePanel";
 
 // A deep result is the longest card: five chains, flags, findings, gas and "Copy report". The
 // card keeps a max height and scrolls inside, so every part is reachable on a phone and a laptop.
@@ -182,4 +187,5 @@ test("a deep result at 360x640 is read in the side panel: paid from the panel, i
   await card.locator("table").scrollIntoViewIfNeeded();
   await screenshot(panel, "deep-side-panel-360x640-table");
   await panel.close();
+  await closeBrowserSidePanel(serviceWorker);
 });
