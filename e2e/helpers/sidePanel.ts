@@ -4,7 +4,10 @@ import { type BadgeTarget, clickBadgeButton } from "./badge";
 type SessionStorage = {
   chrome: {
     storage: {
-      session: { get(key: string): Promise<Record<string, unknown>>; clear(): Promise<void> };
+      session: {
+        get(key: string): Promise<Record<string, unknown>>;
+        remove(key: string): Promise<void>;
+      };
     };
   };
 };
@@ -20,10 +23,14 @@ export function panelTarget(serviceWorker: Worker): Promise<PanelTarget | null> 
   );
 }
 
-/** Forgets where the side panel was last opened (session storage outlives a test). */
+/**
+ * Forgets where the side panel was last opened (session storage outlives a test). Only that key:
+ * clearing all of session storage would also take the channel session key from under a running
+ * background, something no browser does while the extension runs.
+ */
 export async function forgetPanelTarget(serviceWorker: Worker): Promise<void> {
   await serviceWorker.evaluate(() =>
-    (globalThis as unknown as SessionStorage).chrome.storage.session.clear(),
+    (globalThis as unknown as SessionStorage).chrome.storage.session.remove("panelTarget"),
   );
 }
 
