@@ -141,6 +141,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           FACILITATOR_URL: facilitatorUrl,
           FACILITATOR_AUTH_TOKEN: facilitatorAuthToken,
           PAY_TO: world.accounts.payTo.address,
+          // The replicas share their channels in PostgreSQL, so they sign with one key (as in
+          // compose.yaml).
+          RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("fleet: receiver authorizer"),
           DATABASE_URL: postgres.url,
           REDIS_URL: redis.url,
           TRUST_PROXY: "1",
