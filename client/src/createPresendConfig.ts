@@ -1,3 +1,4 @@
+import type { ClientEvmSigner } from "@x402/evm";
 import type { Address, Hex } from "viem";
 import type { ChannelPayer, ChannelPaymentOptions } from "./channels/createChannelPayer";
 import { createChannelPayer } from "./channels/createChannelPayer";
@@ -16,6 +17,11 @@ export type PresendSigner = {
   }): Promise<Hex>;
   /** EIP-191 personal_sign; proves the payer to /receipts when a report must be fetched again. */
   signMessage(args: { message: string }): Promise<Hex>;
+  /**
+   * Read-only chain access on Base (viem's readContract), optional: with it, the batch-settlement
+   * scheme resyncs a channel the server finds out of step (a lost answer) from the escrow.
+   */
+  readContract?: ClientEvmSigner["readContract"];
 };
 
 export type PresendClientOptions = {

@@ -290,27 +290,9 @@ test("the daily cap holds the deposit: one that does not fit is refused before t
   expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart - 20_000n);
 });
 
-test("a channel out of step with the server (a voucher's answer lost) pays nothing, and the next check opens a new one", async ({
-  api,
-  serviceWorker,
-  dapp,
-  wallet,
-  startSibling,
-}) => {
-  const channels = await startSibling({
-    CHANNELS: "on",
-    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-out-of-step"),
-  });
-  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
-  const payer = wallet.account.address;
-  const payerAtStart = await api.usdcOnBase(payer);
-  await pasteAndCheck(dapp, randomAddress(), "check");
-  await pasteAndCheck(dapp, randomAddress(), "check");
-  const [opened] = await storedBalances(serviceWorker);
-  expect(opened).toMatchObject({ charged: String(2n * price) });
-  // The extension's record of the channel as it is after a voucher whose answer never came
-  // back: the server counted the second check, this browser did not.
-  await serviceWorker.evaluate(async (channelId) => {
+/** The extension's record of a channel as if the answer to its last voucher had been lost. */
+async function loseLastAnswer(serviceWorker: Worker, channelId: string): Promise<void> {
+  await serviceWorker.evaluate(async (id) => {
     const { chrome } = globalThis as unknown as {
       chrome: {
         storage: {
@@ -322,10 +304,103 @@ test("a channel out of step with the server (a voucher's answer lost) pays nothi
       };
     };
     const states = (await chrome.storage.session.get("channelStates")).channelStates ?? {};
-    const record = states[channelId] ?? {};
+    const record = states[id] ?? {};
+    // The server counted the second check; this browser's record did not.
     record.chargedCumulativeAmount = "10000";
-    await chrome.storage.session.set({ channelStates: { ...states, [channelId]: record } });
-  }, opened?.channelId ?? "");
+    await chrome.storage.session.set({ channelStates: { ...states, [id]: record } });
+  }, channelId);
+}
+
+test("a channel out of step with the server (a voucher's answer lost) is re-synced through the wallet's read of the escrow: the check pays from it, no second deposit, every check charged once", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  test.setTimeout(120_000);
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-out-of-step"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  // The wallet reads Base through its own node, as a real wallet's eth_call does.
+  wallet.state.rpcUrls = { 8453: api.world.chains.base.rpcUrl };
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [opened] = await storedBalances(serviceWorker);
+  expect(opened).toMatchObject({ charged: String(2n * price) });
+  await loseLastAnswer(serviceWorker, opened?.channelId ?? "");
+  expect(wallet.requestsOf("eth_call")).toEqual([]);
+
+  // The server refuses the voucher counted from the stale record and proves its own state with
+  // the session key's last voucher; the extension reads the escrow on Base through the wallet
+  // (no prompt), resyncs, and pays this check with one more voucher.
+  const resynced = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(resynced.level, JSON.stringify(resynced)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(wallet.requestsOf("eth_call").length).toBeGreaterThan(0);
+  const shown = await storedBalances(serviceWorker);
+  expect(shown).toHaveLength(1);
+  expect(shown[0]).toMatchObject({
+    channelId: opened?.channelId,
+    deposited: String(deposit),
+    charged: String(3n * price),
+  });
+  expect(shown[0]?.sessionEnded).toBeUndefined();
+  const card = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
+  expect(card.byTestId["channel-balance"]).toContain(
+    "Channel re-synced with presend's server: $0.02 of $0.05 left",
+  );
+  await screenshot(dapp, "channel-resynced");
+  // One deposit left the wallet, nothing else.
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
+
+  // Reconciled with the chain: closing claims the three checks, once each, and sends the rest back.
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.setViewportSize({ width: 420, height: 700 });
+  await expect(popup.getByTestId("channel-balance")).toContainText(
+    "Channel re-synced with presend's server: $0.02 of $0.05 left",
+  );
+  await screenshot(popup, "channel-resynced-popup");
+  await popup.getByRole("button", { name: "Close the channel, get $0.02 back" }).click();
+  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
+    timeout: 30_000,
+  });
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "Closed: $0.02 sent back to your wallet.",
+  );
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 3n * price);
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  await popup.close();
+});
+
+test("a channel out of step that cannot be re-synced (the wallet is on another chain) pays nothing, and the next check opens a new one", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-no-resync"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  wallet.state.rpcUrls = { 8453: api.world.chains.base.rpcUrl };
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [opened] = await storedBalances(serviceWorker);
+  await loseLastAnswer(serviceWorker, opened?.channelId ?? "");
+  // The person moved the wallet to Ethereum: a read there would be another chain's state, so
+  // none is made.
+  await wallet.bridge("wallet_switchEthereumChain", JSON.stringify([{ chainId: "0x1" }]));
 
   const refused = await pasteAndCheck(dapp, randomAddress(), "check");
   expect(refused.state).toBe("failed");
@@ -333,6 +408,7 @@ test("a channel out of step with the server (a voucher's answer lost) pays nothi
     "Your payment channel was out of step with presend's server, so nothing was paid.",
   );
   expect(refused.text).toContain("Nothing was charged.");
+  expect(wallet.requestsOf("eth_call")).toEqual([]);
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
   const card = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
   expect(card.byTestId["channel-balance"]).toContain("An earlier channel holds $0.03");
@@ -340,7 +416,7 @@ test("a channel out of step with the server (a voucher's answer lost) pays nothi
 
   // The next check opens a new channel: one more deposit signature, then it pays.
   const again = await pasteAndCheck(dapp, randomAddress(), "check");
-  expect(again.level, JSON.stringify(again.state)).toBeTruthy();
+  expect(again.level, JSON.stringify(again)).toBeTruthy();
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
   const shown = await storedBalances(serviceWorker);
   expect(shown).toHaveLength(2);

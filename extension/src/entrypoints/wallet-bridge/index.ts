@@ -58,6 +58,11 @@ export default defineUnlistedScript(() => {
               chainId: null,
               contract: false,
             };
+          } else if (request.data.kind === "call") {
+            const { chainId, to, data: callData } = request.data;
+            data = {
+              data: await wallet.call(chainId, to as `0x${string}`, callData as `0x${string}`),
+            };
           } else if (request.data.kind === "signMessage") {
             data = {
               signature: await wallet.signMessage(

@@ -17,6 +17,11 @@ export const bridgeResultSchemas = {
    * forge this answer: it may only ever add a warning ("a contract"), never clear one.
    */
   code: z.object({ chainId: z.number().int().nullable(), contract: z.boolean() }),
+  /**
+   * What an eth_call returned. The page can forge it: the payment channel's reads from it are
+   * bounded by what the session key itself signed (see createChannelAccess).
+   */
+  call: z.object({ data: z.string().regex(/^0x(?:[0-9a-fA-F]{2})*$/) }),
 } as const satisfies Record<BridgeRequestKind, z.ZodType>;
 export type BridgeResult<K extends BridgeRequestKind> = z.infer<(typeof bridgeResultSchemas)[K]>;
 

@@ -15,6 +15,17 @@ export const BridgeRequestSchema = z.discriminatedUnion("kind", [
     kind: z.literal("code"),
     address: z.string().check(z.regex(addressPattern)),
   }),
+  /**
+   * A read-only eth_call through the wallet's own connection (the payment channel's state in the
+   * escrow), answered only while the wallet is on `chainId`.
+   */
+  z.object({
+    id: z.string(),
+    kind: z.literal("call"),
+    chainId: z.int(),
+    to: z.string().check(z.regex(addressPattern)),
+    data: z.string().check(z.regex(/^0x(?:[0-9a-fA-F]{2})*$/)),
+  }),
   /** The receipt proof only: the bridge signs no other personal message. */
   z.object({
     id: z.string(),

@@ -18,7 +18,9 @@ export type BridgeClient = {
         ? { account: `0x${string}`; message: string }
         : K extends "code"
           ? { address: `0x${string}` }
-          : Record<string, never>,
+          : K extends "call"
+            ? { chainId: number; to: `0x${string}`; data: `0x${string}` }
+            : Record<string, never>,
     timeoutMs: number,
   ): Promise<BridgeResult<K>>;
   /** Feed every body the channel delivers. */

@@ -34,6 +34,11 @@ export type ChannelBalance = {
    * server refunds it once idle.
    */
   sessionEnded?: true;
+  /**
+   * When the channel was last re-synced with presend's server (the server counted a check this
+   * record had not, proven by the session key's own voucher signature).
+   */
+  resyncedAt?: string;
 };
 
 /** The storage key (local storage: the card in a page reads it). */
@@ -56,7 +61,8 @@ function isChannelBalance(value: unknown): value is ChannelBalance {
     (v.signed === undefined || text("signed", units)) &&
     (v.depositDay === undefined || text("depositDay")) &&
     (v.depositCounted === undefined || text("depositCounted", units)) &&
-    (v.sessionEnded === undefined || v.sessionEnded === true)
+    (v.sessionEnded === undefined || v.sessionEnded === true) &&
+    (v.resyncedAt === undefined || text("resyncedAt"))
   );
 }
 

@@ -75,7 +75,8 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
       channel: await deps.access.options(
         { apiUrl: origin, payer: balance.payer as Address },
         0n,
-        () => undefined,
+        // A refund voucher is for no more than was charged: it adds nothing.
+        () => 0n,
       ),
     });
     const closed = await deps.access.exclusive(() => client.closeChannel());

@@ -9,6 +9,8 @@ const now = new Date("2025-06-01T12:00:00Z");
 const payer = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const scope = { apiUrl: "http://api.test", payer } as const;
 const channelId = `0x${"ab".repeat(32)}` as const;
+/** The check's attested price, as the click gives it. */
+const price = () => 10_000n;
 const voucher = {
   domain: {
     name: "x402 Batch Settlement",
@@ -48,8 +50,8 @@ describe("createChannelAccess", () => {
   it("makes the session key once, keeps it in its session item, and signs vouchers with it", async () => {
     const { access, sessionKey, made } = setup();
     const [a, b] = await Promise.all([
-      access.options(scope, 50_000n, () => undefined),
-      access.options(scope, 50_000n, () => undefined),
+      access.options(scope, 50_000n, price),
+      access.options(scope, 50_000n, price),
     ]);
     expect(made()).toBe(1);
     expect(a.voucherSigner.address).toBe(b.voucherSigner.address);
@@ -61,7 +63,7 @@ describe("createChannelAccess", () => {
 
   it("signs vouchers only, and only when the caller's gate lets it", async () => {
     const { access } = setup();
-    const { voucherSigner } = await access.options(scope, 1n, () => undefined);
+    const { voucherSigner } = await access.options(scope, 1n, price);
     const transfer = { ...voucher, primaryType: "TransferWithAuthorization" };
     await expect(voucherSigner.signTypedData(transfer)).rejects.toThrow(/vouchers only/);
     const gated = await access.options(scope, 1n, () => {
@@ -72,7 +74,7 @@ describe("createChannelAccess", () => {
 
   it("keeps the scheme's channel records in the session item and shows their balance", async () => {
     const { access, states, balances } = setup();
-    const { storage } = await access.options(scope, 1n, () => undefined);
+    const { storage } = await access.options(scope, 1n, price);
     await storage?.set(channelId.toUpperCase().replace("0X", "0x"), {
       balance: "50000",
       chargedCumulativeAmount: "20000",
@@ -113,7 +115,7 @@ describe("createChannelAccess", () => {
       balances,
       now: () => clock,
     });
-    const { storage } = await access.options(scope, 1n, () => undefined);
+    const { storage } = await access.options(scope, 1n, price);
     const counted = () => {
       const [shown] = balances.value();
       return [shown?.depositDay, shown?.depositCounted];
@@ -132,7 +134,7 @@ describe("createChannelAccess", () => {
 
   it("counts a voucher in its channel's balance once signed, until the server's answer says what was charged", async () => {
     const { access, balances } = setup();
-    const { storage, voucherSigner } = await access.options(scope, 1n, () => undefined);
+    const { storage, voucherSigner } = await access.options(scope, 1n, price);
     await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "0" });
     await voucherSigner.signTypedData(voucher);
     // The answer was lost: the balance does not promise the check back.
@@ -170,7 +172,7 @@ describe("createChannelAccess", () => {
 
   it("does not hold a channel whose key ended with the browser session", async () => {
     const { access, sessionKey } = setup();
-    const { storage } = await access.options(scope, 1n, () => undefined);
+    const { storage } = await access.options(scope, 1n, price);
     await storage?.set(channelId, { balance: "1" });
     await sessionKey.setValue(null);
     expect(await access.holds(channelId)).toBe(false);
@@ -180,7 +182,7 @@ describe("createChannelAccess", () => {
 describe("createChannelAccess after the browser restarted", () => {
   it("marks the balances of channels whose key and record ended with the last session", async () => {
     const { access, balances, states } = setup();
-    const { storage } = await access.options(scope, 1n, () => undefined);
+    const { storage } = await access.options(scope, 1n, price);
     await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
     await access.markEndedSessions();
     expect(balances.value()[0]?.sessionEnded).toBeUndefined();
@@ -209,15 +211,92 @@ describe("createChannelAccess after the browser restarted", () => {
 describe("createChannelAccess out of step with the server", () => {
   it("starts over with a new key: the old channels pay no more and say so", async () => {
     const { access, sessionKey, states, balances } = setup();
-    const first = await access.options(scope, 1n, () => undefined);
+    const first = await access.options(scope, 1n, price);
     await first.storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "10000" });
     await access.startOver();
     expect(sessionKey.value()).toBeNull();
     expect(states.value()).toEqual({});
     expect(balances.value()).toMatchObject([{ channelId, sessionEnded: true }]);
     expect(await access.holds(channelId)).toBe(false);
-    const next = await access.options(scope, 1n, () => undefined);
+    const next = await access.options(scope, 1n, price);
     expect(next.voucherSigner.address).not.toBe(first.voucherSigner.address);
     expect(sessionKey.value()?.address).toBe(next.voucherSigner.address);
+  });
+});
+
+describe("createChannelAccess resyncing with the server", () => {
+  const voucherAt = (maxClaimableAmount: bigint) => ({
+    ...voucher,
+    message: { channelId, maxClaimableAmount },
+  });
+  /** A channel whose server counted 20000 and whose record here says so. */
+  async function opened() {
+    const made = setup();
+    const { storage } = await made.access.options(scope, 50_000n, price);
+    await storage?.set(channelId, { balance: "50000", chargedCumulativeAmount: "20000" });
+    return made;
+  }
+  /** What the scheme writes once it verified the server's voucher signature is this key's. */
+  const provenState = (charged: bigint) => ({
+    balance: "50000",
+    chargedCumulativeAmount: String(charged),
+    signedMaxClaimable: String(charged),
+    signature: `0x${charged.toString(16).padStart(130, "0")}` as const,
+    totalClaimed: "0",
+  });
+
+  it("reads a channel it holds no record of as a new one, so the scheme reads no chain for it", async () => {
+    const { access } = setup();
+    const { storage } = await access.options(scope, 1n, price);
+    expect(await storage?.get(channelId)).toEqual({});
+  });
+
+  it("after a lost answer, signs once more at the server's proven state plus the price, and says it re-synced", async () => {
+    const { access, balances } = await opened();
+    // A check whose answer was lost: the key signed 30000, the record still says 20000.
+    const lost = await access.options(scope, 50_000n, price);
+    await lost.voucherSigner.signTypedData(voucherAt(30_000n));
+    // The next click: its voucher counts from the record, the server refuses it as out of step
+    // and proves 30000 with the lost voucher's signature; the scheme resyncs and signs again.
+    const click = await access.options(scope, 50_000n, price);
+    await click.voucherSigner.signTypedData(voucherAt(30_000n));
+    await click.storage?.set(channelId, provenState(30_000n));
+    expect(balances.value()[0]).toMatchObject({ charged: "30000", resyncedAt: now.toISOString() });
+    await click.voucherSigner.signTypedData(voucherAt(40_000n));
+    expect(balances.value()[0]).toMatchObject({ charged: "30000", signed: "40000" });
+    await expect(click.voucherSigner.signTypedData(voucherAt(40_000n))).rejects.toThrow(
+      "Already paid for this check.",
+    );
+  });
+
+  it("builds on a state proven by a voucher signed before the click that this browser lost", async () => {
+    const { access } = await opened();
+    const click = await access.options(scope, 50_000n, price);
+    await click.voucherSigner.signTypedData(voucherAt(30_000n));
+    await click.storage?.set(channelId, provenState(40_000n));
+    await expect(click.voucherSigner.signTypedData(voucherAt(50_000n))).resolves.toMatch(/^0x/);
+  });
+
+  it("refuses to build on a state proven only by the click's own voucher: a click never pays two checks", async () => {
+    const { access } = await opened();
+    const click = await access.options(scope, 50_000n, price);
+    await click.voucherSigner.signTypedData(voucherAt(30_000n));
+    // A server that kept the voucher and answered "out of step" with it as its proof.
+    await click.storage?.set(channelId, provenState(30_000n));
+    await expect(click.voucherSigner.signTypedData(voucherAt(40_000n))).rejects.toMatchObject({
+      code: "channel_out_of_step",
+    });
+  });
+
+  it("signs no voucher above what the key signed plus the price, nor without a price", async () => {
+    const { access } = await opened();
+    const click = await access.options(scope, 50_000n, price);
+    await expect(click.voucherSigner.signTypedData(voucherAt(40_000n))).rejects.toMatchObject({
+      code: "session_key_refused",
+    });
+    const unpriced = await access.options(scope, 50_000n, () => null);
+    await expect(unpriced.voucherSigner.signTypedData(voucherAt(30_000n))).rejects.toThrow(
+      "No attested price",
+    );
   });
 });

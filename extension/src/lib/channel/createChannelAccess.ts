@@ -29,15 +29,18 @@ export type ChannelScope = { apiUrl: string; payer: Address };
 
 export type ChannelAccess = {
   /**
-   * What the client pays a check over a channel with: the session key as voucher signer (made
-   * on first use, kept for the browser session) and the channel records of this scope.
-   * `signVoucher` is asked before each voucher is signed and may refuse by throwing (the caller's
-   * one-voucher-per-click rule).
+   * What the client pays one click's check (or close) over a channel with: the session key as
+   * voucher signer (made on first use, kept for the browser session) and the channel records of
+   * this scope. `clickPrice` is asked before each voucher: the most this click may add to what
+   * the key ever signed on the channel (the check's attested price; 0 for a close), null while
+   * unknown (nothing is signed). Vouchers are cumulative, so a click pays at most that much
+   * whatever the server answers: the one resync a corrective answer allows signs a voucher above
+   * the server's proven state, never above what this key signed before the click plus the price.
    */
   options(
     scope: ChannelScope,
     deposit: bigint,
-    signVoucher: () => void,
+    clickPrice: () => bigint | null,
   ): Promise<ChannelPaymentOptions>;
   /** Runs `pay` when no other channel payment of this background is under way (vouchers are cumulative). */
   exclusive<T>(pay: () => Promise<T>): Promise<T>;
@@ -50,9 +53,10 @@ export type ChannelAccess = {
   markEndedSessions(): Promise<void>;
   /**
    * Leaves this session's channels for new ones: the server found the local record out of step
-   * (a voucher whose answer was lost), which the client cannot resynchronise without reading the
-   * chain. A new session key opens a new channel on the next check; the balances of the old ones
-   * say they pay no more, and the server refunds them once idle.
+   * (a voucher whose answer was lost) and the client could not resynchronise it (the page's
+   * wallet could not read the escrow on Base, or the server's state was not proven by this key's
+   * own signature). A new session key opens a new channel on the next check; the balances of the
+   * old ones say they pay no more, and the server refunds them once idle.
    */
   startOver(): Promise<void>;
 };
@@ -82,10 +86,30 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
     return loading;
   };
 
-  const storageFor = (scope: ChannelScope): ClientChannelStorage => ({
-    get: async (key) => (await deps.states.getValue())[key.toLowerCase()] as never,
+  const storageFor = (
+    scope: ChannelScope,
+    onProven: (channelId: string, amount: bigint) => void,
+  ): ClientChannelStorage => ({
+    // A channel this browser holds no record of is a new one: `{}` (rather than nothing) keeps
+    // the scheme from reading the escrow through the page's wallet for it, which may be on
+    // another chain, and whose answer could not raise what the key signs anyway.
+    get: async (key) => ((await deps.states.getValue())[key.toLowerCase()] ?? {}) as never,
     async set(key, context) {
       const id = key.toLowerCase();
+      const previous = (await deps.states.getValue())[id];
+      // The scheme writes a server's signed state only once it verified the signature is this
+      // key's (its corrective-402 recovery); a new chain read (totalClaimed) is a resync too.
+      const resynced =
+        previous !== undefined &&
+        ((context.signature !== undefined && context.signature !== previous.signature) ||
+          (context.totalClaimed !== undefined && context.totalClaimed !== previous.totalClaimed));
+      if (
+        context.signature !== undefined &&
+        context.signature !== previous?.signature &&
+        /^\d+$/.test(context.signedMaxClaimable ?? "")
+      ) {
+        onProven(id, BigInt(context.signedMaxClaimable as string));
+      }
       await deps.states.update((states) => ({ ...states, [id]: { ...context } }));
       const now = deps.now();
       await deps.balances.update((list) => {
@@ -105,6 +129,9 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
           charged,
           ...signed,
           updatedAt: now.toISOString(),
+          ...(resynced
+            ? { resyncedAt: now.toISOString() }
+            : before?.resyncedAt !== undefined && { resyncedAt: before.resyncedAt }),
           ...depositCounted(before, BigInt(deposited), utcDay(now)),
         };
         return [balance, ...list.filter((b) => b.channelId !== id)];
@@ -151,25 +178,64 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
     );
   };
 
+  /** The most the session key signed on `channelId` as far as this browser knows. */
+  const highestSigned = async (channelId: string): Promise<bigint> => {
+    const balance = (await deps.balances.getValue()).find((b) => b.channelId === channelId);
+    const charged = BigInt(balance?.charged ?? "0");
+    const signed = BigInt(balance?.signed ?? "0");
+    return signed > charged ? signed : charged;
+  };
+
   return {
-    async options(scope, deposit, signVoucher) {
+    async options(scope, deposit, clickPrice) {
       const key = await sessionKey();
       const account = privateKeyToAccount(key.privateKey as Hex);
+      // This click's vouchers: what the key had signed on each channel before it (read at its
+      // first voucher there), and the server's states proven by a signature not made in it.
+      const before = new Map<string, bigint>();
+      const proven = new Map<string, bigint>();
+      const signedInClick = new Set<string>();
+      let vouchers = 0;
+      const refuse = (message: string) =>
+        new PaymentError(message, { code: "session_key_refused" });
       const voucherSigner: ClientEvmSigner = {
         address: account.address,
         async signTypedData(typedData) {
           // The session key signs vouchers and nothing else: not a transfer, not a permit.
           if (typedData.primaryType !== "Voucher") {
-            throw new PaymentError("The session key signs batch-settlement vouchers only.", {
-              code: "session_key_refused",
-            });
+            throw refuse("The session key signs batch-settlement vouchers only.");
           }
-          signVoucher();
+          const price = clickPrice();
+          if (price === null) throw refuse("No attested price for this voucher.");
+          // One voucher, and one more after the server's corrective answer resynced the channel.
+          vouchers += 1;
+          if (vouchers > 2) throw refuse("Already paid for this check.");
+          const id = String(typedData.message.channelId).toLowerCase();
+          const amount = String(typedData.message.maxClaimableAmount);
+          if (!/^\d+$/.test(amount)) throw refuse("A voucher without an amount.");
+          const known = before.get(id) ?? (await highestSigned(id));
+          before.set(id, known);
+          const provenHere = proven.get(id) ?? 0n;
+          const base = provenHere > known ? provenHere : known;
+          if (BigInt(amount) > base + price) {
+            // After a resync (the second voucher), the server's state is one this key cannot be
+            // shown to have signed before the click: the channel is out of step for good.
+            throw new PaymentError(
+              `A voucher for ${amount} base units was asked; this check allows at most ${base + price}.`,
+              { code: vouchers > 1 ? "channel_out_of_step" : "session_key_refused" },
+            );
+          }
+          signedInClick.add(`${id}:${amount}`);
           await noteSigned(typedData.message);
           return account.signTypedData(typedData as Parameters<typeof account.signTypedData>[0]);
         },
       };
-      return { voucherSigner, storage: storageFor(scope), deposit };
+      const onProven = (id: string, amount: bigint) => {
+        // A state proven by a voucher of this very click proves nothing it may build on.
+        if (signedInClick.has(`${id}:${amount}`)) return;
+        if (amount > (proven.get(id) ?? 0n)) proven.set(id, amount);
+      };
+      return { voucherSigner, storage: storageFor(scope, onProven), deposit };
     },
     exclusive(pay) {
       const run = queue.then(pay);

@@ -152,6 +152,12 @@ export async function startPageRuntime({
     // only for a session a click in the extension's own UI started.
     "wallet.account": () => cancellable(bridge.request("account", {}, 120_000)),
     "wallet.sign": ({ typedData }) => cancellable(bridge.request("sign", { typedData }, 180_000)),
+    "wallet.call": ({ chainId, to, data }) =>
+      bridge.request(
+        "call",
+        { chainId, to: to as `0x${string}`, data: data as `0x${string}` },
+        30_000,
+      ),
     "wallet.signMessage": ({ account, message }) =>
       bridge.request("signMessage", { account, message }, 180_000),
     // Only extension pages send these (the messenger refuses anything else): the side panel.

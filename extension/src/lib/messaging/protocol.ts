@@ -177,6 +177,19 @@ export const protocol = {
     request: SignRequestSchema,
     response: z.object({ signature: z.string().regex(/^0x[0-9a-fA-F]+$/) }),
   },
+  /**
+   * background → content script: a read-only eth_call on Base through the page's wallet (the
+   * payment channel's state in the escrow, when presend's server says the channel is out of step).
+   */
+  "wallet.call": {
+    request: z.object({
+      session: z.string(),
+      chainId: z.number().int(),
+      to: AddressSchema,
+      data: z.string().regex(/^0x(?:[0-9a-fA-F]{2})*$/),
+    }),
+    response: z.object({ data: z.string().regex(/^0x(?:[0-9a-fA-F]{2})*$/) }),
+  },
   /** badge or popup → background: a click asked to fetch a charged report again. */
   "recovery.fetch": { request: RecoveryStartSchema, response: RecoveryOutcomeSchema },
   /** background → content script: the payer's EIP-191 signature of "presend receipt <nonce>". */

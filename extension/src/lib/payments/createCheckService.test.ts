@@ -227,11 +227,21 @@ describe("createCheckService", () => {
     ).rejects.toMatchObject({ code: "not_allowed" });
   });
 
-  it("lets the session key sign one voucher per click, and pays exact where no channel is offered", async () => {
+  it("lets the session key's vouchers of a click pay at most the check's price, and pays exact where no channel is offered", async () => {
+    const channelId = `0x${"ab".repeat(32)}`;
     const access = createChannelAccess({
       sessionKey: memoryItem<ChannelSessionKey | null>(null),
       states: memoryItem({}),
-      balances: memoryItem<ChannelBalance[]>([]),
+      balances: memoryItem<ChannelBalance[]>([
+        {
+          channelId,
+          apiUrl: "http://api.test",
+          payer: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+          deposited: "50000",
+          charged: "0",
+          updatedAt: now.toISOString(),
+        },
+      ]),
       now: () => now,
       newKey: () => `0x${"5".repeat(64)}`,
     });
@@ -259,13 +269,16 @@ describe("createCheckService", () => {
         ],
       },
       primaryType: "Voucher",
-      message: { channelId: `0x${"ab".repeat(32)}`, maxClaimableAmount },
+      message: { channelId, maxClaimableAmount },
     });
     const [first, second] = handedOut.map((options) => options.voucherSigner);
-    // Each click's signer signs one voucher; a second one for the same click is refused.
+    // Each click pays its check's attested price ($0.01) over what the key signed before it.
     await expect(first?.signTypedData(voucher(10_000n))).resolves.toMatch(/^0x/);
     await expect(first?.signTypedData(voucher(20_000n))).rejects.toMatchObject({
-      code: "not_allowed",
+      code: "channel_out_of_step",
+    });
+    await expect(second?.signTypedData(voucher(30_000n))).rejects.toMatchObject({
+      code: "session_key_refused",
     });
     await expect(second?.signTypedData(voucher(20_000n))).resolves.toMatch(/^0x/);
   });

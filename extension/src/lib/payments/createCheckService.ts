@@ -113,21 +113,16 @@ export function createCheckService(options: CheckServiceOptions) {
         sent.catch(() => undefined);
       };
       let signed = false;
-      // The session key signs at most one voucher per click: a check started by this click and
-      // nothing else (a replayed or second request of the same session was refused above).
-      let vouchers = 0;
+      // The session key's vouchers of this click pay at most this check's price (the access
+      // bounds them per options() call, made once per check): a replayed or second request of
+      // the same session was refused above.
       const access = options.channel;
       const channel = access && {
-        options: (scope: { apiUrl: string; payer: Address }, deposit: bigint) =>
-          access.options(scope, deposit, () => {
-            vouchers += 1;
-            if (vouchers > 1) {
-              throw new MessageError({
-                code: "not_allowed",
-                message: "Already paid for this check.",
-              });
-            }
-          }),
+        options: (
+          scope: { apiUrl: string; payer: Address },
+          deposit: bigint,
+          price: () => bigint | null,
+        ) => access.options(scope, deposit, price),
         exclusive: access.exclusive,
         startOver: access.startOver,
       };
@@ -150,6 +145,15 @@ export function createCheckService(options: CheckServiceOptions) {
                     source.frameId,
                   )
                 ).address,
+              call: async (chainId, to, data) =>
+                (
+                  await messenger.sendToTab(
+                    source.tabId,
+                    "wallet.call",
+                    { session: request.session, chainId, to, data },
+                    source.frameId,
+                  )
+                ).data as `0x${string}`,
               async signTypedData(typedData) {
                 // One signature per click, whatever happens afterwards.
                 if (signed)

@@ -52,6 +52,9 @@ async function lostCheck(receipts: FakePaidApiOptions["receipts"] = "settled") {
       wallet: {
         account: async () => payer.address,
         signTypedData: (typedData) => payer.signTypedData(typedData as never) as Promise<Hex>,
+        call: async () => {
+          throw new Error("No chain read expected.");
+        },
       },
       progress: () => undefined,
     },

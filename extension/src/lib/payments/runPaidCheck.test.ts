@@ -63,7 +63,14 @@ async function setup(
     history,
     historyLimit: 50,
     recoveries,
-    wallet: { account: async () => payer.address, signTypedData: signTypedData as never },
+    wallet: {
+      account: async () => payer.address,
+      signTypedData: signTypedData as never,
+      // An exact payment reads no chain.
+      call: async () => {
+        throw new Error("No chain read expected.");
+      },
+    },
     progress,
     now: () => now,
     randomId: () => "entry-1",
@@ -352,8 +359,10 @@ describe("runPaidCheck", () => {
     const asked: bigint[] = [];
     let exclusive = 0;
     const channel: PaidCheckChannel = {
-      options: async (scope, deposit) => {
+      options: async (scope, deposit, price) => {
         expect(scope).toEqual({ apiUrl: "http://api.test", payer: payer.address });
+        // The price is the attested one, known only once the offer is verified.
+        expect(price()).toBeNull();
         asked.push(deposit);
         return {
           deposit,

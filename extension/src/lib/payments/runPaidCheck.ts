@@ -8,7 +8,10 @@ import {
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { walkCauses } from "@presend/shared/errors/PresendError";
+import type { ClientEvmSigner } from "@x402/evm";
 import type { Address, Hex } from "viem";
+import { createPageChainReader } from "../channel/createPageChainReader";
 import { outOfStepCodes } from "../channel/outOfStepCodes";
 import type { CheckOutcome, Progress } from "../messaging/protocol";
 import { pinScope } from "../storage/pinScope";
@@ -39,18 +42,24 @@ export type RemoteWallet = {
     primaryType: string;
     message: Record<string, unknown>;
   }): Promise<Hex>;
+  /** A read-only eth_call on `chainId` through the page's wallet (no prompt; see PageWallet). */
+  call(chainId: number, to: Address, data: Hex): Promise<Hex>;
 };
 
 /** How a check reaches a payment channel (see lib/channel/createChannelAccess). */
 export type PaidCheckChannel = {
-  /** The channel options for this API origin and paying account, with `deposit` for a new one. */
+  /**
+   * The channel options for this API origin and paying account, with `deposit` for a new one;
+   * `price` is the check's attested price once known (see ChannelAccess.options).
+   */
   options(
     scope: { apiUrl: string; payer: Address },
     deposit: bigint,
+    price: () => bigint | null,
   ): Promise<ChannelPaymentOptions>;
   /** Runs the payment when no other channel payment is under way (vouchers are cumulative). */
   exclusive<T>(pay: () => Promise<T>): Promise<T>;
-  /** Leaves the channels out of step with the server for new ones (see ChannelAccess). */
+  /** Leaves the channels out of step with the server that could not be resynced (see ChannelAccess). */
   startOver(): Promise<void>;
 };
 
@@ -147,10 +156,26 @@ export async function runPaidCheck(
       charged: false,
     };
   }
-  const channel =
+  // A voucher the session key refused to sign after a resync (see ChannelAccess.options).
+  let voucherRefusal: unknown;
+  const channelOptions =
     deps.channel && deposit > 0n
+      ? await deps.channel.options({ apiUrl: origin, payer }, deposit, () =>
+          terms === null ? null : BigInt(terms.amount),
+        )
+      : undefined;
+  const channel =
+    channelOptions !== undefined
       ? {
-          ...(await deps.channel.options({ apiUrl: origin, payer }, deposit)),
+          ...channelOptions,
+          voucherSigner: {
+            ...channelOptions.voucherSigner,
+            signTypedData: (typedData: Parameters<ClientEvmSigner["signTypedData"]>[0]) =>
+              channelOptions.voucherSigner.signTypedData(typedData).catch((error: unknown) => {
+                voucherRefusal = error;
+                throw error;
+              }),
+          },
           // A voucher's record nonce is written down before the voucher leaves: a lost answer or
           // a background stopped mid-check still leaves the report to fetch through /receipts.
           beforeSend: (authorization: SentAuthorization) => recovery.recordSent(authorization),
@@ -166,6 +191,11 @@ export async function runPaidCheck(
     ...(channel && { channel }),
     signer: async () => ({
       address: payer,
+      // A channel the server finds out of step is resynced from the escrow's state on Base,
+      // read through the page's wallet (the scheme's corrective-402 recovery).
+      readContract: createPageChainReader((chainId, to, data) =>
+        deps.wallet.call(chainId, to, data),
+      ),
       signTypedData: async (typedData) => {
         try {
           if (typedData.primaryType === "ReceiveWithAuthorization") {
@@ -204,10 +234,17 @@ export async function runPaidCheck(
   const pay = (): Promise<PaidResult<Report | DeepReport>> =>
     request.route === "deep" ? client.deep(input) : client.check(input);
   const result = channel && deps.channel ? await deps.channel.exclusive(pay) : await pay();
-  // The server holds a later voucher than the channel's record here (an answer was lost): the
-  // client cannot resynchronise without reading the chain, so the next check opens a new one.
+  // The server holds a later voucher than the channel's record here (an answer was lost) and the
+  // channel could not be resynced (the wallet could not read Base, the server's state was not
+  // proven by the session key): the next check opens a new one.
   const outOfStep =
-    channel !== undefined && result.type === "not_charged" && outOfStepCodes.includes(result.code);
+    channel !== undefined &&
+    result.type === "not_charged" &&
+    (outOfStepCodes.includes(result.code) ||
+      walkCauses(
+        voucherRefusal,
+        (e) => e instanceof PaymentError && e.code === "channel_out_of_step",
+      ) !== undefined);
   if (outOfStep) await deps.channel?.startOver();
   const outcome = await paidCheckOutcome(result, {
     request,

@@ -6,6 +6,7 @@ import {
   channelLeft,
   readChannelBalances,
 } from "../channel/channelBalances";
+import { resyncShownMs } from "../channel/resyncShownMs";
 import { formatUsdc } from "./prices";
 
 /**
@@ -46,6 +47,8 @@ export function ChannelBalanceLine({
 }) {
   const open = balances.filter((balance) => channelLeft(balance) > 0n);
   if (open.length === 0) return null;
+  const resyncedLately = (balance: ChannelBalance) =>
+    balance.resyncedAt !== undefined && Date.now() - Date.parse(balance.resyncedAt) < resyncShownMs;
   return (
     <>
       {open.map((balance) => (
@@ -55,10 +58,11 @@ export function ChannelBalanceLine({
           data-testid="channel-balance"
           data-left={String(channelLeft(balance))}
           data-session-ended={balance.sessionEnded ? "true" : undefined}
+          data-resynced={!balance.sessionEnded && resyncedLately(balance) ? "true" : undefined}
         >
           {balance.sessionEnded
             ? `An earlier channel holds ${formatUsdc(channelLeft(balance))}: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.`
-            : `Channel: ${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left. Checks pay from it without a wallet prompt${inCard ? "; close it in presend's toolbar popup to get the rest back." : "."}`}
+            : `${resyncedLately(balance) ? "Channel re-synced with presend's server" : "Channel"}: ${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left. Checks pay from it without a wallet prompt${inCard ? "; close it in presend's toolbar popup to get the rest back." : "."}`}
         </div>
       ))}
     </>

@@ -38,6 +38,11 @@ export type PageWallet = {
    * person's wallet) is not a contract. Null without a wallet.
    */
   code(address: Address): Promise<{ chainId: number | null; contract: boolean } | null>;
+  /**
+   * A read-only eth_call on the wallet's own node (free, no prompt), refused unless the wallet
+   * is on `chainId` now: a read of another chain's state would be wrong, not just missing.
+   */
+  call(chainId: number, to: Address, data: Hex): Promise<Hex>;
   /** Calls back when what info() says changed: a wallet appeared, its chain or account changed. */
   watch(onChange: () => void): () => void;
 };
@@ -220,6 +225,26 @@ export function createPageWallet(): PageWallet {
       // 0xef0100 + 20 bytes: an EIP-7702 delegation designator, not contract code of its own.
       const delegation = hex.startsWith("0xef0100") && hex.length === 2 + 46;
       return { chainId: current().chainId, contract: hex.length > 2 && !delegation };
+    },
+
+    async call(chainId, to, data) {
+      const provider = (await (await wallet()).getProvider()) as Eip1193Events;
+      const on = Number(await provider.request({ method: "eth_chainId" }));
+      if (on !== chainId) {
+        throw new UpstreamError(`The wallet is on chain ${on}, not ${chainId}.`, {
+          code: "wrong_chain",
+        });
+      }
+      const result = await provider.request({
+        method: "eth_call",
+        params: [{ to, data }, "latest"],
+      });
+      if (typeof result !== "string" || !/^0x(?:[0-9a-fA-F]{2})*$/.test(result)) {
+        throw new UpstreamError("The wallet's node answered the call with no data.", {
+          code: "bad_call_result",
+        });
+      }
+      return result as Hex;
     },
 
     watch(onChange) {
