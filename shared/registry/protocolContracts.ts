@@ -4,7 +4,7 @@ import {
   entryPoint08Address,
 } from "viem/account-abstraction";
 import { base, optimism } from "viem/chains";
-import { type ChainName, chainNames, multicall3Address } from "../chains/chains";
+import { type ChainName, chainNames, chains, multicall3Address } from "../chains/chains";
 
 /**
  * What a protocol contract is to someone about to send to it. `lost`: nobody can ever return what
@@ -132,10 +132,9 @@ const opStackBridge = (
     "Tokens transferred to it directly (not through its deposit functions) are stuck in the bridge.",
   source: "npm viem (viem/chains OP Stack contracts)",
 });
-const toL2 = (l2: string) =>
-  `A native send from a wallet (EOA) is bridged to the sender's own address on ${l2}, not to anyone else; from a contract it reverts.`;
-const toL1 =
-  "A native send from a wallet is withdrawn to the sender's own address on ethereum (claimable after about 7 days), not to anyone else.";
+const toL2 = (l2: ChainName) =>
+  `A native send from a wallet (EOA) is bridged to the sender's own address on ${chains[l2].label}, not to anyone else; from a contract it reverts.`;
+const toL1 = `A native send from a wallet is withdrawn to the sender's own address on ${chains.ethereum.label} (claimable after about 7 days), not to anyone else.`;
 
 /**
  * Contracts people send to by mistake, per chain, each saying what happens to funds sent there.

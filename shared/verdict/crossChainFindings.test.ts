@@ -19,7 +19,7 @@ describe("crossChainFindings", () => {
       ["other_chain_unavailable", "caution", "polygon"],
     ]);
     expect(findings[1]?.message).toBe(
-      "Could not read polygon (HTTP 429): activity there cannot be ruled out.",
+      "Could not read Polygon PoS (HTTP 429): activity there cannot be ruled out.",
     );
   });
 
@@ -35,7 +35,7 @@ describe("crossChainFindings", () => {
       expect.objectContaining({
         code: "wrong_network",
         level: "warn",
-        next: "Ask the recipient: this address is active on arbitrum, not base.",
+        next: "Ask the recipient: this address is active on Arbitrum One, not Base.",
       }),
     ]);
   });

@@ -1,7 +1,8 @@
 import { classifySpecialAddress } from "../address/specialAddresses";
 import type { ChainFacts, TokenMismatch } from "../api/report";
-import type { ChainName } from "../chains/chains";
+import { type ChainName, chains } from "../chains/chains";
 import { findAccountImplementation } from "../registry/knownImplementations";
+import { chainLabels } from "./chainLabels";
 import type { WrongNetwork } from "./detectWrongNetwork";
 import { joinNames } from "./joinNames";
 import { plainKind } from "./plainKind";
@@ -45,31 +46,34 @@ export function crossChainFindings({
   tokenMismatch,
 }: CrossChainInput): Finding[] {
   const here = target.name;
+  const hereLabel = chains[here].label;
   const findings: Finding[] = [];
   const readableOthers = others.filter((facts) => facts.status === "ok");
 
   for (const facts of others) {
     if (facts.status === "ok") continue;
+    const there = chains[facts.name].label;
     findings.push({
       code: "other_chain_unavailable",
       level: "caution",
       chain: facts.name,
-      message: `Could not read ${facts.name} (${facts.error ?? "unknown error"}): activity there cannot be ruled out.`,
-      headline: `Could not read ${facts.name}`,
-      next: `Run the deep check again: ${facts.name} could not be read, so a wrong network cannot be ruled out.`,
+      message: `Could not read ${there} (${facts.error ?? "unknown error"}): activity there cannot be ruled out.`,
+      headline: `Could not read ${there}`,
+      next: `Run the deep check again: ${there} could not be read, so a wrong network cannot be ruled out.`,
     });
   }
 
   for (const facts of readableOthers) {
     const unknown = unknownFacts(facts);
     if (unknown.length === 0) continue;
+    const there = chains[facts.name].label;
     findings.push({
       code: "other_chain_facts_unknown",
       level: "caution",
       chain: facts.name,
-      message: `Part of ${facts.name}'s answer could not be read: ${joinNames(unknown)} unknown there.`,
-      headline: `Not fully read on ${facts.name}`,
-      next: `Run the deep check again: ${joinNames(unknown)} could not be read on ${facts.name}.`,
+      message: `Part of ${there}'s answer could not be read: ${joinNames(unknown)} unknown there.`,
+      headline: `Not fully read on ${there}`,
+      next: `Run the deep check again: ${joinNames(unknown)} could not be read on ${there}.`,
     });
   }
 
@@ -96,62 +100,63 @@ export function crossChainFindings({
     target.kind !== "eip7702-delegated"
   ) {
     if (recoverableChains.length > 0) {
-      const where = joinNames(recoverableChains);
+      const where = chainLabels(recoverableChains);
       const first = recoverableChains[0];
+      const firstLabel = chainLabels(recoverableChains.slice(0, 1));
       const elsewhere = readableOthers.find((facts) => facts.name === first);
       const what = elsewhere ? plainKind(elsewhere) : "Safe shared wallet";
       findings.push({
         code: "safe_elsewhere",
         level: "warn",
         ...onlyChain(recoverableChains),
-        message: `This address is a ${what} on ${where} but has no code on ${here}: the owner can deploy the same account on ${here} first; ask them to, or send on ${first}.`,
-        headline: `${what} on ${where}, not deployed on ${here}`,
-        next: `Ask the recipient to deploy their account on ${here} first, or send on ${first}.`,
+        message: `This address is a ${what} on ${where} but has no code on ${hereLabel}: the owner can deploy the same account on ${hereLabel} first; ask them to, or send on ${firstLabel}.`,
+        headline: `${what} on ${where}, not deployed on ${hereLabel}`,
+        next: `Ask the recipient to deploy their account on ${hereLabel} first, or send on ${firstLabel}.`,
       });
     }
     if (forwarderChains.length > 0) {
-      const where = joinNames(forwarderChains);
+      const where = chainLabels(forwarderChains);
       findings.push({
         code: "deposit_address_elsewhere",
         level: "warn",
         ...onlyChain(forwarderChains),
-        message: `This address is a deposit address (it forwards deposits) on ${where} but has no code on ${here}: it is meant for ${where}, so ${here} is the wrong network.`,
-        headline: `Deposit address on ${where}, not on ${here}: wrong network`,
-        next: `Send on ${forwarderChains[0]}, the network this deposit address was made for, or ask the exchange for a ${here} address.`,
+        message: `This address is a deposit address (it forwards deposits) on ${where} but has no code on ${hereLabel}: it is meant for ${where}, so ${hereLabel} is the wrong network.`,
+        headline: `Deposit address on ${where}, not on ${hereLabel}: wrong network`,
+        next: `Send on ${chainLabels(forwarderChains.slice(0, 1))}, the network this deposit address was made for, or ask the exchange for a ${hereLabel} address.`,
       });
     }
     if (contractChains.length > 0) {
-      const where = joinNames(contractChains);
+      const where = chainLabels(contractChains);
       findings.push({
         code: "contract_elsewhere",
         level: "danger",
         ...onlyChain(contractChains),
-        message: `This address is a contract on ${where} but has no code on ${here}: whoever controls it there may not control it here; funds may be unrecoverable.`,
-        headline: `Contract on ${where}, but no code on ${here}`,
-        next: `Do not send on ${here}: ask the recipient for an address that works on ${here}.`,
+        message: `This address is a contract on ${where} but has no code on ${hereLabel}: whoever controls it there may not control it here; funds may be unrecoverable.`,
+        headline: `Contract on ${where}, but no code on ${hereLabel}`,
+        next: `Do not send on ${hereLabel}: ask the recipient for an address that works on ${hereLabel}.`,
       });
     }
   }
   if (target.status !== "ok" && recoverableChains.length + contractChains.length > 0) {
-    const where = joinNames([...recoverableChains, ...contractChains]);
+    const where = chainLabels([...recoverableChains, ...contractChains]);
     findings.push({
       code: "contract_elsewhere_unverified",
       level: "warn",
-      message: `This address is a contract wallet on ${where}; ${here} could not be read, so it is unknown whether it exists there.`,
-      headline: `Contract wallet on ${where}; ${here} unverified`,
-      next: `Do not send on ${here} until a check confirms the wallet exists there.`,
+      message: `This address is a contract wallet on ${where}; ${hereLabel} could not be read, so it is unknown whether it exists there.`,
+      headline: `Contract wallet on ${where}; ${hereLabel} unverified`,
+      next: `Do not send on ${hereLabel} until a check confirms the wallet exists there.`,
     });
   }
 
   if (wrongNetwork.flagged) {
-    const where = joinNames(wrongNetwork.activeOn);
+    const where = chainLabels(wrongNetwork.activeOn);
     findings.push({
       code: "wrong_network",
       level: "warn",
       chain: here,
-      message: `No code, no outgoing transactions and no ${joinNames(readBalances(target).read, "or")} balance on ${here}, but this address is active on ${where}.`,
-      headline: `Active on ${where}, not on ${here}`,
-      next: `Ask the recipient: this address is active on ${where}, not ${here}.`,
+      message: `No code, no outgoing transactions and no ${joinNames(readBalances(target).read, "or")} balance on ${hereLabel}, but this address is active on ${where}.`,
+      headline: `Active on ${where}, not on ${hereLabel}`,
+      next: `Ask the recipient: this address is active on ${where}, not ${hereLabel}.`,
     });
   }
 
@@ -167,6 +172,7 @@ function tokenMismatchFinding(
   address: string,
   here: ChainName,
 ): Finding | null {
+  const hereLabel = chains[here].label;
   switch (mismatch.code) {
     case "token_contract": {
       // The target chain and known stablecoins already have their own, more precise finding.
@@ -175,7 +181,7 @@ function tokenMismatchFinding(
         (name) => name !== here && !special?.chains?.includes(name),
       );
       if (elsewhere.length === 0) return null;
-      const where = joinNames(elsewhere);
+      const where = chainLabels(elsewhere);
       return {
         code: "token_contract_elsewhere",
         level: "danger",
@@ -186,14 +192,14 @@ function tokenMismatchFinding(
       };
     }
     case "stablecoin_elsewhere": {
-      const where = joinNames(mismatch.chains);
+      const where = chainLabels(mismatch.chains);
       return {
         code: "stablecoin_elsewhere",
         level: "caution",
         ...onlyChain(mismatch.chains),
         message: mismatch.message,
-        headline: `Holds stablecoins on ${where}, none on ${here}`,
-        next: `Ask the recipient which chain they expect the stablecoin on: they hold it on ${where}, not ${here}.`,
+        headline: `Holds stablecoins on ${where}, none on ${hereLabel}`,
+        next: `Ask the recipient which chain they expect the stablecoin on: they hold it on ${where}, not ${hereLabel}.`,
       };
     }
     case "bridged_usdc": {
@@ -204,9 +210,9 @@ function tokenMismatchFinding(
         code: "bridged_usdc_elsewhere",
         level: "ok",
         ...onlyChain(elsewhere),
-        message: `Holds bridged rather than native USDC on ${joinNames(elsewhere)}; this does not affect a send on ${here}.`,
-        headline: `Bridged USDC on ${joinNames(elsewhere)}`,
-        next: `Send native USDC on ${here} unless the recipient asks otherwise.`,
+        message: `Holds bridged rather than native USDC on ${chainLabels(elsewhere)}; this does not affect a send on ${hereLabel}.`,
+        headline: `Bridged USDC on ${chainLabels(elsewhere)}`,
+        next: `Send native USDC on ${hereLabel} unless the recipient asks otherwise.`,
       };
     }
   }

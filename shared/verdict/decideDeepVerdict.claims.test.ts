@@ -15,8 +15,8 @@ const checksum = { status: "valid", message: "Checksum is valid (EIP-55)." } as 
 type Row = { name: string; target: ChainFacts; others?: Partial<Record<ChainName, ChainFacts>> };
 
 const rows: Row[] = [
-  { name: "a fresh EOA on base", target: readableFacts("base") },
-  { name: "a fresh EOA on ethereum (no bridged USDC there)", target: readableFacts("ethereum") },
+  { name: "a fresh EOA on Base", target: readableFacts("base") },
+  { name: "a fresh EOA on Ethereum (no bridged USDC there)", target: readableFacts("ethereum") },
   // Only the native coin and the stablecoins are read: other tokens cannot be claimed absent.
   { name: "an EOA with only spam tokens (none read)", target: readableFacts("optimism") },
   {
@@ -40,12 +40,12 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "contract", receive: "rejected" }),
   },
   {
-    name: "fresh here, active on arbitrum",
+    name: "fresh here, active on Arbitrum One",
     target: readableFacts("base"),
     others: { arbitrum: readableFacts("arbitrum", { nonce: 2, usdc: "9" }) },
   },
   {
-    name: "fresh here, a forwarder on ethereum",
+    name: "fresh here, a forwarder on Ethereum",
     target: readableFacts("base"),
     others: { ethereum: readableFacts("ethereum", { kind: "contract", receive: "forwarded" }) },
   },
@@ -105,7 +105,7 @@ describe("decideDeepVerdict: every message claims only what was read", () => {
       others: chainNames.filter((n) => n !== "optimism").map((n) => readableFacts(n)),
     });
     expect(verdict.reasons[0]?.message).toBe(
-      "No outgoing transactions and no ETH, USDC, USDT or USDC.e balance on optimism: nothing read here shows this address in use (other tokens are not read).",
+      "No outgoing transactions and no ETH, USDC, USDT or USDC.e balance on OP Mainnet: nothing read here shows this address in use (other tokens are not read).",
     );
   });
 });

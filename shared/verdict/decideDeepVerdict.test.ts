@@ -31,7 +31,7 @@ const notFlagged = { flagged: false, activeOn: [] };
 
 const rows: Row[] = [
   {
-    name: "ok: active on base, unused elsewhere",
+    name: "ok: active on Base, unused elsewhere",
     target: readableFacts("base", { nonce: 8, usdc: "10" }),
     others: othersOf("base"),
     level: "ok",
@@ -40,7 +40,7 @@ const rows: Row[] = [
     tokenMismatch: [],
   },
   {
-    name: "ok: active on base and on arbitrum is not a wrong network",
+    name: "ok: active on Base and on Arbitrum One is not a wrong network",
     target: readableFacts("base", { nonce: 8, usdc: "10" }),
     others: othersOf("base", { arbitrum: readableFacts("arbitrum", { nonce: 3, usdc: "1" }) }),
     level: "ok",
@@ -48,12 +48,12 @@ const rows: Row[] = [
     wrongNetwork: notFlagged,
   },
   {
-    name: "warn: wrong network, fresh on base but active on arbitrum",
+    name: "warn: wrong network, fresh on Base but active on Arbitrum One",
     target: readableFacts("base"),
     others: othersOf("base", { arbitrum: readableFacts("arbitrum", { nonce: 4 }) }),
     level: "warn",
     codes: ["wrong_network", "fresh_address"],
-    next: "Ask the recipient: this address is active on arbitrum, not base.",
+    next: "Ask the recipient: this address is active on Arbitrum One, not Base.",
     wrongNetwork: { flagged: true, activeOn: ["arbitrum"] },
   },
   {
@@ -65,7 +65,7 @@ const rows: Row[] = [
     }),
     level: "warn",
     codes: ["wrong_network", "fresh_address"],
-    next: "Ask the recipient: this address is active on arbitrum and polygon, not base.",
+    next: "Ask the recipient: this address is active on Arbitrum One and Polygon PoS, not Base.",
     wrongNetwork: { flagged: true, activeOn: ["arbitrum", "polygon"] },
   },
   {
@@ -76,7 +76,7 @@ const rows: Row[] = [
     codes: ["wrong_network", "stablecoin_elsewhere", "fresh_address"],
     wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
     tokenMismatch: [{ code: "stablecoin_elsewhere", chains: ["ethereum"] }],
-    mentions: "Holds USDT on ethereum, but no stablecoin on optimism.",
+    mentions: "Holds USDT on Ethereum, but no stablecoin on OP Mainnet.",
   },
   {
     name: "warn: a delegated EOA elsewhere is the same key, so only a wrong network",
@@ -88,15 +88,15 @@ const rows: Row[] = [
     codes: ["wrong_network", "fresh_address"],
   },
   {
-    name: "warn: a Safe on arbitrum that does not exist on base (the owner can deploy it)",
+    name: "warn: a Safe on Arbitrum One that does not exist on Base (the owner can deploy it)",
     target: readableFacts("base"),
     others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
     level: "warn",
     codes: ["safe_elsewhere", "wrong_network", "fresh_address"],
-    next: "Ask the recipient to deploy their account on base first, or send on arbitrum.",
+    next: "Ask the recipient to deploy their account on Base first, or send on Arbitrum One.",
     wrongNetwork: { flagged: true, activeOn: ["arbitrum"] },
     mentions:
-      "the owner can deploy the same account on base first; ask them to, or send on arbitrum",
+      "the owner can deploy the same account on Base first; ask them to, or send on Arbitrum One",
   },
   {
     name: "warn: a Coinbase Smart Wallet elsewhere (same address on every chain)",
@@ -113,7 +113,7 @@ const rows: Row[] = [
     level: "warn",
     codes: ["safe_elsewhere", "wrong_network", "fresh_address"],
     wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
-    mentions: "Coinbase Smart Wallet on ethereum",
+    mentions: "Coinbase Smart Wallet on Ethereum",
   },
   {
     name: "danger: another vendor's smart account elsewhere stays a contract elsewhere",
@@ -126,7 +126,7 @@ const rows: Row[] = [
     wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
   },
   {
-    name: "warn: a deposit forwarder on ethereum with no code on base is the wrong network",
+    name: "warn: a deposit forwarder on Ethereum with no code on Base is the wrong network",
     target: readableFacts("base"),
     others: othersOf("base", {
       ethereum: readableFacts("ethereum", { kind: "contract", receive: "forwarded" }),
@@ -134,10 +134,10 @@ const rows: Row[] = [
     level: "warn",
     codes: ["wrong_network", "deposit_address_elsewhere", "fresh_address"],
     wrongNetwork: { flagged: true, activeOn: ["ethereum"] },
-    mentions: "so base is the wrong network",
+    mentions: "so Base is the wrong network",
   },
   {
-    name: "caution: active on base, but another chain's sub-calls failed (unknown is never ok)",
+    name: "caution: active on Base, but another chain's sub-calls failed (unknown is never ok)",
     target: readableFacts("base", { nonce: 4, native: "1" }),
     others: othersOf("base", {
       optimism: { ...readableFacts("optimism"), usdc: null, usdt: null },
@@ -148,7 +148,7 @@ const rows: Row[] = [
     mentions: "the USDC balance and the USDT balance unknown there",
   },
   {
-    name: "danger: a contract on optimism with no code on base, even with funds on base",
+    name: "danger: a contract on OP Mainnet with no code on Base, even with funds on Base",
     target: readableFacts("base", { nonce: 2, native: "1" }),
     others: othersOf("base", { optimism: readableFacts("optimism", { kind: "contract" }) }),
     level: "danger",
@@ -166,23 +166,23 @@ const rows: Row[] = [
     codes: ["contract_elsewhere", "safe_elsewhere", "wrong_network", "fresh_address"],
   },
   {
-    name: "ok: the same Safe deployed on base and on arbitrum",
+    name: "ok: the same Safe deployed on Base and on Arbitrum One",
     target: readableFacts("base", { kind: "safe", nonce: 1 }),
     others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
     level: "ok",
     codes: ["active_wallet"],
   },
   {
-    name: "caution: active on base but arbitrum could not be read",
+    name: "caution: active on Base but Arbitrum One could not be read",
     target: readableFacts("base", { nonce: 8 }),
     others: othersOf("base", { arbitrum: unreadableFacts("arbitrum", "timeout") }),
     level: "caution",
     codes: ["other_chain_unavailable", "active_wallet"],
-    next: "Run the deep check again: arbitrum could not be read, so a wrong network cannot be ruled out.",
-    mentions: "Could not read arbitrum (timeout)",
+    next: "Run the deep check again: Arbitrum One could not be read, so a wrong network cannot be ruled out.",
+    mentions: "Could not read Arbitrum One (timeout)",
   },
   {
-    name: "caution: base could not be read, the others are unused",
+    name: "caution: Base could not be read, the others are unused",
     target: unreadableFacts("base"),
     others: othersOf("base"),
     level: "caution",
@@ -204,14 +204,14 @@ const rows: Row[] = [
     ],
   },
   {
-    name: "warn: base unreadable while the address is a Safe on arbitrum",
+    name: "warn: Base unreadable while the address is a Safe on Arbitrum One",
     target: unreadableFacts("base"),
     others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
     level: "warn",
     codes: ["contract_elsewhere_unverified", "chain_unavailable"],
   },
   {
-    name: "danger: a token contract on polygon",
+    name: "danger: a token contract on Polygon PoS",
     target: readableFacts("base", { nonce: 3 }),
     others: othersOf("base", { polygon: readableFacts("polygon", { kind: "token", nonce: 1 }) }),
     level: "danger",
@@ -227,13 +227,13 @@ const rows: Row[] = [
     tokenMismatch: [{ code: "token_contract", chains: ["base"] }],
   },
   {
-    name: "danger: the USDC contract on base is flagged as a token contract",
+    name: "danger: the USDC contract on Base is flagged as a token contract",
     address: chains.base.usdc.address,
     target: readableFacts("base", { kind: "token", nonce: 1 }),
     others: othersOf("base"),
     level: "danger",
     codes: ["stablecoin_contract"],
-    next: "Do not send: this is the USDC contract on base.",
+    next: "Do not send: this is the USDC contract on Base.",
     tokenMismatch: [{ code: "token_contract", chains: ["base"] }],
   },
   {
@@ -258,7 +258,8 @@ const rows: Row[] = [
       { code: "stablecoin_elsewhere", chains: ["arbitrum", "polygon"] },
       { code: "bridged_usdc", chains: ["polygon"] },
     ],
-    mentions: "Holds USDC and USDT on arbitrum and USDC.e on polygon, but no stablecoin on base.",
+    mentions:
+      "Holds USDC and USDT on Arbitrum One and USDC.e on Polygon PoS, but no stablecoin on Base.",
   },
   {
     name: "caution: only bridged USDC on the target",
@@ -316,7 +317,9 @@ describe("decideDeepVerdict", () => {
       others: othersOf(target, { [name]: unreadableFacts(name) }),
     });
     expect(verdict.level).toBe("caution");
-    expect(verdict.reasons.find((reason) => reason.chain === name)?.message).toContain(name);
+    expect(verdict.reasons.find((reason) => reason.chain === name)?.message).toContain(
+      chains[name].label,
+    );
   });
 
   it("ignores an entry for the target among the others", () => {

@@ -33,16 +33,16 @@ const rows: Row[] = [
     target: readableFacts("base", { nonce: 12, native: "1" }),
     level: "ok",
     codes: ["active_wallet"],
-    headline: "Active wallet on base",
-    next: "Looks safe to send on base; double-check the address with the recipient.",
-    mentions: "Active wallet on base: 12 outgoing transactions of its own.",
+    headline: "Active wallet on Base",
+    next: "Looks safe to send on Base; double-check the address with the recipient.",
+    mentions: "Active wallet on Base: 12 outgoing transactions of its own.",
   },
   {
     name: "ok: a Safe with outgoing history",
     target: readableFacts("base", { kind: "safe", nonce: 1 }),
     level: "ok",
     codes: ["active_wallet"],
-    headline: "Active Safe shared wallet (1 of 2 owners sign) on base",
+    headline: "Active Safe shared wallet (1 of 2 owners sign) on Base",
     mentions: "1 outgoing transaction of its own.",
   },
   {
@@ -79,7 +79,7 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "safe" }),
     level: "caution",
     codes: ["unused_account"],
-    headline: "Safe shared wallet (1 of 2 owners sign) on base: deployed, never used",
+    headline: "Safe shared wallet (1 of 2 owners sign) on Base: deployed, never used",
   },
   {
     name: "caution: an ERC-4337 account deployed, never used",
@@ -93,7 +93,7 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "smart-account", nonce: 1 }),
     level: "ok",
     codes: ["active_wallet"],
-    headline: "Active smart wallet on base",
+    headline: "Active smart wallet on Base",
   },
   {
     name: "warn: a Safe whose code rejects native transfers says so",
@@ -107,7 +107,7 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "contract", receive: "rejected" }),
     level: "warn",
     codes: ["unknown_contract"],
-    headline: "Contract on base that rejects native transfers",
+    headline: "Contract on Base that rejects native transfers",
     mentions: "A native send to it would revert.",
   },
   {
@@ -119,8 +119,8 @@ const rows: Row[] = [
     }),
     level: "caution",
     codes: ["deposit_forwarder"],
-    headline: "Deposit address (forwards deposits) on base",
-    next: "Send only the asset and network the exchange named for this deposit address (base).",
+    headline: "Deposit address (forwards deposits) on Base",
+    next: "Send only the asset and network the exchange named for this deposit address (Base).",
     mentions: "in full to one collector (0x00000000000000000000000000000000C0FFEE00)",
   },
   {
@@ -129,7 +129,7 @@ const rows: Row[] = [
     target: readableFacts("ethereum", { kind: "contract", receive: "rejected" }),
     level: "danger",
     codes: ["protocol_contract"],
-    headline: "Permit2 on ethereum: a protocol contract, not a wallet",
+    headline: "Permit2 on Ethereum: a protocol contract, not a wallet",
     next: "Do not send: Permit2 cannot return funds to anyone.",
     mentions: "Tokens sent to it stay there for good",
   },
@@ -148,7 +148,7 @@ const rows: Row[] = [
     level: "warn",
     codes: ["protocol_contract"],
     next: "Do not send to OP Mainnet L1StandardBridge to pay someone: the recipient gets nothing; use their own address.",
-    mentions: "bridged to the sender's own address on optimism",
+    mentions: "bridged to the sender's own address on OP Mainnet",
   },
   {
     name: "danger: WETH is a token contract, and says a native send is wrapped for the sender",
@@ -170,7 +170,7 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "nft" }),
     level: "warn",
     codes: ["nft_contract"],
-    headline: "NFT collection on base, not a wallet",
+    headline: "NFT collection on Base, not a wallet",
   },
   {
     name: "danger: an EIP-7702 account on a known sweeper",
@@ -183,7 +183,7 @@ const rows: Row[] = [
     level: "danger",
     codes: ["eip7702_sweeper", "active_wallet"],
     mentions:
-      "This wallet has handed control to a contract known to steal deposits on base: anything sent to it is passed straight on to someone else",
+      "This wallet has handed control to a contract known to steal deposits on Base: anything sent to it is passed straight on to someone else",
   },
   {
     name: "danger: an EIP-7702 account whose unknown delegate forwards deposits",
@@ -209,7 +209,7 @@ const rows: Row[] = [
     }),
     level: "ok",
     codes: ["active_wallet"],
-    headline: "Active MetaMask smart wallet on base",
+    headline: "Active MetaMask smart wallet on Base",
   },
   {
     name: "caution: an unknown 7702 delegate whose simulation did not run is never ok",
@@ -249,7 +249,7 @@ const rows: Row[] = [
     level: "caution",
     codes: ["eip7702_unknown_delegate", "active_wallet"],
     mentions:
-      "This wallet has handed control to a contract presend does not recognise on base; a test deposit was kept.",
+      "This wallet has handed control to a contract presend does not recognise on Base; a test deposit was kept.",
   },
   {
     name: "caution: an EIP-7702 delegation without a known delegate",
@@ -270,8 +270,8 @@ const rows: Row[] = [
     target: unreadableFacts("base", "HTTP 503"),
     level: "caution",
     codes: ["chain_unavailable"],
-    headline: "Could not verify on base",
-    mentions: "Could not verify: base could not be read (HTTP 503).",
+    headline: "Could not verify on Base",
+    mentions: "Could not verify: Base could not be read (HTTP 503).",
   },
   {
     name: "caution: an unreadable chain without an error text",
@@ -286,7 +286,7 @@ const rows: Row[] = [
     target: unreadableFacts("base"),
     level: "caution",
     codes: ["chain_unavailable", "checksum_missing"],
-    headline: "Could not verify on base",
+    headline: "Could not verify on Base",
   },
   {
     name: "caution: readable but no kind",
@@ -311,15 +311,15 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "token", nonce: 1 }),
     level: "danger",
     codes: ["token_contract"],
-    next: "Do not send: this is a token contract on base, not a wallet.",
+    next: "Do not send: this is a token contract on Base, not a wallet.",
   },
   {
-    name: "danger: the USDC contract on base",
+    name: "danger: the USDC contract on Base",
     address: chains.base.usdc.address,
     target: readableFacts("base", { kind: "token", nonce: 1, usdc: "12" }),
     level: "danger",
     codes: ["stablecoin_contract"],
-    next: "Do not send: this is the USDC contract on base.",
+    next: "Do not send: this is the USDC contract on Base.",
   },
   {
     name: "danger: a stablecoin contract of another chain, even where it has no code",
@@ -327,7 +327,7 @@ const rows: Row[] = [
     target: readableFacts("arbitrum"),
     level: "danger",
     codes: ["stablecoin_contract", "fresh_address"],
-    next: "Do not send: this is the USDT contract on ethereum.",
+    next: "Do not send: this is the USDT contract on Ethereum.",
   },
   {
     name: "danger: a stablecoin contract beats everything",
@@ -336,7 +336,7 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "token", nonce: 1 }),
     level: "danger",
     codes: ["stablecoin_contract", "checksum_missing"],
-    next: "Do not send: this is the USDbC contract on base.",
+    next: "Do not send: this is the USDbC contract on Base.",
   },
   {
     name: "danger: a stablecoin contract whose chain could not be read",
@@ -436,7 +436,7 @@ describe("decideVerdict", () => {
     expect(verdict.level).not.toBe("ok");
     expect(verdict.reasons.length).toBeGreaterThan(0);
     expect(verdict.gas.summary).toBe(
-      `Gas cost on ${name} is unknown: the chain could not be read.`,
+      `Gas cost on ${chains[name].label} is unknown: the chain could not be read.`,
     );
   });
 
@@ -447,7 +447,7 @@ describe("decideVerdict", () => {
       target: readableFacts("base", { nonce: 1 }),
     });
     expect(verdict.gas.summary).toBe(
-      "Sending ETH costs about 0.000021 ETH on base; a token transfer about 0.000065 ETH.",
+      "Sending ETH costs about 0.000021 ETH on Base; a token transfer about 0.000065 ETH.",
     );
   });
 });

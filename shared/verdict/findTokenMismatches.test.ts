@@ -24,7 +24,7 @@ describe("findTokenMismatches", () => {
         [
           "token_contract",
           ["polygon"],
-          "This address is a token contract on polygon, not a wallet.",
+          "This address is a token contract on Polygon PoS, not a wallet.",
         ],
       ],
     ],
@@ -37,7 +37,7 @@ describe("findTokenMismatches", () => {
         [
           "token_contract",
           ["optimism"],
-          "This address is a token contract on optimism, not a wallet.",
+          "This address is a token contract on OP Mainnet, not a wallet.",
         ],
       ],
     ],
@@ -50,7 +50,7 @@ describe("findTokenMismatches", () => {
         [
           "stablecoin_elsewhere",
           ["ethereum"],
-          "Holds USDC and USDT on ethereum, but no stablecoin on base.",
+          "Holds USDC and USDT on Ethereum, but no stablecoin on Base.",
         ],
       ],
     ],
@@ -73,7 +73,7 @@ describe("findTokenMismatches", () => {
         [
           "bridged_usdc",
           ["base", "arbitrum"],
-          "Holds bridged USDC (USDbC on base and USDC.e on arbitrum) but no native USDC there.",
+          "Holds bridged USDC (USDbC on Base and USDC.e on Arbitrum One) but no native USDC there.",
         ],
       ],
     ],

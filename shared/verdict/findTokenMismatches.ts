@@ -1,6 +1,7 @@
 import { classifySpecialAddress } from "../address/specialAddresses";
 import type { Balance, ChainFacts, TokenMismatch } from "../api/report";
-import { type ChainName, chainNames } from "../chains/chains";
+import { type ChainName, chainNames, chains } from "../chains/chains";
+import { chainLabels } from "./chainLabels";
 import { isPositiveBalance } from "./isPositiveBalance";
 import { joinNames } from "./joinNames";
 
@@ -46,7 +47,7 @@ export function findTokenMismatches({
   if (tokenChains.length > 0) {
     mismatches.push({
       code: "token_contract",
-      message: `This address is a token contract on ${joinNames(tokenChains)}, not a wallet.`,
+      message: `This address is a token contract on ${chainLabels(tokenChains)}, not a wallet.`,
       chains: tokenChains,
     });
   }
@@ -57,11 +58,11 @@ export function findTokenMismatches({
     );
     if (holders.length > 0) {
       const holdings = holders.map(
-        (facts) => `${joinNames(heldStablecoins(facts))} on ${facts.name}`,
+        (facts) => `${joinNames(heldStablecoins(facts))} on ${chains[facts.name].label}`,
       );
       mismatches.push({
         code: "stablecoin_elsewhere",
-        message: `Holds ${joinNames(holdings)}, but no stablecoin on ${target.name}.`,
+        message: `Holds ${joinNames(holdings)}, but no stablecoin on ${chains[target.name].label}.`,
         chains: holders.map((facts) => facts.name),
       });
     }
@@ -70,7 +71,7 @@ export function findTokenMismatches({
   const bridgedHolders = readable.filter(holdsOnlyBridgedUsdc);
   if (bridgedHolders.length > 0) {
     const holdings = bridgedHolders.map(
-      (facts) => `${facts.usdcBridged?.symbol ?? "bridged USDC"} on ${facts.name}`,
+      (facts) => `${facts.usdcBridged?.symbol ?? "bridged USDC"} on ${chains[facts.name].label}`,
     );
     mismatches.push({
       code: "bridged_usdc",

@@ -78,7 +78,7 @@ describe("formatReportText", () => {
     expect(text).toMatch(/^ {2}Native {8}1\.25 ETH$/m);
     expect(text).toMatch(/^ {2}USDC {10}100 USDC$/m);
     expect(text).toMatch(/^ {2}Bridged USDC {2}0 USDbC$/m);
-    expect(text).toContain("Sending ETH costs about 0.000021 ETH on base");
+    expect(text).toContain("Sending ETH costs about 0.000021 ETH on Base");
     expect(text).not.toContain("All chains");
   });
 
@@ -86,7 +86,7 @@ describe("formatReportText", () => {
     const target = unreadableFacts("base", "HTTP 503");
     const text = buildReport({ address: wallet, checksum: missing, target, checkedAt }).report;
     expect(text).toMatch(/^ {2}Status {8}could not be read \(HTTP 503\)$/m);
-    expect(text).toContain("Gas cost on base is unknown");
+    expect(text).toContain("Gas cost on Base is unknown");
   });
 
   it("flags each chain of a deep report", () => {
@@ -105,7 +105,7 @@ describe("formatReportText", () => {
     expect(text).toMatch(/^ {2}optimism +- +- +- +- +- +- +unreadable$/m);
     // Flags that do not fit wrap onto the next line, under the flags column.
     expect(text).toMatch(/^ {2}polygon +token .* active token\s+stablecoin bridged$/m);
-    expect(text).toMatch(/^ {2}- token_contract: This address is a token contract on polygon/m);
+    expect(text).toMatch(/^ {2}- token_contract: This address is a token contract on Polygon PoS/m);
   });
 
   it("names where a simulated deposit from a wallet went", () => {

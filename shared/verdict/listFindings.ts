@@ -1,15 +1,11 @@
 import type { ListMatch } from "../api/addressLists";
 import type { ChainFacts } from "../api/report";
-import { type ChainName, chains } from "../chains/chains";
-import { joinNames } from "./joinNames";
+import { chains } from "../chains/chains";
+import { chainLabels } from "./chainLabels";
 import type { Finding } from "./summarizeFindings";
 
 function from(match: ListMatch): string {
   return `(list: ${match.source}, ${match.date})`;
-}
-
-function labels(names: readonly ChainName[]): string {
-  return joinNames(names.map((name) => chains[name].label));
 }
 
 /**
@@ -48,7 +44,7 @@ export function listFindings(input: {
               code: `listed_${match.category}_elsewhere`,
               level: "warn",
               chain: target.name,
-              message: `Listed as ${what} on ${labels(match.listedOn)} (not on ${chains[target.name].label}): ${match.label} ${from(match)}.`,
+              message: `Listed as ${what} on ${chainLabels(match.listedOn)} (not on ${chains[target.name].label}): ${match.label} ${from(match)}.`,
               headline: `Listed as ${what} on another network`,
               next: "Do not send unless you know why this address is listed.",
             },
@@ -89,7 +85,7 @@ export function listFindings(input: {
     const elsewhere = sweeps.filter((match) => match.chain !== target.name);
     const first = elsewhere[0];
     if (first) {
-      const networks = labels([...new Set(elsewhere.map((match) => match.chain))]);
+      const networks = chainLabels([...new Set(elsewhere.map((match) => match.chain))]);
       findings.push({
         code: "exchange_deposit_wrong_network",
         level: "danger",

@@ -5,24 +5,24 @@ import { summarizeGas } from "./summarizeGas";
 describe("summarizeGas", () => {
   it.each([
     [
-      "base at 1 gwei",
+      "Base at 1 gwei",
       readableFacts("base"),
-      "Sending ETH costs about 0.000021 ETH on base; a token transfer about 0.000065 ETH.",
+      "Sending ETH costs about 0.000021 ETH on Base; a token transfer about 0.000065 ETH.",
     ],
     [
-      "polygon at 30 gwei, in POL",
+      "Polygon PoS at 30 gwei, in POL",
       readableFacts("polygon", { gasPriceWei: 30_000_000_000n }),
-      "Sending POL costs about 0.00063 POL on polygon; a token transfer about 0.002 POL.",
+      "Sending POL costs about 0.00063 POL on Polygon PoS; a token transfer about 0.002 POL.",
     ],
     [
       "an unreadable gas price",
       readableFacts("base", { gasPriceWei: null }),
-      "Gas cost on base is unknown: the gas price could not be read.",
+      "Gas cost on Base is unknown: the gas price could not be read.",
     ],
     [
       "an unreadable chain",
       unreadableFacts("arbitrum"),
-      "Gas cost on arbitrum is unknown: the chain could not be read.",
+      "Gas cost on Arbitrum One is unknown: the chain could not be read.",
     ],
   ])("%s", (_, facts, summary) => {
     const gas = summarizeGas(facts);

@@ -3,6 +3,7 @@ import type { ChainFacts, Checksum } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 import { findProtocolContract, type ProtocolContract } from "../registry/protocolContracts";
 import { chainActivity } from "./chainActivity";
+import { chainLabels } from "./chainLabels";
 import { isPositiveBalance } from "./isPositiveBalance";
 import { joinNames } from "./joinNames";
 import { plainKind } from "./plainKind";
@@ -44,7 +45,7 @@ function specialAddressFinding(special: SpecialAddress): Finding {
         next: "Do not send: this is a precompiled contract, not a wallet.",
       };
     case "stablecoin": {
-      const where = joinNames(special.chains ?? []);
+      const where = chainLabels(special.chains ?? []);
       return {
         code: "stablecoin_contract",
         level: "danger",
@@ -87,8 +88,8 @@ function protocolFinding(protocol: ProtocolContract, chain: ChainName): Finding 
     code: "protocol_contract",
     level: lost ? "danger" : "warn",
     chain,
-    message: `This is ${protocol.name} (${protocol.operator}) on ${chain}, a protocol contract, not anyone's wallet. ${protocol.nativeSend} ${protocol.tokenSend}`,
-    headline: `${protocol.name} on ${chain}: a protocol contract, not a wallet`,
+    message: `This is ${protocol.name} (${protocol.operator}) on ${chains[chain].label}, a protocol contract, not anyone's wallet. ${protocol.nativeSend} ${protocol.tokenSend}`,
+    headline: `${protocol.name} on ${chains[chain].label}: a protocol contract, not a wallet`,
     next: lost
       ? `Do not send: ${protocol.name} cannot return funds to anyone.`
       : `Do not send to ${protocol.name} to pay someone: the recipient gets nothing; use their own address.`,
@@ -116,9 +117,9 @@ function kindFindings(
       code: "token_contract",
       level: "danger",
       chain,
-      message: `This is a ${label} on ${chain}, not a wallet: tokens sent to it are usually lost.`,
-      headline: `${capitalize(label)} on ${chain}, not a wallet`,
-      next: `Do not send: this is a token contract on ${chain}, not a wallet.`,
+      message: `This is a ${label} on ${chains[chain].label}, not a wallet: tokens sent to it are usually lost.`,
+      headline: `${capitalize(label)} on ${chains[chain].label}, not a wallet`,
+      next: `Do not send: this is a token contract on ${chains[chain].label}, not a wallet.`,
     });
   }
   if (target.kind === "nft") {
@@ -126,8 +127,8 @@ function kindFindings(
       code: "nft_contract",
       level: "warn",
       chain,
-      message: `This is an ${label} on ${chain}, not a wallet: it is not made to hold or pass on funds sent to it.`,
-      headline: `${capitalize(label)} on ${chain}, not a wallet`,
+      message: `This is an ${label} on ${chains[chain].label}, not a wallet: it is not made to hold or pass on funds sent to it.`,
+      headline: `${capitalize(label)} on ${chains[chain].label}, not a wallet`,
       next: "Do not send unless the recipient confirms this collection contract is meant to receive funds.",
     });
   }
@@ -139,12 +140,12 @@ function kindFindings(
       code: "unknown_contract",
       level: "warn",
       chain,
-      message: `This is a contract on ${chain}, not a wallet presend recognises: it may not be able to move what it receives.${behaviour}`,
+      message: `This is a contract on ${chains[chain].label}, not a wallet presend recognises: it may not be able to move what it receives.${behaviour}`,
       headline:
         outcome === "rejected"
-          ? `Contract on ${chain} that rejects native transfers`
-          : `Unknown contract on ${chain}`,
-      next: `Confirm with the recipient that this contract can receive and move funds on ${chain}.`,
+          ? `Contract on ${chains[chain].label} that rejects native transfers`
+          : `Unknown contract on ${chains[chain].label}`,
+      next: `Confirm with the recipient that this contract can receive and move funds on ${chains[chain].label}.`,
     });
   }
   if (deployedWalletKinds.includes(target.kind) && outcome === "rejected") {
@@ -152,9 +153,9 @@ function kindFindings(
       code: "rejects_native",
       level: "warn",
       chain,
-      message: `A native ${chains[chain].nativeSymbol} transfer to this ${label} on ${chain} would revert: send tokens only, or ask the recipient.`,
+      message: `A native ${chains[chain].nativeSymbol} transfer to this ${label} on ${chains[chain].label} would revert: send tokens only, or ask the recipient.`,
       headline: `Native transfers to this ${label} would revert`,
-      next: `Do not send ${chains[chain].nativeSymbol} here; ask the recipient how to pay them on ${chain}.`,
+      next: `Do not send ${chains[chain].nativeSymbol} here; ask the recipient how to pay them on ${chains[chain].label}.`,
     });
   }
   if (target.kind === "eip7702-delegated") findings.push(...delegateFindings(target));
@@ -174,9 +175,9 @@ function depositForwarderFinding(target: ChainFacts): Finding {
     code: "deposit_forwarder",
     level: "caution",
     chain,
-    message: `This contract on ${chain} passed a simulated ${chains[chain].nativeSymbol} deposit on in full ${to}, as exchange deposit addresses do: the exchange credits only the asset and network it named for this address.`,
-    headline: `Deposit address (forwards deposits) on ${chain}`,
-    next: `Send only the asset and network the exchange named for this deposit address (${chain}).`,
+    message: `This contract on ${chains[chain].label} passed a simulated ${chains[chain].nativeSymbol} deposit on in full ${to}, as exchange deposit addresses do: the exchange credits only the asset and network it named for this address.`,
+    headline: `Deposit address (forwards deposits) on ${chains[chain].label}`,
+    next: `Send only the asset and network the exchange named for this deposit address (${chains[chain].label}).`,
   };
 }
 
@@ -197,8 +198,8 @@ function delegateFindings(target: ChainFacts): Finding[] {
         code: "eip7702_sweeper",
         level: "danger",
         chain,
-        message: `This wallet has handed control to a contract${known} on ${chain}: anything sent to it is passed straight on to someone else, so the owner's key is likely stolen.`,
-        headline: `Anything sent here is taken on arrival on ${chain}`,
+        message: `This wallet has handed control to a contract${known} on ${chains[chain].label}: anything sent to it is passed straight on to someone else, so the owner's key is likely stolen.`,
+        headline: `Anything sent here is taken on arrival on ${chains[chain].label}`,
         next: "Do not send: anything sent here is taken on arrival; warn the owner that their key is compromised.",
       },
     ];
@@ -209,8 +210,8 @@ function delegateFindings(target: ChainFacts): Finding[] {
         code: "eip7702_rejects_native",
         level: "warn",
         chain,
-        message: `This wallet has handed control to a contract that refuses ${native} sent to it on ${chain}: a ${native} send would fail.`,
-        headline: `${native} sent to this wallet would fail on ${chain}`,
+        message: `This wallet has handed control to a contract that refuses ${native} sent to it on ${chains[chain].label}: a ${native} send would fail.`,
+        headline: `${native} sent to this wallet would fail on ${chains[chain].label}`,
         next: `Do not send ${native} here; ask the recipient how to pay them.`,
       },
     ];
@@ -222,8 +223,8 @@ function delegateFindings(target: ChainFacts): Finding[] {
         code: "eip7702_helper_delegate",
         level: "caution",
         chain,
-        message: `This wallet has handed control to a helper contract presend recognises (${assessment.label}) on ${chain}, not to wallet software.`,
-        headline: `Wallet run by a helper contract on ${chain}`,
+        message: `This wallet has handed control to a helper contract presend recognises (${assessment.label}) on ${chains[chain].label}, not to wallet software.`,
+        headline: `Wallet run by a helper contract on ${chains[chain].label}`,
         next: "Ask the recipient whether they set up their wallet this way on purpose.",
       },
     ];
@@ -237,8 +238,8 @@ function delegateFindings(target: ChainFacts): Finding[] {
       code: "eip7702_unknown_delegate",
       level: "caution",
       chain,
-      message: `This wallet has handed control to a contract presend does not recognise on ${chain}; ${simulated}.`,
-      headline: `Wallet run by an unrecognised contract on ${chain}`,
+      message: `This wallet has handed control to a contract presend does not recognise on ${chains[chain].label}; ${simulated}.`,
+      headline: `Wallet run by an unrecognised contract on ${chains[chain].label}`,
       next: "Ask the recipient whether they set up their wallet this way on purpose.",
     },
   ];
@@ -262,9 +263,9 @@ function chainFindings(
         code: "chain_unavailable",
         level: "caution",
         chain,
-        message: `Could not verify: ${chain} could not be read (${error}).`,
-        headline: `Could not verify on ${chain}`,
-        next: `Check again later: nothing about this address is verified on ${chain}.`,
+        message: `Could not verify: ${chains[chain].label} could not be read (${error}).`,
+        headline: `Could not verify on ${chains[chain].label}`,
+        next: `Check again later: nothing about this address is verified on ${chains[chain].label}.`,
       },
     ];
   }
@@ -284,17 +285,17 @@ function chainFindings(
       code: "active_wallet",
       level: "ok",
       chain,
-      message: `Active ${label} on ${chain}: ${outgoingTxs} outgoing ${plural} of its own.`,
-      headline: `Active ${label} on ${chain}`,
-      next: `Looks safe to send on ${chain}; double-check the address with the recipient.`,
+      message: `Active ${label} on ${chains[chain].label}: ${outgoingTxs} outgoing ${plural} of its own.`,
+      headline: `Active ${label} on ${chains[chain].label}`,
+      next: `Looks safe to send on ${chains[chain].label}; double-check the address with the recipient.`,
     });
   } else if (deployedWalletKinds.includes(target.kind) && outgoingTxs === 0) {
     findings.push({
       code: "unused_account",
       level: "caution",
       chain,
-      message: `${capitalize(label)} on ${chain}, deployed, never used: it has sent nothing yet, so nobody has shown they can move funds from it.`,
-      headline: `${capitalize(label)} on ${chain}: deployed, never used`,
+      message: `${capitalize(label)} on ${chains[chain].label}, deployed, never used: it has sent nothing yet, so nobody has shown they can move funds from it.`,
+      headline: `${capitalize(label)} on ${chains[chain].label}: deployed, never used`,
       next: "Send a small test amount first, and confirm the address with the recipient.",
     });
   } else if (isWalletKind && outgoingTxs === 0 && activity.holdsFunds) {
@@ -302,8 +303,8 @@ function chainFindings(
       code: "receive_only",
       level: "caution",
       chain,
-      message: `Holds ${joinNames(balances.held)} on ${chain} but has never sent a transaction: an exchange deposit address or an unused wallet.`,
-      headline: `Received funds on ${chain} but never sent`,
+      message: `Holds ${joinNames(balances.held)} on ${chains[chain].label} but has never sent a transaction: an exchange deposit address or an unused wallet.`,
+      headline: `Received funds on ${chains[chain].label} but never sent`,
       next: "Send a small test amount first, and confirm the address with the recipient.",
     });
   } else if (isWalletKind && outgoingTxs === 0) {
@@ -311,8 +312,8 @@ function chainFindings(
       code: "fresh_address",
       level: "caution",
       chain,
-      message: `No outgoing transactions and no ${joinNames(balances.read, "or")} balance on ${chain}: nothing read here shows this address in use (other tokens are not read).`,
-      headline: `No activity seen on ${chain}`,
+      message: `No outgoing transactions and no ${joinNames(balances.read, "or")} balance on ${chains[chain].label}: nothing read here shows this address in use (other tokens are not read).`,
+      headline: `No activity seen on ${chains[chain].label}`,
       next: "Send a small test amount first.",
     });
   }
@@ -324,9 +325,9 @@ function chainFindings(
       code: "bridged_usdc_only",
       level: "caution",
       chain,
-      message: `Holds ${symbol} (bridged USDC) but no native USDC on ${chain}: the two are different tokens.`,
-      headline: `Holds only bridged USDC (${symbol}) on ${chain}`,
-      next: `Ask the recipient whether they expect native USDC or ${symbol} on ${chain}.`,
+      message: `Holds ${symbol} (bridged USDC) but no native USDC on ${chains[chain].label}: the two are different tokens.`,
+      headline: `Holds only bridged USDC (${symbol}) on ${chains[chain].label}`,
+      next: `Ask the recipient whether they expect native USDC or ${symbol} on ${chains[chain].label}.`,
     });
   }
 
@@ -337,9 +338,9 @@ function chainFindings(
       code: "unclassified",
       level: "caution",
       chain,
-      message: `Part of ${chain}'s answer could not be read: ${joinNames(unknown)} unknown.`,
-      headline: `Not fully verified on ${chain}`,
-      next: `Check again later: ${joinNames(unknown)} could not be read on ${chain}.`,
+      message: `Part of ${chains[chain].label}'s answer could not be read: ${joinNames(unknown)} unknown.`,
+      headline: `Not fully verified on ${chains[chain].label}`,
+      next: `Check again later: ${joinNames(unknown)} could not be read on ${chains[chain].label}.`,
     });
   }
   return findings;

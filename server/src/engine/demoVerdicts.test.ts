@@ -64,14 +64,14 @@ describe("demo world verdicts (real anvil chains)", () => {
     [
       "used-safe-on-base",
       "active_wallet",
-      "Active Safe shared wallet (1 of 2 owners sign) on base",
+      "Active Safe shared wallet (1 of 2 owners sign) on Base",
     ],
     ["unused-safe-on-base", "unused_account", "deployed, never used"],
-    ["used-smart-account-on-base", "active_wallet", "Active smart wallet on base"],
+    ["used-smart-account-on-base", "active_wallet", "Active smart wallet on Base"],
     ["eip7702-wallet-delegate-on-base", "active_wallet", "Simple7702Account smart wallet"],
     ["eip7702-sweeper-on-base", "eip7702_sweeper", "Anything sent here is taken on arrival"],
-    ["erc20-token-on-base", "token_contract", "token contract (DEMO) on base, not a wallet"],
-    ["nft-collection-on-base", "nft_contract", "NFT collection (DEMONFT) on base, not a wallet"],
+    ["erc20-token-on-base", "token_contract", "token contract (DEMO) on Base, not a wallet"],
+    ["nft-collection-on-base", "nft_contract", "NFT collection (DEMONFT) on Base, not a wallet"],
     ["contract-rejecting-eth-on-base", "unknown_contract", "A native send to it would revert."],
   ])("%s: the deciding reason is %s and says what it is", async (label, code, text) => {
     const demo = demoAddresses.find((entry) => entry.label === label);
@@ -84,18 +84,18 @@ describe("demo world verdicts (real anvil chains)", () => {
     expect(check.report.report).toContain(text);
   });
 
-  it("grades the Safe on ethereum as recoverable on a deep check on base", async () => {
+  it("grades the Safe on Ethereum as recoverable on a deep check on Base", async () => {
     const demo = demoAddresses.find((entry) => entry.label === "safe-on-ethereum-only");
     if (!demo) throw new Error("demo address missing");
     const deep = await engine.deep({ address: demo.address, chain: "base" });
     if (deep.type !== "report") throw new Error("chain unreadable");
     expect(deep.report.verdict.reasons[0]).toMatchObject({ code: "safe_elsewhere", level: "warn" });
     expect(deep.report.verdict.reasons[0]?.message).toContain(
-      "the owner can deploy the same account on base first; ask them to, or send on ethereum",
+      "the owner can deploy the same account on Base first; ask them to, or send on Ethereum",
     );
   });
 
-  it("flags the arbitrum-only EOA as wrong network on a deep check on base", async () => {
+  it("flags the arbitrum-only EOA as wrong network on a deep check on Base", async () => {
     const demo = demoAddresses.find((entry) => entry.label === "eoa-active-on-arbitrum-only");
     if (!demo) throw new Error("demo address missing");
     const deep = await engine.deep({ address: demo.address, chain: "base" });

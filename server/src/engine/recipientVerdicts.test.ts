@@ -55,7 +55,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active Safe shared wallet (1 of 2 owners sign) on base",
+    says: "Active Safe shared wallet (1 of 2 owners sign) on Base",
   },
   {
     name: "Safe 1.4.1 with one executed transaction",
@@ -64,7 +64,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active Safe shared wallet (1 of 2 owners sign) on base",
+    says: "Active Safe shared wallet (1 of 2 owners sign) on Base",
   },
   {
     name: "ERC-4337 SimpleAccount used through EntryPoint v0.8",
@@ -73,7 +73,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active smart wallet on base",
+    says: "Active smart wallet on Base",
   },
   {
     name: "EIP-7702 account on Simple7702Account",
@@ -82,7 +82,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active Simple7702Account smart wallet on base",
+    says: "Active Simple7702Account smart wallet on Base",
   },
   {
     name: "EIP-7702 account on MetaMask's EIP7702StatelessDeleGator (published bytecode)",
@@ -91,7 +91,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active MetaMask smart wallet on base",
+    says: "Active MetaMask smart wallet on Base",
   },
   {
     name: "OpenZeppelin ERC-20",
@@ -100,7 +100,7 @@ const rows: Row[] = [
     check: "danger",
     deep: "danger",
     code: "token_contract",
-    says: "Token contract (DEMO) on base, not a wallet",
+    says: "Token contract (DEMO) on Base, not a wallet",
   },
   {
     name: "OpenZeppelin ERC-721 collection",
@@ -109,7 +109,7 @@ const rows: Row[] = [
     check: "warn",
     deep: "warn",
     code: "nft_contract",
-    says: "NFT collection (DEMONFT) on base, not a wallet",
+    says: "NFT collection (DEMONFT) on Base, not a wallet",
   },
   {
     name: "busy EOA",
@@ -127,7 +127,7 @@ const rows: Row[] = [
     check: "caution",
     deep: "caution",
     code: "receive_only",
-    says: "Holds ETH and USDC on base but has never sent a transaction",
+    says: "Holds ETH and USDC on Base but has never sent a transaction",
   },
   {
     name: "OpenZeppelin ERC-1155 collection",
@@ -136,7 +136,7 @@ const rows: Row[] = [
     check: "warn",
     deep: "warn",
     code: "nft_contract",
-    says: "NFT collection on base, not a wallet",
+    says: "NFT collection on Base, not a wallet",
   },
   {
     name: "upgradeable ERC-20 behind an OpenZeppelin ERC-1967 proxy",
@@ -145,7 +145,7 @@ const rows: Row[] = [
     check: "danger",
     deep: "danger",
     code: "token_contract",
-    says: "Token contract (DEMOUP) on base, not a wallet",
+    says: "Token contract (DEMOUP) on Base, not a wallet",
   },
   {
     name: "Uniswap V2 pair (published UniswapV2Factory and UniswapV2Pair)",
@@ -154,7 +154,7 @@ const rows: Row[] = [
     check: "danger",
     deep: "danger",
     code: "token_contract",
-    says: "Token contract (UNI-V2) on base, not a wallet",
+    says: "Token contract (UNI-V2) on Base, not a wallet",
   },
   {
     name: "WETH9 (published) at Base's WETH address",
@@ -163,7 +163,7 @@ const rows: Row[] = [
     check: "danger",
     deep: "danger",
     code: "token_contract",
-    says: "Token contract (WETH) on base, not a wallet",
+    says: "Token contract (WETH) on Base, not a wallet",
     also: "protocol_contract",
   },
   {
@@ -183,7 +183,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active smart wallet (presend.demo-modular.v1) on base",
+    says: "Active smart wallet (presend.demo-modular.v1) on Base",
   },
   {
     name: "the same account code, fresh: caution because unused",
@@ -201,7 +201,7 @@ const rows: Row[] = [
     check: "ok",
     deep: "ok",
     code: "active_wallet",
-    says: "Active smart wallet on base",
+    says: "Active smart wallet on Base",
   },
   {
     name: "the same Coinbase-Smart-Wallet-like account, fresh: caution because unused",
@@ -219,7 +219,7 @@ const rows: Row[] = [
     check: "caution",
     deep: "caution",
     code: "fresh_address",
-    says: "no ETH, USDC, USDT or USDbC balance on base",
+    says: "no ETH, USDC, USDT or USDbC balance on Base",
   },
   {
     name: "exchange-style deposit forwarder",
@@ -237,7 +237,7 @@ const rows: Row[] = [
     check: "caution",
     deep: "warn",
     code: "wrong_network",
-    says: "Active on ethereum, not on base",
+    says: "Active on Ethereum, not on Base",
     deepFrom: "base",
     also: "deposit_address_elsewhere",
   },
@@ -248,7 +248,7 @@ const rows: Row[] = [
     check: "warn",
     deep: "warn",
     code: "protocol_contract",
-    says: "bridged to the sender's own address on optimism",
+    says: "bridged to the sender's own address on OP Mainnet",
   },
   {
     name: "a vault that takes deposits only from EOAs (onlyEOA)",
@@ -257,7 +257,7 @@ const rows: Row[] = [
     check: "warn",
     deep: "warn",
     code: "unknown_contract",
-    says: "Unknown contract on base",
+    says: "Unknown contract on Base",
   },
 ];
 
