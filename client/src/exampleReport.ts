@@ -9,7 +9,7 @@ import type { Address } from "viem";
 export function exampleReport(options: { address: Address; checkedAt: Date }): Report {
   return {
     address: options.address,
-    checksum: { status: "valid", message: "Checksum is valid (EIP-55)." },
+    checksum: { status: "valid", message: "Address checksum is correct." },
     chain: {
       name: "base",
       chainId: 8453,

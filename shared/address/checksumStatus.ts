@@ -46,7 +46,7 @@ export function checksumStatus(input: string): ChecksumResult {
     return {
       valid: true,
       normalized: getAddress(value),
-      checksum: { status: "valid", message: "Checksum is valid (EIP-55)." },
+      checksum: { status: "valid", message: "Address checksum is correct." },
       problem: null,
     };
   }
@@ -55,7 +55,7 @@ export function checksumStatus(input: string): ChecksumResult {
     normalized: null,
     checksum: {
       status: "invalid",
-      message: "Wrong checksum (EIP-55): likely a typo. Do not send; get the address again.",
+      message: "Wrong address checksum: likely a typo. Do not send; get the address again.",
     },
     problem: "checksum_mismatch",
   };

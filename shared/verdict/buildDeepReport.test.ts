@@ -6,7 +6,7 @@ import { readableFacts, unreadableFacts } from "./chainFacts.test-helpers";
 
 const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 const checkedAt = "2025-06-01T12:00:00.000Z";
-const valid: Checksum = { status: "valid", message: "Checksum is valid (EIP-55)." };
+const valid: Checksum = { status: "valid", message: "Address checksum is correct." };
 
 const others = [
   readableFacts("ethereum"),

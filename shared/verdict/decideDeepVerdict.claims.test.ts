@@ -10,7 +10,7 @@ import { decideDeepVerdict } from "./decideDeepVerdict";
 // read ("no balances", "never been used") fail here.
 
 const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-const checksum = { status: "valid", message: "Checksum is valid (EIP-55)." } as const;
+const checksum = { status: "valid", message: "Address checksum is correct." } as const;
 
 type Row = { name: string; target: ChainFacts; others?: Partial<Record<ChainName, ChainFacts>> };
 

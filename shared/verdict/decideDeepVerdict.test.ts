@@ -5,7 +5,7 @@ import { readableFacts, unreadableFacts } from "./chainFacts.test-helpers";
 import { decideDeepVerdict } from "./decideDeepVerdict";
 
 const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-const validChecksum: Checksum = { status: "valid", message: "Checksum is valid (EIP-55)." };
+const validChecksum: Checksum = { status: "valid", message: "Address checksum is correct." };
 
 /** The other four chains: fresh unless overridden. */
 function othersOf(target: ChainName, overrides: Partial<Record<ChainName, ChainFacts>> = {}) {

@@ -8,9 +8,9 @@ const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 const delegate = "0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B";
 
 const checksums: Record<Checksum["status"], Checksum> = {
-  valid: { status: "valid", message: "Checksum is valid (EIP-55)." },
+  valid: { status: "valid", message: "Address checksum is correct." },
   missing: { status: "missing", message: "No checksum (all one case)." },
-  invalid: { status: "invalid", message: "Wrong checksum (EIP-55)." },
+  invalid: { status: "invalid", message: "Wrong address checksum." },
 };
 
 type Row = {

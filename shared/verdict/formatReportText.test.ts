@@ -134,7 +134,7 @@ describe("formatReportText: sender and history", () => {
     const report = buildReport({
       address: "0xAbcd999999999999999999999999999999991234",
       from: "0x1111111111111111111111111111111111111111",
-      checksum: { status: "valid", message: "Checksum is valid (EIP-55)." },
+      checksum: { status: "valid", message: "Address checksum is correct." },
       checkedAt: "2026-11-24T00:00:00.000Z",
       lists: {
         consulted: [{ source: "demo", licence: "CC0-1.0", date: "2026-11-24", entries: 2 }],

@@ -7,7 +7,7 @@ import { decideVerdict } from "./decideVerdict";
 
 const address = "0x3333333333333333333333333333333333333333";
 const collector = "0x4444444444444444444444444444444444444444";
-const checksum = { status: "valid", message: "Checksum is valid (EIP-55)." } as const;
+const checksum = { status: "valid", message: "Address checksum is correct." } as const;
 const listed = (spec: Partial<ListMatch>): ListMatch => ({
   role: "recipient",
   chain: "base",

@@ -5,7 +5,7 @@ import { decideVerdict } from "./decideVerdict";
 import { recipientFingerprint } from "./recipientFingerprint";
 
 const address = "0xAbcd999999999999999999999999999999991234";
-const checksum = { status: "valid", message: "Checksum is valid (EIP-55)." } as const;
+const checksum = { status: "valid", message: "Address checksum is correct." } as const;
 
 function sprayed(zero: number, dust: number, counterparties: number, nonce = 0): ChainFacts {
   return {

@@ -10,7 +10,7 @@ import { senderFindings } from "./senderFindings";
 const recipient = "0xAbcd999999999999999999999999999999991234";
 const genuine = "0xAbcd000000000000000000000000000000001234";
 const from = "0x1111111111111111111111111111111111111111";
-const checksum = { status: "valid", message: "Checksum is valid (EIP-55)." } as const;
+const checksum = { status: "valid", message: "Address checksum is correct." } as const;
 
 const paid = (address: string, payments: number): PaymentSummary => ({
   address,

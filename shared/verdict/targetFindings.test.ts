@@ -4,7 +4,7 @@ import { readableFacts, unreadableFacts } from "./chainFacts.test-helpers";
 import { targetFindings } from "./targetFindings";
 
 const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-const valid: Checksum = { status: "valid", message: "Checksum is valid (EIP-55)." };
+const valid: Checksum = { status: "valid", message: "Address checksum is correct." };
 
 describe("targetFindings", () => {
   it.each([

@@ -62,7 +62,7 @@ function checksumFinding(checksum: Checksum): Finding | null {
     return {
       code: "checksum_invalid",
       level: "danger",
-      message: "The EIP-55 checksum does not match: the address was probably mistyped or altered.",
+      message: "The address checksum does not match: the address was probably mistyped or altered.",
       headline: "Wrong checksum: likely a typo",
       next: "Do not send: get the address again from the recipient.",
     };

@@ -17,7 +17,7 @@ describe("validate", () => {
       address,
       valid: true,
       normalized: address,
-      checksum: { status: "valid", message: "Checksum is valid (EIP-55)." },
+      checksum: { status: "valid", message: "Address checksum is correct." },
     };
     expect(
       await validate(

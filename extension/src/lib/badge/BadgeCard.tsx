@@ -132,11 +132,11 @@ function LocalDecision(props: BadgeProps) {
       {assessment.contractField ? (
         <div data-testid="contract-field">
           This field asks for a token or contract address, so presend does not warn that it is a
-          contract. The address is typed correctly (its checksum is valid).
+          contract. The address is typed correctly (its checksum is correct).
         </div>
       ) : (
         <div>
-          The address is typed correctly (its checksum is valid). Whether it is a wallet that can
+          The address is typed correctly (its checksum is correct). Whether it is a wallet that can
           receive on {where} takes a check.
         </div>
       )}

@@ -29,7 +29,7 @@ const activeWallet = (name: ChainName): ChainFacts => ({
 });
 const exampleInput = {
   address: exampleRequest.address,
-  checksum: { status: "valid" as const, message: "Checksum is valid (EIP-55)." },
+  checksum: { status: "valid" as const, message: "Address checksum is correct." },
   target: activeWallet("base"),
   checkedAt: "2026-11-22T00:00:00.000Z",
 };
