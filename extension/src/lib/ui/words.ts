@@ -47,8 +47,9 @@ export function kindInWords(
 }
 
 /**
- * A report's sentence in the words the card uses: chains by their names ("on Base", not "on
- * base") and "wallet" for an externally owned account.
+ * A report's sentence in the words the card uses: "wallet" for an externally owned account, and
+ * chains by their names ("on Base", not "on base"; the engine says so itself now, a report kept
+ * from an older server may not).
  * @example plainWords("Active wallet (EOA) on base") // "Active wallet on Base"
  */
 export function plainWords(text: string): string {
