@@ -452,7 +452,7 @@ test("a channel offer to another payee is refused before the deposit is signed",
   expect(await api.usdcOnBase(attacker)).toBe(0n);
 });
 
-test("a voucher whose answer is lost was written down before it left: its report is fetched through /receipts and shown, charged once", async ({
+test("a voucher whose answer is lost was written down before it left: its report is fetched through /receipts and shown, charged once; closing re-syncs the channel and returns the rest", async ({
   api,
   context,
   extensionId,
@@ -469,6 +469,8 @@ test("a voucher whose answer is lost was written down before it left: its report
   });
   const proxy = await startProxy(channels.url);
   await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  // The wallet reads Base through its own node (eth_call), as a real wallet's does.
+  wallet.state.rpcUrls = { 8453: api.world.chains.base.rpcUrl };
   const payer = wallet.account.address;
   const payerAtStart = await api.usdcOnBase(payer);
   const payToAtStart = await api.usdcOnBase(channels.payTo);
@@ -539,22 +541,23 @@ test("a voucher whose answer is lost was written down before it left: its report
   await channels.claimChannels();
   expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 2n * price);
 
-  // The channel's record here lacks the lost voucher: closing it is refused by the server, and
-  // the popup says so plainly; the channel is left for a new one, as a check meeting it would.
+  // The channel's record here lacks the lost voucher: the server refuses the close's refund
+  // voucher as out of step, proving its count with the lost voucher's signature; the popup's tab's
+  // wallet reads the escrow on Base, the channel is resynced and closed. Reconciled with the
+  // chain: the payer paid exactly the two checks, the lost one once.
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
   await popup.getByRole("button", { name: "Close the channel, get $0.03 back" }).click();
-  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "failed", {
+  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
     timeout: 30_000,
   });
   await expect(popup.getByTestId("channel-closed")).toContainText(
-    "This channel is out of step with presend's server (the answer to a check was lost), so it cannot be closed from here.",
+    "Closed: $0.03 sent back to your wallet.",
   );
-  await expect(popup.getByTestId("channel-closed")).not.toContainText("invalid_batch_settlement");
-  expect(await storedBalances(serviceWorker)).toMatchObject([{ sessionEnded: true }]);
-  await expect(popup.getByTestId("channel-balance")).toContainText(
-    "An earlier channel holds $0.03: it pays no more checks",
-  );
-  await screenshot(popup, "channel-close-out-of-step");
+  expect(wallet.requestsOf("eth_call").length).toBeGreaterThan(0);
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  await screenshot(popup, "channel-close-resynced");
   await popup.close();
-  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 2n * price);
+  expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 2n * price);
 });

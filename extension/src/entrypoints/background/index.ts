@@ -3,6 +3,7 @@ import { defineBackground } from "wxt/utils/define-background";
 import { channelBalances, channelStates, sessionKey } from "../../lib/channel/channelItems";
 import { closeChannels } from "../../lib/channel/closeChannels";
 import { createChannelAccess } from "../../lib/channel/createChannelAccess";
+import { createPageChainReader } from "../../lib/channel/createPageChainReader";
 import { randomHex } from "../../lib/dom/randomHex";
 import { MessageError } from "../../lib/messaging/MessageError";
 import { createMessenger, type MessagingApi } from "../../lib/messaging/messenger";
@@ -80,7 +81,7 @@ export default defineBackground({
       "recovery.fetch": (request, sender) => checks.recover(request, sender),
       "wallet.status": ({ tabId }) =>
         messenger.sendToTab(tabId, "wallet.info", {}).catch(() => noWallet),
-      "channel.close": async (_request, sender) => {
+      "channel.close": async ({ tabId }, sender) => {
         // Only the extension's own pages (the popup) close a channel: never a tab's content script.
         if (!sender.url?.startsWith(extensionOrigin)) {
           throw new MessageError({
@@ -98,6 +99,18 @@ export default defineBackground({
             access: channel,
             ledger: spendLedger,
             now: () => new Date(),
+            // The popup's tab's wallet reads the escrow on Base (read-only, no prompt).
+            ...(typeof tabId === "number" && {
+              readContract: createPageChainReader(async (chainId, to, data) => {
+                const read = await messenger.sendToTab(tabId, "wallet.call", {
+                  session: randomHex(16),
+                  chainId,
+                  to,
+                  data,
+                });
+                return read.data as `0x${string}`;
+              }),
+            }),
           });
         } finally {
           release();

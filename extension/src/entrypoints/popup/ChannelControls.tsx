@@ -6,7 +6,13 @@ import { ChannelBalanceLine, useChannelBalances } from "../../lib/ui/ChannelBala
 import { formatUsdc } from "../../lib/ui/prices";
 
 /** The open payment channel's balance, and closing it to get the rest back (on a click here only). */
-export function ChannelControls({ messenger }: { messenger: Messenger }) {
+export function ChannelControls({
+  messenger,
+  tabId,
+}: {
+  messenger: Messenger;
+  tabId: number | null;
+}) {
   const balances = useChannelBalances();
   const [closing, setClosing] = useState(false);
   const [result, setResult] = useState<ResponseOf<"channel.close"> | null>(null);
@@ -17,7 +23,7 @@ export function ChannelControls({ messenger }: { messenger: Messenger }) {
   const close = () => {
     setClosing(true);
     messenger
-      .send("channel.close", {})
+      .send("channel.close", { tabId })
       .then(setResult, (error: unknown) =>
         setResult({
           type: "failed",

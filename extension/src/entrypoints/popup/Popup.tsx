@@ -130,7 +130,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
             ? "No wallet in the active tab: open your dApp page to pay for checks."
             : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${middle(wallet.data.address)}` : ""}`}
       </div>
-      <ChannelControls messenger={messenger} />
+      <ChannelControls messenger={messenger} tabId={tabId} />
       <div className="row">
         <input
           aria-label="Address"

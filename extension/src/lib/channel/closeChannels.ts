@@ -11,6 +11,7 @@ import type { ValidatedItem } from "../storage/validatedItem";
 import { formatUsdc } from "../ui/prices";
 import { type ChannelBalance, channelLeft } from "./channelBalances";
 import type { ChannelAccess } from "./createChannelAccess";
+import type { ContractReader } from "./createPageChainReader";
 import { outOfStepCodes } from "./outOfStepCodes";
 
 export type CloseChannelsDeps = {
@@ -22,6 +23,11 @@ export type CloseChannelsDeps = {
   /** The daily cap's ledger: a close gives back what its refund returned of a deposit counted there. */
   ledger: ValidatedItem<SpendLedger>;
   now: () => Date;
+  /**
+   * Reads Base through the popup's tab's wallet, when it has one: a channel the server finds out
+   * of step (a check's answer lost) is then resynced and closed instead of left.
+   */
+  readContract?: ContractReader;
 };
 
 export type CloseOutcome = ResponseOf<"channel.close">;
@@ -71,6 +77,7 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
         address: balance.payer as Address,
         signTypedData: noWalletSignature,
         signMessage: noWalletSignature,
+        ...(deps.readContract && { readContract: deps.readContract }),
       },
       channel: await deps.access.options(
         { apiUrl: origin, payer: balance.payer as Address },
@@ -94,8 +101,9 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
           .catch(() => 0n);
       }
     } else if (outOfStepCodes.some((code) => closed.message.includes(code))) {
-      // A check's answer was lost: the server counted a voucher this record does not. The
-      // channel is left, as a check that meets it would, so the next check opens a new one.
+      // A check's answer was lost: the server counted a voucher this record does not, and no
+      // wallet could read Base to resync it. The channel is left, as a check that meets it
+      // would, so the next check opens a new one.
       failed = true;
       await deps.access.startOver();
       messages.push(

@@ -209,7 +209,8 @@ export const protocol = {
   },
   /** popup → background: close the payment channels of the API in the settings (the rest goes back). */
   "channel.close": {
-    request: z.object({}),
+    /** The popup's tab, whose wallet may read the channel's state on Base for a resync. */
+    request: z.object({ tabId: z.number().int().nullable().optional() }),
     response: z.object({ type: z.enum(["closed", "failed", "none"]), message: z.string() }),
   },
   /** badge → background: open the options page (from an error that the settings can fix). */
