@@ -23,6 +23,9 @@ describe("readChannelBalances", () => {
       { ...balance, sessionEnded: true },
     ]);
     expect(readChannelBalances([{ ...balance, sessionEnded: "yes" }])).toEqual([]);
+    const resyncedAt = "2025-06-01T12:05:00.000Z";
+    expect(readChannelBalances([{ ...balance, resyncedAt }])).toEqual([{ ...balance, resyncedAt }]);
+    expect(readChannelBalances([{ ...balance, resyncedAt: 1 }])).toEqual([]);
   });
 
   it("says what is left, never less than nothing", () => {

@@ -2,6 +2,7 @@ import { parseHTML } from "linkedom";
 import { h, render } from "preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ChannelBalance } from "../channel/channelBalances";
+import { resyncShownMs } from "../channel/resyncShownMs";
 import { ChannelBalanceLine } from "./ChannelBalanceLine";
 
 // The card renders with Preact through preact/compat (the build's alias); so does this test.
@@ -48,5 +49,17 @@ describe("ChannelBalanceLine", () => {
     expect(lines([{ ...balance, sessionEnded: true }])).toEqual([
       "An earlier channel holds $0.03: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.",
     ]);
+  });
+
+  it("says a channel was re-synced with the server for a while after it was", () => {
+    const now = Date.parse("2025-06-01T12:00:00.000Z");
+    vi.spyOn(Date, "now").mockReturnValue(now);
+    const resynced = { ...balance, resyncedAt: new Date(now - 60_000).toISOString() };
+    expect(lines([resynced])).toEqual([
+      "Channel re-synced with presend's server: $0.03 of $0.05 left. Checks pay from it without a wallet prompt.",
+    ]);
+    const later = { ...balance, resyncedAt: new Date(now - resyncShownMs).toISOString() };
+    expect(lines([later])[0]).toMatch(/^Channel: \$0\.03 of \$0\.05 left\./);
+    vi.restoreAllMocks();
   });
 });
