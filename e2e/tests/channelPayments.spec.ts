@@ -405,7 +405,7 @@ test("a channel out of step that cannot be re-synced (the wallet is on another c
   const refused = await pasteAndCheck(dapp, randomAddress(), "check");
   expect(refused.state).toBe("failed");
   expect(refused.text).toContain(
-    "Your payment channel was out of step with presend's server, so nothing was paid.",
+    "Your payment channel was out of step with presend's server and could not be re-synced, so nothing was paid.",
   );
   expect(refused.text).toContain("Nothing was charged.");
   expect(wallet.requestsOf("eth_call")).toEqual([]);

@@ -261,7 +261,7 @@ export async function runPaidCheck(
     ? {
         ...outcome,
         message:
-          "Your payment channel was out of step with presend's server, so nothing was paid. Check again: a new channel opens with one deposit, and the rest of the old one comes back to your wallet after a day.",
+          "Your payment channel was out of step with presend's server and could not be re-synced, so nothing was paid. Check again: a new channel opens with one deposit, and the rest of the old one comes back to your wallet after a day.",
       }
     : outcome;
 }
