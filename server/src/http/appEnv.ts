@@ -30,8 +30,11 @@ export type AppEnv = {
      * by paymentIntake.
      */
     channelPayment?: ChannelPaymentIntake;
-    /** The report the paid route's handler recorded as pending: the body of its paid 200. */
-    recordedReport?: unknown;
+    /**
+     * The detached signature of the report a channel payment's handler recorded (bound to the
+     * record's nonce, known before settlement), started beside the record's write.
+     */
+    channelReportSignature?: Promise<string>;
   };
 };
 

@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { channelReceiptNonce } from "@presend/shared/api/channelReceiptNonce";
-import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
+import {
+  reportSignatureHeader,
+  type SignedSettlement,
+} from "@presend/shared/attestation/reportSigningInput";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
@@ -8,7 +11,7 @@ import { jsonError } from "../../http/jsonError";
 import { holdLease } from "../../paymentRecords/holdLease";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { ReportSigner } from "../attestation/createReportSigner";
-import type { PaymentRecords } from "../records/paymentRecords";
+import type { AuthorizationKey, PaymentRecords } from "../records/paymentRecords";
 import {
   authorizationReceiptPath,
   leaseTtlMs,
@@ -129,13 +132,9 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
       const charged = c.res.status === 200 && settled(c.res.headers.get("payment-response"));
       if (charged) {
         await store.commitCharge(key).catch(onError);
-        // The report the handler recorded is the body answered: no need to parse it back.
-        const report: unknown = c.get("recordedReport") ?? (await c.res.clone().json());
-        const signature = await options.signReport(report, {
-          transaction: key.nonce,
-          network: options.network,
-          payer: key.payer,
-        });
+        // The handler started it beside the record's write (the report is the body answered).
+        const signature = await (c.get("channelReportSignature") ??
+          options.signReport(await c.res.clone().json(), channelSettlement(key, options.network)));
         c.res.headers.set(reportSignatureHeader, signature);
         c.res.headers.set(receiptLocationHeader, location);
         return;
@@ -151,6 +150,14 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
       await lease.release();
     }
   };
+}
+
+/**
+ * What a channel payment's report signature binds in place of a transaction: the record's own
+ * nonce (channelReceiptNonce), which the payer computes too, and its payer.
+ */
+export function channelSettlement(key: AuthorizationKey, network: string): SignedSettlement {
+  return { transaction: key.nonce, network, payer: key.payer };
 }
 
 function settled(header: string | null): boolean {

@@ -26,7 +26,7 @@ import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
-import { channelLedger } from "../channels/channelLedger";
+import { channelLedger, channelSettlement } from "../channels/channelLedger";
 import {
   channelRefundRouteConfig,
   registerChannelRefundRoutes,
@@ -244,6 +244,17 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
         "Pay with an EIP-3009 authorization (x402 exact scheme on Base).",
       ) as never;
     }
+    // A channel payment's report is signed over its record, known now: the signature is made
+    // beside the record's write (WebCrypto signs off the main thread) and the channel ledger
+    // sends it once the scheme charged the voucher; an uncharged one is never sent.
+    if (c.get("channelPayment") !== undefined) {
+      const signing = deps.payments.signReport(
+        report,
+        channelSettlement(authorization, config.network),
+      );
+      signing.catch(() => {});
+      c.set("channelReportSignature", signing);
+    }
     try {
       await records.begin({
         payer: authorization.payer,
@@ -258,7 +269,6 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
         paymentId: paymentId?.id ?? null,
         requestHash: paymentId?.requestHash ?? null,
       });
-      c.set("recordedReport", report);
       return null;
     } catch (error) {
       if (error instanceof AuthorizationAlreadyRecorded) {
