@@ -47,9 +47,9 @@ export type ChannelLedgerOptions = {
 /**
  * Around the x402 middleware of a paid route, for payments over a batch-settlement channel (a
  * deposit or a voucher, as paymentIntake read it into the context; `exact` payments pass through
- * untouched). The scheme itself makes one
- * voucher buy one run (the channel is reserved while a request runs, a replayed or stale voucher
- * is refused before the engine runs); this writes the books. The payment's record is keyed by
+ * untouched). The scheme itself makes one voucher buy one run (the channel is reserved while a
+ * request runs, a replayed or stale voucher is refused before the engine runs); this writes the
+ * books, through the payment records like every payment. The payment's record is keyed by
  * the channel's payer and channelReceiptNonce(channel, ceiling, payment id), which the payer can
  * compute too; a record already there is answered 409 with its receipt location, a lease keeps
  * two requests of one record from running at once. The charge is indexed in the channel store
