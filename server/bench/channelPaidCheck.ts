@@ -19,6 +19,12 @@ export type ChannelPaidCheckBench = {
   exactMs: Quantiles;
   /** The engine alone on the same address, outside HTTP. */
   engineAloneMs: Quantiles;
+  /**
+   * The CPU time the process spent (all its threads) on the voucher-paid request and on the
+   * engine alone: what the request costs the machine, which other load on it barely moves.
+   */
+  channelCpuMs: Quantiles;
+  engineAloneCpuMs: Quantiles;
   channelVsEngine: Quantiles;
   exactVsEngine: Quantiles;
 };
@@ -70,12 +76,19 @@ async function payOnce(stack: PaidStack, http: x402HTTPClient, address: string) 
   const challenge = await post();
   const required = http.getPaymentRequiredResponse((name) => challenge.headers.get(name));
   const payload = await http.createPaymentPayload(required);
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   const response = await post(http.encodePaymentSignatureHeader(payload));
   const ms = performance.now() - start;
+  const cpuMs = cpuMsSince(cpuStart);
   await http.processPaymentResult(payload, (name) => response.headers.get(name), response.status);
   await response.arrayBuffer();
-  return { ms, ok: response.status === 200 };
+  return { ms, cpuMs, ok: response.status === 200 };
+}
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 async function channelStack(world: World): Promise<PaidStack> {
@@ -103,18 +116,23 @@ export async function benchChannelPaidCheck(
     // The deposit opens the channel; every timed payment after it is a voucher.
     if (!(await payOnce(stack, channel, address)).ok) throw new Error("the deposit was refused");
     const rows = { channel: [] as number[], exact: [] as number[], engine: [] as number[] };
+    const cpu = { channel: [] as number[], engine: [] as number[] };
     const ratios = { channel: [] as number[], exact: [] as number[] };
     for (let index = 0; index < rounds; index++) {
       const overChannel = await payOnce(stack, channel, address);
       const withExact = await payOnce(stack, exact, address);
       if (!overChannel.ok || !withExact.ok) throw new Error("a paid /check was refused");
+      const cpuStart = process.cpuUsage();
       const start = performance.now();
       await stack.engine.check({ address, chain: "base" });
       const engineMs = performance.now() - start;
+      const engineCpuMs = cpuMsSince(cpuStart);
       if (index < 3) continue; // warm-up
       rows.channel.push(overChannel.ms);
       rows.exact.push(withExact.ms);
       rows.engine.push(engineMs);
+      cpu.channel.push(overChannel.cpuMs);
+      cpu.engine.push(engineCpuMs);
       ratios.channel.push(overChannel.ms / engineMs);
       ratios.exact.push(withExact.ms / engineMs);
     }
@@ -123,6 +141,8 @@ export async function benchChannelPaidCheck(
       channelMs: quantiles(rows.channel),
       exactMs: quantiles(rows.exact),
       engineAloneMs: quantiles(rows.engine),
+      channelCpuMs: quantiles(cpu.channel),
+      engineAloneCpuMs: quantiles(cpu.engine),
       channelVsEngine: quantiles(ratios.channel),
       exactVsEngine: quantiles(ratios.exact),
     };

@@ -257,6 +257,10 @@ async function channelFigures() {
     "<= 1.5x",
   );
   row("exact / engine alone", ratio(overChannel.exactVsEngine, 1));
+  // Served in one process, the request's steps share one thread: its CPU time says how far the
+  // engine's chain reads can hide the payment's own work.
+  row("CPU time: over a channel", ms(overChannel.channelCpuMs));
+  row("CPU time: engine alone", ms(overChannel.engineAloneCpuMs));
 
   const channelLoad = await benchChannelLoad(world, { payers: 50, perPayer: quick ? 2 : 4 });
   const loadRow = (figures: typeof channelLoad.channel) =>

@@ -260,7 +260,6 @@ export async function composeServer(
         registerPaidRoutes(app, {
           engine,
           payments,
-          channelRecordStore: records,
           lock,
           publicUrl,
           signIn,

@@ -1,7 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { ChannelPayment } from "../payments/channels/channelPaymentOf";
 import type { PaidAuthorization } from "../payments/intake/authorizationOf";
-import type { PaymentIntake, PaymentRejection } from "../payments/intake/paymentIntake";
+import type {
+  ChannelPaymentIntake,
+  PaymentIntake,
+  PaymentRejection,
+} from "../payments/intake/paymentIntake";
 
 /**
  * Hono environment shared by every route of the API. `payment`: the payment a paid request
@@ -22,8 +25,16 @@ export type AppEnv = {
      * route's own run, read by its handler only once the payment was verified).
      */
     earlyRun?: { path: string; run: Promise<unknown> };
-    /** The channel payment (deposit or voucher) the request carries, read once by channelLedger. */
-    channelPayment?: ChannelPayment;
+    /**
+     * The channel payment (deposit or voucher) the request carries and its payment id, read once
+     * by paymentIntake.
+     */
+    channelPayment?: ChannelPaymentIntake;
+    /**
+     * The detached signature of the report a channel payment's handler recorded (bound to the
+     * record's nonce, known before settlement), started beside the record's write.
+     */
+    channelReportSignature?: Promise<string>;
   };
 };
 

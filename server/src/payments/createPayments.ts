@@ -157,7 +157,7 @@ export async function createPayments(
           asset: config.asset as Address,
           receiverAuthorizerKey: config.receiverAuthorizerKey as Hex,
           store: channelStore,
-          records: store,
+          records,
           chain: createChannelChain({ rpcUrl: config.baseRpcUrl }),
         })
       : null;

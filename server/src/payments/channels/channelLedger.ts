@@ -1,24 +1,23 @@
 import { randomBytes } from "node:crypto";
 import { channelReceiptNonce } from "@presend/shared/api/channelReceiptNonce";
-import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
+import {
+  reportSignatureHeader,
+  type SignedSettlement,
+} from "@presend/shared/attestation/reportSigningInput";
 import { decodePaymentResponseHeader } from "@x402/core/http";
-import type { PaymentPayload } from "@x402/core/types";
-import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import { holdLease } from "../../paymentRecords/holdLease";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
-import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { ReportSigner } from "../attestation/createReportSigner";
+import type { AuthorizationKey, PaymentRecords } from "../records/paymentRecords";
 import {
   authorizationReceiptPath,
   leaseTtlMs,
   receiptLocationHeader,
 } from "../resourceServer/paymentLedger";
-import { channelPaymentOf } from "./channelPaymentOf";
 import type { ChannelStore } from "./channelStore";
-import { decodePaymentPayload } from "./decodePaymentPayload";
 
 /**
  * A channel payment's record has no expiry of its own: it is decided by the claim that covers
@@ -28,7 +27,8 @@ import { decodePaymentPayload } from "./decodePaymentPayload";
 export const channelRecordValidBefore = 253_402_300_799;
 
 export type ChannelLedgerOptions = {
-  records: PaymentRecordStore;
+  /** The payment records' one owner (the handler begins a channel payment's record through it). */
+  records: Pick<PaymentRecords, "byAuthorization" | "markFailed">;
   store: ChannelStore;
   /** One run per channel payment record, across replicas. */
   lock: InFlightLock;
@@ -46,9 +46,10 @@ export type ChannelLedgerOptions = {
 
 /**
  * Around the x402 middleware of a paid route, for payments over a batch-settlement channel (a
- * deposit or a voucher; `exact` payments pass through untouched). The scheme itself makes one
- * voucher buy one run (the channel is reserved while a request runs, a replayed or stale voucher
- * is refused before the engine runs); this writes the books. The payment's record is keyed by
+ * deposit or a voucher, as paymentIntake read it into the context; `exact` payments pass through
+ * untouched). The scheme itself makes one voucher buy one run (the channel is reserved while a
+ * request runs, a replayed or stale voucher is refused before the engine runs); this writes the
+ * books, through the payment records like every payment. The payment's record is keyed by
  * the channel's payer and channelReceiptNonce(channel, ceiling, payment id), which the payer can
  * compute too; a record already there is answered 409 with its receipt location, a lease keeps
  * two requests of one record from running at once. The charge is indexed in the channel store
@@ -70,12 +71,10 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
       "The payment could not be registered before paying, so it was not taken. Nothing was charged; try again shortly.",
     );
   return async function channelLedger(c, next) {
-    const header = c.req.header("payment-signature") ?? c.req.header("x-payment");
-    const payload = header === undefined ? null : decodePaymentPayload(header);
-    const payment = payload === null ? null : channelPaymentOf(payload);
-    if (payload === null || payment === null) return next();
-    c.set("channelPayment", payment);
-    const paymentId = paymentIdOf(payload) ?? `server_${randomBytes(16).toString("hex")}`;
+    const intake = c.get("channelPayment");
+    if (intake === undefined) return next();
+    const payment = intake.channel;
+    const paymentId = intake.paymentId ?? `server_${randomBytes(16).toString("hex")}`;
     const key = {
       payer: payment.payer.toLowerCase(),
       nonce: channelReceiptNonce(payment.channelId, payment.cumulative, paymentId),
@@ -133,12 +132,9 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
       const charged = c.res.status === 200 && settled(c.res.headers.get("payment-response"));
       if (charged) {
         await store.commitCharge(key).catch(onError);
-        const report: unknown = await c.res.clone().json();
-        const signature = await options.signReport(report, {
-          transaction: key.nonce,
-          network: options.network,
-          payer: key.payer,
-        });
+        // The handler started it beside the record's write (the report is the body answered).
+        const signature = await (c.get("channelReportSignature") ??
+          options.signReport(await c.res.clone().json(), channelSettlement(key, options.network)));
         c.res.headers.set(reportSignatureHeader, signature);
         c.res.headers.set(receiptLocationHeader, location);
         return;
@@ -156,13 +152,12 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
   };
 }
 
-/** The x402 payment-identifier the payer sent (validated by the official extension), if any. */
-function paymentIdOf(payload: PaymentPayload): string | null {
-  try {
-    return extractPaymentIdentifier(payload, true);
-  } catch {
-    return null;
-  }
+/**
+ * What a channel payment's report signature binds in place of a transaction: the record's own
+ * nonce (channelReceiptNonce), which the payer computes too, and its payer.
+ */
+export function channelSettlement(key: AuthorizationKey, network: string): SignedSettlement {
+  return { transaction: key.nonce, network, payer: key.payer };
 }
 
 function settled(header: string | null): boolean {

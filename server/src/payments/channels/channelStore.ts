@@ -1,5 +1,5 @@
 import type { Channel, ChannelStorage } from "@x402/evm/batch-settlement/server";
-import type { AuthorizationKey } from "../../paymentRecords/paymentRecordStore";
+import type { AuthorizationKey } from "../records/paymentRecords";
 
 /**
  * One paid request over a channel, as the channel store indexes it: the payment record it wrote

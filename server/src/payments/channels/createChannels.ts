@@ -15,7 +15,7 @@ import {
 } from "@x402/evm/batch-settlement/server";
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { PaymentRecords } from "../records/paymentRecords";
 import type { ChannelPayment } from "./channelPaymentOf";
 import type { ChannelStore } from "./channelStore";
 import type { ChannelChain } from "./createChannelChain";
@@ -43,7 +43,8 @@ export type ChannelsOptions = {
   /** The server's key that authorizes claims and refunds (the channel's receiverAuthorizer). */
   receiverAuthorizerKey: Hex;
   store: ChannelStore;
-  records: PaymentRecordStore;
+  /** The payment records, through which the claims' reconciler settles the vouchers' records. */
+  records: PaymentRecords;
   /** The escrow as the books read it (claimed totals, Claimed events). */
   chain: ChannelChain;
   onError?: (error: unknown) => void;

@@ -1,6 +1,6 @@
 import type { Channel, ChannelUpdateResult } from "@x402/evm/batch-settlement/server";
 import pg from "pg";
-import { normalizeKey } from "../../paymentRecords/paymentRecordStore";
+import { normalizeKey } from "../records/paymentRecords";
 import type { ChannelCharge, ChannelStore } from "./channelStore";
 
 // Created if missing (idempotent), beside the payment records' own migrations: the channel

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import type { Channel, ChannelUpdateResult } from "@x402/evm/batch-settlement/server";
 import Database from "better-sqlite3";
 import { z } from "zod";
-import { type AuthorizationKey, normalizeKey } from "../../paymentRecords/paymentRecordStore";
+import { type AuthorizationKey, normalizeKey } from "../records/paymentRecords";
 import type { ChannelCharge, ChannelStore } from "./channelStore";
 
 const ChannelRowSchema = z.object({ channel_json: z.string() });

@@ -1,4 +1,4 @@
-import type { AuthorizationKey, PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
+import type { AuthorizationKey, PaymentRecords } from "../records/paymentRecords";
 import type { ChannelCharge, ChannelStore } from "./channelStore";
 import type { ChannelChain } from "./createChannelChain";
 
@@ -15,7 +15,8 @@ export type ChannelReconcileResult = { settled: number; failed: number; open: nu
  */
 export async function reconcileChannelCharges(options: {
   store: ChannelStore;
-  records: PaymentRecordStore;
+  /** The payment records' one owner, which marks each covered charge's record. */
+  records: Pick<PaymentRecords, "markSettled" | "markFailed">;
   chain: ChannelChain;
   /** Only these channels (after a claim); default every channel with open charges. */
   channelIds?: string[];

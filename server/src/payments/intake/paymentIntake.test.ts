@@ -36,10 +36,30 @@ app.post("/check", paymentIntake({ clock: () => now }), (c) =>
     payment: c.get("payment")
       ? { ...c.get("payment"), authorization: c.get("payment")?.authorization.nonce }
       : null,
+    // JSON has no bigint: the ceiling is shown as its decimal string.
+    channelPayment: c.get("channelPayment")
+      ? JSON.parse(
+          JSON.stringify(c.get("channelPayment"), (_, v) =>
+            typeof v === "bigint" ? String(v) : v,
+          ),
+        )
+      : null,
     rejection: c.get("paymentRejection") ?? null,
     header: c.req.header("payment-signature") ?? null,
   }),
 );
+
+const channelId = `0x${"cd".repeat(32)}`;
+const voucherHeader = (extensions = {}) =>
+  encodePaymentSignatureHeader({
+    x402Version: 2,
+    payload: {
+      type: "voucher",
+      channelConfig: { payer: "0x1111111111111111111111111111111111111111" },
+      voucher: { channelId, maxClaimableAmount: "30000", signature: "0x00" },
+    },
+    extensions,
+  } as unknown as PaymentPayload);
 const send = async (headers: Record<string, string>, body = { address: "0xAb", chain: "base" }) => {
   const response = await app.request("/check", {
     method: "POST",
@@ -77,6 +97,32 @@ describe("paymentIntake", () => {
     expect(c.payment.requestHash).not.toBe(a.payment.requestHash);
   });
 
+  it("reads a channel voucher once into channelPayment, with its payment id, and leaves the header to the official middleware", async () => {
+    const extensions: Record<string, unknown> = {
+      "payment-identifier": { info: { required: false } },
+    };
+    const id = generatePaymentId();
+    appendPaymentIdentifierToExtensions(extensions, id);
+    const seen = await send({ "payment-signature": voucherHeader(extensions) });
+    expect(seen).toMatchObject({
+      payment: null,
+      rejection: null,
+      channelPayment: {
+        channel: {
+          type: "voucher",
+          payer: "0x1111111111111111111111111111111111111111",
+          channelId,
+          cumulative: "30000",
+        },
+        paymentId: id,
+      },
+    });
+    expect(seen.header).not.toBeNull();
+    // Without a payment id the ledger makes one of its own.
+    const bare = await send({ "x-payment": voucherHeader() });
+    expect(bare.channelPayment).toMatchObject({ channel: { channelId }, paymentId: null });
+  });
+
   it.each([
     ["payment_header_too_large", "x".repeat(maxPaymentHeaderBytes + 1)],
     ["invalid_payment_header", "not-a-payment"],
@@ -84,10 +130,15 @@ describe("paymentIntake", () => {
     ["authorization_not_yet_valid", header(now + 60, now + 31)],
   ])("sets aside a header with %s, removing it", async (reason, value) => {
     const seen = await send({ "payment-signature": value });
-    expect(seen).toEqual({ payment: null, rejection: reason, header: null });
+    expect(seen).toEqual({ payment: null, channelPayment: null, rejection: reason, header: null });
   });
 
   it("passes a request without a payment untouched", async () => {
-    expect(await send({})).toEqual({ payment: null, rejection: null, header: null });
+    expect(await send({})).toEqual({
+      payment: null,
+      channelPayment: null,
+      rejection: null,
+      header: null,
+    });
   });
 });

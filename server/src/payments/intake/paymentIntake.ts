@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { CheckRequestSchema } from "@presend/shared/api/report";
+import type { PaymentPayload } from "@x402/core/types";
 import { extractPaymentIdentifier } from "@x402/extensions/payment-identifier";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
+import type { ChannelPayment } from "../channels/channelPaymentOf";
 import { maxTimeoutSeconds } from "../paymentTerms";
 import type { PaidAuthorization } from "./authorizationOf";
 import { type PaymentHeaderReading, paymentHeaderOf } from "./paymentHeaderOf";
@@ -17,6 +19,13 @@ export type PaymentIntake = {
   paymentId: string | null;
   /** What was asked (route, address as sent, chain): a reused payment id must ask the same. */
   requestHash: string;
+};
+
+/** A payment over a batch-settlement channel, read once: the channel ledger takes it from here. */
+export type ChannelPaymentIntake = {
+  channel: ChannelPayment;
+  /** The x402 payment-identifier, validated by the official extension, if the payer sent one. */
+  paymentId: string | null;
 };
 
 /** Why a payment header was set aside; the 402 says so in its `error`. */
@@ -34,8 +43,9 @@ export type PaymentIntakeOptions = {
 /**
  * The one reading of a paid request's payment, first in its middleware: takes the documented
  * `X-Payment` as `PAYMENT-SIGNATURE` (the official middleware reads only the latter), decodes it
- * once (the authorization, the payment id, the request hash) into the context as `payment`,
- * and sets aside a header that is oversized, not an x402 payment, valid for longer than
+ * once (the authorization, the payment id, the request hash) into the context as `payment`, or
+ * a batch-settlement deposit or voucher with its payment id as `channelPayment`, and sets aside
+ * a header that is oversized, not an x402 payment, valid for longer than
  * maxTimeoutSeconds or not valid yet: it is removed, so the official middleware answers the plain
  * challenge, and `paymentRejection` says why for the 402.
  * @example createRoute({ middleware: [checkRequestGuard(), paymentIntake(), signedReport(sign), ledger, envelope, x402] })
@@ -50,9 +60,16 @@ export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHan
     }
     const reading = paymentHeaderOf(c);
     if (reading === null) return next();
-    const rejection = await read(c, reading.payment, clock());
-    // A batch-settlement deposit or voucher is the channel ledger's to read, further on.
-    if (rejection === "channel") return next();
+    const { payment } = reading;
+    if (payment !== "too_large" && payment?.kind === "channel") {
+      // A batch-settlement deposit or voucher: the channel ledger keeps its books, further on.
+      c.set("channelPayment", {
+        channel: payment.channel,
+        paymentId: paymentIdOf(payment.payload),
+      });
+      return next();
+    }
+    const rejection = await read(c, payment, clock());
     if (typeof rejection === "string") {
       headers.delete("payment-signature");
       headers.delete("x-payment");
@@ -64,12 +81,11 @@ export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHan
 
 async function read(
   c: Parameters<MiddlewareHandler<AppEnv>>[0],
-  payment: PaymentHeaderReading["payment"],
+  payment: Exclude<PaymentHeaderReading["payment"], { kind: "channel" }>,
   now: number,
-): Promise<PaymentIntake | PaymentRejection | "channel"> {
+): Promise<PaymentIntake | PaymentRejection> {
   if (payment === "too_large") return "payment_header_too_large";
   if (payment === null) return "invalid_payment_header";
-  if (payment.kind === "channel") return "channel";
   const { authorization } = payment;
   // An authorization that outlives the route's timeout could be withheld and settled much later
   // by anyone holding it; one not valid yet cannot settle now.
@@ -79,15 +95,19 @@ async function read(
   if (authorization.validBefore > BigInt(now + maxTimeoutSeconds + authorizationSlackSeconds)) {
     return "authorization_valid_too_long";
   }
-  let paymentId: string | null = null;
-  try {
-    paymentId = extractPaymentIdentifier(payment.payload, true);
-  } catch {
-    paymentId = null;
-  }
+  const paymentId = paymentIdOf(payment.payload);
   // The guard parsed the body already; Hono hands back that same object.
   const body: unknown = await c.req.json().catch(() => null);
   return { authorization, paymentId, requestHash: requestHashOf(c.req.path, body) };
+}
+
+/** The x402 payment-identifier the payer sent (validated by the official extension), if any. */
+function paymentIdOf(payload: PaymentPayload): string | null {
+  try {
+    return extractPaymentIdentifier(payload, true);
+  } catch {
+    return null;
+  }
 }
 
 /**

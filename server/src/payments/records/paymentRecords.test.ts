@@ -63,4 +63,38 @@ describe("createPaymentRecords", () => {
     // Only time decides an exact payment; a voucher waits for its claim whatever the clock says.
     expect(await records.decide(voucher)).toMatchObject({ status: "pending" });
   });
+
+  it("keeps a channel voucher's books: settled by the claim that covers it, or failed when not charged, keys in any case", async () => {
+    const store = createMemoryPaymentRecords();
+    const records = createPaymentRecords({
+      store,
+      chain: fakePaymentChain({ now: validBefore, used: new Map() }),
+      claimDecidedFrom: channelRecordValidBefore,
+    });
+    const claimed = await records.begin(
+      samplePaymentRecord(20, { validBefore: channelRecordValidBefore }),
+    );
+    const refused = await records.begin(
+      samplePaymentRecord(21, { validBefore: channelRecordValidBefore }),
+    );
+    // The channel ledger and the claim reconciler write with the keys as the payer sent them.
+    const upper = (key: { payer: string; nonce: string }) => ({
+      payer: key.payer.toUpperCase().replace("0X", "0x"),
+      nonce: key.nonce,
+    });
+    expect(await records.markSettled(upper(claimed), tx(20))).toMatchObject({
+      status: "settled",
+      tx: tx(20),
+    });
+    expect(await records.markFailed(upper(refused))).toMatchObject({ status: "failed" });
+    const answerOf = async (key: { payer: string; nonce: string }) => {
+      const record = await records.byAuthorization(key);
+      if (record === undefined) throw new Error("not recorded");
+      return records.answerOf(record);
+    };
+    expect(await answerOf(claimed)).toMatchObject({ type: "report", tx: tx(20) });
+    expect(await answerOf(refused)).toMatchObject({ type: "not_charged" });
+    // A later claim never undoes a settled voucher.
+    expect(await records.markFailed(claimed)).toMatchObject({ status: "settled" });
+  });
 });

@@ -12,7 +12,10 @@ import {
   reconcilePayments,
 } from "./reconcilePayments";
 
-export { AuthorizationAlreadyRecorded } from "../../paymentRecords/paymentRecordStore";
+export {
+  AuthorizationAlreadyRecorded,
+  normalizeKey,
+} from "../../paymentRecords/paymentRecordStore";
 export type { AuthorizationKey, NewPaymentRecord, PaymentRecord };
 
 /**

@@ -26,7 +26,7 @@ import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
 import { signedReport } from "../attestation/signedReport";
-import { type ChannelLedgerOptions, channelLedger } from "../channels/channelLedger";
+import { channelLedger, channelSettlement } from "../channels/channelLedger";
 import {
   channelRefundRouteConfig,
   registerChannelRefundRoutes,
@@ -52,11 +52,6 @@ export type PaidRoutesDeps = {
   engine: Engine;
   /** Payments, with the payment records' one owner (`payments.records`). */
   payments: Payments;
-  /**
-   * The records store itself, for the channel ledger only: batch-settlement payments still write
-   * their records through `payments/channels/`; every `exact` write goes through payments.records.
-   */
-  channelRecordStore: ChannelLedgerOptions["records"];
   /** One engine run per authorization. */
   lock: InFlightLock;
   /** Public base URL (no trailing slash), the resource URL of each paid route. */
@@ -71,7 +66,7 @@ export type PaidRoutesDeps = {
  * Per paid route: body validation, the payment ledger (one run per authorization, the answer the
  * payment record decides), the 402 envelope, then the official x402 middleware; the handler
  * records the report as pending before it returns, so settlement never happens unrecorded.
- * @example registerPaidRoutes(app, { engine, payments, channelRecordStore, lock, publicUrl, signIn });
+ * @example registerPaidRoutes(app, { engine, payments, lock, publicUrl, signIn });
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
@@ -125,6 +120,8 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     checkRequestGuard(),
     // In: the payment header read once (authorization, payment id, request hash) or set aside.
     paymentIntake(),
+    // In: a voucher the channel would take starts the engine now, beside all that follows.
+    ...(channels ? [earlyRunOverChannel(route)] : []),
     // Out, last: the detached report signature on a paid 200, whoever made it.
     signedReport(deps.payments.signReport),
     // In: a signed-in payer's recent check answered from its record, nothing charged.
@@ -146,7 +143,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     ...(channels
       ? [
           channelLedger({
-            records: deps.channelRecordStore,
+            records,
             store: channels.store,
             lock: deps.lock,
             payTo: config.payTo,
@@ -154,7 +151,6 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
             publicUrl,
             signReport: deps.payments.signReport,
           }),
-          earlyRunOverChannel(route),
         ]
       : []),
     // Out: every 402 with its JSON body and reason.
@@ -200,18 +196,19 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
 
   /**
    * A voucher the channel would take (channels.takesVoucher) starts the route's engine run here,
-   * beside the official middleware's verification of it, instead of after: the run reads the
-   * chain while the voucher's signature is recovered and the channel reserved. Its result is
-   * read by the handler, which the official middleware reaches only once the voucher verified;
-   * a run whose payment is refused is dropped unread, so nothing unpaid is ever answered or
-   * charged. Only a voucher that names a live channel at its next ceiling starts one, and a
-   * refused payment counts against its client's rate limit of unpaid challenges, which bounds
-   * the chain reads a forger can cause.
+   * right after the intake read it, beside the ledgers' bookkeeping and the official
+   * middleware's verification of it, instead of after them: the run reads the chain while the
+   * voucher's signature is recovered and the channel reserved. Its result is read by the
+   * handler, which the official middleware reaches only once the voucher verified; a run whose
+   * payment is refused (by a ledger or by the scheme) is dropped unread, so nothing unpaid is
+   * ever answered or charged. Only a voucher that names a live channel at its next ceiling
+   * starts one, and a refused payment counts against its client's rate limit of unpaid
+   * challenges, which bounds the chain reads a forger can cause.
    */
   function earlyRunOverChannel(route: PaidRoute): MiddlewareHandler<AppEnv> {
     const price = BigInt(config.prices[route.path as PaidPath]);
     return async function earlyRunOverChannel(c, next) {
-      const payment = c.get("channelPayment");
+      const payment = c.get("channelPayment")?.channel;
       if (payment === undefined || channels === null) return next();
       const body = CheckRequestSchema.safeParse(await c.req.json().catch(() => null));
       if (!body.success || !(await channels.takesVoucher(payment, price).catch(() => false))) {
@@ -246,6 +243,17 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
         "payment_required",
         "Pay with an EIP-3009 authorization (x402 exact scheme on Base).",
       ) as never;
+    }
+    // A channel payment's report is signed over its record, known now: the signature is made
+    // beside the record's write (WebCrypto signs off the main thread) and the channel ledger
+    // sends it once the scheme charged the voucher; an uncharged one is never sent.
+    if (c.get("channelPayment") !== undefined) {
+      const signing = deps.payments.signReport(
+        report,
+        channelSettlement(authorization, config.network),
+      );
+      signing.catch(() => {});
+      c.set("channelReportSignature", signing);
     }
     try {
       await records.begin({
