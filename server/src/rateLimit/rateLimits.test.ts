@@ -96,7 +96,7 @@ describe("rateLimits (in memory)", () => {
     );
   });
 
-  it("limits unpaid challenges on the paid routes, never a request that carries a payment, and a paid check gives its challenge back", async () => {
+  it("limits unpaid challenges on the paid routes, not a correct payment, and a paid check gives its challenge back", async () => {
     const send = client("127.0.1.3");
     const unpaid = () => send(`${server.url}/check`, { method: "POST" });
     expect(await statuses(unpaid, 3)).toEqual([402, 402, 429]);
@@ -119,15 +119,44 @@ describe("rateLimits (in memory)", () => {
     expect(await statuses(junk("junk"), 3)).toEqual([429, 429, 429]);
   });
 
-  it("a refused payment is answered, not limited, but counts as a challenge", async () => {
+  it("refused payments count as challenges and, once they fill the budget, the client's payments get the 429", async () => {
     const send = client("127.0.1.8");
+    const pay = (header: string) => () =>
+      send(`${server.url}/check`, { method: "POST", headers: { "payment-signature": header } });
+    expect(await statuses(pay(refusedPayment), 2)).toEqual([402, 402]);
+    expect(await statuses(() => send(`${server.url}/check`, { method: "POST" }), 1)).toEqual([429]);
+    const limited = await pay(refusedPayment)();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(limited.headers.get("ratelimit")).toMatch(/^limit=2, remaining=0, reset=\d+$/);
+    expect(await limited.json()).toEqual({
+      error: { code: "rate_limited", message: expect.stringContaining("refused payments") },
+    });
+    // Over the budget of refused payments, even a correct payment waits for the window.
+    expect(await statuses(pay(goodPayment), 1)).toEqual([429]);
+    expect(await metrics.registry.getSingleMetricAsString("presend_rate_limited_total")).toContain(
+      'limit="refused_payment"} 2',
+    );
+  });
+
+  it("a correct payer is never limited by its challenges: over the challenge budget, its payments are still served", async () => {
+    const send = client("127.0.1.9");
+    const unpaid = () => send(`${server.url}/check`, { method: "POST" });
+    expect(await statuses(unpaid, 4)).toEqual([402, 402, 429, 429]);
+    const paid = () =>
+      send(`${server.url}/check`, {
+        method: "POST",
+        headers: { "payment-signature": goodPayment },
+      });
+    expect(await statuses(paid, 5)).toEqual(Array(5).fill(200));
+    // One refused payment is under the budget of refused payments: answered, and then paid again.
     const refused = () =>
       send(`${server.url}/check`, {
         method: "POST",
         headers: { "payment-signature": refusedPayment },
       });
-    expect(await statuses(refused, 3)).toEqual([402, 402, 402]);
-    expect(await statuses(() => send(`${server.url}/check`, { method: "POST" }), 1)).toEqual([429]);
+    expect(await statuses(refused, 1)).toEqual([402]);
+    expect(await statuses(paid, 1)).toEqual([200]);
   });
 
   it("behind a trusted proxy, keys on the last X-Forwarded-For entry (a forged first entry changes nothing)", async () => {
@@ -172,6 +201,18 @@ describe("rateLimits shared through Redis", () => {
         seen.push(...(await statuses(() => send(`${replica.url}/validate`), 1)));
       }
       expect(seen).toEqual([200, 200, 200, 429]);
+      // Refused payments too: two on two replicas fill the budget for both.
+      const forger = client("127.0.1.10");
+      const refusedOn = (replica: DrainingServer) => () =>
+        forger(`${replica.url}/check`, {
+          method: "POST",
+          headers: { "payment-signature": refusedPayment },
+        });
+      const [first, second] = replicas as [DrainingServer, DrainingServer];
+      expect(await statuses(refusedOn(first), 1)).toEqual([402]);
+      expect(await statuses(refusedOn(second), 1)).toEqual([402]);
+      expect(await statuses(refusedOn(first), 1)).toEqual([429]);
+      expect(await statuses(refusedOn(second), 1)).toEqual([429]);
     } finally {
       await Promise.all(replicas.map((replica) => replica.drain(1_000)));
       for (const connection of clients) connection.disconnect();

@@ -1,6 +1,6 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { ErrorBody } from "@presend/shared/api/errors";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limiter";
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
@@ -33,11 +33,15 @@ const paidPaths = new Set(["/check", "/deep"]);
 
 /**
  * Per-client rate limits (hono-rate-limiter): one budget for the free routes, one for unpaid
- * challenges on the paid routes. A paid request (it carries an authorization) is never limited, a
- * settled one takes its challenge off the count and a refused one adds one; a payment header that
- * carries no authorization is an unpaid challenge. Over the
- * limit: 429, `{error:{code:"rate_limited"}}` and Retry-After. With Redis, every replica counts in
- * the same keys.
+ * challenges on the paid routes. A request that carries a payment (an authorization, a deposit or
+ * a voucher) is not counted on its way in: a settled one takes its challenge off the count, and a
+ * refused one (a 402 after a payment was offered, whatever the reason) adds one and counts as a
+ * refused payment. A client with as many refused payments in the window as the challenge budget
+ * gets the 429 for every payment-carrying request before it is verified or runs the engine, so
+ * forged payments cannot buy chain reads without limit; a correct payment is never counted, so a
+ * client that pays correctly is never limited by it. A payment header that carries no
+ * authorization is an unpaid challenge. Over a limit: 429, `{error:{code:"rate_limited"}}` and
+ * Retry-After. With Redis, every replica counts in the same keys.
  * @example app.use("*", rateLimits({ settings, redis }));
  */
 export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
@@ -46,7 +50,9 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
   const stores = {
     free: withMemoryFallback(store("free", deps), deps.redis, deps.onStoreError),
     challenge: withMemoryFallback(store("challenge", deps), deps.redis, deps.onStoreError),
+    refused: withMemoryFallback(store("refused", deps), deps.redis, deps.onStoreError),
   };
+  stores.refused.init?.({ windowMs: settings.windowMs } as never);
   const limiter = (name: "free" | "challenge", limit: number) => {
     const limited = rateLimiter({
       windowMs: settings.windowMs,
@@ -88,15 +94,42 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     if (payment === undefined || payment === null || payment === "too_large") {
       return challenge(c, next);
     }
-    return next().then(async () => {
-      // A paid check gives its challenge back: an honest client (one challenge, one payment per
-      // check) never runs out, one that only collects challenges does. A refused payment is
-      // never itself limited but counts as a challenge, so forged payments run out the budget.
-      const key = keyGenerator(c);
-      if (c.res.status === 200) await stores.challenge.decrement(key);
-      else if (c.res.status === 402) await stores.challenge.increment(key);
-    });
+    return refusedPayments(c, next);
   };
+
+  /**
+   * A payment-carrying request: read, not counted, on its way in (a burst of correct payments
+   * from one client is never refused); refused with 429 once its client's refused payments fill
+   * the challenge budget. A concurrent burst can pass the check before its refusals are counted,
+   * so a client gets at most the budget plus the payments it has in flight at once.
+   */
+  async function refusedPayments(c: Context, next: Next): Promise<Response | undefined> {
+    const key = keyGenerator(c);
+    const refused = await stores.refused.get(key);
+    const limit = settings.challengeLimit;
+    if (refused !== undefined && refused.totalHits >= limit) {
+      c.set("rateLimit" as never, { limit, remaining: 0, resetTime: refused.resetTime } as never);
+      rateLimitHeaders(c, settings.windowMs, true);
+      deps.metrics?.rateLimited.inc({ limit: "refused_payment" });
+      const body: ErrorBody = {
+        error: {
+          code: "rate_limited",
+          message:
+            "Too many refused payments from this client; try again after Retry-After seconds. Correct payments are never counted.",
+        },
+      };
+      return c.json(body, 429);
+    }
+    await next();
+    // A paid check gives its challenge back: an honest client (one challenge, one payment per
+    // check) never runs out, one that only collects challenges does. A refused payment counts
+    // as a challenge and as a refused payment, so forged payments run out both budgets.
+    if (c.res.status === 200) await stores.challenge.decrement(key);
+    else if (c.res.status === 402) {
+      await Promise.all([stores.challenge.increment(key), stores.refused.increment(key)]);
+    }
+    return undefined;
+  }
 }
 
 /**
@@ -144,14 +177,29 @@ function withMemoryFallback(
   inner: Store,
   redis: Redis | undefined,
   onError?: (error: unknown) => void,
-): Store {
+): Store & Required<Pick<Store, "get">> {
   const fallback = new MemoryStore();
   // Disconnected: count in memory now rather than queue the command for its timeout.
   const down = redis ? redisDown(redis) : () => false;
+  const readCount = async (key: string) => {
+    if (down()) return fallback.get(key);
+    try {
+      return await inner.get?.(key);
+    } catch (error) {
+      onError?.(error);
+      return fallback.get(key);
+    }
+  };
   return {
     init: (options) => {
       inner.init?.(options);
       fallback.init(options);
+    },
+    // A count still held past its window (the memory store clears them only now and then) is
+    // no count.
+    get: async (key) => {
+      const count = await readCount(key);
+      return count?.resetTime && count.resetTime.getTime() <= Date.now() ? undefined : count;
     },
     increment: async (key) => {
       if (down()) return fallback.increment(key);

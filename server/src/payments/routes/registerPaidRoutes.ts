@@ -202,8 +202,9 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
    * handler, which the official middleware reaches only once the voucher verified; a run whose
    * payment is refused (by a ledger or by the scheme) is dropped unread, so nothing unpaid is
    * ever answered or charged. Only a voucher that names a live channel at its next ceiling
-   * starts one, and a refused payment counts against its client's rate limit of unpaid
-   * challenges, which bounds the chain reads a forger can cause.
+   * starts one, and a refused payment counts against its client's challenge budget: a client
+   * whose refused payments fill it gets the 429 (rateLimits) before this step, which bounds the
+   * chain reads a forger can cause.
    */
   function earlyRunOverChannel(route: PaidRoute): MiddlewareHandler<AppEnv> {
     const price = BigInt(config.prices[route.path as PaidPath]);
