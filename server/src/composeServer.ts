@@ -202,6 +202,7 @@ export async function composeServer(
       ...(channelStore && { channelStore }),
       channelsRequired: config.channels === "on",
       ...(options.onTiming ? { onTiming: options.onTiming } : {}),
+      ...(options.wrapReportSigner && { wrapReportSigner: options.wrapReportSigner }),
       ...(options.confirmationTimeoutMs !== undefined && {
         confirmationTimeoutMs: options.confirmationTimeoutMs,
       }),

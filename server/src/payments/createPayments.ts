@@ -53,6 +53,8 @@ export type CreatePaymentsOptions = {
    * start-up instead of leaving the server with `exact` only.
    */
   channelsRequired?: boolean;
+  /** Wraps the attestation key's report signer (tests make it fail). */
+  wrapReportSigner?: (sign: ReportSigner) => ReportSigner;
 };
 
 export type Payments = {
@@ -196,7 +198,12 @@ export async function createPayments(
     chain,
     records,
     attestation,
-    signReport: keptReportSignature(records, createReportSigner(signer)),
+    signReport: keptReportSignature(
+      records,
+      options.wrapReportSigner
+        ? options.wrapReportSigner(createReportSigner(signer))
+        : createReportSigner(signer),
+    ),
     settlementReceipt: settlementReceipt(offerSigner),
     ready,
     paymentOption: (path) => paymentOptionOf(config, path),

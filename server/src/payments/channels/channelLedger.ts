@@ -14,6 +14,7 @@ import type { ReportSigner } from "../attestation/createReportSigner";
 import type { AuthorizationKey, PaymentRecords } from "../records/paymentRecords";
 import {
   authorizationReceiptPath,
+  chargedReportKept,
   leaseTtlMs,
   receiptLocationHeader,
 } from "../resourceServer/paymentLedger";
@@ -132,11 +133,27 @@ export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<
       const charged = c.res.status === 200 && settled(c.res.headers.get("payment-response"));
       if (charged) {
         await store.commitCharge(key).catch(onError);
-        // The handler started it beside the record's write (the report is the body answered).
-        const signature = await (c.get("channelReportSignature") ??
-          options.signReport(await c.res.clone().json(), channelSettlement(key, options.network)));
-        c.res.headers.set(reportSignatureHeader, signature);
-        c.res.headers.set(receiptLocationHeader, location);
+        try {
+          // The handler started it beside the record's write (the report is the body answered).
+          const signature = await (c.get("channelReportSignature") ??
+            options.signReport(
+              await c.res.clone().json(),
+              channelSettlement(key, options.network),
+            ));
+          c.res.headers.set(reportSignatureHeader, signature);
+          c.res.headers.set(receiptLocationHeader, location);
+        } catch (error) {
+          // Charged: the payer hears so and where the report is kept, never a 500. The channel's
+          // state in PAYMENT-RESPONSE goes with it, so the payer's next voucher follows this one.
+          onError(error);
+          const settlement = c.res.headers.get("payment-response");
+          c.res = undefined;
+          c.res = chargedReportKept(c, key, {
+            publicUrl: options.publicUrl,
+            settlement,
+            awaitingClaim: true,
+          });
+        }
         return;
       }
       try {

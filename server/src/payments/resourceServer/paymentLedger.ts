@@ -263,6 +263,39 @@ function unknownOutcome(
   return response;
 }
 
+/** Where a paid report is fetched again: by the payment's authorization, or by its transaction. */
+export type ReceiptPlace = { payer: string; nonce: string } | { transaction: string };
+
+/**
+ * The answer to a payer who was charged when the answer could not be completed after the charge
+ * (its report could not be signed): 502 `settlement_unknown` saying so, the settlement it was
+ * charged by (PAYMENT-RESPONSE, as settled) and where the report, kept in its record, is fetched
+ * (PRESEND-RECEIPT), never a 500, which would read "nothing was charged". `awaitingClaim`: a
+ * channel payment's report is served there once the server's next claim covers it.
+ * @example c.res = chargedReportKept(c, { payer, nonce }, { publicUrl, settlement: header });
+ */
+export function chargedReportKept(
+  c: Context<AppEnv>,
+  place: ReceiptPlace,
+  options: { publicUrl: string; settlement: string | null; awaitingClaim?: boolean },
+): Response {
+  const path =
+    "transaction" in place
+      ? `/receipts/${place.transaction.toLowerCase()}`
+      : authorizationReceiptPath(place.payer, place.nonce);
+  const signed = "transaction" in place ? place.transaction : place.nonce;
+  const url = `${options.publicUrl}${path}`;
+  const response = jsonError(
+    c,
+    502,
+    "settlement_unknown",
+    `Your payment was charged${options.settlement === null ? "" : " (PAYMENT-RESPONSE names the settlement)"}, but the answer could not be completed: the report could not be signed. Your report is kept: GET ${url}?signature=<EIP-191 signature by the payer over "presend receipt ${signed.toLowerCase()}"> answers it${options.awaitingClaim ? " once the server's next claim covers this channel payment" : ""}. Do not pay again for it.`,
+  );
+  response.headers.set(receiptLocationHeader, url);
+  if (options.settlement !== null) response.headers.set("PAYMENT-RESPONSE", options.settlement);
+  return response;
+}
+
 function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {
   const path = authorizationReceiptPath(record.payer, record.nonce);
   const response = jsonError(

@@ -123,7 +123,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     // In: a voucher the channel would take starts the engine now, beside all that follows.
     ...(channels ? [earlyRunOverChannel(route)] : []),
     // Out, last: the detached report signature on a paid 200, whoever made it.
-    signedReport(deps.payments.signReport),
+    signedReport({ sign: deps.payments.signReport, publicUrl }),
     // In: a signed-in payer's recent check answered from its record, nothing charged.
     signInReread({
       records,
@@ -346,9 +346,11 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
       ),
       413: error(`Body larger than ${limits.requestBodyBytes / 1024} KB.`),
       415: error("Content-Type is not application/json."),
-      500: error("internal_error."),
+      500: error(
+        "internal_error: a fault before any charge (after one, the answer is the report or a 502).",
+      ),
       502: error(
-        "settlement_unknown: the settlement was sent but its outcome could not be read (you may have been charged); PRESEND-RECEIPT names where the report is fetched. facilitator_unavailable: the facilitator failed before settling, nothing charged.",
+        "settlement_unknown: the settlement was sent but its outcome could not be read (you may have been charged), or you were charged (PAYMENT-RESPONSE then names the settlement) and the answer could not be completed (the report could not be signed); either way PRESEND-RECEIPT names where the kept report is fetched. facilitator_unavailable: the facilitator failed before settling, nothing charged.",
       ),
       503: error(
         "chain_unavailable (the target chain could not be read), payment_network_unavailable (Base is down) or payment_record_unavailable: no report, nothing charged.",

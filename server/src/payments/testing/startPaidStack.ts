@@ -91,6 +91,7 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     publicUrl,
     ...(options.wrapEngine ? { wrapEngine: options.wrapEngine } : {}),
     ...(options.onTiming ? { onTiming: options.onTiming } : {}),
+    ...(options.wrapReportSigner && { wrapReportSigner: options.wrapReportSigner }),
     ...(options.paymentRpcUrl ? { paymentRpcUrl: options.paymentRpcUrl } : {}),
     ...(options.records ? { records: options.records } : {}),
     ...(options.lock ? { lock: options.lock } : {}),
