@@ -206,7 +206,7 @@ describe("presend CLI paying over a channel", () => {
     // Every report's record is settled from the escrow's own Claimed events (read afresh here).
     await reconcileChannelCharges({
       store: channelStore(),
-      records: stack.records,
+      records: stack.payments.records,
       chain: createChannelChain({ rpcUrl: world.chains.base.rpcUrl }),
     });
     for (const nonce of reports) {
