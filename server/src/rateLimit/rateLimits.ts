@@ -70,7 +70,7 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
             message:
               name === "free"
                 ? "Too many requests from this client; try again after Retry-After seconds."
-                : "Too many unpaid requests from this client; try again after Retry-After seconds. Paid requests are not limited.",
+                : "Too many unpaid requests from this client; try again after Retry-After seconds. A correct payment is not limited.",
           },
         };
         return c.json(body, 429);
