@@ -386,7 +386,7 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
       await response.body?.cancel();
     }
     expect(challenges).toEqual([...Array(challengeLimit).fill(402), 429]);
-    // A request that carries a payment is never limited, also from the limited client.
+    // A correct payment is not limited, also from a client over its challenge budget.
     const payer = privateKeyToAccount(fleet.payers[1] as Hex);
     const client402 = new x402Client();
     registerExactEvmScheme(client402, { signer: toClientEvmSigner(payer) });
