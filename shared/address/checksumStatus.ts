@@ -1,4 +1,4 @@
-import { type Address, getAddress, isAddress } from "viem";
+import { type Address, checksumAddress } from "viem";
 import type { Checksum } from "../api/report";
 import { addressPattern } from "./addressPattern";
 
@@ -29,12 +29,15 @@ export function checksumStatus(input: string): ChecksumResult {
       problem: "malformed",
     };
   }
+  // The EIP-55 form, computed once (one keccak; viem keeps recent ones): a mixed-case value is
+  // valid exactly when it is this form.
+  const normalized = checksumAddress(value as Address);
   const body = value.slice(2);
   // One case throughout carries no checksum: well formed, but a typo cannot be caught.
   if (body === body.toLowerCase() || body === body.toUpperCase()) {
     return {
       valid: true,
-      normalized: getAddress(value),
+      normalized,
       checksum: {
         status: "missing",
         message: "No checksum (all one case): a typo in this address cannot be detected.",
@@ -42,10 +45,10 @@ export function checksumStatus(input: string): ChecksumResult {
       problem: null,
     };
   }
-  if (isAddress(value, { strict: true })) {
+  if (normalized === value) {
     return {
       valid: true,
-      normalized: getAddress(value),
+      normalized,
       checksum: { status: "valid", message: "Checksum is valid (EIP-55)." },
       problem: null,
     };
