@@ -97,9 +97,8 @@ type Variant = keyof typeof variants;
  * constant, served by the same node-server in the same process: the app alone, with each
  * operations middleware, and with all of them as in production (and that once more with every
  * request asking about another address, against the same bare route asked the same way). Rounds
- * alternate so drift on a
- * noisy machine hits every variant alike; requests per CPU-second (autocannon included) is the
- * figure that other processes on a shared machine do not move.
+ * alternate so drift on a noisy machine hits every variant alike; requests per CPU-second
+ * (autocannon included) is the figure that other processes on a shared machine do not move.
  */
 export async function benchValidateThroughput(options: { rounds: number; seconds: number }) {
   const app = (variant: Variant) =>
