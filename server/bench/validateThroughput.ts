@@ -1,5 +1,6 @@
 import autocannon from "autocannon";
 import { Hono } from "hono";
+import { getAddress } from "viem";
 import { createApp } from "../src/app";
 import type { App } from "../src/http/appEnv";
 import { listen } from "../src/http/listen";
@@ -14,9 +15,39 @@ const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 /** Requests answered per second of wall time, and per CPU-second of this process. */
 export type Throughput = { perSecond: number; perCpuSecond: number };
 
-async function measure(url: string, durationSeconds: number): Promise<Throughput> {
+/**
+ * Addresses that are all different (20,000, walked in order across all connections), so no
+ * answer can come from anything kept from an earlier request about the same address.
+ */
+const distinctAddresses = Array.from({ length: 20_000 }, (_, index) =>
+  getAddress(`0x${(BigInt(index + 1) * 0x9e3779b97f4a7c15n).toString(16).padStart(40, "0")}`),
+);
+
+/** Each request the next of `distinctAddresses` (across all connections), else one address. */
+async function measure(
+  url: string,
+  durationSeconds: number,
+  eachAddressNew = false,
+): Promise<Throughput> {
+  let next = 0;
+  const path = new URL(url).pathname;
+  const requests = eachAddressNew
+    ? [
+        {
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            path: `${path}?address=${distinctAddresses[next++ % distinctAddresses.length]}`,
+          }),
+        },
+      ]
+    : undefined;
   const cpuBefore = process.cpuUsage();
-  const result = await autocannon({ url, connections: 10, duration: durationSeconds });
+  const result = await autocannon({
+    url,
+    connections: 10,
+    duration: durationSeconds,
+    ...(requests && { requests }),
+  });
   const cpu = process.cpuUsage(cpuBefore);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
@@ -64,9 +95,10 @@ type Variant = keyof typeof variants;
 /**
  * `/validate` throughput as a ratio to a bare Hono route answering the same bytes from a
  * constant, served by the same node-server in the same process: the app alone, with each
- * operations middleware, and with all of them as in production. Rounds alternate so drift on a
- * noisy machine hits every variant alike; requests per CPU-second (autocannon included) is the
- * figure that other processes on a shared machine do not move.
+ * operations middleware, and with all of them as in production (and that once more with every
+ * request asking about another address, against the same bare route asked the same way). Rounds
+ * alternate so drift on a noisy machine hits every variant alike; requests per CPU-second
+ * (autocannon included) is the figure that other processes on a shared machine do not move.
  */
 export async function benchValidateThroughput(options: { rounds: number; seconds: number }) {
   const app = (variant: Variant) =>
@@ -93,35 +125,49 @@ export async function benchValidateThroughput(options: { rounds: number; seconds
         names.map((name, index) => [name, `${appServers[index]?.url}/validate?address=${address}`]),
       ) as Record<Variant, string>),
     };
+    type Run = "bare" | Variant | "bareEachNew" | "productionEachNew";
+    // The same pair once more with every request asking about another address: the goal's figure
+    // (one address, asked again and again) must not rest on a per-address cache.
+    const eachNew: Partial<Record<Run, string>> = {
+      bareEachNew: urls.bare,
+      productionEachNew: urls.production.replace(/\?.*$/, ""),
+    };
+    const all = { ...urls, ...eachNew } as Record<Run, string>;
     const runs = Object.fromEntries(
-      Object.keys(urls).map((name) => [name, [] as Throughput[]]),
-    ) as Record<"bare" | Variant, Throughput[]>;
+      Object.keys(all).map((name) => [name, [] as Throughput[]]),
+    ) as Record<Run, Throughput[]>;
     // Warm every server up so JIT state does not favour the ones measured later.
     for (const url of Object.values(urls)) await measure(url, 1);
     for (let round = 0; round < options.rounds; round++) {
-      for (const [name, url] of Object.entries(urls) as ["bare" | Variant, string][]) {
-        runs[name].push(await measure(url, options.seconds));
+      for (const [name, url] of Object.entries(all) as [Run, string][]) {
+        runs[name].push(await measure(url, options.seconds, name in eachNew));
       }
     }
     const mean = (values: Throughput[]): Throughput => ({
       perSecond: values.reduce((sum, value) => sum + value.perSecond, 0) / values.length,
       perCpuSecond: values.reduce((sum, value) => sum + value.perCpuSecond, 0) / values.length,
     });
-    const bareMean = mean(runs.bare);
-    const vsBare = (name: Variant) => {
+    const vs = (name: Run, baseline: Run) => {
       const figures = mean(runs[name]);
+      const base = mean(runs[baseline]);
+      // Each round's own ratio, to show how far one round strays from the next.
+      const rounds = runs[name].map(
+        (run, round) => run.perCpuSecond / (runs[baseline][round]?.perCpuSecond ?? Number.NaN),
+      );
       return {
         ...figures,
-        ratio: figures.perSecond / bareMean.perSecond,
-        cpuRatio: figures.perCpuSecond / bareMean.perCpuSecond,
+        ratio: figures.perSecond / base.perSecond,
+        cpuRatio: figures.perCpuSecond / base.perCpuSecond,
+        cpuRatioRange: [Math.min(...rounds), Math.max(...rounds)] as const,
       };
     };
     return {
-      bare: bareMean,
-      app: vsBare("app"),
-      observe: vsBare("observe"),
-      rateLimit: vsBare("rateLimit"),
-      production: vsBare("production"),
+      bare: mean(runs.bare),
+      app: vs("app", "bare"),
+      observe: vs("observe", "bare"),
+      rateLimit: vs("rateLimit", "bare"),
+      production: vs("production", "bare"),
+      productionEachNew: vs("productionEachNew", "bareEachNew"),
     };
   } finally {
     await Promise.all(servers.map((server) => server.close()));

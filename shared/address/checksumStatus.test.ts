@@ -1,3 +1,4 @@
+import { getAddress, keccak256, toHex } from "viem";
 import { describe, expect, it } from "vitest";
 import { checksumStatus } from "./checksumStatus";
 
@@ -24,5 +25,15 @@ describe("checksumStatus", () => {
 
   it("ignores surrounding whitespace from a paste", () => {
     expect(checksumStatus(`  ${vitalik}\n`).normalized).toBe(vitalik);
+  });
+
+  it("gives viem's EIP-55 form for any address, whatever case it came in", () => {
+    for (let index = 0; index < 500; index++) {
+      const lower = keccak256(toHex(index)).slice(0, 42);
+      const eip55 = getAddress(lower);
+      expect(checksumStatus(lower).normalized).toBe(eip55);
+      expect(checksumStatus(eip55)).toMatchObject({ valid: true, normalized: eip55 });
+      expect(checksumStatus(eip55.toLowerCase()).checksum.status).toBe("missing");
+    }
   });
 });

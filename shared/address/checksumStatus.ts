@@ -1,4 +1,4 @@
-import { type Address, getAddress, isAddress } from "viem";
+import { type Address, keccak256, stringToBytes } from "viem";
 import type { Checksum } from "../api/report";
 import { addressPattern } from "./addressPattern";
 
@@ -30,11 +30,13 @@ export function checksumStatus(input: string): ChecksumResult {
     };
   }
   const body = value.slice(2);
+  // The EIP-55 form, computed once: a mixed-case value is valid exactly when it is this form.
+  const normalized = eip55(body.toLowerCase());
   // One case throughout carries no checksum: well formed, but a typo cannot be caught.
   if (body === body.toLowerCase() || body === body.toUpperCase()) {
     return {
       valid: true,
-      normalized: getAddress(value),
+      normalized,
       checksum: {
         status: "missing",
         message: "No checksum (all one case): a typo in this address cannot be detected.",
@@ -42,10 +44,10 @@ export function checksumStatus(input: string): ChecksumResult {
       problem: null,
     };
   }
-  if (isAddress(value, { strict: true })) {
+  if (normalized === value) {
     return {
       valid: true,
-      normalized: getAddress(value),
+      normalized,
       checksum: { status: "valid", message: "Address checksum is correct." },
       problem: null,
     };
@@ -59,4 +61,23 @@ export function checksumStatus(input: string): ChecksumResult {
     },
     problem: "checksum_mismatch",
   };
+}
+
+/**
+ * The EIP-55 form of 40 lowercase hex digits: a letter is upper case where the matching nibble of
+ * keccak256 of those digits is 8 or more. Hashed here rather than through viem's getAddress,
+ * which keeps its answers in an LRU map whose every lookup (a delete and a set) costs time in
+ * proportion to the map's size in V8: about 11 us at its 8,192 entries, more than the hash it
+ * saves, so a server that had seen many addresses paid more per check than one that hashed.
+ */
+function eip55(lowerHex: string): Address {
+  const hash = keccak256(stringToBytes(lowerHex), "bytes");
+  let checksummed = "0x";
+  for (let index = 0; index < 40; index++) {
+    const byte = hash[index >> 1] as number;
+    const nibble = index % 2 === 0 ? byte >> 4 : byte & 0x0f;
+    const digit = lowerHex[index] as string;
+    checksummed += nibble >= 8 ? digit.toUpperCase() : digit;
+  }
+  return checksummed as Address;
 }

@@ -2,6 +2,7 @@ import { reportSignatureHeader } from "@presend/shared/attestation/reportSigning
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { setResponseHeader } from "./responseHeader";
 
 const allowHeaders = [
   "Content-Type",
@@ -27,20 +28,25 @@ export const corsResponseHeaders = {
 // Answers built by corsJson() already carry the CORS headers; apiCors leaves them untouched.
 const answersWithCors = new WeakSet<Response>();
 
+// One header only: Hono keeps a single header as the plain object it was given, so
+// @hono/node-server writes the answer on its fast path; with two or more it builds a `Headers`.
+const jsonContentType = { "content-type": "application/json" } as const;
+
 /**
- * A JSON answer that already carries the CORS headers, built through the context so headers the
- * middleware set before the handler (request id, rate-limit state) are on it too. Its headers
- * are given as a plain object, so @hono/node-server writes it on its fast path. Used by hot GET
- * routes.
+ * A JSON answer that already carries the CORS headers, for hot GET routes. Its own headers are
+ * one plain object and the CORS headers go through setResponseHeader (on Node's response under
+ * node-server), so the answer stays on node-server's fast path; headers the middleware set
+ * before the handler (request id, rate-limit state) are on it too.
  * @example return corsJson(c, { ok: true });
  */
 export function corsJson(c: Context, body: unknown, status: ContentfulStatusCode = 200): Response {
-  const response = c.body(JSON.stringify(body), status, jsonCorsHeaders);
+  for (const name in corsResponseHeaders) {
+    setResponseHeader(c, name, corsResponseHeaders[name as keyof typeof corsResponseHeaders]);
+  }
+  const response = c.body(JSON.stringify(body), status, jsonContentType);
   answersWithCors.add(response);
   return response;
 }
-
-const jsonCorsHeaders = { ...corsResponseHeaders, "content-type": "application/json" };
 
 /**
  * CORS so browser clients can read the x402 headers and pay.

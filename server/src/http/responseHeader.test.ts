@@ -31,10 +31,16 @@ describe("setResponseHeader", () => {
       expect(await response.json()).toEqual({ ok: true });
     }
     expect((await fetch(`${server.url}/full`)).headers.get("x-own")).toBe("kept");
+    // corsJson's CORS headers travel the same way.
+    const fast = await fetch(`${server.url}/fast`);
+    expect(fast.headers.get("access-control-allow-origin")).toBe("*");
+    expect(fast.headers.get("access-control-expose-headers")).toContain("PAYMENT-RESPONSE");
   });
 
   it("falls back to the context's headers outside node-server (app.request)", async () => {
     const response = await appSetting("X-Request-Id", "abc").request("/fast");
     expect(response.headers.get("x-request-id")).toBe("abc");
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("content-type")).toBe("application/json");
   });
 });

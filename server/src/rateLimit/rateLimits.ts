@@ -1,7 +1,7 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { ErrorBody } from "@presend/shared/api/errors";
 import type { Context, MiddlewareHandler, Next } from "hono";
-import { MemoryStore, RedisStore, rateLimiter, type Store } from "hono-rate-limiter";
+import { MemoryStore, RedisStore, type Store } from "hono-rate-limiter";
 import type { Redis } from "ioredis";
 import { requestHeader } from "../http/requestHeader";
 import { setResponseHeader } from "../http/responseHeader";
@@ -32,67 +32,71 @@ const opsPaths = new Set(["/livez", "/readyz", "/metrics"]);
 const paidPaths = new Set(["/check", "/deep"]);
 
 /**
- * Per-client rate limits (hono-rate-limiter): one budget for the free routes, one for unpaid
- * challenges on the paid routes. A request that carries a payment (an authorization, a deposit or
- * a voucher) is not counted on its way in: a settled one takes its challenge off the count, and a
- * refused one (a 402 after a payment was offered, whatever the reason) adds one and counts as a
- * refused payment. A client with as many refused payments in the window as the challenge budget
- * gets the 429 for every payment-carrying request before it is verified or runs the engine, so
- * forged payments cannot buy chain reads without limit; a correct payment is never counted, so a
- * client that pays correctly is never limited by it. A payment header that carries no
- * authorization is an unpaid challenge. Over a limit: 429, `{error:{code:"rate_limited"}}` and
- * Retry-After. With Redis, every replica counts in the same keys.
+ * Per-client rate limits, counted in hono-rate-limiter's stores (in memory, or in Redis shared by
+ * the replicas): one budget for the free routes, one for unpaid challenges on the paid routes. A
+ * request that carries a payment (an authorization, a deposit or a voucher) is not counted on its
+ * way in: a settled one takes its challenge off the count, and a refused one (a 402 after a
+ * payment was offered, whatever the reason) adds one and counts as a refused payment. A client
+ * with as many refused payments in the window as the challenge budget gets the 429 for every
+ * payment-carrying request before it is verified or runs the engine, so forged payments cannot
+ * buy chain reads without limit; a correct payment is never counted, so a client that pays
+ * correctly is never limited by it. A payment header that carries no authorization is an unpaid
+ * challenge. Every counted answer carries the draft-7 `RateLimit-Policy` and `RateLimit`
+ * headers; over the limit: 429, `{error:{code:"rate_limited"}}` and Retry-After.
+ * The stores are called from this one layer rather than through the library's middleware (an
+ * async layer with several awaits per request): with the in-memory store a request is counted
+ * without a promise, which keeps the free routes' throughput (npm run bench).
  * @example app.use("*", rateLimits({ settings, redis }));
  */
 export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
   const { settings } = deps;
-  const keyGenerator = (c: Context) => clientKey(c, settings.trustProxy);
-  const stores = {
+  const counters = {
     free: withMemoryFallback(store("free", deps), deps.redis, deps.onStoreError),
     challenge: withMemoryFallback(store("challenge", deps), deps.redis, deps.onStoreError),
     refused: withMemoryFallback(store("refused", deps), deps.redis, deps.onStoreError),
   };
-  stores.refused.init?.({ windowMs: settings.windowMs } as never);
-  const limiter = (name: "free" | "challenge", limit: number) => {
-    const limited = rateLimiter({
-      windowMs: settings.windowMs,
-      limit,
-      // The draft-7 headers are written below (rateLimitHeaders), on node-server's fast path.
-      standardHeaders: false,
-      keyGenerator,
-      store: stores[name],
-      handler: (c) => {
-        rateLimitHeaders(c, settings.windowMs, true);
-        deps.metrics?.rateLimited.inc({ limit: name });
-        const body: ErrorBody = {
-          error: {
-            code: "rate_limited",
-            message:
-              name === "free"
-                ? "Too many requests from this client; try again after Retry-After seconds."
-                : "Too many unpaid requests from this client; try again after Retry-After seconds. A correct payment is not limited.",
-          },
-        };
-        return c.json(body, 429);
-      },
-    });
-    return ((c, next) =>
-      limited(c, () => {
-        rateLimitHeaders(c, settings.windowMs, false);
-        return next();
-      })) as MiddlewareHandler;
+  for (const counter of Object.values(counters)) counter.init({ windowMs: settings.windowMs });
+  const limits = { free: settings.freeLimit, challenge: settings.challengeLimit };
+  const messages = {
+    free: "Too many requests from this client; try again after Retry-After seconds.",
+    challenge:
+      "Too many unpaid requests from this client; try again after Retry-After seconds. A correct payment is not limited.",
   };
-  const free = limiter("free", settings.freeLimit);
-  const challenge = limiter("challenge", settings.challengeLimit);
-  return (c, next) => {
+
+  const decide = (
+    c: Context,
+    next: Next,
+    name: LimitName,
+    count: Count,
+  ): Promise<Response | undefined> => {
+    const info: RateLimitInfo = {
+      limit: limits[name],
+      remaining: Math.max(limits[name] - count.totalHits, 0),
+      resetTime: count.resetTime,
+    };
+    const refused = count.totalHits > limits[name];
+    rateLimitHeaders(c, info, settings.windowMs, refused);
+    if (!refused) return next() as Promise<undefined>;
+    deps.metrics?.rateLimited.inc({ limit: name });
+    const body: ErrorBody = { error: { code: "rate_limited", message: messages[name] } };
+    return Promise.resolve(c.json(body, 429));
+  };
+  const limited = (c: Context, next: Next, name: LimitName): Promise<Response | undefined> => {
+    const count = counters[name].increment(clientKey(c, settings.trustProxy));
+    return count instanceof Promise
+      ? count.then((counted) => decide(c, next, name, counted))
+      : decide(c, next, name, count);
+  };
+
+  return function rateLimits(c, next) {
     const path = c.req.path;
     if (opsPaths.has(path) || c.req.method === "OPTIONS") return next();
-    if (!paidPaths.has(path)) return free(c, next);
+    if (!paidPaths.has(path)) return limited(c, next, "free");
     // A header that carries no authorization pays for nothing: it is one more challenge. The
     // reading is kept on the context, so the paid route's intake does not decode it again.
     const payment = paymentHeaderOf(c)?.payment;
     if (payment === undefined || payment === null || payment === "too_large") {
-      return challenge(c, next);
+      return limited(c, next, "challenge");
     }
     return refusedPayments(c, next);
   };
@@ -104,12 +108,12 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
    * so a client gets at most the budget plus the payments it has in flight at once.
    */
   async function refusedPayments(c: Context, next: Next): Promise<Response | undefined> {
-    const key = keyGenerator(c);
-    const refused = await stores.refused.get(key);
+    const key = clientKey(c, settings.trustProxy);
+    const refused = await counters.refused.get(key);
     const limit = settings.challengeLimit;
     if (refused !== undefined && refused.totalHits >= limit) {
-      c.set("rateLimit" as never, { limit, remaining: 0, resetTime: refused.resetTime } as never);
-      rateLimitHeaders(c, settings.windowMs, true);
+      const info: RateLimitInfo = { limit, remaining: 0, resetTime: refused.resetTime };
+      rateLimitHeaders(c, info, settings.windowMs, true);
       deps.metrics?.rateLimited.inc({ limit: "refused_payment" });
       const body: ErrorBody = {
         error: {
@@ -124,21 +128,26 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     // A paid check gives its challenge back: an honest client (one challenge, one payment per
     // check) never runs out, one that only collects challenges does. A refused payment counts
     // as a challenge and as a refused payment, so forged payments run out both budgets.
-    if (c.res.status === 200) await stores.challenge.decrement(key);
+    if (c.res.status === 200) await counters.challenge.decrement(key);
     else if (c.res.status === 402) {
-      await Promise.all([stores.challenge.increment(key), stores.refused.increment(key)]);
+      await Promise.all([counters.challenge.increment(key), counters.refused.increment(key)]);
     }
     return undefined;
   }
 }
 
+type LimitName = "free" | "challenge";
+
 /**
- * hono-rate-limiter's draft-7 headers (`RateLimit-Policy`, `RateLimit`; `Retry-After` on a 429)
- * from the state it keeps on the context, set the way that keeps node-server's fast path.
+ * The draft-7 headers (`RateLimit-Policy`, `RateLimit`; `Retry-After` on a 429), the ones
+ * hono-rate-limiter's middleware writes, set the way that keeps node-server's fast path.
  */
-function rateLimitHeaders(c: Context, windowMs: number, refused: boolean): void {
-  const info = c.get("rateLimit" as never) as RateLimitInfo | undefined;
-  if (!info) return;
+function rateLimitHeaders(
+  c: Context,
+  info: RateLimitInfo,
+  windowMs: number,
+  refused: boolean,
+): void {
   const windowSeconds = Math.ceil(windowMs / 1000);
   const resetSeconds = info.resetTime
     ? Math.max(0, Math.ceil((info.resetTime.getTime() - Date.now()) / 1000))
@@ -169,6 +178,18 @@ function store(name: string, deps: RateLimitDeps): Store {
   });
 }
 
+/** A client's count in the current window, as the stores answer it. */
+type Count = { totalHits: number; resetTime?: Date };
+
+/** A store whose in-memory answers come back without a promise. */
+type Counter = {
+  init: (options: { windowMs: number }) => void;
+  increment: (key: string) => Count | Promise<Count>;
+  /** The count in its window, or undefined (a count held past its window is no count). */
+  get: (key: string) => Promise<Count | undefined>;
+  decrement: (key: string) => void | Promise<void>;
+};
+
 /**
  * An unreachable Redis must neither take the routes down nor lift the limits: while it fails,
  * this replica counts alone in memory (a client may get one budget per replica meanwhile).
@@ -177,38 +198,46 @@ function withMemoryFallback(
   inner: Store,
   redis: Redis | undefined,
   onError?: (error: unknown) => void,
-): Store & Required<Pick<Store, "get">> {
+): Counter {
   const fallback = new MemoryStore();
+  // The memory store clears expired counts only now and then: one past its window is no count.
+  const current = (count: Count | undefined) =>
+    count?.resetTime && count.resetTime.getTime() <= Date.now() ? undefined : count;
+  // Without Redis the memory store is the store: counted at once, without a promise.
+  if (!redis) {
+    return {
+      init: (options) => fallback.init(options as never),
+      increment: (key) => fallback.increment(key),
+      get: async (key) => current(await fallback.get(key)),
+      decrement: (key) => fallback.decrement(key),
+    };
+  }
   // Disconnected: count in memory now rather than queue the command for its timeout.
-  const down = redis ? redisDown(redis) : () => false;
-  const readCount = async (key: string) => {
-    if (down()) return fallback.get(key);
-    try {
-      return await inner.get?.(key);
-    } catch (error) {
-      onError?.(error);
-      return fallback.get(key);
-    }
-  };
+  const down = redisDown(redis);
   return {
     init: (options) => {
-      inner.init?.(options);
-      fallback.init(options);
+      inner.init?.(options as never);
+      fallback.init(options as never);
     },
-    // A count still held past its window (the memory store clears them only now and then) is
-    // no count.
     get: async (key) => {
-      const count = await readCount(key);
-      return count?.resetTime && count.resetTime.getTime() <= Date.now() ? undefined : count;
-    },
-    increment: async (key) => {
-      if (down()) return fallback.increment(key);
+      if (down()) return current(await fallback.get(key));
       try {
-        return await inner.increment(key);
+        return current(await inner.get?.(key));
       } catch (error) {
         onError?.(error);
-        return fallback.increment(key);
+        return current(await fallback.get(key));
       }
+    },
+    increment: (key) => {
+      if (down()) return fallback.increment(key);
+      return (async () => {
+        try {
+          return await inner.increment(key);
+        } catch (error) {
+          onError?.(error);
+          return fallback.increment(key);
+        }
+      })();
     },
     decrement: async (key) => {
       if (down()) return fallback.decrement(key);
@@ -216,16 +245,7 @@ function withMemoryFallback(
         await inner.decrement(key);
       } catch (error) {
         onError?.(error);
-        await fallback.decrement(key);
-      }
-    },
-    resetKey: async (key) => {
-      if (down()) return fallback.resetKey(key);
-      try {
-        await inner.resetKey(key);
-      } catch (error) {
-        onError?.(error);
-        await fallback.resetKey(key);
+        fallback.decrement(key);
       }
     },
   };
