@@ -1,6 +1,11 @@
 import { startWorld, type World } from "@presend/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { benchChannelLoad, benchChannelPaidCheck } from "./channelPaidCheck";
+import {
+  benchChannelLoad,
+  benchChannelPaidCheck,
+  benchChannelPaidCheckBehindDelay,
+  type ChannelPaidCheckBench,
+} from "./channelPaidCheck";
 
 describe("benchChannelPaidCheck", () => {
   let world: World;
@@ -10,8 +15,7 @@ describe("benchChannelPaidCheck", () => {
   });
   afterAll(() => world?.stop());
 
-  it("measures a voucher-paid /check beside an exact one and the engine alone", async () => {
-    const figures = await benchChannelPaidCheck(world, { samples: 5 });
+  const expectComparison = (figures: ChannelPaidCheckBench) => {
     for (const key of [
       "channelMs",
       "exactMs",
@@ -24,6 +28,24 @@ describe("benchChannelPaidCheck", () => {
     }
     // A voucher settles nothing in the request: it is faster than a transfer settled in it.
     expect(figures.channelMs.p50).toBeLessThan(figures.exactMs.p50);
+    expect(figures.channelAddedMs).toBe(figures.channelMs.p50 - figures.engineAloneMs.p50);
+  };
+
+  it("measures a voucher-paid /check beside an exact one and the engine alone", async () => {
+    expectComparison(await benchChannelPaidCheck(world, { samples: 5 }));
+  });
+
+  it("measures the same with every chain round trip held, the payments' RPC requests counted", async () => {
+    // A shorter hold than the printed figures' keeps the test quick; the shape is the same.
+    const delayMs = 10;
+    const figures = await benchChannelPaidCheckBehindDelay(world, { samples: 5, delayMs });
+    expectComparison(figures);
+    expect(figures.delayMs).toBe(delayMs);
+    // The engine's one round trip is held, alone and inside the paid request.
+    expect(figures.engineAloneMs.p50).toBeGreaterThanOrEqual(delayMs);
+    expect(figures.channelMs.p50).toBeGreaterThanOrEqual(delayMs);
+    expect(Number.isFinite(figures.paymentRpcRequestsPerVoucher)).toBe(true);
+    expect(figures.paymentRpcRequestsPerVoucher).toBeGreaterThanOrEqual(0);
   });
 
   it("measures concurrent payers over channels and with exact, none refused", async () => {

@@ -7,7 +7,12 @@ import { BatchSettlementEvmScheme as ChannelClientScheme } from "@x402/evm/batch
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client, x402HTTPClient } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type PaidStack, startPaidStack } from "../src/payments/testing/startPaidStack";
+import {
+  type PaidStack,
+  type PaidStackOptions,
+  startPaidStack,
+} from "../src/payments/testing/startPaidStack";
+import { proxyEachChain, startCountingProxy } from "./countingProxy";
 import type { Quantiles } from "./paidCheck";
 import { percentile } from "./percentiles";
 
@@ -27,6 +32,15 @@ export type ChannelPaidCheckBench = {
   engineAloneCpuMs: Quantiles;
   channelVsEngine: Quantiles;
   exactVsEngine: Quantiles;
+  /** Channel p50 minus engine-alone p50: the milliseconds the payment adds to a check. */
+  channelAddedMs: number;
+};
+
+export type ChannelPaidCheckBehindDelayBench = ChannelPaidCheckBench & {
+  /** How long every chain RPC round trip was held, the engine's and the payments' alike. */
+  delayMs: number;
+  /** Requests reaching the payments' Base RPC while a voucher-paid /check runs, per check. */
+  paymentRpcRequestsPerVoucher: number;
 };
 
 export type ChannelLoadBench = {
@@ -65,8 +79,16 @@ async function payerClient(world: World, scheme: "exact" | "channel", deposit: b
   return new x402HTTPClient(client);
 }
 
-/** One paid /check: the challenge and the signing untimed, the paid request timed. */
-async function payOnce(stack: PaidStack, http: x402HTTPClient, address: string) {
+/**
+ * One paid /check: the challenge and the signing untimed, the paid request timed; with
+ * `requestsSoFar`, the requests it counts that arrived while the paid request ran.
+ */
+async function payOnce(
+  stack: PaidStack,
+  http: x402HTTPClient,
+  address: string,
+  requestsSoFar: () => number = () => 0,
+) {
   const post = (headers: Record<string, string> = {}) =>
     stack.app.request("/check", {
       method: "POST",
@@ -76,14 +98,16 @@ async function payOnce(stack: PaidStack, http: x402HTTPClient, address: string) 
   const challenge = await post();
   const required = http.getPaymentRequiredResponse((name) => challenge.headers.get(name));
   const payload = await http.createPaymentPayload(required);
+  const requestsBefore = requestsSoFar();
   const cpuStart = process.cpuUsage();
   const start = performance.now();
   const response = await post(http.encodePaymentSignatureHeader(payload));
   const ms = performance.now() - start;
   const cpuMs = cpuMsSince(cpuStart);
+  const requests = requestsSoFar() - requestsBefore;
   await http.processPaymentResult(payload, (name) => response.headers.get(name), response.status);
   await response.arrayBuffer();
-  return { ms, cpuMs, ok: response.status === 200 };
+  return { ms, cpuMs, requests, ok: response.status === 200 };
 }
 
 function cpuMsSince(start: NodeJS.CpuUsage): number {
@@ -91,10 +115,14 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1000;
 }
 
-async function channelStack(world: World): Promise<PaidStack> {
+async function channelStack(
+  world: World,
+  endpoints: Pick<PaidStackOptions, "rpcUrls" | "paymentRpcUrl"> = {},
+): Promise<PaidStack> {
   return startPaidStack({
     world,
     receiverAuthorizerKey: devnetPrivateKey("bench: receiver authorizer"),
+    ...endpoints,
   });
 }
 
@@ -109,46 +137,102 @@ export async function benchChannelPaidCheck(
 ): Promise<ChannelPaidCheckBench> {
   const stack = await channelStack(world);
   try {
-    const rounds = options.samples + 3;
-    const channel = await payerClient(world, "channel", BigInt(rounds + 1) * routePrices.check);
-    const exact = await payerClient(world, "exact", 0n);
-    const address = world.accounts.payTo.address;
-    // The deposit opens the channel; every timed payment after it is a voucher.
-    if (!(await payOnce(stack, channel, address)).ok) throw new Error("the deposit was refused");
-    const rows = { channel: [] as number[], exact: [] as number[], engine: [] as number[] };
-    const cpu = { channel: [] as number[], engine: [] as number[] };
-    const ratios = { channel: [] as number[], exact: [] as number[] };
-    for (let index = 0; index < rounds; index++) {
-      const overChannel = await payOnce(stack, channel, address);
-      const withExact = await payOnce(stack, exact, address);
-      if (!overChannel.ok || !withExact.ok) throw new Error("a paid /check was refused");
-      const cpuStart = process.cpuUsage();
-      const start = performance.now();
-      await stack.engine.check({ address, chain: "base" });
-      const engineMs = performance.now() - start;
-      const engineCpuMs = cpuMsSince(cpuStart);
-      if (index < 3) continue; // warm-up
-      rows.channel.push(overChannel.ms);
-      rows.exact.push(withExact.ms);
-      rows.engine.push(engineMs);
-      cpu.channel.push(overChannel.cpuMs);
-      cpu.engine.push(engineCpuMs);
-      ratios.channel.push(overChannel.ms / engineMs);
-      ratios.exact.push(withExact.ms / engineMs);
-    }
-    return {
-      samples: options.samples,
-      channelMs: quantiles(rows.channel),
-      exactMs: quantiles(rows.exact),
-      engineAloneMs: quantiles(rows.engine),
-      channelCpuMs: quantiles(cpu.channel),
-      engineAloneCpuMs: quantiles(cpu.engine),
-      channelVsEngine: quantiles(ratios.channel),
-      exactVsEngine: quantiles(ratios.exact),
-    };
+    // Straight against the anvils, nothing counted: no proxy in this process taxes the figures.
+    const { paymentRpcRequestsPerVoucher: _notCounted, ...figures } = await compareChannelPaidCheck(
+      world,
+      stack,
+      options,
+    );
+    return figures;
   } finally {
     await stack.stop();
   }
+}
+
+/**
+ * The same comparison with every chain RPC round trip held `delayMs` (a public RPC's shape):
+ * the engine's five chains behind proxies forwarding to the world's anvils, and the Base RPC the
+ * payments use behind one of its own, held alike, whose requests during each voucher-paid
+ * request are counted (what a voucher reads from the chain, observed rather than assumed).
+ * @example const figures = await benchChannelPaidCheckBehindDelay(world, { samples: 50, delayMs: 30 });
+ */
+export async function benchChannelPaidCheckBehindDelay(
+  world: World,
+  options: { samples: number; delayMs: number },
+): Promise<ChannelPaidCheckBehindDelayBench> {
+  const chainProxies = await proxyEachChain(world, { delayMs: options.delayMs });
+  const paymentProxy = await startCountingProxy(world.chains.base.rpcUrl, {
+    delayMs: options.delayMs,
+  });
+  try {
+    const stack = await channelStack(world, {
+      rpcUrls: chainProxies.rpcUrls,
+      paymentRpcUrl: paymentProxy.url,
+    });
+    try {
+      const figures = await compareChannelPaidCheck(world, stack, {
+        samples: options.samples,
+        paymentRequests: paymentProxy.count,
+      });
+      return { ...figures, delayMs: options.delayMs };
+    } finally {
+      await stack.stop();
+    }
+  } finally {
+    await paymentProxy.close();
+    await chainProxies.close();
+  }
+}
+
+/** Voucher, `exact` and the engine alone in turn on one stack, after an untimed deposit. */
+async function compareChannelPaidCheck(
+  world: World,
+  stack: PaidStack,
+  options: { samples: number; paymentRequests?: () => number },
+): Promise<ChannelPaidCheckBench & { paymentRpcRequestsPerVoucher: number }> {
+  const rounds = options.samples + 3;
+  const channel = await payerClient(world, "channel", BigInt(rounds + 1) * routePrices.check);
+  const exact = await payerClient(world, "exact", 0n);
+  const address = world.accounts.payTo.address;
+  // The deposit opens the channel; every timed payment after it is a voucher.
+  if (!(await payOnce(stack, channel, address)).ok) throw new Error("the deposit was refused");
+  const rows = { channel: [] as number[], exact: [] as number[], engine: [] as number[] };
+  const cpu = { channel: [] as number[], engine: [] as number[] };
+  const ratios = { channel: [] as number[], exact: [] as number[] };
+  let paymentRequests = 0;
+  for (let index = 0; index < rounds; index++) {
+    const overChannel = await payOnce(stack, channel, address, options.paymentRequests);
+    const withExact = await payOnce(stack, exact, address);
+    if (!overChannel.ok || !withExact.ok) throw new Error("a paid /check was refused");
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    await stack.engine.check({ address, chain: "base" });
+    const engineMs = performance.now() - start;
+    const engineCpuMs = cpuMsSince(cpuStart);
+    if (index < 3) continue; // warm-up
+    rows.channel.push(overChannel.ms);
+    rows.exact.push(withExact.ms);
+    rows.engine.push(engineMs);
+    cpu.channel.push(overChannel.cpuMs);
+    cpu.engine.push(engineCpuMs);
+    ratios.channel.push(overChannel.ms / engineMs);
+    ratios.exact.push(withExact.ms / engineMs);
+    paymentRequests += overChannel.requests;
+  }
+  const channelMs = quantiles(rows.channel);
+  const engineAloneMs = quantiles(rows.engine);
+  return {
+    samples: options.samples,
+    channelMs,
+    exactMs: quantiles(rows.exact),
+    engineAloneMs,
+    channelCpuMs: quantiles(cpu.channel),
+    engineAloneCpuMs: quantiles(cpu.engine),
+    channelVsEngine: quantiles(ratios.channel),
+    exactVsEngine: quantiles(ratios.exact),
+    channelAddedMs: channelMs.p50 - engineAloneMs.p50,
+    paymentRpcRequestsPerVoucher: paymentRequests / options.samples,
+  };
 }
 
 /**

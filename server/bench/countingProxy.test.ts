@@ -1,7 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCountingProxy } from "./countingProxy";
+import { proxyEachChain, startCountingProxy } from "./countingProxy";
 
 // A stand-in JSON-RPC endpoint that answers every entry with how many requests it has served,
 // so an answer from the proxy's memory is told apart from a forwarded one.
@@ -68,5 +69,30 @@ describe("startCountingProxy", () => {
     await post(proxy.url, batch([1, 2], "eth_blockNumber"));
     expect(served - before).toBe(2);
     await proxy.close();
+  });
+
+  it("holds each round trip delayMs", async () => {
+    const proxy = await startCountingProxy(url, { delayMs: 40 });
+    const start = performance.now();
+    await post(proxy.url, batch([1]));
+    expect(performance.now() - start).toBeGreaterThanOrEqual(39);
+    await proxy.close();
+  });
+
+  it("fronts each chain of a world with a proxy of its own and sums their requests", async () => {
+    const chains = Object.fromEntries(chainNames.map((name) => [name, { rpcUrl: url }]));
+    const proxies = await proxyEachChain(
+      { chains: chains as Record<ChainName, { rpcUrl: string }> },
+      { delayMs: 20 },
+    );
+    const urls = chainNames.map((name) => proxies.rpcUrls[name][0]);
+    expect(new Set(urls).size).toBe(chainNames.length);
+    const before = served;
+    const start = performance.now();
+    await Promise.all(urls.map((proxyUrl) => post(proxyUrl as string, batch([1]))));
+    expect(performance.now() - start).toBeGreaterThanOrEqual(19);
+    expect(served - before).toBe(chainNames.length);
+    expect(proxies.requests()).toBe(chainNames.length);
+    await proxies.close();
   });
 });

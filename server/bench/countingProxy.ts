@@ -1,5 +1,9 @@
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+
+/** The round trip a public RPC endpoint takes, held by a proxy's `delayMs`: every bench uses this one. */
+export const publicRpcDelayMs = 30;
 
 export type CountingProxy = { url: string; count: () => number; close: () => Promise<void> };
 
@@ -127,4 +131,26 @@ export function startCountingProxy(
       });
     });
   });
+}
+
+/**
+ * A counting proxy in front of each chain of a world (any `{ chains }` with RPC URLs), with
+ * their URLs per chain as the engine takes them and their requests summed.
+ * @example const delayed = await proxyEachChain(world, { delayMs: publicRpcDelayMs });
+ */
+export async function proxyEachChain(
+  world: { chains: Record<ChainName, { rpcUrl: string }> },
+  options: CountingProxyOptions = {},
+) {
+  const proxies = await Promise.all(
+    chainNames.map((name) => startCountingProxy(world.chains[name].rpcUrl, options)),
+  );
+  const rpcUrls = Object.fromEntries(
+    chainNames.map((name, index) => [name, [(proxies[index] as CountingProxy).url]]),
+  ) as Record<ChainName, string[]>;
+  return {
+    rpcUrls,
+    requests: () => proxies.reduce((sum, proxy) => sum + proxy.count(), 0),
+    close: () => Promise.all(proxies.map((proxy) => proxy.close())),
+  };
 }

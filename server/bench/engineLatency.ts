@@ -6,7 +6,7 @@ import { createChainReader } from "../src/chain/createChainReader";
 import { buildHistoryCompanion } from "../src/chain/history/buildHistoryBatch";
 import { createHistoryReader } from "../src/chain/history/createHistoryReader";
 import { createEngine } from "../src/engine/createEngine";
-import { type CountingProxy, type CountingProxyOptions, startCountingProxy } from "./countingProxy";
+import { proxyEachChain, publicRpcDelayMs } from "./countingProxy";
 import { percentile, timeInterleaved } from "./percentiles";
 
 export type Quantiles = { p50: number; p95: number };
@@ -41,8 +41,6 @@ export type EngineBench = {
    */
   behindRemoteRpc: LatencyFigures & { delayMs: number };
 };
-
-const publicRpcDelayMs = 30;
 
 const quantiles = (values: number[]): Quantiles => ({
   p50: percentile(values, 50),
@@ -114,21 +112,6 @@ function oneBatch(address: Address, chain: ChainName) {
     ...buildFactsBatch(address, chain),
     ...buildHistoryCompanion({ address, from: null, chain, fromBlock: 0n }),
   ];
-}
-
-/** A counting proxy in front of each chain of the world, with their URLs per chain. */
-async function proxyEachChain(world: World, options: CountingProxyOptions = {}) {
-  const proxies = await Promise.all(
-    chainNames.map((name) => startCountingProxy(world.chains[name].rpcUrl, options)),
-  );
-  const rpcUrls = Object.fromEntries(
-    chainNames.map((name, index) => [name, [(proxies[index] as CountingProxy).url]]),
-  ) as Record<ChainName, string[]>;
-  return {
-    rpcUrls,
-    requests: () => proxies.reduce((sum, proxy) => sum + proxy.count(), 0),
-    close: () => Promise.all(proxies.map((proxy) => proxy.close())),
-  };
 }
 
 /**
