@@ -303,7 +303,7 @@ async function channelFigures() {
   row(
     "payment RPC requests per voucher",
     fixed(behindDelay.paymentRpcRequestsPerVoucher),
-    "reaching the payments' Base RPC during a voucher-paid request",
+    "reaching the payments' Base RPC during a voucher-paid request, vouchers paid apart",
   );
 
   const channelLoad = await benchChannelLoad(world, { payers: 50, perPayer: quick ? 2 : 4 });
