@@ -8,6 +8,10 @@ import { routePrices } from "@presend/shared/pricing/routePrices";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import {
+  appendPaymentIdentifierToExtensions,
+  generatePaymentId,
+} from "@x402/extensions/payment-identifier";
 import { x402Client, x402HTTPClient } from "@x402/fetch";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -66,12 +70,14 @@ describe("an unexpected error on a paid request", () => {
       body: JSON.stringify(body),
     });
   /** A funded payer and its signed exact payment for /check. */
-  const paying = async (name: string) => {
+  const paying = async (name: string, paymentId?: string) => {
     const payer = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-unexpected-${name}`));
     await fund(payer.address, 2n * price);
     const client = new x402Client();
     registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
     const offer = decodePaymentRequiredHeader((await post()).headers.get("payment-required") ?? "");
+    if (paymentId !== undefined)
+      appendPaymentIdentifierToExtensions(offer.extensions ?? {}, paymentId);
     const payload = await client.createPaymentPayload({
       ...offer,
       accepts: offer.accepts.filter((accept) => accept.scheme === "exact"),
@@ -188,6 +194,29 @@ describe("an unexpected error on a paid request", () => {
     expect(answer.headers.get(receiptLocationHeader)).toBe(receiptUrl(payer, nonce));
     // It was charged: the unknown answer was the honest one.
     expect(await stack.usdcBalance(lane.payTo.address)).toBe(payToBefore + price);
+  });
+
+  it("a retry by payment id of a charged payment: the 502 names that payment's charge and receipt, never 'nothing was charged'", async () => {
+    const paymentId = generatePaymentId();
+    const first = await paying("retried", paymentId);
+    const answered = await post(first.header);
+    expect(answered.status).toBe(200);
+    const charged = decodePaymentResponseHeader(answered.headers.get("payment-response") ?? "");
+    // The payer lost that answer and asks again with the same id (and a fresh authorization).
+    const retry = await paying("retried", paymentId);
+    const payToBefore = await stack.usdcBalance(lane.payTo.address);
+    afterAnswer = () => {};
+    const answer = await post(retry.header);
+    expect(answer.status).toBe(502);
+    const error = await errorOf(answer);
+    expect(error.code).toBe("settlement_unknown");
+    expect(error.message).toContain("Your payment was charged");
+    expect(answer.headers.get(receiptLocationHeader)).toBe(receiptUrl(first.payer, first.nonce));
+    expect(decodePaymentResponseHeader(answer.headers.get("payment-response") ?? "")).toMatchObject(
+      { success: true, transaction: charged.transaction },
+    );
+    // The retry itself was not charged again.
+    expect(await stack.usdcBalance(lane.payTo.address)).toBe(payToBefore);
   });
 
   it("a failure before the charge (the engine throws): 500 'nothing was charged', and nothing was", async () => {
