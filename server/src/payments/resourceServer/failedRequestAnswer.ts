@@ -26,8 +26,8 @@ const cause = "an internal error stopped it";
  * carried a payment (the intake's reading, or the key a ledger set) is answered from its payment
  * record: settled is the 502 that says it was charged (PAYMENT-RESPONSE names the settlement) and
  * where the report is kept; an open outcome, a channel payment awaiting its claim or a record
- * that cannot be read is the 502 that says the charge is not known yet and where to look; and no record or a failed one is the 500 that
- * says nothing was charged. A retry by payment id is answered from that id's record first: the
+ * that cannot be read is the 502 that says the charge is not known yet and where to look; no
+ * record (nothing settles unrecorded) or a failed one is the 500 that says nothing was charged. A retry by payment id is answered from that id's record first: the
  * payer asks again precisely because it does not know. A request for a kept report (/receipts)
  * gets a 500 that says nothing about charging. null: the request has nothing to do with a payment
  * (the plain 500 stands).
