@@ -1,5 +1,5 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createApp } from "./app";
 import type { ChainHealth } from "./health/probeChains";
 import { limits } from "./limits";
@@ -108,5 +108,64 @@ describe("errors", () => {
     });
     expect(response.headers.get("access-control-allow-headers")).toContain("PAYMENT-SIGNATURE");
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
+
+describe("an unexpected error", () => {
+  const failing = async (
+    failedRequestAnswer?: Parameters<typeof createApp>[0]["failedRequestAnswer"],
+  ): Promise<Response> => {
+    const app = createApp({
+      publicUrl: "http://127.0.0.1:8402",
+      probe: async () => healthy,
+      routeGroups: [
+        (app) =>
+          app.get("/broken", () => {
+            throw new Error("boom at http://10.0.0.7:8545");
+          }),
+      ],
+      ...(failedRequestAnswer && { failedRequestAnswer }),
+    });
+    return app.request("/broken");
+  };
+  const quietly = async <T>(run: () => Promise<T>): Promise<T> => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      return await run();
+    } finally {
+      logged.mockRestore();
+    }
+  };
+
+  it("on a request without a payment is a 500 that says nothing was charged", async () => {
+    for (const answer of [undefined, async () => null]) {
+      const response = await quietly(() => failing(answer));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        error: { code: "internal_error", message: "Internal error; nothing was charged." },
+      });
+    }
+  });
+
+  it("is answered by the payments' reading of the request when it gives one", async () => {
+    const response = await quietly(() =>
+      failing(async (c) => c.json({ error: { code: "settlement_unknown", message: "m" } }, 502)),
+    );
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ error: { code: "settlement_unknown", message: "m" } });
+  });
+
+  it("when the payments' reading itself fails, claims nothing about a charge and leaks nothing", async () => {
+    const response = await quietly(() =>
+      failing(async () => {
+        throw new Error("records at postgres://secret@db");
+      }),
+    );
+    expect(response.status).toBe(500);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe("internal_error");
+    expect(error.message).not.toContain("nothing was charged");
+    expect(error.message).toContain("not known");
+    expect(error.message).not.toMatch(/postgres|10\.0\.0\.7|boom/);
   });
 });

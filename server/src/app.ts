@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ErrorCode } from "@presend/shared/api/errors";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ChainHealth } from "./health/probeChains";
@@ -23,6 +24,13 @@ export type AppDeps = {
   beforeRoutes?: Array<(app: App) => void>;
   /** Proofs that the operator owns this origin, published for x402 crawlers. */
   ownershipProofs?: string[];
+  /**
+   * The answer to an unexpected error on a request about a payment (one it carried, or a kept
+   * report it fetches), from what its record says was charged; null when the request has nothing
+   * to do with a payment. Without it (or on null) the answer is the 500 "nothing was charged",
+   * true of a route that takes no payment.
+   */
+  failedRequestAnswer?: (c: Context<AppEnv>) => Promise<Response | null>;
 };
 
 // Status codes Hono's own validators and middleware raise, mapped to our stable codes.
@@ -97,15 +105,29 @@ export function createApp(deps: AppDeps): App {
   } as Parameters<typeof app.doc31>[1]);
 
   app.notFound((c) => jsonError(c, 404, "not_found", `No route ${c.req.method} ${c.req.path}.`));
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     if (error instanceof HTTPException) {
       const code = httpExceptionCodes[error.status] ?? "invalid_body";
       const status = error.status >= 400 && error.status < 500 ? error.status : 400;
       return jsonError(c, status as 400, code, error.message || "Bad request.");
     }
-    // A bug, not bad input: log it for the operator, tell the caller nothing internal.
+    // A bug, not bad input: log it for the operator, tell the caller nothing internal, and
+    // claim nothing about a charge that is not known.
     console.error(error);
-    return jsonError(c, 500, "internal_error", "Internal error; nothing was charged.");
+    const answer = deps.failedRequestAnswer
+      ? await deps.failedRequestAnswer(c).catch(() => unknownCharge(c))
+      : null;
+    return answer ?? jsonError(c, 500, "internal_error", "Internal error; nothing was charged.");
   });
   return app;
+}
+
+/** When even the payment's reading failed: whether anything was charged is not known. */
+function unknownCharge(c: Context<AppEnv>): Response {
+  return jsonError(
+    c,
+    500,
+    "internal_error",
+    "Internal error; if this request carried a payment, whether it was charged is not known: ask /receipts before paying again.",
+  );
 }

@@ -33,6 +33,7 @@ import {
   type Payments,
 } from "./payments/createPayments";
 import { paymentNetworks } from "./payments/paymentNetworks";
+import { failedRequestAnswer } from "./payments/resourceServer/failedRequestAnswer";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
 import { registerPaidRoutes } from "./payments/routes/registerPaidRoutes";
 import { createSignInState } from "./payments/siwx/createSignInState";
@@ -75,6 +76,8 @@ export type ComposeOptions = CreatePaymentsOptions & {
   lock?: InFlightLock;
   /** The Base RPC payments verify and settle through (default: the first Base RPC URL). */
   paymentRpcUrl?: string;
+  /** Further middleware before every route, inside the operations' own (tests put faults here). */
+  beforeRoutes?: Array<(app: App) => void>;
 };
 
 /**
@@ -249,7 +252,14 @@ export async function composeServer(
         const fleet = identity?.readiness() ?? { ready: true };
         return fleet.ready ? clockReadiness() : fleet;
       }),
+      ...(options.beforeRoutes ?? []),
     ],
+    // An unexpected error on a paid request (or /receipts) answers what its record says was charged.
+    failedRequestAnswer: failedRequestAnswer({
+      records: payments.records,
+      publicUrl,
+      settlementReceipt: payments.settlementReceipt,
+    }),
     probe: cachedProbe(
       () => probeChains({ rpcUrls, timeoutMs: config.rpcTimeoutMs }),
       healthCacheMs,

@@ -98,7 +98,7 @@ describe("formatReportText", () => {
       checkedAt,
     }).report;
     expect(text).toContain(
-      "Wrong network   flagged: active on ethereum, arbitrum, polygon, not on base",
+      "Wrong network   flagged: active on Ethereum, Arbitrum One and Polygon PoS, not on Base",
     );
     expect(text).toMatch(/^ {2}base +EOA +0 +0 ETH +0 +0 +- +target$/m);
     expect(text).toMatch(/^ {2}arbitrum +contract .* active stablecoin$/m);

@@ -10,6 +10,7 @@ import type {
 } from "../api/report";
 import { chains } from "../chains/chains";
 import { approximateAmount } from "./approximateAmount";
+import { chainLabels } from "./chainLabels";
 import { isPositiveBalance } from "./isPositiveBalance";
 import { joinNames } from "./joinNames";
 import { unknownFacts } from "./unknownFacts";
@@ -186,7 +187,7 @@ function deepSection(report: Omit<DeepReport, "report">): string[] {
   });
 
   const wrongNetwork = verdict.wrongNetwork.flagged
-    ? `flagged: active on ${verdict.wrongNetwork.activeOn.join(", ")}, not on ${target.name}`
+    ? `flagged: active on ${chainLabels(verdict.wrongNetwork.activeOn)}, not on ${chainLabels([target.name])}`
     : "not flagged";
   const mismatches =
     verdict.tokenMismatch.length === 0

@@ -35,9 +35,12 @@ export type PaymentLedgerOptions = {
  */
 export const leaseTtlMs = 6_000;
 
+/** Where every kept report is fetched again (GET /receipts/{tx}, /receipts/{payer}/{nonce}). */
+export const receiptsPathPrefix = "/receipts/";
+
 /** The path a payer fetches a payment's report from, knowing only the authorization. */
 export function authorizationReceiptPath(payer: string, nonce: string): string {
-  return `/receipts/${payer.toLowerCase()}/${nonce.toLowerCase()}`;
+  return `${receiptsPathPrefix}${payer.toLowerCase()}/${nonce.toLowerCase()}`;
 }
 
 /**
@@ -194,6 +197,16 @@ export async function settledReport(
   tx: string,
   options: Pick<PaymentLedgerOptions, "settlementReceipt" | "publicUrl">,
 ): Promise<Response> {
+  const settlement = await recordedSettlement(record, tx, options);
+  return c.json(record.report as object, 200, { "PAYMENT-RESPONSE": settlement });
+}
+
+/** The PAYMENT-RESPONSE of a settled record: its settlement, with a signed offer-receipt if one can be made. */
+export async function recordedSettlement(
+  record: PaymentRecord,
+  tx: string,
+  options: Pick<PaymentLedgerOptions, "settlementReceipt" | "publicUrl">,
+): Promise<string> {
   const extensions = await options
     .settlementReceipt({
       resourceUrl: `${options.publicUrl}${record.route}`,
@@ -202,7 +215,7 @@ export async function settledReport(
       transaction: tx,
     })
     .catch(() => ({}));
-  const settlement = encodePaymentResponseHeader({
+  return encodePaymentResponseHeader({
     success: true,
     transaction: tx,
     network: record.network as `${string}:${string}`,
@@ -210,7 +223,6 @@ export async function settledReport(
     amount: record.amount,
     extensions,
   });
-  return c.json(record.report as object, 200, { "PAYMENT-RESPONSE": settlement });
 }
 
 /** The answer to a request whose payment id is already recorded. */
@@ -268,32 +280,72 @@ export type ReceiptPlace = { payer: string; nonce: string } | { transaction: str
 
 /**
  * The answer to a payer who was charged when the answer could not be completed after the charge
- * (its report could not be signed): 502 `settlement_unknown` saying so, the settlement it was
- * charged by (PAYMENT-RESPONSE, as settled) and where the report, kept in its record, is fetched
- * (PRESEND-RECEIPT), never a 500, which would read "nothing was charged". `awaitingClaim`: a
- * channel payment's report is served there once the server's next claim covers it.
+ * (its report could not be signed, or `cause` says what else stopped it): 502
+ * `settlement_unknown` saying so, the settlement it was charged by (PAYMENT-RESPONSE, as
+ * settled) and where the report, kept in its record, is fetched (PRESEND-RECEIPT), never a 500,
+ * which would read "nothing was charged". `awaitingClaim`: a channel payment's report is served
+ * there once the server's next claim covers it.
  * @example c.res = chargedReportKept(c, { payer, nonce }, { publicUrl, settlement: header });
  */
 export function chargedReportKept(
   c: Context<AppEnv>,
   place: ReceiptPlace,
-  options: { publicUrl: string; settlement: string | null; awaitingClaim?: boolean },
+  options: {
+    publicUrl: string;
+    settlement: string | null;
+    awaitingClaim?: boolean;
+    /** What stopped the answer, as the message says it (default: the report's signature). */
+    cause?: string;
+  },
 ): Response {
-  const path =
-    "transaction" in place
-      ? `/receipts/${place.transaction.toLowerCase()}`
-      : authorizationReceiptPath(place.payer, place.nonce);
-  const signed = "transaction" in place ? place.transaction : place.nonce;
-  const url = `${options.publicUrl}${path}`;
+  const { url, signed } = receiptOf(place, options.publicUrl);
+  const cause = options.cause ?? "the report could not be signed";
   const response = jsonError(
     c,
     502,
     "settlement_unknown",
-    `Your payment was charged${options.settlement === null ? "" : " (PAYMENT-RESPONSE names the settlement)"}, but the answer could not be completed: the report could not be signed. Your report is kept: GET ${url}?signature=<EIP-191 signature by the payer over "presend receipt ${signed.toLowerCase()}"> answers it${options.awaitingClaim ? " once the server's next claim covers this channel payment" : ""}. Do not pay again for it.`,
+    `Your payment was charged${options.settlement === null ? "" : " (PAYMENT-RESPONSE names the settlement)"}, but the answer could not be completed: ${cause}. Your report is kept: GET ${url}?signature=<EIP-191 signature by the payer over "presend receipt ${signed}"> answers it${options.awaitingClaim ? " once the server's next claim covers this channel payment" : ""}. Do not pay again for it.`,
   );
   response.headers.set(receiptLocationHeader, url);
   if (options.settlement !== null) response.headers.set("PAYMENT-RESPONSE", options.settlement);
   return response;
+}
+
+/**
+ * The answer to a payer whose answer failed while it is not known whether the payment was
+ * charged (its record is still open, or could not be read): 502 `settlement_unknown` saying so
+ * and where the report is fetched once the chain shows the transfer, or a channel payment's once
+ * the next claim covers it (PRESEND-RECEIPT); never "nothing was charged". `decidedBy`: when the
+ * outcome is known either way, if the record says.
+ * @example c.res = chargeNotKnownYet(c, { payer, nonce }, { publicUrl, cause: "an internal error stopped it" });
+ */
+export function chargeNotKnownYet(
+  c: Context<AppEnv>,
+  place: ReceiptPlace,
+  options: { publicUrl: string; cause: string; decidedBy?: string | null; awaitingClaim?: boolean },
+): Response {
+  const { url, signed } = receiptOf(place, options.publicUrl);
+  const when = options.awaitingClaim
+    ? "once the server's next claim covers this channel payment"
+    : `once the chain shows the transfer${options.decidedBy ? ` (by ${options.decidedBy} at the latest it is known either way)` : ""}`;
+  const response = jsonError(
+    c,
+    502,
+    "settlement_unknown",
+    `The answer could not be completed (${options.cause}) and whether your payment was charged is not known yet. If it was, your report is kept: GET ${url}?signature=<EIP-191 signature by the payer over "presend receipt ${signed}"> answers it ${when}. Ask there before paying again.`,
+  );
+  response.headers.set(receiptLocationHeader, url);
+  return response;
+}
+
+/** A kept report's URL and the value its payer signs to fetch it (lowercase). */
+function receiptOf(place: ReceiptPlace, publicUrl: string): { url: string; signed: string } {
+  const path =
+    "transaction" in place
+      ? `${receiptsPathPrefix}${place.transaction.toLowerCase()}`
+      : authorizationReceiptPath(place.payer, place.nonce);
+  const signed = "transaction" in place ? place.transaction : place.nonce;
+  return { url: `${publicUrl}${path}`, signed: signed.toLowerCase() };
 }
 
 function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: string): Response {

@@ -38,6 +38,8 @@ export type PaidStackOptions = CreatePaymentsOptions & {
    * schemes it names.
    */
   channels?: boolean;
+  /** Further middleware before every route (tests throw from here, after a paid answer). */
+  beforeRoutes?: Array<(app: App) => void>;
   /** Further settings as the environment gives them (e.g. ATTESTATION_PREVIOUS_KEYS_FILE, or FACILITATOR_URL for a remote facilitator). */
   env?: Record<string, string>;
 };
@@ -95,6 +97,7 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     ...(options.paymentRpcUrl ? { paymentRpcUrl: options.paymentRpcUrl } : {}),
     ...(options.records ? { records: options.records } : {}),
     ...(options.lock ? { lock: options.lock } : {}),
+    ...(options.beforeRoutes && { beforeRoutes: options.beforeRoutes }),
     ...(options.confirmationTimeoutMs !== undefined && {
       confirmationTimeoutMs: options.confirmationTimeoutMs,
     }),
