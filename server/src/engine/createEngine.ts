@@ -1,4 +1,3 @@
-import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import type { ChainHistory } from "@presend/shared/api/history";
 import type { ChainFacts, DeepReport, Report } from "@presend/shared/api/report";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
@@ -7,6 +6,7 @@ import { buildReport } from "@presend/shared/verdict/buildReport";
 import type { Address } from "viem";
 import type { BatchCompanion } from "../chain/createChainReader";
 import type { HistoryRide } from "../chain/history/createHistoryReader";
+import { serverChecksumStatus } from "../checksum/serverChecksumStatus";
 import type { AddressLists } from "../lists/loadAddressLists";
 
 /** What the engine needs from a chain reader (server/src/chain/createChainReader.ts provides it). */
@@ -98,7 +98,7 @@ export function createEngine(deps: {
       if (target.status === "unavailable") return unavailable(target);
       const report = buildReport({
         address,
-        checksum: checksumStatus(address).checksum,
+        checksum: serverChecksumStatus(address).checksum,
         target,
         checkedAt: now().toISOString(),
         ...extra([target]),
@@ -114,7 +114,7 @@ export function createEngine(deps: {
       if (target.status === "unavailable") return unavailable(target);
       const report = buildDeepReport({
         address,
-        checksum: checksumStatus(address).checksum,
+        checksum: serverChecksumStatus(address).checksum,
         target,
         others: facts.filter((entry) => entry.name !== chain),
         checkedAt: now().toISOString(),

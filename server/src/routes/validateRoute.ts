@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
 import { ValidateResponseSchema } from "@presend/shared/api/validate";
+import { serverChecksumStatus } from "../checksum/serverChecksumStatus";
 import { corsJson } from "../http/apiCors";
 import type { App } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
@@ -58,7 +58,7 @@ export function registerValidateRoute(app: App): void {
         "Supply the address to check: /validate?address=0x...",
       );
     }
-    const result = checksumStatus(address);
+    const result = serverChecksumStatus(address);
     // Answered on node-server's fast path, its CORS headers included.
     return corsJson(c, {
       address,

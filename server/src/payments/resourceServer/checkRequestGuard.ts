@@ -1,7 +1,7 @@
-import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { CheckRequestSchema } from "@presend/shared/api/report";
 import { chainNames } from "@presend/shared/chains/chains";
 import type { MiddlewareHandler } from "hono";
+import { serverChecksumStatus } from "../../checksum/serverChecksumStatus";
 import { jsonError } from "../../http/jsonError";
 
 /**
@@ -83,7 +83,7 @@ function bodyProblem(body: unknown): Problem | null {
       message: 'Send a JSON object: {"address": "0x...", "chain": "base"}.',
     };
   }
-  const status = checksumStatus(parsed.data.address);
+  const status = serverChecksumStatus(parsed.data.address);
   if (status.problem === "malformed") {
     return { code: "invalid_address", message: status.checksum.message };
   }
@@ -93,7 +93,7 @@ function bodyProblem(body: unknown): Problem | null {
   const from = parsed.data.from;
   if (from === undefined) return null;
   // The sender follows the address's rules, under a code of its own so a client knows which.
-  const fromStatus = checksumStatus(from);
+  const fromStatus = serverChecksumStatus(from);
   if (fromStatus.problem !== null) {
     return { code: "invalid_from", message: `from: ${fromStatus.checksum.message}` };
   }
