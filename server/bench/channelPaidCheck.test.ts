@@ -29,6 +29,13 @@ describe("benchChannelPaidCheck", () => {
     // A voucher settles nothing in the request: it is faster than a transfer settled in it.
     expect(figures.channelMs.p50).toBeLessThan(figures.exactMs.p50);
     expect(figures.channelAddedMs).toBe(figures.channelMs.p50 - figures.engineAloneMs.p50);
+    // Every voucher the channel paid had its signature checked again, apart from the request.
+    expect(figures.voucherSignatureMs.p50).toBeGreaterThan(0);
+    expect(figures.signatureFloorVsEngine).toBeCloseTo(
+      (figures.engineAloneMs.p50 + figures.voucherSignatureMs.p50) / figures.engineAloneMs.p50,
+    );
+    // The request checks that signature and runs the engine besides: it costs more than either.
+    expect(figures.channelMs.p50).toBeGreaterThan(figures.voucherSignatureMs.p50);
   };
 
   it("measures a voucher-paid /check beside an exact one and the engine alone", async () => {

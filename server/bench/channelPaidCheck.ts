@@ -6,6 +6,7 @@ import { toClientEvmSigner } from "@x402/evm";
 import { BatchSettlementEvmScheme as ChannelClientScheme } from "@x402/evm/batch-settlement/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client, x402HTTPClient } from "@x402/fetch";
+import { type TypedDataDefinition, verifyTypedData } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import {
   type PaidStack,
@@ -34,6 +35,17 @@ export type ChannelPaidCheckBench = {
   exactVsEngine: Quantiles;
   /** Channel p50 minus engine-alone p50: the milliseconds the payment adds to a check. */
   channelAddedMs: number;
+  /**
+   * One voucher's signature checked alone, as the official server scheme checks every voucher
+   * (viem's verifyTypedData over the very typed data the session key signed): a cost no voucher-
+   * paid request can avoid, timed over the vouchers the channel runs paid.
+   */
+  voucherSignatureMs: Quantiles;
+  /**
+   * (engine alone + that one signature check) / engine alone, at p50: the least the channel's
+   * ratio can be on this machine, with nothing else of the payment counted.
+   */
+  signatureFloorVsEngine: number;
 };
 
 export type ChannelPaidCheckBehindDelayBench = ChannelPaidCheckBench & {
@@ -68,8 +80,19 @@ const quantiles = (values: number[]): Quantiles => ({
  */
 const checkedAddress = devnetAccounts.activeOnBase.address;
 
-/** A payer of its own with USDC from the faucet and an x402 client for one scheme. */
-async function payerClient(world: World, scheme: "exact" | "channel", deposit: bigint) {
+/** A voucher as its session key signed it: the typed data, the key's address, the signature. */
+type SignedVoucher = TypedDataDefinition & { address: `0x${string}`; signature: `0x${string}` };
+
+/**
+ * A payer of its own with USDC from the faucet and an x402 client for one scheme; on a channel,
+ * `onVoucher` sees every voucher its session key signs.
+ */
+async function payerClient(
+  world: World,
+  scheme: "exact" | "channel",
+  deposit: bigint,
+  onVoucher: (voucher: SignedVoucher) => void = () => {},
+) {
   const payer = privateKeyToAccount(generatePrivateKey());
   const base = devnetClient("base", world.chains.base.rpcUrl);
   await mintStablecoin(base, {
@@ -81,10 +104,23 @@ async function payerClient(world: World, scheme: "exact" | "channel", deposit: b
   const client = new x402Client();
   if (scheme === "exact") registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
   else {
+    const sessionKey = privateKeyToAccount(generatePrivateKey());
+    const voucherSigner = toClientEvmSigner(sessionKey);
     client.register(
       "eip155:8453",
       new ChannelClientScheme(toClientEvmSigner(payer), {
-        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        voucherSigner: {
+          ...voucherSigner,
+          signTypedData: async (message) => {
+            const signature = await voucherSigner.signTypedData(message);
+            onVoucher({
+              ...(message as TypedDataDefinition),
+              address: sessionKey.address,
+              signature,
+            });
+            return signature;
+          },
+        },
         depositStrategy: () => deposit,
       }),
     );
@@ -205,10 +241,12 @@ async function compareChannelPaidCheck(
 ): Promise<ChannelPaidCheckBench & { paymentRpcRequestsPerVoucher: number }> {
   const rounds = options.samples + 3;
   const vouchersAlone = options.paymentRequests ? voucherOnlyRuns : 0;
+  const vouchers: SignedVoucher[] = [];
   const channel = await payerClient(
     world,
     "channel",
     BigInt(rounds + vouchersAlone + 1) * routePrices.check,
+    (voucher) => vouchers.push(voucher),
   );
   const exact = await payerClient(world, "exact", 0n);
   const address = checkedAddress;
@@ -248,6 +286,7 @@ async function compareChannelPaidCheck(
   }
   const channelMs = quantiles(rows.channel);
   const engineAloneMs = quantiles(rows.engine);
+  const voucherSignatureMs = quantiles(await timeSignatureChecks(vouchers));
   return {
     samples: options.samples,
     channelMs,
@@ -258,8 +297,25 @@ async function compareChannelPaidCheck(
     channelVsEngine: quantiles(ratios.channel),
     exactVsEngine: quantiles(ratios.exact),
     channelAddedMs: channelMs.p50 - engineAloneMs.p50,
+    voucherSignatureMs,
+    signatureFloorVsEngine: (engineAloneMs.p50 + voucherSignatureMs.p50) / engineAloneMs.p50,
     paymentRpcRequestsPerVoucher: vouchersAlone > 0 ? paymentRequests / vouchersAlone : 0,
   };
+}
+
+/**
+ * Each voucher's signature checked again, one after another, as the server scheme checks it:
+ * the milliseconds of each check (a check that fails would time the wrong thing, so it throws).
+ */
+async function timeSignatureChecks(vouchers: SignedVoucher[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const voucher of vouchers) {
+    const start = performance.now();
+    const valid = await verifyTypedData(voucher);
+    times.push(performance.now() - start);
+    if (!valid) throw new Error("a voucher's signature did not check");
+  }
+  return times;
 }
 
 /** Resolves once `requests` has not moved for a second (at most ten seconds). */
