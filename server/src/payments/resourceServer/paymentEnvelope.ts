@@ -4,18 +4,24 @@ import {
   decodePaymentResponseHeader,
   encodePaymentRequiredHeader,
 } from "@x402/core/http";
-import type { PaymentRequired } from "@x402/core/types";
+import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
-import type { Payments } from "../createPayments";
 import type { PaidRoute } from "../paidRoutes";
 import type { UnpaidChallenge } from "./unpaidChallenge";
 import { withRouteDescription } from "./withRouteDescription";
 
 export type PaymentEnvelopeOptions = {
   route: PaidRoute;
-  payments: Payments;
+  /**
+   * What the 402 it rebuilds carries: the route's requirements and the attestation. Just these,
+   * not the whole composition, so this role imports nothing that runs before it.
+   */
+  payments: {
+    requirements(path: PaidRoute["path"]): Promise<PaymentRequirements[]>;
+    attestation: Parameters<typeof attestationExtensionEntry>[0];
+  };
   resourceUrl: string;
   /** The route's unpaid challenge, for the 402 that follows a failed settlement. */
   unpaidChallenge?: UnpaidChallenge;

@@ -28,7 +28,7 @@ export type SignInRereadOptions = {
  * When the sign-in state does not answer (the fleet's Redis is down) the sign-in is refused, never
  * taken unchecked: a request that also carries a payment goes on and pays as usual; a sign-in
  * alone gets 503 `sign_in_unavailable`, saying to pay or to use /receipts.
- * @example createRoute({ middleware: [guard, signedReport(sign), signInReread(opts), ledger, envelope, x402] })
+ * @example createRoute({ middleware: [checkRequestGuard(), paymentIntake(), signedReport(sign), signInReread(opts), ledger, envelope, x402] })
  */
 export function signInReread(options: SignInRereadOptions): MiddlewareHandler<AppEnv> {
   const clock = options.clock ?? Date.now;
