@@ -12,6 +12,8 @@ export type RefusalCode =
   | "unexpected_challenge"
   | "network_mismatch"
   | "asset_mismatch"
+  /** A channel deposit by another transfer method than EIP-3009 (Permit2, say). */
+  | "transfer_method_mismatch"
   | "validity_too_long"
   | "attestation_missing"
   | "attestation_invalid"

@@ -1,7 +1,9 @@
+import { authorizationTypes } from "@x402/evm";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createPresendConfig, type PresendSigner } from "./createPresendConfig";
 import { createMemoryPinStore } from "./PinStore";
+import { baseUsdc } from "./policy/checkRequirement";
 
 const account = privateKeyToAccount(`0x${"22".repeat(32)}`);
 
@@ -38,9 +40,50 @@ describe("createPresendConfig", () => {
       },
     });
     await expect(config.signer()).rejects.toThrow("no wallet connected");
-    expect(await config.signer()).toBe(account);
-    expect(await config.signer()).toBe(account);
+    const signer = await config.signer();
+    expect(signer?.address).toBe(account.address);
+    expect(await config.signer()).toBe(signer);
     expect(asked).toBe(2);
+  });
+
+  it("passes on only the typed data presend pays with, and no transaction signing", async () => {
+    const asked: string[] = [];
+    const config = createPresendConfig({
+      url: "http://api.test",
+      pinStore: createMemoryPinStore(),
+      signer: {
+        ...account,
+        signTypedData: (typedData) => {
+          asked.push(typedData.primaryType);
+          return account.signTypedData(typedData as never);
+        },
+      },
+    });
+    const signer = await config.signer();
+    if (signer === null) throw new Error("a signer is configured");
+    expect("signTransaction" in signer).toBe(false);
+    const permit = {
+      domain: { name: "USD Coin", version: "2", chainId: 8453, verifyingContract: baseUsdc },
+      types: { Permit: [{ name: "owner", type: "address" }] },
+      primaryType: "Permit",
+      message: { owner: account.address },
+    };
+    await expect(signer.signTypedData(permit)).rejects.toThrow(/Permit/);
+    const exact = {
+      domain: { name: "USD Coin", version: "2", chainId: 8453, verifyingContract: baseUsdc },
+      types: authorizationTypes,
+      primaryType: "TransferWithAuthorization",
+      message: {
+        from: account.address,
+        to: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+        value: 1n,
+        validAfter: 0n,
+        validBefore: 1n,
+        nonce: `0x${"11".repeat(32)}`,
+      },
+    };
+    await expect(signer.signTypedData(exact)).resolves.toMatch(/^0x/);
+    expect(asked).toEqual(["TransferWithAuthorization"]);
   });
 
   it("has no signer and no channel payer when none is configured", () => {

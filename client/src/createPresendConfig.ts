@@ -1,5 +1,6 @@
 import type { ClientEvmSigner } from "@x402/evm";
 import type { Address, Hex } from "viem";
+import { checkSignableTypedData } from "./channels/checkSignableTypedData";
 import type { ChannelPayer, ChannelPaymentOptions } from "./channels/createChannelPayer";
 import { createChannelPayer } from "./channels/createChannelPayer";
 import type { PinStore } from "./PinStore";
@@ -96,7 +97,9 @@ export function createPresendConfig(options: PresendClientOptions): PresendConfi
     if (options.signer === undefined) return null;
     const given = options.signer;
     if (signerPromise === null) {
-      const asked = typeof given === "function" ? given() : Promise.resolve(given);
+      const asked = (typeof given === "function" ? given() : Promise.resolve(given)).then(
+        guardSigner,
+      );
       // A wallet that failed once (no wallet yet, a declined connect) is asked again next time.
       signerPromise = asked.catch((error: unknown) => {
         signerPromise = null;
@@ -141,5 +144,27 @@ export function createPresendConfig(options: PresendClientOptions): PresendConfi
     fetchNoRedirect,
     signer,
     channelPayer,
+  };
+}
+
+/**
+ * The signer the payment schemes get: its typed-data signatures limited to what presend pays with
+ * (an exact authorization, a channel deposit; see checkSignableTypedData), refused before the key
+ * or the wallet is asked. Only the members presend uses are passed on: a viem account's
+ * transaction signing would let a scheme sign an approval for gas sponsoring.
+ */
+function guardSigner(signer: PresendSigner): PresendSigner {
+  return {
+    address: signer.address,
+    signTypedData: (typedData) => {
+      const refusal = checkSignableTypedData(typedData, {
+        allowed: ["TransferWithAuthorization", "ReceiveWithAuthorization"],
+        from: signer.address,
+      });
+      if (refusal !== null) return Promise.reject(new Error(refusal));
+      return signer.signTypedData(typedData);
+    },
+    signMessage: (args) => signer.signMessage(args),
+    ...(signer.readContract && { readContract: signer.readContract }),
   };
 }

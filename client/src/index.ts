@@ -7,6 +7,11 @@ export {
   maxWithdrawDelaySeconds,
 } from "./channels/checkChannelRequirement";
 export {
+  checkSignableTypedData,
+  type SignableKind,
+  type SignableTypedData,
+} from "./channels/checkSignableTypedData";
+export {
   type ChannelCloseResult,
   type ChannelPaymentOptions,
   defaultDepositChecks,

@@ -32,6 +32,11 @@ describe("checkChannelRequirement", () => {
     });
   });
 
+  it("accepts a deposit named as EIP-3009, the package's default", () => {
+    const named = { ...channel, extra: { ...channel.extra, assetTransferMethod: "eip3009" } };
+    expect(checkChannelRequirement([exact, named], exact)).toMatchObject({ type: "accepted" });
+  });
+
   it("says none when no channel is offered", () => {
     expect(checkChannelRequirement([exact], exact)).toEqual({ type: "none" });
   });
@@ -42,6 +47,9 @@ describe("checkChannelRequirement", () => {
     [{ payTo: "0x4444444444444444444444444444444444444444" }, "payto_mismatch"],
     [{ amount: "10001" }, "price_above_attested"],
     [{ maxTimeoutSeconds: 3_600 }, "validity_too_long"],
+    [{ extra: { ...channel.extra, assetTransferMethod: "permit2" } }, "transfer_method_mismatch"],
+    [{ extra: { ...channel.extra, assetTransferMethod: "EIP3009" } }, "transfer_method_mismatch"],
+    [{ extra: { ...channel.extra, assetTransferMethod: 3009 } }, "transfer_method_mismatch"],
     [{ extra: { ...channel.extra, withdrawDelay: 30 * 86_400 } }, "unexpected_challenge"],
     [
       { extra: { ...channel.extra, receiverAuthorizer: `0x${"0".repeat(40)}` } },

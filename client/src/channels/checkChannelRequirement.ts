@@ -21,8 +21,8 @@ const zeroAddress = /^0x0{40}$/;
 /**
  * The `batch-settlement` requirement of a 402 a client may open or use a channel for, judged
  * against the `exact` requirement the attestation already vouched for: the same network (Base),
- * asset (USDC), payee and price, a validity of at most five minutes, a receiver authorizer, and
- * a withdrawal delay of at most a day. A channel offer that differs in any of these is refused
+ * asset (USDC), payee and price, a validity of at most five minutes, a deposit by EIP-3009 (no
+ * other transfer method), a receiver authorizer, and a withdrawal delay of at most a day. A channel offer that differs in any of these is refused
  * by name (fail closed, before anything is signed), not silently skipped; none offered is "none".
  * @example const channel = checkChannelRequirement(paymentRequired.accepts, exactRequirement);
  */
@@ -73,6 +73,16 @@ export function checkChannelRequirement(
     return refuse(
       "validity_too_long",
       `The channel asks for a validity of ${requirement.maxTimeoutSeconds} s; this client signs at most ${maxValiditySeconds} s.`,
+    );
+  }
+  // The package deposits through Permit2 (and may then ask for an EIP-2612 permit or an approval)
+  // when the offer names another transfer method: signatures the attestation never vouched for
+  // and the spend cap does not see. Only the EIP-3009 deposit (the package's default) is signed.
+  const method = requirement.extra?.assetTransferMethod;
+  if (method !== undefined && method !== "eip3009") {
+    return refuse(
+      "transfer_method_mismatch",
+      `The channel asks for a deposit by ${String(method)}; presend deposits only by EIP-3009 (eip3009).`,
     );
   }
   const authorizer = requirement.extra?.receiverAuthorizer;

@@ -157,3 +157,39 @@ describe("createChannelPayer: the payment named before it is sent", () => {
     expect(cap.spent()).toBe(0n);
   });
 });
+
+describe("createChannelPayer: the wallet signs deposits only", () => {
+  it("a Permit2 deposit the scheme would ask for is refused before the wallet sees it", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const asked: string[] = [];
+    let sent = 0;
+    const result = await createChannelPayer({
+      payer: {
+        address: account.address,
+        signTypedData: (typedData) => {
+          asked.push(typedData.primaryType);
+          return account.signTypedData(typedData as never);
+        },
+      },
+      channel: { voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())) },
+      spendCap: createSessionSpendCap(100n * price),
+      emit: () => {},
+    }).pay({
+      paymentRequired,
+      requirement: {
+        ...requirement,
+        extra: { ...requirement.extra, assetTransferMethod: "permit2" },
+      },
+      route: "/check",
+      pin,
+      post: async () => {
+        sent += 1;
+        return refusal(false);
+      },
+    });
+    expect(result).toMatchObject({ type: "not_charged", code: "signing_failed", charged: false });
+    expect(result.type === "not_charged" && result.message).toMatch(/PermitWitnessTransferFrom/);
+    expect(asked).toEqual([]);
+    expect(sent).toBe(0);
+  });
+});

@@ -25,6 +25,7 @@ import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "..
 import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import type { Reservation, SpendCap } from "../SpendCap";
 import { type ChannelSaltStore, createMemoryChannelSaltStore } from "./channelSaltStore";
+import { checkSignableTypedData } from "./checkSignableTypedData";
 import { createDepositLedger } from "./createDepositLedger";
 
 /** How a client pays over a batch-settlement channel when the server offers one. */
@@ -125,8 +126,24 @@ export function createChannelPayer(options: {
   type Channel = { scheme: BatchSettlementEvmScheme; http: x402HTTPClient };
   let current: Promise<Channel> | null = null;
 
+  // The wallet signs deposits only (vouchers are the session key's): whatever else the scheme
+  // asks of it (a Permit2 deposit, a permit) is refused before the wallet sees it, and it is
+  // given no transaction signing, so no approval can be signed through it.
+  const wallet: ClientEvmSigner = {
+    address: options.payer.address,
+    ...(options.payer.readContract && { readContract: options.payer.readContract }),
+    signTypedData: (typedData) => {
+      const refusal = checkSignableTypedData(typedData, {
+        allowed: ["ReceiveWithAuthorization"],
+        from: options.payer.address,
+      });
+      if (refusal !== null) return Promise.reject(new Error(refusal));
+      return options.payer.signTypedData(typedData);
+    },
+  };
+
   const channelWith = (salt: Hex): Channel => {
-    const scheme = new BatchSettlementEvmScheme(options.payer, {
+    const scheme = new BatchSettlementEvmScheme(wallet, {
       voucherSigner: options.channel.voucherSigner,
       storage,
       salt,

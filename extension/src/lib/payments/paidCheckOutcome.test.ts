@@ -204,6 +204,14 @@ describe("paidCheckOutcome", () => {
       code: "cap_reached",
       message: "Over the cap. A channel deposit of $0.05 was asked.",
     });
+    const unexpected = new PaymentError("The wallet was asked to sign Permit.", {
+      code: "unexpected_typed_data",
+    });
+    expect(await setup({ signingError: unexpected }).outcome(failed)).toEqual({
+      type: "refused",
+      code: "unexpected_challenge",
+      message: "The wallet was asked to sign Permit.",
+    });
     const declined = new MessageError({ code: "rejected", message: "no" });
     expect(await setup({ signingError: declined }).outcome(failed)).toEqual({
       type: "rejected",

@@ -81,6 +81,14 @@ export async function paidCheckOutcome(
           message: overCap.shortMessage,
         };
       }
+      const unexpected = walkCauses(
+        cause,
+        (e) => e instanceof PaymentError && e.code === "unexpected_typed_data",
+      ) as PaymentError<"unexpected_typed_data"> | null;
+      if (unexpected) {
+        // A signature presend never asks for was refused before the wallet saw it.
+        return { type: "refused", code: "unexpected_challenge", message: unexpected.shortMessage };
+      }
       const refusal = walletRefusal(cause, context.accountShared);
       if (refusal) return refusal;
       if (result.status === 400) {
@@ -181,6 +189,7 @@ function shown(code: RefusalCode): ShownRefusal {
       return "attestation_mismatch";
     case "network_mismatch":
     case "asset_mismatch":
+    case "transfer_method_mismatch":
     case "validity_too_long":
     case "redirect":
     case "invalid_payment_id":

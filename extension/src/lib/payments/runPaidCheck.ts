@@ -30,6 +30,7 @@ import { createLedgerSpendCap } from "./createLedgerSpendCap";
 import { createPendingRecovery } from "./createPendingRecovery";
 import type { PendingSpend } from "./createPendingSpend";
 import { createPinStore } from "./createPinStore";
+import { guardWalletTypedData } from "./guardWalletTypedData";
 import { paidCheckOutcome, walletRefusal } from "./paidCheckOutcome";
 import { utcDay } from "./utcDay";
 
@@ -198,6 +199,7 @@ export async function runPaidCheck(
       ),
       signTypedData: async (typedData) => {
         try {
+          guardWalletTypedData(typedData, payer);
           if (typedData.primaryType === "ReceiveWithAuthorization") {
             // The client reserves a deposit once it is signed: a deposit over the cap is
             // refused here, before the wallet is asked for it.
