@@ -32,6 +32,7 @@ import {
   createPayments,
   type Payments,
 } from "./payments/createPayments";
+import { fileSenderJournal } from "./payments/facilitator/fileSenderJournal";
 import { paymentNetworks } from "./payments/paymentNetworks";
 import { failedRequestAnswer } from "./payments/resourceServer/failedRequestAnswer";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
@@ -59,6 +60,9 @@ export type ComposedServer = {
   /** Releases what composing opened (the records database, the timer). */
   close: () => Promise<void>;
 };
+
+/** The in-process facilitator's journal of unmined settlements, in DATA_DIR. */
+export const facilitatorJournalFile = "facilitator-journal.json";
 
 /** How often open payment records are reconciled with the chain. */
 export const reconcileIntervalMs = 30_000;
@@ -172,8 +176,13 @@ export async function composeServer(
       ...(config.attestationKeyFile ? { file: config.attestationKeyFile } : {}),
     }),
   );
+  const { d: _private, ...attestationPublicKey } = attestationKey;
   const previousKeys = await namingField("ATTESTATION_PREVIOUS_KEYS_FILE", () =>
-    loadPreviousAttestationKeys(config.attestationPreviousKeysFile),
+    loadPreviousAttestationKeys(config.attestationPreviousKeysFile, {
+      ...attestationPublicKey,
+      alg: "ES256",
+      use: "sig",
+    }),
   );
   const records =
     options.records ??
@@ -209,6 +218,10 @@ export async function composeServer(
       ...(options.confirmationTimeoutMs !== undefined && {
         confirmationTimeoutMs: options.confirmationTimeoutMs,
       }),
+      facilitatorJournal: {
+        journal: fileSenderJournal(join(config.dataDir, facilitatorJournalFile)),
+        onError: (error) => operations.logger.warn({ err: String(error) }, "settlement journal"),
+      },
     },
   );
   // Receipts an older install kept in receipts.sqlite join the payment records (once; the file
@@ -297,7 +310,7 @@ export async function composeServer(
     reconciling = reconcile().catch(() => {});
   }, reconcileIntervalMs);
   timer.unref();
-  payments.channels?.start();
+  payments.channels?.start(config.channelSchedule);
   return {
     app,
     engine,

@@ -13,6 +13,9 @@ import { createPaymentChain } from "../payments/facilitator/createPaymentChain";
 import { fileSenderJournal } from "../payments/facilitator/fileSenderJournal";
 import { createFacilitatorApp } from "./createFacilitatorApp";
 
+/** The journal's file when FACILITATOR_JOURNAL_FILE is not set (relative to the working directory). */
+export const defaultJournalFile = ".data/facilitator-journal.json";
+
 const FacilitatorConfigSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8403),
@@ -31,9 +34,11 @@ const FacilitatorConfigSchema = z.object({
     .min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)"),
   /**
    * Where unmined settlements are kept across a restart: the next start sends them again and
-   * replaces the stuck one at a higher fee. Without it a restart leaves them to the pool.
+   * replaces the stuck one at a higher fee. Always kept (by default beside the API's default
+   * DATA_DIR): without it a restart would leave a settlement the payer was answered for to the
+   * pool, where it can sit unmined.
    */
-  FACILITATOR_JOURNAL_FILE: z.string().min(1).optional(),
+  FACILITATOR_JOURNAL_FILE: z.string().min(1).default(defaultJournalFile),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
 });
@@ -74,9 +79,7 @@ export async function startFacilitatorService(
     network: baseNetwork,
     rpcUrl: config.RPC_URLS_BASE[0] as string,
     privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
-    ...(config.FACILITATOR_JOURNAL_FILE && {
-      journal: fileSenderJournal(config.FACILITATOR_JOURNAL_FILE),
-    }),
+    journal: fileSenderJournal(config.FACILITATOR_JOURNAL_FILE),
     onError: (error) => logger.warn({ err: String(error) }, "settlement journal"),
     // Replicas offering batch-settlement channels send deposits, claims and refunds here too.
     batchSettlement: true,

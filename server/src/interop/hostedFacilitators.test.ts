@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { devnetAccounts } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { HTTPFacilitatorClient } from "@x402/core/server";
@@ -128,6 +131,11 @@ describe("hosted facilitators through a loopback server that checks their auth",
       RPC_URLS_BASE: shared.world.chains.base.rpcUrl,
       LOG_LEVEL: "silent",
       FACILITATOR_AUTH_TOKEN: serviceToken,
+      // Its own journal: the default one (in the working directory) is shared by every test.
+      FACILITATOR_JOURNAL_FILE: join(
+        mkdtempSync(join(tmpdir(), "presend-journal-")),
+        "journal.json",
+      ),
     });
   });
   afterAll(() => service?.stop());

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { devnetAccounts } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { DeepReportSchema } from "@presend/shared/api/report";
@@ -8,8 +10,10 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { facilitatorJournalFile } from "../composeServer";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
+import { fileSenderJournal } from "../payments/facilitator/fileSenderJournal";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 
 // The official fetch client over real HTTP (the global fetch, a real socket).
@@ -66,9 +70,15 @@ describe("@x402/fetch (wrapFetchWithPayment) against the listening API", () => {
     });
     expect(response.status).toBe(200);
     expect(DeepReportSchema.parse(await response.json()).others).toHaveLength(4);
-    expect(
-      decodePaymentResponseHeader(response.headers.get("payment-response") ?? ""),
-    ).toMatchObject({ success: true, payer: payer.address });
+    const settlement = decodePaymentResponseHeader(response.headers.get("payment-response") ?? "");
+    expect(settlement).toMatchObject({ success: true, payer: payer.address });
     expect(await stack.usdcBalance(payer.address)).toBe(before - 50_000n);
+    // The in-process facilitator journals what it sends, in DATA_DIR, before it broadcasts (a
+    // restart sends what is still unmined again); its watcher drops the entry once mined, so
+    // the file is there and reads as a journal whether or not the entry still is.
+    const journalFile = join(stack.dataDir, facilitatorJournalFile);
+    expect(existsSync(journalFile)).toBe(true);
+    const journaled = await fileSenderJournal(journalFile).read();
+    expect(journaled.every((entry) => entry.hashes.includes(settlement.transaction))).toBe(true);
   });
 });

@@ -24,6 +24,7 @@ import { facilitatorSettlesChannels } from "./channels/facilitatorSettlesChannel
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
+import type { SenderJournal } from "./facilitator/fileSenderJournal";
 import { guardedFacilitator } from "./facilitator/guardedFacilitator";
 import type { PaidPath } from "./paidRoutes";
 import {
@@ -55,6 +56,11 @@ export type CreatePaymentsOptions = {
   channelsRequired?: boolean;
   /** Wraps the attestation key's report signer (tests make it fail). */
   wrapReportSigner?: (sign: ReportSigner) => ReportSigner;
+  /**
+   * Where the in-process facilitator keeps its unmined settlements, so the next start sends them
+   * again at a higher fee (a remote facilitator keeps its own).
+   */
+  facilitatorJournal?: { journal: SenderJournal; onError: (error: unknown) => void };
 };
 
 export type Payments = {
@@ -120,6 +126,7 @@ export async function createPayments(
       ...(options.confirmationTimeoutMs !== undefined && {
         confirmationTimeoutMs: options.confirmationTimeoutMs,
       }),
+      ...options.facilitatorJournal,
     });
     facilitatorAddress = local.address;
     facilitator = local;

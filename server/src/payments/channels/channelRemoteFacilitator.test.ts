@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { devnetAccounts, devnetPrivateKey } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
@@ -31,6 +34,11 @@ describe("channels through presend facilitator", () => {
       FACILITATOR_PRIVATE_KEY: lane.facilitator.privateKey,
       FACILITATOR_AUTH_TOKEN: token,
       LOG_LEVEL: "silent",
+      // Its own journal: the default one (in the working directory) is shared by every test.
+      FACILITATOR_JOURNAL_FILE: join(
+        mkdtempSync(join(tmpdir(), "presend-journal-")),
+        "journal.json",
+      ),
     });
     stack = await startPaidStack({
       world,
