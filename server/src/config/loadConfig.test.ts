@@ -18,6 +18,27 @@ describe("loadConfig", () => {
     });
   });
 
+  it("runs channels on the default schedule unless CHANNEL_*_SECS set another", () => {
+    expect(loadConfig({}).channelSchedule).toEqual({
+      claimIntervalSecs: 60,
+      settleIntervalSecs: 300,
+      refundIntervalSecs: 3_600,
+      idleRefundSecs: 86_400,
+    });
+    const config = loadConfig({
+      CHANNEL_CLAIM_INTERVAL_SECS: "1",
+      CHANNEL_SETTLE_INTERVAL_SECS: "2",
+      CHANNEL_REFUND_INTERVAL_SECS: "3",
+      CHANNEL_IDLE_REFUND_SECS: "4",
+    });
+    expect(config.channelSchedule).toEqual({
+      claimIntervalSecs: 1,
+      settleIntervalSecs: 2,
+      refundIntervalSecs: 3,
+      idleRefundSecs: 4,
+    });
+  });
+
   it("reads per-chain RPC URL lists", () => {
     const config = loadConfig({ RPC_URLS_BASE: "https://a.example/rpc, https://b.example/rpc" });
     expect(config.rpcUrls.base).toEqual(["https://a.example/rpc", "https://b.example/rpc"]);
@@ -37,6 +58,11 @@ describe("loadConfig", () => {
     [{ FACILITATOR_PRIVATE_KEY: "0x1234" }, "FACILITATOR_PRIVATE_KEY"],
     [{ HISTORY_RPC_URLS_BASE: "ftp://archive.example" }, "HISTORY_RPC_URLS_BASE"],
     [{ HISTORY_WINDOW_BLOCKS_ETHEREUM: "-5" }, "HISTORY_WINDOW_BLOCKS_ETHEREUM"],
+    [{ CHANNEL_CLAIM_INTERVAL_SECS: "0" }, "CHANNEL_CLAIM_INTERVAL_SECS"],
+    [{ CHANNEL_SETTLE_INTERVAL_SECS: "1.5" }, "CHANNEL_SETTLE_INTERVAL_SECS"],
+    [{ CHANNEL_REFUND_INTERVAL_SECS: "hourly" }, "CHANNEL_REFUND_INTERVAL_SECS"],
+    [{ CHANNEL_REFUND_INTERVAL_SECS: "3000000" }, "CHANNEL_REFUND_INTERVAL_SECS"],
+    [{ CHANNEL_IDLE_REFUND_SECS: "-1" }, "CHANNEL_IDLE_REFUND_SECS"],
   ])("rejects %j naming %s", (env, field) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${field}(\\.\\d+)?: `));

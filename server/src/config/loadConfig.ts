@@ -7,6 +7,7 @@ import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { limits } from "../limits";
+import { type ChannelSchedule, channelSchedule } from "../payments/channels/channelSchedule";
 import type { FacilitatorAuth } from "../payments/facilitator/createFacilitatorClient";
 import { facilitatorAuthOf, facilitatorEnv, missingFacilitatorKeys } from "./facilitatorEnv";
 
@@ -42,6 +43,14 @@ const historyWindowKeys = Object.fromEntries(
     windowBlocks.optional(),
   ]),
 ) as Record<`HISTORY_WINDOW_BLOCKS_${Uppercase<ChainName>}`, z.ZodOptional<typeof windowBlocks>>;
+
+// Whole seconds, at most a week: the channel manager keeps each interval as a timer, and a longer
+// one would overflow setInterval (about 24.8 days) and fire at once.
+const channelSecs = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(7 * 24 * 3_600);
 
 const ConfigSchema = z
   .object({
@@ -96,6 +105,19 @@ const ConfigSchema = z
       .string()
       .regex(bytes32Pattern, "must be a 0x-prefixed 32-byte hex private key")
       .optional(),
+    /**
+     * How often the channels' vouchers are claimed, claimed money swept to PAY_TO, and idle
+     * channels refunded, and how long a channel stays unused before its rest is refunded
+     * (seconds; the defaults suit a public server, tests run them in seconds).
+     */
+    CHANNEL_CLAIM_INTERVAL_SECS: channelSecs.default(channelSchedule.claimIntervalSecs),
+    CHANNEL_SETTLE_INTERVAL_SECS: channelSecs.default(channelSchedule.settleIntervalSecs),
+    CHANNEL_REFUND_INTERVAL_SECS: channelSecs.default(channelSchedule.refundIntervalSecs),
+    CHANNEL_IDLE_REFUND_SECS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(channelSchedule.idleRefundSecs),
     /** PostgreSQL for payment records (shared by replicas); SQLite in DATA_DIR without it. */
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     /** Redis for what replicas share (facts cache, in-flight locks, rate limits); memory without it. */
@@ -219,6 +241,8 @@ export type Config = {
   /** null: unset, channels are offered when the facilitator settles them. */
   channels: "on" | "off" | null;
   channelStore: "sqlite" | "postgres" | "redis";
+  /** When channels are claimed, settled and refunded (CHANNEL_*_SECS). */
+  channelSchedule: ChannelSchedule;
   receiverAuthorizerKey?: `0x${string}`;
   databaseUrl?: string;
   redisUrl?: string;
@@ -303,6 +327,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     facilitatorPrivateKey: raw.FACILITATOR_PRIVATE_KEY as `0x${string}` | undefined,
     channels: raw.CHANNELS ?? null,
     channelStore: raw.CHANNEL_STORE ?? (raw.DATABASE_URL !== undefined ? "postgres" : "sqlite"),
+    channelSchedule: {
+      claimIntervalSecs: raw.CHANNEL_CLAIM_INTERVAL_SECS,
+      settleIntervalSecs: raw.CHANNEL_SETTLE_INTERVAL_SECS,
+      refundIntervalSecs: raw.CHANNEL_REFUND_INTERVAL_SECS,
+      idleRefundSecs: raw.CHANNEL_IDLE_REFUND_SECS,
+    },
     receiverAuthorizerKey: raw.RECEIVER_AUTHORIZER_KEY as `0x${string}` | undefined,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,

@@ -7,6 +7,9 @@ import { boundedFetch } from "../../http/boundedFetch";
 const channels = parseAbiItem(
   "function channels(bytes32 channelId) view returns (uint128 balance, uint128 totalClaimed)",
 );
+const receivers = parseAbiItem(
+  "function receivers(address receiver, address token) view returns (uint128 totalClaimed, uint128 totalSettled)",
+);
 const claimed = parseAbiItem(
   "event Claimed(bytes32 indexed channelId, address indexed receiver, uint128 amount, uint128 totalClaimed)",
 );
@@ -24,6 +27,11 @@ export type ChannelChain = {
   /** What the escrow holds as claimed from the channel (its `totalClaimed`). */
   totalClaimed(channelId: string): Promise<bigint>;
   /**
+   * What the escrow has claimed for `receiver` in `token` across all its channels, and how much
+   * of that it has already transferred to the receiver (settled).
+   */
+  receiverTotals(receiver: Hex, token: Hex): Promise<{ claimed: bigint; settled: bigint }>;
+  /**
    * The claims of `channelId` that raised its total past `above`, newest first, walking back from
    * the latest block in ranges the endpoint serves.
    */
@@ -31,9 +39,9 @@ export type ChannelChain = {
 };
 
 /**
- * The batch-settlement escrow as the server's books read it: a channel's claimed total, and the
- * Claimed events that name the transaction of each claim. Only reads every public endpoint
- * serves (a contract read, eth_getLogs in ranges halved when refused), bounded in size and time.
+ * The batch-settlement escrow as the server's books read it: a channel's claimed total, the
+ * receiver's claimed and settled totals, and the Claimed events that name the transaction of each
+ * claim. Only reads every public endpoint serves (a contract read, eth_getLogs in ranges halved when refused), bounded in size and time.
  * @example const chain = createChannelChain({ rpcUrl });
  */
 export function createChannelChain(options: { rpcUrl: string; timeoutMs?: number }): ChannelChain {
@@ -54,6 +62,15 @@ export function createChannelChain(options: { rpcUrl: string; timeoutMs?: number
         args: [channelId as Hex],
       });
       return total;
+    },
+    async receiverTotals(receiver, token) {
+      const [claimedTotal, settled] = await client.readContract({
+        address: BATCH_SETTLEMENT_ADDRESS,
+        abi: [receivers],
+        functionName: "receivers",
+        args: [receiver, token],
+      });
+      return { claimed: claimedTotal, settled };
     },
     async claimsAbove(channelId, above) {
       const latest = await client.getBlockNumber();

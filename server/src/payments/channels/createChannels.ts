@@ -17,18 +17,15 @@ import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { PaymentRecords } from "../records/paymentRecords";
 import type { ChannelPayment } from "./channelPaymentOf";
+import { type ChannelSchedule, channelSchedule } from "./channelSchedule";
 import type { ChannelStore } from "./channelStore";
 import type { ChannelChain } from "./createChannelChain";
 import { type ChannelReconcileResult, reconcileChannelCharges } from "./reconcileChannelCharges";
+import { selectIdleRefunds } from "./selectIdleRefunds";
+import { settleOutstanding } from "./settleOutstanding";
 
-/** How the channel manager claims, settles and refunds (seconds). */
-export const channelSchedule = {
-  claimIntervalSecs: 60,
-  settleIntervalSecs: 300,
-  refundIntervalSecs: 3_600,
-  /** A channel with no request for this long is refunded (claimed first). */
-  idleRefundSecs: 24 * 3_600,
-} as const;
+// Read by the receipts' answer for a voucher not yet claimed (when to ask again).
+export { channelSchedule };
 
 /** The timeout the channel manager's claims, settlements and refunds are sent with. */
 const operationTimeoutSeconds = 60;
@@ -70,9 +67,15 @@ export type Channels = {
   manager(): BatchSettlementChannelManager;
   /** Settles the records of claimed channel payments from the escrow (also run after each claim). */
   reconcile(): Promise<ChannelReconcileResult>;
-  /** Starts claiming, settling and refunding idle channels on the schedule. */
-  start(): void;
-  /** Stops the schedule and claims and settles what is outstanding (the drain). */
+  /**
+   * Starts claiming, settling and refunding idle channels on the schedule (channelSchedule
+   * unless given), and settles once what the escrow holds claimed and unsettled for payTo.
+   */
+  start(schedule?: ChannelSchedule): void;
+  /**
+   * Stops the schedule, claims what is outstanding and settles everything the escrow holds
+   * claimed and unsettled for payTo, whoever claimed it (the drain).
+   */
   stop(): Promise<void>;
 };
 
@@ -107,6 +110,13 @@ export function createChannels(options: ChannelsOptions): Channels {
     withdrawDelay: channelWithdrawDelaySeconds,
   });
   let manager: BatchSettlementChannelManager | null = null;
+  let startSettle: Promise<void> = Promise.resolve();
+  const { payTo, asset } = options;
+  const outstandingSettle = () => {
+    if (manager === null)
+      throw new ConfigurationError("the channel manager is built with manage()");
+    return manager.settle();
+  };
 
   function recording(facilitator: FacilitatorClient): FacilitatorClient {
     return {
@@ -172,24 +182,39 @@ export function createChannels(options: ChannelsOptions): Channels {
       return manager;
     },
     reconcile: () => reconcileChannelCharges({ store, records, chain }),
-    start() {
-      const idleMs = channelSchedule.idleRefundSecs * 1000;
-      manager?.start({
-        claimIntervalSecs: channelSchedule.claimIntervalSecs,
-        settleIntervalSecs: channelSchedule.settleIntervalSecs,
-        refundIntervalSecs: channelSchedule.refundIntervalSecs,
-        // Idle for a day and holding more than was charged: the rest goes back to the payer.
+    start(schedule = channelSchedule) {
+      if (manager === null) return;
+      const idleMs = schedule.idleRefundSecs * 1000;
+      manager.start({
+        claimIntervalSecs: schedule.claimIntervalSecs,
+        settleIntervalSecs: schedule.settleIntervalSecs,
+        refundIntervalSecs: schedule.refundIntervalSecs,
         selectRefundChannels: (channels, context) =>
-          channels.filter(
-            (channel) =>
-              context.now - channel.lastRequestTimestamp >= idleMs &&
-              BigInt(channel.balance) > BigInt(channel.chargedCumulativeAmount),
-          ),
+          selectIdleRefunds(channels, { now: context.now, idleMs }),
         onError,
       });
+      // The manager settles only after a claim of its own process: what a previous process (or
+      // another replica) claimed and never settled goes to payTo now, not after the next claim.
+      startSettle = settleOutstanding({ chain, payTo, asset, settle: outstandingSettle }).then(
+        () => undefined,
+        onError,
+      );
     },
     async stop() {
-      await manager?.stop({ flush: true });
+      await startSettle;
+      if (manager === null) return;
+      let failure: unknown = null;
+      await manager.stop({ flush: true }).catch((error: unknown) => {
+        failure = error;
+      });
+      // The flush settles only what it claimed itself: a claim the interval job made just
+      // before, and whose settle job never ran, is settled here from the escrow's own totals.
+      await settleOutstanding({ chain, payTo, asset, settle: outstandingSettle }).catch(
+        (error: unknown) => {
+          failure ??= error;
+        },
+      );
+      if (failure !== null) throw failure;
     },
   };
 }

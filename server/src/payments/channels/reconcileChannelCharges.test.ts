@@ -1,0 +1,219 @@
+import type { Hex } from "viem";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AuthorizationKey } from "../records/paymentRecords";
+import type { ChannelStore } from "./channelStore";
+import type { ChannelChain, ChannelClaim } from "./createChannelChain";
+import { openSqliteChannelStore } from "./openSqliteChannelStore";
+import { reconcileChannelCharges } from "./reconcileChannelCharges";
+
+// The reconciler's decisions, one branch each, over a real channel store and a fake escrow (the
+// chain is the boundary faked here: its claimed totals and Claimed events are set per test).
+const channelA = `0x${"a".repeat(64)}`;
+const channelB = `0x${"b".repeat(64)}`;
+const payer = `0x${"1".repeat(40)}`;
+const nonce = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+const key = (n: number): AuthorizationKey => ({ payer, nonce: nonce(n) });
+const tx = (digit: string) => `0x${digit.repeat(64)}` as Hex;
+
+/** An escrow holding these claimed totals and Claimed events (newest first, as claimsAbove returns them). */
+function escrow(state: {
+  totals: Record<string, bigint | Error>;
+  claims?: Record<string, ChannelClaim[] | Error>;
+}): ChannelChain & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    async totalClaimed(channelId) {
+      asked.push(channelId);
+      const total = state.totals[channelId];
+      if (total === undefined) return 0n;
+      if (total instanceof Error) throw total;
+      return total;
+    },
+    async claimsAbove(channelId, above) {
+      const claims = state.claims?.[channelId] ?? [];
+      if (claims instanceof Error) throw claims;
+      return claims.filter((claim) => claim.to > above);
+    },
+    async receiverTotals() {
+      return { claimed: 0n, settled: 0n };
+    },
+  };
+}
+
+/** The payment records' two marks, as the reconciler calls them. */
+function recordBook() {
+  const marks: { nonce: string; status: "settled" | "failed"; tx?: string }[] = [];
+  return {
+    marks,
+    records: {
+      async markSettled(k: AuthorizationKey, settledTx: string) {
+        marks.push({ nonce: k.nonce, status: "settled", tx: settledTx });
+        return undefined;
+      },
+      async markFailed(k: AuthorizationKey) {
+        marks.push({ nonce: k.nonce, status: "failed" });
+        return undefined;
+      },
+    },
+  };
+}
+
+describe("reconcileChannelCharges", () => {
+  let store: ChannelStore;
+  beforeEach(() => {
+    store = openSqliteChannelStore(":memory:");
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  async function charge(n: number, channelId: string, cumulative: bigint, committed: boolean) {
+    await store.addCharge({ key: key(n), channelId, cumulative });
+    if (committed) await store.commitCharge(key(n));
+  }
+
+  it("settles committed charges the claimed total covers, each with the claim that crossed it", async () => {
+    await charge(1, channelA, 100n, true);
+    await charge(2, channelA, 200n, true);
+    await charge(3, channelA, 300n, true);
+    const chain = escrow({
+      totals: { [channelA]: 300n },
+      claims: {
+        [channelA]: [
+          { from: 200n, to: 300n, tx: tx("e") },
+          { from: 0n, to: 200n, tx: tx("d") },
+        ],
+      },
+    });
+    const { records, marks } = recordBook();
+    expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+      settled: 3,
+      failed: 0,
+      open: 0,
+    });
+    expect(marks).toEqual(
+      expect.arrayContaining([
+        { nonce: nonce(1), status: "settled", tx: tx("d") },
+        { nonce: nonce(2), status: "settled", tx: tx("d") },
+        { nonce: nonce(3), status: "settled", tx: tx("e") },
+      ]),
+    );
+    expect(marks).toHaveLength(3);
+    expect(await store.unclaimedCharges()).toEqual([]);
+  });
+
+  it("settles a lone uncommitted charge the claim covers (its process stopped between the charge and the mark)", async () => {
+    await charge(1, channelA, 100n, true);
+    await charge(2, channelA, 200n, false);
+    const chain = escrow({
+      totals: { [channelA]: 200n },
+      claims: { [channelA]: [{ from: 0n, to: 200n, tx: tx("d") }] },
+    });
+    const { records, marks } = recordBook();
+    expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+      settled: 2,
+      failed: 0,
+      open: 0,
+    });
+    expect(marks).toContainEqual({ nonce: nonce(2), status: "settled", tx: tx("d") });
+  });
+
+  it("fails an uncommitted charge beside a committed one at the same ceiling (the refused attempt), settling the committed one", async () => {
+    await charge(1, channelA, 100n, false);
+    await charge(2, channelA, 100n, true);
+    const chain = escrow({
+      totals: { [channelA]: 100n },
+      claims: { [channelA]: [{ from: 0n, to: 100n, tx: tx("d") }] },
+    });
+    const { records, marks } = recordBook();
+    expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+      settled: 1,
+      failed: 1,
+      open: 0,
+    });
+    expect(marks).toEqual(
+      expect.arrayContaining([
+        { nonce: nonce(1), status: "failed" },
+        { nonce: nonce(2), status: "settled", tx: tx("d") },
+      ]),
+    );
+    // Both are off the open list: neither is decided again.
+    expect(await store.unclaimedCharges()).toEqual([]);
+  });
+
+  it("leaves charges above the claimed total open, and marks nothing for them", async () => {
+    await charge(1, channelA, 100n, true);
+    await charge(2, channelA, 200n, true);
+    const chain = escrow({
+      totals: { [channelA]: 100n },
+      claims: { [channelA]: [{ from: 0n, to: 100n, tx: tx("d") }] },
+    });
+    const { records, marks } = recordBook();
+    expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+      settled: 1,
+      failed: 0,
+      open: 1,
+    });
+    expect(marks).toEqual([{ nonce: nonce(1), status: "settled", tx: tx("d") }]);
+    expect((await store.unclaimedCharges()).map((open) => open.key.nonce)).toEqual([nonce(2)]);
+  });
+
+  it("leaves a charge claimed before the log window open, never guessing its transaction", async () => {
+    await charge(1, channelA, 100n, true);
+    await charge(2, channelA, 200n, true);
+    // The escrow's total covers both, but the only Claimed event still in the window is the
+    // one from 100 to 200: the claim that covered 100 is older than the window.
+    const chain = escrow({
+      totals: { [channelA]: 200n },
+      claims: { [channelA]: [{ from: 100n, to: 200n, tx: tx("e") }] },
+    });
+    const { records, marks } = recordBook();
+    expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+      settled: 1,
+      failed: 0,
+      open: 1,
+    });
+    expect(marks).toEqual([{ nonce: nonce(2), status: "settled", tx: tx("e") }]);
+    expect((await store.unclaimedCharges()).map((open) => open.key.nonce)).toEqual([nonce(1)]);
+  });
+
+  it("changes nothing for a channel whose claimed total or claims cannot be read", async () => {
+    await charge(1, channelA, 100n, true);
+    await charge(2, channelB, 100n, true);
+    const chain = escrow({
+      totals: { [channelA]: new Error("endpoint down"), [channelB]: 100n },
+      claims: { [channelB]: new Error("logs refused") },
+    });
+    const { records, marks } = recordBook();
+    expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+      settled: 0,
+      failed: 0,
+      open: 2,
+    });
+    expect(marks).toEqual([]);
+    expect(await store.unclaimedCharges()).toHaveLength(2);
+  });
+
+  it("reads only the channels it is given (after a claim of those)", async () => {
+    await charge(1, channelA, 100n, true);
+    await charge(2, channelB, 100n, true);
+    const chain = escrow({
+      totals: { [channelA]: 100n, [channelB]: 100n },
+      claims: {
+        [channelA]: [{ from: 0n, to: 100n, tx: tx("d") }],
+        [channelB]: [{ from: 0n, to: 100n, tx: tx("e") }],
+      },
+    });
+    const { records, marks } = recordBook();
+    const result = await reconcileChannelCharges({
+      store,
+      records,
+      chain,
+      channelIds: [channelB.toUpperCase().replace("0X", "0x")],
+    });
+    expect(result).toEqual({ settled: 1, failed: 0, open: 0 });
+    expect(chain.asked).toEqual([channelB]);
+    expect(marks).toEqual([{ nonce: nonce(2), status: "settled", tx: tx("e") }]);
+  });
+});
