@@ -12,6 +12,19 @@ export const PinRecordSchema = z.object({
   pinnedAt: z.string(),
   /** The API origin the key was first seen at. */
   apiUrl: z.string(),
+  /**
+   * Keys this pin replaced, oldest first, each followed by its own rotation statement, and the
+   * time the next one took over: a report paid before then, fetched again, is verified with it.
+   */
+  previous: z
+    .array(
+      z.object({
+        jwk: AttestationKeySchema,
+        fingerprint: z.string(),
+        until: z.iso.datetime({ offset: true }),
+      }),
+    )
+    .optional(),
 });
 export type PinRecord = z.infer<typeof PinRecordSchema>;
 

@@ -124,6 +124,8 @@ export type ValidateResult =
 /** Progress of a paid check, for callers that show it (the CLI prints settled at once). */
 export type ClientEvent =
   | { type: "pinned"; origin: string; kid: string; fingerprint: string }
+  /** The pin moved to the key `from` handed over to with its rotation statement. */
+  | { type: "key_followed"; origin: string; from: string; kid: string; fingerprint: string }
   | {
       type: "verified";
       amount: string;

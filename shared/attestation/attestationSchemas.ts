@@ -44,3 +44,42 @@ export const AttestationBlockSchema = z.object({
   note: z.string(),
 });
 export type AttestationBlock = z.infer<typeof AttestationBlockSchema>;
+
+/** JOSE typ of a rotation statement, so it cannot be confused with the attestation or a report. */
+export const keyRotationStatementType = "presend-key-rotation+jws";
+
+/**
+ * What a retiring key signs when it hands over: the key taking over (its RFC 7638 SHA-256
+ * thumbprint and kid) and the time it took over. A client that pinned the retiring key follows
+ * this signature to the new key instead of trusting whatever key the server now shows.
+ */
+export const KeyRotationClaimsSchema = z
+  .object({
+    next: z.string().regex(/^[\w-]{43}$/, "next must be the RFC 7638 SHA-256 thumbprint"),
+    nextKid: AttestationKeySchema.shape.kid,
+    since: z.iso.datetime({ offset: true }),
+  })
+  .strict();
+export type KeyRotationClaims = z.infer<typeof KeyRotationClaimsSchema>;
+
+/** A key the server signed with before a rotation, and until when. */
+export const PreviousAttestationKeySchema = z
+  .object({
+    /**
+     * The public ES256 JWK (kid presend-YYYY-MM), as the discovery document carried it then;
+     * strict, so a private part (d) in a published list is refused.
+     */
+    key: AttestationKeySchema.strict(),
+    /** The last time it signed (ISO): reports paid until then carry signatures by it. */
+    validUntil: z.iso.datetime({ offset: true }),
+    /**
+     * The rotation statement: a compact JWS by this key over the key that took over from it
+     * (KeyRotationClaimsSchema). Without it, clients that pinned this key refuse the next one.
+     */
+    statement: z
+      .string()
+      .regex(/^[\w-]+\.[\w-]+\.[\w-]+$/)
+      .optional(),
+  })
+  .strict();
+export type PreviousAttestationKey = z.infer<typeof PreviousAttestationKeySchema>;

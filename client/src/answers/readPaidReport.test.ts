@@ -1,7 +1,18 @@
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import { describe, expect, it } from "vitest";
+import { createPresendConfig } from "../createPresendConfig";
+import { createMemoryPinStore } from "../PinStore";
 import { paidAnswerFixture } from "../testing/paidAnswerFixture";
+import { samplePin } from "../testing/pinStoreContract";
 import { readPaidReport } from "./readPaidReport";
+
+/** The client's config; its server answers the discovery document with `discovery`. */
+const config = (discovery: () => Response = () => new Response("none", { status: 404 })) =>
+  createPresendConfig({
+    url: "http://api.test",
+    pinStore: createMemoryPinStore(),
+    fetch: async () => discovery(),
+  });
 
 /** The same answer with another body or headers. */
 const altered = async (
@@ -16,7 +27,7 @@ const altered = async (
 describe("readPaidReport", () => {
   it("trusts a report whose signature and receipt verify with the pinned key", async () => {
     const { answer, settlement, pin } = await paidAnswerFixture();
-    expect(await readPaidReport(answer, settlement, pin, "/check")).toMatchObject({
+    expect(await readPaidReport(config(), answer, settlement, pin, "/check")).toMatchObject({
       type: "report",
       signature: "verified",
       receipt: "verified",
@@ -28,7 +39,7 @@ describe("readPaidReport", () => {
 
   it("calls an altered report forged, charged", async () => {
     const { answer, settlement, pin } = await paidAnswerFixture({ afterPayment: "forged" });
-    expect(await readPaidReport(answer, settlement, pin, "/check")).toMatchObject({
+    expect(await readPaidReport(config(), answer, settlement, pin, "/check")).toMatchObject({
       type: "forged",
       charged: true,
       settlement,
@@ -47,19 +58,57 @@ describe("readPaidReport", () => {
         }),
       },
     });
-    expect(await readPaidReport(withoutReceipt, settlement, pin, "/check")).toMatchObject({
-      type: "forged",
-      charged: true,
-      message: "The payment response carries no signed receipt.",
-    });
+    expect(await readPaidReport(config(), withoutReceipt, settlement, pin, "/check")).toMatchObject(
+      {
+        type: "forged",
+        charged: true,
+        message: "The payment response carries no signed receipt.",
+      },
+    );
   });
 
   it("says a body that is no report is unreadable (to be fetched again), and a /check report is no /deep one", async () => {
     const { answer, settlement, pin } = await paidAnswerFixture();
     const garbled = await altered(answer.clone(), { body: "<html>oops</html>" });
-    expect(await readPaidReport(garbled, settlement, pin, "/check")).toEqual({
+    expect(await readPaidReport(config(), garbled, settlement, pin, "/check")).toEqual({
       type: "unreadable",
     });
-    expect(await readPaidReport(answer, settlement, pin, "/deep")).toEqual({ type: "unreadable" });
+    expect(await readPaidReport(config(), answer, settlement, pin, "/deep")).toEqual({
+      type: "unreadable",
+    });
+  });
+
+  it("verifies a report made before the pin moved with the key it replaced", async () => {
+    const { answer, settlement, pin } = await paidAnswerFixture();
+    const moved = {
+      ...samplePin,
+      previous: [{ jwk: pin.jwk, fingerprint: pin.fingerprint, until: "2025-06-01T12:00:00Z" }],
+    };
+    expect(await readPaidReport(config(), answer, settlement, moved, "/check")).toMatchObject({
+      type: "report",
+      signature: "verified",
+      receipt: "verified",
+    });
+  });
+
+  it("calls a report by a key the pinned one never vouched for forged, charged, after asking the discovery document", async () => {
+    const { answer, settlement, pin } = await paidAnswerFixture();
+    let asked = 0;
+    const read = await readPaidReport(
+      config(() => {
+        asked++;
+        return new Response("none", { status: 404 });
+      }),
+      answer,
+      settlement,
+      samplePin,
+      "/check",
+    );
+    expect(asked).toBe(1);
+    expect(read).toMatchObject({
+      type: "forged",
+      charged: true,
+      message: new RegExp(`signed by ${pin.jwk.kid}, neither the pinned key .* answered 404`),
+    });
   });
 });

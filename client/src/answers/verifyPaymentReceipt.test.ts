@@ -5,7 +5,7 @@ import { verifyPaymentReceipt } from "./verifyPaymentReceipt";
 describe("verifyPaymentReceipt", () => {
   it("verifies the signed receipt for the settlement it names", async () => {
     const { answer, settlement, pin } = await paidAnswerFixture();
-    expect(await verifyPaymentReceipt(answer, settlement, pin)).toBe("verified");
+    expect(await verifyPaymentReceipt(answer, settlement, pin.jwk)).toBe("verified");
   });
 
   it("refuses a receipt for another payment, or signed with another key", async () => {
@@ -15,10 +15,10 @@ describe("verifyPaymentReceipt", () => {
       await verifyPaymentReceipt(
         answer,
         { ...settlement, transaction: `0x${"cd".repeat(32)}` },
-        pin,
+        pin.jwk,
       ),
     ).toBe("The signed receipt names another payment than the settlement.");
-    expect(await verifyPaymentReceipt(answer, settlement, other.pin)).toBe(
+    expect(await verifyPaymentReceipt(answer, settlement, other.pin.jwk)).toBe(
       "The receipt's signature does not verify with the pinned attestation key.",
     );
   });

@@ -125,7 +125,13 @@ export async function payExact<R extends Report | DeepReport>(
       settlement: classified.settlement,
     });
   }
-  const read = await readPaidReport<R>(answer, classified.settlement, payment.pin, payment.route);
+  const read = await readPaidReport<R>(
+    config,
+    answer,
+    classified.settlement,
+    payment.pin,
+    payment.route,
+  );
   if (read.type !== "unreadable") return read;
   // Charged for sure; the stored copy may still be readable.
   return recoverUnknownCharge<R>(config, {

@@ -10,6 +10,7 @@ import { describeCause, refused } from "../outcomes";
 import type { PinRecord } from "../PinStore";
 import type { RefusalCode } from "../PresendResult";
 import { checkRequirement } from "./checkRequirement";
+import { followKeyRotation } from "./followKeyRotation";
 import { verifyOffer } from "./verifyOffer";
 
 export type PolicyDecision =
@@ -26,8 +27,9 @@ export type PolicyDecision =
 /**
  * The payment policy, fail closed, decided before anything is signed: the requirement (scheme
  * exact, Base, USDC, validity), the payee attestation verified against the key pinned for the
- * origin (pinned on first use) and matched to payTo, price, network and asset, the signed offer,
- * and the caller's maximum price. A key seen for the first time is pinned only once all pass.
+ * origin (pinned on first use, or followed from the pinned key through its rotation statements)
+ * and matched to payTo, price, network and asset, the signed offer, and the caller's maximum
+ * price. A key seen for the first time is pinned only once all pass.
  * @example const decision = await applyPaymentPolicy(config, "/check", paymentRequired);
  */
 export async function applyPaymentPolicy(
@@ -56,22 +58,37 @@ export async function applyPaymentPolicy(
       `The pinned keys cannot be read: ${describeCause(cause)}`,
     );
   }
-  const attested = await verifyAttestation({
-    block: attestation.info,
-    route,
-    payTo: requirement.payTo,
-    amount: requirement.amount,
-    network: requirement.network,
-    asset: requirement.asset,
-    now: Math.floor(config.now().getTime() / 1000),
-    ...(pinned ? { pinnedThumbprint: pinned.fingerprint } : {}),
-  });
+  const verify = (pin: PinRecord | undefined) =>
+    verifyAttestation({
+      block: attestation.info,
+      route,
+      payTo: requirement.payTo,
+      amount: requirement.amount,
+      network: requirement.network,
+      asset: requirement.asset,
+      now: Math.floor(config.now().getTime() / 1000),
+      ...(pin ? { pinnedThumbprint: pin.fingerprint } : {}),
+    });
+  let attested = await verify(pinned);
+  if (
+    pinned &&
+    attested.type === "invalid" &&
+    attested.reason === "key_changed" &&
+    attested.thumbprint !== undefined
+  ) {
+    // A rotation is followed only as far as the pinned key vouched for it, statement by statement.
+    const followed = await followKeyRotation(config, pinned, { thumbprint: attested.thumbprint });
+    if (followed.type === "refused") {
+      return refused(
+        "key_changed",
+        `${attested.message} ${followed.message} If the operator really rotated the key without one, remove the pin for ${config.origin} to trust the new key.`,
+      );
+    }
+    pinned = followed.pin;
+    attested = await verify(pinned);
+  }
   if (attested.type === "invalid") {
-    const hint =
-      attested.reason === "key_changed"
-        ? ` If the operator really rotated the key, remove the pin for ${config.origin} to trust the new one.`
-        : "";
-    return refused(attestationRefusal(attested.reason), `${attested.message}${hint}`);
+    return refused(attestationRefusal(attested.reason), attested.message);
   }
   const offer = await verifyOffer(paymentRequired, requirement, attested.block.key, config.now());
   if (offer !== null) return refused("offer_invalid", offer);

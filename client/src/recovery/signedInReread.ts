@@ -39,7 +39,7 @@ export async function signedInReread<R extends Report | DeepReport>(
     const settlement = readSettlement(answer, request.requirement);
     if (answer.status !== 200 || settlement === null) return null;
     if (settlement.payer.toLowerCase() !== payer.address.toLowerCase()) return null;
-    const read = await readPaidReport<R>(answer, settlement, request.pin, request.route);
+    const read = await readPaidReport<R>(config, answer, settlement, request.pin, request.route);
     if (read.type !== "report") return null;
     return { ...read, recovered: true, signedIn: true };
   } catch {

@@ -1,6 +1,7 @@
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { describe, expect, it } from "vitest";
 import { paidOnce } from "../testing/paidOnce";
+import { samplePin } from "../testing/pinStoreContract";
 import { trustStoredReceipt } from "./trustStoredReceipt";
 
 /** The stored receipt body as /receipts answers the payer. */
@@ -50,6 +51,35 @@ describe("trustStoredReceipt", () => {
     expect(await trustStoredReceipt(body, pin, "/check", by)).toMatchObject({
       type: "forged",
       charged: true,
+    });
+  });
+
+  it("verifies a report paid before a rotation with the key the pin replaced, not one made after it handed over", async () => {
+    const { body, pin, payer, nonce } = await storedReceipt();
+    const by = { authorization: { payer: payer.address, nonce, amount: "", payTo: payer.address } };
+    const checkedAt = Date.parse((body.report as { checkedAt: string }).checkedAt);
+    const movedAfter = (ms: number) => ({
+      ...samplePin,
+      previous: [
+        {
+          jwk: pin.jwk,
+          fingerprint: pin.fingerprint,
+          until: new Date(checkedAt + ms).toISOString(),
+        },
+      ],
+    });
+    expect(await trustStoredReceipt(body, movedAfter(1000), "/check", by)).toMatchObject({
+      type: "report",
+      recovered: true,
+    });
+    expect(await trustStoredReceipt(body, movedAfter(-3_600_000), "/check", by)).toMatchObject({
+      type: "forged",
+      charged: true,
+      message: /after that key handed over/,
+    });
+    expect(await trustStoredReceipt(body, samplePin, "/check", by)).toMatchObject({
+      type: "forged",
+      message: /neither the pinned key/,
     });
   });
 });

@@ -7,6 +7,7 @@ import {
 } from "@presend/shared/api/report";
 import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
 import type { Address, Hex } from "viem";
+import { chooseReportKey } from "../answers/chooseReportKey";
 import type { PinRecord } from "../PinStore";
 import type { PaidOutcome, Settlement } from "../PresendResult";
 import type { ReceiptKey } from "./fetchStoredReceipt";
@@ -14,7 +15,8 @@ import type { ReceiptKey } from "./fetchStoredReceipt";
 /**
  * A stored receipt from /receipts, trusted only when it is the payment asked for (the same
  * transaction, or the same payer and nonce), for the route asked (when one is), and its report
- * signature verifies with the pinned key. Null when it is malformed or another payment's; a
+ * signature verifies with the key current when it was paid: the pinned key, or one the pin
+ * replaced after the report was made. Null when it is malformed or another payment's; a
  * signature that does not verify is "forged" (charged: the record says it settled).
  * @example const outcome = await trustStoredReceipt<Report>(body, pin, "/check", { transaction });
  */
@@ -42,23 +44,21 @@ export async function trustStoredReceipt<R extends Report | DeepReport>(
       : stored.nonce.toLowerCase() === by.authorization.nonce.toLowerCase() &&
         settlement.payer.toLowerCase() === by.authorization.payer.toLowerCase();
   if (!matches) return null;
+  const schema = stored.route === "/deep" ? DeepReportSchema : ReportSchema;
+  const report = schema.safeParse(stored.report);
+  // The report's own signed time says which key was current when it was paid.
+  const madeAt = report.success ? report.data.checkedAt : stored.createdAt;
+  const forged = (message: string) =>
+    ({ type: "forged", charged: true, settlement, report: stored.report, message }) as const;
+  const choice = chooseReportKey(pin, stored.signature, madeAt);
+  if (choice.type === "unknown") return forged(choice.message);
   const verified = await verifyReportSignature({
     signature: stored.signature,
     report: stored.report,
     settlement,
-    key: pin.jwk,
+    key: choice.jwk,
   });
-  if (verified.type === "forged") {
-    return {
-      type: "forged",
-      charged: true,
-      settlement,
-      report: stored.report,
-      message: verified.message,
-    };
-  }
-  const schema = stored.route === "/deep" ? DeepReportSchema : ReportSchema;
-  const report = schema.safeParse(stored.report);
+  if (verified.type === "forged") return forged(verified.message);
   if (!report.success) return null;
   return {
     type: "report",

@@ -40,6 +40,17 @@ export function describePinStore(
       expect(await again.get("https://other.example")).toBeUndefined();
     });
 
+    it("keeps the keys a pin replaced, with the time each handed over", async () => {
+      const { store, reopen } = open();
+      const moved: PinRecord = {
+        ...samplePin,
+        jwk: { ...samplePin.jwk, kid: "presend-2027-05" },
+        previous: [{ jwk: samplePin.jwk, fingerprint: "abc", until: "2027-05-01T00:00:00.000Z" }],
+      };
+      await store.set("https://rotated.example", moved);
+      expect(await reopen().get("https://rotated.example")).toEqual(moved);
+    });
+
     it("refuses a record that is not a pin, and keeps what it had", async () => {
       const { store, reopen } = open();
       await store.set("http://x", samplePin);

@@ -12,6 +12,14 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     const { runFacilitatorCommand } = await import("../facilitatorService/runFacilitatorCommand");
     return runFacilitatorCommand(process.env);
   }
+  if (argv[0] === "rotate-attestation-key") {
+    const { runRotateKeyCommand } = await import("./runRotateKeyCommand");
+    return runRotateKeyCommand(argv.slice(1), {
+      env: process.env,
+      stdout: (text) => process.stdout.write(`${text}\n`),
+      stderr: (text) => process.stderr.write(`${text}\n`),
+    });
+  }
   if (argv[0] === "mcp") {
     // Loaded only for `presend mcp`: the MCP SDK would slow every other command's start.
     const { runMcpServer } = await import("../mcp/runMcpServer");

@@ -137,6 +137,10 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   const onEvent = (event: ClientEvent) => {
     if (event.type === "pinned")
       deps.stderr(`presend: pinned attestation key ${event.kid} for ${event.origin} (first use)`);
+    if (event.type === "key_followed")
+      deps.stderr(
+        `presend: ${event.origin} rotated its attestation key: ${event.from} signed the hand-over to ${event.kid}, now pinned (${event.fingerprint})`,
+      );
     if (event.type === "settled" && event.settlement.viaChannel)
       deps.stderr(
         `presend: paid ${route} over the payment channel of ${account.address}; receipt ${event.settlement.transaction} (lost the output? GET ${server}/receipts/${account.address.toLowerCase()}/${event.settlement.transaction} signed by the payer, once claimed)`,

@@ -1,7 +1,7 @@
 import type { PinRecord } from "@presend/client";
 import { describe, expect, it } from "vitest";
 import { memoryItem } from "../storage/memoryItem";
-import type { PinnedKeys } from "../storage/schemas";
+import { type PinnedKeys, PinnedKeysSchema } from "../storage/schemas";
 import { createPinStore } from "./createPinStore";
 
 const pin = (apiUrl: string, fingerprint: string): PinRecord => ({
@@ -43,5 +43,32 @@ describe("createPinStore", () => {
       "http://b.test",
       "http://old.test",
     ]);
+  });
+
+  it("keeps the keys a pin replaced through the storage schema, so reports paid before a rotation still verify", async () => {
+    const item = memoryItem<PinnedKeys>({});
+    const store = createPinStore(item);
+    const valid = {
+      kty: "EC",
+      crv: "P-256",
+      alg: "ES256",
+      use: "sig",
+      x: "Qwmv7pd5HQljkwIk5XalxT9ZkWvplHBitbONWVqwIks",
+      y: "jlqdvHQ6xjp-JiNaqcz7iwyZeBXIMc1wdhoiSc12nlw",
+    } as const;
+    const moved: PinRecord = {
+      ...pin("http://a.test", "f2"),
+      jwk: { ...valid, kid: "presend-2026-07" },
+      previous: [
+        {
+          jwk: { ...valid, kid: "presend-2026-01" },
+          fingerprint: "f1",
+          until: "2026-07-01T00:00:00.000Z",
+        },
+      ],
+    };
+    await store.set("http://a.test", moved);
+    expect(await store.get("http://a.test")).toEqual(moved);
+    expect(PinnedKeysSchema.parse(item.value())["http://a.test"]?.previous).toEqual(moved.previous);
   });
 });

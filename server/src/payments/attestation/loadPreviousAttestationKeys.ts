@@ -1,28 +1,25 @@
 import { readFile } from "node:fs/promises";
-import { AttestationKeySchema } from "@presend/shared/attestation/attestationSchemas";
+import {
+  type AttestationKey,
+  type PreviousAttestationKey,
+  PreviousAttestationKeySchema,
+} from "@presend/shared/attestation/attestationSchemas";
+import { verifyKeyRotationStatement } from "@presend/shared/attestation/verifyKeyRotationStatement";
 import { AttestationError } from "@presend/shared/errors/AttestationError";
+import { calculateJwkThumbprint } from "jose";
 import { z } from "zod";
-
-/** A key the server signed with before a rotation, and until when. */
-export const PreviousAttestationKeySchema = z.object({
-  /**
-   * The public ES256 JWK (kid presend-YYYY-MM), as the discovery document carried it then;
-   * strict, so a private part (d) in a published list is refused.
-   */
-  key: AttestationKeySchema.strict(),
-  /** The last time it signed (ISO): reports paid until then carry signatures by it. */
-  validUntil: z.iso.datetime({ offset: true }),
-});
-export type PreviousAttestationKey = z.infer<typeof PreviousAttestationKeySchema>;
 
 /**
  * The keys the attestation was signed with before the current one (ATTESTATION_PREVIOUS_KEYS_FILE:
- * a JSON array of `{key, validUntil}`), listed in the discovery document so a report fetched
- * again after a rotation can be verified by the key that signed it. None without a file.
- * @example const previous = await loadPreviousAttestationKeys(config.attestationPreviousKeysFile);
+ * a JSON array of `{key, validUntil, statement?}`), listed in the discovery document so a report
+ * fetched again after a rotation can be verified by the key that signed it. Each statement must
+ * be that key's signature over the current key or another listed one, taking over at its
+ * validUntil: a list clients would refuse to follow is refused at start. None without a file.
+ * @example const previous = await loadPreviousAttestationKeys(config.attestationPreviousKeysFile, current);
  */
 export async function loadPreviousAttestationKeys(
   file: string | undefined,
+  current: AttestationKey,
 ): Promise<PreviousAttestationKey[]> {
   if (file === undefined) return [];
   let json: unknown;
@@ -37,8 +34,31 @@ export async function loadPreviousAttestationKeys(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AttestationError(
-      `previous attestation keys file ${file}: ${issue?.path.join(".") || "list"}: ${issue?.message ?? "invalid"} (expected [{ "key": <public ES256 JWK>, "validUntil": <ISO time> }])`,
+      `previous attestation keys file ${file}: ${issue?.path.join(".") || "list"}: ${issue?.message ?? "invalid"} (expected [{ "key": <public ES256 JWK>, "validUntil": <ISO time>, "statement"?: <rotation statement JWS> }])`,
     );
   }
-  return parsed.data;
+  const previous = parsed.data;
+  const known = new Map<string, string>();
+  for (const key of [current, ...previous.map((entry) => entry.key)]) {
+    known.set(await calculateJwkThumbprint(key, "sha256"), key.kid);
+  }
+  for (const [index, entry] of previous.entries()) {
+    if (entry.statement === undefined) continue;
+    const where = `previous attestation keys file ${file}: ${index}.statement (kid ${entry.key.kid})`;
+    const checked = await verifyKeyRotationStatement(entry.statement, entry.key);
+    if (checked.type === "invalid") throw new AttestationError(`${where}: ${checked.message}`);
+    const { claims } = checked;
+    if (known.get(claims.next) !== claims.nextKid || claims.nextKid === entry.key.kid) {
+      throw new AttestationError(
+        `${where}: it hands over to ${claims.nextKid} (${claims.next}), which is neither the current key ${current.kid} nor another listed key`,
+      );
+    }
+    // The client keeps the old key valid until the statement's time: one time, not two.
+    if (Date.parse(claims.since) !== Date.parse(entry.validUntil)) {
+      throw new AttestationError(
+        `${where}: it says the next key took over at ${claims.since}, but validUntil is ${entry.validUntil}`,
+      );
+    }
+  }
+  return previous;
 }

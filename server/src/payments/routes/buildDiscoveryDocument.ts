@@ -1,7 +1,9 @@
-import type { AttestationBlock } from "@presend/shared/attestation/attestationSchemas";
+import type {
+  AttestationBlock,
+  PreviousAttestationKey,
+} from "@presend/shared/attestation/attestationSchemas";
 import { chainNames } from "@presend/shared/chains/chains";
 import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
-import type { PreviousAttestationKey } from "../attestation/loadPreviousAttestationKeys";
 import type { Payments } from "../createPayments";
 import { exampleRequest, paidRoutes } from "../paidRoutes";
 import {
@@ -33,7 +35,7 @@ export type DiscoveryDocument = {
     honestLimits: string;
   };
   attestation: AttestationBlock;
-  /** Keys that signed before the current one, with the last time each did. */
+  /** Keys that signed before the current one, the last time each did and the statement by which each handed over. */
   previousAttestationKeys: PreviousAttestationKey[];
 };
 

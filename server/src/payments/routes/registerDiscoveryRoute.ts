@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { AttestationBlockSchema } from "@presend/shared/attestation/attestationSchemas";
-import type { App } from "../../http/appEnv";
 import {
+  AttestationBlockSchema,
   type PreviousAttestationKey,
   PreviousAttestationKeySchema,
-} from "../attestation/loadPreviousAttestationKeys";
+} from "@presend/shared/attestation/attestationSchemas";
+import type { App } from "../../http/appEnv";
 import type { Payments } from "../createPayments";
 import { PaymentRequirementsEntrySchema } from "../resourceServer/paymentRequiredSchema";
 import { buildDiscoveryDocument } from "./buildDiscoveryDocument";
@@ -34,7 +34,7 @@ const discoveryRoute = createRoute({
   tags: ["meta"],
   summary: "x402 discovery document",
   description:
-    "The paid resources with their payment requirements, service metadata and the signed payee attestation (pin its key; check payTo and price before paying).",
+    "The paid resources with their payment requirements, service metadata and the signed payee attestation (pin its key; check payTo and price before paying), with the keys that signed before it and the rotation statements by which each handed over.",
   security: [],
   responses: {
     200: {
