@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { devnetAccounts, devnetClient, devnetPrivateKey } from "@presend/devnet";
+import { devnetAccounts, devnetClient, devnetPrivateKey, usdcBalanceOnBase } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { chains } from "@presend/shared/chains/chains";
 import { routePrices } from "@presend/shared/pricing/routePrices";
@@ -17,11 +17,13 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultyRpc, startFaultyRpc } from "../testing/startFaultyRpc";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
+import { type ServerProcess, startServerProcess } from "./testing/startServerProcess";
 
 // Channel payments when things go wrong, over the paid API with the official client scheme on a
-// payment lane of the shared world: the server replaced between vouchers and claim (the next one
-// claims every voucher from the durable store and settles their records), a replayed voucher
-// and a voucher beyond the deposit (refused before the engine runs, nothing recorded).
+// payment lane of the shared world: the server killed between vouchers and claim (a process of
+// its own, SIGKILLed: no drain, no timer left; the next one claims every voucher from the
+// durable store and settles their records), a replayed voucher and a voucher beyond the deposit
+// (refused before the engine runs, nothing recorded).
 const { world, lane, fund } = sharedPaymentWorld();
 const network = `eip155:${chains.base.id}` as const;
 const price = routePrices.check;
@@ -33,7 +35,7 @@ const body = { address: devnetAccounts.activeOnBase.address };
 
 describe("channel payments across a server restart, a replay and an overdraft", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "presend-channel-faults-"));
-  let first: PaidStack;
+  let first: ServerProcess;
   let second: PaidStack;
   const chainClient = devnetClient("base", world.chains.base.rpcUrl);
   const scheme = new ChannelClientScheme(toClientEvmSigner(payer, chainClient), {
@@ -41,14 +43,20 @@ describe("channel payments across a server restart, a replay and an overdraft", 
     depositStrategy: () => deposit,
   });
   const client = new x402HTTPClient(new x402Client().register(network, scheme));
-  const post = (stack: PaidStack, headers: Record<string, string> = {}) =>
-    stack.app.request("/check", {
+  /** A server in this process (its app) or in a process of its own (its URL). */
+  type Server = PaidStack | ServerProcess;
+  const post = async (server: Server, headers: Record<string, string> = {}) => {
+    const init = {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(body),
-    });
+    };
+    return "app" in server
+      ? server.app.request("/check", init)
+      : fetch(`${server.url}/check`, init);
+  };
   /** One check paid through the client scheme; returns the answer and the header it sent. */
-  async function pay(stack: PaidStack) {
+  async function pay(stack: Server) {
     const challenge = await post(stack);
     const required = client.getPaymentRequiredResponse(
       (name) => challenge.headers.get(name),
@@ -72,16 +80,16 @@ describe("channel payments across a server restart, a replay and an overdraft", 
 
   beforeAll(async () => {
     await fund(payer.address, deposit);
-    first = await startPaidStack({ world, dataDir, receiverAuthorizerKey });
-    payToAtStart = await first.usdcBalance(lane.payTo.address);
+    first = await startServerProcess({ world, dataDir, receiverAuthorizerKey });
+    payToAtStart = await usdcBalanceOnBase(world.chains.base)(lane.payTo.address);
   });
   afterAll(async () => {
-    await first?.stop();
+    await first?.kill();
     await second?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("takes a deposit and two vouchers on the first server, which then stops answering", async () => {
+  it("takes a deposit and three vouchers on the first server, which is then killed", async () => {
     for (let check = 1; check <= 2; check += 1) {
       const { response, payload } = await pay(first);
       expect(response.status, `check ${check}`).toBe(200);
@@ -107,16 +115,21 @@ describe("channel payments across a server restart, a replay and an overdraft", 
     const refused = await post(first, client.encodePaymentSignatureHeader(forged));
     expect(refused.status).toBe(402);
     expect(refusal(refused)).toBe("invalid_batch_settlement_evm_voucher_signature");
-    expect(await first.records.count()).toBe(2);
     const { response, headers, payload } = await pay(first);
     expect(response.status).toBe(200);
     lastHeaders = headers;
     lastPayload = payload;
-    expect(await first.records.count("pending")).toBe(3);
+    // Killed outright: its drain never runs, so nothing was claimed; the vouchers are only in
+    // the data dir it leaves behind.
+    await first.kill();
+    await expect(fetch(`${first.url}/health`)).rejects.toThrow();
   });
 
-  it("the next server on the same data refuses the replayed voucher and runs nothing for it", async () => {
+  it("the next server on the same data has every voucher's record and refuses the replayed voucher", async () => {
     second = await startPaidStack({ world, dataDir, receiverAuthorizerKey });
+    // Three charged checks recorded, the forged voucher none.
+    expect(await second.records.count("pending")).toBe(3);
+    expect(await second.records.count()).toBe(3);
     const replay = await post(second, lastHeaders);
     expect(replay.status).toBe(402);
     expect(refusal(replay)).toBe("invalid_batch_settlement_evm_cumulative_amount_mismatch");
