@@ -133,6 +133,18 @@ describe("paymentIntake", () => {
     expect(seen).toEqual({ payment: null, channelPayment: null, rejection: reason, header: null });
   });
 
+  // A payer whose clock runs ahead of this server's signs bounds that look early or long here:
+  // within the slack they are read, not refused (the boundaries just above are refused).
+  it.each([
+    ["a payer 5 s ahead (the official client's bounds)", header(now + 5 + 60, now + 5 - 600)],
+    ["validBefore at the slack's edge", header(now + 60 + 30)],
+    ["validAfter at the slack's edge", header(now + 60, now + 30)],
+  ])("reads an authorization from %s", async (_, value) => {
+    const seen = await send({ "payment-signature": value });
+    expect(seen.rejection).toBeNull();
+    expect(seen.payment).toMatchObject({ authorization: `0x${"ab".repeat(32)}` });
+  });
+
   it("passes a request without a payment untouched", async () => {
     expect(await send({})).toEqual({
       payment: null,
