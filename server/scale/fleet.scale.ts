@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { usdcBalanceOnBase } from "@presend/devnet";
@@ -19,13 +19,13 @@ import {
   type SIWxExtension,
 } from "@x402/extensions/sign-in-with-x";
 import { wrapFetchWithPayment, x402Client, x402HTTPClient } from "@x402/fetch";
-import { exportJWK, generateKeyPair } from "jose";
 import pg from "pg";
 import { Agent, fetch as undiciFetch } from "undici";
 import { createPublicClient, erc20Abi, type Hex, http, parseAbiItem } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAttestationKeyFile } from "../src/payments/attestation/loadAttestationKey";
+import { rotateAttestationKey } from "../src/payments/attestation/rotateAttestationKey";
 import { leaseTtlMs } from "../src/payments/resourceServer/paymentLedger";
 import { type Fleet, type Replica, startFleet } from "./startFleet";
 
@@ -675,7 +675,7 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     }
   });
 
-  it("attestation key rotation: a report paid under the old key, fetched again through /receipts by @presend/client after the rotation, is verified", async () => {
+  it("attestation key rotation: a report paid under the old key, fetched again through /receipts by @presend/client after the rotation, is verified; the same client pays under the new key, following the old key's statement, and still verifies the first report", async () => {
     const [a, b] = fleet.replicas as [Replica, Replica];
     // Pay through the fleet as a client pinning the current key.
     if (a.service.process.exitCode !== null || a.service.process.signalCode !== null) {
@@ -708,24 +708,20 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     const oldKey = JSON.parse(readFileSync(join(fleet.dir, devAttestationKeyFile), "utf8"));
 
     // The operator rotates: every old replica stopped, the fleet's identity let go, a new key
-    // and the old public key listed as previous.
+    // and the old one listed as previous with its statement.
     await a.service.stop();
     await b.service.stop();
     await fleet.redis.restart();
-    const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+    // presend's rotation tool: the new key, and the old one listed with its statement over it.
     const newKeyFile = join(fleet.dir, "attestation-key-2099.json");
-    writeFileSync(
-      newKeyFile,
-      JSON.stringify({ ...(await exportJWK(privateKey)), kid: "presend-2099-01" }),
-    );
     const previousFile = join(fleet.dir, "previous-keys.json");
-    const { d: _private, ...oldPublic } = oldKey;
-    writeFileSync(
-      previousFile,
-      JSON.stringify([
-        { key: { ...oldPublic, alg: "ES256", use: "sig" }, validUntil: new Date().toISOString() },
-      ]),
-    );
+    const rotation = await rotateAttestationKey({
+      keyFile: join(fleet.dir, devAttestationKeyFile),
+      outFile: newKeyFile,
+      previousKeysFile: previousFile,
+      at: new Date(),
+      kid: "presend-2099-01",
+    });
     const rotated = await fleet.spawnReplica({
       ATTESTATION_KEY_FILE: newKeyFile,
       ATTESTATION_PREVIOUS_KEYS_FILE: previousFile,
@@ -733,12 +729,25 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     const discovery = await (await fetch(`${rotated.url}/.well-known/x402`)).json();
     expect(discovery.attestation.key.kid).toBe("presend-2099-01");
     expect(discovery.previousAttestationKeys[0].key.kid).toBe(oldKey.kid);
+    expect(discovery.previousAttestationKeys[0].statement).toBe(rotation.retired.statement);
 
     const fetched = await clientThrough(rotated.url).receipt(paid.settlement.transaction);
-    figures.push(
-      `rotation: paid under ${oldKey.kid}, the key rotated to presend-2099-01, the report fetched again through /receipts by @presend/client: ${fetched.type}${"signature" in fetched ? ` (${fetched.signature})` : ""}; discovery lists ${discovery.previousAttestationKeys.length} previous key`,
-    );
     expect(fetched).toMatchObject({ type: "report", signature: "verified", recovered: true });
+    // The same client pays again under the new key: it follows the old key's statement.
+    const followed = await clientThrough(rotated.url).check({
+      address: demoTargets()[3] as `0x${string}`,
+    });
+    const pin = await pinStore.get(new URL(fleet.nginx.url).origin);
+    const refetched = await clientThrough(rotated.url).receipt(paid.settlement.transaction);
+    figures.push(
+      `rotation: paid under ${oldKey.kid}, the key rotated to presend-2099-01 with a statement; the report fetched again through /receipts by @presend/client: ${fetched.type}${"signature" in fetched ? ` (${fetched.signature})` : ""}; the same client paid again: ${followed.type}, pin now ${pin?.jwk.kid} (${pin?.previous?.length ?? 0} previous), the first report fetched again: ${refetched.type}; discovery lists ${discovery.previousAttestationKeys.length} previous key`,
+    );
+    expect(followed).toMatchObject({ type: "report", signature: "verified", receipt: "verified" });
+    expect(pin).toMatchObject({
+      jwk: { kid: "presend-2099-01" },
+      previous: [{ jwk: { kid: oldKey.kid } }],
+    });
+    expect(refetched).toMatchObject({ type: "report", signature: "verified", recovered: true });
     await rotated.service.stop();
     // The rest of the file runs on the fleet as it was.
     await fleet.redis.restart();
