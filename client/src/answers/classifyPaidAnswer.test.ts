@@ -45,7 +45,6 @@ describe("classifyPaidAnswer: not charged, only on proof", () => {
     ["a 402 refusing the payment before settling it", () => error(402, "payment_invalid")],
     ["the server's own 400", () => error(400, "invalid_address")],
     ["a payment id used with another body (409)", () => error(409, "payment_id_conflict")],
-    ["a payment id still being served (409)", () => error(409, "payment_id_in_flight")],
     ["a 503 saying the chain was unreadable", () => error(503, "chain_unavailable")],
     [
       "a 503 saying the payment network was unreadable",
@@ -120,6 +119,14 @@ describe("classifyPaidAnswer: unknown, whatever may follow a settlement", () => 
     expect(await classifyPaidAnswer(answer(), requirement)).toMatchObject({
       type: "unknown",
       settlement: null,
+    });
+  });
+
+  it("a payment id still being served (409) may be charging for this check: unknown, not refused", async () => {
+    expect(await classifyPaidAnswer(error(409, "payment_id_in_flight"), requirement)).toEqual({
+      type: "unknown",
+      settlement: null,
+      message: expect.stringContaining("still being served"),
     });
   });
 

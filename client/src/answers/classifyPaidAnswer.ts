@@ -18,8 +18,13 @@ export type PaidAnswer =
   | { type: "not_charged"; code: string; status: number; message: string }
   | { type: "unknown"; settlement: Settlement | null; message: string };
 
-/** 409 codes that refuse this request's authorization before it is verified: nothing charged for it. */
-const paymentIdRefusals = new Set(["payment_id_conflict", "payment_id_in_flight"]);
+/**
+ * 409 codes that refuse this request's authorization before it is verified, and say the id's
+ * earlier use is not this check's payment: nothing charged for it. `payment_id_in_flight` is not
+ * one: the request being served with this id (a first attempt whose answer was lost, still
+ * running once the client stopped waiting) may be charging for this very check.
+ */
+const paymentIdRefusals = new Set(["payment_id_conflict"]);
 
 /** 503 codes that promise nothing was charged (the target or payment chain was unreadable). */
 const notChargedUnavailable = new Set(["chain_unavailable", "payment_network_unavailable"]);
@@ -66,7 +71,9 @@ export async function classifyPaidAnswer(
     settlement,
     message: isRedirect(answer)
       ? "The paid request was answered with a redirect (not followed)."
-      : `The paid request was answered with HTTP ${answer.status}.`,
+      : (await errorCode(answer)) === "payment_id_in_flight"
+        ? "Another request with this payment id is still being served: whether it charged for this check is not known yet (ask /receipts, or retry with the same payment id)."
+        : `The paid request was answered with HTTP ${answer.status}.`,
   };
 }
 
@@ -77,7 +84,7 @@ export async function classifyPaidAnswer(
 async function provesNoCharge(answer: Response): Promise<boolean> {
   if (answer.status === 402) return answer.headers.get("payment-response") === null;
   // authorization_in_flight / authorization_used: the same authorization may have paid already.
-  // A payment id refusal turns this (fresh) authorization away before verifying it.
+  // A payment id conflict turns this (fresh) authorization away before verifying it.
   if (answer.status === 409) return paymentIdRefusals.has((await errorCode(answer)) ?? "");
   if (answer.status < 400 || answer.status >= 600) return false;
   const body = ErrorBodySchema.safeParse(
