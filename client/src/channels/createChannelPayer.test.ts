@@ -193,3 +193,50 @@ describe("createChannelPayer: the wallet signs deposits only", () => {
     expect(sent).toBe(0);
   });
 });
+
+describe("createChannelPayer: the most one deposit may put in", () => {
+  const bounded = (channel: { deposit?: bigint; maxDeposit: bigint }) => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const asked: bigint[] = [];
+    const channelPayer = createChannelPayer({
+      payer: {
+        address: account.address,
+        signTypedData: (typedData) => {
+          asked.push(typedData.message.value as bigint);
+          return account.signTypedData(typedData as never);
+        },
+      },
+      channel: {
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        ...channel,
+      },
+      emit: () => {},
+    });
+    const pay = () =>
+      channelPayer.pay({
+        paymentRequired,
+        requirement,
+        route: "/check",
+        pin,
+        post: async () => refusal(false),
+      });
+    return { asked, pay };
+  };
+
+  it("lowers the default deposit (ten checks) to the bound", async () => {
+    const { asked, pay } = bounded({ maxDeposit: 4n * price });
+    expect(await pay()).toMatchObject({ type: "not_charged", status: 402 });
+    expect(asked).toEqual([4n * price]);
+  });
+
+  it.each([
+    ["a configured deposit above the bound", { deposit: 6n * price, maxDeposit: 5n * price }],
+    ["a bound below the check's price", { maxDeposit: price - 1n }],
+  ])("refuses %s before the wallet signs", async (_, channel) => {
+    const { asked, pay } = bounded(channel);
+    const result = await pay();
+    expect(result).toMatchObject({ type: "refused", code: "cap_reached", charged: false });
+    expect(result.type === "refused" && result.message).toMatch(/deposit/);
+    expect(asked).toEqual([]);
+  });
+});

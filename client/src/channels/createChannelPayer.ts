@@ -18,7 +18,7 @@ import {
   generatePaymentId,
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
-import { type Address, type Hex, toHex } from "viem";
+import { type Address, formatUnits, type Hex, toHex } from "viem";
 import { describeCause, notCharged } from "../outcomes";
 import type { PinRecord } from "../PinStore";
 import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
@@ -44,6 +44,12 @@ export type ChannelPaymentOptions = {
   saltStore?: ChannelSaltStore;
   /** What one deposit puts in, in USDC base units (default: 10 checks' worth). */
   deposit?: bigint;
+  /**
+   * The most one deposit may put in, in USDC base units (default: no bound but the spend cap):
+   * the default deposit is lowered to it, and a deposit above it, or one it leaves too small to
+   * pay the check, is refused before the wallet signs anything.
+   */
+  maxDeposit?: bigint;
   /**
    * Told each signed payment (its record nonce, as /receipts finds it) before it is sent, so a
    * caller can write down what to recover if the answer never comes; a later attempt of the same
@@ -120,6 +126,8 @@ export function createChannelPayer(options: {
   emit: (event: ClientEvent) => void;
 }): ChannelPayer {
   let depositFor = 0n;
+  /** Why the last deposit asked for was refused before signing (see `maxDeposit`). */
+  let depositRefusal: string | null = null;
   const storage = options.channel.storage ?? new InMemoryClientChannelStorage();
   const saltStore = options.channel.saltStore ?? createMemoryChannelSaltStore();
   const deposits = createDepositLedger();
@@ -147,7 +155,12 @@ export function createChannelPayer(options: {
       voucherSigner: options.channel.voucherSigner,
       storage,
       salt,
-      depositStrategy: () => depositFor,
+      // Asked only when a deposit is due, before anything is signed: the bound is held here.
+      depositStrategy: ({ minimumDepositAmount }) => {
+        depositRefusal = refuseDeposit(depositFor, BigInt(minimumDepositAmount));
+        if (depositRefusal !== null) throw new Error(depositRefusal);
+        return depositFor;
+      },
     });
     return { scheme, http: new x402HTTPClient(new x402Client().register(baseNetwork, scheme)) };
   };
@@ -224,7 +237,10 @@ export function createChannelPayer(options: {
   ): Promise<PaidOutcome<R>> {
     const { requirement } = payment;
     const price = BigInt(requirement.amount);
-    depositFor = options.channel.deposit ?? defaultDepositChecks * price;
+    const bound = options.channel.maxDeposit;
+    const byDefault = defaultDepositChecks * price;
+    depositFor =
+      options.channel.deposit ?? (bound !== undefined && byDefault > bound ? bound : byDefault);
     let moved = false;
     for (let attempt = 0; ; attempt++) {
       sent.deposit = null;
@@ -242,6 +258,7 @@ export function createChannelPayer(options: {
       }
       appendPaymentIdentifierToExtensions(extensions, paymentId);
       let payload: PaymentPayload;
+      depositRefusal = null;
       try {
         payload = await http.createPaymentPayload({
           ...payment.paymentRequired,
@@ -249,6 +266,9 @@ export function createChannelPayer(options: {
           accepts: [requirement],
         });
       } catch (cause) {
+        if (depositRefusal !== null) {
+          return { type: "refused", code: "cap_reached", message: depositRefusal, charged: false };
+        }
         return notCharged("signing_failed", null, `Signing failed: ${describeCause(cause)}`);
       }
       const signed = channelOf(payload);
@@ -352,6 +372,20 @@ export function createChannelPayer(options: {
         authorization,
       );
     }
+  }
+
+  /** Why a deposit of `amount` may not be signed when at least `needed` is due; null if it may. */
+  function refuseDeposit(amount: bigint, needed: bigint): string | null {
+    const bound = options.channel.maxDeposit;
+    // Unbounded, a deposit below what is due is the package's own error, as it always was.
+    if (bound === undefined) return null;
+    if (amount > bound) {
+      return `A channel deposit of ${formatUnits(amount, 6)} USDC is above the most one deposit may put in (${formatUnits(bound, 6)} USDC); configure a smaller deposit.`;
+    }
+    if (amount < needed) {
+      return `A channel deposit of at most ${formatUnits(bound, 6)} USDC cannot pay this check (${formatUnits(needed, 6)} USDC is due).`;
+    }
+    return null;
   }
 
   async function delivered<R extends Report | DeepReport>(

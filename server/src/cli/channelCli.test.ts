@@ -5,6 +5,7 @@ import { createMemoryPinStore, createPresendClient, createSessionSpendCap } from
 import { devnetAccounts, devnetClient, devnetPrivateKey } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { routePrices } from "@presend/shared/pricing/routePrices";
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,7 @@ import { type PaidStack, startPaidStack } from "../payments/testing/startPaidSta
 import { channelOptions } from "./channelOptions";
 import { exitCodes, runCli } from "./runCli";
 
-// `presend check` with PRESEND_CHANNEL_DEPOSIT against the paid API offering channels, on a
+// `presend check` against the paid API offering channels (on by default), on a
 // payment lane of the shared world: the first run deposits, the later runs (each a new process's
 // worth of state: a new client) pay with vouchers signed by the session key the config dir keeps.
 // Then the client as the MCP server holds it (one process, a session spend cap): closing the
@@ -29,7 +30,7 @@ describe("presend CLI paying over a channel", () => {
   let stack: PaidStack;
   const configDir = mkdtempSync(join(tmpdir(), "presend-cli-channel-"));
   const chain = devnetClient("base", world.chains.base.rpcUrl);
-  const cli = async (argv: string[], env: Record<string, string> = {}) => {
+  const cli = async (argv: string[], env: Record<string, string> = {}, dir = configDir) => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runCli(argv, {
@@ -41,7 +42,7 @@ describe("presend CLI paying over a channel", () => {
       },
       stdout: (text) => out.push(text),
       stderr: (text) => err.push(text),
-      configDir,
+      configDir: dir,
       fetch: async (input, init) =>
         stack.app.request(input instanceof Request ? input : new Request(input, init)),
     });
@@ -277,7 +278,114 @@ describe("presend CLI paying over a channel", () => {
     expect(result.stderr).toContain("PRESEND_CHANNEL_DEPOSIT");
   });
 
-  it("without PRESEND_CHANNEL_DEPOSIT there is no channel", () => {
-    expect(channelOptions({}, { configDir, durable: true })).toBeNull();
+  it("without PRESEND_CHANNEL_DEPOSIT a run deposits the client's default, ten checks, within the spend cap", async () => {
+    const price = routePrices.check;
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-default-payer`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 20n * price);
+    const ownDir = mkdtempSync(join(tmpdir(), "presend-cli-default-"));
+    try {
+      const env = {
+        PRESEND_PRIVATE_KEY: walletKey,
+        PRESEND_CHANNEL_DEPOSIT: "",
+        PRESEND_SPEND_CAP: "",
+      };
+      const before = await stack.usdcBalance(wallet.address);
+      const first = await cli(["check", target], env, ownDir);
+      expect(first.code, first.stderr).toBe(exitCodes.ok);
+      expect(first.stderr).toContain("over the payment channel");
+      expect(await stack.usdcBalance(wallet.address)).toBe(before - 10n * price);
+      // --no-channel pays that one check on its own, from the wallet.
+      const exact = await cli(
+        ["check", devnetAccounts.sweptOnBase.address, "--no-channel"],
+        env,
+        ownDir,
+      );
+      expect(exact.code, exact.stderr).toBe(exitCodes.ok);
+      expect(exact.stderr).toContain("settlement 0x");
+      expect(await stack.usdcBalance(wallet.address)).toBe(before - 11n * price);
+      const closed = await cli(["close"], env, ownDir);
+      expect(closed.code, closed.stderr).toBe(exitCodes.ok);
+      expect(await stack.usdcBalance(wallet.address)).toBe(before - 2n * price);
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a deposit above the spend cap before any request", async () => {
+    let requests = 0;
+    const err: string[] = [];
+    const result = await runCli(["check", target], {
+      env: {
+        PRESEND_URL: stack.publicUrl,
+        PRESEND_PRIVATE_KEY: payerKey,
+        PRESEND_CHANNEL_DEPOSIT: "0.20",
+      },
+      stdout: () => {},
+      stderr: (text) => err.push(text),
+      configDir,
+      fetch: async () => {
+        requests += 1;
+        return new Response(null, { status: 500 });
+      },
+    });
+    expect(result).toBe(exitCodes.usage);
+    expect(err.join("\n")).toMatch(/PRESEND_CHANNEL_DEPOSIT \(0\.2\) is above the spend cap/);
+    expect(requests).toBe(0);
+  });
+
+  it.each([
+    ["permit2", "permit2"],
+    ["an unknown method", "erc20-approve"],
+  ])(
+    "refuses a channel offer asking for a %s deposit before signing anything",
+    async (_, method) => {
+      const transactions = () => chain.getTransactionCount({ address: lane.facilitator.address });
+      const before = await transactions();
+      // The attested exact offer is untouched; only the channel offer's transfer method changes.
+      const tampering = async (input: RequestInfo | URL, init?: RequestInit) => {
+        const answer = await stack.app.request(
+          input instanceof Request ? input : new Request(input, init),
+        );
+        const header = answer.headers.get("payment-required");
+        if (answer.status !== 402 || header === null) return answer;
+        const required = decodePaymentRequiredHeader(header);
+        const accepts = required.accepts.map((accept) =>
+          accept.scheme === "batch-settlement"
+            ? { ...accept, extra: { ...accept.extra, assetTransferMethod: method } }
+            : accept,
+        );
+        const headers = new Headers(answer.headers);
+        headers.set("PAYMENT-REQUIRED", encodePaymentRequiredHeader({ ...required, accepts }));
+        return new Response(JSON.stringify({ ...required, accepts }), { status: 402, headers });
+      };
+      const out: string[] = [];
+      // A payer of its own: no earlier check of the address is read again signed in.
+      const tamperedKey = devnetPrivateKey(`lane-${lane.index}-cli-tampered-payer`);
+      const code = await runCli(["check", target], {
+        env: { PRESEND_URL: stack.publicUrl, PRESEND_PRIVATE_KEY: tamperedKey },
+        stdout: () => {},
+        stderr: (text) => out.push(text),
+        configDir,
+        fetch: tampering,
+      });
+      expect(code).toBe(exitCodes.refusedToPay);
+      expect(out.join("\n")).toMatch(/presend deposits only by EIP-3009[\s\S]*charged: no/);
+      expect(await transactions()).toBe(before);
+    },
+  );
+
+  it("channelOptions: on by default with the client's deposit and the bound; off is no channel", () => {
+    const bound = { configDir, durable: true, maxDeposit: 100_000n };
+    const byDefault = channelOptions({}, bound);
+    expect(byDefault?.deposit).toBeUndefined();
+    expect(byDefault?.maxDeposit).toBe(100_000n);
+    expect(channelOptions({ PRESEND_CHANNEL_DEPOSIT: "0.10" }, bound)?.deposit).toBe(100_000n);
+    expect(channelOptions({ PRESEND_CHANNEL: "off" }, bound)).toBeNull();
+    expect(() => channelOptions({ PRESEND_CHANNEL_DEPOSIT: "0.100001" }, bound)).toThrow(
+      /above the spend cap/,
+    );
+    expect(() => channelOptions({ PRESEND_CHANNEL: "no" }, bound)).toThrow(/on or off/);
+    expect(() => channelOptions({ PRESEND_CHANNEL_DEPOSIT: "0" }, bound)).toThrow(/more than 0/);
   });
 });

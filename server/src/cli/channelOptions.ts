@@ -5,33 +5,60 @@ import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { toClientEvmSigner } from "@x402/evm";
 import { FileClientChannelStorage } from "@x402/evm/batch-settlement/client/file-storage";
-import { type Hex, parseUnits } from "viem";
+import { formatUnits, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { z } from "zod";
 
-const depositPattern = /^\d+(\.\d{1,6})?$/;
+const usdPattern = /^\d+(\.\d{1,6})?$/;
+
+const ChannelEnvSchema = z.object({
+  PRESEND_CHANNEL: z
+    .enum(["on", "off"], { error: "PRESEND_CHANNEL must be on or off" })
+    .default("on"),
+  PRESEND_CHANNEL_DEPOSIT: z
+    .string()
+    .regex(usdPattern, "PRESEND_CHANNEL_DEPOSIT must be USD like 0.10")
+    .transform((usd) => parseUnits(usd, 6))
+    .refine((units) => units > 0n, "PRESEND_CHANNEL_DEPOSIT must be more than 0")
+    .optional(),
+});
 
 /**
- * The channel payment the CLI or the MCP server uses when PRESEND_CHANNEL_DEPOSIT (USD, e.g.
- * 0.10) is set: its deposit, a session key that signs the vouchers, and where the channel's
- * state and its salt live (a closed channel is left for a new one). `durable` (the CLI: one
- * process per check) keeps them in the config directory, the key readable by its owner only;
+ * The channel payment the CLI or the MCP server uses when the server offers one (on unless
+ * PRESEND_CHANNEL=off): a session key that signs the vouchers, where the channel's state and its
+ * salt live (a closed channel is left for a new one), and its deposit: PRESEND_CHANNEL_DEPOSIT
+ * (USD, e.g. 0.10), by default the client's (ten checks at the offered price), never more than
+ * `maxDeposit` (the spend cap) — a configured deposit above it is refused here, before anything
+ * is signed, and the default one is lowered to it. `durable` (the CLI: one process per check)
+ * keeps the key and the state in the config directory, the key readable by its owner only;
  * otherwise (the MCP server) they live for the session.
- * null when PRESEND_CHANNEL_DEPOSIT is unset (exact payments only); throws on a malformed one.
- * @example const channel = channelOptions(process.env, { configDir, durable: true });
+ * null when PRESEND_CHANNEL=off (exact payments only); throws ConfigurationError on a malformed
+ * setting or a deposit above the bound.
+ * @example const channel = channelOptions(process.env, { configDir, durable: true, maxDeposit });
  */
 export function channelOptions(
   env: Record<string, string | undefined>,
-  options: { configDir: string; durable: boolean },
+  options: { configDir: string; durable: boolean; maxDeposit: bigint },
 ): ChannelPaymentOptions | null {
-  const deposit = env.PRESEND_CHANNEL_DEPOSIT;
-  if (!deposit) return null;
-  if (!depositPattern.test(deposit) || parseUnits(deposit, 6) === 0n) {
-    throw new ConfigurationError("PRESEND_CHANNEL_DEPOSIT must be USD like 0.10");
+  const parsed = ChannelEnvSchema.safeParse({
+    PRESEND_CHANNEL: env.PRESEND_CHANNEL || undefined,
+    PRESEND_CHANNEL_DEPOSIT: env.PRESEND_CHANNEL_DEPOSIT || undefined,
+  });
+  if (!parsed.success) {
+    throw new ConfigurationError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  }
+  const { PRESEND_CHANNEL: switched, PRESEND_CHANNEL_DEPOSIT: deposit } = parsed.data;
+  if (switched === "off") return null;
+  if (deposit !== undefined && deposit > options.maxDeposit) {
+    throw new ConfigurationError(
+      `PRESEND_CHANNEL_DEPOSIT (${formatUnits(deposit, 6)}) is above the spend cap PRESEND_SPEND_CAP (${formatUnits(options.maxDeposit, 6)}): a deposit is spent whole once sent; lower it or raise the cap`,
+    );
   }
   const sessionKey = options.durable ? storedSessionKey(options.configDir) : generatePrivateKey();
   return {
     voucherSigner: toClientEvmSigner(privateKeyToAccount(sessionKey)),
-    deposit: parseUnits(deposit, 6),
+    ...(deposit !== undefined && { deposit }),
+    maxDeposit: options.maxDeposit,
     ...(options.durable && {
       storage: new FileClientChannelStorage({ directory: join(options.configDir, "channels") }),
       saltStore: fileSaltStore(join(options.configDir, "channels", "salt")),

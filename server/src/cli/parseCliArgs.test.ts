@@ -17,10 +17,14 @@ describe("parseCliArgs", () => {
         json: true,
         maxPrice: 50_000n,
         paymentId: null,
+        channel: true,
       },
     });
     expect(parseCliArgs(["check", address])).toMatchObject({
-      value: { chain: "base", json: false, maxPrice: null },
+      value: { chain: "base", json: false, maxPrice: null, channel: true },
+    });
+    expect(parseCliArgs(["check", address, "--no-channel"])).toMatchObject({
+      value: { channel: false },
     });
     expect(parseCliArgs(["check", address, "--max-price", "$0.01"])).toMatchObject({
       value: { maxPrice: 10_000n },
@@ -44,6 +48,7 @@ describe("parseCliArgs", () => {
     [["check", address, "--bogus"], /bogus/],
     [["check", address, "--payment-id", "short"], /--payment-id/],
     [["validate", address, "--from", address], /--from applies to check and deep/],
+    [["validate", address, "--no-channel"], /--no-channel applies to check and deep/],
     [["check", address, "--payment-id", "pay 0123456789abcdef"], /--payment-id/],
   ])("refuses %j", (argv, message) => {
     const parsed = parseCliArgs(argv);

@@ -15,6 +15,8 @@ export type CliCommand = {
   maxPrice: bigint | null;
   /** The x402 payment id of an earlier call to retry (same report, charged once); null: a new one. */
   paymentId: string | null;
+  /** Pay through a payment channel when the server offers one (false with --no-channel). */
+  channel: boolean;
 };
 
 export type ParsedCli =
@@ -22,8 +24,8 @@ export type ParsedCli =
   | { type: "help" }
   | { type: "error"; message: string };
 
-export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--from <sender>] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>]
-       presend close         (with PRESEND_CHANNEL_DEPOSIT: refund the rest of the payment channel)
+export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--from <sender>] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>] [--no-channel]
+       presend close         (refund the rest of the payment channel's deposit)
        presend mcp           (MCP server on stdio: tools validate, check, deep; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
@@ -38,11 +40,20 @@ export const usage = `usage: presend <validate|check|deep> <address> [--chain ba
   --max-price  refuse to pay more than this many USD (USDC)
   --payment-id retry an earlier check or deep with the payment id it printed: the same report,
                charged once (a new id is made for every call without it)
+  --no-channel pay this check on its own (exact), not through the payment channel
+
+payment channel: when the server offers one, check and deep pay through it: one deposit, then
+  a voucher per check signed by a session key kept in the config directory, no transaction
+  each; \`presend close\` gets the rest of the deposit back.
 
 environment:
-  PRESEND_PRIVATE_KEY  key that pays (0x + 64 hex), needed by check and deep
-  PRESEND_URL          server (default http://127.0.0.1:8402)
-  PRESEND_SPEND_CAP    mcp: USD one session may spend (default 0.10)
+  PRESEND_PRIVATE_KEY      key that pays (0x + 64 hex), needed by check, deep and close
+  PRESEND_URL              server (default http://127.0.0.1:8402)
+  PRESEND_SPEND_CAP        USD one run (mcp: one session) may spend, a channel deposit
+                           counted whole (default 0.10)
+  PRESEND_CHANNEL          on (default) or off: off pays every check on its own
+  PRESEND_CHANNEL_DEPOSIT  USD one channel deposit puts in (default ten checks at the offered
+                           price, at most PRESEND_SPEND_CAP; above it is refused)
 
 exit codes: 0 done, 1 address not valid, 2 usage, 3 refused to pay (charged: no),
   4 payment refused by the server (charged: no), 5 server error or unreachable (charged: no),
@@ -96,9 +107,21 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
   if (from !== null && command === "validate") {
     return { type: "error", message: "--from applies to check and deep" };
   }
+  if (values["no-channel"] && command === "validate") {
+    return { type: "error", message: "--no-channel applies to check and deep" };
+  }
   return {
     type: "command",
-    value: { command, address, chain, from, json: values.json ?? false, maxPrice, paymentId },
+    value: {
+      command,
+      address,
+      chain,
+      from,
+      json: values.json ?? false,
+      maxPrice,
+      paymentId,
+      channel: values["no-channel"] !== true,
+    },
   };
 }
 
@@ -113,6 +136,7 @@ function parse(argv: readonly string[]) {
       json: { type: "boolean" },
       "max-price": { type: "string" },
       "payment-id": { type: "string" },
+      "no-channel": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

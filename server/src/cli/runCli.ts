@@ -1,5 +1,10 @@
 import { join } from "node:path";
-import { type ClientEvent, createPresendClient, type PaidResult } from "@presend/client";
+import {
+  type ClientEvent,
+  createPresendClient,
+  createSessionSpendCap,
+  type PaidResult,
+} from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Hex } from "viem";
@@ -7,6 +12,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { channelOptions } from "./channelOptions";
 import { openPinStore } from "./openPinStore";
 import { type CliCommand, parseCliArgs, usage } from "./parseCliArgs";
+import { readSpendCap } from "./readSpendCap";
 
 /** Exit codes: scripts can tell a refusal to pay from a failed payment or a server fault. */
 export const exitCodes = {
@@ -14,7 +20,7 @@ export const exitCodes = {
   /** validate: the address is not usable. */
   invalidAddress: 1,
   usage: 2,
-  /** The CLI refused to pay (before signing): attestation, pinned key, offer, payTo, price, network, asset, validity, redirect or --max-price. */
+  /** The CLI refused to pay (before signing): attestation, pinned key, offer, payTo, price, network, asset, validity, redirect, --max-price or the spend cap. */
   refusedToPay: 3,
   /** The server refused the payment before settling it: nothing was charged. */
   paymentFailed: 4,
@@ -88,13 +94,17 @@ async function closeChannel(deps: CliDeps) {
   const key = deps.env.PRESEND_PRIVATE_KEY;
   let channel: ReturnType<typeof channelOptions> = null;
   try {
-    channel = channelOptions(deps.env, { configDir: deps.configDir, durable: true });
+    // A channel opened before PRESEND_CHANNEL=off is still closed (closing deposits nothing).
+    channel = channelOptions(
+      { ...deps.env, PRESEND_CHANNEL: "on", PRESEND_CHANNEL_DEPOSIT: undefined },
+      { configDir: deps.configDir, durable: true, maxDeposit: readSpendCap(deps.env) },
+    );
   } catch (error) {
     deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
     return exitCodes.usage;
   }
   if (!key || !bytes32Pattern.test(key) || channel === null) {
-    deps.stderr("presend: close needs PRESEND_PRIVATE_KEY and PRESEND_CHANNEL_DEPOSIT.");
+    deps.stderr("presend: close needs PRESEND_PRIVATE_KEY.");
     return exitCodes.usage;
   }
   const client = createPresendClient({
@@ -124,9 +134,18 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     return exitCodes.usage;
   }
   const account = privateKeyToAccount(key as Hex);
+  let spendCap: bigint;
   let channel: ReturnType<typeof channelOptions>;
   try {
-    channel = channelOptions(deps.env, { configDir: deps.configDir, durable: true });
+    spendCap = readSpendCap(deps.env);
+    // On by default; a deposit above the spend cap is refused here, before any request.
+    channel = command.channel
+      ? channelOptions(deps.env, {
+          configDir: deps.configDir,
+          durable: true,
+          maxDeposit: spendCap,
+        })
+      : null;
   } catch (error) {
     deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
     return exitCodes.usage;
@@ -159,6 +178,8 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     onEvent,
     // The same check again within the server's window is read back signed in, not paid again.
     signIn: true,
+    // What this run may spend: a channel's deposit is reserved whole before it is sent.
+    spendCap: createSessionSpendCap(spendCap),
     ...(command.maxPrice !== null && { maxPrice: command.maxPrice }),
     ...(channel && { channel }),
     ...(deps.fetch && { fetch: deps.fetch }),
@@ -201,9 +222,11 @@ function report(
       const where =
         result.code === "over_max_price"
           ? " (--max-price)"
-          : result.code === "key_changed"
-            ? ` (pins: ${pinsFile})`
-            : "";
+          : result.code === "cap_reached"
+            ? " (PRESEND_SPEND_CAP, PRESEND_CHANNEL_DEPOSIT)"
+            : result.code === "key_changed"
+              ? ` (pins: ${pinsFile})`
+              : "";
       const message = `${result.message}${where}`;
       deps.stderr(`presend: refusing to pay: ${message}\npresend: charged: no`);
       return exitCodes.refusedToPay;

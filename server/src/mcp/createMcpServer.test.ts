@@ -14,6 +14,7 @@ import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 import { startTamperingProxy, type TamperingProxy } from "../payments/testing/startTamperingProxy";
+import { runMcpServer } from "./runMcpServer";
 
 const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
 // This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
@@ -269,5 +270,74 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
     const again = await call("close_channel");
     expect(again.isError).toBe(true);
     expect(text(again)).toMatch(/^The channel was not closed: .*Charged: no\.$/s);
+  });
+
+  it("pays through a channel by default (ten checks' deposit within the cap); PRESEND_CHANNEL=off pays each check on its own", async () => {
+    const key = devnetPrivateKey(`lane-${shared.lane.index}-mcp-default-payer`);
+    const wallet = privateKeyToAccount(key);
+    await shared.fund(wallet.address, 20n * price);
+    const session = async (env: Record<string, string>) => {
+      const home = mkdtempSync(join(tmpdir(), "presend-mcp-default-"));
+      const own = new Client({ name: "presend-test", version: "1.0.0" });
+      await own.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, "mcp"],
+          env: {
+            PATH: process.env.PATH ?? "",
+            XDG_CONFIG_HOME: home,
+            PRESEND_PRIVATE_KEY: key,
+            PRESEND_URL: server.url,
+            ...env,
+          },
+          stderr: "pipe",
+        }),
+      );
+      return {
+        call: async (name: string, args: Record<string, unknown> = {}) =>
+          (await own.callTool({ name, arguments: args })) as CallToolResult,
+        close: async () => {
+          await own.close();
+          rmSync(home, { recursive: true, force: true });
+        },
+      };
+    };
+    const start = await stack.usdcBalance(wallet.address);
+    const byDefault = await session({});
+    try {
+      const paid = await byDefault.call("check", { address: target });
+      expect(paid.isError, text(paid)).toBeFalsy();
+      // The default deposit: ten checks at the offered price, the whole default cap (0.10).
+      expect(await stack.usdcBalance(wallet.address)).toBe(start - 10n * price);
+      expect(await byDefault.call("close_channel")).toMatchObject({
+        structuredContent: { refunded: String(9n * price) },
+      });
+    } finally {
+      await byDefault.close();
+    }
+    const off = await session({ PRESEND_CHANNEL: "off" });
+    try {
+      const paid = await off.call("check", { address: devnetAccounts.sweptOnBase.address });
+      expect(paid.isError, text(paid)).toBeFalsy();
+      expect(await stack.usdcBalance(wallet.address)).toBe(start - 2n * price);
+    } finally {
+      await off.close();
+    }
+  });
+
+  it("does not start with a deposit above the session's spend cap", async () => {
+    await expect(
+      runMcpServer(
+        {
+          PRESEND_PRIVATE_KEY: payerKey,
+          PRESEND_URL: server.url,
+          PRESEND_CHANNEL_DEPOSIT: "0.06",
+          PRESEND_SPEND_CAP: "0.05",
+        },
+        join(configHome, "presend"),
+      ),
+    ).rejects.toThrow(
+      /PRESEND_CHANNEL_DEPOSIT \(0\.06\) is above the spend cap PRESEND_SPEND_CAP \(0\.05\)/,
+    );
   });
 });

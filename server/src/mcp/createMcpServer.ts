@@ -129,7 +129,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     "close_channel",
     {
       title: "Close the payment channel (free)",
-      description: `Closes the session's x402 payment channel (used when PRESEND_CHANNEL_DEPOSIT is set): the server claims what the checks were charged and sends the rest of the deposit back to the PRESEND_PRIVATE_KEY account on Base. Costs nothing. What came back is credited to this session's spend cap; the next paid check opens a new channel with a new deposit. ${cap}`,
+      description: `Closes the session's x402 payment channel (check and deep pay through one when the server offers it, unless PRESEND_CHANNEL=off): the server claims what the checks were charged and sends the rest of the deposit back to the PRESEND_PRIVATE_KEY account on Base. Costs nothing. What came back is credited to this session's spend cap; the next paid check opens a new channel with a new deposit. ${cap}`,
       inputSchema: {},
       outputSchema: {
         transaction: z.string().describe("The refund's transaction on Base."),
