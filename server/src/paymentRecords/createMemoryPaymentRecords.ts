@@ -19,6 +19,9 @@ import {
  */
 export function createMemoryPaymentRecords(): PaymentRecordStore {
   const rows = new Map<string, PaymentRecord>();
+  // Which reconciler pass last looked at a record (a counter, never a clock): unresolved's order.
+  const checked = new Map<string, number>();
+  let checks = 0;
   const id = (key: AuthorizationKey) => {
     const { payer, nonce } = normalizeKey(key);
     return `${payer}:${nonce}`;
@@ -101,7 +104,14 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
       return [...rows.values()]
         .filter((row) => row.status === "pending" || row.status === "unknown")
         .filter((row) => row.validBefore < below)
-        .slice(0, limit);
+        .map((row, order) => ({ row, order, turn: checked.get(id(row)) ?? -1 }))
+        .sort((a, b) => a.turn - b.turn || a.order - b.order)
+        .slice(0, limit)
+        .map(({ row }) => row);
+    },
+    async markChecked(keys) {
+      checks++;
+      for (const key of keys) if (rows.has(id(key))) checked.set(id(key), checks);
     },
     async count(status) {
       let n = 0;

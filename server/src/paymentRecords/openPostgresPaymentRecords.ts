@@ -42,6 +42,9 @@ export const postgresMigrations: readonly string[] = [
   `ALTER TABLE payment_records ADD COLUMN payment_id TEXT, ADD COLUMN request_hash TEXT;
   CREATE UNIQUE INDEX payment_records_payment_id ON payment_records (payment_id) WHERE payment_id IS NOT NULL;`,
   "ALTER TABLE payment_records ADD COLUMN report_signature TEXT;",
+  `ALTER TABLE payment_records ADD COLUMN checked_at TIMESTAMPTZ;
+  CREATE INDEX payment_records_open_turn ON payment_records (checked_at NULLS FIRST, id)
+    WHERE status IN ('pending', 'unknown');`,
 ];
 
 // Any constant of our own: replicas starting together take turns migrating.
@@ -208,10 +211,20 @@ export async function openPostgresPaymentRecords(
     },
     async unresolved(limit = 100, filter = {}) {
       const result = await pool.query(
-        "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') AND valid_before < $1 ORDER BY id LIMIT $2",
+        "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') AND valid_before < $1 ORDER BY checked_at NULLS FIRST, id LIMIT $2",
         [filter.validBeforeBelow ?? noValidBeforeBound, limit],
       );
       return result.rows.map(paymentRecordFromRow);
+    },
+    async markChecked(keys) {
+      if (keys.length === 0) return;
+      const normalized = keys.map(normalizeKey);
+      await pool.query(
+        `UPDATE payment_records AS r SET checked_at = now()
+         FROM unnest($1::text[], $2::text[]) AS k(payer, nonce)
+         WHERE r.payer = k.payer AND r.nonce = k.nonce`,
+        [normalized.map((key) => key.payer), normalized.map((key) => key.nonce)],
+      );
     },
     async count(status) {
       const result =

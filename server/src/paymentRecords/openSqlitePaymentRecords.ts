@@ -58,6 +58,11 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
     db.exec("ALTER TABLE payment_records ADD COLUMN request_hash TEXT");
   if (!columns.has("report_signature"))
     db.exec("ALTER TABLE payment_records ADD COLUMN report_signature TEXT");
+  // When the reconciler last looked at an open record (ISO): the order `unresolved` serves in.
+  if (!columns.has("checked_at")) db.exec("ALTER TABLE payment_records ADD COLUMN checked_at TEXT");
+  db.exec(
+    "CREATE INDEX IF NOT EXISTS payment_records_open_turn ON payment_records (checked_at, id) WHERE status IN ('pending', 'unknown')",
+  );
   db.exec(
     "CREATE UNIQUE INDEX IF NOT EXISTS payment_records_payment_id ON payment_records (payment_id) WHERE payment_id IS NOT NULL",
   );
@@ -73,8 +78,14 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
     "SELECT * FROM payment_records WHERE tx = ? AND status = 'settled' LIMIT 1",
   );
   const selectOpen = db.prepare(
-    "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') AND valid_before < ? ORDER BY id LIMIT ?",
+    "SELECT * FROM payment_records WHERE status IN ('pending', 'unknown') AND valid_before < ? ORDER BY checked_at NULLS FIRST, id LIMIT ?",
   );
+  const check = db.prepare(
+    "UPDATE payment_records SET checked_at = @now WHERE payer = @payer AND nonce = @nonce",
+  );
+  const checkAll = db.transaction((keys: AuthorizationKey[], now: string) => {
+    for (const key of keys) check.run({ ...normalizeKey(key), now });
+  });
   const update = db.prepare(
     "UPDATE payment_records SET status = @status, tx = @tx, updated_at = @now WHERE payer = @payer AND nonce = @nonce",
   );
@@ -147,6 +158,9 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
       return selectOpen
         .all(filter.validBeforeBelow ?? noValidBeforeBound, limit)
         .map(paymentRecordFromRow);
+    },
+    async markChecked(keys) {
+      checkAll(keys, new Date().toISOString());
     },
     async count(status) {
       return Count.parse(status === undefined ? countAll.get() : countStatus.get(status)).n;

@@ -108,11 +108,18 @@ export type PaymentRecordStore = {
   /** Only settled records have a transaction to find them by. */
   byTransaction(tx: string): Promise<PaymentRecord | undefined>;
   /**
-   * Records still `pending` or `unknown`, oldest first: what the reconciler looks at. With
+   * Records still `pending` or `unknown`: what the reconciler looks at. Those never checked come
+   * first (oldest first), then those checked longest ago (`markChecked`), so records the chain
+   * cannot decide yet take turns with the rest instead of filling every batch. With
    * `validBeforeBelow`, only records whose authorization expires before it: each kind of payment
    * gets a batch of its own, so one kind's open records never fill another's.
    */
   unresolved(limit?: number, filter?: UnresolvedFilter): Promise<PaymentRecord[]>;
+  /**
+   * The reconciler looked at these open records now, decided or not: they go to the back of
+   * `unresolved`. Unknown keys are ignored; the status is not touched.
+   */
+  markChecked(keys: AuthorizationKey[]): Promise<void>;
   /** How many records there are (in one status, or all). */
   count(status?: PaymentStatus): Promise<number>;
   close(): Promise<void>;

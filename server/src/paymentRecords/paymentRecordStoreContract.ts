@@ -209,6 +209,29 @@ export function describePaymentRecordStore(
         return undefined;
       }));
 
+    it("serves open records in turns: never checked first, then those checked longest ago", () =>
+      withStore(async (store) => {
+        const nonces = (records: { nonce: string }[]) => records.map((r) => r.nonce);
+        const sample = (n: number) => samplePaymentRecord(n);
+        for (let n = 40; n < 45; n++) await store.begin(sample(n));
+        expect(nonces(await store.unresolved(2))).toEqual(nonces([sample(40), sample(41)]));
+        await store.markChecked([sample(40), sample(41)]);
+        // The checked ones wait behind the rest: a batch of records the chain cannot decide yet
+        // never holds back the next.
+        expect(nonces(await store.unresolved(2))).toEqual(nonces([sample(42), sample(43)]));
+        // PostgreSQL's now() is the transaction's time and SQLite's is to the millisecond: the
+        // later check must be a later time.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await store.markChecked([sample(42), sample(43), sample(44), sample(99)]);
+        expect(nonces(await store.unresolved())).toEqual(nonces([40, 41, 42, 43, 44].map(sample)));
+        // Checking neither moves a record's status nor keeps a decided one in the list.
+        await store.markSettled(sample(40), hex("f", 64));
+        expect(nonces(await store.unresolved(1))).toEqual(nonces([sample(41)]));
+        expect(await store.byAuthorization(sample(41))).toMatchObject({ status: "pending" });
+        expect(await store.count()).toBe(5);
+        return undefined;
+      }));
+
     it("lists only the open records expiring before a bound, in a batch of their own", () =>
       withStore(async (store) => {
         // Records decided by something other than time (validBefore far out) come first...

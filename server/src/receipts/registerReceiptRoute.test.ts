@@ -155,4 +155,40 @@ describe("GET /receipts/{tx}: a settled payment whose response was lost", () => 
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: "receipt_not_found" } });
   });
+  it("decides an open record past the time it promised from the chain, instead of repeating the promise", async () => {
+    // A payer's unknown outcome whose decidedBy has passed, never sent on chain: the chain
+    // proves it unused after its validBefore, so the payer learns it was never charged.
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const key = { payer: owner.address, nonce: `0x${"cd".repeat(32)}` };
+    const chainNow = Number(
+      (await createPublicClient({ transport: http(stack.world.chains.base.rpcUrl) }).getBlock())
+        .timestamp,
+    );
+    await stack.records.begin({
+      ...key,
+      network: "eip155:8453",
+      asset: chains.base.usdc.address,
+      payTo: stack.world.accounts.payTo.address,
+      route: "/check",
+      amount: "10000",
+      validBefore: Math.min(chainNow, Math.floor(Date.now() / 1000)) - 600,
+      report: { address: target },
+    });
+    await stack.records.markUnknown(key, null);
+    const signature = await owner.signMessage({ message: receiptMessage(key.nonce) });
+    const path = `/receipts/${owner.address.toLowerCase()}/${key.nonce}`;
+    // Anyone else is refused before the chain is asked: the record stays as it was.
+    const forged = await privateKeyToAccount(generatePrivateKey()).signMessage({
+      message: receiptMessage(key.nonce),
+    });
+    expect((await stack.app.request(`${path}?signature=${forged}`)).status).toBe(403);
+    expect(await stack.records.byAuthorization(key)).toMatchObject({ status: "unknown" });
+
+    const response = await stack.app.request(`${path}?signature=${signature}`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      error: { code: "receipt_not_found", message: expect.stringContaining("nothing was charged") },
+    });
+    expect(await stack.records.byAuthorization(key)).toMatchObject({ status: "failed" });
+  });
 });

@@ -83,8 +83,11 @@ const hexSignature = /^0x[0-9a-fA-F]{130,}$/;
 export function registerReceiptRoute(
   app: App,
   deps: {
-    /** Read only: what a record answers is the records' (`answerOf`). */
-    records: Pick<PaymentRecords, "byTransaction" | "byAuthorization" | "answerOf">;
+    /**
+     * What a record answers is the records' (`answerNow`): they decide an open record past its
+     * promised time from the chain; nothing else is written here.
+     */
+    records: Pick<PaymentRecords, "byTransaction" | "byAuthorization" | "answerNow">;
     signReport: ReportSigner;
     /** The wallet a Sign-In-With-X header proves, if it proves one (it stands for `signature`). */
     signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
@@ -101,13 +104,7 @@ export function registerReceiptRoute(
         `No settled payment ${tx} is recorded here.`,
       ) as never;
     }
-    return (await answer(
-      c,
-      deps.records.answerOf(record),
-      tx,
-      c.req.valid("query").signature,
-      deps,
-    )) as never;
+    return (await answer(c, record, tx, c.req.valid("query").signature, deps)) as never;
   });
 
   app.openapi(byAuthorization, async (c) => {
@@ -124,28 +121,22 @@ export function registerReceiptRoute(
         `No paid request with authorization ${nonce} of ${payer} is recorded here.`,
       ) as never;
     }
-    return (await answer(
-      c,
-      deps.records.answerOf(record),
-      nonce,
-      c.req.valid("query").signature,
-      deps,
-    )) as never;
+    return (await answer(c, record, nonce, c.req.valid("query").signature, deps)) as never;
   });
 }
 
 async function answer(
   c: Context<AppEnv>,
-  recorded: RecordAnswer,
+  record: PaymentRecord,
   signed: string,
   signature: string | undefined,
   deps: {
+    records: Pick<PaymentRecords, "answerNow">;
     signReport: ReportSigner;
     signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
   },
 ): Promise<Response> {
   const { signReport } = deps;
-  const { record } = recorded;
   const message = receiptMessage(signed);
   const proven =
     (signature !== undefined &&
@@ -164,6 +155,9 @@ async function answer(
       `Only the payer may fetch this receipt: sign "${message}" with the paying key (EIP-191) and pass it as ?signature=0x..., or sign in with that wallet (SIGN-IN-WITH-X header).`,
     );
   }
+  // Only the payer's request may make the records read the chain (an open record past its
+  // promised time is decided now).
+  const recorded: RecordAnswer = await deps.records.answerNow(record);
   if (recorded.type === "not_charged") {
     return jsonError(
       c,
@@ -185,7 +179,9 @@ async function answer(
       c,
       409,
       "settlement_unknown",
-      `Whether this payment settled is not known yet; ask again shortly (by ${recorded.decidedBy} it is known either way).`,
+      recorded.overdue
+        ? "Whether this payment settled is not known yet: the payment chain could not be read to decide it just now. Ask again shortly; it is decided from the chain as soon as the chain answers."
+        : `Whether this payment settled is not known yet; ask again shortly (by ${recorded.decidedBy} it is known either way).`,
     );
   }
   const receipt: Receipt = {

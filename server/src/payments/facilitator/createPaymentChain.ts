@@ -20,15 +20,53 @@ const authorizationCanceled = parseAbiItem(
   "event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)",
 );
 
-/** How far back an AuthorizationUsed/Canceled event is looked for (Base: about a day of blocks). */
+/**
+ * How far back from the head an AuthorizationUsed/Canceled event is looked for when the caller
+ * cannot say when it happened (Base: about a day of blocks).
+ */
 const logWindowBlocks = 50_000n;
 /**
- * The first eth_getLogs range asked for. Public endpoints cap ranges (often at 500 to 10,000
- * blocks, some far lower): a refused range is halved until one is served, and that size is kept.
+ * The first eth_getLogs range asked for, and the most it grows back to. Public endpoints cap
+ * ranges (often at 500 to 10,000 blocks, some at 10): a refused range is halved until one is
+ * served, and grows back after ranges are served, never past the smallest one refused.
  */
 const firstLogStepBlocks = 2_000n;
 /** At most this many eth_getLogs of one search: a search that needs more is retried later. */
 const maxLogRequests = 300;
+/** Served ranges in a row after which a refused range size is asked for again. */
+const rangeRetrySuccesses = 256;
+/** At most this many block reads to find the block at a time (a bisection of Base's height is 26). */
+const maxBlockReads = 64;
+/** Block timestamps kept between searches; a pass over many records reads the same blocks. */
+const maxCachedBlocks = 4_096;
+
+/**
+ * The JSON-RPC errors endpoints answer for an eth_getLogs range (or result set) too large:
+ * -32005 limit exceeded, -32600 / -32602 invalid request or params, -32000 a geth-family server
+ * error, -32614 QuickNode's range limit. Only these, with a message that speaks of a range or a
+ * result count, shrink the step: a timeout, a rate limit or a dropped connection says nothing
+ * about the range and must not make every later search slower.
+ */
+const rangeErrorCodes = new Set([-32000, -32005, -32600, -32602, -32614]);
+const rangeErrorMessage =
+  /block range|range (is )?too (large|wide|big)|more than|limit(ed)? exceeded|exceeds? (the )?(max|maximum|limit)|is limited to|too many (results|blocks|logs)|response size/i;
+const rateLimitMessage = /rate.?limit|too many requests|request count/i;
+
+/** Whether an eth_getLogs error is the endpoint refusing the range (not a failed read). */
+function isLogRangeRefusal(error: unknown): boolean {
+  let code: number | undefined;
+  const texts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 8; depth++) {
+    const fields = current as Error & { code?: unknown; details?: unknown };
+    if (code === undefined && typeof fields.code === "number") code = fields.code;
+    texts.push(current.message, typeof fields.details === "string" ? fields.details : "");
+    current = current.cause;
+  }
+  if (code === undefined || !rangeErrorCodes.has(code)) return false;
+  const text = texts.join(" ");
+  return rangeErrorMessage.test(text) && !rateLimitMessage.test(text);
+}
 
 /**
  * How long before an authorization's validBefore it can have been used: the server refuses one
@@ -45,16 +83,29 @@ export type PaymentChain = {
   /** "success" / "reverted" when mined, null when the chain does not know the transaction. */
   receiptStatus(tx: string): Promise<"success" | "reverted" | null>;
   /**
-   * The transaction that emitted AuthorizationUsed(payer, nonce), if within the log window;
-   * `sinceSeconds` (chain time) bounds the search from below when the caller knows when it can
-   * have happened.
+   * The transaction that emitted AuthorizationUsed(payer, nonce), or null when no block searched
+   * has it. `sinceSeconds` and `untilSeconds` (chain time) bound the search to the blocks where
+   * it can be (an EIP-3009 transfer is mined before its validBefore): the blocks at those times
+   * are found by bisection and only that window is walked, however old it is. Without
+   * `sinceSeconds`, the last day of blocks is searched. Throws when the chain cannot be read.
    */
-  findAuthorizationTx(payer: string, nonce: string, sinceSeconds?: number): Promise<Hex | null>;
+  findAuthorizationTx(
+    payer: string,
+    nonce: string,
+    sinceSeconds?: number,
+    untilSeconds?: number,
+  ): Promise<Hex | null>;
   /**
    * Whether the payer cancelled the authorization (EIP-3009 cancelAuthorization emitted
-   * AuthorizationCanceled within the log window): its nonce is spent without a transfer.
+   * AuthorizationCanceled in the window, as for findAuthorizationTx): its nonce is spent without
+   * a transfer.
    */
-  authorizationCanceled(payer: string, nonce: string, sinceSeconds?: number): Promise<boolean>;
+  authorizationCanceled(
+    payer: string,
+    nonce: string,
+    sinceSeconds?: number,
+    untilSeconds?: number,
+  ): Promise<boolean>;
   /** The chain's latest block time (seconds), the clock validBefore is judged by. */
   now(): Promise<number>;
 };
@@ -82,45 +133,116 @@ export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
       retryCount: 0,
     }),
   });
-  // The range size the endpoint last served; shrinks when it refuses one.
+  // The range size asked for next, and the smallest range the endpoint refused (the step grows
+  // back after served ranges, up to just below it, so a fixed cap is not asked over and over).
   let logStep = firstLogStepBlocks;
+  let refusedStep = firstLogStepBlocks + 1n;
+  let servedSinceRefusal = 0;
+  const blockTimes = new Map<bigint, number>();
+  const blockTime = async (number: bigint): Promise<number> => {
+    const known = blockTimes.get(number);
+    if (known !== undefined) return known;
+    const seconds = Number((await client.getBlock({ blockNumber: number })).timestamp);
+    if (blockTimes.size >= maxCachedBlocks) blockTimes.clear();
+    blockTimes.set(number, seconds);
+    return seconds;
+  };
+
   /**
-   * The event's logs, walking back from the latest block in ranges the endpoint serves, until
-   * one has the event, the range starts before `sinceSeconds`, or the log window ends.
+   * The first block at or after `seconds` (chain time), `latest + 1` when none is mined yet:
+   * by interpolation between two known blocks (Base's blocks are evenly spaced, so a guess or two
+   * lands), every other step a plain halving so the reads stay logarithmic whatever the spacing.
+   * Only eth_getBlockByNumber, which every endpoint serves for any height.
    */
-  async function recentLogs(
+  async function firstBlockAtOrAfter(seconds: number, latest: bigint): Promise<bigint> {
+    if ((await blockTime(latest)) < seconds) return latest + 1n;
+    let low = 0n;
+    const lowTime = await blockTime(low);
+    if (lowTime >= seconds) return 0n;
+    // Invariant: time(low) < seconds <= time(high).
+    let high = latest;
+    for (let reads = 0; high - low > 1n; reads++) {
+      if (reads >= maxBlockReads) {
+        throw new UpstreamError("the block at a time could not be found in time", {
+          code: "block_search_exhausted",
+        });
+      }
+      let probe = low + (high - low) / 2n;
+      if (reads % 2 === 0) {
+        const [lowSeconds, highSeconds] = [await blockTime(low), await blockTime(high)];
+        const span = BigInt(Math.max(1, highSeconds - lowSeconds));
+        const guess = low + ((high - low) * BigInt(seconds - lowSeconds)) / span;
+        probe = guess <= low ? low + 1n : guess >= high ? high - 1n : guess;
+      }
+      if ((await blockTime(probe)) < seconds) low = probe;
+      else high = probe;
+    }
+    return high;
+  }
+
+  /** One eth_getLogs over [from, to]; throws the endpoint's error as is. */
+  const logsIn = (
+    event: typeof authorizationUsed | typeof authorizationCanceled,
+    payer: string,
+    nonce: string,
+    from: bigint,
+    to: bigint,
+  ) =>
+    client.getLogs({
+      address: options.asset,
+      event,
+      args: { authorizer: payer as Address, nonce: nonce as Hex },
+      fromBlock: from,
+      toBlock: to,
+    });
+
+  /**
+   * The event's logs in the blocks where it can be: from the block at `sinceSeconds` to the last
+   * block before `untilSeconds` (or the head), walked back from the end in ranges the endpoint
+   * serves; without `sinceSeconds`, the last `logWindowBlocks`. Ends at the first range with the
+   * event, or with [] once the window is walked: never an open-ended search.
+   */
+  async function logsInWindow(
     event: typeof authorizationUsed | typeof authorizationCanceled,
     payer: string,
     nonce: string,
     sinceSeconds?: number,
+    untilSeconds?: number,
   ) {
     const latest = await client.getBlockNumber();
-    const floor = latest > logWindowBlocks ? latest - logWindowBlocks : 0n;
-    let to = latest;
+    const floor =
+      sinceSeconds === undefined
+        ? latest > logWindowBlocks
+          ? latest - logWindowBlocks
+          : 0n
+        : await firstBlockAtOrAfter(sinceSeconds, latest);
+    // An EIP-3009 transfer needs block.timestamp < validBefore: the last block before it.
+    const end =
+      untilSeconds === undefined ? latest : (await firstBlockAtOrAfter(untilSeconds, latest)) - 1n;
+    if (end < floor) return [];
+    let to = end;
     for (let requests = 0; requests < maxLogRequests; requests++) {
       const from = to - logStep + 1n > floor ? to - logStep + 1n : floor;
-      let logs: Awaited<ReturnType<typeof client.getLogs<typeof event>>>;
+      let logs: Awaited<ReturnType<typeof logsIn>>;
       try {
-        logs = await client.getLogs({
-          address: options.asset,
-          event,
-          args: { authorizer: payer as Address, nonce: nonce as Hex },
-          fromBlock: from,
-          toBlock: to,
-        });
+        logs = await logsIn(event, payer, nonce, from, to);
       } catch (error) {
-        // A range too large for this endpoint (or a failed read): ask for less; past one
-        // block the endpoint is not answering at all.
-        if (to - from === 0n) throw error;
-        logStep = (to - from + 1n) / 2n;
+        // Only the endpoint's refusal of the range says to ask for less; anything else (a
+        // timeout, a rate limit) is a failed read, and the caller tries again later.
+        if (!isLogRangeRefusal(error) || to === from) throw error;
+        const refused = to - from + 1n;
+        if (refused < refusedStep) refusedStep = refused;
+        logStep = refused / 2n;
+        servedSinceRefusal = 0;
         continue;
       }
+      // A refusal may have been the endpoint's moment (a busy node, a result cap): after a long
+      // run of served ranges the full size is tried again.
+      if (++servedSinceRefusal >= rangeRetrySuccesses) refusedStep = firstLogStepBlocks + 1n;
+      if (logStep * 2n < refusedStep) logStep *= 2n;
+      else if (logStep < refusedStep - 1n) logStep = refusedStep - 1n;
       if (logs.length > 0) return logs;
       if (from === floor) return [];
-      if (sinceSeconds !== undefined) {
-        const start = await client.getBlock({ blockNumber: from });
-        if (Number(start.timestamp) < sinceSeconds) return [];
-      }
       to = from - 1n;
     }
     throw new UpstreamError("the payment chain's logs could not be searched in time", {
@@ -151,12 +273,19 @@ export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
         throw error;
       }
     },
-    async findAuthorizationTx(payer, nonce, sinceSeconds) {
-      const logs = await recentLogs(authorizationUsed, payer, nonce, sinceSeconds);
+    async findAuthorizationTx(payer, nonce, sinceSeconds, untilSeconds) {
+      const logs = await logsInWindow(authorizationUsed, payer, nonce, sinceSeconds, untilSeconds);
       return logs[0]?.transactionHash ?? null;
     },
-    async authorizationCanceled(payer, nonce, sinceSeconds) {
-      return (await recentLogs(authorizationCanceled, payer, nonce, sinceSeconds)).length > 0;
+    async authorizationCanceled(payer, nonce, sinceSeconds, untilSeconds) {
+      const logs = await logsInWindow(
+        authorizationCanceled,
+        payer,
+        nonce,
+        sinceSeconds,
+        untilSeconds,
+      );
+      return logs.length > 0;
     },
     async now() {
       return Number((await client.getBlock({ blockTag: "latest" })).timestamp);

@@ -25,7 +25,13 @@ export type { AuthorizationKey, NewPaymentRecord, PaymentRecord };
  */
 export type RecordAnswer =
   | { type: "report"; record: PaymentRecord; tx: string }
-  | { type: "open"; record: PaymentRecord; decidedBy: string }
+  | {
+      type: "open";
+      record: PaymentRecord;
+      decidedBy: string;
+      /** `decidedBy` has passed: the chain could not be read to decide it when asked. */
+      overdue: boolean;
+    }
   | { type: "awaiting_claim"; record: PaymentRecord }
   | { type: "not_charged"; record: PaymentRecord };
 
@@ -59,6 +65,12 @@ export type PaymentRecords = {
   reconcile(limit?: number): Promise<ReconcileResult>;
   /** What a record answers for its report. */
   answerOf(record: PaymentRecord): RecordAnswer;
+  /**
+   * What a record answers for its report now: an open one past its `decidedBy` is decided from
+   * the chain first, so a promise that passed is kept rather than repeated. `overdue` when the
+   * chain could not be read to decide it.
+   */
+  answerNow(record: PaymentRecord): Promise<RecordAnswer>;
 };
 
 export type PaymentRecordsOptions = {
@@ -79,6 +91,20 @@ export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRec
   const { store, chain, claimDecidedFrom } = options;
   const awaitsClaim = (record: PaymentRecord) =>
     claimDecidedFrom !== undefined && record.validBefore >= claimDecidedFrom;
+  const answerOf = (record: PaymentRecord): RecordAnswer => {
+    if (record.status === "settled" && record.tx !== null) {
+      return { type: "report", record, tx: record.tx };
+    }
+    if (record.status === "failed") return { type: "not_charged", record };
+    if (awaitsClaim(record)) return { type: "awaiting_claim", record };
+    const by = decidedBy(record);
+    return { type: "open", record, decidedBy: by, overdue: Date.now() > Date.parse(by) };
+  };
+  const decide = async (record: PaymentRecord): Promise<PaymentRecord> => {
+    if (record.status !== "pending" && record.status !== "unknown") return record;
+    if (awaitsClaim(record)) return record;
+    return decidePayment({ records: store, chain, record });
+  };
   return {
     begin: (record) => store.begin(record),
     markSettled: (key, tx) => store.markSettled(key, tx),
@@ -88,11 +114,7 @@ export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRec
     byAuthorization: (key) => store.byAuthorization(key),
     byPaymentId: (paymentId) => store.byPaymentId(paymentId),
     byTransaction: (tx) => store.byTransaction(tx),
-    async decide(record) {
-      if (record.status !== "pending" && record.status !== "unknown") return record;
-      if (awaitsClaim(record)) return record;
-      return decidePayment({ records: store, chain, record });
-    },
+    decide,
     reconcile: (limit) =>
       reconcilePayments({
         records: store,
@@ -100,13 +122,13 @@ export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRec
         ...(limit !== undefined && { limit }),
         ...(claimDecidedFrom !== undefined && { claimDecidedFrom }),
       }),
-    answerOf(record) {
-      if (record.status === "settled" && record.tx !== null) {
-        return { type: "report", record, tx: record.tx };
-      }
-      if (record.status === "failed") return { type: "not_charged", record };
-      if (awaitsClaim(record)) return { type: "awaiting_claim", record };
-      return { type: "open", record, decidedBy: decidedBy(record) };
+    answerOf,
+    async answerNow(record) {
+      const answer = answerOf(record);
+      if (answer.type !== "open" || !answer.overdue) return answer;
+      // Whoever asks after the promised time gets the chain's answer, not the promise again;
+      // an unreadable chain leaves the record as it is (overdue).
+      return answerOf(await decide(record).catch(() => record));
     },
   };
 }

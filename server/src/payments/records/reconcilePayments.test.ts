@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
+import { openSqlitePaymentRecords } from "../../paymentRecords/openSqlitePaymentRecords";
 import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
 import type { PaymentChain } from "../facilitator/createPaymentChain";
 import { fakePaymentChain } from "../facilitator/fakePaymentChain";
@@ -79,6 +83,89 @@ describe("reconcilePayments", () => {
     });
     expect(await records.byAuthorization(canceled)).toMatchObject({ status: "failed" });
     expect(await records.byAuthorization(usedUnfound)).toMatchObject({ status: "unknown" });
+  });
+
+  it("fails an authorization used by no transfer in any block where one could be, once past its validBefore and the grace", async () => {
+    const records = createMemoryPaymentRecords();
+    const validBefore = 1_900_000_000;
+    const spent = samplePaymentRecord(9, { validBefore });
+    await records.begin(spent);
+    await records.markUnknown(spent, null);
+    // The token says used; the transfer search over its window finds nothing; the cancellation
+    // (which may lie anywhere after it) is not in the window searched.
+    const base = fakePaymentChain({ now: validBefore + settleGraceSeconds + 1, used: new Map() });
+    const spentOutsideWindow: PaymentChain = {
+      ...base,
+      authorizationUsed: async () => true,
+    };
+    expect(await reconcilePayments({ records, chain: spentOutsideWindow })).toEqual({
+      settled: 0,
+      failed: 1,
+      open: 0,
+    });
+    expect(await records.byAuthorization(spent)).toMatchObject({ status: "failed" });
+    // A search that could not be read decides nothing.
+    const other = samplePaymentRecord(19, { validBefore });
+    await records.begin(other);
+    await records.markUnknown(other, null);
+    const unreadable: PaymentChain = {
+      ...spentOutsideWindow,
+      findAuthorizationTx: async () => {
+        throw new Error("log_search_exhausted");
+      },
+    };
+    expect(await reconcilePayments({ records, chain: unreadable })).toEqual({
+      settled: 0,
+      failed: 0,
+      open: 1,
+    });
+    expect(await records.byAuthorization(other)).toMatchObject({ status: "unknown" });
+  });
+
+  it("gives every open record its turn: 201 the chain cannot decide do not hold back one it can", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "presend-reconcile-"));
+    const records = openSqlitePaymentRecords(join(dir, "payments.sqlite"));
+    try {
+      const validBefore = 1_900_000_000;
+      for (let n = 1; n <= 201; n++) {
+        await records.begin(samplePaymentRecord(n, { validBefore }));
+        await records.markUnknown(samplePaymentRecord(n), null);
+      }
+      const decidable = samplePaymentRecord(500, { validBefore });
+      await records.begin(decidable);
+      await records.markUnknown(decidable, null);
+      const settledBy = tx(500);
+      // Every older record's transfer search fails (an endpoint that cannot serve it); the
+      // newest one's transfer is on chain.
+      const base = fakePaymentChain({
+        now: validBefore + settleGraceSeconds + 1,
+        used: new Map([[decidable.nonce, settledBy]]),
+      });
+      const chain: PaymentChain = {
+        ...base,
+        authorizationUsed: async () => true,
+        findAuthorizationTx: async (payer, nonce) => {
+          if (nonce === decidable.nonce) return base.findAuthorizationTx(payer, nonce);
+          throw new Error("the payment chain's logs could not be searched in time");
+        },
+      };
+      expect(await reconcilePayments({ records, chain })).toEqual({
+        settled: 0,
+        failed: 0,
+        open: 200,
+      });
+      expect(await records.byAuthorization(decidable)).toMatchObject({ status: "unknown" });
+      // The next pass starts with the records not looked at yet.
+      expect(await reconcilePayments({ records, chain })).toMatchObject({ settled: 1 });
+      expect(await records.byAuthorization(decidable)).toMatchObject({
+        status: "settled",
+        tx: settledBy,
+      });
+      expect(await records.count("unknown")).toBe(201);
+    } finally {
+      await records.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("holds the grace to the second: unused at validBefore + grace is still open (pending or unknown), one second later failed", async () => {

@@ -26,6 +26,8 @@ export type ReconcileResult = { settled: number; failed: number; open: number };
  * anything else stays open.
  * A pending record younger than its validBefore belongs to a request still being served.
  * Nothing is changed when the chain cannot be read.
+ * Every record looked at is marked checked, decided or not: the next batch starts with the
+ * records waiting longest, so records the chain cannot decide yet never hold back the rest.
  * Only records that expire (an EIP-3009 authorization's validBefore) are read here, in a bounded
  * batch of their own: channel payments' records, decided by the claim that covers them
  * (`claimDecidedFrom` on), are the channel reconciler's, so however many of them wait for a
@@ -51,6 +53,8 @@ export async function reconcilePayments(options: {
   } catch {
     return { ...result, open: open.length };
   }
+  // Marked before deciding: a pass cut short (a crash, a chain read that hangs) still moves on.
+  await records.markChecked(open);
   for (const record of open) {
     if (record.status === "pending" && now <= record.validBefore + settleGraceSeconds) {
       result.open++;
@@ -66,9 +70,12 @@ export async function reconcilePayments(options: {
 
 /**
  * Decides one open record from the chain now: `settled` (with the transaction that used the
- * authorization) when the token shows it used, `failed` when the payer cancelled it or once it is
- * expired unused (plus the grace), otherwise unchanged. Both moves are safe even while its request is still being served:
- * the chain is the truth. Throws when the chain cannot be read.
+ * authorization) when the token shows it used by a transfer; `failed` when the payer cancelled
+ * it, when it is used by no transfer in any block where one could be (only a cancellation spends
+ * a nonce so) once past its validBefore (plus the grace), or when it expired unused; otherwise
+ * unchanged. Every read is bounded, so past the grace a readable chain always decides it. Both
+ * moves are safe even while its request is still being served: the chain is the truth. Throws
+ * when the chain cannot be read.
  * @example const record = await decidePayment({ records, chain, record: open });
  */
 export async function decidePayment(options: {
@@ -80,18 +87,23 @@ export async function decidePayment(options: {
 }): Promise<PaymentRecord> {
   const { records, chain, record } = options;
   const key = { payer: record.payer, nonce: record.nonce };
+  const now = async () => options.now ?? (await chain.now());
   if (await chain.authorizationUsed(record.payer, record.nonce)) {
-    const tx = await settlementOf(chain, key, record.tx as Hex | null, record.validBefore);
+    const tx = await transferOf(chain, key, record.tx as Hex | null, record.validBefore);
     if (tx !== null) return (await records.markSettled(key, tx)) ?? record;
-    // Used without a transfer: the payer cancelled it, which spends the nonce for good.
+    // Used without a transfer in its window: once the window is closed for good, that is a
+    // cancellation wherever its event lies (a payer may cancel long after expiry, outside any
+    // window worth searching). Before then, only the cancellation's own event proves it.
+    if ((await now()) > record.validBefore + settleGraceSeconds) {
+      return (await records.markFailed(key)) ?? record;
+    }
     const since = record.validBefore - authorizationLookBackSeconds;
     if (await chain.authorizationCanceled(record.payer, record.nonce, since)) {
       return (await records.markFailed(key)) ?? record;
     }
     return record;
   }
-  const now = options.now ?? (await chain.now());
-  if (now > record.validBefore + settleGraceSeconds) {
+  if ((await now()) > record.validBefore + settleGraceSeconds) {
     return (await records.markFailed(key)) ?? record;
   }
   return record;
@@ -107,10 +119,25 @@ export async function settlementOf(
   candidate: Hex | null,
   validBefore: number,
 ): Promise<Hex | null> {
+  return transferOf(chain, key, candidate, validBefore).catch(() => null);
+}
+
+/**
+ * The transaction that used the authorization: the candidate when its receipt says so, else the
+ * AuthorizationUsed event's in the blocks where an EIP-3009 transfer of it can be (from the
+ * look-back before validBefore to the last block before it); null when those blocks have none.
+ * Throws when the logs cannot be read, so "not found" is never a failed read.
+ */
+async function transferOf(
+  chain: PaymentChain,
+  key: { payer: string; nonce: string },
+  candidate: Hex | null,
+  validBefore: number,
+): Promise<Hex | null> {
   if (candidate !== null) {
     const status = await chain.receiptStatus(candidate).catch(() => null);
     if (status === "success") return candidate;
   }
   const since = validBefore - authorizationLookBackSeconds;
-  return chain.findAuthorizationTx(key.payer, key.nonce, since).catch(() => null);
+  return chain.findAuthorizationTx(key.payer, key.nonce, since, validBefore);
 }
