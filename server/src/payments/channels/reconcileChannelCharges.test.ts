@@ -1,10 +1,12 @@
 import type { Hex } from "viem";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AuthorizationKey } from "../records/paymentRecords";
+import type { AuthorizationKey, PaymentRecord } from "../records/paymentRecords";
+import { channelRecordValidBefore } from "./channelLedger";
 import type { ChannelStore } from "./channelStore";
+import { sampleChannel } from "./channelStoreContract";
 import type { ChannelChain, ChannelClaim } from "./createChannelChain";
 import { openSqliteChannelStore } from "./openSqliteChannelStore";
-import { reconcileChannelCharges } from "./reconcileChannelCharges";
+import { reconcileChannelCharges, unchargedGraceMs } from "./reconcileChannelCharges";
 
 // The reconciler's decisions, one branch each, over a real channel store and a fake escrow (the
 // chain is the boundary faked here: its claimed totals and Claimed events are set per test).
@@ -41,8 +43,8 @@ function escrow(state: {
   };
 }
 
-/** The payment records' two marks, as the reconciler calls them. */
-function recordBook() {
+/** The payment records as the reconciler reads and marks them; `created` sets a record's age. */
+function recordBook(created: Record<string, number> = {}) {
   const marks: { nonce: string; status: "settled" | "failed"; tx?: string }[] = [];
   return {
     marks,
@@ -54,6 +56,29 @@ function recordBook() {
       async markFailed(k: AuthorizationKey) {
         marks.push({ nonce: k.nonce, status: "failed" });
         return undefined;
+      },
+      async byAuthorization(k: AuthorizationKey): Promise<PaymentRecord | undefined> {
+        const at = created[k.nonce];
+        if (at === undefined) return undefined;
+        const time = new Date(at).toISOString();
+        return {
+          payer: k.payer,
+          nonce: k.nonce,
+          network: "eip155:8453",
+          asset: `0x${"5".repeat(40)}`,
+          payTo: `0x${"3".repeat(40)}`,
+          route: "/check",
+          amount: "100",
+          validBefore: channelRecordValidBefore,
+          report: {},
+          paymentId: null,
+          requestHash: null,
+          status: "pending",
+          tx: null,
+          reportSignature: null,
+          createdAt: time,
+          updatedAt: time,
+        };
       },
     },
   };
@@ -215,5 +240,83 @@ describe("reconcileChannelCharges", () => {
     expect(result).toEqual({ settled: 1, failed: 0, open: 0 });
     expect(chain.asked).toEqual([channelB]);
     expect(marks).toEqual([{ nonce: nonce(2), status: "settled", tx: tx("e") }]);
+  });
+
+  describe("an uncommitted charge above everything its channel charged (never charged, or lost in a crash)", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    const old = now - unchargedGraceMs - 1;
+    const chain = escrow({
+      totals: { [channelA]: 100n },
+      claims: { [channelA]: [{ from: 0n, to: 100n, tx: tx("d") }] },
+    });
+    const channelCharged = (charged: bigint) =>
+      store.updateChannel(channelA, () => sampleChannel(channelA, charged));
+
+    it("is failed once its record is past the grace, and leaves the index", async () => {
+      await channelCharged(100n);
+      await charge(1, channelA, 100n, true);
+      await charge(2, channelA, 200n, false);
+      const { records, marks } = recordBook({ [nonce(1)]: old, [nonce(2)]: old });
+      expect(await reconcileChannelCharges({ store, records, chain, now })).toEqual({
+        settled: 1,
+        failed: 1,
+        open: 0,
+      });
+      expect(marks).toEqual(
+        expect.arrayContaining([
+          { nonce: nonce(1), status: "settled", tx: tx("d") },
+          { nonce: nonce(2), status: "failed" },
+        ]),
+      );
+      expect(await store.unclaimedCharges()).toEqual([]);
+    });
+
+    it("stays open while its record is within the grace (its request may still be running)", async () => {
+      await channelCharged(100n);
+      await charge(2, channelA, 200n, false);
+      const { records, marks } = recordBook({ [nonce(2)]: now - 1_000 });
+      expect(await reconcileChannelCharges({ store, records, chain, now })).toEqual({
+        settled: 0,
+        failed: 0,
+        open: 1,
+      });
+      expect(marks).toEqual([]);
+    });
+
+    it("stays open when the channel did charge it (the next claim covers it)", async () => {
+      await channelCharged(200n);
+      await charge(2, channelA, 200n, false);
+      const { records, marks } = recordBook({ [nonce(2)]: old });
+      expect(await reconcileChannelCharges({ store, records, chain, now })).toEqual({
+        settled: 0,
+        failed: 0,
+        open: 1,
+      });
+      expect(marks).toEqual([]);
+    });
+
+    it("is failed above the claimed total once its channel was refunded and left the store", async () => {
+      await charge(2, channelA, 200n, false);
+      const { records, marks } = recordBook({ [nonce(2)]: old });
+      expect(await reconcileChannelCharges({ store, records, chain, now })).toEqual({
+        settled: 0,
+        failed: 1,
+        open: 0,
+      });
+      expect(marks).toEqual([{ nonce: nonce(2), status: "failed" }]);
+    });
+
+    it("stays open without a record (nothing stands pending for it) and when committed", async () => {
+      await channelCharged(100n);
+      await charge(2, channelA, 200n, false);
+      await charge(3, channelA, 300n, true);
+      const { records, marks } = recordBook({ [nonce(3)]: old });
+      expect(await reconcileChannelCharges({ store, records, chain, now })).toEqual({
+        settled: 0,
+        failed: 0,
+        open: 2,
+      });
+      expect(marks).toEqual([]);
+    });
   });
 });

@@ -5,21 +5,33 @@ import type { ChannelChain } from "./createChannelChain";
 export type ChannelReconcileResult = { settled: number; failed: number; open: number };
 
 /**
+ * How old a record must be before its uncharged voucher is failed: far longer than a paid
+ * request runs (its payment times out after 60 s), so a request still in flight is never judged.
+ */
+export const unchargedGraceMs = 10 * 60_000;
+
+/**
  * Settles the payment records of channel payments from the escrow, the source of truth: a charge
  * whose ceiling the channel's claimed total has reached is `settled` with the transaction of the
  * claim that crossed it (its Claimed event). One ceiling is charged once: an attempt the scheme
  * did not commit, beside one it did at the same ceiling, is the refused one and `failed`; a lone
  * one was charged (its process stopped between the charge and the mark). Charges not yet claimed
- * stay open; nothing changes when the chain cannot be read.
+ * stay open, except an uncommitted one above everything the channel charged (or, its channel
+ * refunded and gone, above its claimed total), whose record is older than any request runs: the
+ * scheme never charged that ceiling (its process died mid-request, or an operating-system crash
+ * lost the charge with the channel's state), no claim can reach it, so its record is `failed`
+ * rather than pending for ever. Nothing changes when the chain cannot be read.
  * @example await reconcileChannelCharges({ store, records, chain });
  */
 export async function reconcileChannelCharges(options: {
   store: ChannelStore;
   /** The payment records' one owner, which marks each covered charge's record. */
-  records: Pick<PaymentRecords, "markSettled" | "markFailed">;
-  chain: ChannelChain;
+  records: Pick<PaymentRecords, "markSettled" | "markFailed" | "byAuthorization">;
+  chain: Pick<ChannelChain, "totalClaimed" | "claimsAbove">;
   /** Only these channels (after a claim); default every channel with open charges. */
   channelIds?: string[];
+  /** The time records' ages are judged at (ms); default now. */
+  now?: number;
 }): Promise<ChannelReconcileResult> {
   const { store, records, chain } = options;
   const result: ChannelReconcileResult = { settled: 0, failed: 0, open: 0 };
@@ -39,7 +51,14 @@ export async function reconcileChannelCharges(options: {
       continue;
     }
     const covered = charges.filter((charge) => charge.cumulative <= total);
-    result.open += charges.length - covered.length;
+    const above = charges.filter((charge) => charge.cumulative > total);
+    const uncharged = await unchargedOf(above, channelId, total, options);
+    for (const key of uncharged) {
+      await records.markFailed(key);
+      await store.dropCharge(key);
+    }
+    result.failed += uncharged.length;
+    result.open += above.length - uncharged.length;
     const lowest = covered[0]?.cumulative;
     if (lowest === undefined) continue;
     const claims = await chain.claimsAbove(channelId, lowest - 1n).catch(() => null);
@@ -73,4 +92,36 @@ export async function reconcileChannelCharges(options: {
     }
   }
   return result;
+}
+
+/**
+ * The uncommitted charges of `channelId` above all it charged (its stored charged total; the
+ * claimed total once a refund removed it) whose records are past the grace: the ones no claim
+ * can ever cover.
+ */
+async function unchargedOf(
+  above: ChannelCharge[],
+  channelId: string,
+  claimedTotal: bigint,
+  options: {
+    store: ChannelStore;
+    records: Pick<PaymentRecords, "byAuthorization">;
+    now?: number;
+  },
+): Promise<AuthorizationKey[]> {
+  const candidates = above.filter((charge) => !charge.committed);
+  if (candidates.length === 0) return [];
+  const channel = await options.store.get(channelId);
+  const charged = channel === undefined ? claimedTotal : BigInt(channel.chargedCumulativeAmount);
+  const now = options.now ?? Date.now();
+  const found: AuthorizationKey[] = [];
+  for (const charge of candidates) {
+    if (charge.cumulative <= charged) continue;
+    const record = await options.records.byAuthorization(charge.key);
+    // No record: nothing stands pending for it (its request stopped before the record).
+    if (record === undefined || record.status === "settled") continue;
+    if (now - Date.parse(record.createdAt) < unchargedGraceMs) continue;
+    found.push(charge.key);
+  }
+  return found;
 }
