@@ -200,6 +200,7 @@ export async function composeServer(
   const channelStore = !channelsWanted
     ? undefined
     : await namingField("CHANNEL_STORE", () => openChannelStore(config, operations));
+  const facilitatorJournal = fileSenderJournal(join(config.dataDir, facilitatorJournalFile));
   const payments = await createPayments(
     {
       baseRpcUrl: options.paymentRpcUrl ?? paymentNetwork?.rpcUrl ?? (rpcUrls.base[0] as string),
@@ -219,7 +220,7 @@ export async function composeServer(
         confirmationTimeoutMs: options.confirmationTimeoutMs,
       }),
       facilitatorJournal: {
-        journal: fileSenderJournal(join(config.dataDir, facilitatorJournalFile)),
+        journal: facilitatorJournal,
         onError: (error) => operations.logger.warn({ err: String(error) }, "settlement journal"),
       },
     },
@@ -329,6 +330,8 @@ export async function composeServer(
       await payments.channels?.stop().catch((error: unknown) => {
         operations.logger.error({ error: String(error) }, "channel flush failed");
       });
+      // After the channels' last transactions: what is still unmined stays journaled for the next start.
+      await facilitatorJournal.close();
       await reconciling;
       await channelStore?.close();
       await records.close();

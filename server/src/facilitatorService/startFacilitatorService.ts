@@ -75,11 +75,12 @@ export async function startFacilitatorService(
   const config = parsed.data;
   const logger = createLogger({ level: config.LOG_LEVEL, name: "presend-facilitator" });
   const metrics = createMetrics();
+  const journal = fileSenderJournal(config.FACILITATOR_JOURNAL_FILE);
   const facilitator = createLocalFacilitator({
     network: baseNetwork,
     rpcUrl: config.RPC_URLS_BASE[0] as string,
     privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
-    journal: fileSenderJournal(config.FACILITATOR_JOURNAL_FILE),
+    journal,
     onError: (error) => logger.warn({ err: String(error) }, "settlement journal"),
     // Replicas offering batch-settlement channels send deposits, claims and refunds here too.
     batchSettlement: true,
@@ -110,6 +111,8 @@ export async function startFacilitatorService(
     logger,
     stop: async () => {
       const result = await running.drain(config.DRAIN_TIMEOUT_MS);
+      // Drained: what is still unmined stays journaled for the next start.
+      await journal.close();
       logger.info(result, "facilitator stopped");
     },
   };

@@ -25,13 +25,34 @@ export type SenderJournal = {
   write(entries: SenderJournalEntry[]): Promise<void>;
 };
 
+/** A journal its owner closes at shutdown: later writes (a watcher still ticking) change nothing. */
+export type ClosableSenderJournal = SenderJournal & {
+  /** Waits for the write in progress, then stops writing. */
+  close(): Promise<void>;
+};
+
 /**
  * The settlement sender's journal in one JSON file, written whole to a temporary file, synced and
  * renamed over the old one: a crash leaves the old journal or the new, never half of one. A
- * missing file is an empty journal.
+ * missing file is an empty journal. Once closed it writes nothing more: the sender's watcher
+ * outlives a stopped server, and its file (or the directory holding it) may be gone by then.
  * @example const journal = fileSenderJournal("/data/facilitator-journal.json");
  */
-export function fileSenderJournal(path: string): SenderJournal {
+export function fileSenderJournal(path: string): ClosableSenderJournal {
+  let closed = false;
+  let writing: Promise<unknown> = Promise.resolve();
+  const writeFile = async (entries: SenderJournalEntry[]) => {
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${process.pid}.tmp`;
+    const file = await open(temporary, "w", 0o600);
+    try {
+      await file.writeFile(JSON.stringify(entries));
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+  };
   return {
     async read() {
       let text: string;
@@ -43,17 +64,15 @@ export function fileSenderJournal(path: string): SenderJournal {
       }
       return z.array(SenderJournalEntrySchema).parse(JSON.parse(text));
     },
-    async write(entries) {
-      await mkdir(dirname(path), { recursive: true });
-      const temporary = `${path}.${process.pid}.tmp`;
-      const file = await open(temporary, "w", 0o600);
-      try {
-        await file.writeFile(JSON.stringify(entries));
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      await rename(temporary, path);
+    write(entries) {
+      if (closed) return Promise.resolve();
+      const written = writeFile(entries);
+      writing = written.catch(() => {});
+      return written;
+    },
+    async close() {
+      closed = true;
+      await writing;
     },
   };
 }
