@@ -1,15 +1,30 @@
-import { artifacts, type DevnetClient, devnetClient } from "@presend/devnet";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  type AnvilInstance,
+  artifacts,
+  type DevnetClient,
+  devnetAccounts,
+  devnetClient,
+  mintStablecoin,
+  prepareDevnetChain,
+  startAnvil,
+} from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { chains, nativeUsdcDomain } from "@presend/shared/chains/chains";
 import { authorizationTypes } from "@x402/evm";
 import { type Hex, parseSignature, toHex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
 import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
 import { decidePayment } from "../records/reconcilePayments";
 import { startFaultyRpc } from "../testing/startFaultyRpc";
-import { createPaymentChain, type PaymentChain } from "./createPaymentChain";
+import {
+  authorizationLookBackSeconds,
+  createPaymentChain,
+  type PaymentChain,
+} from "./createPaymentChain";
 
 const usdc = chains.base.usdc.address;
 const abi = artifacts.PresendStablecoin.abi;
@@ -158,5 +173,194 @@ describe("createPaymentChain (a real anvil chain)", () => {
     expect(await chain.authorizationCanceled(payer.address, nonce(3))).toBe(false);
     // Another payer's cancellation of the same nonce is not this payer's.
     expect(await chain.authorizationCanceled(payTo, nonce(2))).toBe(false);
+  });
+});
+
+/**
+ * A JSON-RPC proxy that leaves every eth_getLogs unanswered while `hangLogs` is set (a node that
+ * times out on one kind of read) and counts the calls it forwards.
+ */
+async function startLogHangingRpc(upstream: string) {
+  const state = { hangLogs: false, calls: [] as string[] };
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const method = (JSON.parse(body) as { method?: string }).method ?? "";
+    state.calls.push(method);
+    if (state.hangLogs && method === "eth_getLogs") return;
+    const answer = await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(await answer.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// A chain of its own, moved 5,000 Base blocks (2 s apart) past a settlement: the search must
+// reach an old transfer however far behind the head it is, through an endpoint that serves ten
+// blocks a request, without walking the blocks since.
+describe("createPaymentChain: a transfer far behind the head", () => {
+  let anvil: AnvilInstance;
+  let client: DevnetClient;
+  const oldPayer = privateKeyToAccount(generatePrivateKey());
+  let validBefore: number;
+  let transferTx: Hex;
+
+  beforeAll(async () => {
+    anvil = await startAnvil({ chainId: chains.base.id });
+    client = devnetClient("base", anvil.rpcUrl);
+    await prepareDevnetChain(client, "base");
+    const faucet = privateKeyToAccount(devnetAccounts.faucet.privateKey);
+    await mintStablecoin(client, {
+      token: usdc,
+      minter: faucet,
+      to: oldPayer.address,
+      amount: 1_000_000n,
+    });
+    await client.setBalance({ address: oldPayer.address, value: 10n ** 18n });
+    // Base's block time, so the blocks at a time are where they would be on Base.
+    await client.mine({ blocks: 400, interval: 2 });
+    const block = await client.getBlock();
+    validBefore = Number(block.timestamp) + 60;
+    const transfer = {
+      from: oldPayer.address,
+      to: payTo,
+      value: 10_000n,
+      validAfter: 0n,
+      validBefore: BigInt(validBefore),
+      nonce: nonce(1),
+    };
+    const signed = parseSignature(
+      await oldPayer.signTypedData({
+        domain,
+        primaryType: "TransferWithAuthorization",
+        types: authorizationTypes,
+        message: transfer,
+      }),
+    );
+    transferTx = (
+      await client.confirm(
+        client.writeContract({
+          account: oldPayer,
+          address: usdc,
+          abi,
+          functionName: "transferWithAuthorization",
+          args: [...Object.values(transfer), Number(signed.v), signed.r, signed.s],
+        }),
+      )
+    ).transactionHash;
+    // In parts: anvil takes seconds per few hundred blocks, longer than one request may wait.
+    for (let part = 0; part < 20; part++) await client.mine({ blocks: 250, interval: 2 });
+  }, 240_000);
+  afterAll(() => anvil?.stop());
+
+  it("finds it with ten blocks a request, in a bounded number of reads, and the record it pays for is settled", async () => {
+    const rpc = await startFaultyRpc(anvil.rpcUrl);
+    try {
+      rpc.maxLogRange = 10;
+      const capped = createPaymentChain({ rpcUrl: rpc.url, chainId: chains.base.id, asset: usdc });
+      const since = validBefore - authorizationLookBackSeconds;
+      expect(
+        (
+          await capped.findAuthorizationTx(oldPayer.address, nonce(1), since, validBefore)
+        )?.toLowerCase(),
+      ).toBe(transferTx.toLowerCase());
+      const logs = rpc.calls.filter((method) => method === "eth_getLogs").length;
+      const blocks = rpc.calls.filter((method) => method === "eth_getBlockByNumber").length;
+      // The window is the 300 blocks before validBefore, not the 5,000 since.
+      expect(logs).toBeLessThan(60);
+      expect(blocks).toBeLessThan(80);
+
+      // An authorization never used is searched over its whole window and not found: ended.
+      rpc.calls.length = 0;
+      expect(await capped.findAuthorizationTx(oldPayer.address, nonce(2), since, validBefore)).toBe(
+        null,
+      );
+      expect(rpc.calls.filter((method) => method === "eth_getLogs").length).toBeLessThan(60);
+
+      // The reconciler decides a lost answer's record through that endpoint: settled.
+      const records = createMemoryPaymentRecords();
+      const lost = samplePaymentRecord(1, {
+        payer: oldPayer.address,
+        nonce: nonce(1),
+        payTo,
+        validBefore,
+      });
+      await records.begin(lost);
+      const unknown = await records.markUnknown(lost, null);
+      if (unknown === undefined) throw new Error("the record was not kept");
+      expect(await decidePayment({ records, chain: capped, record: unknown })).toMatchObject({
+        status: "settled",
+        tx: transferTx.toLowerCase(),
+      });
+    } finally {
+      await rpc.close();
+    }
+  });
+
+  it("does not shrink its step for a read that timed out: the next search is one range again", async () => {
+    const rpc = await startLogHangingRpc(anvil.rpcUrl);
+    try {
+      const chain = createPaymentChain({
+        rpcUrl: rpc.url,
+        chainId: chains.base.id,
+        asset: usdc,
+        timeoutMs: 300,
+      });
+      const since = validBefore - authorizationLookBackSeconds;
+      rpc.state.hangLogs = true;
+      await expect(
+        chain.findAuthorizationTx(oldPayer.address, nonce(1), since, validBefore),
+      ).rejects.toThrow();
+      // A timeout is a failed read, not a refused range: it was not retried smaller.
+      expect(rpc.state.calls.filter((method) => method === "eth_getLogs")).toHaveLength(1);
+      rpc.state.hangLogs = false;
+      rpc.state.calls.length = 0;
+      expect(
+        (
+          await chain.findAuthorizationTx(oldPayer.address, nonce(1), since, validBefore)
+        )?.toLowerCase(),
+      ).toBe(transferTx.toLowerCase());
+      expect(rpc.state.calls.filter((method) => method === "eth_getLogs")).toHaveLength(1);
+    } finally {
+      await rpc.close();
+    }
+  });
+
+  it("grows its step back after served ranges once the endpoint's cap is lifted", async () => {
+    const rpc = await startFaultyRpc(anvil.rpcUrl);
+    try {
+      const chain = createPaymentChain({ rpcUrl: rpc.url, chainId: chains.base.id, asset: usdc });
+      const since = validBefore - authorizationLookBackSeconds;
+      rpc.maxLogRange = 10;
+      expect(await chain.findAuthorizationTx(oldPayer.address, nonce(2), since, validBefore)).toBe(
+        null,
+      );
+      const cappedLogs = rpc.calls.filter((method) => method === "eth_getLogs").length;
+      // The last day of blocks without a time bound: the step doubles with every range served.
+      rpc.maxLogRange = null;
+      rpc.calls.length = 0;
+      expect(await chain.findAuthorizationTx(oldPayer.address, nonce(2))).toBe(null);
+      const uncappedLogs = rpc.calls.filter((method) => method === "eth_getLogs").length;
+      // At a fixed 10 blocks, the 5,400 blocks would take 540 requests (more than a search may
+      // make); grown back after a run of served ranges, a few dozen.
+      expect(uncappedLogs).toBeLessThan(60);
+      expect(cappedLogs).toBeLessThan(60);
+    } finally {
+      await rpc.close();
+    }
   });
 });

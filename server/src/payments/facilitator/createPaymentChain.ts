@@ -34,7 +34,7 @@ const firstLogStepBlocks = 2_000n;
 /** At most this many eth_getLogs of one search: a search that needs more is retried later. */
 const maxLogRequests = 300;
 /** Served ranges in a row after which a refused range size is asked for again. */
-const rangeRetrySuccesses = 256;
+const rangeRetrySuccesses = 32;
 /** At most this many block reads to find the block at a time (a bisection of Base's height is 26). */
 const maxBlockReads = 64;
 /** Block timestamps kept between searches; a pass over many records reads the same blocks. */
