@@ -1,3 +1,5 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { ErrorBodySchema } from "@presend/shared/api/errors";
 import type { RoutesConfig } from "@x402/core/server";
 import type { MiddlewareHandler } from "hono";
 import type { App } from "../../http/appEnv";
@@ -32,10 +34,60 @@ export function channelRefundRouteConfig(
   );
 }
 
+const ChannelRefundSchema = z
+  .object({
+    message: z.string().openapi({ example: "Refund acknowledged" }),
+    channelId: z.string().openapi({ description: "The refunded channel (bytes32)" }),
+  })
+  .openapi("ChannelRefund");
+
+/** The OpenAPI operation of GET on a paid route: a channel's cooperative refund, free. */
+function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
+  const error = (description: string) => ({
+    description,
+    content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
+  });
+  return createRoute({
+    method: "get",
+    path,
+    tags: ["verification"],
+    summary: `Refund a payment channel (the channel of POST ${path})`,
+    description: `Cooperative refund of an x402 batch-settlement channel, as @x402/evm's client asks for it (BatchSettlementEvmScheme.refund). Without PAYMENT-SIGNATURE the answer is a 402 naming the channel terms (batch-settlement only, at POST ${path}'s price). With a zero-charge refund voucher signed by the channel's voucher signer, the server claims what the channel was charged and sends the rest of the deposit back to the payer on Base: 200, PAYMENT-RESPONSE names the refund transaction and the amount sent back. Costs nothing; a check is POST ${path}.`,
+    // The refund voucher's signature is the authority; nothing is paid here.
+    security: [],
+    middleware: [x402] as const,
+    request: {
+      headers: z.object({
+        "payment-signature": z.string().optional().openapi({
+          description:
+            "x402 PaymentPayload (base64 JSON) carrying a batch-settlement refund voucher (zero charge).",
+        }),
+      }),
+    },
+    responses: {
+      200: {
+        description:
+          "Refund settled: PAYMENT-RESPONSE (base64 JSON) names the refund transaction, the channel and the amount refunded.",
+        content: { "application/json": { schema: ChannelRefundSchema } },
+      },
+      402: {
+        description:
+          "The refund terms (no PAYMENT-SIGNATURE): PaymentRequired in the PAYMENT-REQUIRED header (base64), batch-settlement only, the body {}; or the refund was refused (PAYMENT-REQUIRED's error says why, e.g. nothing left to refund). Nothing is charged.",
+        // The official middleware's 402: the terms travel in the header, the body is empty JSON.
+        content: { "application/json": { schema: z.object({}).openapi("ChannelRefundTerms") } },
+      },
+      405: error(
+        `method_not_allowed: the GET carried a payment that is not a refund (a voucher or a deposit); nothing was settled or charged.`,
+      ),
+    },
+  });
+}
+
 /**
  * GET on a paid route: the official middleware answers the refund itself (the scheme skips the
  * handler, then the refund is settled on chain); anything else that reaches the handler (a GET
- * carrying a voucher or a deposit) is answered 405, so nothing is settled or charged.
+ * carrying a voucher or a deposit) is answered 405, so nothing is settled or charged. Registered
+ * as OpenAPI operations, so the document names the refund a client's close uses.
  * @example registerChannelRefundRoutes(app, ["/check", "/deep"], x402);
  */
 export function registerChannelRefundRoutes(
@@ -44,13 +96,16 @@ export function registerChannelRefundRoutes(
   x402: MiddlewareHandler,
 ): void {
   for (const path of paths) {
-    app.get(path, x402, (c) =>
-      jsonError(
-        c,
-        405,
-        "method_not_allowed",
-        `GET ${path} only refunds a payment channel; a check is POST ${path}. Nothing was charged.`,
-      ),
+    app.openapi(
+      refundRoute(path, x402),
+      // jsonError's answer is an untyped Response; its 405 is the one documented above.
+      (c) =>
+        jsonError(
+          c,
+          405,
+          "method_not_allowed",
+          `GET ${path} only refunds a payment channel; a check is POST ${path}. Nothing was charged.`,
+        ) as never,
     );
   }
 }

@@ -1,0 +1,141 @@
+import { createMemoryPinStore, createPresendClient } from "@presend/client";
+import { devnetAccounts, devnetPrivateKey } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import { toClientEvmSigner } from "@x402/evm";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/client";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
+
+// GET on the paid routes, as the API offering channels serves it on a payment lane of the shared
+// world: the cooperative refund @x402/evm's client asks for (a 402 with the channel terms, then a
+// zero-charge refund voucher answered 200 with the refund on chain), 405 for a GET carrying any
+// other payment (nothing settled), and both operations in the OpenAPI document.
+const { world, lane, fund } = sharedPaymentWorld();
+const price = routePrices.check;
+const receiverAuthorizerKey = devnetPrivateKey(`lane-${lane.index}-receiver-authorizer`);
+const target = devnetAccounts.activeOnBase.address;
+
+type Operation = {
+  tags?: string[];
+  security?: unknown[];
+  summary?: string;
+  "x-payment-info"?: unknown;
+  responses?: Record<string, unknown>;
+};
+
+describe("GET /check and GET /deep: a payment channel's refund", () => {
+  let stack: PaidStack;
+  const viaStack = async (input: RequestInfo | URL, init?: RequestInit) =>
+    stack.app.request(input instanceof Request ? input : new Request(input, init));
+
+  beforeAll(async () => {
+    stack = await startPaidStack({ world, receiverAuthorizerKey });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it.each([
+    ["/check", "10000"],
+    ["/deep", "50000"],
+  ])(
+    "GET %s without a payment answers the refund terms: a 402, batch-settlement only at %s",
+    async (path, units) => {
+      const answer = await stack.app.request(path);
+      expect(answer.status).toBe(402);
+      const header = answer.headers.get("payment-required");
+      if (header === null) throw new Error("the 402 carries no PAYMENT-REQUIRED");
+      const required = decodePaymentRequiredHeader(header);
+      expect(required.accepts.map(({ scheme, amount }) => ({ scheme, amount }))).toEqual([
+        { scheme: "batch-settlement", amount: units },
+      ]);
+      expect(required.accepts[0]?.extra?.receiverAuthorizer).toEqual(expect.any(String));
+      // The terms travel in the header only (the official middleware's 402).
+      expect(await answer.json()).toEqual({});
+    },
+  );
+
+  it("documents both GET operations in a valid OpenAPI document: free, 200, 402 and 405", async () => {
+    const document = (await (await stack.app.request("/openapi.json")).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const validated = await new Validator().validate(document);
+    expect(validated.errors ?? []).toEqual([]);
+    for (const path of ["/check", "/deep"]) {
+      const operation = document.paths[path]?.get;
+      expect(operation?.summary).toContain("Refund a payment channel");
+      expect(operation?.tags).toEqual(["verification"]);
+      // Nothing is paid here: no price for x402 crawlers, no security.
+      expect(operation?.security).toEqual([]);
+      expect(operation?.["x-payment-info"]).toBeUndefined();
+      expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(["200", "402", "405"]);
+      // The paid check stays POST.
+      expect(document.paths[path]?.post?.["x-payment-info"]).toBeDefined();
+    }
+  });
+
+  it("a GET carrying a deposit, not a refund, is answered 405 and nothing is settled", async () => {
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-refund-route-payer`));
+    await fund(wallet.address, 10n * price);
+    const before = await stack.usdcBalance(wallet.address);
+    const probe = await stack.app.request("/check");
+    const header = probe.headers.get("payment-required");
+    if (header === null) throw new Error("the 402 carries no PAYMENT-REQUIRED");
+    const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(wallet), {
+      voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+      depositStrategy: () => 5n * price,
+    });
+    const http = new x402HTTPClient(new x402Client().register("eip155:8453", scheme));
+    const payload = await http.createPaymentPayload(decodePaymentRequiredHeader(header));
+    expect((payload.payload as { type?: string }).type).toBe("deposit");
+    const answer = await stack.app.request("/check", {
+      headers: http.encodePaymentSignatureHeader(payload),
+    });
+    expect(answer.status).toBe(405);
+    expect(await answer.json()).toMatchObject({ error: { code: "method_not_allowed" } });
+    expect(answer.headers.get("payment-response")).toBeNull();
+    expect(await stack.usdcBalance(wallet.address)).toBe(before);
+  });
+
+  it("a refund voucher is answered 200: the channel named, PAYMENT-RESPONSE with the refund, the rest back on chain", async () => {
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-refund-route-closer`));
+    await fund(wallet.address, 10n * price);
+    const answers: Response[] = [];
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: wallet,
+      pinStore: createMemoryPinStore(),
+      fetch: async (input, init) => {
+        const answer = await viaStack(input, init);
+        if ((init?.method ?? "GET") === "GET") answers.push(answer.clone());
+        return answer;
+      },
+      channel: {
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        deposit: 5n * price,
+      },
+    });
+    expect(await client.check({ address: target })).toMatchObject({ type: "report" });
+    const before = await stack.usdcBalance(wallet.address);
+    answers.length = 0;
+    expect(await client.closeChannel()).toMatchObject({ type: "closed" });
+    expect(answers.map((answer) => answer.status)).toEqual([402, 200]);
+    const refund = answers[1] as Response;
+    expect(await refund.json()).toEqual({
+      message: "Refund acknowledged",
+      channelId: expect.stringMatching(/^0x[0-9a-f]{64}$/i),
+    });
+    const settled = decodePaymentResponseHeader(refund.headers.get("payment-response") ?? "");
+    expect(settled).toMatchObject({
+      success: true,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/i),
+      amount: String(4n * price),
+    });
+    expect(await stack.usdcBalance(wallet.address)).toBe(before + 4n * price);
+  });
+});
