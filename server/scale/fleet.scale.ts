@@ -85,7 +85,8 @@ function payingFetch(key: Hex, localAddress: string): typeof fetch {
   return wrapFetchWithPayment(fetchFrom(localAddress), client);
 }
 
-type PaidResult = { status: number; tx: string | null; body: unknown };
+/** One paid check's answer: status, settlement, body, and where it said the report is kept. */
+type PaidResult = { status: number; tx: string | null; body: unknown; receipt: string | null };
 
 async function paidCheck(pay: typeof fetch, url: string, address: string): Promise<PaidResult> {
   try {
@@ -97,11 +98,49 @@ async function paidCheck(pay: typeof fetch, url: string, address: string): Promi
     const header = response.headers.get("payment-response");
     const body = await response.json().catch(() => null);
     const settlement = header ? decodePaymentResponseHeader(header) : null;
-    return { status: response.status, tx: settlement?.transaction?.toLowerCase() ?? null, body };
+    return {
+      status: response.status,
+      tx: settlement?.transaction?.toLowerCase() ?? null,
+      body,
+      receipt: response.headers.get("presend-receipt"),
+    };
   } catch {
     // The connection died (a killed replica): no answer at all.
-    return { status: 0, tx: null, body: null };
+    return { status: 0, tx: null, body: null, receipt: null };
   }
+}
+
+/**
+ * Fetches, as its payer, the report an answer said was kept at `/receipts/{payer}/{nonce}`,
+ * through the fleet, until its record is decided (the reconciler's pass, or /receipts asking
+ * the chain): the report as kept, the settlement transaction and the nonce.
+ */
+async function fetchKeptReport(receipt: string) {
+  const [, payer, nonce] =
+    new URL(receipt).pathname.match(/^\/receipts\/(0x\w{40})\/(0x\w{64})$/) ?? [];
+  const key = fleet.payers.find(
+    (candidate) =>
+      privateKeyToAccount(candidate as Hex).address.toLowerCase() === payer?.toLowerCase(),
+  );
+  if (!nonce || !key) throw new Error(`not a receipt of the fleet's payers: ${receipt}`);
+  const proof = await privateKeyToAccount(key as Hex).signMessage({
+    message: receiptMessage(nonce),
+  });
+  const url = `${fleet.nginx.url}/receipts/${payer}/${nonce}?signature=${proof}`;
+  let answer = await fetch(url);
+  const deadline = Date.now() + 90_000;
+  while (answer.status === 409 && Date.now() < deadline) {
+    await answer.body?.cancel();
+    await sleep(1_000);
+    answer = await fetch(url);
+  }
+  const body = (await answer.json()) as { report?: unknown; tx?: string };
+  return {
+    status: answer.status,
+    report: body.report,
+    tx: body.tx?.toLowerCase(),
+    nonce: nonce.toLowerCase(),
+  };
 }
 
 /** `count` paid checks at once, spread over the payers, each payer from its own address. */
@@ -517,6 +556,23 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     for (const result of results.filter((r) => r.status === 200)) {
       expect(records.get(result.tx as string)).toEqual(result.body);
     }
+    // Every payer told settlement_unknown gets the report where the answer said, as its payer,
+    // once the record is decided: a charge the chain shows, with its record settled.
+    const kept = await Promise.all(
+      results
+        .filter((r) => errorCode(r.body) === "settlement_unknown")
+        .map((r) => fetchKeptReport(r.receipt ?? "")),
+    );
+    for (const fetched of kept) {
+      expect(fetched.status).toBe(200);
+      expect(used.map((u) => u.nonce)).toContain(fetched.nonce);
+      expect((await settledRecords([fetched.tx ?? ""])).get(fetched.tx ?? "")).toEqual(
+        fetched.report,
+      );
+    }
+    figures.push(
+      `redis: ${kept.length} payers told settlement_unknown fetched their report through /receipts`,
+    );
     await expect.poll(() => readyz(a), { timeout: 20_000 }).toBe(200);
   });
 
