@@ -52,7 +52,8 @@ export async function reconcileChannelCharges(options: {
     }
     const covered = charges.filter((charge) => charge.cumulative <= total);
     const above = charges.filter((charge) => charge.cumulative > total);
-    const uncharged = await unchargedOf(above, channelId, total, options);
+    // A store or records read that fails leaves them open for the next pass, like the chain's.
+    const uncharged = await unchargedOf(above, channelId, total, options).catch(() => []);
     for (const key of uncharged) {
       await records.markFailed(key);
       await store.dropCharge(key);
