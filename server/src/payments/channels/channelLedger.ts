@@ -57,7 +57,7 @@ export type ChannelLedgerOptions = {
  * before anything runs, the handler begins the record as for `exact`, the charge is committed
  * once the scheme charged the channel (the answer is the report, signed over the record's
  * nonce) and dropped, its record `failed`, otherwise. The claim that covers it settles it.
- * @example createRoute({ middleware: [guard, signed, paymentLedger(opts), channelLedger(opts), envelope, x402] })
+ * @example createRoute({ middleware: [guard, paymentIntake(), signed, paymentLedger(opts), channelLedger(opts), envelope, x402] })
  */
 export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<AppEnv> {
   const { records, store } = options;
