@@ -17,6 +17,8 @@ describe("checkRequirement", () => {
     const other = { ...good, network: "eip155:1" as const };
     expect(checkRequirement([other, good])).toEqual({ type: "accepted", requirement: good });
     expect(checkRequirement([{ ...good, asset: good.asset.toLowerCase() }]).type).toBe("accepted");
+    const named = { ...good, extra: { ...good.extra, assetTransferMethod: "eip3009" } };
+    expect(checkRequirement([named]).type).toBe("accepted");
   });
 
   it.each([
@@ -28,6 +30,8 @@ describe("checkRequirement", () => {
     ["validity_too_long", { maxTimeoutSeconds: 1.5 }],
     ["unexpected_challenge", { amount: "-1" }],
     ["unexpected_challenge", { payTo: "0x1234" }],
+    ["transfer_method_mismatch", { extra: { ...good.extra, assetTransferMethod: "permit2" } }],
+    ["transfer_method_mismatch", { extra: { ...good.extra, assetTransferMethod: "EIP3009" } }],
   ] as const)("refuses %s (%o)", (code, change) => {
     expect(checkRequirement([{ ...good, ...change } as PaymentRequirements])).toMatchObject({
       type: "refused",

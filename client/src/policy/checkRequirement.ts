@@ -19,7 +19,7 @@ export type RequirementCheck =
 
 /**
  * Picks the one requirement the client may pay from a 402's accepts: scheme exact, USDC on
- * Base, a validity of at most five minutes. Anything else is refused by name.
+ * Base, a validity of at most five minutes, an EIP-3009 transfer. Anything else is refused by name.
  * @example const r = checkRequirement(paymentRequired.accepts);
  */
 export function checkRequirement(accepts: readonly PaymentRequirements[]): RequirementCheck {
@@ -57,6 +57,17 @@ export function checkRequirement(accepts: readonly PaymentRequirements[]): Requi
       type: "refused",
       code: "validity_too_long",
       message: `The server asks for an authorization valid for ${requirement.maxTimeoutSeconds} s; this client signs at most ${maxValiditySeconds} s.`,
+    };
+  }
+  // The exact scheme pays through Permit2 (an approval, maybe an EIP-2612 permit) when the offer
+  // names another transfer method: signatures the spend cap does not see. Only the EIP-3009
+  // transfer (the scheme's default) is signed.
+  const method = requirement.extra?.assetTransferMethod;
+  if (method !== undefined && method !== "eip3009") {
+    return {
+      type: "refused",
+      code: "transfer_method_mismatch",
+      message: `The server asks for payment by ${String(method)}; presend pays only by EIP-3009 (eip3009).`,
     };
   }
   if (!/^\d+$/.test(requirement.amount) || !addressPattern.test(requirement.payTo)) {
