@@ -13,6 +13,7 @@ import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
 import { paymentNetworkUnavailable } from "../facilitator/guardedFacilitator";
 import type { PaidAuthorization } from "../intake/authorizationOf";
 import type { PaymentRecord, PaymentRecords } from "../records/paymentRecords";
+import { settlementUnknown as settlementUnknownReason } from "../settlement/recordSettlements";
 
 /** Header naming where the report of a payment with an unknown outcome can be fetched. */
 export const receiptLocationHeader = "PRESEND-RECEIPT";
@@ -140,7 +141,21 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
             : unknownOutcome(c, answer.record, options);
         return;
       }
-      const record = await records.byAuthorization(key).catch(() => undefined);
+      let record: PaymentRecord | undefined;
+      try {
+        record = await records.byAuthorization(key);
+      } catch {
+        // The record cannot say what happened: only the answer itself can prove the payer was
+        // not charged. Anything else may follow a charge, so it is never left a 402.
+        if (settlementMayHaveRun(c.res)) {
+          c.res = undefined;
+          c.res = chargeNotKnownYet(c, key, {
+            publicUrl: options.publicUrl,
+            cause: "its payment record could not be read",
+          });
+          return;
+        }
+      }
       return finish(c, record ?? null);
     } finally {
       await held.release();
@@ -361,6 +376,30 @@ function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: strin
   if (record.status !== "failed")
     response.headers.set(receiptLocationHeader, `${publicUrl}${path}`);
   return response;
+}
+
+/**
+ * Whether an answer may follow a settlement that was sent, judged from the answer alone (for
+ * when the payment record cannot be read). Not when it is the paid 200 with its settlement, nor
+ * when it proves nothing was sent: a PAYMENT-RESPONSE refusal other than `settlement_unknown`
+ * (the settlement step only says that once the chain or the facilitator showed nothing went
+ * out), a 402 challenge without PAYMENT-RESPONSE (verification refused the payment before the
+ * route ran), or the route's own 4xx (x402 settles only answers below 400). A bare 402 (x402's
+ * answer when settlement threw), a 5xx, or a `settlement_unknown` refusal may follow a charge.
+ */
+function settlementMayHaveRun(response: Response): boolean {
+  if (settledIn(response) !== null) return false;
+  const header = response.headers.get("payment-response");
+  if (header !== null) {
+    try {
+      const settlement = decodePaymentResponseHeader(header);
+      return settlement.success || settlement.errorReason === settlementUnknownReason;
+    } catch {
+      return true;
+    }
+  }
+  if (response.status === 402) return response.headers.get("payment-required") === null;
+  return response.status < 400 || response.status >= 500;
 }
 
 /** The transaction a paid 200 names in its PAYMENT-RESPONSE (lowercase), else null. */
