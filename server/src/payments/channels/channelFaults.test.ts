@@ -17,7 +17,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultyRpc, startFaultyRpc } from "../testing/startFaultyRpc";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
-import { type ServerProcess, startServerProcess } from "./testing/startServerProcess";
+import { type ServerProcess, startServerProcess } from "../testing/startServerProcess";
 
 // Channel payments when things go wrong, over the paid API with the official client scheme on a
 // payment lane of the shared world: the server killed between vouchers and claim (a process of

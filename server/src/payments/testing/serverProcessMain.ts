@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { deserialize } from "node:v8";
 import type { World } from "@presend/devnet";
 import { z } from "zod";
-import { listen } from "../../../http/listen";
-import { startPaidStack } from "../../testing/startPaidStack";
+import { listen } from "../../http/listen";
+import { startPaidStack } from "./startPaidStack";
 
 // The child process startServerProcess runs: the paid API with channels on a world another
 // process owns, listening on a free port, until it is killed. Its URL is its one line of output.
