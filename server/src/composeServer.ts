@@ -311,7 +311,7 @@ export async function composeServer(
     reconciling = reconcile().catch(() => {});
   }, reconcileIntervalMs);
   timer.unref();
-  payments.channels?.start(config.channelSchedule);
+  payments.channels?.start(config.channelSchedule, lock);
   return {
     app,
     engine,

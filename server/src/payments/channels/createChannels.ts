@@ -15,7 +15,10 @@ import {
 } from "@x402/evm/batch-settlement/server";
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { createMemoryInFlightLock } from "../../paymentRecords/createMemoryInFlightLock";
+import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { PaymentRecords } from "../records/paymentRecords";
+import { type ChannelJobLeader, channelJobLeader } from "./channelJobLeader";
 import type { ChannelPayment } from "./channelPaymentOf";
 import { type ChannelSchedule, channelSchedule } from "./channelSchedule";
 import type { ChannelStore } from "./channelStore";
@@ -70,8 +73,10 @@ export type Channels = {
   /**
    * Starts claiming, settling and refunding idle channels on the schedule (channelSchedule
    * unless given), and settles once what the escrow holds claimed and unsettled for payTo.
+   * With the fleet's lease store (`lock`), one replica at a time claims and refunds
+   * (channelJobLeader); without one, this process always does.
    */
-  start(schedule?: ChannelSchedule): void;
+  start(schedule?: ChannelSchedule, lock?: InFlightLock): void;
   /**
    * Stops the schedule, claims what is outstanding and settles everything the escrow holds
    * claimed and unsettled for payTo, whoever claimed it (the drain).
@@ -111,6 +116,8 @@ export function createChannels(options: ChannelsOptions): Channels {
   });
   let manager: BatchSettlementChannelManager | null = null;
   let startSettle: Promise<void> = Promise.resolve();
+  // The leases of the claim and refund jobs, once started.
+  let leaders: { claim: ChannelJobLeader; refund: ChannelJobLeader } | null = null;
   const { payTo, asset } = options;
   const outstandingSettle = () => {
     if (manager === null)
@@ -182,15 +189,22 @@ export function createChannels(options: ChannelsOptions): Channels {
       return manager;
     },
     reconcile: () => reconcileChannelCharges({ store, records, chain }),
-    start(schedule = channelSchedule) {
+    start(schedule = channelSchedule, lock = createMemoryInFlightLock()) {
       if (manager === null) return;
       const idleMs = schedule.idleRefundSecs * 1000;
+      leaders = {
+        claim: channelJobLeader(lock, "claim", schedule.claimIntervalSecs * 1000),
+        refund: channelJobLeader(lock, "refund", schedule.refundIntervalSecs * 1000),
+      };
+      const { claim, refund } = leaders;
       manager.start({
         claimIntervalSecs: schedule.claimIntervalSecs,
         settleIntervalSecs: schedule.settleIntervalSecs,
         refundIntervalSecs: schedule.refundIntervalSecs,
-        selectRefundChannels: (channels, context) =>
-          selectIdleRefunds(channels, { now: context.now, idleMs }),
+        // Also the drain's claim at stop: a replica that does not lead leaves it to the leader.
+        selectClaimChannels: async (channels) => ((await claim.lead()) ? channels : []),
+        selectRefundChannels: async (channels, context) =>
+          (await refund.lead()) ? selectIdleRefunds(channels, { now: context.now, idleMs }) : [],
         onError,
       });
       // The manager settles only after a claim of its own process: what a previous process (or
@@ -214,6 +228,8 @@ export function createChannels(options: ChannelsOptions): Channels {
           failure ??= error;
         },
       );
+      // Another replica leads from its next run on, not after this one's lease lapses.
+      await Promise.all([leaders?.claim.resign(), leaders?.refund.resign()]);
       if (failure !== null) throw failure;
     },
   };
