@@ -4,6 +4,7 @@ import type { DeepReport, Report } from "@presend/shared/api/report";
 import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
 import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
@@ -145,7 +146,9 @@ export function createChannelPayer(options: {
         allowed: ["ReceiveWithAuthorization"],
         from: options.payer.address,
       });
-      if (refusal !== null) return Promise.reject(new Error(refusal));
+      if (refusal !== null) {
+        return Promise.reject(new PaymentError(refusal, { code: "unexpected_typed_data" }));
+      }
       return options.payer.signTypedData(typedData);
     },
   };
@@ -158,7 +161,9 @@ export function createChannelPayer(options: {
       // Asked only when a deposit is due, before anything is signed: the bound is held here.
       depositStrategy: ({ minimumDepositAmount }) => {
         depositRefusal = refuseDeposit(depositFor, BigInt(minimumDepositAmount));
-        if (depositRefusal !== null) throw new Error(depositRefusal);
+        if (depositRefusal !== null) {
+          throw new PaymentError(depositRefusal, { code: "deposit_above_bound" });
+        }
         return depositFor;
       },
     });
