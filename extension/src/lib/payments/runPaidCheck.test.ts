@@ -267,6 +267,33 @@ describe("runPaidCheck", () => {
     expect(deps.pending.total()).toBe(0n);
   });
 
+  it("keeps the channel when a payment is refused for another reason than being out of step", async () => {
+    let startedOver = 0;
+    const channel: PaidCheckChannel = {
+      options: async (_scope, deposit) => ({
+        deposit,
+        voucherSigner: {
+          address: payer.address,
+          signTypedData: async () => {
+            throw new Error("no voucher without a channel offer");
+          },
+        },
+      }),
+      exclusive: (pay) => pay(),
+      startOver: async () => {
+        startedOver += 1;
+      },
+    };
+    const { deps } = await setup({ api: { afterPayment: "refused" } });
+    const outcome = await runPaidCheck(
+      { route: "check", address, chain: "base" },
+      { ...deps, channel },
+    );
+    expect(outcome).toMatchObject({ type: "failed", charged: false });
+    expect(outcome.type === "failed" && outcome.message).not.toMatch(/out of step/);
+    expect(startedOver).toBe(0);
+  });
+
   it("refuses to pay when the spend ledger is unreadable instead of counting from $0", async () => {
     const { deps, signTypedData, requests } = await setup();
     const corrupt = async () => {

@@ -1,0 +1,79 @@
+import type { PresendSigner } from "@presend/client";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
+import type { Address, Hex } from "viem";
+import { createPageChainReader } from "../channel/createPageChainReader";
+import { formatUsdc } from "../ui/prices";
+import { guardWalletTypedData } from "./guardWalletTypedData";
+
+/** The page wallet as the background reaches it (through the content script and the bridge). */
+export type RemoteWallet = {
+  account(): Promise<Address>;
+  signTypedData(typedData: {
+    domain: Record<string, unknown>;
+    types: Record<string, unknown>;
+    primaryType: string;
+    message: Record<string, unknown>;
+  }): Promise<Hex>;
+  /** A read-only eth_call on `chainId` through the page's wallet (no prompt; see PageWallet). */
+  call(chainId: number, to: Address, data: Hex): Promise<Hex>;
+};
+
+type TypedData = Parameters<PresendSigner["signTypedData"]>[0];
+
+export type WalletSignerOptions = {
+  wallet: RemoteWallet;
+  /** The account the wallet shared for this check: the only one that may sign. */
+  payer: Address;
+  /** The daily cap: null when `units` fit, else why not. */
+  fits(units: bigint): Promise<string | null>;
+  /** Told just before the wallet is asked (the progress shows the attested terms). */
+  beforeAsking(typedData: TypedData): void;
+  /** Told once the wallet signed, before the signature leaves (the pending recovery keeps it). */
+  afterSigned(typedData: TypedData): Promise<void>;
+  /** Told of every signature that failed, before it is thrown (the outcome reads its cause). */
+  onFailure(error: unknown): void;
+};
+
+/**
+ * The presend client's signer over the page wallet, for one check: only the typed data presend
+ * pays with reaches the wallet (guardWalletTypedData), a channel deposit over the daily cap is
+ * refused before the wallet is asked, and a receipt signature is never asked for unprompted
+ * (fetching a report again takes the person's click). Chain reads (a channel's resync) go through
+ * the page's wallet too.
+ * @example const signer = createWalletSigner({ wallet, payer, fits, beforeAsking, afterSigned, onFailure });
+ */
+export function createWalletSigner(options: WalletSignerOptions): PresendSigner {
+  const { wallet, payer } = options;
+  return {
+    address: payer,
+    readContract: createPageChainReader((chainId, to, data) => wallet.call(chainId, to, data)),
+    signTypedData: async (typedData) => {
+      try {
+        guardWalletTypedData(typedData, payer);
+        if (typedData.primaryType === "ReceiveWithAuthorization") {
+          // The client reserves a deposit once it is signed: one over the cap stops here.
+          const value = String(typedData.message.value);
+          const overCap = await options.fits(BigInt(value));
+          if (overCap !== null) {
+            throw new PaymentError(
+              `${overCap} A channel deposit of ${formatUsdc(value)} was asked; lower it in the settings.`,
+              { code: "cap_reached" },
+            );
+          }
+        }
+        options.beforeAsking(typedData);
+        const signature = await wallet.signTypedData(typedData);
+        await options.afterSigned(typedData);
+        return signature;
+      } catch (error) {
+        options.onFailure(error);
+        throw error;
+      }
+    },
+    signMessage: async () => {
+      throw new PaymentError("The receipt signature is asked for on the person's click.", {
+        code: "receipt_signature_unavailable",
+      });
+    },
+  };
+}
