@@ -21,7 +21,10 @@ import { importLegacyReceipts, legacyReceiptsFile } from "./paymentRecords/impor
 import type { InFlightLock } from "./paymentRecords/inFlightLock";
 import { openSqlitePaymentRecords } from "./paymentRecords/openSqlitePaymentRecords";
 import type { PaymentRecordStore } from "./paymentRecords/paymentRecordStore";
-import { loadAttestationKey } from "./payments/attestation/loadAttestationKey";
+import {
+  loadAttestationKey,
+  publicAttestationKey,
+} from "./payments/attestation/loadAttestationKey";
 import { loadPreviousAttestationKeys } from "./payments/attestation/loadPreviousAttestationKeys";
 import type { ChannelStore } from "./payments/channels/channelStore";
 import { loadReceiverAuthorizerKey } from "./payments/channels/loadReceiverAuthorizerKey";
@@ -176,13 +179,11 @@ export async function composeServer(
       ...(config.attestationKeyFile ? { file: config.attestationKeyFile } : {}),
     }),
   );
-  const { d: _private, ...attestationPublicKey } = attestationKey;
   const previousKeys = await namingField("ATTESTATION_PREVIOUS_KEYS_FILE", () =>
-    loadPreviousAttestationKeys(config.attestationPreviousKeysFile, {
-      ...attestationPublicKey,
-      alg: "ES256",
-      use: "sig",
-    }),
+    loadPreviousAttestationKeys(
+      config.attestationPreviousKeysFile,
+      publicAttestationKey(attestationKey),
+    ),
   );
   const records =
     options.records ??

@@ -1,9 +1,6 @@
-import type {
-  AttestationBlock,
-  AttestationKey,
-} from "@presend/shared/attestation/attestationSchemas";
+import type { AttestationBlock } from "@presend/shared/attestation/attestationSchemas";
 import { CompactSign, importJWK } from "jose";
-import type { AttestationPrivateKey } from "./loadAttestationKey";
+import { type AttestationPrivateKey, publicAttestationKey } from "./loadAttestationKey";
 
 export type CreateAttestationOptions = {
   key: AttestationPrivateKey;
@@ -37,8 +34,7 @@ export async function createAttestation(options: CreateAttestationOptions): Prom
   const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
   const ttl = options.ttlSeconds ?? defaultTtlSeconds;
   const signingKey = await importJWK(options.key, "ES256");
-  const { d: _private, ...publicPart } = options.key;
-  const key: AttestationKey = { ...publicPart, alg: "ES256", use: "sig" };
+  const key = publicAttestationKey(options.key);
   const note = `presend signs its payTo, per-route maximum prices, network and asset with this ES256 key (kid ${key.kid}). Pin the key on first use; before paying, check that the 402's payTo equals the attested payTo, its network and asset equal the attested ones, and its amount is at most the attested maxPrice for the route.`;
 
   const sign = async (): Promise<{ block: AttestationBlock; iat: number }> => {

@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { AttestationKey } from "@presend/shared/attestation/attestationSchemas";
 import { AttestationError } from "@presend/shared/errors/AttestationError";
 import { exportJWK, generateKeyPair } from "jose";
 import { z } from "zod";
@@ -22,6 +23,26 @@ export type LoadAttestationKeyOptions = {
   dataDir: string;
   now?: Date;
 };
+
+/**
+ * A new ES256 attestation key named `kid` (a first start's dev key, or the next key of a
+ * rotation).
+ * @example const key = await generateAttestationKey(attestationKeyId(new Date()));
+ */
+export async function generateAttestationKey(kid: string): Promise<AttestationPrivateKey> {
+  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  return AttestationPrivateKeySchema.parse({ ...(await exportJWK(privateKey)), kid });
+}
+
+/**
+ * The public half of an attestation key, as the attestation and the discovery document
+ * publish it.
+ * @example const published = publicAttestationKey(key);
+ */
+export function publicAttestationKey(key: AttestationPrivateKey): AttestationKey {
+  const { d: _private, ...publicPart } = key;
+  return { ...publicPart, alg: "ES256", use: "sig" };
+}
 
 /** Name of the generated dev key inside the data dir. */
 export const devAttestationKeyFile = "attestation-key.json";
@@ -46,11 +67,7 @@ export async function loadAttestationKey(
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
-  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
-  const jwk = AttestationPrivateKeySchema.parse({
-    ...(await exportJWK(privateKey)),
-    kid: attestationKeyId(options.now ?? new Date()),
-  });
+  const jwk = await generateAttestationKey(attestationKeyId(options.now ?? new Date()));
   await mkdir(dirname(path), { recursive: true });
   // wx: never overwrite a key another process wrote meanwhile; clients pinned that one.
   try {

@@ -5,13 +5,13 @@ import {
   PreviousAttestationKeySchema,
 } from "@presend/shared/attestation/attestationSchemas";
 import { AttestationError } from "@presend/shared/errors/AttestationError";
-import { calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
+import { calculateJwkThumbprint } from "jose";
 import { z } from "zod";
 import {
-  type AttestationPrivateKey,
-  AttestationPrivateKeySchema,
   attestationKeyId,
+  generateAttestationKey,
   loadAttestationKey,
+  publicAttestationKey,
 } from "./loadAttestationKey";
 import { signKeyRotationStatement } from "./signKeyRotationStatement";
 
@@ -52,14 +52,10 @@ export async function rotateAttestationKey(
     );
   }
   const previous = await readPrevious(options.previousKeysFile);
-  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
-  const nextPrivate: AttestationPrivateKey = AttestationPrivateKeySchema.parse({
-    ...(await exportJWK(privateKey)),
-    kid,
-  });
-  const next = publicOf(nextPrivate);
+  const nextPrivate = await generateAttestationKey(kid);
+  const next = publicAttestationKey(nextPrivate);
   const retired: PreviousAttestationKey = {
-    key: publicOf(retiring),
+    key: publicAttestationKey(retiring),
     validUntil: options.at.toISOString(),
     statement: await signKeyRotationStatement(retiring, next, options.at),
   };
@@ -76,11 +72,6 @@ export async function rotateAttestationKey(
   await writeFile(temp, `${JSON.stringify([...previous, retired], null, 2)}\n`);
   await rename(temp, options.previousKeysFile);
   return { next, thumbprint: await calculateJwkThumbprint(next, "sha256"), retired };
-}
-
-function publicOf(key: AttestationPrivateKey): AttestationKey {
-  const { d: _private, ...publicPart } = key;
-  return { ...publicPart, alg: "ES256", use: "sig" };
 }
 
 async function readPrevious(file: string): Promise<PreviousAttestationKey[]> {

@@ -41,7 +41,8 @@ export type ChannelChain = {
 /**
  * The batch-settlement escrow as the server's books read it: a channel's claimed total, the
  * receiver's claimed and settled totals, and the Claimed events that name the transaction of each
- * claim. Only reads every public endpoint serves (a contract read, eth_getLogs in ranges halved when refused), bounded in size and time.
+ * claim. Only reads every public endpoint serves (a contract read, eth_getLogs in ranges halved
+ * when refused), bounded in size and time.
  * @example const chain = createChannelChain({ rpcUrl });
  */
 export function createChannelChain(options: { rpcUrl: string; timeoutMs?: number }): ChannelChain {
