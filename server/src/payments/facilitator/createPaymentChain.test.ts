@@ -127,6 +127,11 @@ describe("createPaymentChain (a real anvil chain)", () => {
       const since = Number(
         (await client.getBlock({ blockNumber: transfer.blockNumber })).timestamp,
       );
+      // Enough blocks since the transfer that walking them two at a time takes several ranges
+      // (the shared chain mines one a second; right after the setup there may be only a few).
+      while ((await client.getBlockNumber({ cacheTime: 0 })) < transfer.blockNumber + 8n) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
       expect(
         (await capped.findAuthorizationTx(payer.address, nonce(1), since))?.toLowerCase(),
       ).toBe(transferTx.toLowerCase());
