@@ -328,12 +328,31 @@ export async function onBadgeElement<T>(
 }
 
 async function clickBadgeNode(page: BadgeTarget, button: CdpNode): Promise<void> {
-  const box = await nodeBox(page, button);
+  const box = await settledBox(page, button);
   const offset = await frameOffset(page);
   await pageOf(page).mouse.click(
     offset.x + box.x + box.width / 2,
     offset.y + box.y + box.height / 2,
   );
+}
+
+// The node's box once it has stopped moving: the card grows while its facts and the wallet's
+// answer arrive, and a click at where the button was a frame ago lands on something else (as
+// Playwright's own "stable" check, which cannot reach into a closed shadow root).
+async function settledBox(page: BadgeTarget, node: CdpNode) {
+  let box = await nodeBox(page, node);
+  for (let attempt = 0; attempt < 40; attempt++) {
+    await pageOf(page).waitForTimeout(50);
+    const next = await nodeBox(page, node);
+    const same =
+      next.x === box.x &&
+      next.y === box.y &&
+      next.width === box.width &&
+      next.height === box.height;
+    box = next;
+    if (same) return box;
+  }
+  throw new Error("the badge element never stopped moving");
 }
 
 // Where a frame's viewport starts in the page (0, 0 for the page itself).

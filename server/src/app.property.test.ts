@@ -221,6 +221,28 @@ const paidCall: fc.Arbitrary<PaidCall> = fc.record({
   networkDown: fc.boolean().chain((down) => (down ? fc.boolean() : fc.constant(false))),
 });
 
+const exampleCall = (move: PaymentMove, overrides: Partial<PaidCall> = {}): PaidCall => ({
+  path: "/check",
+  address: devnetAccounts.activeOnBase.address,
+  chain: "base",
+  move,
+  withId: true,
+  networkDown: false,
+  ...overrides,
+});
+
+// In order: a payment that settles (200), one tampered (402), the first one replayed (409: its
+// authorization is spent), one with a payment id (200), that id reused for another address (409),
+// and one sent while the payment network is down (503).
+const branchExamples: PaidCall[] = [
+  exampleCall({ type: "valid" }, { withId: false }),
+  exampleCall({ type: "tampered", field: "value" }),
+  exampleCall({ type: "replayed" }),
+  exampleCall({ type: "valid" }),
+  exampleCall({ type: "sameId", sameRequest: false }, { address: devnetAccounts.fresh.address }),
+  exampleCall({ type: "valid" }, { networkDown: true }),
+];
+
 describe("valid payments: the handler, settlement, the 503 path and receipts, with the money invariants", () => {
   it("charges exactly what it answers 200 for, records each settlement once, never 500s, never leaks", async () => {
     const base = createPublicClient({ transport: http(stack.world.chains.base.rpcUrl) });
@@ -384,7 +406,8 @@ describe("valid payments: the handler, settlement, the 503 path and receipts, wi
           sent.push({ payload, body: requestBody, path, paymentId });
         }
       }),
-      { numRuns: 60 },
+      // The random sample may miss a branch: the examples reach each one first, every run.
+      { numRuns: 60, examples: branchExamples.map((call) => [call]) },
     );
     expect(await stack.usdcBalance(payTo)).toBe(payToStart + charged);
     // Every branch was reached: paid, refused by the payment layer, refused as a replay or a
