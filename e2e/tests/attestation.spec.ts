@@ -74,6 +74,35 @@ test("a proxy that rewrites the 402's payTo (header and body) is refused as a pa
   expect(await getExtensionStorage(serviceWorker, "pinnedAttestationKeys")).toBeUndefined();
 });
 
+test("a proxy that turns the 402 into a Permit2 payment (same payee, price and asset) is refused before the wallet is asked", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+  startProxy,
+}) => {
+  const proxy = await startProxy(api.url);
+  // Everything the attestation vouches for is left as it is: only how the money would move
+  // changes, to an approval and a Permit2 transfer the spend cap never sees.
+  proxy.rewriteOffer = (offer) => ({
+    ...offer,
+    extra: { ...offer.extra, assetTransferMethod: "permit2" },
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const before = await balances(api, who);
+
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+
+  expect(badge.state).toBe("refused");
+  expect(badge.code).toBe("unexpected_challenge");
+  expect(badge.text).toContain("permit2");
+  expect(badge.text).toContain("Nothing was charged.");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await balances(api, who)).toEqual(before);
+  await screenshot(dapp, "refused-permit2");
+});
+
 test("another API URL gets its own pinned key; both pins are listed in the options", async ({
   api,
   context,

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createMemoryPinStore, createPresendClient } from "@presend/client";
+import { createMemoryPinStore, createPresendClient, createSessionSpendCap } from "@presend/client";
 import { usdcBalanceOnBase } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import { toClientEvmSigner } from "@x402/evm";
+import { BATCH_SETTLEMENT_ADDRESS, toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import {
   appendPaymentIdentifierToExtensions,
@@ -49,6 +49,9 @@ beforeAll(async () => {
       RATE_LIMIT_WINDOW_MS: "600000",
       CACHE_TTL_MS: "600000",
       DRAIN_TIMEOUT_MS: "60000",
+      // Channel money moves within the test's wait: claims every 2 s, the escrow swept every 3 s.
+      CHANNEL_CLAIM_INTERVAL_SECS: "2",
+      CHANNEL_SETTLE_INTERVAL_SECS: "3",
     },
   });
   db = new pg.Client({ connectionString: fleet.postgres.url });
@@ -474,6 +477,123 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     expect(misses).toBe(0);
     expect(upstream).toBe(0);
     expect(hits).toBeGreaterThan(0);
+  });
+
+  it("channel payments through nginx land on both replicas: every voucher charged once, its report kept and fetchable, the claimed sum reaching payTo, the rest refunded", async () => {
+    const channelPayers = fleet.payers.slice(0, 4).map((key) => privateKeyToAccount(key));
+    const checksEach = 8;
+    const answered200 = async () => {
+      const counts = await Promise.all(
+        fleet.replicas.map((replica) =>
+          metric(replica, "presend_http_requests_total", 'route="/check",status="200"'),
+        ),
+      );
+      return counts;
+    };
+    const servedBefore = await answered200();
+    const payToBefore = await usdc(fleet.world.accounts.payTo.address);
+    const fromBlock = (await base.getBlockNumber({ cacheTime: 0 })) + 1n;
+    const clients = channelPayers.map((account, i) =>
+      createPresendClient({
+        url: fleet.nginx.url,
+        signer: account,
+        pinStore: createMemoryPinStore(),
+        spendCap: createSessionSpendCap(1_000_000n),
+        fetch: fetchFrom(`127.0.14.${i + 1}`),
+        channel: { voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())) },
+      }),
+    );
+    // The payers at once, each its checks one after the other: nginx deals each payer's vouchers
+    // out to both replicas in turn, so every channel is charged by both.
+    const nonces = await Promise.all(
+      clients.map(async (client, i) => {
+        const payerNonces: string[] = [];
+        for (let check = 0; check < checksEach; check += 1) {
+          const result = await client.check({ address: demoTargets()[check % 2] as string });
+          expect(result, `payer ${i}, check ${check}`).toMatchObject({
+            type: "report",
+            signature: "verified",
+            charged: true,
+            settlement: { viaChannel: true },
+          });
+          if (result.type === "report") payerNonces.push(result.settlement.transaction);
+        }
+        return payerNonces;
+      }),
+    );
+    const servedAfter = await answered200();
+    const served = servedAfter.map((count, i) => count - (servedBefore[i] ?? 0));
+    // Both replicas took vouchers, and together answered each check once.
+    for (const count of served) expect(count).toBeGreaterThan(0);
+    expect(served.reduce((sum, count) => sum + count, 0)).toBe(channelPayers.length * checksEach);
+
+    // The leader's claim on its schedule marks every voucher's record settled with its claim.
+    const keys = channelPayers.flatMap((account, i) =>
+      (nonces[i] ?? []).map((nonce) => ({ payer: account.address.toLowerCase(), nonce })),
+    );
+    expect(new Set(keys.map((key) => key.nonce)).size).toBe(keys.length);
+    const recordsOf = async () =>
+      (
+        await db.query<{ payer: string; nonce: string; status: string; tx: string | null }>(
+          "SELECT lower(payer) AS payer, lower(nonce) AS nonce, status, tx FROM payment_records WHERE lower(payer) = ANY($1) AND lower(nonce) = ANY($2)",
+          [keys.map((key) => key.payer), keys.map((key) => key.nonce.toLowerCase())],
+        )
+      ).rows;
+    const deadline = Date.now() + 60_000;
+    let records = await recordsOf();
+    while (records.some((record) => record.status !== "settled") && Date.now() < deadline) {
+      await sleep(500);
+      records = await recordsOf();
+    }
+    expect(records).toHaveLength(keys.length);
+    expect(records.filter((record) => record.status !== "settled")).toEqual([]);
+    const claims = [...new Set(records.map((record) => record.tx as Hex))];
+    for (const claim of claims) {
+      expect((await base.getTransactionReceipt({ hash: claim })).status).toBe("success");
+    }
+    figures.push(
+      `channels across two replicas: ${keys.length} checks by ${channelPayers.length} payers (A ${served[0]}, B ${served[1]}), claimed in ${claims.length} transaction(s)`,
+    );
+
+    // The settle on its schedule moves exactly the claimed sum from the escrow to payTo.
+    const expected = BigInt(keys.length) * price;
+    const settleDeadline = Date.now() + 60_000;
+    while (
+      (await usdc(fleet.world.accounts.payTo.address)) - payToBefore < expected &&
+      Date.now() < settleDeadline
+    ) {
+      await sleep(500);
+    }
+    expect((await usdc(fleet.world.accounts.payTo.address)) - payToBefore).toBe(expected);
+    const fromEscrow = await base.getContractEvents({
+      address: chains.base.usdc.address,
+      abi: erc20Abi,
+      eventName: "Transfer",
+      args: { from: BATCH_SETTLEMENT_ADDRESS, to: fleet.world.accounts.payTo.address },
+      fromBlock,
+      toBlock: await base.getBlockNumber({ cacheTime: 0 }),
+    });
+    expect(fromEscrow.reduce((sum, log) => sum + (log.args.value ?? 0n), 0n)).toBe(expected);
+
+    // Each payer fetches every report again through nginx, verified under the key it pinned.
+    for (const [i, client] of clients.entries()) {
+      for (const nonce of nonces[i] ?? []) {
+        expect(
+          await client.receipt({
+            payer: channelPayers[i]?.address as Hex,
+            nonce: nonce as Hex,
+          }),
+        ).toMatchObject({ type: "report", signature: "verified" });
+      }
+    }
+
+    // Closing: each payer gets back what its deposit did not pay for.
+    for (const [i, client] of clients.entries()) {
+      const payer = channelPayers[i]?.address as Hex;
+      const before = await usdc(payer);
+      expect(await client.closeChannel()).toMatchObject({ type: "closed" });
+      expect(await usdc(payer), `payer ${i}`).toBe(before + 2n * price);
+    }
   });
 
   it("speed: paid checks per second through nginx with one and with two replicas, upstream requests per check with the cache warm", async () => {
