@@ -479,7 +479,7 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     expect(hits).toBeGreaterThan(0);
   });
 
-  it("channel payments through nginx land on both replicas: every voucher charged once, its report kept and fetchable, the claimed sum reaching payTo, the rest refunded", async () => {
+  it("channel payments through nginx land on both replicas, one of them SIGKILLed halfway: every voucher charged once, its report kept and fetchable, the claimed sum reaching payTo, the rest refunded", async () => {
     const channelPayers = fleet.payers.slice(0, 4).map((key) => privateKeyToAccount(key));
     const checksEach = 8;
     const answered200 = async () => {
@@ -504,24 +504,33 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
       }),
     );
     // The payers at once, each its checks one after the other: nginx deals each payer's vouchers
-    // out to both replicas in turn, so every channel is charged by both.
-    const nonces = await Promise.all(
-      clients.map(async (client, i) => {
-        const payerNonces: string[] = [];
-        for (let check = 0; check < checksEach; check += 1) {
-          const result = await client.check({ address: demoTargets()[check % 2] as string });
-          expect(result, `payer ${i}, check ${check}`).toMatchObject({
-            type: "report",
-            signature: "verified",
-            charged: true,
-            settlement: { viaChannel: true },
-          });
-          if (result.type === "report") payerNonces.push(result.settlement.transaction);
-        }
-        return payerNonces;
-      }),
-    );
-    const servedAfter = await answered200();
+    // out to both replicas in turn, so every channel is charged by both. Halfway, replica A is
+    // killed (SIGKILL, between checks): B goes on with channels whose last voucher A took.
+    const nonces: string[][] = channelPayers.map(() => []);
+    const payChecks = (from: number, to: number) =>
+      Promise.all(
+        clients.map(async (client, i) => {
+          for (let check = from; check < to; check += 1) {
+            const result = await client.check({ address: demoTargets()[check % 2] as string });
+            expect(result, `payer ${i}, check ${check}`).toMatchObject({
+              type: "report",
+              signature: "verified",
+              charged: true,
+              settlement: { viaChannel: true },
+            });
+            if (result.type === "report") nonces[i]?.push(result.settlement.transaction);
+          }
+        }),
+      );
+    const [a] = fleet.replicas as [Replica, Replica];
+    await payChecks(0, checksEach / 2);
+    const servedByA = (await answered200())[0] ?? 0;
+    a.service.kill("SIGKILL");
+    await sleep(500);
+    await payChecks(checksEach / 2, checksEach);
+    // What A answered before it died is all it answered; its count restarts with it.
+    await fleet.restart(a);
+    const servedAfter = [servedByA, (await answered200())[1] ?? 0];
     const served = servedAfter.map((count, i) => count - (servedBefore[i] ?? 0));
     // Both replicas took vouchers, and together answered each check once.
     for (const count of served) expect(count).toBeGreaterThan(0);
@@ -531,6 +540,7 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     const keys = channelPayers.flatMap((account, i) =>
       (nonces[i] ?? []).map((nonce) => ({ payer: account.address.toLowerCase(), nonce })),
     );
+    expect(keys).toHaveLength(channelPayers.length * checksEach);
     expect(new Set(keys.map((key) => key.nonce)).size).toBe(keys.length);
     const recordsOf = async () =>
       (
@@ -552,7 +562,7 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
       expect((await base.getTransactionReceipt({ hash: claim })).status).toBe("success");
     }
     figures.push(
-      `channels across two replicas: ${keys.length} checks by ${channelPayers.length} payers (A ${served[0]}, B ${served[1]}), claimed in ${claims.length} transaction(s)`,
+      `channels across two replicas: ${keys.length} checks by ${channelPayers.length} payers (A ${served[0]} before it was SIGKILLed halfway, B ${served[1]}), claimed in ${claims.length} transaction(s)`,
     );
 
     // The settle on its schedule moves exactly the claimed sum from the escrow to payTo.
