@@ -35,6 +35,11 @@ export type AppEnv = {
      * record's nonce, known before settlement), started beside the record's write.
      */
     channelReportSignature?: Promise<string>;
+    /**
+     * The paid handler refused before the payment was taken (its record could not be written):
+     * its error answer is final, since x402 settles nothing after a handler's error.
+     */
+    refusedBeforePayment?: true;
   };
 };
 

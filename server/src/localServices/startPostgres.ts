@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import pg from "pg";
 import { freePort } from "../http/freePort";
-import { spawnService } from "./spawnService";
+import { type SpawnedService, spawnService } from "./spawnService";
 
 const execFileAsync = promisify(execFile);
 
@@ -14,6 +14,13 @@ export type LocalPostgres = {
   /** postgres://presend@127.0.0.1:PORT/postgres (trust auth on loopback). */
   url: string;
   port: number;
+  /**
+   * Freezes every process of the cluster (SIGSTOP): connections stay open and nothing answers,
+   * as a database behind a network partition or a stalled disk does.
+   */
+  freeze: () => void;
+  /** Lets a frozen cluster run again (SIGCONT). */
+  thaw: () => void;
   stop: () => Promise<void>;
 };
 
@@ -101,9 +108,40 @@ export async function startPostgres(): Promise<LocalPostgres> {
   return {
     url,
     port,
+    freeze: () => signalCluster(service, "SIGSTOP"),
+    thaw: () => signalCluster(service, "SIGCONT"),
     stop: async () => {
+      // A frozen cluster would not hear the SIGTERM.
+      signalCluster(service, "SIGCONT");
       await service.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Signals the postmaster and every process it started: each backend runs in a session of its
+ * own (PostgreSQL calls setsid), so the postmaster's process group does not reach them.
+ */
+function signalCluster(service: SpawnedService, signal: NodeJS.Signals): void {
+  const postmaster = service.process.pid;
+  if (postmaster === undefined) return;
+  service.kill(signal);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // The parent's pid is the second field after the command, which is in parentheses.
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (parent !== postmaster) continue;
+    try {
+      process.kill(Number(entry), signal);
+    } catch {
+      // gone meanwhile
+    }
+  }
 }

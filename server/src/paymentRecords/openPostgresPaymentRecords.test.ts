@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalPostgres, startPostgres } from "../localServices/startPostgres";
+import { runPostgresSetup } from "../postgres/openPostgresPool";
 import {
   migratePostgres,
   openPostgresPaymentRecords,
@@ -49,7 +50,7 @@ describe("PostgreSQL migrations", () => {
     const stores = await Promise.all([1, 2, 3].map(() => openPostgresPaymentRecords(url)));
     const pool = new pg.Pool({ connectionString: url });
     try {
-      expect(await migratePostgres(pool)).toBe(0);
+      expect(await runPostgresSetup(url, migratePostgres)).toBe(0);
       const versions = await pool.query("SELECT version FROM presend_migrations ORDER BY version");
       expect(versions.rows.map((row) => row.version)).toEqual(
         postgresMigrations.map((_, index) => index + 1),

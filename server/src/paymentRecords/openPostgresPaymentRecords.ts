@@ -1,5 +1,10 @@
 import { PaymentError } from "@presend/shared/errors/PaymentError";
-import pg from "pg";
+import type pg from "pg";
+import {
+  inPostgresTransaction,
+  openPostgresPool,
+  runPostgresSetup,
+} from "../postgres/openPostgresPool";
 import { paymentRecordColumns, paymentRecordFromRow } from "./paymentRecordRow";
 import {
   AuthorizationAlreadyRecorded,
@@ -51,8 +56,7 @@ export const postgresMigrations: readonly string[] = [
 const migrationLockId = 0x70726573;
 
 /** Runs the migrations not yet applied, one transaction each, under an advisory lock. */
-export async function migratePostgres(pool: pg.Pool): Promise<number> {
-  const client = await pool.connect();
+export async function migratePostgres(client: pg.ClientBase): Promise<number> {
   try {
     await client.query("SELECT pg_advisory_lock($1)", [migrationLockId]);
     await client.query(
@@ -81,7 +85,6 @@ export async function migratePostgres(pool: pg.Pool): Promise<number> {
     return ran;
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [migrationLockId]).catch(() => {});
-    client.release();
   }
 }
 
@@ -94,15 +97,8 @@ export async function openPostgresPaymentRecords(
   url: string,
   options: { maxConnections?: number } = {},
 ): Promise<PaymentRecordStore> {
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
-  // A dropped idle connection is reported as an event; the pool replaces it on the next query.
-  pool.on("error", () => {});
-  try {
-    await migratePostgres(pool);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+  await runPostgresSetup(url, migratePostgres);
+  const pool = openPostgresPool(url, options.maxConnections ?? 10);
 
   const find = async (
     key: AuthorizationKey,
@@ -122,15 +118,10 @@ export async function openPostgresPaymentRecords(
     key: AuthorizationKey,
     to: PaymentStatus,
     tx: string | null | "keep",
-  ): Promise<PaymentRecord | undefined> => {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
+  ): Promise<PaymentRecord | undefined> =>
+    inPostgresTransaction(pool, async (client) => {
       const current = await find(key, client, " FOR UPDATE");
-      if (current === undefined || !canTransition(current.status, to)) {
-        await client.query("COMMIT");
-        return current;
-      }
+      if (current === undefined || !canTransition(current.status, to)) return current;
       const next = tx === "keep" ? current.tx : tx === null ? null : tx.toLowerCase();
       const { payer, nonce } = normalizeKey(key);
       const updated = await client.query(
@@ -138,15 +129,8 @@ export async function openPostgresPaymentRecords(
          WHERE payer = $1 AND nonce = $2 RETURNING *`,
         [payer, nonce, to, next],
       );
-      await client.query("COMMIT");
       return paymentRecordFromRow(updated.rows[0]);
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
+    });
 
   return {
     async begin(record) {

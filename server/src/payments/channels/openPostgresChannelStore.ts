@@ -1,5 +1,10 @@
 import type { Channel, ChannelUpdateResult } from "@x402/evm/batch-settlement/server";
-import pg from "pg";
+import type pg from "pg";
+import {
+  inPostgresTransaction,
+  openPostgresPool,
+  runPostgresSetup,
+} from "../../postgres/openPostgresPool";
 import { normalizeKey } from "../records/paymentRecords";
 import type { ChannelCharge, ChannelStore } from "./channelStore";
 
@@ -41,15 +46,15 @@ type ChargeRow = {
  * @example const channels = await openPostgresChannelStore(process.env.DATABASE_URL);
  */
 export async function openPostgresChannelStore(url: string): Promise<ChannelStore> {
-  const pool = new pg.Pool({ connectionString: url, max: 5 });
-  const setup = await pool.connect();
-  try {
-    await setup.query("SELECT pg_advisory_lock($1)", [schemaLockId]);
-    await setup.query(schema);
-  } finally {
-    await setup.query("SELECT pg_advisory_unlock($1)", [schemaLockId]).catch(() => {});
-    setup.release();
-  }
+  await runPostgresSetup(url, async (setup) => {
+    try {
+      await setup.query("SELECT pg_advisory_lock($1)", [schemaLockId]);
+      await setup.query(schema);
+    } finally {
+      await setup.query("SELECT pg_advisory_unlock($1)", [schemaLockId]).catch(() => {});
+    }
+  });
+  const pool = openPostgresPool(url, 5);
   const read = async (client: pg.PoolClient | pg.Pool, id: string, lock = false) => {
     const result = await client.query<{ channel_json: string }>(
       `SELECT channel_json FROM presend_channels WHERE channel_id = $1${lock ? " FOR UPDATE" : ""}`,
@@ -77,33 +82,22 @@ export async function openPostgresChannelStore(url: string): Promise<ChannelStor
     },
     async updateChannel(channelId, change): Promise<ChannelUpdateResult> {
       const id = channelId.toLowerCase();
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
+      return inPostgresTransaction(pool, async (client): Promise<ChannelUpdateResult> => {
         await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [id]);
         const current = await read(client, id, true);
         const next = change(current);
-        let result: ChannelUpdateResult;
-        if (next === current) result = { channel: current, status: "unchanged" };
-        else if (next === undefined) {
+        if (next === current) return { channel: current, status: "unchanged" };
+        if (next === undefined) {
           await client.query("DELETE FROM presend_channels WHERE channel_id = $1", [id]);
-          result = { channel: undefined, status: current ? "deleted" : "unchanged" };
-        } else {
-          await client.query(
-            `INSERT INTO presend_channels (channel_id, channel_json) VALUES ($1, $2)
-             ON CONFLICT (channel_id) DO UPDATE SET channel_json = excluded.channel_json`,
-            [id, JSON.stringify(next)],
-          );
-          result = { channel: next, status: "updated" };
+          return { channel: undefined, status: current ? "deleted" : "unchanged" };
         }
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+        await client.query(
+          `INSERT INTO presend_channels (channel_id, channel_json) VALUES ($1, $2)
+           ON CONFLICT (channel_id) DO UPDATE SET channel_json = excluded.channel_json`,
+          [id, JSON.stringify(next)],
+        );
+        return { channel: next, status: "updated" };
+      });
     },
     async addCharge(charge) {
       const { payer, nonce } = normalizeKey(charge.key);
@@ -141,9 +135,7 @@ export async function openPostgresChannelStore(url: string): Promise<ChannelStor
       return result.rows.map(chargeOf);
     },
     async markClaimed(keys, tx) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
+      await inPostgresTransaction(pool, async (client) => {
         for (const key of keys) {
           const { payer, nonce } = normalizeKey(key);
           await client.query(
@@ -152,13 +144,7 @@ export async function openPostgresChannelStore(url: string): Promise<ChannelStor
             [tx.toLowerCase(), payer, nonce],
           );
         }
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
     async close() {
       if (closed) return;

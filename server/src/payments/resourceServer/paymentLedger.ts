@@ -145,9 +145,10 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
       try {
         record = await records.byAuthorization(key);
       } catch {
-        // The record cannot say what happened: only the answer itself can prove the payer was
-        // not charged. Anything else may follow a charge, so it is never left a 402.
-        if (settlementMayHaveRun(c.res)) {
+        // The record cannot say what happened: only the answer itself (or the handler's own
+        // refusal, which comes before any payment) can prove the payer was not charged. Anything
+        // else may follow a charge, so it is never left a 402.
+        if (c.get("refusedBeforePayment") !== true && settlementMayHaveRun(c.res)) {
           c.res = undefined;
           c.res = chargeNotKnownYet(c, key, {
             publicUrl: options.publicUrl,
@@ -371,11 +372,19 @@ function alreadyUsed(c: Context<AppEnv>, record: PaymentRecord, publicUrl: strin
     "authorization_used",
     record.status === "failed"
       ? "This payment authorization was already used for a check that was not charged. Sign a new one."
-      : `This payment authorization already paid for a check. Its report: GET ${publicUrl}${path}?signature=<EIP-191 signature by the payer over "presend receipt ${record.nonce.toLowerCase()}">. Sign a new authorization for another check.`,
+      : record.status === "settled"
+        ? `This payment authorization already paid for a check. Its report: GET ${publicUrl}${path}?signature=${signatureHint(record.nonce)}. Sign a new authorization for another check.`
+        : // Its settlement may have been sent (or refused before sending, as when the records
+          // could not be read): only the chain can say, and nothing more is charged for it.
+          `This payment authorization was already presented for a check, and whether it was charged is not decided yet; nothing more is charged for it. Its outcome (and its report, if it was charged): GET ${publicUrl}${path}?signature=${signatureHint(record.nonce)}. Sign a new authorization for another check.`,
   );
   if (record.status !== "failed")
     response.headers.set(receiptLocationHeader, `${publicUrl}${path}`);
   return response;
+}
+
+function signatureHint(nonce: string): string {
+  return `<EIP-191 signature by the payer over "presend receipt ${nonce.toLowerCase()}">`;
 }
 
 /**

@@ -277,10 +277,11 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
           c,
           409,
           "authorization_used",
-          "This payment authorization already paid for a check. Sign a new one.",
+          "This payment authorization was already presented for a check; nothing more is charged for it. Sign a new one.",
         ) as never;
       }
       console.error("presend: payment record not written", String(error));
+      c.set("refusedBeforePayment", true);
       return jsonError(
         c,
         503,
