@@ -10,6 +10,10 @@ export type LocalRedis = {
   kill: () => Promise<void>;
   /** Starts the server again on the same port after a kill or stop (empty unless append-only). */
   restart: () => Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers. */
+  freeze: () => void;
+  /** Lets a frozen server run again (SIGCONT). */
+  thaw: () => void;
 };
 
 /**
@@ -47,7 +51,13 @@ export async function startRedis(options: { appendOnlyDir?: string } = {}): Prom
   return {
     url,
     port,
-    stop: () => service.stop(),
+    stop: () => {
+      // A frozen server would not hear the SIGTERM.
+      service.kill("SIGCONT");
+      return service.stop();
+    },
+    freeze: () => service.kill("SIGSTOP"),
+    thaw: () => service.kill("SIGCONT"),
     async kill() {
       service.kill("SIGKILL");
       await service.exited;

@@ -132,6 +132,25 @@ describe("payment locks in Redis: faults of the lock store", () => {
     await expect.poll(async () => (await post(headers)).status, { timeout: 10_000 }).toBe(200);
   });
 
+  it("Redis frozen (it stops answering, connections stay open) before a paid check: 503 payment_record_unavailable within seconds, nothing charged; paid once it answers again", async () => {
+    const { headers, nonce } = await signed();
+    const before = await stack.usdcBalance(payer.address);
+    redis.freeze();
+    try {
+      const started = performance.now();
+      const answer = await post(headers);
+      expect(answer.status).toBe(503);
+      expect((await answer.json()).error.code).toBe("payment_record_unavailable");
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(await used(nonce)).toBe(false);
+      expect(await stack.usdcBalance(payer.address)).toBe(before);
+    } finally {
+      redis.thaw();
+    }
+    await expect.poll(async () => (await post(headers)).status, { timeout: 10_000 }).toBe(200);
+    expect(before - (await stack.usdcBalance(payer.address))).toBe(10_000n);
+  });
+
   it("a replica that died holding a payment id's lock blocks its retry for one lease, not minutes: the retry then gets the report", async () => {
     await expect.poll(() => connection.ping().catch(() => null), { timeout: 10_000 }).toBe("PONG");
     const paymentId = generatePaymentId();
