@@ -1,15 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { keepIdleConnections } from "./keepIdleConnections";
 
 export type Listening = { url: string; port: number; close: () => Promise<void> };
-
-/**
- * How long an idle keep-alive connection stays open: longer than any proxy in front keeps one
- * (deploy/nginx.conf 30 s, cloud load balancers 60 s). Node's default of 5 s closes connections the
- * proxy still counts as open; a request the proxy sends down one as it closes gets a 502, and a
- * paid POST is never sent again.
- */
-export const idleKeepAliveMs = 65_000;
 
 type FetchApp = { fetch: (request: Request, ...rest: never[]) => Response | Promise<Response> };
 
@@ -39,11 +32,7 @@ export function listen(
         });
       },
     );
-    if ("keepAliveTimeout" in server) {
-      server.keepAliveTimeout = idleKeepAliveMs;
-      // Node requires the header timeout to outlast the keep-alive one.
-      server.headersTimeout = idleKeepAliveMs + 1_000;
-    }
+    if ("keepAliveTimeout" in server) keepIdleConnections(server);
     server.once("error", reject);
   });
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
+import { keepIdleConnections } from "../http/keepIdleConnections";
 
 export type DrainingServer = {
   url: string;
@@ -48,6 +49,7 @@ export function serveWithDrain(
         });
       },
     ) as Server;
+    keepIdleConnections(server);
     // Counted at the socket level, until the last byte of the answer is written: a report whose
     // body is still streaming is in flight.
     server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
