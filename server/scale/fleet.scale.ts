@@ -118,7 +118,7 @@ async function paidCheck(pay: typeof fetch, url: string, address: string): Promi
  * through the fleet, until its record is decided (the reconciler's pass, or /receipts asking
  * the chain): the report as kept, the settlement transaction and the nonce.
  */
-async function fetchKeptReport(receipt: string) {
+async function fetchKeptReport(receipt: string, fetchAs: typeof fetch = fetch) {
   const [, payer, nonce] =
     new URL(receipt).pathname.match(/^\/receipts\/(0x\w{40})\/(0x\w{64})$/) ?? [];
   const key = fleet.payers.find(
@@ -130,12 +130,12 @@ async function fetchKeptReport(receipt: string) {
     message: receiptMessage(nonce),
   });
   const url = `${fleet.nginx.url}/receipts/${payer}/${nonce}?signature=${proof}`;
-  let answer = await fetch(url);
+  let answer = await fetchAs(url);
   const deadline = Date.now() + 90_000;
   while (answer.status === 409 && Date.now() < deadline) {
     await answer.body?.cancel();
     await sleep(1_000);
-    answer = await fetch(url);
+    answer = await fetchAs(url);
   }
   const body = (await answer.json()) as { report?: unknown; tx?: string };
   return {
@@ -208,6 +208,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function errorCode(body: unknown): string | undefined {
   return (body as { error?: { code?: string } } | null)?.error?.code;
+}
+
+/** How many answers had a status, and every other answer's status and error code. */
+function tally(results: PaidResult[]) {
+  const count = (status: number) => results.filter((result) => result.status === status).length;
+  const codes = new Set(
+    results
+      .filter((result) => result.status !== 200)
+      .map((result) => `${result.status} ${errorCode(result.body) ?? ""}`.trim()),
+  );
+  return { count, codes };
 }
 
 async function readyz(replica: Replica): Promise<number> {
@@ -653,13 +664,7 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     const { results } = await load;
     const to = await base.getBlockNumber({ cacheTime: 0 });
     const used = await authorizationsUsed(from + 1n, to);
-    const statuses = results.map((result) => result.status);
-    const count = (status: number) => statuses.filter((s) => s === status).length;
-    const codes = new Set(
-      results
-        .filter((result) => result.status !== 200)
-        .map((result) => `${result.status} ${errorCode(result.body)}`),
-    );
+    const { count, codes } = tally(results);
     figures.push(
       `redis: killed under 40 concurrent paid checks, restarted 5 s later: ${count(200)} x 200, other answers ${[...codes].join(", ") || "none"}; ${used.length} on-chain settlements; while down, ${free.filter((s) => s === 200).length} of ${free.length} free requests to one replica passed a limit of ${freeLimit}, /readyz ${ready.status}, 5 new paid checks answered ${[...new Set(whileDown.results.map((r) => `${r.status} ${errorCode(r.body)}`))].join(", ")}`,
     );
@@ -702,6 +707,79 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
     }
     figures.push(
       `redis: ${kept.length} payers told settlement_unknown fetched their report through /receipts`,
+    );
+    await expect.poll(() => readyz(a), { timeout: 20_000 }).toBe(200);
+  });
+
+  it("PostgreSQL frozen for 8 s under 40 concurrent paid checks: nobody waits on it, every charged payer gets the report or fetches it where the answer said, nobody else is charged, /readyz 503 meanwhile", async () => {
+    const [a] = fleet.replicas as [Replica, Replica];
+    const from = await base.getBlockNumber({ cacheTime: 0 });
+    const started = performance.now();
+    const load = paidLoad(fleet.nginx.url, 40, 15, demoTargets());
+    // Frozen in the thick of it: some payments settled, others between record and settlement.
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const head = await base.getBlockNumber({ cacheTime: 0 });
+      if (head > from && (await transfersToPayTo(from + 1n, head)).length >= 10) break;
+      await sleep(20);
+    }
+    // Frozen, not stopped: connections stay open and nothing answers (a partition, a failover).
+    fleet.postgres.freeze();
+    const frozenAt = Date.now();
+    const readyStarted = performance.now();
+    const ready = await fetch(`${a.url}/readyz`);
+    await ready.body?.cancel();
+    const readySeconds = (performance.now() - readyStarted) / 1000;
+    await sleep(Math.max(0, 8_000 - (Date.now() - frozenAt)));
+    fleet.postgres.thaw();
+    const { results } = await load;
+    const seconds = (performance.now() - started) / 1000;
+    const to = await base.getBlockNumber({ cacheTime: 0 });
+    const used = await authorizationsUsed(from + 1n, to);
+    const { count, codes } = tally(results);
+    expect(ready.status).toBe(503);
+    expect(readySeconds).toBeLessThan(10);
+    // Every answer came while the load ran, none waited for the proxy's 120 s.
+    expect(seconds).toBeLessThan(60);
+    expect(count(500)).toBe(0);
+    expect(count(0)).toBe(0);
+    // A refusal is a 503 before payment or a 402 (the settlement not sent); anything that may
+    // follow a charge says settlement_unknown and where the report is kept.
+    for (const result of results.filter((r) => r.status !== 200)) {
+      if (result.status === 402) continue;
+      expect(["payment_record_unavailable", "settlement_unknown"]).toContain(
+        errorCode(result.body),
+      );
+    }
+    const delivered = results.filter((r) => r.status === 200);
+    const unknown = results.filter((r) => errorCode(r.body) === "settlement_unknown");
+    // Charged = answered with the report + told where to fetch it; nobody refused was charged.
+    expect(used.length).toBe(delivered.length + unknown.length);
+    for (const result of delivered) expect(used.map((u) => u.tx)).toContain(result.tx);
+    // Each charged payer gets (or gets again) the report where the answer said it is kept: a
+    // record whose mark was lost with the database is decided from the chain when asked.
+    const keptAt = (result: PaidResult) => {
+      if (result.status !== 200) return result.receipt ?? "";
+      // A paid 200 names its transaction; the chain names the payer and nonce it used.
+      const spent = used.find((u) => u.tx === result.tx);
+      return `${fleet.nginx.url}/receipts/${spent?.payer}/${spent?.nonce}`;
+    };
+    // Each payer from an address of its own: forty fetches from one would run out the free limit.
+    const kept = await Promise.all(
+      [...delivered, ...unknown].map((result, index) =>
+        fetchKeptReport(keptAt(result), fetchFrom(`127.0.16.${index + 1}`)),
+      ),
+    );
+    for (const [index, fetched] of kept.entries()) {
+      expect(fetched.status).toBe(200);
+      expect(used.map((u) => u.nonce)).toContain(fetched.nonce);
+      const answered = [...delivered, ...unknown][index];
+      if (answered?.status === 200) expect(fetched.report).toEqual(answered.body);
+    }
+    const records = await settledRecords(used.map((u) => u.tx));
+    expect(records.size).toBe(used.length);
+    figures.push(
+      `postgres: frozen 8 s under 40 concurrent paid checks: ${count(200)} x 200, other answers ${[...codes].join(", ") || "none"}; ${used.length} on-chain settlements, every one with its settled record and its report fetched by its payer; /readyz ${ready.status} in ${readySeconds.toFixed(1)} s; the load over in ${seconds.toFixed(1)} s`,
     );
     await expect.poll(() => readyz(a), { timeout: 20_000 }).toBe(200);
   });

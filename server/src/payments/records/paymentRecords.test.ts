@@ -64,6 +64,30 @@ describe("createPaymentRecords", () => {
     expect(await records.decide(voucher)).toMatchObject({ status: "pending" });
   });
 
+  it("answers a payer asking now with what the chain shows: a used authorization is the report at once, an unused one stays open until its deadline, then not charged", async () => {
+    const store = createMemoryPaymentRecords();
+    // Before the deadline: the charge whose mark was lost (a database that stopped answering)
+    // is the chain's to tell, and it tells at once.
+    const early = createPaymentRecords({
+      store,
+      chain: fakePaymentChain({
+        now: validBefore - 30,
+        used: new Map([[samplePaymentRecord(30).nonce, tx(30)]]),
+      }),
+    });
+    const charged = await early.begin(samplePaymentRecord(30, { validBefore }));
+    const unused = await early.begin(samplePaymentRecord(31, { validBefore }));
+    expect(await early.answerNow(charged)).toMatchObject({ type: "report", tx: tx(30) });
+    expect(await store.byAuthorization(charged)).toMatchObject({ status: "settled", tx: tx(30) });
+    expect(await early.answerNow(unused)).toMatchObject({ type: "open", overdue: false });
+    // Past the deadline the unused one can never be charged.
+    const late = createPaymentRecords({
+      store,
+      chain: fakePaymentChain({ now: validBefore + settleGraceSeconds + 1, used: new Map() }),
+    });
+    expect(await late.answerNow(unused)).toMatchObject({ type: "not_charged" });
+  });
+
   it("keeps a channel voucher's books: settled by the claim that covers it, or failed when not charged, keys in any case", async () => {
     const store = createMemoryPaymentRecords();
     const records = createPaymentRecords({

@@ -66,9 +66,10 @@ export type PaymentRecords = {
   /** What a record answers for its report. */
   answerOf(record: PaymentRecord): RecordAnswer;
   /**
-   * What a record answers for its report now: an open one past its `decidedBy` is decided from
-   * the chain first, so a promise that passed is kept rather than repeated. `overdue` when the
-   * chain could not be read to decide it.
+   * What a record answers for its report now: an open one is decided from the chain first, so a
+   * charge the chain shows is answered at once (its record's mark may have been lost) and a
+   * promise that passed is kept rather than repeated. `overdue` when the chain could not be read
+   * to decide it past its `decidedBy`.
    */
   answerNow(record: PaymentRecord): Promise<RecordAnswer>;
 };
@@ -125,9 +126,10 @@ export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRec
     answerOf,
     async answerNow(record) {
       const answer = answerOf(record);
-      if (answer.type !== "open" || !answer.overdue) return answer;
-      // Whoever asks after the promised time gets the chain's answer, not the promise again;
-      // an unreadable chain leaves the record as it is (overdue).
+      if (answer.type !== "open") return answer;
+      // The payer asking gets the chain's answer as soon as the chain has one: a used
+      // authorization is a charge, whose report is theirs now; a non-charge is only decided once
+      // the promised time has passed. An unreadable chain leaves the record as it is.
       return answerOf(await decide(record).catch(() => record));
     },
   };
