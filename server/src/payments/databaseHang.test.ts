@@ -1,25 +1,18 @@
-import { devnetAccounts, devnetClient } from "@presend/devnet";
+import { devnetAccounts } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
-import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
-import { toClientEvmSigner } from "@x402/evm";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { x402Client, x402HTTPClient } from "@x402/fetch";
-import { type Address, type Hex, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../engine/createEngine";
 import { type LocalPostgres, startPostgres } from "../localServices/startPostgres";
 import { openPostgresPaymentRecords } from "../paymentRecords/openPostgresPaymentRecords";
+import { exactPayments } from "./testing/exactPayments";
 import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
 // This file's payer, facilitator and payTo: a payment lane of the run's shared world.
 const shared = sharedPaymentWorld();
 const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
-const eip3009 = parseAbi([
-  "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
-]);
 
 // The payment records in a real PostgreSQL (its own cluster) that stops answering without
 // closing anything (SIGSTOP), as a database behind a network partition does.
@@ -28,34 +21,10 @@ describe("payment records in a PostgreSQL that hangs", () => {
   let postgres: LocalPostgres;
   let duringEngine: (() => Promise<void> | void) | null = null;
   let afterRecordWritten: (() => void) | null = null;
-  const body = { address: target, chain: "base" };
-  const post = (headers: Record<string, string> = {}) =>
-    stack.app.request("/check", {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body),
-    });
-  const signed = async () => {
-    const x402 = new x402Client();
-    registerExactEvmScheme(x402, { signer: toClientEvmSigner(payer) });
-    const http = new x402HTTPClient(x402);
-    const challenge = await post();
-    expect(challenge.status).toBe(402);
-    const required = http.getPaymentRequiredResponse(
-      (name) => challenge.headers.get(name),
-      await challenge.json(),
-    );
-    const payload = await http.createPaymentPayload(required);
-    const { nonce } = (payload.payload as { authorization: { nonce: Hex } }).authorization;
-    return { headers: http.encodePaymentSignatureHeader(payload), nonce };
-  };
-  const used = (nonce: Hex) =>
-    devnetClient("base", stack.world.chains.base.rpcUrl).readContract({
-      address: chains.base.usdc.address,
-      abi: eip3009,
-      functionName: "authorizationState",
-      args: [payer.address as Address, nonce],
-    });
+  const { post, signed, used } = exactPayments(() => stack, payer, {
+    address: target,
+    chain: "base",
+  });
 
   beforeAll(async () => {
     postgres = await startPostgres();
@@ -109,7 +78,11 @@ describe("payment records in a PostgreSQL that hangs", () => {
     expect(readyz.status).toBe(503);
     expect(performance.now() - probeStarted).toBeLessThan(10_000);
     postgres.thaw();
-    await expect.poll(async () => (await stack.app.request("/readyz")).status).toBe(200);
+    // Back once its pool reconnects: ready again within seconds (on a busy machine, more than
+    // the poll's default second).
+    await expect
+      .poll(async () => (await stack.app.request("/readyz")).status, { timeout: 15_000 })
+      .toBe(200);
     const again = await post(headers);
     expect(again.status).toBe(200);
     expect(await used(nonce)).toBe(true);

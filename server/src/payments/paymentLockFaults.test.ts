@@ -1,17 +1,9 @@
-import { devnetAccounts, devnetClient } from "@presend/devnet";
+import { devnetAccounts } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { ReportSchema } from "@presend/shared/api/report";
-import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentResponseHeader } from "@x402/core/http";
-import { toClientEvmSigner } from "@x402/evm";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import {
-  appendPaymentIdentifierToExtensions,
-  generatePaymentId,
-} from "@x402/extensions/payment-identifier";
-import { x402Client, x402HTTPClient } from "@x402/fetch";
+import { generatePaymentId } from "@x402/extensions/payment-identifier";
 import type { Redis } from "ioredis";
-import { type Address, type Hex, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../engine/createEngine";
@@ -19,15 +11,13 @@ import { type LocalRedis, startRedis } from "../localServices/startRedis";
 import { createRedisInFlightLock } from "../redis/createRedisInFlightLock";
 import { openRedis } from "../redis/openRedis";
 import { leaseTtlMs } from "./resourceServer/paymentLedger";
+import { exactPayments } from "./testing/exactPayments";
 import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
 // This file's payer, facilitator and payTo: a payment lane of the run's shared world.
 const shared = sharedPaymentWorld();
 const payer = privateKeyToAccount(shared.world.accounts.payer.privateKey);
 const target = devnetAccounts.activeOnBase.address;
-const eip3009 = parseAbi([
-  "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
-]);
 
 // The in-flight and payment-id locks in a real Redis (its own process, killed and restarted
 // here), the payments settled on the shared world's Base by the in-process facilitator.
@@ -36,38 +26,10 @@ describe("payment locks in Redis: faults of the lock store", () => {
   let redis: LocalRedis;
   let connection: Redis;
   let duringEngine: (() => Promise<void>) | null = null;
-  const client = () => {
-    const x402 = new x402Client();
-    registerExactEvmScheme(x402, { signer: toClientEvmSigner(payer) });
-    return new x402HTTPClient(x402);
-  };
-  const body = { address: target, chain: "base" };
-  const post = (headers: Record<string, string> = {}) =>
-    stack.app.request("/check", {
-      method: "POST",
-      headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body),
-    });
-  const signed = async (paymentId?: string) => {
-    const http = client();
-    const challenge = await post();
-    expect(challenge.status).toBe(402);
-    const required = http.getPaymentRequiredResponse(
-      (name) => challenge.headers.get(name),
-      await challenge.json(),
-    );
-    if (paymentId) appendPaymentIdentifierToExtensions(required.extensions ?? {}, paymentId);
-    const payload = await http.createPaymentPayload(required);
-    const { nonce } = (payload.payload as { authorization: { nonce: Hex } }).authorization;
-    return { headers: http.encodePaymentSignatureHeader(payload), nonce };
-  };
-  const used = (nonce: Hex) =>
-    devnetClient("base", stack.world.chains.base.rpcUrl).readContract({
-      address: chains.base.usdc.address,
-      abi: eip3009,
-      functionName: "authorizationState",
-      args: [payer.address as Address, nonce],
-    });
+  const { post, signed, used } = exactPayments(() => stack, payer, {
+    address: target,
+    chain: "base",
+  });
 
   beforeAll(async () => {
     redis = await startRedis();
