@@ -68,6 +68,7 @@ afterAll(async () => {
 
 /** fetch from a given loopback address, so each simulated client has its own IP. */
 function fetchFrom(localAddress: string): typeof fetch {
+  // Node's own header limit (16 KB), as every client of ours and x402's fetch has it.
   const dispatcher = new Agent({ localAddress });
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     // undici's fetch takes its own Request class only: pass a global one as URL and init.
@@ -782,6 +783,89 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
       `postgres: frozen 8 s under 40 concurrent paid checks: ${count(200)} x 200, other answers ${[...codes].join(", ") || "none"}; ${used.length} on-chain settlements, every one with its settled record and its report fetched by its payer; /readyz ${ready.status} in ${readySeconds.toFixed(1)} s; the load over in ${seconds.toFixed(1)} s`,
     );
     await expect.poll(() => readyz(a), { timeout: 20_000 }).toBe(200);
+  });
+
+  it("the facilitator service frozen for 10 s under 30 concurrent paid checks: a verification it leaves unanswered is refused at its deadline (503, nothing charged), a settlement it holds is answered settlement_unknown and its report fetched once it wakes; charged = reports delivered or fetched", async () => {
+    // A replica of its own with short deadlines (the defaults are 10 s and 20 s), behind an
+    // nginx of its own, so the fleet's other replicas keep theirs.
+    const replica = await fleet.spawnReplica({
+      FACILITATOR_VERIFY_TIMEOUT_MS: "3000",
+      FACILITATOR_SETTLE_TIMEOUT_MS: "6000",
+    });
+    const front = await fleet.proxy([replica]);
+    try {
+      const from = await base.getBlockNumber({ cacheTime: 0 });
+      const started = performance.now();
+      const load = paidLoad(front.url, 30, 17, demoTargets());
+      await firstTransferAfter(from);
+      // Frozen, not stopped: its connections stay open and nothing answers.
+      fleet.facilitator.kill("SIGSTOP");
+      const frozenAt = Date.now();
+      // Paid checks that arrive while it is frozen: refused once the verification's deadline passes.
+      const whileFrozen = await paidLoad(front.url, 5, 18, demoTargets());
+      const frozenWait = (Date.now() - frozenAt) / 1000;
+      await sleep(Math.max(0, 10_000 - (Date.now() - frozenAt)));
+      fleet.facilitator.kill("SIGCONT");
+      const { results } = await load;
+      const seconds = (performance.now() - started) / 1000;
+      // It settles what it was holding once it wakes: wait for the chain to go quiet.
+      let used = await authorizationsUsed(from + 1n, await base.getBlockNumber({ cacheTime: 0 }));
+      for (let quietFor = 0; quietFor < 3; ) {
+        await sleep(1_000);
+        const now = await authorizationsUsed(
+          from + 1n,
+          await base.getBlockNumber({ cacheTime: 0 }),
+        );
+        quietFor = now.length === used.length ? quietFor + 1 : 0;
+        used = now;
+      }
+      const all = [...results, ...whileFrozen.results];
+      const { count, codes } = tally(all);
+      for (const refused of whileFrozen.results) {
+        expect(refused.status).toBe(503);
+        expect(errorCode(refused.body)).toBe("facilitator_unavailable");
+      }
+      // Everything answered while the load ran: nobody waited out the official client's 90 s.
+      expect(frozenWait).toBeLessThan(30);
+      expect(seconds).toBeLessThan(60);
+      expect(count(500)).toBe(0);
+      expect(count(0)).toBe(0);
+      for (const result of all.filter((r) => r.status !== 200)) {
+        expect(["503 facilitator_unavailable", "502 settlement_unknown"]).toContain(
+          `${result.status} ${errorCode(result.body)}`,
+        );
+      }
+      const delivered = all.filter((r) => r.status === 200);
+      const unknown = all.filter((r) => errorCode(r.body) === "settlement_unknown");
+      const nonceOf = (receipt: string | null) =>
+        new URL(receipt ?? "http://none").pathname.split("/").at(-1)?.toLowerCase();
+      const usedNonces = new Set(used.map((u) => u.nonce));
+      const unknownCharged = unknown.filter((r) => usedNonces.has(nonceOf(r.receipt) ?? ""));
+      // Charged = answered with the report + told settlement_unknown and charged after; every
+      // 503 was refused before anything was sent.
+      expect(used.length).toBe(delivered.length + unknownCharged.length);
+      for (const result of delivered) expect(used.map((u) => u.tx)).toContain(result.tx);
+      // Each one charged after it was answered gets the report where the answer said, as its payer.
+      const kept = await Promise.all(
+        unknownCharged.map((r, index) =>
+          fetchKeptReport(r.receipt ?? "", fetchFrom(`127.0.19.${index + 1}`)),
+        ),
+      );
+      for (const fetched of kept) {
+        expect(fetched.status).toBe(200);
+        expect(usedNonces).toContain(fetched.nonce);
+      }
+      const records = await settledRecords(used.map((u) => u.tx));
+      expect(records.size).toBe(used.length);
+      figures.push(
+        `facilitator: frozen 10 s under 30 concurrent paid checks (+5 sent while frozen, each refused in ${frozenWait.toFixed(1)} s at most): ${count(200)} x 200, other answers ${[...codes].join(", ") || "none"}; ${used.length} on-chain settlements, each with its settled record; ${kept.length} payers told settlement_unknown were charged once it woke and fetched their report; the load over in ${seconds.toFixed(1)} s`,
+      );
+      await expect.poll(() => readyz(replica), { timeout: 20_000 }).toBe(200);
+    } finally {
+      fleet.facilitator.kill("SIGCONT");
+      await front.stop();
+      await replica.service.stop();
+    }
   });
 
   it("a replica killed after settlement (nginx answers 502): the retry with the same payment id gets the report once the dead replica's lease expires, charged once", async () => {

@@ -164,7 +164,12 @@ export async function composeServer(
   const facilitatorUrl = config.facilitatorUrl ?? paymentNetwork?.facilitatorUrl;
   const facilitator =
     facilitatorUrl || config.facilitatorAuth.type !== "none"
-      ? ({ type: "remote", url: facilitatorUrl, auth: config.facilitatorAuth } as const)
+      ? ({
+          type: "remote",
+          url: facilitatorUrl,
+          auth: config.facilitatorAuth,
+          timeouts: config.facilitatorTimeouts,
+        } as const)
       : facilitatorKey
         ? ({ type: "local", privateKey: facilitatorKey } as const)
         : null;

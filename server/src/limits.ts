@@ -16,6 +16,17 @@ export const limits = {
   rpcTimeoutMs: 4_000,
   /** How long chain facts are reused (CACHE_TTL_MS default). */
   factsCacheTtlMs: 15_000,
+  /**
+   * How long a remote facilitator may take to answer a verification (FACILITATOR_VERIFY_TIMEOUT_MS
+   * default): past it the payment is refused with 503 `facilitator_unavailable`, nothing charged.
+   */
+  facilitatorVerifyMs: 10_000,
+  /**
+   * How long a remote facilitator may take to answer a settlement (FACILITATOR_SETTLE_TIMEOUT_MS
+   * default): past it the chain decides the payment. Inside the drain, so a stopping replica
+   * still answers the settlements it started.
+   */
+  facilitatorSettleMs: 20_000,
   /** How long paid requests in flight may take to finish after SIGTERM (DRAIN_TIMEOUT_MS default). */
   drainTimeoutMs: 30_000,
 } as const;

@@ -50,6 +50,10 @@ describe("classifyPaidAnswer: not charged, only on proof", () => {
       "a 503 saying the payment network was unreadable",
       () => error(503, "payment_network_unavailable"),
     ],
+    [
+      "a 503 saying the facilitator gave no answer to the verification",
+      () => error(503, "facilitator_unavailable"),
+    ],
   ])("%s", async (_name, answer) => {
     expect(await classifyPaidAnswer(answer(), requirement)).toMatchObject({ type: "not_charged" });
   });

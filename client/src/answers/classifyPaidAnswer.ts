@@ -26,8 +26,15 @@ export type PaidAnswer =
  */
 const paymentIdRefusals = new Set(["payment_id_conflict"]);
 
-/** 503 codes that promise nothing was charged (the target or payment chain was unreadable). */
-const notChargedUnavailable = new Set(["chain_unavailable", "payment_network_unavailable"]);
+/**
+ * 503 codes that promise nothing was charged: the target or payment chain was unreadable, or the
+ * facilitator gave no answer to the verification.
+ */
+const notChargedUnavailable = new Set([
+  "chain_unavailable",
+  "payment_network_unavailable",
+  "facilitator_unavailable",
+]);
 
 /** Failure reasons that leave a transfer that was sent and may still be mined. */
 const openSettlementReasons = new Set(["settlement_pending", "settlement_unknown"]);

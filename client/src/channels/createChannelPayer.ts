@@ -106,6 +106,7 @@ const notChargedUnavailable = new Set([
   "chain_unavailable",
   "payment_network_unavailable",
   "payment_record_unavailable",
+  "facilitator_unavailable",
 ]);
 
 /**

@@ -71,6 +71,18 @@ const ConfigSchema = z
     FACILITATOR_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** The secret `presend facilitator` requires, sent to FACILITATOR_URL as a Bearer token. */
     FACILITATOR_AUTH_TOKEN: z.string().min(1).optional(),
+    /** How long a remote facilitator may take to answer a verification; past it: 503, nothing charged. */
+    FACILITATOR_VERIFY_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(limits.facilitatorVerifyMs),
+    /** How long a remote facilitator may take to answer a settlement; past it the chain decides. */
+    FACILITATOR_SETTLE_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(limits.facilitatorSettleMs),
     PAY_TO: z
       .string()
       .refine(
@@ -231,6 +243,8 @@ export type Config = {
   facilitatorUrl?: string;
   /** How presend authenticates to a remote facilitator (a hosted provider's API key, or none). */
   facilitatorAuth: FacilitatorAuth;
+  /** How long a remote facilitator's verification and settlement may take to answer. */
+  facilitatorTimeouts: { verifyMs: number; settleMs: number };
   /** Proofs that the operator owns this origin (for x402 crawlers), e.g. payTo's signature of it. */
   ownershipProofs: string[];
   facilitatorAuthToken?: string;
@@ -319,6 +333,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     addressLists: raw.ADDRESS_LISTS ?? [],
     facilitatorUrl: raw.FACILITATOR_URL,
     facilitatorAuth: facilitatorAuthOf(raw),
+    facilitatorTimeouts: {
+      verifyMs: raw.FACILITATOR_VERIFY_TIMEOUT_MS,
+      settleMs: raw.FACILITATOR_SETTLE_TIMEOUT_MS,
+    },
     ownershipProofs: raw.OWNERSHIP_PROOFS ?? [],
     facilitatorAuthToken: raw.FACILITATOR_AUTH_TOKEN,
     payTo: raw.PAY_TO as `0x${string}` | undefined,

@@ -1,6 +1,11 @@
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
-import { type FacilitatorConfig, HTTPFacilitatorClient } from "@x402/core/server";
+import {
+  type FacilitatorClient,
+  type FacilitatorConfig,
+  HTTPFacilitatorClient,
+} from "@x402/core/server";
 import { z } from "zod";
+import { limits } from "../../limits";
 
 /**
  * How presend authenticates to a facilitator over HTTP. `none`: a plain URL (the public testnet
@@ -30,6 +35,16 @@ export const RemoteFacilitatorSchema = z.object({
   type: z.literal("remote"),
   url: z.url({ protocol: /^https?$/ }).optional(),
   auth: FacilitatorAuthSchema.default({ type: "none" }),
+  /**
+   * How long each call may wait for the facilitator's answer. A verification past it is refused
+   * (nothing was charged); a settlement past it is decided from the chain.
+   */
+  timeouts: z
+    .object({
+      verifyMs: z.number().int().positive().default(limits.facilitatorVerifyMs),
+      settleMs: z.number().int().positive().default(limits.facilitatorSettleMs),
+    })
+    .default({ verifyMs: limits.facilitatorVerifyMs, settleMs: limits.facilitatorSettleMs }),
 });
 export type RemoteFacilitator = z.input<typeof RemoteFacilitatorSchema>;
 
@@ -39,13 +54,23 @@ export type RemoteFacilitator = z.input<typeof RemoteFacilitatorSchema>;
  * make their JWTs (fresh per call, bound to the method and path); a given `url` overrides the
  * provider's default (a proxy in front of it, or a test double). A provider's package is loaded
  * only when it is chosen (Coinbase's pulls in its whole SDK: about 350 ms at start).
+ * The official client waits 90 s for any answer, and a payer cannot wait that long for a
+ * facilitator that hangs: it takes one deadline for all its calls, so verification (and
+ * `/supported`) and settlement each go through a client of their own with its own deadline.
  * @example await createFacilitatorClient({ type: "remote", auth: { type: "cdp", apiKeyId, apiKeySecret } })
  */
 export async function createFacilitatorClient(
   input: RemoteFacilitator,
-): Promise<HTTPFacilitatorClient> {
-  const { url, auth } = RemoteFacilitatorSchema.parse(input);
-  return new HTTPFacilitatorClient(await facilitatorConfig(auth, url));
+): Promise<FacilitatorClient> {
+  const { url, auth, timeouts } = RemoteFacilitatorSchema.parse(input);
+  const config = await facilitatorConfig(auth, url);
+  const verifying = new HTTPFacilitatorClient({ ...config, timeoutMs: timeouts.verifyMs });
+  const settling = new HTTPFacilitatorClient({ ...config, timeoutMs: timeouts.settleMs });
+  return {
+    verify: (payload, requirements) => verifying.verify(payload, requirements),
+    settle: (payload, requirements) => settling.settle(payload, requirements),
+    getSupported: () => verifying.getSupported(),
+  };
 }
 
 async function facilitatorConfig(

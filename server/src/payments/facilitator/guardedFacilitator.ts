@@ -7,6 +7,12 @@ import type { PaymentChain } from "./createPaymentChain";
 /** The refusal reason when the payment chain cannot be read: nothing can be verified or charged. */
 export const paymentNetworkUnavailable = "payment_network_unavailable";
 /**
+ * The refusal reason when the facilitator gave no answer to a verification (down, hung past its
+ * deadline, or an answer that did not parse) while the payment chain answers: nothing verified,
+ * nothing charged.
+ */
+export const facilitatorUnavailable = "facilitator_unavailable";
+/**
  * The settlement reason when the facilitator gave no answer (it threw, timed out, or its answer
  * did not parse): whether the transfer happened is for the chain to say.
  */
@@ -18,7 +24,8 @@ const chainCheckMs = 2_000;
 /**
  * What presend takes from a facilitator, in process or remote: answers, never exceptions or
  * upstream text. Verification is refused with `payment_network_unavailable` while the payment
- * chain is down or is not Base (instead of a misleading signature error); a settlement that
+ * chain is down or is not Base (instead of a misleading signature error), and with
+ * `facilitator_unavailable` when the facilitator gives no answer; a settlement that
  * throws is the failure `settlement_unanswered`, which the settlement step
  * (`settlement/recordSettlements`) decides from the chain. errorMessage and invalidMessage (RPC
  * URLs, raw transactions, stack text) are dropped. Records are not this layer's business.
@@ -55,7 +62,7 @@ export function guardedFacilitator(
         ...(result?.payer ? { payer: result.payer } : {}),
       };
     }
-    if (result === null) return { isValid: false, invalidReason: "verification_failed" };
+    if (result === null) return { isValid: false, invalidReason: facilitatorUnavailable };
     return withoutMessage(result);
   };
 

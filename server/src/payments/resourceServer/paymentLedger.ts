@@ -10,7 +10,10 @@ import { jsonError } from "../../http/jsonError";
 import { holdLease, type Lease } from "../../paymentRecords/holdLease";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
-import { paymentNetworkUnavailable } from "../facilitator/guardedFacilitator";
+import {
+  facilitatorUnavailable,
+  paymentNetworkUnavailable,
+} from "../facilitator/guardedFacilitator";
 import type { PaidAuthorization } from "../intake/authorizationOf";
 import type { PaymentRecord, PaymentRecords } from "../records/paymentRecords";
 import { settlementUnknown as settlementUnknownReason } from "../settlement/recordSettlements";
@@ -51,7 +54,8 @@ export function authorizationReceiptPath(payer: string, nonce: string): string {
  * `settlement_unknown` that says where the report will be, a settled one is the report even if
  * the facilitator's answer was lost. Every other answer leaves here without upstream text: the
  * PAYMENT-RESPONSE errorMessage is dropped, a payment chain that is down is a 503
- * `payment_network_unavailable`, and the official middleware's own `{error: "..."}` 5xx bodies
+ * `payment_network_unavailable`, a facilitator that gave no answer to the verification a 503
+ * `facilitator_unavailable`, and the official middleware's own `{error: "..."}` 5xx bodies
  * become the JSON error contract.
  * @example createRoute({ middleware: [guard, paymentIntake(), signedReport(sign), paymentLedger(opts), envelope, x402] })
  */
@@ -174,20 +178,32 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     if (answer?.type === "report" && settledIn(c.res) !== answer.tx.toLowerCase()) {
       // The facilitator's answer was lost or wrong (a failure, or a success naming no
       // transaction), the chain shows the transfer: the report with its settlement.
-      const report = await settledReport(c, answer.record, answer.tx, options);
+      // Cleared first: a response built while c.res is set starts from its headers, and the
+      // failed answer's would ride along (its full challenge alone is 14 KB).
       c.res = undefined;
-      c.res = report;
+      c.res = await settledReport(c, answer.record, answer.tx, options);
       return;
     }
     scrubPaymentResponse(c);
     const status = c.res.status;
-    if (status === 402 && challengeError(c.res) === paymentNetworkUnavailable) {
+    const refusal = status === 402 ? challengeError(c.res) : undefined;
+    if (refusal === paymentNetworkUnavailable) {
       c.res = undefined;
       c.res = jsonError(
         c,
         503,
         "payment_network_unavailable",
         "The payment network (Base) cannot be reached, so the payment could not be verified. Nothing was charged; try again shortly.",
+      );
+      return;
+    }
+    if (refusal === facilitatorUnavailable) {
+      c.res = undefined;
+      c.res = jsonError(
+        c,
+        503,
+        "facilitator_unavailable",
+        "The payment facilitator did not answer, so the payment could not be verified. Nothing was charged; try again shortly.",
       );
       return;
     }

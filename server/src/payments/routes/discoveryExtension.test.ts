@@ -84,6 +84,14 @@ describe("discoveryExtension (official bazaar extension)", () => {
         body: JSON.stringify({ address: devnetAccounts.activeOnBase.address }),
       });
       const required = decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "");
+      // The 402 itself, every extension in its PAYMENT-REQUIRED, must leave room under the 16 KB
+      // of response headers Node's fetch reads for what a proxy adds, and for a PAYMENT-RESPONSE
+      // beside it once a settlement failed.
+      const responseHeaderBytes = [...response.headers].reduce(
+        (sum, [name, value]) => sum + name.length + value.length + 4,
+        0,
+      );
+      expect(responseHeaderBytes).toBeLessThan(15 * 1024);
       const client = new x402Client();
       const payer = privateKeyToAccount(generatePrivateKey());
       registerExactEvmScheme(client, { signer: toClientEvmSigner(payer) });
