@@ -89,10 +89,61 @@ describe("verifyAttestation", () => {
     },
   );
 
+  it("compares network and asset only when both sides name them, the asset in any case", async () => {
+    const base = { route: "/check", payTo, amount: "10000", now };
+    const asset = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+    const unbound = await makeBlock();
+    expect(
+      await verifyAttestation({ ...base, block: unbound.block, network: "eip155:1", asset }),
+    ).toMatchObject({ type: "valid" });
+    const bound = await makeBlock({ network: "eip155:8453", asset });
+    expect(await verifyAttestation({ ...base, block: bound.block })).toMatchObject({
+      type: "valid",
+    });
+    expect(
+      await verifyAttestation({ ...base, block: bound.block, asset: asset.toLowerCase() }),
+    ).toMatchObject({ type: "valid" });
+  });
+
+  it.each(["-1", "", "0x1"])(
+    "refuses an amount that is not a whole number of base units (%j)",
+    async (amount) => {
+      const { block } = await makeBlock();
+      const result = await verifyAttestation({ block, route: "/check", payTo, amount, now });
+      expect(result).toMatchObject({ type: "invalid", reason: "price_above_attested" });
+    },
+  );
+
   it("refuses an expired attestation", async () => {
     const { block } = await makeBlock({ iat: now - 7200, exp: now - 3600 });
     const result = await verifyAttestation({ block, route: "/check", payTo, amount: "10000", now });
     expect(result).toMatchObject({ type: "invalid", reason: "expired" });
+  });
+
+  it("allows a minute of clock drift past exp, and no more", async () => {
+    const check = { route: "/check", payTo, amount: "10000", now };
+    const withinLeeway = await makeBlock({ exp: now - 60 });
+    expect(await verifyAttestation({ ...check, block: withinLeeway.block })).toMatchObject({
+      type: "valid",
+    });
+    const pastLeeway = await makeBlock({ exp: now - 61 });
+    expect(await verifyAttestation({ ...check, block: pastLeeway.block })).toMatchObject({
+      type: "invalid",
+      reason: "expired",
+    });
+  });
+
+  it("refuses an attestation issued more than a minute in the future", async () => {
+    const check = { route: "/check", payTo, amount: "10000", now };
+    const withinLeeway = await makeBlock({ iat: now + 60 });
+    expect(await verifyAttestation({ ...check, block: withinLeeway.block })).toMatchObject({
+      type: "valid",
+    });
+    const pastLeeway = await makeBlock({ iat: now + 61 });
+    expect(await verifyAttestation({ ...check, block: pastLeeway.block })).toMatchObject({
+      type: "invalid",
+      reason: "not_yet_valid",
+    });
   });
 
   it("refuses a payload signed by another key (forged attestation)", async () => {
@@ -128,7 +179,13 @@ describe("verifyAttestation", () => {
       now,
       pinnedThumbprint: first.thumbprint,
     });
-    expect(result).toMatchObject({ type: "invalid", reason: "key_changed" });
+    // The new key's thumbprint is what the user is shown to verify out of band.
+    expect(result).toMatchObject({
+      type: "invalid",
+      reason: "key_changed",
+      thumbprint: expect.stringMatching(/^[\w-]{43}$/),
+    });
+    expect(result).not.toMatchObject({ thumbprint: first.thumbprint });
   });
 
   it("refuses malformed blocks and payloads without the claims", async () => {

@@ -1,3 +1,4 @@
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { describe, expect, it } from "vitest";
 import { paidOnce } from "../testing/paidOnce";
 import { recoverUnknownCharge } from "./recoverUnknownCharge";
@@ -8,7 +9,8 @@ const requirement = {
   asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02912",
   amount: "10000",
   payTo: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
-  maxTimeoutSeconds: 60,
+  // Not the usual 60 s, so the message is seen to say this requirement's own timeout.
+  maxTimeoutSeconds: 120,
   extra: {},
 } as const;
 
@@ -46,8 +48,10 @@ describe("recoverUnknownCharge", () => {
       message: "The paid request was answered with HTTP 502. Charged: unknown.",
     });
     const recover = outcome.type === "unrecovered" ? outcome.recover : "";
-    expect(recover).toContain(`GET http://api.test/receipts/${known.payer.address}/${known.nonce}`);
-    expect(recover).toContain("cannot settle after 60 s");
+    expect(recover).toContain(
+      `GET http://api.test/receipts/${known.payer.address}/${known.nonce}?signature=<the payer's EIP-191 signature of "${receiptMessage(known.nonce)}">;`,
+    );
+    expect(recover).toContain("cannot settle after 120 s");
   });
 
   it("with a settlement known: charged yes, fetched by its transaction", async () => {
@@ -66,8 +70,14 @@ describe("recoverUnknownCharge", () => {
       settlement,
       message: `HTTP 500. Charged: yes, settlement ${settlement.transaction}.`,
     });
-    expect(outcome.type === "unrecovered" && outcome.recover).toContain(
-      `GET http://api.test/receipts/${settlement.transaction}?signature=`,
+    expect(outcome.type === "unrecovered" && outcome.recover).toBe(
+      `GET http://api.test/receipts/${settlement.transaction}?signature=<the payer's EIP-191 signature of "${receiptMessage(settlement.transaction)}">`,
+    );
+    const lookedUp = known.server.requests
+      .map(({ url }) => url.split("?")[0])
+      .filter((path) => path?.includes("/receipts/"));
+    expect(new Set(lookedUp)).toEqual(
+      new Set([`http://api.test/receipts/${settlement.transaction}`]),
     );
   });
 });

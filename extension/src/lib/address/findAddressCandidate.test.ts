@@ -26,6 +26,15 @@ describe("findAddressCandidate", () => {
   it("does not take 40 hex characters out of a longer hex string (a hash is not an address)", () => {
     const txHash = `0x${"ab".repeat(32)}`;
     expect(findAddressCandidate(txHash)).toBeNull();
+    expect(findAddressCandidate(`ab${vitalik}`)).toBeNull();
+  });
+
+  it("reports near misses from 36 to 44 hex digits and nothing further off", () => {
+    const hex = (digits: number) => `0x${"a".repeat(digits)}`;
+    expect(findAddressCandidate(hex(36))).toMatchObject({ kind: "near-miss", hexLength: 36 });
+    expect(findAddressCandidate(hex(44))).toMatchObject({ kind: "near-miss", hexLength: 44 });
+    expect(findAddressCandidate(hex(35))).toBeNull();
+    expect(findAddressCandidate(hex(45))).toBeNull();
   });
 
   it("ignores text without 0x and short hex values", () => {

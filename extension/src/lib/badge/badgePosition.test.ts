@@ -27,6 +27,36 @@ describe("badgePosition", () => {
     expect(badgePosition(field, viewport, chip, "chip", [button])).toEqual({ top: 76, left: 290 });
   });
 
+  it("keeps the chip on screen above the right end of a field wider than the viewport", () => {
+    const field = { top: 100, bottom: 130, left: 8, right: 1200 };
+    expect(badgePosition(field, viewport, chip, "chip")).toEqual({ top: 76, left: 888 });
+  });
+
+  it("levels the chip with the field's top or bottom edge in a tight column of fields", () => {
+    const field = { top: 100, bottom: 130, left: 50, right: 400 };
+    const rowBelow = { top: 124, bottom: 140, left: 406, right: 520 };
+    const rowAbove = { top: 90, bottom: 106, left: 406, right: 520 };
+    expect(badgePosition(field, viewport, chip, "chip", [rowBelow])).toEqual({
+      top: 100,
+      left: 406,
+    });
+    expect(badgePosition(field, viewport, chip, "chip", [rowAbove])).toEqual({
+      top: 108,
+      left: 406,
+    });
+  });
+
+  it("moves the chip past a control beside the field when the rows around it are taken", () => {
+    const field = { top: 100, bottom: 130, left: 50, right: 400 };
+    const send = { top: 100, bottom: 130, left: 406, right: 520 };
+    const rowAbove = { top: 60, bottom: 98, left: 50, right: 520 };
+    const rowBelow = { top: 132, bottom: 170, left: 50, right: 520 };
+    expect(badgePosition(field, viewport, chip, "chip", [send, rowAbove, rowBelow])).toEqual({
+      top: 104,
+      left: 526,
+    });
+  });
+
   it("keeps the chip near the top of a tall field", () => {
     const field = { top: 100, bottom: 300, left: 50, right: 400 };
     expect(badgePosition(field, viewport, chip, "chip").top).toBe(106);
@@ -62,6 +92,25 @@ describe("badgePosition", () => {
     });
   });
 
+  it("opens the card beside the field past the controls on its right", () => {
+    const field = { top: 100, bottom: 130, left: 50, right: 400 };
+    const send = { top: 100, bottom: 130, left: 410, right: 500 };
+    const widerFieldBelow = { top: 140, bottom: 170, left: 510, right: 600 };
+    expect(badgePosition(field, viewport, card, "card", [send, widerFieldBelow])).toEqual({
+      top: 100,
+      left: 606,
+    });
+  });
+
+  it("pins the card inside the viewport, at its bottom, when no place beside the field fits", () => {
+    const phone = { width: 360, height: 640 };
+    const field = { top: 300, bottom: 336, left: 8, right: 352 };
+    expect(badgePosition(field, phone, { width: 344, height: 320 }, "card")).toEqual({
+      top: 312,
+      left: 8,
+    });
+  });
+
   it("covers the fewest controls, never the field, when every place covers something", () => {
     const field = { top: 300, bottom: 330, left: 50, right: 990 };
     const everywhere = [
@@ -70,6 +119,17 @@ describe("badgePosition", () => {
     ];
     const placed = badgePosition(field, viewport, card, "card", everywhere);
     expect(placed).toEqual({ top: 336, left: 50 });
+  });
+
+  it("picks the place covering least when each of four places covers a control", () => {
+    const field = { top: 400, bottom: 430, left: 400, right: 600 };
+    const controls = [
+      { top: 400, bottom: 700, left: 900, right: 1000 }, // beside: 300 × 86
+      { top: 730, bottom: 800, left: 400, right: 780 }, // below: 6 × 380
+      { top: 0, bottom: 104, left: 0, right: 1000 }, // above: 10 × 380
+      { top: 400, bottom: 700, left: 0, right: 30 }, // left: 300 × 16
+    ];
+    expect(badgePosition(field, viewport, card, "card", controls)).toEqual({ top: 436, left: 400 });
   });
 });
 
@@ -85,5 +145,17 @@ describe("cardHasRoom", () => {
     const send = { top: 244, bottom: 280, left: 8, right: 120 };
     const amount = { top: 160, bottom: 190, left: 8, right: 352 };
     expect(cardHasRoom(field, phone, { width: 344, height: 320 }, [send, amount])).toBe(false);
+  });
+
+  it("finds none where the only place left covers the field", () => {
+    const phone = { width: 360, height: 640 };
+    const field = { top: 300, bottom: 336, left: 8, right: 352 };
+    expect(cardHasRoom(field, phone, { width: 344, height: 320 })).toBe(false);
+  });
+
+  it("finds none for a card wider than the viewport", () => {
+    const phone = { width: 360, height: 640 };
+    const field = { top: 10, bottom: 40, left: 8, right: 352 };
+    expect(cardHasRoom(field, phone, { width: 400, height: 320 })).toBe(false);
   });
 });

@@ -26,6 +26,13 @@ describe("readChannelBalances", () => {
     const resyncedAt = "2025-06-01T12:05:00.000Z";
     expect(readChannelBalances([{ ...balance, resyncedAt }])).toEqual([{ ...balance, resyncedAt }]);
     expect(readChannelBalances([{ ...balance, resyncedAt: 1 }])).toEqual([]);
+    expect(readChannelBalances([{ ...balance, deposited: "1.5" }])).toEqual([]);
+    expect(readChannelBalances([{ ...balance, depositDay: 1 }])).toEqual([]);
+  });
+
+  it.each(Object.keys(balance))("reads a balance without %s as no channel", (field) => {
+    const { [field as keyof ChannelBalance]: _omitted, ...incomplete } = balance;
+    expect(readChannelBalances([incomplete])).toEqual([]);
   });
 
   it("says what is left, never less than nothing", () => {

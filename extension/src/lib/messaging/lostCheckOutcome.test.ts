@@ -5,7 +5,8 @@ import { MessageError } from "./MessageError";
 describe("lostCheckOutcome", () => {
   it("shows the error's own message and does not claim nothing was charged", () => {
     const error = new MessageError({ code: "failed", message: "The background went away." });
-    expect(lostCheckOutcome(error)).toEqual({
+    // Strict: without a recovery id the outcome has no recoveryId key at all.
+    expect(lostCheckOutcome(error)).toStrictEqual({
       type: "failed",
       message: "The background went away.",
       charged: "unknown",

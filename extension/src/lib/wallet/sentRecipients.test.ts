@@ -11,6 +11,9 @@ describe("sentRecipientsOf", () => {
     expect(
       sentRecipientsOf("eth_sendTransaction", [{ to: recipient.toLowerCase(), value: "0x1" }]),
     ).toEqual([recipient]);
+    expect(sentRecipientsOf("eth_sendTransaction", [{ to: recipient, data: "0x" }])).toEqual([
+      recipient,
+    ]);
   });
 
   it("takes the recipient from ERC-20 transfer and transferFrom calldata, not the token", () => {
@@ -63,6 +66,19 @@ describe("observeSends", () => {
     expect(onSent).toHaveBeenCalledWith([recipient]);
     decline = true;
     await expect(provider.request(send)).rejects.toThrow("User rejected");
+    expect(onSent).toHaveBeenCalledTimes(1);
+    decline = false;
+    await provider.request({ method: "eth_chainId" });
+    expect(onSent).toHaveBeenCalledTimes(1);
+  });
+
+  it("wraps a provider once, so each send is reported once", async () => {
+    const onSent = vi.fn();
+    const provider = { request: async (_args: { method: string; params?: unknown }) => "0xhash" };
+    const wrapped = new WeakSet<object>();
+    observeSends(provider, onSent, wrapped);
+    observeSends(provider, onSent, wrapped);
+    await provider.request({ method: "eth_sendTransaction", params: [{ to: recipient }] });
     expect(onSent).toHaveBeenCalledTimes(1);
   });
 
