@@ -57,6 +57,8 @@ describe("createChainReader against a real anvil chain", () => {
   const delegated: Address = "0x7702770277027702770277027702770277027702";
   const delegate: Address = "0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B";
   const generic: Address = "0xC0de000000000000000000000000000000000C0d";
+  // On no token list: a token only by what its code answers (totalSupply, decimals).
+  const unlistedToken: Address = "0x7070707070707070707070707070707070707070";
   let multisig: Address;
 
   beforeAll(async () => {
@@ -73,6 +75,10 @@ describe("createChainReader against a real anvil chain", () => {
     });
     await test.setCode({
       address: base.usdc.address,
+      bytecode: artifacts.PresendStablecoin.deployedBytecode,
+    });
+    await test.setCode({
+      address: unlistedToken,
       bytecode: artifacts.PresendStablecoin.deployedBytecode,
     });
     const token = { address: base.usdc.address, abi: artifacts.PresendStablecoin.abi } as const;
@@ -146,16 +152,19 @@ describe("createChainReader against a real anvil chain", () => {
     expect(reader.stats().cacheHits).toBe(1);
   });
 
-  it("classifies a 7702 delegation, a Safe-like multisig, a token and a generic contract", async () => {
+  it("classifies a 7702 delegation, a Safe-like multisig, a token listed or not and a generic contract", async () => {
     const reader = createChainReader({ rpcUrls: { base: [proxy.url], ...noUrls } });
     const before = proxy.requests();
-    const [seven, safe, token, contract] = await Promise.all(
-      [delegated, multisig, base.usdc.address, generic].map((a) => reader.read(a, "base")),
+    const [seven, safe, token, unlisted, contract] = await Promise.all(
+      [delegated, multisig, base.usdc.address, unlistedToken, generic].map((a) =>
+        reader.read(a, "base"),
+      ),
     );
-    expect(proxy.requests() - before).toBe(4);
+    expect(proxy.requests() - before).toBe(5);
     expect(seven).toMatchObject({ isContract: false, kind: "eip7702-delegated", delegate });
     expect(safe).toMatchObject({ status: "ok", isContract: true, kind: "safe" });
     expect(token).toMatchObject({ status: "ok", isContract: true, kind: "token" });
+    expect(unlisted).toMatchObject({ status: "ok", isContract: true, kind: "token" });
     expect(contract).toMatchObject({ status: "ok", isContract: true, kind: "contract" });
   });
 

@@ -387,5 +387,9 @@ describe("presend CLI paying over a channel", () => {
     );
     expect(() => channelOptions({ PRESEND_CHANNEL: "no" }, bound)).toThrow(/on or off/);
     expect(() => channelOptions({ PRESEND_CHANNEL_DEPOSIT: "0" }, bound)).toThrow(/more than 0/);
+    // USDC has six decimals: a seventh is no amount it can hold.
+    expect(() => channelOptions({ PRESEND_CHANNEL_DEPOSIT: "0.0000001" }, bound)).toThrow(
+      /USD like 0\.10/,
+    );
   });
 });

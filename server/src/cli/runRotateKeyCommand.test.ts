@@ -2,9 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PreviousAttestationKeySchema } from "@presend/shared/attestation/attestationSchemas";
+import { calculateJwkThumbprint } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { loadAttestationKey } from "../payments/attestation/loadAttestationKey";
+import {
+  loadAttestationKey,
+  publicAttestationKey,
+} from "../payments/attestation/loadAttestationKey";
 import { runRotateKeyCommand } from "./runRotateKeyCommand";
 
 const dir = mkdtempSync(join(tmpdir(), "presend-rotate-cli-"));
@@ -23,15 +27,20 @@ describe("presend rotate-attestation-key", () => {
       ATTESTATION_KEY_FILE: join(dir, "attestation-key.json"),
       ATTESTATION_PREVIOUS_KEYS_FILE: join(dir, "previous.json"),
     };
+    const out = join(dir, "next.json");
     const streams = io();
-    const code = await runRotateKeyCommand(
-      ["--out", join(dir, "next.json"), "--at", "2026-07-01T00:00:00Z"],
-      { env, ...streams },
-    );
+    const code = await runRotateKeyCommand(["--out", out, "--at", "2026-07-01T00:00:00Z"], {
+      env,
+      ...streams,
+    });
     expect(streams.err).toEqual([]);
     expect(code).toBe(0);
-    expect(streams.out.join("\n")).toMatch(
-      /new attestation key presend-2026-07 \(thumbprint [\w-]{43}\)/,
+    const next = await loadAttestationKey({ file: out, dataDir: "" });
+    const thumbprint = await calculateJwkThumbprint(publicAttestationKey(next), "sha256");
+    const printed = streams.out.join("\n");
+    expect(printed).toContain(`new attestation key presend-2026-07 (thumbprint ${thumbprint})`);
+    expect(printed).toContain(
+      `next: give every replica ATTESTATION_KEY_FILE=${out} and ATTESTATION_PREVIOUS_KEYS_FILE=${env.ATTESTATION_PREVIOUS_KEYS_FILE}`,
     );
     const previous = z
       .array(PreviousAttestationKeySchema)
@@ -45,17 +54,20 @@ describe("presend rotate-attestation-key", () => {
     for (const argv of [
       ["--key", "k.json", "--previous-keys", "p.json"],
       ["--out", "o.json", "--key", "k.json", "--previous-keys", "p.json", "--at", "soon"],
-      ["--out", "o.json", "--force"],
+      ["--out", "o.json", "--key", "k.json", "--previous-keys", "p.json", "--force"],
     ]) {
       const streams = io();
       expect(await runRotateKeyCommand(argv, { env: {}, ...streams })).toBe(2);
       expect(streams.err.join("\n")).toMatch(/usage: presend rotate-attestation-key/);
     }
+    // --key names the key to read even when ATTESTATION_KEY_FILE names one that can be.
+    await loadAttestationKey({ dataDir: dir, now: new Date("2026-01-05Z") });
+    const env = { ATTESTATION_KEY_FILE: join(dir, "attestation-key.json") };
     const streams = io();
     const argv = ["--out", join(dir, "o.json"), "--key", join(dir, "none.json")];
     expect(
       await runRotateKeyCommand([...argv, "--previous-keys", join(dir, "p.json")], {
-        env: {},
+        env,
         ...streams,
       }),
     ).toBe(1);

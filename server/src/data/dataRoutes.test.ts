@@ -26,16 +26,30 @@ describe("registerDataRoutes", () => {
     },
   );
 
-  it("answers 304 without a body when If-None-Match carries the current ETag", async () => {
-    const { etag } = snapshots.landscape;
-    for (const header of [etag, `W/${etag}`, `"stale", ${etag}`, "*"]) {
-      const response = await app.request("/landscape", { headers: { "If-None-Match": header } });
-      expect(response.status).toBe(304);
-      expect(response.headers.get("etag")).toBe(etag);
-      expect(await response.text()).toBe("");
+  it.each(snapshotKinds)(
+    "GET /%s answers 304 without a body, with its validators, when If-None-Match carries its current ETag",
+    async (kind) => {
+      const { etag } = snapshots[kind];
+      for (const header of [etag, `W/${etag}`, `"stale", ${etag}`, "*"]) {
+        const response = await app.request(`/${kind}`, { headers: { "If-None-Match": header } });
+        expect(response.status).toBe(304);
+        expect(response.headers.get("etag")).toBe(etag);
+        expect(response.headers.get("cache-control")).toBe(snapshotCacheControl);
+        expect(await response.text()).toBe("");
+      }
+      const stale = await app.request(`/${kind}`, { headers: { "If-None-Match": '"stale"' } });
+      expect(stale.status).toBe(200);
+    },
+  );
+
+  it("serves the document when If-None-Match carries another document's ETag", async () => {
+    for (const kind of snapshotKinds) {
+      const others = snapshotKinds.filter((other) => other !== kind);
+      const response = await app.request(`/${kind}`, {
+        headers: { "If-None-Match": others.map((other) => snapshots[other].etag).join(", ") },
+      });
+      expect(response.status).toBe(200);
     }
-    const stale = await app.request("/landscape", { headers: { "If-None-Match": '"stale"' } });
-    expect(stale.status).toBe(200);
   });
 
   it("documents the four routes in OpenAPI with tag data, no security and named schemas", () => {

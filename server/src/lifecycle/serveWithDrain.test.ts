@@ -1,4 +1,6 @@
-import { Hono } from "hono";
+import { once } from "node:events";
+import { connect } from "node:net";
+import { type Context, Hono } from "hono";
 import { stream } from "hono/streaming";
 import { describe, expect, it } from "vitest";
 import { serveWithDrain } from "./serveWithDrain";
@@ -30,7 +32,6 @@ describe("serveWithDrain", () => {
     const server = await serveWithDrain(slowApp(), { port: 0 });
     const inFlight = fetch(`${server.url}/slow`).then(async (response) => ({
       status: response.status,
-      connection: response.headers.get("connection"),
       body: await response.text(),
     }));
     await untilInFlight(server);
@@ -52,4 +53,51 @@ describe("serveWithDrain", () => {
     expect(await server.drain(100)).toEqual({ drained: false, cut: 1 });
     expect(await inFlight).toBe("cut");
   });
+
+  it.each([
+    // Written before any listener after node-server's own could set a header: /validate's way.
+    ["answered at once", (c: Context) => c.text("ok")],
+    [
+      "answered after an await",
+      async (c: Context) => {
+        await Promise.resolve();
+        return c.text("ok");
+      },
+    ],
+  ])(
+    "answers a request that arrives on an open connection while draining with Connection: close (%s)",
+    async (_name, fast) => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const app = new Hono();
+      app.get("/held", async (c) => {
+        await held;
+        return c.text("held");
+      });
+      app.get("/fast", fast);
+      const server = await serveWithDrain(app, { port: 0 });
+      // A raw socket, so the second request goes down the connection the first still holds open.
+      const socket = connect(server.port, "127.0.0.1");
+      let received = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => {
+        received += chunk;
+      });
+      const closed = once(socket, "close");
+      socket.write("GET /held HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      await untilInFlight(server);
+      const drained = server.drain(5_000);
+      socket.write("GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      while (server.inFlight() < 2) await sleep(5);
+      release();
+      expect(await drained).toEqual({ drained: true, cut: 0 });
+      await closed;
+      const answers = received.split("HTTP/1.1 ").slice(1);
+      expect(answers).toHaveLength(2);
+      expect(answers[1]).toMatch(/^200 /);
+      expect(answers[1]).toMatch(/\r\nconnection: close\r\n/i);
+    },
+  );
 });

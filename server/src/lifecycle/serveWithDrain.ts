@@ -51,8 +51,10 @@ export function serveWithDrain(
     ) as Server;
     keepIdleConnections(server);
     // Counted at the socket level, until the last byte of the answer is written: a report whose
-    // body is still streaming is in flight.
-    server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
+    // body is still streaming is in flight. Ahead of node-server's own listener, which writes an
+    // answer made at once (/validate's) before any listener after it runs: setting the header
+    // there would throw, and the request would never be counted out.
+    server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => {
       inFlight++;
       if (draining) response.setHeader("Connection", "close");
       response.once("close", () => {

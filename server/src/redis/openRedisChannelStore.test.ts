@@ -79,3 +79,26 @@ describe("Redis channel store durability", () => {
     }
   });
 });
+
+describe("Redis channel store keys", () => {
+  it("lists only its own channels, among other stores' keys and other keys in the same Redis", async () => {
+    const client = openRedis(redis.url);
+    const id = `0x${"c".repeat(64)}`;
+    try {
+      const mine = openRedisChannelStore(client, "scoped-mine");
+      const theirs = openRedisChannelStore(client, "scoped-theirs");
+      await mine.updateChannel(id, () => sampleChannel(id, 1n));
+      await theirs.updateChannel(id, () => sampleChannel(id, 2n));
+      await mine.addCharge({
+        key: { payer: `0x${"1".repeat(40)}`, nonce: `0x${"d".repeat(64)}` },
+        channelId: id,
+        cumulative: 1n,
+      });
+      // The process's one Redis also holds the sign-in state and the rate limits.
+      await client.set("presend:siwx:nonce:n", "1");
+      expect(await mine.list()).toEqual([sampleChannel(id, 1n)]);
+    } finally {
+      client.disconnect();
+    }
+  });
+});
