@@ -111,8 +111,10 @@ export function createPresendConfig(options: PresendClientOptions): PresendConfi
   let payerPromise: Promise<ChannelPayer> | null = null;
   const channelPayer = (): Promise<ChannelPayer> | null => {
     const channel = options.channel;
+    // Without a channel the wallet is not asked at all (nor left with a refusal nobody awaits).
+    if (channel === undefined) return null;
     const paying = signer();
-    if (channel === undefined || paying === null) return null;
+    if (paying === null) return null;
     if (payerPromise === null) {
       payerPromise = paying
         .then((payer) =>

@@ -34,6 +34,23 @@ describe("closeChannel", () => {
     expect(requests).toBe(0);
   });
 
+  it("without a channel never asks the wallet, so a locked one leaves no refusal unhandled", async () => {
+    let asked = 0;
+    const config = createPresendConfig({
+      url: "http://api.test",
+      pinStore: createMemoryPinStore(),
+      signer: async (): Promise<PresendSigner> => {
+        asked += 1;
+        throw new Error("the wallet is locked");
+      },
+    });
+    expect(await closeChannel(config)).toEqual({
+      type: "failed",
+      message: "No payment channel is configured.",
+    });
+    expect(asked).toBe(0);
+  });
+
   it("says why when the wallet cannot be had, and asks it again next time", async () => {
     let asked = 0;
     const config = createPresendConfig({
@@ -54,17 +71,23 @@ describe("closeChannel", () => {
   });
 
   it("a refund the server cannot take is a failure, not a close", async () => {
+    const asked: { url: string; redirect: RequestRedirect | undefined }[] = [];
     const config = createPresendConfig({
       url: "http://api.test",
       pinStore: createMemoryPinStore(),
       channel,
       signer: account,
-      fetch: async () =>
-        Response.json({ error: { code: "not_found", message: "No." } }, { status: 404 }),
+      fetch: async (url, init) => {
+        asked.push({ url: String(url), redirect: init?.redirect });
+        return Response.json({ error: { code: "not_found", message: "No." } }, { status: 404 });
+      },
     });
     expect(await closeChannel(config)).toMatchObject({
       type: "failed",
       message: expect.stringMatching(/^The refund failed: /),
     });
+    // The refund goes to the check route through the config's transport, never following a
+    // redirect.
+    expect(asked).toEqual([{ url: "http://api.test/check", redirect: "manual" }]);
   });
 });

@@ -1,4 +1,8 @@
 import { decodePaymentRequiredHeader } from "@x402/core/http";
+import {
+  extractOfferPayload,
+  extractOffersFromPaymentRequired,
+} from "@x402/extensions/offer-receipt";
 import { describe, expect, it } from "vitest";
 import { exampleReport } from "../exampleReport";
 import { fakePaidApi } from "../testing/fakePaidApi";
@@ -26,11 +30,35 @@ describe("verifyOffer", () => {
   it.each([
     ["another amount", { amount: "10001" }],
     ["another payee", { payTo: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" }],
+    ["another asset", { asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" }],
     ["another scheme", { scheme: "batch-settlement" }],
     ["another network", { network: "eip155:84532" as const }],
   ])("refuses the offer for %s", async (_name, change) => {
     const { api, paymentRequired, requirement } = await signedChallenge();
     expect(await verifyOffer(paymentRequired, { ...requirement, ...change }, api.key, now)).toBe(
+      "No signed offer in the challenge verifies with the attestation key for these payment terms.",
+    );
+  });
+
+  it("takes the payee and asset in any letter case", async () => {
+    const { api, paymentRequired, requirement } = await signedChallenge();
+    const lower = {
+      ...requirement,
+      payTo: requirement.payTo.toLowerCase(),
+      asset: requirement.asset.toLowerCase(),
+    };
+    expect(lower).not.toEqual(requirement);
+    expect(await verifyOffer(paymentRequired, lower, api.key, now)).toBeNull();
+  });
+
+  it("takes an offer up to a minute past its validUntil, and refuses it a millisecond later", async () => {
+    const { api, paymentRequired, requirement } = await signedChallenge();
+    const [offer] = extractOffersFromPaymentRequired(paymentRequired);
+    if (offer === undefined) throw new Error("the stand-in signs no offer");
+    const expiry = extractOfferPayload(offer).validUntil * 1000;
+    const at = (ms: number) => verifyOffer(paymentRequired, requirement, api.key, new Date(ms));
+    expect(await at(expiry + 60_000)).toBeNull();
+    expect(await at(expiry + 60_001)).toBe(
       "No signed offer in the challenge verifies with the attestation key for these payment terms.",
     );
   });

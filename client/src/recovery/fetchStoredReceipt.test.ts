@@ -1,3 +1,4 @@
+import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createPresendConfig } from "../createPresendConfig";
@@ -26,6 +27,27 @@ describe("fetchStoredReceipt", () => {
       code: "receipt_forbidden",
       message: "Only the payer may fetch this receipt.",
     });
+  });
+
+  it("asks by settlement transaction, proven by the payer's signature of that transaction", async () => {
+    const transaction = `0x${"ab".repeat(32)}` as const;
+    const payer = privateKeyToAccount(`0x${"77".repeat(32)}`);
+    const asked: string[] = [];
+    const config = createPresendConfig({
+      url: "http://api.test",
+      pinStore: createMemoryPinStore(),
+      fetch: async (url) => {
+        asked.push(String(url));
+        return Response.json({ tx: transaction });
+      },
+    });
+    expect(receiptPath({ transaction })).toBe(`/receipts/${transaction}`);
+    expect(await fetchStoredReceipt(config, { transaction }, payer)).toEqual({
+      type: "found",
+      body: { tx: transaction },
+    });
+    const proof = await payer.signMessage({ message: receiptMessage(transaction) });
+    expect(asked).toEqual([`http://api.test/receipts/${transaction}?signature=${proof}`]);
   });
 
   it("an unreachable server is missing with no status", async () => {

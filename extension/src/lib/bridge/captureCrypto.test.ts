@@ -13,6 +13,8 @@ describe("captureCrypto", () => {
     (source as { subtle: unknown }).subtle = {};
     const ids = new Set(Array.from({ length: 20 }, () => randomId()));
     expect(ids.size).toBe(20);
+    // 16 random bytes each: too many to guess, not just distinct.
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
     const key = await subtle.importKey(
       "raw",
       new Uint8Array(32),
