@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ErrorCode } from "@presend/shared/api/errors";
+import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -32,6 +33,9 @@ export type AppDeps = {
    */
   failedRequestAnswer?: (c: Context<AppEnv>) => Promise<Response | null>;
 };
+
+/** Headers that describe an answer's body, so never outlive it. */
+const bodyBoundHeaders = [reportSignatureHeader, "etag", "payment-required"];
 
 // Status codes Hono's own validators and middleware raise, mapped to our stable codes.
 const httpExceptionCodes: Partial<Record<number, ErrorCode>> = {
@@ -106,6 +110,16 @@ export function createApp(deps: AppDeps): App {
 
   app.notFound((c) => jsonError(c, 404, "not_found", `No route ${c.req.method} ${c.req.path}.`));
   app.onError(async (error, c) => {
+    // An error answer is built from the answer made before the error (Hono starts a response from
+    // its headers, and carries them over again when the error answer replaces it). What is true
+    // of the request stays (CORS, a settlement, where its report is kept); what belonged to that
+    // answer's body goes: a report's signature or ETag, or a 14 KB challenge, on an error body.
+    try {
+      for (const name of bodyBoundHeaders) c.res.headers.delete(name);
+    } catch {
+      // Headers that cannot change (a fetched response): the answer is replaced whole.
+      c.res = undefined;
+    }
     if (error instanceof HTTPException) {
       const code = httpExceptionCodes[error.status] ?? "invalid_body";
       const status = error.status >= 400 && error.status < 500 ? error.status : 400;

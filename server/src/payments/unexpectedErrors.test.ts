@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { devnetAccounts, devnetPrivateKey } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
+import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
@@ -145,6 +146,9 @@ describe("an unexpected error on a paid request", () => {
     expectNothingInternal(error.message);
     const location = receiptUrl(payer, nonce);
     expect(answer.headers.get(receiptLocationHeader)).toBe(location);
+    // An error answer, not the report: none of the report's own headers ride along on it.
+    expect(answer.headers.get(reportSignatureHeader)).toBeNull();
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
     const settlement = decodePaymentResponseHeader(answer.headers.get("payment-response") ?? "");
     const record = await store.byAuthorization({ payer: payer.address, nonce });
     expect(record).toMatchObject({ status: "settled" });
