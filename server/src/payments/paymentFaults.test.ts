@@ -185,7 +185,10 @@ describe("payment chain faults: what the payer gets, what is charged, what is re
     // A retry of the same authorization is not run again: it points at the receipt.
     const retry = await post({ "PAYMENT-SIGNATURE": header });
     expect(retry.status).toBe(409);
-    expect(await retry.json()).toMatchObject({ error: { code: "authorization_used" } });
+    const refusal = await retry.json();
+    expect(refusal).toMatchObject({ error: { code: "authorization_used" } });
+    expect(refusal.error.message).toContain(receiptPath);
+    expect(retry.headers.get("presend-receipt")).toBe(`${stack.publicUrl}${receiptPath}`);
     expect(await balances()).toEqual([payerBefore - 10_000n, payToBefore + 10_000n]);
   });
 });

@@ -35,7 +35,12 @@ describe("buildHistoryBatch", () => {
       toBlock: "latest",
       topics: [transferTopic, [topic(from), topic(address)]],
     });
-    expect(batch[3]?.params[0]).toMatchObject({ topics: [transferTopic, null, [topic(address)]] });
+    expect(batch[3]?.params[0]).toEqual({
+      address: tokens,
+      fromBlock: "0x3e8",
+      toBlock: "latest",
+      topics: [transferTopic, null, [topic(address)]],
+    });
     expect(batch[4]?.params).toEqual([from, 0, 25]);
   });
 

@@ -31,6 +31,14 @@ describe("loadAttestationKey", () => {
     const first = await loadAttestationKey({ dataDir });
     const file = join(dataDir, "operator.json");
     writeFileSync(file, JSON.stringify({ ...first, kid: "mykey" }));
-    await expect(loadAttestationKey({ dataDir, file })).rejects.toThrow(/kid/);
+    await expect(loadAttestationKey({ dataDir, file })).rejects.toThrow(
+      `attestation key file ${file}: kid: kid must have the form presend-YYYY-MM`,
+    );
+    // The public half given instead of the private key: zod's message does not say which field.
+    const { d: _private, ...publicHalf } = first;
+    writeFileSync(file, JSON.stringify(publicHalf));
+    await expect(loadAttestationKey({ dataDir, file })).rejects.toThrow(
+      `attestation key file ${file}: d: `,
+    );
   });
 });

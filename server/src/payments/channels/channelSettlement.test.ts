@@ -122,6 +122,10 @@ describe("claimed channel money reaches payTo", () => {
     // As the interval claim job would: claimed, and the settle job not yet run.
     const claims = (await stack.payments.channels?.manager().claim()) ?? [];
     expect(claims).toHaveLength(1);
+    // The claim, sent through the recording facilitator, settled both vouchers' records before it
+    // returned (not the server's reconciler, whose next run is 30 s away).
+    expect(await stack.records.count("settled")).toBe(2);
+    expect(await stack.records.count("pending")).toBe(0);
     const charged = 2n * price;
     expect((await escrowChannel(channelId))[1]).toBe(charged);
     expect(await stack.usdcBalance(lane.payTo.address)).toBe(payToBefore);
@@ -173,7 +177,7 @@ describe("claimed channel money reaches payTo", () => {
       async () => (await stack.usdcBalance(lane.payTo.address)) === payToBefore + charged,
       "the settle job to pay payTo",
     );
-    // Every record is settled by the claim the job sent (through the recording facilitator).
+    // Every record ends settled (that the claim itself settles them is shown at shutdown above).
     await eventually(
       async () => (await stack.records.count("settled")) === 2,
       "the records to be settled",

@@ -84,6 +84,7 @@ describe("the presend client's policy against the real server behind a tampering
 
   it("pays through a faithful proxy: report, settlement, signature and receipt verified", async () => {
     const before = await stack.usdcBalance(payer.address);
+    const forwardedBefore = proxy.paymentsForwarded();
     const events: string[] = [];
     const result = await client({ onEvent: (e) => events.push(e.type) }).check({ address: target });
     expect(result).toMatchObject({
@@ -95,6 +96,8 @@ describe("the presend client's policy against the real server behind a tampering
     });
     expect(events).toEqual(["verified", "paying", "settled"]);
     expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+    // The count every refusal below relies on: the one paid request is counted, once.
+    expect(proxy.paymentsForwarded()).toBe(forwardedBefore + 1);
   });
 
   it("refuses a substituted attestation key (key changed), re-signed by an attacker for their payTo", async () => {
