@@ -18,6 +18,13 @@ const transaction = `0x${"ab".repeat(32)}`;
 
 const settledHeader = (fields: { success: boolean; transaction: string; errorReason?: string }) =>
   encodePaymentResponseHeader({ network: baseNetwork, payer, ...fields });
+const failedSettlement = (errorReason?: string) =>
+  new Response("{}", {
+    status: 402,
+    headers: {
+      "PAYMENT-RESPONSE": settledHeader({ success: false, transaction: "", errorReason }),
+    },
+  });
 const error = (status: number, code: string, headers: Record<string, string> = {}) =>
   Response.json({ error: { code, message: `${code} said the server.` } }, { status, headers });
 
@@ -42,20 +49,23 @@ describe("classifyPaidAnswer: settled", () => {
 
 describe("classifyPaidAnswer: not charged, only on proof", () => {
   it.each([
-    ["a 402 refusing the payment before settling it", () => error(402, "payment_invalid")],
-    ["the server's own 400", () => error(400, "invalid_address")],
-    ["a payment id used with another body (409)", () => error(409, "payment_id_conflict")],
-    ["a 503 saying the chain was unreadable", () => error(503, "chain_unavailable")],
-    [
-      "a 503 saying the payment network was unreadable",
-      () => error(503, "payment_network_unavailable"),
-    ],
+    ["a 402 refusing the payment before settling it", 402, "payment_required"],
+    ["the server's own 400", 400, "invalid_address"],
+    ["a payment id used with another body (409)", 409, "payment_id_conflict"],
+    ["a 503 saying the chain was unreadable", 503, "chain_unavailable"],
+    ["a 503 saying the payment network was unreadable", 503, "payment_network_unavailable"],
     [
       "a 503 saying the facilitator gave no answer to the verification",
-      () => error(503, "facilitator_unavailable"),
+      503,
+      "facilitator_unavailable",
     ],
-  ])("%s", async (_name, answer) => {
-    expect(await classifyPaidAnswer(answer(), requirement)).toMatchObject({ type: "not_charged" });
+  ])("%s, with the server's code, status and message", async (_name, status, code) => {
+    expect(await classifyPaidAnswer(error(status, code), requirement)).toEqual({
+      type: "not_charged",
+      code,
+      status,
+      message: `${code} said the server.`,
+    });
   });
 
   it("a 402 whose settlement failed with no transaction sent names the reason code", async () => {
@@ -91,6 +101,16 @@ describe("classifyPaidAnswer: not charged, only on proof", () => {
     const classified = await classifyPaidAnswer(answer, requirement);
     expect(classified.type === "not_charged" && classified.message).toContain("(no reason code)");
   });
+
+  it("shows a reason code of up to 64 characters, a longer or missing one as no code", async () => {
+    const messageOf = async (errorReason?: string) => {
+      const classified = await classifyPaidAnswer(failedSettlement(errorReason), requirement);
+      return classified.type === "not_charged" ? classified.message : classified.type;
+    };
+    expect(await messageOf("a".repeat(64))).toContain(`(${"a".repeat(64)})`);
+    expect(await messageOf("a".repeat(65))).toContain("(no reason code)");
+    expect(await messageOf(undefined)).toContain("(no reason code)");
+  });
 });
 
 describe("classifyPaidAnswer: unknown, whatever may follow a settlement", () => {
@@ -102,6 +122,10 @@ describe("classifyPaidAnswer: unknown, whatever may follow a settlement", () => 
     ["a 409 on the authorization (it may have paid)", () => error(409, "authorization_used")],
     ["a 400 that is not the error contract", () => new Response("bad", { status: 400 })],
     [
+      "a redirect carrying the error contract",
+      () => error(307, "invalid_address", { location: "http://x" }),
+    ],
+    [
       "a 402 whose settlement is still pending",
       () =>
         new Response("{}", {
@@ -111,6 +135,29 @@ describe("classifyPaidAnswer: unknown, whatever may follow a settlement", () => 
               success: false,
               transaction,
               errorReason: "settlement_pending",
+            }),
+          },
+        }),
+    ],
+    // With no transaction named, only the reason says a transfer may be in flight.
+    [
+      "a 402 whose settlement is still pending, no transaction named",
+      () => failedSettlement("settlement_pending"),
+    ],
+    [
+      "a 402 whose settlement outcome is unknown, no transaction named",
+      () => failedSettlement("settlement_unknown"),
+    ],
+    [
+      "a 402 whose failed settlement still names a transaction",
+      () =>
+        new Response("{}", {
+          status: 402,
+          headers: {
+            "PAYMENT-RESPONSE": settledHeader({
+              success: false,
+              transaction,
+              errorReason: "insufficient_funds",
             }),
           },
         }),
@@ -148,6 +195,17 @@ describe("classifyPaidAnswer: unknown, whatever may follow a settlement", () => 
       type: "unknown",
       settlement: { transaction, payer },
       message: "The paid request was answered with HTTP 500.",
+    });
+  });
+
+  it("only a 200 is settled: a 204 naming a settlement is charged, its report still to fetch", async () => {
+    const noContent = new Response(null, {
+      status: 204,
+      headers: { "PAYMENT-RESPONSE": settledHeader({ success: true, transaction }) },
+    });
+    expect(await classifyPaidAnswer(noContent, requirement)).toMatchObject({
+      type: "unknown",
+      settlement: { transaction, payer },
     });
   });
 });

@@ -1,8 +1,13 @@
+import { channelReceiptNonce } from "@presend/shared/api/channelReceiptNonce";
 import { routePrices } from "@presend/shared/pricing/routePrices";
-import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import {
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
+} from "@x402/core/http";
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { toClientEvmSigner } from "@x402/evm";
-import { PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
+import { extractPaymentIdentifier, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import type { PinRecord } from "../PinStore";
@@ -97,6 +102,28 @@ describe("createChannelPayer: what a refused deposit says about money", () => {
     expect(cap.spent()).toBe(5n * price);
   });
 
+  it.each([
+    ["the server's own 4xx", 400, "invalid_address", false],
+    ["a 503 saying the payment record was unreadable", 503, "payment_record_unavailable", false],
+    ["a 409 on the authorization (it may have paid)", 409, "authorization_used", "unknown"],
+    ["a 503 that promises nothing", 503, "not_ready", "unknown"],
+    ["a 500", 500, "internal_error", "unknown"],
+  ] as const)(
+    "%s: charged %s, the deposit freed only when nothing was",
+    async (_name, status, code, charged) => {
+      const cap = createSessionSpendCap(100n * price);
+      const result = await payer(cap).pay({
+        paymentRequired,
+        requirement,
+        route: "/check",
+        pin,
+        post: async () => Response.json({ error: { code, message: code } }, { status }),
+      });
+      expect(result).toMatchObject({ charged });
+      expect(cap.spent()).toBe(charged === false ? 0n : 5n * price);
+    },
+  );
+
   it("a deposit the cap cannot hold is never sent", async () => {
     let sent = 0;
     const result = await payer(createSessionSpendCap(2n * price)).pay({
@@ -118,6 +145,7 @@ describe("createChannelPayer: the payment named before it is sent", () => {
   it("beforeSend is told the record nonce /receipts finds before the request leaves", async () => {
     const events: string[] = [];
     let told: SentAuthorization | null = null;
+    let sentHeaders: Record<string, string> = {};
     const result = await payer(createSessionSpendCap(100n * price), async (authorization) => {
       told = authorization;
       events.push("told");
@@ -126,8 +154,9 @@ describe("createChannelPayer: the payment named before it is sent", () => {
       requirement,
       route: "/check",
       pin,
-      post: async () => {
+      post: async (headers) => {
         events.push("sent");
+        sentHeaders = headers;
         throw new TypeError("Failed to fetch");
       },
     });
@@ -135,6 +164,18 @@ describe("createChannelPayer: the payment named before it is sent", () => {
     expect(result).toMatchObject({ type: "unrecovered", charged: "unknown" });
     expect(told).toMatchObject({ amount: String(price), payTo: requirement.payTo });
     expect(told).toEqual(result.type === "unrecovered" ? result.authorization : null);
+    // The nonce binds the voucher sent and this attempt's payment id, as the server records it.
+    const sentPayload = decodePaymentSignatureHeader(sentHeaders["PAYMENT-SIGNATURE"] ?? "");
+    const { voucher } = sentPayload.payload as {
+      voucher: { channelId: `0x${string}`; maxClaimableAmount: string };
+    };
+    expect(told).toMatchObject({
+      nonce: channelReceiptNonce(
+        voucher.channelId,
+        BigInt(voucher.maxClaimableAmount),
+        extractPaymentIdentifier(sentPayload) ?? "",
+      ),
+    });
   });
 
   it("a beforeSend that throws sends nothing and charges nothing", async () => {
@@ -222,6 +263,18 @@ describe("createChannelPayer: the most one deposit may put in", () => {
       });
     return { asked, pay };
   };
+
+  it("puts in ten checks by default when the bound allows it", async () => {
+    const { asked, pay } = bounded({ maxDeposit: 100n * price });
+    expect(await pay()).toMatchObject({ type: "not_charged", status: 402 });
+    expect(asked).toEqual([10n * price]);
+  });
+
+  it("signs a deposit of exactly the check's price when that is the bound", async () => {
+    const { asked, pay } = bounded({ maxDeposit: price });
+    expect(await pay()).toMatchObject({ type: "not_charged", status: 402 });
+    expect(asked).toEqual([price]);
+  });
 
   it("lowers the default deposit (ten checks) to the bound", async () => {
     const { asked, pay } = bounded({ maxDeposit: 4n * price });

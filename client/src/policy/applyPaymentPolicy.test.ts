@@ -48,7 +48,7 @@ describe("applyPaymentPolicy: the fail-closed checks before signing", () => {
     expect(await decision).toMatchObject({
       type: "accepted",
       requirement: { scheme: "exact", payTo, amount: String(routePrices.check) },
-      pin: { fingerprint: api.fingerprint, apiUrl: "http://api.test" },
+      pin: { fingerprint: api.fingerprint, apiUrl: "http://api.test", pinnedAt: now.toISOString() },
       pinnedNow: true,
     });
     expect((await pinStore.get("http://api.test"))?.fingerprint).toBe(api.fingerprint);
@@ -87,11 +87,15 @@ describe("applyPaymentPolicy: the fail-closed checks before signing", () => {
     expect(await pinStore.get("http://api.test")).toBeUndefined();
   });
 
-  it("refuses a price above the attested one", async () => {
+  it("refuses a price one base unit above the one attested for this route", async () => {
     const { paymentRequired } = await challenge();
+    // Still below /deep's attested price: only this route's price may bound it.
     const dearer = {
       ...paymentRequired,
-      accepts: paymentRequired.accepts.map((accept) => ({ ...accept, amount: "999999" })),
+      accepts: paymentRequired.accepts.map((accept) => ({
+        ...accept,
+        amount: String(routePrices.check + 1n),
+      })),
     };
     expect(await decide(dearer).decision).toMatchObject({
       type: "refused",
@@ -122,6 +126,14 @@ describe("applyPaymentPolicy: the fail-closed checks before signing", () => {
       "/check costs 0.01 USDC, above the most you allow (0.009999).",
     );
     expect(await pinStore.get("http://api.test")).toBeUndefined();
+  });
+
+  it("accepts a price exactly at the caller's maximum", async () => {
+    const { paymentRequired } = await challenge();
+    expect(await decide(paymentRequired, { maxPrice: routePrices.check }).decision).toMatchObject({
+      type: "accepted",
+      requirement: { amount: String(routePrices.check) },
+    });
   });
 
   it("refuses when the pinned keys cannot be read (an unreadable store must not mean 'none pinned')", async () => {

@@ -31,6 +31,8 @@ async function setup(
     dailyCapUnits?: number;
     afterPayment?: "report" | "unknown";
     channel?: ChannelAccess;
+    /** Awaited before the wallet answers a signature request. */
+    beforeSigning?: () => Promise<void>;
   } = {},
 ) {
   const delivered: Delivered[] = [];
@@ -43,6 +45,7 @@ async function setup(
       };
     }
     if (type === "wallet.sign") {
+      await options.beforeSigning?.();
       const typedData = parseWithBigints(String(data.typedData)) as TypedDataDefinition;
       return { ok: true, data: { signature: await payer.signTypedData(typedData) } };
     }
@@ -183,18 +186,34 @@ describe("createCheckService", () => {
   });
 
   it("holds checks from two tabs against the cap together", async () => {
-    const { service, walletCalls, ledger } = await setup({ dailyCapUnits: 10_000 });
-    const outcomes = await Promise.all([
-      service.start(request("a".repeat(16)), contentScript(1)),
-      service.start(request("b".repeat(16)), contentScript(2)),
-    ]);
+    // The wallet answers no signature until both checks have asked for one, or one has ended:
+    // neither payment is in the ledger while the other is checked against the cap.
+    let asked = 0;
+    let answerSignatures = () => {};
+    const bothAskedOrOneEnded = new Promise<void>((resolve) => {
+      answerSignatures = resolve;
+    });
+    const { service, walletCalls, ledger } = await setup({
+      dailyCapUnits: 10_000,
+      beforeSigning: () => {
+        asked += 1;
+        if (asked === 2) answerSignatures();
+        return bothAskedOrOneEnded;
+      },
+    });
+    const outcomes = await Promise.all(
+      [
+        service.start(request("a".repeat(16)), contentScript(1)),
+        service.start(request("b".repeat(16)), contentScript(2)),
+      ].map((started) => started.finally(answerSignatures)),
+    );
     expect(outcomes.map((o) => o.type).sort()).toEqual(["refused", "report"]);
     expect(walletCalls().filter((d) => d.type === "wallet.sign")).toHaveLength(1);
     expect(ledger.value().spentUnits).toBe(10_000);
   });
 
   it("fetches a lost report again with one receipt signature from the clicking tab, and pays nothing", async () => {
-    const { service, walletCalls, history, recoveries, ledger } = await setup({
+    const { service, walletCalls, history, recoveries, ledger, alive } = await setup({
       afterPayment: "unknown",
     });
     const lost = await service.start(request("l".repeat(16)), contentScript(7, 1));
@@ -215,6 +234,7 @@ describe("createCheckService", () => {
     expect(history.value()).toHaveLength(1);
     expect(recoveries.value()).toEqual([]);
     expect(ledger.value().spentUnits).toBe(10_000);
+    expect(alive()).toBe(0);
     // A replayed click asks for nothing more.
     await expect(
       service.recover({ session: "f".repeat(16), recoveryId }, contentScript(7, 1)),

@@ -27,13 +27,23 @@ describe("createLedgerSpendCap", () => {
   });
 
   it("refunds a counted payment only on release, and only once", async () => {
-    const { ledger, cap } = setup();
+    // Earlier spending in the ledger: a second refund would have something to take from.
+    const { ledger, cap } = setup(30_000);
     const reserved = await cap.reserve(10_000n);
     if (reserved.type !== "reserved") throw new Error(reserved.message);
     await reserved.reservation.spend();
     await reserved.reservation.release();
     await reserved.reservation.release();
-    expect(ledger.value().spentUnits).toBe(0);
+    expect(ledger.value().spentUnits).toBe(30_000);
+  });
+
+  it("a payment released before it is sent frees its hold and takes nothing off the ledger", async () => {
+    const { ledger, pending, cap } = setup(30_000);
+    const reserved = await cap.reserve(10_000n);
+    if (reserved.type !== "reserved") throw new Error(reserved.message);
+    await reserved.reservation.release();
+    expect(pending.total()).toBe(0n);
+    expect(ledger.value().spentUnits).toBe(30_000);
   });
 
   it("starts a new day from zero: yesterday's spending does not count", async () => {
@@ -109,11 +119,12 @@ describe("createLedgerSpendCap", () => {
   });
 
   it("a deposit counted on an earlier day is credited to that day only", async () => {
-    const { ledger, cap } = setup(70_000);
+    const { ledger, cap } = setup(100_000);
     expect(await cap.countedDeposit(50_000n, today).refund(20_000n)).toBe(20_000n);
-    expect(ledger.value()).toEqual({ day: today, spentUnits: 50_000 });
+    expect(ledger.value()).toEqual({ day: today, spentUnits: 80_000 });
+    // The ledger holds more than the deposit: only the deposit bounds what comes off.
     expect(await cap.countedDeposit(50_000n, today).refund(80_000n)).toBe(50_000n);
-    expect(ledger.value()).toEqual({ day: today, spentUnits: 0 });
+    expect(ledger.value()).toEqual({ day: today, spentUnits: 30_000 });
     // Yesterday's deposit: today's spending does not include it, so nothing comes off it.
     const later = setup(30_000);
     expect(await later.cap.countedDeposit(50_000n, "2025-05-31").refund(20_000n)).toBe(0n);

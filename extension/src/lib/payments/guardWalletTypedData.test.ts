@@ -55,6 +55,13 @@ describe("guardWalletTypedData", () => {
         message: { owner: payer, spender: payer, value: 1n, nonce: 0n, deadline: 1n },
       },
     ],
+    [
+      "a payment from another account",
+      {
+        ...exact,
+        message: { ...exact.message, from: "0x90F79bf6EB2c4f870365E785982E1f101E93b906" },
+      },
+    ],
     ["a deposit to another address", { ...deposit, message: { ...deposit.message, to: payer } }],
     ["a deposit on Base Sepolia", { ...deposit, domain: { ...usdc, chainId: 84532 } }],
     [
