@@ -12,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
+import { settleGraceSeconds } from "../payments/records/reconcilePayments";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 
 // This file's payer, facilitator and payTo: a payment lane of the run's shared world, so its
@@ -190,5 +191,36 @@ describe("GET /receipts/{tx}: a settled payment whose response was lost", () => 
       error: { code: "receipt_not_found", message: expect.stringContaining("nothing was charged") },
     });
     expect(await stack.records.byAuthorization(key)).toMatchObject({ status: "failed" });
+  });
+  it("answers an open record still within its time 409 settlement_unknown, saying by when it is known", async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const key = { payer: owner.address, nonce: `0x${"ef".repeat(32)}` };
+    const chainNow = Number(
+      (await createPublicClient({ transport: http(stack.world.chains.base.rpcUrl) }).getBlock())
+        .timestamp,
+    );
+    // Valid for an hour more by either clock: nothing can decide it yet.
+    const validBefore = Math.max(chainNow, Math.floor(Date.now() / 1000)) + 3_600;
+    await stack.records.begin({
+      ...key,
+      network: "eip155:8453",
+      asset: chains.base.usdc.address,
+      payTo: stack.world.accounts.payTo.address,
+      route: "/check",
+      amount: "10000",
+      validBefore,
+      report: { address: target },
+    });
+    await stack.records.markUnknown(key, null);
+    const signature = await owner.signMessage({ message: receiptMessage(key.nonce) });
+    const response = await stack.app.request(
+      `/receipts/${owner.address.toLowerCase()}/${key.nonce}?signature=${signature}`,
+    );
+    expect(response.status).toBe(409);
+    const by = new Date((validBefore + settleGraceSeconds) * 1000).toISOString();
+    expect(await response.json()).toMatchObject({
+      error: { code: "settlement_unknown", message: expect.stringContaining(`by ${by}`) },
+    });
+    expect(await stack.records.byAuthorization(key)).toMatchObject({ status: "unknown" });
   });
 });

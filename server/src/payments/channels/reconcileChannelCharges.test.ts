@@ -43,8 +43,11 @@ function escrow(state: {
   };
 }
 
-/** The payment records as the reconciler reads and marks them; `created` sets a record's age. */
-function recordBook(created: Record<string, number> = {}) {
+/**
+ * The payment records as the reconciler reads and marks them; `created` sets a record's age, and
+ * the records of `settled` nonces read as settled.
+ */
+function recordBook(created: Record<string, number> = {}, settled: string[] = []) {
   const marks: { nonce: string; status: "settled" | "failed"; tx?: string }[] = [];
   return {
     marks,
@@ -73,7 +76,7 @@ function recordBook(created: Record<string, number> = {}) {
           report: {},
           paymentId: null,
           requestHash: null,
-          status: "pending",
+          status: settled.includes(k.nonce) ? "settled" : "pending",
           tx: null,
           reportSignature: null,
           createdAt: time,
@@ -167,6 +170,18 @@ describe("reconcileChannelCharges", () => {
     expect(await store.unclaimedCharges()).toEqual([]);
   });
 
+  it("fails no uncommitted charge beside only other uncommitted ones at its ceiling (one of them was charged)", async () => {
+    await charge(1, channelA, 100n, false);
+    await charge(2, channelA, 100n, false);
+    const chain = escrow({
+      totals: { [channelA]: 100n },
+      claims: { [channelA]: [{ from: 0n, to: 100n, tx: tx("d") }] },
+    });
+    const { records, marks } = recordBook();
+    expect(await reconcileChannelCharges({ store, records, chain })).toMatchObject({ failed: 0 });
+    expect(marks.filter((mark) => mark.status === "failed")).toEqual([]);
+  });
+
   it("leaves charges above the claimed total open, and marks nothing for them", async () => {
     await charge(1, channelA, 100n, true);
     await charge(2, channelA, 200n, true);
@@ -244,7 +259,8 @@ describe("reconcileChannelCharges", () => {
 
   describe("an uncommitted charge above everything its channel charged (never charged, or lost in a crash)", () => {
     const now = Date.parse("2026-01-01T00:00:00Z");
-    const old = now - unchargedGraceMs - 1;
+    // Exactly as old as the grace: the first moment it is judged.
+    const old = now - unchargedGraceMs;
     const chain = escrow({
       totals: { [channelA]: 100n },
       claims: { [channelA]: [{ from: 0n, to: 100n, tx: tx("d") }] },
@@ -252,7 +268,7 @@ describe("reconcileChannelCharges", () => {
     const channelCharged = (charged: bigint) =>
       store.updateChannel(channelA, () => sampleChannel(channelA, charged));
 
-    it("is failed once its record is past the grace, and leaves the index", async () => {
+    it("is failed once its record is as old as the grace, and leaves the index", async () => {
       await channelCharged(100n);
       await charge(1, channelA, 100n, true);
       await charge(2, channelA, 200n, false);
@@ -274,13 +290,46 @@ describe("reconcileChannelCharges", () => {
     it("stays open while its record is within the grace (its request may still be running)", async () => {
       await channelCharged(100n);
       await charge(2, channelA, 200n, false);
-      const { records, marks } = recordBook({ [nonce(2)]: now - 1_000 });
+      const { records, marks } = recordBook({ [nonce(2)]: now - unchargedGraceMs + 1 });
       expect(await reconcileChannelCharges({ store, records, chain, now })).toEqual({
         settled: 0,
         failed: 0,
         open: 1,
       });
       expect(marks).toEqual([]);
+      // Far longer than a paid request runs (its payment times out after 60 s).
+      expect(unchargedGraceMs).toBe(10 * 60_000);
+    });
+
+    it("stays open when its record is already settled (never failed over a charge)", async () => {
+      await channelCharged(100n);
+      await charge(2, channelA, 200n, false);
+      const { records, marks } = recordBook({ [nonce(2)]: old }, [nonce(2)]);
+      expect(await reconcileChannelCharges({ store, records, chain, now })).toEqual({
+        settled: 0,
+        failed: 0,
+        open: 1,
+      });
+      expect(marks).toEqual([]);
+    });
+
+    it("stays open when its record cannot be read (the next pass decides it)", async () => {
+      await channelCharged(100n);
+      await charge(2, channelA, 200n, false);
+      const { records, marks } = recordBook({ [nonce(2)]: old });
+      const unreadable = {
+        ...records,
+        byAuthorization: async () => {
+          throw new Error("the records database went away");
+        },
+      };
+      expect(await reconcileChannelCharges({ store, records: unreadable, chain, now })).toEqual({
+        settled: 0,
+        failed: 0,
+        open: 1,
+      });
+      expect(marks).toEqual([]);
+      expect(await store.unclaimedCharges()).toHaveLength(1);
     });
 
     it("stays open when the channel did charge it (the next claim covers it)", async () => {

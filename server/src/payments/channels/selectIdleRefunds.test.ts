@@ -15,6 +15,11 @@ describe("selectIdleRefunds", () => {
     const idle = channel("0xaa", 300n, 1_000n, lastRequest);
     expect(selectIdleRefunds([idle], { now: lastRequest + idleMs, idleMs })).toEqual([idle]);
     expect(selectIdleRefunds([idle], { now: lastRequest + 2 * idleMs, idleMs })).toEqual([idle]);
+    // A single unit left is still the payer's to get back.
+    const oneUnitLeft = channel("0xab", 999n, 1_000n, lastRequest);
+    expect(selectIdleRefunds([oneUnitLeft], { now: lastRequest + idleMs, idleMs })).toEqual([
+      oneUnitLeft,
+    ]);
   });
 
   it("leaves a channel used within the period alone (its payer is still checking)", () => {

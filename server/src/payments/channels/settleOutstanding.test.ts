@@ -22,8 +22,8 @@ function escrow(...totals: { claimed: bigint; settled: bigint }[]) {
 }
 
 describe("settleOutstanding", () => {
-  it("settles when the escrow holds claimed money not yet settled to payTo", async () => {
-    const chain = escrow({ claimed: 500n, settled: 200n });
+  it("settles when the escrow holds claimed money not yet settled to payTo, down to a single unit", async () => {
+    const chain = escrow({ claimed: 500n, settled: 499n });
     let sent = 0;
     const result = await settleOutstanding({
       chain,

@@ -60,8 +60,18 @@ describe("createPaymentRecords", () => {
     });
     expect(await answerOf(failed)).toMatchObject({ type: "not_charged" });
     expect(await answerOf(voucher)).toMatchObject({ type: "awaiting_claim" });
-    // Only time decides an exact payment; a voucher waits for its claim whatever the clock says.
-    expect(await records.decide(voucher)).toMatchObject({ status: "pending" });
+    // Only time decides an exact payment; a voucher waits for its claim whatever the clock says,
+    // even one past its own validBefore and the grace, when an exact payment would be failed.
+    const longAfter = createPaymentRecords({
+      store,
+      chain: fakePaymentChain({
+        now: channelRecordValidBefore + settleGraceSeconds + 1,
+        used: new Map(),
+      }),
+      claimDecidedFrom: channelRecordValidBefore,
+    });
+    expect(await longAfter.decide(voucher)).toMatchObject({ status: "pending" });
+    expect(await store.byAuthorization(voucher)).toMatchObject({ status: "pending" });
   });
 
   it("answers a payer asking now with what the chain shows: a used authorization is the report at once, an unused one stays open until its deadline, then not charged", async () => {

@@ -93,6 +93,14 @@ describe("reconcilePayments", () => {
     await records.markUnknown(spent, null);
     // The token says used; the transfer search over its window finds nothing; the cancellation
     // (which may lie anywhere after it) is not in the window searched.
+    const atGrace = fakePaymentChain({ now: validBefore + settleGraceSeconds, used: new Map() });
+    // Up to the grace's last second the transfer may still show: it stays open.
+    expect(
+      await reconcilePayments({
+        records,
+        chain: { ...atGrace, authorizationUsed: async () => true },
+      }),
+    ).toEqual({ settled: 0, failed: 0, open: 1 });
     const base = fakePaymentChain({ now: validBefore + settleGraceSeconds + 1, used: new Map() });
     const spentOutsideWindow: PaymentChain = {
       ...base,
@@ -199,6 +207,53 @@ describe("reconcilePayments", () => {
     });
     // The grace is the chain's minute of blocks and clocks, not less.
     expect(settleGraceSeconds).toBe(60);
+  });
+
+  it("settles with the broadcast transaction its receipt shows succeeded, when the transfer logs cannot be searched", async () => {
+    const records = createMemoryPaymentRecords();
+    const validBefore = 1_900_000_000;
+    const broadcast = samplePaymentRecord(12, { validBefore });
+    await records.begin(broadcast);
+    await records.markUnknown(broadcast, tx(12));
+    const base = fakePaymentChain({
+      now: validBefore + settleGraceSeconds + 1,
+      used: new Map([[broadcast.nonce, tx(12)]]),
+    });
+    const logsUnreadable: PaymentChain = {
+      ...base,
+      findAuthorizationTx: async () => {
+        throw new Error("log_search_exhausted");
+      },
+    };
+    expect(await reconcilePayments({ records, chain: logsUnreadable })).toEqual({
+      settled: 1,
+      failed: 0,
+      open: 0,
+    });
+    expect(await records.byAuthorization(broadcast)).toMatchObject({
+      status: "settled",
+      tx: tx(12),
+    });
+  });
+
+  it("leaves a pending record to the request serving it until validBefore + grace, even one the chain shows used", async () => {
+    const validBefore = 1_900_000_000;
+    const inFlight = samplePaymentRecord(13, { validBefore });
+    const reconcileAt = async (now: number) => {
+      const records = createMemoryPaymentRecords();
+      await records.begin(inFlight);
+      const chain = fakePaymentChain({ now, used: new Map([[inFlight.nonce, tx(13)]]) });
+      const result = await reconcilePayments({ records, chain });
+      return { result, status: (await records.byAuthorization(inFlight))?.status };
+    };
+    expect(await reconcileAt(validBefore + settleGraceSeconds)).toEqual({
+      result: { settled: 0, failed: 0, open: 1 },
+      status: "pending",
+    });
+    expect(await reconcileAt(validBefore + settleGraceSeconds + 1)).toEqual({
+      result: { settled: 1, failed: 0, open: 0 },
+      status: "settled",
+    });
   });
 
   it("changes nothing while the chain cannot be read", async () => {

@@ -8,7 +8,7 @@ import { samplePaymentRecord } from "../../paymentRecords/samplePaymentRecord";
 import type { PaymentChain } from "../facilitator/createPaymentChain";
 import { fakePaymentChain } from "../facilitator/fakePaymentChain";
 import { guardedFacilitator } from "../facilitator/guardedFacilitator";
-import { createPaymentRecords } from "../records/paymentRecords";
+import { createPaymentRecords, type PaymentRecords } from "../records/paymentRecords";
 import { recordSettlements } from "./recordSettlements";
 
 const record = samplePaymentRecord(1);
@@ -65,11 +65,11 @@ async function settleThrough(
   facilitator: FacilitatorClient,
   chain: PaymentChain,
   broadcastFor?: (payer: string, nonce: string) => Hex | null,
-  begun = true,
+  begin: (records: PaymentRecords) => Promise<unknown> = (records) => records.begin(record),
 ) {
   const store = createMemoryPaymentRecords();
   const records = createPaymentRecords({ store, chain });
-  if (begun) await records.begin(record);
+  await begin(records);
   const server = new x402ResourceServer(guardedFacilitator(facilitator, { chain })).register(
     "eip155:8453",
     new ExactEvmScheme(),
@@ -160,10 +160,40 @@ describe("recordSettlements: every settlement of an authorization ends in its re
       sent++;
       return { success: true, transaction: transfer, network: "eip155:8453" };
     });
-    await expect(settleThrough(counting, before(), undefined, false)).rejects.toMatchObject({
-      errorReason: "payment_not_recorded",
-    });
+    await expect(
+      settleThrough(counting, before(), undefined, async () => {}),
+    ).rejects.toMatchObject({ errorReason: "payment_not_recorded" });
     expect(sent).toBe(0);
+  });
+
+  it("sends nothing for an authorization whose record is already decided, so it is never settled twice", async () => {
+    let sent = 0;
+    const counting = remoteFacilitator(async () => {
+      sent++;
+      return { success: true, transaction: transfer, network: "eip155:8453" };
+    });
+    const settledBefore = async (records: PaymentRecords) => {
+      await records.begin(record);
+      await records.markSettled(record, transfer);
+    };
+    await expect(settleThrough(counting, before(), undefined, settledBefore)).rejects.toMatchObject(
+      { errorReason: "payment_not_recorded" },
+    );
+    expect(sent).toBe(0);
+  });
+
+  it("is failed, nothing charged, when the transaction the in-process facilitator broadcast reverted", async () => {
+    const chain = before();
+    const reverted = { ...chain, receiptStatus: async () => "reverted" as const };
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(async () => {
+        throw new Error("timeout");
+      }),
+      reverted,
+      () => transfer,
+    );
+    expect(answer).toMatchObject({ success: false, errorReason: "settlement_failed" });
+    expect(stored).toMatchObject({ status: "failed" });
   });
 
   it("keeps the outcome open, never an exception, when deciding it fails unexpectedly", async () => {
