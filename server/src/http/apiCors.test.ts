@@ -6,6 +6,16 @@ const app = new Hono();
 app.use("*", apiCors());
 app.get("/free", (c) => c.json({ ok: true }));
 app.post("/paid", () => new Response("{}", { status: 402, headers: { "PAYMENT-REQUIRED": "x" } }));
+// As the payment ledger answers: the route's answer dropped and a new one made in its place.
+app.post(
+  "/rebuilt",
+  async (c, next) => {
+    await next();
+    c.res = undefined;
+    c.res = c.json({ error: { code: "facilitator_unavailable" } }, 503);
+  },
+  (c) => c.json({}, 402),
+);
 
 describe("apiCors", () => {
   it("lets any origin read GET answers and their headers", async () => {
@@ -23,6 +33,16 @@ describe("apiCors", () => {
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
     // After an unknown settlement outcome, where the report will be.
+    expect(response.headers.get("access-control-expose-headers")).toContain("PRESEND-RECEIPT");
+  });
+
+  it("lets any origin read a POST answer that middleware rebuilt after the route answered", async () => {
+    const response = await app.request("/rebuilt", {
+      method: "POST",
+      headers: { origin: "https://dapp.example" },
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-expose-headers")).toContain("PRESEND-RECEIPT");
   });
 

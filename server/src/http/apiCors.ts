@@ -50,8 +50,8 @@ export function corsJson(c: Context, body: unknown, status: ContentfulStatusCode
 
 /**
  * CORS so browser clients can read the x402 headers and pay.
- * Everything but GET/HEAD (preflights included) goes through Hono's cors() unchanged. GET/HEAD
- * answers get their two headers after the handler, unless it built them with corsJson(): Hono's
+ * Everything but GET/HEAD (preflights included) goes through Hono's cors(); an answer that is not
+ * a preflight's gets its two headers again if it lost them on the way. GET/HEAD answers get their two headers after the handler, unless it built them with corsJson(): Hono's
  * cors() reads the Origin header and edits the finished response, which makes @hono/node-server
  * build full Request/Response objects and costs /validate much of its throughput.
  * @example app.use("*", apiCors());
@@ -65,7 +65,17 @@ export function apiCors(): MiddlewareHandler {
     maxAge: 600,
   });
   return async function apiCors(c, next) {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD") return full(c, next);
+    if (c.req.method === "OPTIONS") return full(c, next);
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      await full(c, next);
+      // Hono's cors() sets its headers before the route runs; an answer a later middleware made
+      // in place of the route's (the payment ledger's 502s and 503s) would go out without them,
+      // and a browser would hide it from the page that paid.
+      for (const [name, value] of Object.entries(corsResponseHeaders)) {
+        if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+      }
+      return;
+    }
     await next();
     if (answersWithCors.has(c.res)) return;
     for (const [name, value] of Object.entries(corsResponseHeaders)) c.res.headers.set(name, value);

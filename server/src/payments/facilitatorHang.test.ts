@@ -96,6 +96,8 @@ describe("a remote facilitator that stops answering", () => {
     const { error } = await answer.json();
     expect(error.code).toBe("facilitator_unavailable");
     expect(error.message).toContain("Nothing was charged");
+    // A browser page that paid can read it.
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
     // Not the official client's 90 s: the verification's own deadline, and not much more.
     expect(waited).toBeGreaterThanOrEqual(verifyTimeoutMs - 50);
     expect(waited).toBeLessThan(verifyTimeoutMs + 10_000);
