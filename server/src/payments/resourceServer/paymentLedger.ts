@@ -48,6 +48,23 @@ export function authorizationReceiptPath(payer: string, nonce: string): string {
 }
 
 /**
+ * Verification refusals that say a part of the payment path did not answer, not that the payment
+ * was bad: each is a 503 of its own, nothing charged.
+ */
+const unavailableRefusals: Record<string, { code: ErrorCode; message: string } | undefined> = {
+  [paymentNetworkUnavailable]: {
+    code: "payment_network_unavailable",
+    message:
+      "The payment network (Base) cannot be reached, so the payment could not be verified. Nothing was charged; try again shortly.",
+  },
+  [facilitatorUnavailable]: {
+    code: "facilitator_unavailable",
+    message:
+      "The payment facilitator did not answer, so the payment could not be verified. Nothing was charged; try again shortly.",
+  },
+};
+
+/**
  * Around the x402 middleware of a paid route: one authorization buys one engine run (a second
  * request with an authorization in flight or already recorded is answered 409 at once), and the
  * payment record decides the answer once settlement is over: an unknown outcome is a 502
@@ -186,25 +203,11 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     }
     scrubPaymentResponse(c);
     const status = c.res.status;
-    const refusal = status === 402 ? challengeError(c.res) : undefined;
-    if (refusal === paymentNetworkUnavailable) {
+    const unavailable =
+      status === 402 ? unavailableRefusals[challengeError(c.res) ?? ""] : undefined;
+    if (unavailable) {
       c.res = undefined;
-      c.res = jsonError(
-        c,
-        503,
-        "payment_network_unavailable",
-        "The payment network (Base) cannot be reached, so the payment could not be verified. Nothing was charged; try again shortly.",
-      );
-      return;
-    }
-    if (refusal === facilitatorUnavailable) {
-      c.res = undefined;
-      c.res = jsonError(
-        c,
-        503,
-        "facilitator_unavailable",
-        "The payment facilitator did not answer, so the payment could not be verified. Nothing was charged; try again shortly.",
-      );
+      c.res = jsonError(c, 503, unavailable.code, unavailable.message);
       return;
     }
     if (status >= 500 && !(await isErrorContract(c.res))) {
