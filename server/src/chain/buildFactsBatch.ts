@@ -103,10 +103,33 @@ export type FactsSubcallKey =
   | "symbol"
   | "entryPointNonceV06"
   | "entryPointNonceV07"
-  | "entryPointNonceV08";
+  | "entryPointNonceV08"
+  | "probes";
 
-/** What each Multicall3 sub-call asks, in the order they sit in the aggregate3 call. */
-export type FactsSubcall = { key: FactsSubcallKey; target: Address; callData: Hex };
+/**
+ * The behaviour probes, the sub-calls that ask the address itself, in the order they sit in the
+ * inner aggregate3 call (the `probes` sub-call of the outer one).
+ */
+export const probeKeys = [
+  "threshold",
+  "owners",
+  "safeNonce",
+  "entryPoint",
+  "entrypoint",
+  "accountId",
+  "erc1271",
+  "erc721",
+  "erc1155",
+  "totalSupply",
+  "decimals",
+  "symbol",
+] as const satisfies readonly FactsSubcallKey[];
+export type ProbeKey = (typeof probeKeys)[number];
+/** The sub-calls of the outer aggregate3 call. */
+export type OuterSubcallKey = Exclude<FactsSubcallKey, ProbeKey>;
+
+/** What each Multicall3 sub-call asks, in the order they sit in the outer aggregate3 call. */
+export type FactsSubcall = { key: OuterSubcallKey; target: Address; callData: Hex };
 
 /**
  * Ids of the batch entries; the parser finds answers by id because servers may reorder them. The
@@ -171,8 +194,8 @@ const probeData = {
   symbol: encodeFunctionData({ abi: probeAbi, functionName: "symbol" }),
 };
 
-/** The keys of the sub-calls, in the order they sit in the aggregate3 call on `chain`. */
-export function factsSubcallKeys(chain: ChainInfo): FactsSubcallKey[] {
+/** The keys of the sub-calls, in the order they sit in the outer aggregate3 call on `chain`. */
+export function factsSubcallKeys(chain: ChainInfo): OuterSubcallKey[] {
   return [
     "chainId",
     "blockNumber",
@@ -180,33 +203,36 @@ export function factsSubcallKeys(chain: ChainInfo): FactsSubcallKey[] {
     "usdc",
     "usdt",
     ...(chain.usdcBridged ? (["usdcBridged"] as const) : []),
-    "threshold",
-    "owners",
-    "safeNonce",
-    "entryPoint",
-    "entrypoint",
-    "accountId",
-    "erc1271",
-    "erc721",
-    "erc1155",
-    "totalSupply",
-    "decimals",
-    "symbol",
     "entryPointNonceV06",
     "entryPointNonceV07",
     "entryPointNonceV08",
+    "probes",
   ];
 }
 
-/** The sub-calls of the single aggregate3 eth_call: stablecoin balances, then behaviour probes. */
+/**
+ * The sub-calls of the single aggregate3 eth_call: stablecoin balances and EntryPoint nonces,
+ * then the behaviour probes in an inner aggregate3 of their own.
+ */
 export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[] {
   const balanceOf = encodeFunctionData({ ...balanceOfCall, args: [address] });
   const entryPointNonce = (entryPoint: Address) => ({
     target: entryPoint,
     callData: encodeFunctionData({ ...getNonceCall, args: [address, 0n] }),
   });
-  const probe = (key: keyof typeof probeData) => ({ target: address, callData: probeData[key] });
-  const targets: Record<FactsSubcallKey, { target: Address; callData: Hex }> = {
+  // Probes against the address itself. On an EOA they return empty data; a revert stays inside
+  // aggregate3 (allowFailure). A call that uses up all its gas instead (an invalid opcode, as in
+  // a precompile given input it refuses or an EIP-7702 designator run as code; a loop) leaves
+  // the caller only 1/64 of what it had, so a few such probes side by side would run the whole
+  // read out of gas. Together in an inner aggregate3, they can cost that call at most, and the
+  // outer one still answers the chain id, head and balances.
+  const probes = encodeFunctionData({
+    ...aggregate3Call,
+    args: [
+      probeKeys.map((key) => ({ target: address, allowFailure: true, callData: probeData[key] })),
+    ],
+  });
+  const targets: Record<OuterSubcallKey, { target: Address; callData: Hex }> = {
     // Multicall3's own getters: the chain id guards against an endpoint configured for the wrong
     // chain, and head and balance are read at the same block as every probe.
     chainId: { target: multicall3Address, callData: getChainIdData },
@@ -218,25 +244,12 @@ export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[
     usdc: { target: chain.usdc.address, callData: balanceOf },
     usdt: { target: chain.usdt.address, callData: balanceOf },
     usdcBridged: { target: chain.usdcBridged?.address ?? chain.usdc.address, callData: balanceOf },
-    // Probes against the address itself. On an EOA they return empty data; a revert stays inside
-    // aggregate3 (allowFailure), so a hostile or odd contract cannot fail the whole read.
-    threshold: probe("threshold"),
-    owners: probe("owners"),
-    safeNonce: probe("safeNonce"),
-    entryPoint: probe("entryPoint"),
-    entrypoint: probe("entrypoint"),
-    accountId: probe("accountId"),
-    erc1271: probe("erc1271"),
-    erc721: probe("erc721"),
-    erc1155: probe("erc1155"),
-    totalSupply: probe("totalSupply"),
-    decimals: probe("decimals"),
-    symbol: probe("symbol"),
     // The account's own UserOperations, as each EntryPoint counts them (key 0). Where an
     // EntryPoint is not deployed the call returns empty data and counts for nothing.
     entryPointNonceV06: entryPointNonce(entryPoints["v0.6"]),
     entryPointNonceV07: entryPointNonce(entryPoints["v0.7"]),
     entryPointNonceV08: entryPointNonce(entryPoints["v0.8"]),
+    probes: { target: multicall3Address, callData: probes },
   };
   return factsSubcallKeys(chain).map((key) => ({ key, ...targets[key] }));
 }

@@ -34,6 +34,8 @@ export type ClassifyInput = {
   implementationSlot: Hex | null;
   /** EXTCODEHASH of the EIP-7702 delegate as read; null when that read failed. */
   delegateCodeHash: Hex | null;
+  /** The behaviour probes used up all the gas they were given: none of them answered. */
+  probesRanOutOfGas: boolean;
 };
 
 export type Classification = Pick<
@@ -146,6 +148,11 @@ export function classifyAccount(input: ClassifyInput): Classification {
       ? getAddress(sliceHex(input.implementationSlot, 12))
       : null;
   const unknowns = input.implementationSlot === null ? ["the proxy implementation slot"] : [];
+  // Code that burns the gas of every call it does not understand (an invalid opcode, a loop)
+  // answers no probe: it is no wallet presend can recognise, and what it is stays unknown.
+  if (input.probesRanOutOfGas) {
+    unknowns.push("what the contract is (every call to it ran out of gas)");
+  }
   const contract = { isContract: true, implementation, unknowns } as const;
 
   const threshold = word(subcalls.get("threshold"));

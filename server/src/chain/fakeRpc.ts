@@ -9,6 +9,7 @@ import {
   multicall3Abi,
   numberToHex,
   pad,
+  toFunctionSelector,
   zeroAddress,
 } from "viem";
 import { type JsonRpcRequest, multicall3GettersAbi } from "./buildFactsBatch";
@@ -35,6 +36,11 @@ export type FakeChainState = {
   receive?: "kept" | "rejected" | "forwarded" | "refused";
   /** Where a forwarded deposit goes, as the node's transfer trace shows it. */
   forwardTo?: Address;
+  /**
+   * The address burns all the gas of every call (as a precompile given input it refuses): the
+   * aggregate3 the probes run in fails, the rest of the outer one answers.
+   */
+  probesRunOutOfGas?: boolean;
   /** Methods answered with a JSON-RPC error instead (e.g. "eth_getStorageAt"). */
   failing?: string[];
 };
@@ -96,6 +102,26 @@ function multicallGetter(state: FakeChainState, target: Address, callData: Hex) 
   }
 }
 
+/** What Multicall3's aggregate3 returns for `data`, an aggregate3 inside it answered the same way. */
+function answerAggregate(state: FakeChainState, data: Hex): Hex {
+  const { args } = decodeFunctionData({ abi: multicall3Abi, data });
+  const calls = args[0] as readonly { target: Address; callData: Hex }[];
+  const answers = calls.map((call) => {
+    const isMulticall = call.target.toLowerCase() === multicall3Address.toLowerCase();
+    if (isMulticall && call.callData.startsWith(aggregate3Selector)) {
+      if (state.probesRunOutOfGas) return { success: false, returnData: "0x" as Hex };
+      return { success: true, returnData: answerAggregate(state, call.callData) };
+    }
+    return (
+      multicallGetter(state, call.target, call.callData) ??
+      state.call?.(call.target, call.callData) ?? { success: true, returnData: "0x" as Hex }
+    );
+  });
+  return encodeFunctionResult({ abi: multicall3Abi, functionName: "aggregate3", result: answers });
+}
+
+const aggregate3Selector = toFunctionSelector("aggregate3((address,bool,bytes)[])");
+
 /**
  * The JSON answer a node would give to a facts batch for `state`.
  * @example answerFactsBatch(buildFactsBatch(address, "base"), { chainId: 8453 })
@@ -123,16 +149,7 @@ export function answerFactsBatch(batch: JsonRpcRequest[], state: FakeChainState)
       case "eth_call": {
         const { data, to } = params[0] as { data: Hex; to?: Address };
         if (to === undefined) return result(state.delegateCodeHash ?? `0x${"0".repeat(64)}`);
-        const { args } = decodeFunctionData({ abi: multicall3Abi, data });
-        const calls = args[0] as readonly { target: Address; callData: Hex }[];
-        const answers = calls.map(
-          (call) =>
-            multicallGetter(state, call.target, call.callData) ??
-            state.call?.(call.target, call.callData) ?? { success: true, returnData: "0x" as Hex },
-        );
-        return result(
-          encodeFunctionResult({ abi: multicall3Abi, functionName: "aggregate3", result: answers }),
-        );
+        return result(answerAggregate(state, data));
       }
       case "eth_simulateV1":
         if (state.receive === "refused") return failure("the method eth_simulateV1 does not exist");

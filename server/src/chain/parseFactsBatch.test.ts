@@ -145,6 +145,26 @@ describe("parseFactsBatch", () => {
     expect(parse("base", { code: "0x6080", call: contractAt({}) }).kind).toBe("contract");
   });
 
+  it("keeps the balances of a contract whose probes ran out of gas, and names what is unknown", () => {
+    const facts = parse("base", {
+      code: "0x6080",
+      balance: parseEther("2"),
+      probesRunOutOfGas: true,
+      // Were the probes answered, this would be a token.
+      call: contractAt({ totalSupply: ok(uint(1n)), decimals: ok(uint(18n)) }),
+    });
+    expect(facts).toMatchObject({ status: "ok", kind: "contract", isContract: true });
+    expect(facts.native?.formatted).toBe("2");
+    expect(facts.unknowns).toEqual(["what the contract is (every call to it ran out of gas)"]);
+    // An EOA's probes never fail: an EIP-7702 account is judged by its delegate and simulation.
+    const delegated = parse("base", {
+      code: `0xef0100${delegate.slice(2)}`,
+      probesRunOutOfGas: true,
+    });
+    expect(delegated.kind).toBe("eip7702-delegated");
+    expect(delegated.unknowns).toBeUndefined();
+  });
+
   it("decodes stablecoin balances: held, missing token contract = 0, revert = unknown", () => {
     const base = chains.base;
     const balanceOf = encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [who] });

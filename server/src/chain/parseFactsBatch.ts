@@ -14,6 +14,7 @@ import {
   type FactsSubcallKey,
   factsBatchIds,
   factsSubcallKeys,
+  probeKeys,
   receiveSimulationWei,
 } from "./buildFactsBatch";
 import { classifyAccount, type SubcallResult, word } from "./classifyAccount";
@@ -116,6 +117,15 @@ export function parseFactsBatch(chainName: ChainName, body: unknown, address: Ad
     factsSubcallKeys(chain),
     field(factsBatchIds.multicall, HexSchema),
   );
+  // The behaviour probes answer inside an inner aggregate3 of their own; it fails only when they
+  // ran it out of gas (code that burns every call's gas), and then nothing they ask is known.
+  const probes = subcalls.get("probes");
+  const probesRanOutOfGas = probes?.success !== true;
+  if (probes?.success) {
+    for (const [key, result] of decodeSubcalls([...probeKeys], probes.returnData)) {
+      subcalls.set(key, result);
+    }
+  }
   // Multicall3's own getters answer on every chain; a failed one means the endpoint misread.
   const getter = (key: "chainId" | "blockNumber" | "nativeBalance") => {
     const value = word(subcalls.get(key));
@@ -143,6 +153,7 @@ export function parseFactsBatch(chainName: ChainName, body: unknown, address: Ad
     subcalls,
     implementationSlot: optional(factsBatchIds.implementation),
     delegateCodeHash: optional(factsBatchIds.delegateCodeHash),
+    probesRanOutOfGas,
   });
   const receiveSimulation = parseReceiveSimulation(
     results.get(factsBatchIds.receiveSimulation),
