@@ -35,6 +35,18 @@ function isDepositForwarder(facts: ChainFacts): boolean {
 }
 
 /**
+ * An EIP-7702 account whose delegate is a known sweeper or passed a simulated deposit on: the
+ * signature of a stolen key (the rule targetFindings applies on the target chain).
+ */
+function isSweptAccount(facts: ChainFacts): boolean {
+  if (facts.status !== "ok" || facts.kind !== "eip7702-delegated") return false;
+  return (
+    facts.delegateAssessment?.category === "sweeper" ||
+    facts.receiveSimulation?.outcome === "forwarded"
+  );
+}
+
+/**
  * The deep-check rules that compare the target chain with the other four.
  * @example crossChainFindings({ address, target, others, wrongNetwork, tokenMismatch })[0]?.code // "wrong_network"
  */
@@ -145,6 +157,22 @@ export function crossChainFindings({
       message: `This address is a contract wallet on ${where}; ${hereLabel} could not be read, so it is unknown whether it exists there.`,
       headline: `Contract wallet on ${where}; ${hereLabel} unverified`,
       next: `Do not send on ${hereLabel} until a check confirms the wallet exists there.`,
+    });
+  }
+
+  // A sweeper delegation is signed by the account's own key, so that key is in a thief's hands on
+  // every chain: whoever holds it takes what arrives here too, and a chain-agnostic authorization
+  // (chain id 0) can be replayed here by anyone. The target's own delegation is its own reason.
+  const sweptChains = readableOthers.filter(isSweptAccount).map((facts) => facts.name);
+  if (sweptChains.length > 0 && !isSweptAccount(target)) {
+    const where = chainLabels(sweptChains);
+    findings.push({
+      code: "eip7702_sweeper_elsewhere",
+      level: "danger",
+      ...onlyChain(sweptChains),
+      message: `On ${where} this wallet has handed control to a contract that passes anything sent to it straight on to someone else, so its key is likely stolen: whoever holds it can take what is sent on ${hereLabel} too.`,
+      headline: `Key likely stolen: deposits are taken on arrival on ${where}`,
+      next: "Do not send on any network: warn the owner that their key is likely stolen.",
     });
   }
 

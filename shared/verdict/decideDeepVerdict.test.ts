@@ -277,6 +277,53 @@ const rows: Row[] = [
     codes: ["active_wallet", "bridged_usdc_elsewhere"],
     tokenMismatch: [{ code: "bridged_usdc", chains: ["optimism"] }],
   },
+  {
+    // The key that signed a sweeper delegation on one chain is in a thief's hands on every chain:
+    // whoever holds it takes what arrives here too (and chain-agnostic authorizations replay here).
+    name: "danger: an active wallet here that handed control to a known sweeper on Base",
+    target: readableFacts("ethereum", { nonce: 12, usdc: "300" }),
+    others: othersOf("ethereum", {
+      base: readableFacts("base", {
+        kind: "eip7702-delegated",
+        nonce: 3,
+        delegateCategory: "sweeper",
+        receive: "forwarded",
+      }),
+    }),
+    level: "danger",
+    codes: ["eip7702_sweeper_elsewhere", "active_wallet"],
+    next: "Do not send on any network: warn the owner that their key is likely stolen.",
+    mentions: "On Base this wallet has handed control",
+  },
+  {
+    name: "danger: a deposit forwarded by an unknown delegate on Polygon PoS counts the same",
+    target: readableFacts("base", { nonce: 4 }),
+    others: othersOf("base", {
+      polygon: readableFacts("polygon", {
+        kind: "eip7702-delegated",
+        nonce: 2,
+        delegateCategory: "unknown",
+        receive: "forwarded",
+      }),
+    }),
+    level: "danger",
+    codes: ["eip7702_sweeper_elsewhere", "active_wallet"],
+    mentions: "On Polygon PoS this wallet",
+  },
+  {
+    name: "ok: a known wallet delegate elsewhere says nothing against the key",
+    target: readableFacts("base", { nonce: 4 }),
+    others: othersOf("base", {
+      optimism: readableFacts("optimism", {
+        kind: "eip7702-delegated",
+        nonce: 2,
+        delegateCategory: "wallet",
+        receive: "kept",
+      }),
+    }),
+    level: "ok",
+    codes: ["active_wallet"],
+  },
 ];
 
 describe("decideDeepVerdict", () => {

@@ -28,6 +28,7 @@ const findingPriority = [
   "precompile",
   "stablecoin_contract",
   "eip7702_sweeper",
+  "eip7702_sweeper_elsewhere",
   "checksum_invalid",
   "token_contract",
   "safe_elsewhere",

@@ -251,6 +251,17 @@ const rows: Row[] = [
     says: "bridged to the sender's own address on OP Mainnet",
   },
   {
+    name: "an EOA that handed control to a sweeper on Base, deep check from Ethereum",
+    address: devnetAccounts.sweptOnBase.address,
+    chain: "ethereum",
+    check: "caution",
+    deep: "danger",
+    code: "eip7702_sweeper_elsewhere",
+    says: "its key is likely stolen",
+    deepFrom: "ethereum",
+    also: "wrong_network",
+  },
+  {
     name: "a vault that takes deposits only from EOAs (onlyEOA)",
     address: recipientKinds.eoaOnlyVaultOnBase,
     chain: "base",
