@@ -197,6 +197,20 @@ const rows: Row[] = [
     codes: ["eip7702_sweeper", "active_wallet"],
   },
   {
+    // Multicall3 calls whatever anyone asks, as the account: a token sent here is anyone's.
+    name: "danger: an EIP-7702 account on Multicall3, whose missing receive is not the point",
+    target: readableFacts("base", {
+      kind: "eip7702-delegated",
+      nonce: 2,
+      delegate: "0xcA11bde05977b3631167028862bE2a173976CA11",
+      delegateCategory: "helper",
+      receive: "rejected",
+    }),
+    level: "danger",
+    codes: ["eip7702_open_delegate", "active_wallet"],
+    headline: "Anyone can take what is sent here on Base",
+  },
+  {
     name: "ok: an active EIP-7702 account on a known wallet delegate",
     target: readableFacts("base", {
       kind: "eip7702-delegated",

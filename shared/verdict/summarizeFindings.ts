@@ -29,6 +29,7 @@ const findingPriority = [
   "stablecoin_contract",
   "eip7702_sweeper",
   "eip7702_sweeper_elsewhere",
+  "eip7702_open_delegate",
   "checksum_invalid",
   "token_contract",
   "safe_elsewhere",

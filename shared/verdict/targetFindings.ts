@@ -1,6 +1,7 @@
 import { classifySpecialAddress, type SpecialAddress } from "../address/specialAddresses";
 import type { ChainFacts, Checksum } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
+import { isOpenDelegate } from "../registry/openDelegates";
 import { findProtocolContract, type ProtocolContract } from "../registry/protocolContracts";
 import { chainActivity } from "./chainActivity";
 import { chainLabels } from "./chainLabels";
@@ -201,6 +202,18 @@ function delegateFindings(target: ChainFacts): Finding[] {
         message: `This wallet has handed control to a contract${known} on ${chains[chain].label}: anything sent to it is passed straight on to someone else, so the owner's key is likely stolen.`,
         headline: `Anything sent here is taken on arrival on ${chains[chain].label}`,
         next: "Do not send: anything sent here is taken on arrival; warn the owner that their key is compromised.",
+      },
+    ];
+  }
+  if (target.delegate && isOpenDelegate(target.delegate)) {
+    return [
+      {
+        code: "eip7702_open_delegate",
+        level: "danger",
+        chain,
+        message: `This wallet has handed control to a contract that makes any call anyone asks of it on ${chains[chain].label}: anyone can move out what is sent here, tokens and ${native} alike.`,
+        headline: `Anyone can take what is sent here on ${chains[chain].label}`,
+        next: "Do not send: anyone can take funds sent here; warn the owner to remove the delegation.",
       },
     ];
   }
