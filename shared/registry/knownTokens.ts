@@ -1,4 +1,5 @@
 import tokenList from "@uniswap/default-token-list" with { type: "json" };
+import { type ChainName, chainNames, chains } from "../chains/chains";
 
 export type KnownToken = { symbol: string; name: string };
 
@@ -16,4 +17,16 @@ const tokens = new Map<string, KnownToken>(
  */
 export function findKnownToken(chainId: number, address: string): KnownToken | undefined {
   return tokens.get(`${chainId}:${address.toLowerCase()}`);
+}
+
+/**
+ * The chains among presend's five where `address` is a listed token, with its symbol on each: a
+ * contract's address, so nobody holds a key for it on any chain.
+ * @example findKnownTokenChains("0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2") // [{ chain: "ethereum", symbol: "WETH" }]
+ */
+export function findKnownTokenChains(address: string): { chain: ChainName; symbol: string }[] {
+  return chainNames.flatMap((chain) => {
+    const token = findKnownToken(chains[chain].id, address);
+    return token ? [{ chain, symbol: token.symbol }] : [];
+  });
 }

@@ -40,6 +40,22 @@ describe("crossChainFindings", () => {
     ]);
   });
 
+  it("leaves a listed token elsewhere to the target's own finding, unless the target is a token", () => {
+    const weth = "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2";
+    const elsewhere = (target: ReturnType<typeof readableFacts>) =>
+      crossChainFindings({
+        address: weth,
+        target,
+        others: [readableFacts("ethereum", { kind: "token" })],
+        wrongNetwork: notFlagged,
+        tokenMismatch: [{ code: "token_contract", message: "token", chains: ["ethereum"] }],
+      }).map((finding) => finding.code);
+    expect(elsewhere(readableFacts("base"))).toEqual([]);
+    expect(elsewhere(readableFacts("base", { kind: "token" }))).toEqual([
+      "token_contract_elsewhere",
+    ]);
+  });
+
   it("adds no second finding for a token contract on the target itself", () => {
     const findings = crossChainFindings({
       address: wallet,

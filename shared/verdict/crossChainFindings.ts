@@ -2,6 +2,7 @@ import { classifySpecialAddress } from "../address/specialAddresses";
 import type { ChainFacts, TokenMismatch } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 import { findAccountImplementation } from "../registry/knownImplementations";
+import { findKnownTokenChains } from "../registry/knownTokens";
 import { chainLabels } from "./chainLabels";
 import type { WrongNetwork } from "./detectWrongNetwork";
 import { joinNames } from "./joinNames";
@@ -189,7 +190,8 @@ export function crossChainFindings({
   }
 
   for (const mismatch of tokenMismatch) {
-    const finding = tokenMismatchFinding(mismatch, address, here);
+    const targetIsToken = target.kind === "token" || target.kind === "nft";
+    const finding = tokenMismatchFinding(mismatch, address, here, targetIsToken);
     if (finding) findings.push(finding);
   }
   return findings;
@@ -199,14 +201,20 @@ function tokenMismatchFinding(
   mismatch: TokenMismatch,
   address: string,
   here: ChainName,
+  targetIsToken: boolean,
 ): Finding | null {
   const hereLabel = chains[here].label;
   switch (mismatch.code) {
     case "token_contract": {
-      // The target chain and known stablecoins already have their own, more precise finding.
+      // The target chain, known stablecoins and listed tokens already have their own, more
+      // precise finding (unless a token here names itself: then listed ones elsewhere are news).
       const special = classifySpecialAddress(address);
+      const listed =
+        targetIsToken || special?.kind === "stablecoin"
+          ? []
+          : findKnownTokenChains(address).map((entry) => entry.chain);
       const elsewhere = mismatch.chains.filter(
-        (name) => name !== here && !special?.chains?.includes(name),
+        (name) => name !== here && !special?.chains?.includes(name) && !listed.includes(name),
       );
       if (elsewhere.length === 0) return null;
       const where = chainLabels(elsewhere);

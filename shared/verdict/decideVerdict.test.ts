@@ -197,6 +197,30 @@ const rows: Row[] = [
     codes: ["eip7702_sweeper", "active_wallet"],
   },
   {
+    name: "danger: Ethereum's WETH address (token list) on Base, where it has no code",
+    address: "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+    target: readableFacts("base"),
+    level: "danger",
+    codes: ["listed_token_contract", "fresh_address"],
+    headline: "The WETH token contract on Ethereum, not a wallet",
+    next: "Do not send: this is the WETH token contract on Ethereum; ask the recipient for their wallet address.",
+  },
+  {
+    name: "danger: a listed token where the chain could not be read is still a token",
+    address: "0x6B175474E89094C44Da98b954EedeAC495271d0F",
+    target: unreadableFacts("ethereum"),
+    level: "danger",
+    codes: ["listed_token_contract", "chain_unavailable"],
+    headline: "The DAI token contract on Ethereum, not a wallet",
+  },
+  {
+    name: "danger: a listed token read as a token here gets the kind's reason, not a second one",
+    address: "0x6B175474E89094C44Da98b954EedeAC495271d0F",
+    target: readableFacts("ethereum", { kind: "token", kindLabel: "ERC-20 token contract (DAI)" }),
+    level: "danger",
+    codes: ["token_contract"],
+  },
+  {
     // Multicall3 calls whatever anyone asks, as the account: a token sent here is anyone's.
     name: "danger: an EIP-7702 account on Multicall3, whose missing receive is not the point",
     target: readableFacts("base", {

@@ -27,6 +27,7 @@ const findingPriority = [
   "burn_address",
   "precompile",
   "stablecoin_contract",
+  "listed_token_contract",
   "eip7702_sweeper",
   "eip7702_sweeper_elsewhere",
   "eip7702_open_delegate",

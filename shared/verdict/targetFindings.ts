@@ -1,6 +1,7 @@
 import { classifySpecialAddress, type SpecialAddress } from "../address/specialAddresses";
 import type { ChainFacts, Checksum } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
+import { findKnownTokenChains } from "../registry/knownTokens";
 import { isOpenDelegate } from "../registry/openDelegates";
 import { findProtocolContract, type ProtocolContract } from "../registry/protocolContracts";
 import { chainActivity } from "./chainActivity";
@@ -56,6 +57,33 @@ function specialAddressFinding(special: SpecialAddress): Finding {
       };
     }
   }
+}
+
+/**
+ * A token on the token list of one of the five chains, where this chain's facts show no token: an
+ * address copied from a token's page, often sent to on another chain, where it has no code and
+ * nobody holds its key. A stablecoin has its own finding, and a token here the kind rules name.
+ */
+function listedTokenFinding(
+  address: string,
+  target: ChainFacts,
+  special: SpecialAddress | null,
+): Finding | null {
+  if (special?.kind === "stablecoin" || target.kind === "token" || target.kind === "nft") {
+    return null;
+  }
+  const listed = findKnownTokenChains(address);
+  if (listed.length === 0) return null;
+  const where = chainLabels(listed.map((entry) => entry.chain));
+  const symbol = joinNames([...new Set(listed.map((entry) => entry.symbol))]);
+  const here = chains[target.name].label;
+  return {
+    code: "listed_token_contract",
+    level: "danger",
+    message: `This is the address of the ${symbol} token contract on ${where} (Uniswap's token list), not a wallet: nobody holds a key for it, so funds sent to it on ${here} are lost.`,
+    headline: `The ${symbol} token contract on ${where}, not a wallet`,
+    next: `Do not send: this is the ${symbol} token contract on ${where}; ask the recipient for their wallet address.`,
+  };
 }
 
 function checksumFinding(checksum: Checksum): Finding | null {
@@ -366,8 +394,10 @@ function chainFindings(
 export function targetFindings({ address, checksum, target }: TargetInput): Finding[] {
   const special = classifySpecialAddress(address);
   const checksumIssue = checksumFinding(checksum);
+  const listedToken = listedTokenFinding(address, target, special);
   return [
     ...(special ? [specialAddressFinding(special)] : []),
+    ...(listedToken ? [listedToken] : []),
     ...(checksumIssue ? [checksumIssue] : []),
     ...chainFindings(target, special, address),
   ];

@@ -262,6 +262,16 @@ const rows: Row[] = [
     also: "wrong_network",
   },
   {
+    // Copied from a token's page and sent to on another chain: nobody holds a key for it there.
+    name: "Ethereum's WETH contract address (token list), checked on Base where it has no code",
+    address: "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
+    chain: "base",
+    check: "danger",
+    deep: "danger",
+    code: "listed_token_contract",
+    says: "The WETH token contract on Ethereum, not a wallet",
+  },
+  {
     name: "a vault that takes deposits only from EOAs (onlyEOA)",
     address: recipientKinds.eoaOnlyVaultOnBase,
     chain: "base",
