@@ -219,3 +219,49 @@ describe("paidCheck: what is refused before anything is signed", () => {
     expect(result).toMatchObject({ type: "report", paymentId: expect.stringMatching(/^pay_/) });
   });
 });
+
+describe("paidCheck: a signed report is trusted only for what was asked", () => {
+  // The signature binds a report to a settlement, not to the request: a man in the middle can
+  // answer with any signed report of an earlier check (its own PAYMENT-RESPONSE and receipt
+  // included), and the server itself may be wrong. The verdict of another address must never
+  // pass for this one's.
+  const other = "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7";
+  const sender = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+  it.each([
+    [
+      "another address",
+      { address: other },
+      /about 0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045, not the address asked/,
+    ],
+    [
+      "another chain",
+      { address, chain: "ethereum" as const },
+      /about base, not the chain asked \(ethereum\)/,
+    ],
+    [
+      "another sender",
+      { address, from: sender },
+      /made for the sender 0x9fB3.*, not the one asked \(0x7099/,
+    ],
+  ])(
+    "a signed report about %s is forged, not shown, charged: yes",
+    async (_name, input, message) => {
+      // The server names the sender asked in its report; this one names another.
+      const { client, server } = await paying({
+        report: { ...exampleReport({ address, checkedAt: now }), from: other },
+      });
+      const result = await client.check(input);
+      expect(result).toMatchObject({ type: "forged", charged: true });
+      expect(result.type === "forged" && result.message).toMatch(message);
+      expect(server.payments()).toBe(1);
+    },
+  );
+
+  it("takes the address asked in any case", async () => {
+    const { client } = await paying();
+    expect(await client.check({ address: address.toLowerCase() })).toMatchObject({
+      type: "report",
+    });
+  });
+});

@@ -6,6 +6,7 @@ import type { PaymentRequired } from "@x402/core/types";
 import { isValidPaymentId } from "@x402/extensions/payment-identifier";
 import type { Address } from "viem";
 import { errorOf, isRedirect } from "../answers/errorOf";
+import { reportSubjectMismatch } from "../answers/reportSubjectMismatch";
 import { checkChannelRequirement } from "../channels/checkChannelRequirement";
 import type { ChannelPayer } from "../channels/createChannelPayer";
 import type { PresendConfig } from "../createPresendConfig";
@@ -49,7 +50,32 @@ export async function paidCheck<R extends Report | DeepReport>(
 ): Promise<PaidResult<R>> {
   const sent: { paymentId: string | null } = { paymentId: null };
   const outcome = await pay<R>(config, route, input, sent);
-  return { ...outcome, paymentId: sent.paymentId };
+  return { ...aboutWhatWasAsked(outcome, input), paymentId: sent.paymentId };
+}
+
+/**
+ * A verified report shown only when it is about the address, chain and sender asked: however it
+ * came (the paid answer, a channel's, one read again signed in, or /receipts), its signature
+ * binds it to a payment, not to this request. Another one is "forged", charged as the payment was.
+ */
+function aboutWhatWasAsked<R extends Report | DeepReport>(
+  outcome: PaidOutcome<R>,
+  input: CheckInput,
+): PaidOutcome<R> {
+  if (outcome.type !== "report") return outcome;
+  const mismatch = reportSubjectMismatch(outcome.report, {
+    address: input.address,
+    chain: input.chain ?? "base",
+    ...(input.from !== undefined && { from: input.from }),
+  });
+  if (mismatch === null) return outcome;
+  return {
+    type: "forged",
+    charged: outcome.charged,
+    settlement: outcome.settlement,
+    report: outcome.report,
+    message: `${mismatch} It is not the report of this check.`,
+  };
 }
 
 async function pay<R extends Report | DeepReport>(

@@ -147,10 +147,19 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
     return `${header}..${signature}`;
   };
   const transaction = `0x${"ab".repeat(32)}`;
-  /** Payments that reached the server, by "payer nonce" in lowercase. */
-  const paid = new Map<string, { payer: string; nonce: string }>();
-  /** The payer of each payment id that paid, as the server's payment record keeps it. */
-  const paidById = new Map<string, string>();
+  /** Payments that reached the server, by "payer nonce" in lowercase, with the report paid for. */
+  const paid = new Map<string, { payer: string; nonce: string; report: Report | DeepReport }>();
+  /** The payer and report of each payment id that paid, as the server's payment record keeps them. */
+  const paidById = new Map<string, { payer: string; report: Report | DeepReport }>();
+  /**
+   * The report as the server makes it for this request: a sender asked (`from`) is named in it,
+   * as the real report names it, unless the test's report names one already.
+   */
+  const reportFor = (body: RequestInit["body"]): Report | DeepReport => {
+    if (options.report.from !== undefined || typeof body !== "string") return options.report;
+    const asked = (JSON.parse(body) as { from?: unknown }).from;
+    return typeof asked === "string" ? { ...options.report, from: asked } : options.report;
+  };
 
   const answerReceipt = async (payer: string, nonce: string, signature: string | null) => {
     const record = paid.get(`${payer.toLowerCase()} ${nonce.toLowerCase()}`);
@@ -174,11 +183,11 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
       return error(404, "receipt_not_found", "This authorization was never settled.");
     }
     const settlement = { transaction, network, payer: record.payer };
-    const signed = await signReport(options.report, settlement);
+    const signed = await signReport(record.report, settlement);
     const report =
       mode === "forged"
-        ? { ...options.report, verdict: { ...options.report.verdict, headline: "Safe to send" } }
-        : options.report;
+        ? { ...record.report, verdict: { ...record.report.verdict, headline: "Safe to send" } }
+        : record.report;
     return new Response(
       JSON.stringify({
         tx: transaction,
@@ -232,7 +241,7 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
     };
     const paymentId = extractPaymentIdentifier(payload as PaymentPayload, true);
     const recorded = paymentId === null ? undefined : paidById.get(paymentId);
-    if (recorded !== undefined) return settled(recorded);
+    if (recorded !== undefined) return settled(recorded.payer, recorded.report);
     if (after === "settlement_failed" || after === "settlement_pending") {
       // What the official middleware answers when the facilitator's settle says it failed.
       return new Response(JSON.stringify({ ...challenge, error: after }), {
@@ -249,10 +258,12 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
         },
       });
     }
-    if (paymentId !== null) paidById.set(paymentId, authorization.from);
+    const report = reportFor(init?.body);
+    if (paymentId !== null) paidById.set(paymentId, { payer: authorization.from, report });
     paid.set(`${authorization.from.toLowerCase()} ${authorization.nonce.toLowerCase()}`, {
       payer: authorization.from,
       nonce: authorization.nonce,
+      report,
     });
     if (after === "unknown") {
       const path = `/receipts/${authorization.from.toLowerCase()}/${authorization.nonce}`;
@@ -266,16 +277,16 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
         { status: 502, headers: { "PRESEND-RECEIPT": `http://api.test${path}` } },
       );
     }
-    return settled(authorization.from);
+    return settled(authorization.from, report);
   };
-  const settled = async (payer: string) => {
+  const settled = async (payer: string, report: Report | DeepReport) => {
     const settlement = { transaction, network, payer };
     const receipt = await createReceiptJWS({ resourceUrl, ...settlement }, signer);
-    const reportSignature = await signReport(options.report, settlement);
+    const reportSignature = await signReport(report, settlement);
     const body =
       options.afterPayment === "forged"
-        ? { ...options.report, verdict: { ...options.report.verdict, headline: "Safe to send" } }
-        : options.report;
+        ? { ...report, verdict: { ...report.verdict, headline: "Safe to send" } }
+        : report;
     return new Response(JSON.stringify(body), {
       status: 200,
       headers: {

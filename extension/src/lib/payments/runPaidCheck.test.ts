@@ -131,7 +131,9 @@ describe("runPaidCheck", () => {
   });
 
   it("checks one's own address without a sender (the API refuses from = address)", async () => {
-    const { deps, progress } = await setup();
+    // The server's report is about the address asked: here the payer's own.
+    const own = exampleHistoryEntry({ address: payer.address, checkedAt: now }).report;
+    const { deps, progress } = await setup({ api: { report: own } });
     const bodies = spyOnBodies(deps);
     const outcome = await runPaidCheck(
       { route: "check", address: payer.address, chain: "base" },
