@@ -28,7 +28,8 @@ export type CheckInput = {
   /**
    * The x402 payment-identifier sent with the payment (16-128 of A-Z a-z 0-9 _ -; default: a
    * new one per call). Retrying a call with the same id and body gets the same report, charged
-   * once; the same id with another body is refused (409 payment_id_conflict).
+   * once; the same id with another body is refused (409 payment_id_conflict). A check given an
+   * id pays with exact even when a channel is configured: the id is an exact payment's.
    */
   paymentId?: string;
 };
@@ -143,8 +144,10 @@ async function pay<R extends Report | DeepReport>(
     if (again !== null) return again;
   }
 
-  // 3. Pay: over a channel when one is configured and offered on the attested terms.
-  if (config.channel) {
+  // 3. Pay: over a channel when one is configured and offered on the attested terms. A payment
+  // id given to retry names an exact payment (a channel's result carries none): only an exact
+  // payment with it is answered from that payment's record; a voucher would be charged anew.
+  if (config.channel && input.paymentId === undefined) {
     const offered = checkChannelRequirement(paymentRequired.accepts, requirement);
     if (offered.type === "refused") return refused(offered.code, offered.message);
     if (offered.type === "accepted") {

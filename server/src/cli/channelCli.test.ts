@@ -272,6 +272,45 @@ describe("presend CLI paying over a channel", () => {
     expect(cap.spent()).toBe(5n * price);
   });
 
+  it("a retry with the payment id of a check paid on its own gets that payment's report, charged once: no deposit, no voucher", async () => {
+    const price = routePrices.check;
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-retry-payer`));
+    await fund(wallet.address, 20n * price);
+    const paymentId = "exact-then-retried-with-a-channel";
+    // The first attempt pays on its own (exact, as --no-channel or a server without channels
+    // pays): the server settles it, then its answer and the receipts are lost on the way back.
+    const lossy: typeof fetch = async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const answer = await stack.app.request(request);
+      const lost =
+        request.headers.has("payment-signature") ||
+        new URL(request.url).pathname.startsWith("/receipts");
+      if (lost) throw new TypeError("fetch failed: the connection was reset");
+      return answer;
+    };
+    const exact = createPresendClient({
+      url: stack.publicUrl,
+      signer: wallet,
+      pinStore: createMemoryPinStore(),
+      fetch: lossy,
+    });
+    const firstTry = await exact.check({ address: target, paymentId });
+    expect(firstTry, JSON.stringify(firstTry)).toMatchObject({
+      type: "unrecovered",
+      charged: "unknown",
+      paymentId,
+    });
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    // The retry, as the CLI prints it and the MCP tool error names it, from a client that pays
+    // over a channel when it may: the id belongs to that exact payment, answered from its record.
+    const cap = createSessionSpendCap(10n * price);
+    const again = await sessionClient(wallet, cap).check({ address: target, paymentId });
+    expect(again).toMatchObject({ type: "report", charged: true, paymentId });
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore);
+    expect(cap.spent()).toBe(price);
+    expect(await stack.records.byPaymentId(paymentId)).toMatchObject({ status: "settled" });
+  });
+
   it("refuses a malformed deposit before paying anything", async () => {
     const result = await cli(["check", target], { PRESEND_CHANNEL_DEPOSIT: "ten" });
     expect(result.code).toBe(exitCodes.usage);
