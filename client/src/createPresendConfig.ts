@@ -119,6 +119,7 @@ export function createPresendConfig(options: PresendClientOptions): PresendConfi
       payerPromise = paying
         .then((payer) =>
           createChannelPayer({
+            base,
             payer,
             channel,
             ...(options.spendCap && { spendCap: options.spendCap }),

@@ -46,6 +46,7 @@ function payer(
   beforeSend?: (authorization: SentAuthorization) => Promise<void>,
 ) {
   return createChannelPayer({
+    base: "http://api.test",
     payer: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
     channel: {
       voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
@@ -121,6 +122,57 @@ describe("createChannelPayer: what a refused deposit says about money", () => {
       });
       expect(result).toMatchObject({ charged });
       expect(cap.spent()).toBe(charged === false ? 0n : 5n * price);
+      // An open charge names where its report is fetched, the API's URL included.
+      if (charged === "unknown") {
+        expect(result.type === "unrecovered" && result.recover).toMatch(
+          /^GET http:\/\/api\.test\//,
+        );
+      }
+    },
+  );
+
+  it("the server's own 4xx says its code and message, as the exact payment does", async () => {
+    const result = await payer(createSessionSpendCap(100n * price)).pay({
+      paymentRequired,
+      requirement,
+      route: "/check",
+      pin,
+      post: async () =>
+        Response.json(
+          { error: { code: "chain_unavailable", message: "base cannot be read: no report." } },
+          { status: 503 },
+        ),
+    });
+    expect(result).toMatchObject({
+      type: "not_charged",
+      code: "chain_unavailable",
+      status: 503,
+      message: "base cannot be read: no report.",
+    });
+  });
+
+  it.each([
+    [403, "<html>Forbidden by the firewall</html>"],
+    [404, "Not Found"],
+    [413, ""],
+  ])(
+    "a %s page that is not the server's error (a proxy's): charged unknown, the deposit held",
+    async (status, page) => {
+      // A proxy may answer so after the voucher reached the server and was charged.
+      const cap = createSessionSpendCap(100n * price);
+      const result = await payer(cap).pay({
+        paymentRequired,
+        requirement,
+        route: "/check",
+        pin,
+        post: async () => new Response(page, { status, headers: { "content-type": "text/html" } }),
+      });
+      expect(result).toMatchObject({ type: "unrecovered", charged: "unknown" });
+      expect(cap.spent()).toBe(5n * price);
+      // Where to fetch the report, as a request that can be made: the API's URL included.
+      expect(result.type === "unrecovered" && result.recover).toMatch(
+        /^GET http:\/\/api\.test\/receipts\/0x[0-9a-fA-F]{40}\/0x[0-9a-f]{64}\?signature=/,
+      );
     },
   );
 
@@ -205,6 +257,7 @@ describe("createChannelPayer: the wallet signs deposits only", () => {
     const asked: string[] = [];
     let sent = 0;
     const result = await createChannelPayer({
+      base: "http://api.test",
       payer: {
         address: account.address,
         signTypedData: (typedData) => {
@@ -240,6 +293,7 @@ describe("createChannelPayer: the most one deposit may put in", () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const asked: bigint[] = [];
     const channelPayer = createChannelPayer({
+      base: "http://api.test",
       payer: {
         address: account.address,
         signTypedData: (typedData) => {

@@ -119,9 +119,11 @@ const notChargedUnavailable = new Set([
  * A closed channel, or one the server refunded on its own (its vouchers refused before any
  * charge), is left for a new one with a new salt: the escrow keeps a refunded channel's claimed
  * total, and the package's resync from it needs chain reads this client does not have.
- * @example const payer = createChannelPayer({ payer: wallet, channel: { voucherSigner }, spendCap, emit });
+ * @example const payer = createChannelPayer({ base, payer: wallet, channel: { voucherSigner }, spendCap, emit });
  */
 export function createChannelPayer(options: {
+  /** The API's URL without a trailing slash: named in the request that fetches a report again. */
+  base: string;
   payer: ClientEvmSigner;
   channel: ChannelPaymentOptions;
   spendCap?: SpendCap;
@@ -320,6 +322,7 @@ export function createChannelPayer(options: {
         return unknownOutcome(
           `The paid request failed before an answer arrived (${describeCause(cause)}).`,
           authorization,
+          options.base,
         );
       }
       const result = await http
@@ -336,6 +339,7 @@ export function createChannelPayer(options: {
           return unknownOutcome(
             `The deposit's settlement was attempted${moved ? ` (${moved})` : ""} but the check was refused; whatever reached the channel stays refundable.`,
             authorization,
+            options.base,
           );
         }
         await reservation?.release();
@@ -366,16 +370,21 @@ export function createChannelPayer(options: {
           `The server refused the channel payment (${reason ?? "no reason"}); nothing was charged.`,
         );
       }
+      // Only the server's own error proves the check was refused before a charge: a proxy's
+      // page (no error body) may come after the voucher reached the server and was charged.
+      const error = await errorBodyOf(answer);
       if (
-        (answer.status >= 400 && answer.status < 500 && answer.status !== 409) ||
-        (answer.status === 503 && notChargedUnavailable.has((await errorCodeOf(answer)) ?? ""))
+        error !== undefined &&
+        ((answer.status >= 400 && answer.status < 500 && answer.status !== 409) ||
+          (answer.status === 503 && notChargedUnavailable.has(error.code)))
       ) {
         await reservation?.release();
-        return notCharged(`http_${answer.status}`, answer.status, "The check was refused.");
+        return notCharged(error.code, answer.status, error.message);
       }
       return unknownOutcome(
         `The channel payment was answered with HTTP ${answer.status}.`,
         authorization,
+        options.base,
       );
     }
   }
@@ -419,7 +428,7 @@ export function createChannelPayer(options: {
         settlement,
         authorization,
         message: "Paid over the channel, but the report is unreadable.",
-        recover: `GET /receipts/${authorization.payer}/${authorization.nonce} signed by the payer.`,
+        recover: `GET ${options.base}/receipts/${authorization.payer}/${authorization.nonce}?signature=<the payer's EIP-191 signature of "presend receipt ${authorization.nonce}">, once the channel's next claim covers it.`,
       };
     }
     const verified = await verifyReportSignature({
@@ -486,14 +495,16 @@ function channelOf(payload: PaymentPayload): {
   };
 }
 
-async function errorCodeOf(answer: Response): Promise<string | undefined> {
+async function errorBodyOf(
+  answer: Response,
+): Promise<{ code: string; message: string } | undefined> {
   const body = ErrorBodySchema.safeParse(
     await answer
       .clone()
       .json()
       .catch(() => null),
   );
-  return body.success ? body.data.error.code : undefined;
+  return body.success ? body.data.error : undefined;
 }
 
 function reasonOf(answer: Response): string | undefined {
@@ -514,13 +525,13 @@ function refused(message: string) {
   };
 }
 
-function unknownOutcome(message: string, authorization: SentAuthorization) {
+function unknownOutcome(message: string, authorization: SentAuthorization, base: string) {
   return {
     type: "unrecovered" as const,
     charged: "unknown" as const,
     settlement: null,
     authorization,
     message: `${message} Charged: unknown.`,
-    recover: `GET /receipts/${authorization.payer}/${authorization.nonce}?signature=<the payer's EIP-191 signature of "presend receipt ${authorization.nonce}"> answers the report if it was charged.`,
+    recover: `GET ${base}/receipts/${authorization.payer}/${authorization.nonce}?signature=<the payer's EIP-191 signature of "presend receipt ${authorization.nonce}"> answers the report if it was charged.`,
   };
 }
