@@ -265,3 +265,43 @@ describe("paidCheck: a signed report is trusted only for what was asked", () => 
     });
   });
 });
+
+describe("paidCheck: a settlement is this payment's only when it names this payer", () => {
+  it("an earlier 200 of another payer replayed for this payment is no report of it: charged unknown, fetched by its own authorization", async () => {
+    const server = await fakePaidApi({
+      payTo,
+      report: exampleReport({ address, checkedAt: now }),
+      now,
+    });
+    const client = (fetch: typeof globalThis.fetch) =>
+      checker({
+        url: "http://api.test",
+        signer: privateKeyToAccount(generatePrivateKey()),
+        pinStore: createMemoryPinStore(),
+        fetch,
+        now: () => now,
+      });
+    // Another payer's paid answer of the same check, kept by a man in the middle.
+    let kept: { body: string; headers: Headers } | null = null;
+    const recording: typeof fetch = async (input, init) => {
+      const answer = await server.fetch(input, init);
+      const headers = (init?.headers ?? {}) as Record<string, string>;
+      if (headers["PAYMENT-SIGNATURE"] && answer.status === 200) {
+        kept = { body: await answer.clone().text(), headers: answer.headers };
+      }
+      return answer;
+    };
+    expect(await client(recording).check({ address })).toMatchObject({ type: "report" });
+    // This payer's payment is held back; the kept answer is replayed in its place.
+    const replaying: typeof fetch = async (input, init) => {
+      const headers = (init?.headers ?? {}) as Record<string, string>;
+      if (headers["PAYMENT-SIGNATURE"] && kept !== null) {
+        return new Response(kept.body, { status: 200, headers: kept.headers });
+      }
+      return server.fetch(input, init);
+    };
+    const result = await client(replaying).check({ address });
+    expect(result).toMatchObject({ type: "unrecovered", charged: "unknown", settlement: null });
+    expect(server.payments()).toBe(1);
+  });
+});

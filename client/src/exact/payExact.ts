@@ -110,7 +110,21 @@ export async function payExact<R extends Report | DeepReport>(
       settlement: null,
     });
   }
-  const classified = await classifyPaidAnswer(answer, requirement);
+  let classified = await classifyPaidAnswer(answer, requirement);
+  // A settlement of another payer is not this payment's (an earlier answer replayed in its
+  // place, its report and receipt signed for that payment): this one's charge stays open and
+  // its report is fetched by its own authorization, as the signed-in re-read requires too.
+  if (
+    classified.type !== "not_charged" &&
+    classified.settlement !== null &&
+    classified.settlement.payer.toLowerCase() !== payer.address.toLowerCase()
+  ) {
+    classified = {
+      type: "unknown",
+      settlement: null,
+      message: `The answer names a settlement of another payer (${classified.settlement.payer}), not this payment's.`,
+    };
+  }
   if (classified.type === "not_charged") {
     await reservation?.release();
     return notCharged(classified.code, classified.status, classified.message);
