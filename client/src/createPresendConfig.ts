@@ -1,5 +1,6 @@
 import type { ClientEvmSigner } from "@x402/evm";
 import type { Address, Hex } from "viem";
+import { boundedFetch } from "./boundedFetch";
 import { checkSignableTypedData } from "./channels/checkSignableTypedData";
 import type { ChannelPayer, ChannelPaymentOptions } from "./channels/createChannelPayer";
 import { createChannelPayer } from "./channels/createChannelPayer";
@@ -35,6 +36,11 @@ export type PresendClientOptions = {
   pinStore: PinStore;
   spendCap?: SpendCap;
   fetch?: typeof fetch;
+  /**
+   * How long one request may take to its answer's last byte (default 120 s): past it the
+   * request failed (a paid one's charge unknown, its report fetched through /receipts).
+   */
+  timeoutMs?: number;
   onEvent?: (event: ClientEvent) => void;
   /** Clock, injectable for tests. */
   now?: () => Date;
@@ -87,7 +93,11 @@ export type PresendConfig = {
  */
 export function createPresendConfig(options: PresendClientOptions): PresendConfig {
   const base = options.url.replace(/\/+$/, "");
-  const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  // Every answer ends: a server that never finishes cannot hold a paid call forever.
+  const fetchFn = boundedFetch(
+    options.fetch ?? ((input, init) => fetch(input, init)),
+    options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+  );
   // Never follow a redirect: a payment header must reach the server that was verified, only.
   const fetchNoRedirect: typeof fetch = (input, init) =>
     fetchFn(input, { ...init, redirect: "manual" });

@@ -305,3 +305,46 @@ describe("paidCheck: a settlement is this payment's only when it names this paye
     expect(server.payments()).toBe(1);
   });
 });
+
+describe("paidCheck: an answer that never ends", () => {
+  it("a paid 200 whose body never ends: the settlement said at once, then where the report is kept once its time is up", async () => {
+    const server = await fakePaidApi({
+      payTo,
+      report: exampleReport({ address, checkedAt: now }),
+      now,
+    });
+    // The real answer's headers (its settlement), then a body that never ends.
+    const endless: typeof fetch = async (input, init) => {
+      const answer = await server.fetch(input, init);
+      const headers = (init?.headers ?? {}) as Record<string, string>;
+      if (!headers["PAYMENT-SIGNATURE"] || answer.status !== 200) return answer;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"address":'));
+        },
+      });
+      return new Response(body, { status: 200, headers: answer.headers });
+    };
+    const events: string[] = [];
+    const { check } = checker({
+      url: "http://api.test",
+      signer: privateKeyToAccount(generatePrivateKey()),
+      pinStore: createMemoryPinStore(),
+      fetch: endless,
+      now: () => now,
+      timeoutMs: 300,
+      onEvent: (event) => events.push(event.type),
+    });
+    const result = await check({ address });
+    // Charged for sure (the settlement was read before the body), and where the report is kept.
+    expect(result).toMatchObject({
+      type: "unrecovered",
+      charged: true,
+      settlement: { transaction: server.transaction },
+    });
+    expect(result.type === "unrecovered" && result.recover).toContain(
+      `GET http://api.test/receipts/${server.transaction}`,
+    );
+    expect(events).toEqual(["pinned", "verified", "paying", "settled", "recovering"]);
+  }, 10_000);
+});
