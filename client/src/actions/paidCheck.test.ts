@@ -38,6 +38,30 @@ async function paying(api: Partial<FakePaidApiOptions> = {}, cap = 10n * price) 
   return { server, spendCap, client };
 }
 
+describe("paidCheck: a retry of a payment whose outcome is not known yet", () => {
+  it("is told the receipt of the payment its id made (PRESEND-RECEIPT), not one of its own authorization, which never paid", async () => {
+    const { client, server, spendCap } = await paying({
+      afterPayment: "unknown",
+      receipts: "pending",
+    });
+    const paymentId = "undecided-payment-0001";
+    const first = await client.check({ address, paymentId });
+    expect(first).toMatchObject({ type: "unrecovered", charged: "unknown", paymentId });
+    const nonce = first.type === "unrecovered" ? first.authorization.nonce : "none";
+    // The retry carries a new authorization; the server answers from the id's record.
+    const again = await client.check({ address, paymentId });
+    expect(again).toMatchObject({
+      type: "unrecovered",
+      charged: "unknown",
+      authorization: { nonce },
+      paymentId,
+    });
+    expect(again.type === "unrecovered" && again.recover).toContain(`/${nonce}?signature=`);
+    expect(server.payments()).toBe(1);
+    expect(spendCap.spent()).toBe(price);
+  });
+});
+
 describe("paidCheck: what a failed settlement says about the charge", () => {
   it("reports nothing charged when the 402's PAYMENT-RESPONSE says the settlement failed with no transaction, and frees the cap", async () => {
     const { client, spendCap } = await paying({ afterPayment: "settlement_failed" });

@@ -9,6 +9,7 @@ import {
 } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
 import { classifyPaidAnswer } from "../answers/classifyPaidAnswer";
+import { namedReceiptNonce } from "../answers/namedReceiptNonce";
 import { readPaidReport } from "../answers/readPaidReport";
 import type { PresendConfig, PresendSigner } from "../createPresendConfig";
 import { describeCause, notCharged, refused } from "../outcomes";
@@ -133,8 +134,12 @@ export async function payExact<R extends Report | DeepReport>(
     config.emit({ type: "settled", settlement: classified.settlement });
   }
   if (classified.type === "unknown") {
+    // A retry by payment id is answered from the payment that id made: its report is kept under
+    // that payment's authorization, which the server names; this one's never paid.
+    const named = classified.settlement === null ? namedReceiptNonce(answer, payer.address) : null;
     return recoverUnknownCharge<R>(config, {
       ...charge,
+      ...(named !== null && { authorization: { ...authorization, nonce: named } }),
       what: classified.message,
       settlement: classified.settlement,
     });

@@ -149,8 +149,14 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
   const transaction = `0x${"ab".repeat(32)}`;
   /** Payments that reached the server, by "payer nonce" in lowercase, with the report paid for. */
   const paid = new Map<string, { payer: string; nonce: string; report: Report | DeepReport }>();
-  /** The payer and report of each payment id that paid, as the server's payment record keeps them. */
-  const paidById = new Map<string, { payer: string; report: Report | DeepReport }>();
+  /**
+   * The payer and report of each payment id that paid, as the server's payment record keeps
+   * them, with the nonce of a payment whose settlement is not known (`afterPayment: "unknown"`).
+   */
+  const paidById = new Map<
+    string,
+    { payer: string; report: Report | DeepReport; open: string | null }
+  >();
   /**
    * The report as the server makes it for this request: a sender asked (`from`) is named in it,
    * as the real report names it, unless the test's report names one already.
@@ -241,6 +247,7 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
     };
     const paymentId = extractPaymentIdentifier(payload as PaymentPayload, true);
     const recorded = paymentId === null ? undefined : paidById.get(paymentId);
+    if (recorded?.open) return unknownOutcome(recorded.payer, recorded.open);
     if (recorded !== undefined) return settled(recorded.payer, recorded.report);
     if (after === "settlement_failed" || after === "settlement_pending") {
       // What the official middleware answers when the facilitator's settle says it failed.
@@ -259,25 +266,30 @@ export async function fakePaidApi(options: FakePaidApiOptions) {
       });
     }
     const report = reportFor(init?.body);
-    if (paymentId !== null) paidById.set(paymentId, { payer: authorization.from, report });
+    if (paymentId !== null) {
+      const open = after === "unknown" ? authorization.nonce : null;
+      paidById.set(paymentId, { payer: authorization.from, report, open });
+    }
     paid.set(`${authorization.from.toLowerCase()} ${authorization.nonce.toLowerCase()}`, {
       payer: authorization.from,
       nonce: authorization.nonce,
       report,
     });
-    if (after === "unknown") {
-      const path = `/receipts/${authorization.from.toLowerCase()}/${authorization.nonce}`;
-      return new Response(
-        JSON.stringify({
-          error: {
-            code: "settlement_unknown",
-            message: `The settlement was sent and its outcome could not be read; fetch the report at ${path}.`,
-          },
-        }),
-        { status: 502, headers: { "PRESEND-RECEIPT": `http://api.test${path}` } },
-      );
-    }
+    if (after === "unknown") return unknownOutcome(authorization.from, authorization.nonce);
     return settled(authorization.from, report);
+  };
+  /** The server's 502 for a payment whose settlement is not known; a retry by id names the first. */
+  const unknownOutcome = (payer: string, nonce: string) => {
+    const path = `/receipts/${payer.toLowerCase()}/${nonce}`;
+    return new Response(
+      JSON.stringify({
+        error: {
+          code: "settlement_unknown",
+          message: `The settlement was sent and its outcome could not be read; fetch the report at ${path}.`,
+        },
+      }),
+      { status: 502, headers: { "PRESEND-RECEIPT": `http://api.test${path}` } },
+    );
   };
   const settled = async (payer: string, report: Report | DeepReport) => {
     const settlement = { transaction, network, payer };
