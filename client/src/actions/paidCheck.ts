@@ -136,6 +136,11 @@ async function pay<R extends Report | DeepReport>(
   if (config.signIn) {
     const again = await signedInReread<R>(config, {
       route,
+      asked: {
+        address: input.address,
+        chain: input.chain ?? "base",
+        ...(input.from !== undefined && { from: input.from }),
+      },
       paymentRequired,
       requirement,
       pin,

@@ -17,6 +17,7 @@ describe("signedInReread", () => {
     let posted = 0;
     const again = await signedInReread(config, {
       route: "/check",
+      asked: { address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045", chain: "base" },
       paymentRequired,
       requirement,
       pin,

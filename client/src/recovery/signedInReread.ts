@@ -2,6 +2,7 @@ import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { readPaidReport } from "../answers/readPaidReport";
 import { readSettlement } from "../answers/readSettlement";
+import { type AskedSubject, reportSubjectMismatch } from "../answers/reportSubjectMismatch";
 import type { PresendConfig } from "../createPresendConfig";
 import type { PinRecord } from "../PinStore";
 import type { PaidOutcome } from "../PresendResult";
@@ -10,13 +11,18 @@ import { baseNetwork } from "../policy/checkRequirement";
 /**
  * The report this wallet already paid for, asked for again signed in (no payment sent): null
  * unless the server answers it with a settlement of this payer, a report signature and a
- * receipt that all verify with the pinned key, so anything else goes on to the usual payment.
- * @example const again = await signedInReread<Report>(config, { route, paymentRequired, requirement, pin, post });
+ * receipt that all verify with the pinned key, for the address, chain and sender asked, so
+ * anything else goes on to the usual payment. The server's re-read window knows the route,
+ * address and chain, not the sender: a check with `from` after the same one without it (or
+ * with another) is offered a report without that sender's payments, which must not pass for it.
+ * @example const again = await signedInReread<Report>(config, { route, asked, paymentRequired, requirement, pin, post });
  */
 export async function signedInReread<R extends Report | DeepReport>(
   config: PresendConfig,
   request: {
     route: "/check" | "/deep";
+    /** What the check asks about: a report re-read for another is not this check's. */
+    asked: AskedSubject;
     paymentRequired: PaymentRequired;
     requirement: PaymentRequirements;
     pin: PinRecord;
@@ -41,6 +47,7 @@ export async function signedInReread<R extends Report | DeepReport>(
     if (settlement.payer.toLowerCase() !== payer.address.toLowerCase()) return null;
     const read = await readPaidReport<R>(config, answer, settlement, request.pin, request.route);
     if (read.type !== "report") return null;
+    if (reportSubjectMismatch(read.report, request.asked) !== null) return null;
     return { ...read, recovered: true, signedIn: true };
   } catch {
     return null;

@@ -133,6 +133,25 @@ describe("presend CLI against a real server on the local world", () => {
     expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
   });
 
+  it("a check with --from after the same check without it pays for the sender's check: a report read again signed in is not made for that sender", async () => {
+    freshConfig();
+    const address = senderWorld.activeLookalike;
+    const from = devnetAccounts.poisoningVictim.address;
+    const before = await stack.usdcBalance(payer.address);
+    const plain = await cli(["check", address, "--json"]);
+    expect(plain.code, plain.stderr).toBe(exitCodes.ok);
+    expect(ReportSchema.parse(JSON.parse(plain.stdout)).from).toBeUndefined();
+    // The server's re-read window knows route, address and chain, not the sender: the report it
+    // offers the sign-in has no sender's payments in it, so the client pays for this one.
+    const withSender = await cli(["check", address, "--from", from, "--json"]);
+    expect(withSender.code, withSender.stderr).toBe(exitCodes.ok);
+    expect(withSender.stderr).not.toMatch(/read again signed in/);
+    const report = ReportSchema.parse(JSON.parse(withSender.stdout));
+    expect(report.from).toBe(from);
+    expect(report.verdict.reasons.map((reason) => reason.code)).toContain("address_poisoning");
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 20_000n);
+  });
+
   it("--max-price below the price refuses before signing anything", async () => {
     freshConfig();
     const before = await stack.usdcBalance(payer.address);
