@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCliArgs } from "./parseCliArgs";
+import { parseCliArgs, usage } from "./parseCliArgs";
 
 const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 
@@ -58,5 +58,9 @@ describe("parseCliArgs", () => {
 
   it("answers help", () => {
     expect(parseCliArgs(["--help"])).toEqual({ type: "help" });
+  });
+
+  it("names the MCP server's four tools, as the README does", () => {
+    expect(usage).toMatch(/tools validate, check, deep, close_channel;/);
   });
 });

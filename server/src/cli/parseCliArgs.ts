@@ -26,7 +26,7 @@ export type ParsedCli =
 
 export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--from <sender>] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>] [--no-channel]
        presend close         (refund the rest of the payment channel's deposit)
-       presend mcp           (MCP server on stdio: tools validate, check, deep; see README)
+       presend mcp           (MCP server on stdio: tools validate, check, deep, close_channel; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
   validate   free EIP-55 checksum pre-check
