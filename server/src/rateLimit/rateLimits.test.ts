@@ -85,6 +85,8 @@ describe("rateLimits (in memory)", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(refused.headers.get("ratelimit")).toMatch(/^limit=3, remaining=0, reset=\d+$/);
+    // A page reads it (this layer answers before the API's CORS middleware would).
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
     expect(await refused.json()).toEqual({
       error: { code: "rate_limited", message: expect.stringContaining("Retry-After") },
     });
@@ -129,6 +131,7 @@ describe("rateLimits (in memory)", () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(limited.headers.get("ratelimit")).toMatch(/^limit=2, remaining=0, reset=\d+$/);
+    expect(limited.headers.get("access-control-allow-origin")).toBe("*");
     expect(await limited.json()).toEqual({
       error: { code: "rate_limited", message: expect.stringContaining("refused payments") },
     });

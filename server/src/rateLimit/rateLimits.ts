@@ -3,6 +3,7 @@ import type { ErrorBody } from "@presend/shared/api/errors";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { MemoryStore, RedisStore, type Store } from "hono-rate-limiter";
 import type { Redis } from "ioredis";
+import { corsResponseHeaders } from "../http/apiCors";
 import { requestHeader } from "../http/requestHeader";
 import { setResponseHeader } from "../http/responseHeader";
 import type { Metrics } from "../observability/createMetrics";
@@ -79,7 +80,7 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
     if (!refused) return next() as Promise<undefined>;
     deps.metrics?.rateLimited.inc({ limit: name });
     const body: ErrorBody = { error: { code: "rate_limited", message: messages[name] } };
-    return Promise.resolve(c.json(body, 429));
+    return Promise.resolve(refusal(c, body));
   };
   const limited = (c: Context, next: Next, name: LimitName): Promise<Response | undefined> => {
     const count = counters[name].increment(clientKey(c, settings.trustProxy));
@@ -122,7 +123,7 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
             "Too many refused payments from this client; try again after Retry-After seconds. Correct payments are never counted.",
         },
       };
-      return c.json(body, 429);
+      return refusal(c, body);
     }
     await next();
     // A paid check gives its challenge back: an honest client (one challenge, one payment per
@@ -137,6 +138,17 @@ export function rateLimits(deps: RateLimitDeps): MiddlewareHandler {
 }
 
 type LimitName = "free" | "challenge";
+
+/**
+ * The 429, with the CORS headers: this layer answers before the API's CORS middleware runs, and a
+ * browser hides an answer without them from the page, which then sees a network error instead of
+ * when to come back.
+ */
+function refusal(c: Context, body: ErrorBody): Response {
+  for (const [name, value] of Object.entries(corsResponseHeaders))
+    setResponseHeader(c, name, value);
+  return c.json(body, 429);
+}
 
 /**
  * The draft-7 headers (`RateLimit-Policy`, `RateLimit`; `Retry-After` on a 429), the ones

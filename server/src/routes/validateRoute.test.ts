@@ -49,4 +49,28 @@ describe("GET /validate behind the operations middleware", () => {
     expect(refused.status).toBe(429);
     expect((await refused.json()).error.code).toBe("rate_limited");
   });
+
+  it("lets a page read its refusals too: the 404 missing_address and the 429s carry the CORS headers", async () => {
+    const settings = { freeLimit: 1, challengeLimit: 1, windowMs: 60_000, trustProxy: false };
+    const app = createApp({
+      publicUrl: "http://127.0.0.1",
+      probe: async () => [],
+      beforeRoutes: [(app) => app.use("*", rateLimits({ settings }))],
+    });
+    const origin = { Origin: "https://wallet.example" };
+    const missing = await app.request("/validate", { headers: origin });
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.code).toBe("missing_address");
+    expect(missing.headers.get("access-control-allow-origin")).toBe("*");
+    expect(missing.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
+    // Over the free budget (the 404 above spent it) and over the challenge budget of /check.
+    const post = () => app.request("/check", { method: "POST", headers: origin });
+    await post();
+    for (const refused of [await app.request(`/validate?address=${address}`), await post()]) {
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error.code).toBe("rate_limited");
+      expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+      expect(refused.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
+    }
+  });
 });

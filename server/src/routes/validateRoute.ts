@@ -1,10 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ErrorBodySchema } from "@presend/shared/api/errors";
+import { type ErrorBody, ErrorBodySchema } from "@presend/shared/api/errors";
 import { ValidateResponseSchema } from "@presend/shared/api/validate";
 import { serverChecksumStatus } from "../checksum/serverChecksumStatus";
 import { corsJson } from "../http/apiCors";
 import type { App } from "../http/appEnv";
-import { jsonError } from "../http/jsonError";
 
 const ValidateQuerySchema = z.object({
   address: z.string().optional().openapi({
@@ -51,12 +50,15 @@ export function registerValidateRoute(app: App): void {
     const query = ValidateQuerySchema.safeParse({ address: c.req.query("address") });
     const address = query.success ? query.data.address : undefined;
     if (address === undefined || address.trim() === "") {
-      return jsonError(
-        c,
-        404,
-        "missing_address",
-        "Supply the address to check: /validate?address=0x...",
-      );
+      // The CORS middleware runs after this route, never for it: its refusal carries its own
+      // CORS headers too, or a page that forgot the address would see a network error.
+      const missing: ErrorBody = {
+        error: {
+          code: "missing_address",
+          message: "Supply the address to check: /validate?address=0x...",
+        },
+      };
+      return corsJson(c, missing, 404);
     }
     const result = serverChecksumStatus(address);
     // Answered on node-server's fast path, its CORS headers included.
