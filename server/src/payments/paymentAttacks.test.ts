@@ -364,4 +364,48 @@ describe("payment attacks end in 402 with a reason, no report, no settlement", (
       /^payment_header_too_large$/,
     );
   });
+
+  // The official facilitator takes a payload's shape for granted: a field of the wrong type makes
+  // it throw, which presend must not read as "the facilitator did not answer" (a 503 that asks
+  // for a retry and escapes the refused-payment budget) nor let through as a 500.
+  it("wrongTypes: a signature that is not a string is refused before verification", async () => {
+    const verify = vi.spyOn(stack.payments.facilitator, "verify");
+    for (const signature of [null, 5, {}, ["0x00"]]) {
+      const payload = await clientFor(payer).createPaymentPayload(await challenge("/check"));
+      const header = encodePaymentSignatureHeader({
+        ...payload,
+        payload: { ...payload.payload, signature },
+      });
+      await expectRefused(
+        await post("/check", { "PAYMENT-SIGNATURE": header }),
+        /^invalid_payment_header$/,
+      );
+    }
+    expect(verify).not.toHaveBeenCalled();
+  });
+
+  it("channelShapes: a channel voucher that claims the exact terms, or names a null channel, is refused", async () => {
+    const required = await challenge("/check");
+    const voucher = {
+      channelId: `0x${"22".repeat(32)}`,
+      maxClaimableAmount: "10000",
+      signature: `0x${"33".repeat(65)}`,
+    };
+    const channelConfig = { payer: payer.address, salt: `0x${"11".repeat(32)}` };
+    for (const payload of [
+      { type: "voucher", channelConfig, voucher },
+      { type: "voucher", channelConfig: null, voucher },
+    ]) {
+      const header = encodePaymentSignatureHeader({
+        x402Version: 2,
+        resource: required.resource,
+        accepted: required.accepts[0] as PaymentRequirements,
+        payload,
+      });
+      await expectRefused(
+        await post("/check", { "PAYMENT-SIGNATURE": header }),
+        /^invalid_payment_header$/,
+      );
+    }
+  });
 });

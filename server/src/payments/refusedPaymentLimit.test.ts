@@ -202,4 +202,54 @@ describe("refused payments count against the client's challenge budget", () => {
       expect(answer.status, `check ${check}`).toBe(200);
     }
   });
+
+  // The official facilitator takes a payload's fields for granted: one of the wrong type made it
+  // throw, answered 503 facilitator_unavailable ("try again"), which no budget counted.
+  it("payments whose fields are of the wrong type are refused 402 before verification and counted, never a 503 or a 500", async () => {
+    const address = "203.0.113.40";
+    const payer = privateKeyToAccount(generatePrivateKey());
+    const session = privateKeyToAccount(generatePrivateKey());
+    const offer = await required(await post("203.0.113.41"));
+    const channel = { ...offer, accepts: offer.accepts.filter((a) => a.scheme !== "exact") };
+    const depositOf = async (change: (deposit: Record<string, unknown>) => object) => {
+      const payload = await channelClient(payer, session).createPaymentPayload(channel);
+      const raw = payload.payload as { deposit: Record<string, unknown> };
+      return { ...payload, payload: { ...raw, deposit: change(raw.deposit) } };
+    };
+    const erc3009 = (deposit: Record<string, unknown>) =>
+      (deposit.authorization as { erc3009Authorization: object }).erc3009Authorization;
+    const exact = new x402Client();
+    registerExactEvmScheme(exact, { signer: toClientEvmSigner(payer) });
+    const exactPayload = await exact.createPaymentPayload({
+      ...offer,
+      accepts: offer.accepts.filter((a) => a.scheme === "exact"),
+    });
+    const malformed: PaymentPayload[] = [
+      await depositOf((deposit) => ({ ...deposit, amount: "ten" })),
+      await depositOf((deposit) => ({
+        ...deposit,
+        authorization: { erc3009Authorization: { ...erc3009(deposit), signature: 5 } },
+      })),
+      await depositOf((deposit) => ({
+        ...deposit,
+        authorization: { erc3009Authorization: { ...erc3009(deposit), validBefore: "soon" } },
+      })),
+      await depositOf((deposit) => ({ ...deposit, authorization: { permit2Authorization: {} } })),
+      { ...exactPayload, payload: { ...exactPayload.payload, signature: null } },
+    ];
+    const engineRunsBefore = engineRuns;
+    const seen = [];
+    for (const payload of malformed) {
+      const header = {
+        "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payload)).toString("base64"),
+      };
+      const answer = await post(address, header);
+      seen.push(answer.status);
+      if (answer.status === 402)
+        expect((await required(answer)).error).toBe("invalid_payment_header");
+    }
+    // They pay for nothing: unpaid challenges, on that budget like a junk header.
+    expect(seen).toEqual([...Array(budget).fill(402), 429, 429]);
+    expect(engineRuns).toBe(engineRunsBefore);
+  });
 });

@@ -15,6 +15,29 @@ const payload = {
   x402Version: 2,
   payload: { authorization, signature: "0x00" },
 } as unknown as PaymentPayload;
+const voucher = {
+  type: "voucher",
+  channelConfig: { payer: authorization.from },
+  voucher: { channelId: `0x${"cd".repeat(32)}`, maxClaimableAmount: "30000", signature: "0x00" },
+};
+const deposit = {
+  ...voucher,
+  type: "deposit",
+  deposit: {
+    amount: "100000",
+    authorization: {
+      erc3009Authorization: {
+        validAfter: "0",
+        validBefore: "1900000000",
+        salt: `0x${"ef".repeat(32)}`,
+        signature: "0x00",
+      },
+    },
+  },
+};
+const encoded = (value: object) => encodePaymentSignatureHeader(value as PaymentPayload);
+const channel = (raw: object, scheme = "batch-settlement") =>
+  encoded({ x402Version: 2, accepted: { scheme }, payload: raw });
 
 describe("readPaymentHeader", () => {
   it("reads the payload and its EIP-3009 authorization", () => {
@@ -29,6 +52,42 @@ describe("readPaymentHeader", () => {
         validBefore: 1_900_000_000n,
       },
     });
+  });
+
+  it("reads a channel voucher or deposit under the batch-settlement terms", () => {
+    expect(readPaymentHeader(channel(voucher))).toMatchObject({
+      kind: "channel",
+      channel: { type: "voucher", payer: authorization.from, cumulative: 30_000n },
+    });
+    expect(readPaymentHeader(channel(deposit))).toMatchObject({
+      kind: "channel",
+      channel: { type: "deposit" },
+    });
+  });
+
+  // The official facilitator takes a payload's fields for granted: each of these made it throw
+  // (a 503 facilitator_unavailable) or threw here (a 500); read as no payment, they get the 402.
+  it.each([
+    ["signature not text", encoded({ ...payload, payload: { authorization, signature: 5 } })],
+    [
+      "an authorization claiming the channel terms",
+      encoded({ ...payload, accepted: { scheme: "batch-settlement" } }),
+    ],
+    ["a voucher claiming the exact terms", channel(voucher, "exact")],
+    ["a voucher whose channelConfig is null", channel({ ...voucher, channelConfig: null })],
+    [
+      "a deposit whose amount is not a number",
+      channel({ ...deposit, deposit: { ...deposit.deposit, amount: "ten" } }),
+    ],
+    [
+      "a deposit by Permit2 (not offered)",
+      channel({
+        ...deposit,
+        deposit: { amount: "100000", authorization: { permit2Authorization: {} } },
+      }),
+    ],
+  ])("is null for a payment with %s", (_, header) => {
+    expect(readPaymentHeader(header)).toBeNull();
   });
 
   it.each([

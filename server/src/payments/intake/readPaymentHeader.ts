@@ -25,7 +25,30 @@ export function readPaymentHeader(header: string | null | undefined): PaymentHea
   if (decoded === null || typeof decoded !== "object") return null;
   const payload = decoded as PaymentPayload;
   const authorization = authorizationOf(payload);
-  if (authorization !== null) return { kind: "exact", payload, authorization };
+  if (authorization !== null) {
+    return claims(payload, "exact") && signed(payload)
+      ? { kind: "exact", payload, authorization }
+      : null;
+  }
   const channel = channelPaymentOf(payload);
-  return channel === null ? null : { kind: "channel", payload, channel };
+  return channel !== null && claims(payload, "batch-settlement")
+    ? { kind: "channel", payload, channel }
+    : null;
+}
+
+/**
+ * Whether the scheme the payload says it pays (`accepted.scheme`) is the one its shape pays with.
+ * The official facilitator hands the payload to the scheme it names and takes the shape for
+ * granted: a voucher named `exact` makes it throw, which reads as a facilitator that did not
+ * answer (a 503 asking for a retry) instead of a refused payment. Without `accepted` the official
+ * middleware refuses it itself (no matching requirements).
+ */
+function claims(payload: PaymentPayload, scheme: string): boolean {
+  const claimed = (payload.accepted as { scheme?: unknown } | null | undefined)?.scheme;
+  return claimed === undefined || claimed === scheme;
+}
+
+/** An EIP-3009 payment carries its signature as text; anything else makes the facilitator throw. */
+function signed(payload: PaymentPayload): boolean {
+  return typeof (payload.payload as { signature?: unknown }).signature === "string";
 }
