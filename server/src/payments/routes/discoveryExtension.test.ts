@@ -1,7 +1,9 @@
-import { devnetAccounts } from "@presend/devnet";
+import { devnetAccounts, devnetClient } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
 import { toClientEvmSigner } from "@x402/evm";
+import { BatchSettlementEvmScheme as ChannelClientScheme } from "@x402/evm/batch-settlement/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import {
   type DiscoveryExtension,
@@ -23,15 +25,20 @@ import { discoveryExtension } from "./discoveryExtension";
 
 describe("discoveryExtension (official bazaar extension)", () => {
   let stack: PaidStack;
+  // As `npm start` runs: channels offered beside exact, so every 402 names two payments (two
+  // accepts, two signed offers) and a channel's first payment carries a deposit.
+  let offering: PaidStack;
   beforeAll(async () => {
     // 402s only, nothing paid: the run's shared world. A public URL as long as a real one: it is
     // repeated in the 402 (resource, signed offer, sign-in challenge) and in the payment header.
-    stack = await startPaidStack({
-      world: sharedWorld(),
-      publicUrl: "https://api.presend-checks.example.com",
-    });
+    const publicUrl = "https://api.presend-checks.example.com";
+    stack = await startPaidStack({ world: sharedWorld(), publicUrl });
+    offering = await startPaidStack({ world: sharedWorld(), publicUrl, channels: true });
   });
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    await stack?.stop();
+    await offering?.stop();
+  });
 
   it.each(["/check", "/deep"] as const)(
     "declares %s in every 402, valid under the package's own validator",
@@ -103,6 +110,49 @@ describe("discoveryExtension (official bazaar extension)", () => {
       // What the official client sends back must pass the envelope's size check, with room
       // left under Node's 16 KB limit on all request headers together.
       expect(payment.length).toBeLessThan(maxPaymentHeaderBytes);
+    },
+  );
+
+  it.each(["/check", "/deep"])(
+    "keeps %s's 402 and what the official clients pay it with under the accepted sizes where channels are offered",
+    async (path) => {
+      const response = await offering.app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ address: devnetAccounts.activeOnBase.address }),
+      });
+      const responseHeaderBytes = [...response.headers].reduce(
+        (sum, [name, value]) => sum + name.length + value.length + 4,
+        0,
+      );
+      expect(responseHeaderBytes).toBeLessThan(15 * 1024);
+      const required = decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "");
+      expect(required.accepts.map((a) => a.scheme)).toEqual(["exact", "batch-settlement"]);
+      const extensions = { ...required.extensions };
+      appendPaymentIdentifierToExtensions(extensions, generatePaymentId());
+      const only = (scheme: string): PaymentRequired => ({
+        ...required,
+        extensions,
+        accepts: required.accepts.filter((a) => a.scheme === scheme),
+      });
+      const payer = privateKeyToAccount(generatePrivateKey());
+      const exact = new x402Client();
+      registerExactEvmScheme(exact, { signer: toClientEvmSigner(payer) });
+      // A channel's first payment: the wallet's deposit authorization and the first voucher.
+      const chain = devnetClient("base", offering.world.chains.base.rpcUrl);
+      const channel = new x402Client().register(
+        "eip155:8453",
+        new ChannelClientScheme(toClientEvmSigner(payer, chain), {
+          voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+          depositStrategy: () => 10n * BigInt(required.accepts[0]?.amount ?? 0),
+        }),
+      );
+      for (const payload of [
+        await exact.createPaymentPayload(only("exact")),
+        await channel.createPaymentPayload(only("batch-settlement")),
+      ]) {
+        expect(encodePaymentSignatureHeader(payload).length).toBeLessThan(maxPaymentHeaderBytes);
+      }
     },
   );
 

@@ -43,14 +43,26 @@ const exampleInput = {
  */
 export function discoveryExtension(path: PaidPath) {
   const report = path === "/deep" ? DeepReportSchema : ReportSchema;
-  const example =
+  const built =
     path === "/deep"
       ? buildDeepReport({ ...exampleInput, others: [activeWallet("ethereum")] })
       : buildReport(exampleInput);
+  const example = { ...built, report: upToVerdict(built.report) };
   return declareDiscoveryExtension({
     bodyType: "json",
     input: { ...exampleRequest },
     inputSchema: withoutMeta(z.toJSONSchema(CheckRequestSchema, { io: "input" })),
     output: { example, schema: truncateJsonSchema(withoutMeta(z.toJSONSchema(report)), 2) },
   });
+}
+
+/**
+ * The example's copyable text up to its verdict line. Every 402 carries the example in a header
+ * and the payer echoes it in its payment header: the whole text (about 2 KB for /deep) took the
+ * 402 of a server that offers channels over 15 KB, and the official client's payment for /deep
+ * over the 15 KB the API accepts (exact) or over Node's 16 KB of request headers (a deposit).
+ */
+function upToVerdict(text: string): string {
+  const next = text.indexOf("\nNext:");
+  return next === -1 ? text : `${text.slice(0, next)}\n…`;
 }
