@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AnvilInstance, devnetClient, startAnvil } from "@presend/devnet";
-import { createPublicClient, createWalletClient, type Hex, http } from "viem";
+import { createPublicClient, createWalletClient, type Hex, http, keccak256 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -182,6 +182,33 @@ describe("createSettlementSender", () => {
         // Mined: the journal forgets them.
         await expect.poll(() => journal.read(), { timeout: 5_000 }).toEqual([]);
       });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("does not adopt a journal whose first nonce is past the chain's (another chain's: a local world started afresh on the same data dir)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "presend-journal-"));
+    const journal = fileSenderJournal(join(dir, "journal.json"));
+    try {
+      const nonce = await reader().getTransactionCount({ address: account.address });
+      // What a sender on another chain left unmined: nonces this chain's account never reached.
+      const chain = { ...base, rpcUrls: { default: { http: [anvil.rpcUrl] } } };
+      const wallet = createWalletClient({ account, chain, transport: http(anvil.rpcUrl) });
+      const request = await wallet.prepareTransactionRequest({ to: sink, nonce: nonce + 3 });
+      const raw = await wallet.signTransaction(request as never);
+      await journal.write([
+        { nonce: nonce + 3, request: { to: sink, data: "0x" }, raw, hashes: [keccak256(raw)] },
+      ]);
+      const sender = senderFor({ journal });
+      const own = await sender.send({ to: sink, data: "0x" });
+      // Numbered from the chain, not behind a gap no transaction fills: mined.
+      expect((await reader().getTransaction({ hash: own })).nonce).toBe(nonce);
+      const mined = await Promise.race([sender.waitForReceipt(own), sleep(5_000)]);
+      expect(mined).toMatchObject({ status: "success" });
+      // The other chain's transaction is forgotten, never sent here.
+      expect((await journal.read()).map((entry) => entry.nonce)).not.toContain(nonce + 3);
+      expect(await reader().getTransactionCount({ address: account.address })).toBe(nonce + 1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

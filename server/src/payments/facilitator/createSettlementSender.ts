@@ -134,8 +134,17 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
         address: account.address,
         blockTag: "latest",
       });
-      for (const entry of entries) {
-        if (entry.nonce < mined) continue;
+      const open = entries.filter((entry) => entry.nonce >= mined);
+      // A predecessor's unmined nonces start at the chain's next one (it closes a nonce only once
+      // the chain passed it). A journal that starts further on was written against another chain
+      // (a local world started afresh on the same DATA_DIR): sent again, it would leave a gap no
+      // transaction fills, and every later settlement behind it. Start as a new sender.
+      if (open.length > 0 && Math.min(...open.map((entry) => entry.nonce)) !== mined) {
+        onError(new Error(`settlement journal skipped: it starts past the chain's nonce ${mined}`));
+        await persist();
+        return;
+      }
+      for (const entry of open) {
         const slot: NonceSlot = {
           nonce: entry.nonce,
           request: {
