@@ -117,6 +117,9 @@ describe("@x402/extensions/sign-in-with-x (createSIWxClientHook) with @x402/fetc
     expect((await post({ address: target }, await signIn(stranger))).status).toBe(402);
     expect((await post({ address: payer.address }, await signIn())).status).toBe(402);
     expect((await post({ address: target, chain: "ethereum" }, await signIn())).status).toBe(402);
+    // A report made without a sender cannot answer the poisoning check of one.
+    const sender = devnetAccounts.poisoningVictim.address;
+    expect((await post({ address: target, from: sender }, await signIn())).status).toBe(402);
   });
 
   it("reads /receipts/{tx} signed in, without the old signature parameter", async () => {

@@ -32,7 +32,7 @@ describeSignInState("redis", async () => {
   };
 });
 
-const request = { payer: "0xA", route: "/check", address: "0xB", chain: "base" };
+const request = { payer: "0xA", route: "/check", address: "0xB", chain: "base", from: "" };
 
 describe("createRedisSignInState", () => {
   it("keeps a paid request for the re-read window and a nonce for its message's remaining lifetime", async () => {
@@ -45,7 +45,7 @@ describe("createRedisSignInState", () => {
       const started = Date.now();
       await state.rememberPaid(request, { payer: "0xa", nonce: "0x1" });
       await state.useNonce("n", now + 120_000);
-      const paidTtl = await client.pttl("ttl:paid:0xa|/check|0xb|base");
+      const paidTtl = await client.pttl("ttl:paid:0xa|/check|0xb|base|");
       const nonceTtl = await client.pttl("ttl:nonce:n");
       const elapsed = Date.now() - started;
       expect(paidTtl).toBeGreaterThanOrEqual(rereadWindowSeconds * 1_000 - elapsed);

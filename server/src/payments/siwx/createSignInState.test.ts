@@ -19,7 +19,7 @@ describe("createSignInState", () => {
   it("forgets a paid request after the re-read window", async () => {
     let now = 1_000_000;
     const state = createSignInState(() => now);
-    const request = { payer: "0xa", route: "/check", address: "0xb", chain: "base" };
+    const request = { payer: "0xa", route: "/check", address: "0xb", chain: "base", from: "" };
     await state.rememberPaid(request, { payer: "0xa", nonce: "0x1" });
     now += rereadWindowSeconds * 1000;
     expect(await state.recentPayment(request)).toEqual({ payer: "0xa", nonce: "0x1" });

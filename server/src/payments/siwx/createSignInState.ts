@@ -3,8 +3,18 @@ import type { AuthorizationKey } from "../records/paymentRecords";
 /** How long a paid check is answered again to a signed-in payer without a new payment. */
 export const rereadWindowSeconds = 600;
 
-/** What a paid request asked for, as a signed-in re-read must ask it again. */
-export type PaidRequest = { payer: string; route: string; address: string; chain: string };
+/**
+ * What a paid request asked for, as a signed-in re-read must ask it again. The sender is part of
+ * it: a report made without one says nothing about a poisoning of that sender's payments, so it
+ * never answers a check that names one (nor the other way round). `from` is "" when none was named.
+ */
+export type PaidRequest = {
+  payer: string;
+  route: string;
+  address: string;
+  chain: string;
+  from: string;
+};
 
 /**
  * The sign-in state: which authorization paid for each recent request (so a signed-in re-read
@@ -25,13 +35,14 @@ export type SignInState = {
   useNonce(nonce: string, expiresAt: number): Promise<boolean>;
 };
 
-/** The one key of a paid request: payer and address compare in any case. */
+/** The one key of a paid request: payer, address and sender compare in any case. */
 export function paidRequestKey(request: PaidRequest): string {
   return [
     request.payer.toLowerCase(),
     request.route,
     request.address.toLowerCase(),
     request.chain,
+    request.from.toLowerCase(),
   ].join("|");
 }
 

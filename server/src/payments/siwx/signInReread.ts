@@ -21,7 +21,7 @@ export type SignInRereadOptions = {
 
 /**
  * Sign-In-With-X on a paid route. A request signed in by a wallet that paid for the same route,
- * address and chain within the re-read window is answered from that payment's record: the same
+ * address, chain and sender within the re-read window is answered from that payment's record: the same
  * report, its settlement and receipt, nothing verified or charged again, and the sign-in's nonce
  * spent. Any other signed-in request goes on to the usual 402 (the sign-in grants nothing to
  * pay with). A paid 200 is remembered for later re-reads.
@@ -101,7 +101,13 @@ export function signInReread(options: SignInRereadOptions): MiddlewareHandler<Ap
 async function paidRequest(c: Context<AppEnv>, payer: string): Promise<PaidRequest | null> {
   const body = CheckRequestSchema.safeParse(await c.req.json().catch(() => null));
   if (!body.success) return null;
-  return { payer, route: c.req.path, address: body.data.address.trim(), chain: body.data.chain };
+  return {
+    payer,
+    route: c.req.path,
+    address: body.data.address.trim(),
+    chain: body.data.chain,
+    from: body.data.from?.trim() ?? "",
+  };
 }
 
 /** A sign-in state call; its failure is the state being unavailable. */

@@ -6,6 +6,7 @@ const request = {
   route: "/check",
   address: "0xD8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
   chain: "base",
+  from: "",
 };
 const payment = { payer: request.payer, nonce: `0x${"11".repeat(32)}` };
 
@@ -34,7 +35,7 @@ export function describeSignInState(
       }
     };
 
-    it("finds a paid request by payer, route, address (any case) and chain, from either view", () =>
+    it("finds a paid request by payer, route, address, sender (any case) and chain, from either view", () =>
       withState(async ({ states: [a, b] }) => {
         await a.rememberPaid(request, payment);
         expect(
@@ -46,6 +47,11 @@ export function describeSignInState(
         ).toEqual(payment);
         expect(await b.recentPayment({ ...request, chain: "ethereum" })).toBeUndefined();
         expect(await b.recentPayment({ ...request, route: "/deep" })).toBeUndefined();
+        // A check without a sender does not answer one that names one, nor the other way round.
+        const sender = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
+        expect(await b.recentPayment({ ...request, from: sender })).toBeUndefined();
+        await a.rememberPaid({ ...request, from: sender }, payment);
+        expect(await b.recentPayment({ ...request, from: sender.toLowerCase() })).toEqual(payment);
         const otherPayer = "0xAbC0000000000000000000000000000000000002";
         expect(await a.recentPayment({ ...request, payer: otherPayer })).toBeUndefined();
       }));
