@@ -31,6 +31,9 @@ export const errorCodes = [
   "not_ready",
   "facilitator_unauthorized",
   "sign_in_unavailable",
+  "malformed_request",
+  "headers_too_large",
+  "request_timeout",
 ] as const;
 
 export const ErrorCodeSchema = z.enum(errorCodes);

@@ -22,6 +22,11 @@ describe("apiCors", () => {
     const response = await app.request("/free", { headers: { origin: "https://dapp.example" } });
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
     expect(response.headers.get("access-control-expose-headers")).toContain("PAYMENT-RESPONSE");
+    // A rate-limited page reads when to come back.
+    const exposed = response.headers.get("access-control-expose-headers")?.split(",");
+    expect(exposed).toEqual(
+      expect.arrayContaining(["Retry-After", "RateLimit", "RateLimit-Policy"]),
+    );
   });
 
   it("exposes PAYMENT-REQUIRED on a raw 402 from a POST", async () => {

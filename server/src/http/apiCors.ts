@@ -17,6 +17,10 @@ const exposeHeaders = [
   "PRESEND-RECEIPT",
   reportSignatureHeader,
   "ETag",
+  // A 429 says when to come back: a page that cannot read these can only guess.
+  "Retry-After",
+  "RateLimit",
+  "RateLimit-Policy",
 ];
 
 /** The CORS headers of a GET answer, as a plain object a handler can put on its own Response. */

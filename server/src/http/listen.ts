@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { answerClientErrors } from "./answerClientErrors";
 import { keepIdleConnections } from "./keepIdleConnections";
 
 export type Listening = { url: string; port: number; close: () => Promise<void> };
@@ -32,7 +33,10 @@ export function listen(
         });
       },
     );
-    if ("keepAliveTimeout" in server) keepIdleConnections(server);
+    if ("keepAliveTimeout" in server) {
+      keepIdleConnections(server);
+      answerClientErrors(server);
+    }
     server.once("error", reject);
   });
 }

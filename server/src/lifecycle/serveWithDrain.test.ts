@@ -100,4 +100,24 @@ describe("serveWithDrain", () => {
       expect(answers[1]).toMatch(/\r\nconnection: close\r\n/i);
     },
   );
+
+  it("answers a request Node's parser refuses as the API answers errors (JSON, CORS)", async () => {
+    const server = await serveWithDrain(slowApp(), { port: 0 });
+    try {
+      const socket = connect(server.port, "127.0.0.1");
+      let received = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => {
+        received += chunk;
+      });
+      const closed = once(socket, "close");
+      socket.end(`GET /fast HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+      await closed;
+      expect(received).toMatch(/^HTTP\/1.1 431 /);
+      expect(received).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
+      expect(received).toContain('"code":"headers_too_large"');
+    } finally {
+      await server.drain(1_000);
+    }
+  });
 });

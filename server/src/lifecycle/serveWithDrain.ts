@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
+import { answerClientErrors } from "../http/answerClientErrors";
 import { keepIdleConnections } from "../http/keepIdleConnections";
 
 export type DrainingServer = {
@@ -50,6 +51,7 @@ export function serveWithDrain(
       },
     ) as Server;
     keepIdleConnections(server);
+    answerClientErrors(server);
     // Counted at the socket level, until the last byte of the answer is written: a report whose
     // body is still streaming is in flight. Ahead of node-server's own listener, which writes an
     // answer made at once (/validate's) before any listener after it runs: setting the header

@@ -1,0 +1,79 @@
+import { connect } from "node:net";
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Listening, listen } from "./listen";
+
+/** Sends raw bytes and reads everything the server writes until it closes the connection. */
+function exchange(port: number, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.end(bytes));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk) => {
+      answer += chunk;
+    });
+    socket.on("close", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+function parse(answer: string) {
+  const [head = "", body = ""] = answer.split("\r\n\r\n");
+  const [statusLine = "", ...lines] = head.split("\r\n");
+  const headers = Object.fromEntries(
+    lines.map((line) => {
+      const at = line.indexOf(":");
+      return [line.slice(0, at).toLowerCase(), line.slice(at + 1).trim()];
+    }),
+  );
+  return { status: Number(statusLine.split(" ")[1]), headers, body: JSON.parse(body) };
+}
+
+// A real Node server: these requests never reach Hono, Node's parser refuses them first.
+describe("answerClientErrors", () => {
+  let server: Listening;
+  beforeAll(async () => {
+    const app = new Hono();
+    app.get("/ok", (c) => c.json({ ok: true }));
+    server = await listen(app, { port: 0 });
+  });
+  afterAll(() => server?.close());
+
+  it("answers headers over Node's 16 KB with 431 headers_too_large as JSON a page can read", async () => {
+    const answer = parse(
+      await exchange(
+        server.port,
+        `GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+      ),
+    );
+    expect(answer.status).toBe(431);
+    expect(answer.body.error.code).toBe("headers_too_large");
+    expect(answer.headers["content-type"]).toBe("application/json");
+    expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    expect(answer.headers.connection).toBe("close");
+  });
+
+  it("answers a method or framing Node cannot parse with 400 malformed_request", async () => {
+    for (const bytes of [
+      "FOO /ok HTTP/1.1\r\nHost: x\r\n\r\n",
+      "POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+      "GET /ok HTTP/1.1\r\nHost x\r\n\r\n",
+    ]) {
+      const answer = parse(await exchange(server.port, bytes));
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({
+        error: {
+          code: "malformed_request",
+          message:
+            "The request is not HTTP this server can read (method, request line or framing).",
+        },
+      });
+      expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    }
+  });
+
+  it("still serves a good request on the same server", async () => {
+    const response = await fetch(`${server.url}/ok`);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+});
