@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { devnetAccounts, devnetClient } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
@@ -17,6 +20,8 @@ import { type Address, erc20Abi, type Hex, type PrivateKeyAccount, parseAbi } fr
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Engine } from "../engine/createEngine";
+import { openSqlitePaymentRecords } from "../paymentRecords/openSqlitePaymentRecords";
+import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { type FaultyRpc, startFaultyRpc } from "./testing/startFaultyRpc";
 import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
 
@@ -37,6 +42,8 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
   let stack: PaidStack;
   let rpc: FaultyRpc;
   let duringEngine: (() => Promise<void>) | null = null;
+  let afterRecorded: (() => Promise<void>) | null = null;
+  let dataDir: string | undefined;
   const httpClient = (signer: PrivateKeyAccount = payer) => {
     const client = new x402Client();
     registerExactEvmScheme(client, { signer: toClientEvmSigner(signer) });
@@ -97,8 +104,21 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
         return engine.deep(input);
       },
     });
+    // The real SQLite store, with a pause after a payment is recorded (before it settles).
+    dataDir = mkdtempSync(join(tmpdir(), "presend-retries-"));
+    const store = openSqlitePaymentRecords(join(dataDir, "payments.sqlite"));
+    const records: PaymentRecordStore = {
+      ...store,
+      begin: async (record) => {
+        const written = await store.begin(record);
+        await afterRecorded?.();
+        return written;
+      },
+    };
     stack = await startPaidStack({
       world,
+      dataDir,
+      records,
       paymentRpcUrl: rpc.url,
       confirmationTimeoutMs: 3_000,
       wrapEngine,
@@ -107,10 +127,12 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
   afterEach(() => {
     rpc.mode = "pass";
     duringEngine = null;
+    afterRecorded = null;
   });
   afterAll(async () => {
     await stack?.stop();
     await rpc?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("answers a retry with a fresh signature and the same id with the same report, charged once", async () => {
@@ -231,6 +253,8 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
     expect(turnedAway.status).toBe(409);
     expect(await turnedAway.json()).toMatchObject({ error: { code: "payment_id_in_flight" } });
     expect(turnedAway.headers.get("payment-response")).toBeNull();
+    // Nothing is recorded yet: no receipt is named.
+    expect(turnedAway.headers.get("presend-receipt")).toBeNull();
     open();
     const answer = await served;
     expect(answer.status).toBe(200);
@@ -263,6 +287,42 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
     expect(await stack.records.byAuthorization({ payer: payer.address, nonce: second.nonce })).toBe(
       undefined,
     );
+  });
+
+  it("turned away while the payment its id made settles, a request is told where that payment's report is kept", async () => {
+    const paymentId = generatePaymentId();
+    const body = { address: target, chain: "base" };
+    const first = await signed("/check", body, paymentId);
+    const second = await signed("/check", body, paymentId);
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let recorded = () => {};
+    const isRecorded = new Promise<void>((resolve) => {
+      recorded = resolve;
+    });
+    afterRecorded = async () => {
+      afterRecorded = null;
+      recorded();
+      await gate;
+    };
+    const served = post("/check", body, first.headers);
+    await isRecorded;
+    const turnedAway = await post("/check", body, second.headers);
+    expect(turnedAway.status).toBe(409);
+    expect(await turnedAway.json()).toMatchObject({ error: { code: "payment_id_in_flight" } });
+    // The receipt of the payment being made, never one under the retry's own authorization.
+    expect(turnedAway.headers.get("presend-receipt")).toBe(
+      `${stack.publicUrl}/receipts/${payer.address.toLowerCase()}/${first.nonce.toLowerCase()}`,
+    );
+    // Another request under the same id is a conflict, not this check: no receipt named.
+    const other = { address: devnetAccounts.payer.address, chain: "base" };
+    const elsewhere = await post("/check", other, await signedWithId("/check", other, paymentId));
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.headers.get("presend-receipt")).toBeNull();
+    open();
+    expect((await served).status).toBe(200);
   });
 
   it("two presend client calls with the same payment id at once: both get the same report, charged once", async () => {

@@ -108,14 +108,7 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
     // again, whatever authorization it carries.
     const held = await lease(c, `payment-id:${paymentId}`);
     if (held instanceof Response) return held;
-    if (held === null) {
-      return jsonError(
-        c,
-        409,
-        "payment_id_in_flight",
-        "A request with this payment id is being served right now. Retry it once that one has answered.",
-      );
-    }
+    if (held === null) return inFlightElsewhere(c, paymentId, requestHash);
     try {
       const existing = await records.byPaymentId(paymentId).catch(() => undefined);
       if (existing !== undefined) return await retried(c, existing, requestHash, options);
@@ -125,6 +118,31 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
       await held.release();
     }
   };
+
+  /**
+   * 409 `payment_id_in_flight`. Once the request being served has recorded its payment (it is
+   * settling), the answer names where that payment's report is kept (PRESEND-RECEIPT): a caller
+   * that stops waiting fetches that receipt, not one under its own retry's authorization, which
+   * paid nothing. Not for another request under the same id, which is a conflict, not this check.
+   */
+  async function inFlightElsewhere(
+    c: Context<AppEnv>,
+    paymentId: string,
+    requestHash: string,
+  ): Promise<Response> {
+    const serving = await records.byPaymentId(paymentId).catch(() => undefined);
+    const response = jsonError(
+      c,
+      409,
+      "payment_id_in_flight",
+      "A request with this payment id is being served right now. Retry it once that one has answered.",
+    );
+    if (serving !== undefined && serving.requestHash === requestHash) {
+      const path = authorizationReceiptPath(serving.payer, serving.nonce);
+      response.headers.set(receiptLocationHeader, `${options.publicUrl}${path}`);
+    }
+    return response;
+  }
 
   async function authorized(
     c: Context<AppEnv>,
