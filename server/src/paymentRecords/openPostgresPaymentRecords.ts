@@ -137,27 +137,33 @@ export async function openPostgresPaymentRecords(
       const valid = NewPaymentRecordSchema.parse(record);
       const key = normalizeKey(valid);
       const row = paymentRecordColumns(valid);
-      const inserted = await pool.query(
-        `INSERT INTO payment_records
+      // In a transaction of its own: an INSERT sent to a database that stopped answering would
+      // otherwise run once it answers again, after this request was told 503 "nothing charged",
+      // and turn the payer's retry of the same authorization away as already presented. A
+      // transaction whose connection was closed on the timeout is rolled back instead.
+      const inserted = await inPostgresTransaction(pool, (client) =>
+        client.query(
+          `INSERT INTO payment_records
            (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json,
             payment_id, request_hash, status, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending', $12, now())
          ON CONFLICT (payer, nonce) DO NOTHING
          RETURNING *`,
-        [
-          row.payer,
-          row.nonce,
-          row.network,
-          row.asset,
-          row.pay_to,
-          row.route,
-          row.amount,
-          row.valid_before,
-          row.report_json,
-          row.payment_id,
-          row.request_hash,
-          row.created_at,
-        ],
+          [
+            row.payer,
+            row.nonce,
+            row.network,
+            row.asset,
+            row.pay_to,
+            row.route,
+            row.amount,
+            row.valid_before,
+            row.report_json,
+            row.payment_id,
+            row.request_hash,
+            row.created_at,
+          ],
+        ),
       );
       if (inserted.rows[0] !== undefined) return paymentRecordFromRow(inserted.rows[0]);
       const existing = await find(key);

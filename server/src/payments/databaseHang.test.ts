@@ -88,7 +88,7 @@ describe("payment records in a PostgreSQL that hangs", () => {
     expect(await used(nonce)).toBe(true);
   }, 90_000);
 
-  it("hung while the check runs: 503 payment_record_unavailable, nothing charged", async () => {
+  it("hung while the check runs: 503 payment_record_unavailable, nothing charged; the same authorization pays once it answers again", async () => {
     const { headers, nonce } = await signed();
     const before = await stack.usdcBalance(payer.address);
     duringEngine = () => postgres.freeze();
@@ -97,6 +97,16 @@ describe("payment records in a PostgreSQL that hangs", () => {
     expect((await answer.json()).error.code).toBe("payment_record_unavailable");
     expect(await used(nonce)).toBe(false);
     expect(await stack.usdcBalance(payer.address)).toBe(before);
+    // The record's write, sent on a connection the pool already held, never lands late: the
+    // retry the 503 invites is paid, not turned away as an authorization already presented.
+    duringEngine = null;
+    postgres.thaw();
+    await expect
+      .poll(async () => (await stack.app.request("/readyz")).status, { timeout: 15_000 })
+      .toBe(200);
+    const again = await post(headers);
+    expect(again.status).toBe(200);
+    expect(await used(nonce)).toBe(true);
   }, 90_000);
 
   it("hung once the record is written: the settlement is not sent (402 payment_not_recorded), nothing charged; the same authorization again is told its outcome is not decided, not that it paid", async () => {
