@@ -1,3 +1,5 @@
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
+
 /** How long one request may take, from sending it to the last byte of its answer. */
 export const answerTimeoutMs = 120_000;
 /** The most an answer's body may hold: a deep report is tens of kilobytes. */
@@ -23,7 +25,9 @@ export function boundedFetch(
   const maxBytes = bounds.maxBytes ?? maxAnswerBytes;
   return async (input, init) => {
     const expired = new AbortController();
-    const late = new Error(`No complete answer within ${Math.round(timeoutMs / 1000)} s.`);
+    const late = new UpstreamError(`No complete answer within ${Math.round(timeoutMs / 1000)} s.`, {
+      code: "answer_timeout",
+    });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -68,7 +72,9 @@ export function boundedFetch(
           }
           received += chunk.value.byteLength;
           if (received > maxBytes) {
-            throw new Error(`The answer is larger than ${maxBytes} bytes.`);
+            throw new UpstreamError(`The answer is larger than ${maxBytes} bytes.`, {
+              code: "answer_too_large",
+            });
           }
           controller.enqueue(chunk.value);
         } catch (cause) {

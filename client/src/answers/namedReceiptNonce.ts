@@ -1,4 +1,8 @@
+import { hexAddressSource } from "@presend/shared/address/addressPattern";
 import type { Address, Hex } from "viem";
+
+/** `…/receipts/{payer}/{nonce}`: the payer's address and the authorization's 32-byte nonce. */
+const receiptPlace = new RegExp(`/receipts/(${hexAddressSource})/(0x[0-9a-fA-F]{64})$`);
 
 /** Where the server says an answered payment's report is kept (docs/api.md, errors). */
 const receiptLocationHeader = "PRESEND-RECEIPT";
@@ -21,7 +25,7 @@ export function namedReceiptNonce(answer: Response, payer: Address): Hex | null 
   } catch {
     return null;
   }
-  const place = /\/receipts\/(0x[0-9a-fA-F]{40})\/(0x[0-9a-fA-F]{64})$/.exec(path);
+  const place = receiptPlace.exec(path);
   if (place === null || place[1]?.toLowerCase() !== payer.toLowerCase()) return null;
   return (place[2] ?? "").toLowerCase() as Hex;
 }
