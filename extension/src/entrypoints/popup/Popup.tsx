@@ -56,6 +56,9 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   );
   const assessment = candidate ? assessLocally(candidate, known) : null;
   const address = assessment?.checksum.normalized ?? null;
+  // A danger found here (a lookalike of the person's own history) is one the report cannot
+  // know: a verdict for the address is shown as danger, never green beside it.
+  const localDanger = assessment?.level === "danger";
   // A result is shown only under the address and chain it is for, never under another.
   const runShown = run && run.address === address && run.chain === selectedChain ? run : null;
   const busy = run !== null && run.outcome === null;
@@ -169,14 +172,18 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
       />
       {runShown ? (
         <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>
-          <OutcomeView progress={runShown.progress} outcome={runShown.outcome} />
+          <OutcomeView
+            progress={runShown.progress}
+            outcome={runShown.outcome}
+            localDanger={localDanger}
+          />
         </div>
       ) : fresh ? (
         <div data-testid="result" data-address={fresh.address} data-chain={fresh.chain}>
           <div className="muted" data-testid="verdict-age">
             {`Checked on ${chains[fresh.chain].label} ${ageInWords(fresh.checkedAt, Date.now())}`}
           </div>
-          <VerdictView report={fresh.report} />
+          <VerdictView report={fresh.report} localDanger={localDanger} />
         </div>
       ) : (
         busy &&

@@ -244,6 +244,7 @@ export function BadgeCard(props: BadgeProps) {
             outcome={outcome}
             recovery={{ ...props.recovery, onFetch: props.onFetchReport }}
             actions={actions}
+            localDanger={localDanger}
           />
         )}
         {props.refusedClick && (

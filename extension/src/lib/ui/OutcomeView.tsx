@@ -17,6 +17,7 @@ export function OutcomeView({
   actions,
   onCancel,
   onOpenSettings,
+  localDanger,
 }: {
   progress: Progress | null;
   outcome: CheckOutcome | null;
@@ -28,6 +29,8 @@ export function OutcomeView({
   onCancel?: () => void;
   /** Opens the settings, offered under an error the settings can fix (the badge). */
   onOpenSettings?: () => void;
+  /** A danger found here that the report cannot know: the verdict is shown as danger (VerdictView). */
+  localDanger?: boolean;
 }) {
   const settings = onOpenSettings && (
     <div className="row">
@@ -39,7 +42,9 @@ export function OutcomeView({
   if (outcome) {
     switch (outcome.type) {
       case "report":
-        return <VerdictView report={outcome.entry.report} actions={actions} />;
+        return (
+          <VerdictView report={outcome.entry.report} actions={actions} localDanger={localDanger} />
+        );
       case "refused":
         return (
           <>

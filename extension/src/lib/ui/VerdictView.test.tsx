@@ -58,12 +58,17 @@ function poisoned(chainHistory: ChainHistory, from: string | null = sender): Rep
   };
 }
 
-function shown(report: Report) {
+function rendered(report: Report, localDanger?: boolean) {
   const { document, window } = parseHTML("<html><body><div id=root></div></body></html>");
   vi.stubGlobal("document", document);
   vi.stubGlobal("window", window);
   const root = document.getElementById("root") as unknown as Element;
-  render(h(VerdictView, { report }), root);
+  render(h(VerdictView, { report, ...(localDanger !== undefined && { localDanger }) }), root);
+  return root;
+}
+
+function shown(report: Report) {
+  const root = rendered(report);
   return (id: string) => root.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
 }
 
@@ -92,5 +97,24 @@ describe("VerdictView", () => {
       "Checked as a payment from 0x12…78: your own payment history on Base could not be read.",
     );
     expect(shown(poisoned(history([]), null))("verdict-sender")).toBeNull();
+  });
+
+  it("never shows an ok verdict green under a danger found here (a lookalike of the person's own history)", () => {
+    const ok = exampleReport({ address: lookalike, checkedAt: new Date("2025-06-01") });
+    expect(ok.verdict.level).toBe("ok");
+    const root = rendered(ok, true);
+    const decision = root.querySelector('[data-testid="verdict-decision"]');
+    expect(decision?.className).toBe("decision level-danger");
+    expect(decision?.textContent).toContain("Don't send");
+    expect(root.querySelector('[data-testid="verdict-next"]')).toBeNull();
+    expect(root.querySelector(".level-ok")).toBeNull();
+    // The headline is still the server's finding, and the paid level stays on the verdict.
+    expect(root.querySelector('[data-testid="verdict-headline"]')?.textContent).toBe(
+      ok.verdict.headline,
+    );
+    expect(root.querySelector(".verdict")?.getAttribute("data-level")).toBe("ok");
+    // Without a local danger the verdict is shown as the server gave it.
+    const same = rendered(ok, false).querySelector('[data-testid="verdict-decision"]');
+    expect(same?.className).toBe("decision level-ok");
   });
 });

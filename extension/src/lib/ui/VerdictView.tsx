@@ -139,13 +139,25 @@ function FactsRow({ facts, target, flags }: { facts: ChainFacts; target: boolean
 export function VerdictView({
   report,
   actions,
+  localDanger = false,
 }: {
   report: Report | DeepReport;
   /** The decision buttons, right under the verdict (the badge's "Remove the address", "Done"). */
   actions?: ReactNode;
+  /**
+   * A danger known here that the server cannot know (a lookalike of an address from the
+   * person's own history): the decision is shown as danger, as the chip does, and a milder
+   * verdict's next step is left out, so "Looks fine to send" never stands beside "Don't send".
+   */
+  localDanger?: boolean;
 }) {
   const [copied, setCopied] = useState(false);
-  const { verdict, chain } = report;
+  const { chain } = report;
+  // "danger" is the worst level: nothing outranks it, so no order of levels is needed here (the
+  // shared one comes with the report's schemas, too heavy for the card's chunk).
+  const level = localDanger ? "danger" : report.verdict.level;
+  const outranked = level !== report.verdict.level;
+  const verdict = { ...report.verdict, level };
   const copy = async () => {
     await navigator.clipboard.writeText(report.report);
     setCopied(true);
@@ -166,7 +178,7 @@ export function VerdictView({
   // USDT only when there is some: "0 USDT" next to the gas read as a finding.
   const usdt = chain.usdt && Number(chain.usdt.raw) > 0 ? `USDT: ${amount(chain.usdt)}. ` : "";
   return (
-    <div className="verdict" data-level={verdict.level}>
+    <div className="verdict" data-level={report.verdict.level}>
       <div className={`decision level-${verdict.level}`} data-testid="verdict-decision">
         <div className="decision-title">{decisionWords[verdict.level]}</div>
         <div className="verdict-head">
@@ -183,10 +195,12 @@ export function VerdictView({
             {reason}
           </div>
         )}
-        <div>
-          <strong>Next: </strong>
-          <span data-testid="verdict-next">{plainWords(verdict.next)}</span>
-        </div>
+        {!outranked && (
+          <div>
+            <strong>Next: </strong>
+            <span data-testid="verdict-next">{plainWords(verdict.next)}</span>
+          </div>
+        )}
       </div>
       {sender && (
         <div className="muted" data-testid="verdict-sender">
