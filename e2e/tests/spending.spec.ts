@@ -1,4 +1,7 @@
+import { devnetPrivateKey } from "@presend/devnet";
+import { generatePrivateKey } from "viem/accounts";
 import { expect, test } from "../fixtures/test";
+import { createTestWallet } from "../fixtures/testWallet";
 import { closedPort, randomAddress } from "../helpers/addresses";
 import { clickBadgeButton } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
@@ -8,6 +11,7 @@ import {
   setExtensionStorage,
 } from "../helpers/extensionStorage";
 import { balances, pasteAndCheck } from "../helpers/paidCheck";
+import { screenshot } from "../helpers/screenshot";
 
 test("daily cap reached: the next check is refused with the amounts, nothing signed or charged", async ({
   api,
@@ -117,3 +121,52 @@ test("a check that would pass the cap says how much is left, not that the cap is
     )
     .toBe(true);
 });
+
+// A wallet of its own that holds no USDC anywhere (a new key), in place of the funded demo payer.
+const withoutUsdc = test.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form.
+  wallet: async ({}, use) => {
+    await use(createTestWallet({ privateKey: generatePrivateKey() }));
+  },
+});
+
+withoutUsdc(
+  "a wallet without USDC on Base is told so and what to do, not 'HTTP 402'; nothing charged",
+  async ({ api, dapp, wallet, serviceWorker }) => {
+    expect(await api.usdcOnBase(wallet.account.address)).toBe(0n);
+    const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+
+    expect(badge.state).toBe("failed");
+    expect(badge.text).not.toContain("HTTP 402");
+    expect(badge.text).toContain("does not hold enough USDC on Base");
+    expect(badge.text).toContain("Add USDC on Base");
+    expect(badge.text).toContain("Nothing was charged.");
+    // The wallet signed (the server verifies the balance after the signature); nothing moved.
+    expect(wallet.signRequests()).toHaveLength(1);
+    expect(await getExtensionStorage(serviceWorker, "spendLedger")).toMatchObject({
+      spentUnits: 0,
+    });
+    await screenshot(dapp, "card-insufficient-usdc");
+  },
+);
+
+withoutUsdc(
+  "a channel deposit from a wallet without USDC on Base is told so and what to do; nothing charged, no channel kept",
+  async ({ api, dapp, wallet, serviceWorker, startSibling }) => {
+    const channels = await startSibling({
+      CHANNELS: "on",
+      RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-no-usdc"),
+    });
+    await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+    const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+
+    expect(badge.state).toBe("failed");
+    expect(badge.text).toContain("does not hold enough USDC on Base");
+    expect(badge.text).toContain("Nothing was charged.");
+    expect(wallet.signRequests()).toHaveLength(1);
+    expect(await getExtensionStorage(serviceWorker, "spendLedger")).toMatchObject({
+      spentUnits: 0,
+    });
+    expect(await getExtensionStorage(serviceWorker, "channelBalances")).toEqual([]);
+  },
+);

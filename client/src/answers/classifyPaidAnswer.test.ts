@@ -1,4 +1,4 @@
-import { encodePaymentResponseHeader } from "@x402/core/http";
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
 import { describe, expect, it } from "vitest";
 import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
@@ -110,6 +110,64 @@ describe("classifyPaidAnswer: not charged, only on proof", () => {
     expect(await messageOf("a".repeat(64))).toContain(`(${"a".repeat(64)})`);
     expect(await messageOf("a".repeat(65))).toContain("(no reason code)");
     expect(await messageOf(undefined)).toContain("(no reason code)");
+  });
+});
+
+describe("classifyPaidAnswer: a 402 refusing the payment names x402's reason", () => {
+  // What the server answers when verification fails (the payer holds too little USDC, say): the
+  // new challenge, its `error` the facilitator's reason, in PAYMENT-REQUIRED and as the body.
+  const refusedWith = (reason: string) => {
+    const challenge = {
+      x402Version: 2,
+      error: reason,
+      resource: { url: "http://api.test/check", description: "", mimeType: "application/json" },
+      accepts: [requirement],
+    };
+    return Response.json(challenge, {
+      status: 402,
+      headers: { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(challenge) },
+    });
+  };
+
+  it("says the server refused the payment and why, not just 'HTTP 402'", async () => {
+    expect(
+      await classifyPaidAnswer(refusedWith("invalid_exact_evm_insufficient_balance"), requirement),
+    ).toEqual({
+      type: "not_charged",
+      code: "invalid_exact_evm_insufficient_balance",
+      status: 402,
+      message:
+        "The server refused the payment (invalid_exact_evm_insufficient_balance): nothing was charged.",
+    });
+  });
+
+  it("passes on a short code only; free text reads as the bare status", async () => {
+    expect(
+      await classifyPaidAnswer(refusedWith("rpc https://key@node.example failed"), requirement),
+    ).toEqual({ type: "not_charged", code: "http_402", status: 402, message: "HTTP 402" });
+  });
+
+  it("keeps the server's own error contract when the 402 carries one", async () => {
+    const answer = Response.json(
+      { error: { code: "payment_required", message: "The payment header was refused." } },
+      {
+        status: 402,
+        headers: {
+          "PAYMENT-REQUIRED": encodePaymentRequiredHeader({
+            x402Version: 2,
+            error: "payment_required",
+            resource: { url: "http://api.test/check", description: "", mimeType: "" },
+            accepts: [requirement],
+          }),
+        },
+      },
+    );
+    expect(await classifyPaidAnswer(answer, requirement)).toEqual({
+      type: "not_charged",
+      code: "payment_required",
+      status: 402,
+      message: "The payment header was refused.",
+    });
   });
 });
 

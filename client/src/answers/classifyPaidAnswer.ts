@@ -1,5 +1,6 @@
 import { ErrorBodySchema } from "@presend/shared/api/errors";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
 import { z } from "zod";
 import type { Settlement } from "../PresendResult";
@@ -70,6 +71,15 @@ export async function classifyPaidAnswer(
     };
   }
   if (settlement === null && (await provesNoCharge(answer))) {
+    const refusal = paymentRefusal(answer);
+    if (refusal !== null && (await errorCode(answer)) === null) {
+      return {
+        type: "not_charged",
+        code: refusal,
+        status: answer.status,
+        message: `The server refused the payment (${refusal}): nothing was charged.`,
+      };
+    }
     const error = await errorOf(answer);
     return { type: "not_charged", code: error.code, status: answer.status, message: error.message };
   }
@@ -103,6 +113,23 @@ async function provesNoCharge(answer: Response): Promise<boolean> {
   if (!body.success) return false;
   if (answer.status === 503) return notChargedUnavailable.has(body.data.error.code);
   return answer.status < 500;
+}
+
+/**
+ * Why a 402 refused the payment it was sent with, as x402 says it: the new challenge's `error`
+ * (in PAYMENT-REQUIRED), e.g. invalid_exact_evm_insufficient_balance when the payer holds too
+ * little USDC. Without it the payer was told only "HTTP 402". A short code only, never free text
+ * from upstream; null when the answer names none.
+ */
+function paymentRefusal(answer: Response): string | null {
+  const header = answer.status === 402 ? answer.headers.get("payment-required") : null;
+  if (header === null) return null;
+  try {
+    const reason = decodePaymentRequiredHeader(header).error ?? "";
+    return /^[A-Za-z0-9_.:-]{1,64}$/.test(reason) ? reason : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

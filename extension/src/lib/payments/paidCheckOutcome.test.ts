@@ -218,4 +218,27 @@ describe("paidCheckOutcome", () => {
       message: "You declined the payment in your wallet.",
     });
   });
+
+  it("tells a payer short of USDC what to do, for an exact payment and a channel's deposit", async () => {
+    const words = {
+      type: "failed",
+      message:
+        "Your wallet's account does not hold enough USDC on Base for this payment. Add USDC on Base to it, or set a smaller channel deposit in the settings, then check again.",
+      charged: false,
+    };
+    for (const code of [
+      "invalid_exact_evm_insufficient_balance",
+      "invalid_batch_settlement_evm_insufficient_balance",
+    ]) {
+      const refused = {
+        type: "not_charged",
+        code,
+        status: 402,
+        message: `The server refused the payment (${code}): nothing was charged.`,
+        charged: false,
+        paymentId: null,
+      } as const;
+      expect(await setup().outcome(refused)).toEqual(words);
+    }
+  });
 });

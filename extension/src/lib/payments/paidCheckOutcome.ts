@@ -94,6 +94,16 @@ export async function paidCheckOutcome(
       if (result.status === 400) {
         return { type: "refused", code: "invalid_address", message: result.message };
       }
+      if (result.status === 402 && result.code.endsWith("_insufficient_balance")) {
+        // x402's reason for a payer short of USDC (exact: invalid_exact_evm_…, a channel's
+        // deposit: invalid_batch_settlement_evm_…): what the person can do about it, not the code.
+        return {
+          type: "failed",
+          message:
+            "Your wallet's account does not hold enough USDC on Base for this payment. Add USDC on Base to it, or set a smaller channel deposit in the settings, then check again.",
+          charged: false,
+        };
+      }
       if (result.status === null && result.code === "unreachable") {
         // No answer at all ("Failed to fetch"): the address in the settings is the usual cause.
         return {
