@@ -172,6 +172,31 @@ test("a declined signature shows 'declined', charges nothing and leaves the cap 
   expect(await getExtensionStorage(serviceWorker, "history")).toBeUndefined();
 });
 
+test("wallet on arbitrum, the switch to Base declined: the card says so and what to do, not that a payment was declined; nothing signed or charged", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  wallet.state.chainId = 42161;
+  wallet.state.refuseSwitch = true;
+  await dapp.reload();
+  const who = { payer: wallet.account.address };
+  const before = await balances(api, who);
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+  expect(badge.state).toBe("rejected");
+  expect(badge.text).not.toContain("declined the payment");
+  expect(badge.text).toContain("You declined to switch your wallet to Base.");
+  expect(badge.text).toContain("accept the switch");
+  expect(badge.text).toContain("Nothing was charged.");
+  expect(wallet.requestsOf("wallet_switchEthereumChain")).toHaveLength(1);
+  expect(wallet.signRequests()).toEqual([]);
+  expect(wallet.state.chainId).toBe(42161);
+  expect(await balances(api, who)).toEqual(before);
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toBeUndefined();
+  await screenshot(dapp, "card-switch-declined");
+});
+
 test("wallet on arbitrum: the chain is preselected, the wallet switches to Base to sign and back", async ({
   api,
   dapp,

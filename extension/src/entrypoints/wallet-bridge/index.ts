@@ -11,6 +11,7 @@ import type { MessageFailure } from "../../lib/messaging/protocol";
 import { createPageWallet } from "../../lib/wallet/createPageWallet";
 import { isUserRejection } from "../../lib/wallet/isUserRejection";
 import { NoWalletError } from "../../lib/wallet/NoWalletError";
+import { SwitchDeclinedError } from "../../lib/wallet/SwitchDeclinedError";
 
 // The MAIN-world half of the extension: the only code that can reach the dApp's wallet. It runs
 // in the page's world, so the page can observe or disturb it; it holds no authority. It answers
@@ -36,6 +37,10 @@ export default defineUnlistedScript(() => {
       });
 
       const failure = (error: unknown): MessageFailure => {
+        const switchDeclined = walkCauses(error, (e) => e instanceof SwitchDeclinedError);
+        if (switchDeclined instanceof SwitchDeclinedError) {
+          return { code: "switch_declined", message: switchDeclined.shortMessage };
+        }
         if (isUserRejection(error))
           return { code: "rejected", message: "You declined in the wallet." };
         if (walkCauses(error, (e) => e instanceof NoWalletError)) {

@@ -242,8 +242,19 @@ export type ResponseOf<T extends MessageType> = z.infer<Protocol[T]["response"]>
 
 /** Failures that cross the protocol as data (the receiver rethrows them as MessageError). */
 export const MessageFailureSchema = z.object({
-  /** cancelled: the person stopped waiting for the wallet in presend's own UI (nothing signed). */
-  code: z.enum(["rejected", "cancelled", "no_wallet", "not_allowed", "invalid", "failed"]),
+  /**
+   * cancelled: the person stopped waiting for the wallet in presend's own UI (nothing signed).
+   * switch_declined: the person declined to switch the wallet to Base (no payment was shown).
+   */
+  code: z.enum([
+    "rejected",
+    "cancelled",
+    "switch_declined",
+    "no_wallet",
+    "not_allowed",
+    "invalid",
+    "failed",
+  ]),
   message: z.string(),
 });
 export type MessageFailure = z.infer<typeof MessageFailureSchema>;

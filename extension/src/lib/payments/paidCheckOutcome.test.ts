@@ -217,6 +217,13 @@ describe("paidCheckOutcome", () => {
       type: "rejected",
       message: "You declined the payment in your wallet.",
     });
+    // A "no" to the switch to Base is not a "no" to a payment the person never saw.
+    const noSwitch = new MessageError({ code: "switch_declined", message: "no switch" });
+    expect(await setup({ signingError: noSwitch }).outcome(failed)).toEqual({
+      type: "rejected",
+      message:
+        "You declined to switch your wallet to Base. presend is paid in USDC on Base: your wallet switches there to sign and back afterwards. Check again and accept the switch to pay.",
+    });
   });
 
   it("tells a payer short of USDC what to do, for an exact payment and a channel's deposit", async () => {

@@ -161,6 +161,13 @@ export function walletRefusal(error: unknown, accountShared: boolean): CheckOutc
   if (cause === "cancelled") {
     return { type: "rejected", message: "You cancelled before signing." };
   }
+  if (cause === "switch_declined") {
+    return {
+      type: "rejected",
+      message:
+        "You declined to switch your wallet to Base. presend is paid in USDC on Base: your wallet switches there to sign and back afterwards. Check again and accept the switch to pay.",
+    };
+  }
   if (cause === "rejected") {
     const message = accountShared
       ? "You declined the payment in your wallet."

@@ -16,8 +16,10 @@ import {
 import { type Address, getAddress, type Hex, http, type TypedDataDefinition } from "viem";
 import { arbitrum, base, mainnet, optimism, polygon } from "viem/chains";
 import type { WalletInfo } from "../messaging/protocol";
+import { isUserRejection } from "./isUserRejection";
 import { NoWalletError } from "./NoWalletError";
 import { noWallet } from "./noWallet";
+import { SwitchDeclinedError } from "./SwitchDeclinedError";
 
 /** The dApp wallet as the MAIN-world bridge uses it (wagmi core under the hood). */
 export type PageWallet = {
@@ -196,7 +198,13 @@ export function createPageWallet(): PageWallet {
         throw new UpstreamError("The wallet is not connected.", { code: "not_connected" });
       const previous = connection.chainId;
       const switched = previous !== chainId;
-      if (switched) await switchChain(config, { chainId: chainId as typeof base.id });
+      if (switched) {
+        // A "no" to the network switch (or to adding Base) is told from a "no" to the payment:
+        // the person saw no payment yet, and the check needs the wallet on Base to be paid.
+        await switchChain(config, { chainId: chainId as typeof base.id }).catch((error) => {
+          throw isUserRejection(error) ? new SwitchDeclinedError({ cause: error }) : error;
+        });
+      }
       try {
         return await signTypedData(config, {
           ...typedData,
