@@ -290,6 +290,43 @@ test("the daily cap holds the deposit: one that does not fit is refused before t
   expect(await api.usdcOnBase(wallet.account.address)).toBe(payerAtStart - 20_000n);
 });
 
+test("a channel opened before the API in the settings changed is still closed from the popup: the rest comes back, as the button says", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-api-changed"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  const payer = wallet.account.address;
+  const paid = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(paid.level, JSON.stringify(paid.state)).toBeTruthy();
+  const afterDeposit = await api.usdcOnBase(payer);
+
+  // The person points the extension at another API (here the exact-only one).
+  await setExtensionSettings(serviceWorker, { apiUrl: api.url });
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.setViewportSize({ width: 420, height: 700 });
+  await expect(popup.getByTestId("channel-balance")).toContainText("Channel: $0.04 of $0.05 left");
+  await popup.getByRole("button", { name: "Close the channel, get $0.04 back" }).click();
+  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
+    timeout: 30_000,
+  });
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "Closed: $0.04 sent back to your wallet.",
+  );
+  expect(await api.usdcOnBase(payer)).toBe(afterDeposit + deposit - price);
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  await popup.close();
+});
+
 /** The extension's record of a channel as if the answer to its last voucher had been lost. */
 async function loseLastAnswer(serviceWorker: Worker, channelId: string): Promise<void> {
   await serviceWorker.evaluate(async (id) => {

@@ -1,4 +1,5 @@
 import { createMemoryPinStore } from "@presend/client";
+import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { memoryItem } from "../storage/memoryItem";
 import type { SpendLedger } from "../storage/schemas";
@@ -16,7 +17,10 @@ const balance: ChannelBalance = {
   updatedAt: "2025-06-01T12:00:00.000Z",
 };
 
-function setup(balances: ChannelBalance[]) {
+function setup(
+  balances: ChannelBalance[],
+  held: { key: ChannelSessionKey; states: ChannelStates } | null = null,
+) {
   const requests: string[] = [];
   const items = memoryItem<ChannelBalance[]>(balances);
   const deps = {
@@ -30,9 +34,9 @@ function setup(balances: ChannelBalance[]) {
     ledger: memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: 50_000 }),
     now: () => new Date("2025-06-01T12:00:00Z"),
     access: createChannelAccess({
-      // A new browser session: no key, no channel records, only what the card showed.
-      sessionKey: memoryItem<ChannelSessionKey | null>(null),
-      states: memoryItem<ChannelStates>({}),
+      // By default a new browser session: no key, no channel records, only what the card showed.
+      sessionKey: memoryItem<ChannelSessionKey | null>(held?.key ?? null),
+      states: memoryItem<ChannelStates>(held?.states ?? {}),
       balances: items,
       now: () => new Date(),
     }),
@@ -41,13 +45,29 @@ function setup(balances: ChannelBalance[]) {
 }
 
 describe("closeChannels", () => {
-  it("says so when no channel of the API in the settings is open", async () => {
-    const { deps, requests } = setup([{ ...balance, apiUrl: "http://other.test" }]);
+  it("says so when no channel is open", async () => {
+    const { deps, requests } = setup([]);
     expect(await closeChannels(deps)).toEqual({
       type: "none",
       message: "No payment channel is open.",
     });
     expect(requests).toEqual([]);
+  });
+
+  it("closes a channel opened before the API in the settings changed, at the API it pays", async () => {
+    // The popup offers every channel's rest back ("get $0.03 back"): one of another API than the
+    // settings' now was answered "No payment channel is open" and its rest never asked for.
+    const privateKey = `0x${"11".repeat(32)}` as const;
+    const key = { privateKey, address: privateKeyToAccount(privateKey).address };
+    const { deps, requests } = setup([{ ...balance, apiUrl: "http://other.test" }], {
+      key,
+      states: { [balance.channelId]: {} },
+    });
+    const outcome = await closeChannels(deps);
+    expect(outcome.type).toBe("failed");
+    expect(outcome.message).not.toBe("No payment channel is open.");
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.every((url) => url.startsWith("http://other.test/"))).toBe(true);
   });
 
   it("tells the truth about a channel whose session key ended with the browser: the server refunds it", async () => {

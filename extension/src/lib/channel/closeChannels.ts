@@ -40,7 +40,9 @@ const noWalletSignature = async (): Promise<never> => {
 };
 
 /**
- * Closes the open channels of the API in the settings through the client's cooperative refund:
+ * Closes the open channels this browser holds, each at the API it pays (the settings may name
+ * another API since: the popup shows every channel's balance and offers it back), through the
+ * client's cooperative refund:
  * the session key signs a voucher for no more than was charged, the server claims that and sends
  * the rest of the deposit back to the paying account on chain. A channel whose session key ended
  * with the browser session cannot sign it: the server refunds such an idle channel itself. What a
@@ -48,8 +50,7 @@ const noWalletSignature = async (): Promise<never> => {
  * @example const outcome = await closeChannels(deps)
  */
 export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutcome> {
-  const { apiUrl, dailyCapUnits } = await deps.settings();
-  const origin = pinScope(apiUrl);
+  const { dailyCapUnits } = await deps.settings();
   // Closing reserves nothing: the cap is used only to give back what a refund returned.
   const cap = createLedgerSpendCap({
     ledger: deps.ledger,
@@ -57,7 +58,9 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
     dailyCapUnits,
     today: utcDay(deps.now()),
   });
-  const open = (await deps.balances.getValue()).filter((b) => b.apiUrl === origin);
+  // Every channel shown, not only those of the API in the settings: a channel opened before the
+  // API was changed was offered back as "get $0.04 back" and answered "No payment channel is open".
+  const open = await deps.balances.getValue();
   if (open.length === 0) return { type: "none", message: "No payment channel is open." };
   const messages: string[] = [];
   let failed = false;
@@ -69,6 +72,7 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
       );
       continue;
     }
+    const origin = pinScope(balance.apiUrl);
     const client = createPresendClient({
       url: new URL(origin).toString(),
       fetch: deps.fetch,

@@ -207,7 +207,7 @@ export const protocol = {
     request: z.object({ addresses: z.array(AddressSchema).min(1).max(10) }),
     response: z.null(),
   },
-  /** popup → background: close the payment channels of the API in the settings (the rest goes back). */
+  /** popup → background: close the payment channels this browser holds, each at its API (the rest goes back). */
   "channel.close": {
     /** The popup's tab, whose wallet may read the channel's state on Base for a resync. */
     request: z.object({ tabId: z.number().int().nullable().optional() }),
