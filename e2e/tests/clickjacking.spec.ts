@@ -163,3 +163,22 @@ test("once the cover is gone and the badge has been seen for half a second, a pe
   expect(after.payer).toBe((before.payer ?? 0n) - 10_000n);
   expect(after.payTo).toBe((before.payTo ?? 0n) + 10_000n);
 });
+
+test("a page element over the badge cannot make a person's click turn presend off on its site", async ({
+  api,
+  dapp,
+  serviceWorker,
+}) => {
+  // What a hostile site wants most is no warnings at all: "Turn presend off on <site>" is kept
+  // in the settings for good. A click through a decoy must not reach it, as it reaches no paid button.
+  await readyBadge(dapp, activeEoa(api.world));
+  await coverBadge(dapp);
+  await waitForBadge(dapp, (b) => !b.clickReady);
+  await clickBadgeButton(dapp, "off-site", { whenReady: false });
+  await dapp.waitForTimeout(1_000);
+  const settings = (await getExtensionStorage(serviceWorker, "settings")) as
+    | { disabledSites?: string[] }
+    | undefined;
+  expect(settings?.disabledSites ?? []).toEqual([]);
+  expect((await readBadge(dapp)).visible).toBe(true);
+});

@@ -19,9 +19,11 @@ test("off on this site from the chip's card: the badge goes, stays gone after a 
   await page.goto(`${dappUrl}form.html`);
   await pasteInto(page, "#to", address);
   await expandBadge(page);
+  // The line takes a click once the badge has been seen uncovered, as the paid buttons do.
+  await waitForBadge(page, (b) => b.clickReady);
   await screenshot(page, "card-off-on-this-site");
   expect((await readBadge(page)).text).toContain(`Turn presend off on ${site}`);
-  await clickBadgeButton(page, "off-site", { whenReady: false });
+  await clickBadgeButton(page, "off-site", { whenReady: true });
   await waitForBadge(page, (b) => !b.visible);
 
   const settings = (await getExtensionStorage(serviceWorker, "settings")) as {

@@ -314,6 +314,8 @@ export function BadgeCard(props: BadgeProps) {
             type="button"
             className="link"
             data-action="off-site"
+            // Off until a click would count, as the paid buttons are (a decoy over the badge).
+            disabled={!props.clickReady}
             onClick={props.onTurnOffSite}
           >
             {`Turn presend off on ${props.site || "this site"}`}

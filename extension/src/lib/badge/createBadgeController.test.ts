@@ -196,6 +196,20 @@ describe("createBadgeController", () => {
     expect(started).toEqual([{ route: "check", address, chain: "base" }]);
   });
 
+  it("turns presend off on the site only from a badge that stayed put, as a paid click", async () => {
+    const turnedOff: string[] = [];
+    const { enter, card, wait, openCard } = setup({ turnOffSite: () => turnedOff.push("off") });
+    enter();
+    await chunkArrives();
+    openCard();
+    card()?.onTurnOffSite();
+    expect(turnedOff).toEqual([]);
+    expect(card()?.refusedClick).toBe("moved");
+    wait(settleMs + 1);
+    card()?.onTurnOffSite();
+    expect(turnedOff).toEqual(["off"]);
+  });
+
   describe("the side panel", () => {
     // A short viewport: no place for a 320 px card above or below the field.
     const noRoom = () => Object.assign(window, { innerWidth: 360, innerHeight: 400 });

@@ -325,7 +325,17 @@ export function createBadgeController(options: BadgeControllerOptions) {
       setExpanded(!current.expanded, true);
     },
     site: options.site ?? "",
-    onTurnOffSite: () => options.turnOffSite?.(),
+    onTurnOffSite: () => {
+      // No warnings on its site is what a hostile page wants most, and the setting stays: the
+      // click counts only on a badge the person could see, as a paid click does.
+      settled();
+      const decision = visibility.decision();
+      if (!decision.allowed) {
+        update({ refusedClick: decision.reason });
+        return;
+      }
+      options.turnOffSite?.();
+    },
     onOpenPanel:
       options.openPanel && (() => openPanel(options.openPanel as () => Promise<boolean>)),
     onCancel: () => options.cancelCheck?.(),
@@ -504,7 +514,8 @@ export function createBadgeController(options: BadgeControllerOptions) {
         case "fetch-report":
           return props.onFetchReport();
         case "off-site":
-          return props.onTurnOffSite();
+          // The panel is the extension's own page, out of the page's reach: no visibility gate.
+          return options.turnOffSite?.();
       }
     },
     /** Hides the badge (the site was disabled); a running check keeps running in the background. */
