@@ -133,3 +133,28 @@ test("after a verdict, the paid check again costs a click on 'Check again'", asy
   expect(badge.level).toBe("ok");
   expect(badge.text).toContain("Check again");
 });
+
+test("the card pays again after a check ended: a declined payment can be retried, and 'Check again' runs the deep check", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  const address = activeEoa(api.world);
+  // Declined in the wallet: the buttons are offered again, and a second click asks again.
+  wallet.state.rejectSignatures = true;
+  const declined = await pasteAndCheck(dapp, address, "check");
+  expect(declined.state).toBe("rejected");
+  expect(wallet.signRequests()).toHaveLength(1);
+  wallet.state.rejectSignatures = false;
+  await clickBadgeButton(dapp, "check");
+  const paid = await waitForBadge(dapp, (b) => b.level !== null, 30_000);
+  expect(paid.level).toBe("ok");
+  expect(wallet.signRequests()).toHaveLength(2);
+
+  // After a verdict, the deep check is under "Check again (pays again)": one more click pays.
+  await clickBadgeButton(dapp, "check-again");
+  await clickBadgeButton(dapp, "deep");
+  const deep = await waitForBadge(dapp, (b) => "ethereum" in b.rows, 30_000);
+  expect(deep.byTestId["verdict-age"]).toContain("(deep check)");
+  expect(wallet.signRequests()).toHaveLength(3);
+});

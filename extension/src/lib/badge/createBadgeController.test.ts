@@ -196,6 +196,27 @@ describe("createBadgeController", () => {
     expect(started).toEqual([{ route: "check", address, chain: "base" }]);
   });
 
+  it("pays again from 'Check again' once a check has finished, never while one runs", async () => {
+    const { badge, enter, card, started, wait, openCard } = setup();
+    enter();
+    await chunkArrives();
+    openCard();
+    wait(settleMs + 1);
+    card()?.onCheck("check");
+    expect(started).toHaveLength(1);
+    badge.beginSession("s1");
+    // A second click while the first check runs starts nothing.
+    card()?.onCheck("deep");
+    expect(started).toHaveLength(1);
+    badge.finish("s1", { type: "rejected", message: "You declined the payment in your wallet." });
+    wait(settleMs + 1);
+    card()?.onCheck("deep");
+    expect(started).toEqual([
+      { route: "check", address, chain: "base" },
+      { route: "deep", address, chain: "base" },
+    ]);
+  });
+
   it("turns presend off on the site only from a badge that stayed put, as a paid click", async () => {
     const turnedOff: string[] = [];
     const { enter, card, wait, openCard } = setup({ turnOffSite: () => turnedOff.push("off") });

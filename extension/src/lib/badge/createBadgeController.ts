@@ -302,7 +302,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
     },
     onCheck: (route) => {
       const normalized = current.assessment.checksum.normalized;
-      if (!normalized || state?.session) return;
+      // Only a running check blocks another: a finished one keeps its session (its result stays
+      // with the badge), and "Check again (pays again)" must still pay.
+      if (!normalized || (state && isChecking(state))) return;
       // A page can move the badge without a scroll (a transform on <html>): measure now.
       settled();
       const decision = visibility.decision();
@@ -496,7 +498,11 @@ export function createBadgeController(options: BadgeControllerOptions) {
       switch (action.action) {
         case "check": {
           const normalized = current.assessment.checksum.normalized;
-          if (current.session || normalized !== action.address || current.chain !== action.chain) {
+          if (
+            isChecking(current) ||
+            normalized !== action.address ||
+            current.chain !== action.chain
+          ) {
             return;
           }
           options.performance.mark("presend:check-click");
