@@ -98,3 +98,33 @@ test("the verdict says its age; after ten minutes it is not shown again", async 
   const stale = await waitForBadge(dapp, (b) => b.visible && b.status === "valid");
   expect(stale.chip).toBe("Checksum OK · not checked");
 });
+
+test("a verdict stays with its chain: the wallet switching to another chain after the check moves the card there, not checked, and back to Base shows the verdict again", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  const address = activeEoa(api.world);
+  expect((await pasteAndCheck(dapp, address, "check")).level).toBe("ok");
+  const switchTo = async (chainId: number) => {
+    wallet.state.chainId = chainId;
+    await dapp.evaluate(
+      (hex) =>
+        (window as unknown as { emitWalletEvent: (e: string, v: unknown) => void }).emitWalletEvent(
+          "chainChanged",
+          hex,
+        ),
+      `0x${chainId.toString(16)}`,
+    );
+  };
+  // The dApp (and its wallet) now sends on Arbitrum: the Base verdict says nothing about it.
+  await switchTo(42161);
+  const moved = await waitForBadge(dapp, (b) => b.chain === "arbitrum");
+  expect(moved.level).toBeNull();
+  expect(moved.text).not.toContain("Looks fine to send");
+  // Back on Base, the paid verdict is shown again, with no new signature.
+  await switchTo(8453);
+  const back = await waitForBadge(dapp, (b) => b.chain === "base" && b.level !== null);
+  expect(back.level).toBe("ok");
+  expect(wallet.signRequests()).toHaveLength(1);
+});

@@ -75,6 +75,16 @@ describe("badgeState", () => {
     });
     expect(walletChainKnown({ ...shown(), chainSource: "user" }, "arbitrum")).toBe(null);
     expect(walletChainKnown(beginCheck(shown(), "s1"), "arbitrum")).toBe(null);
+    // A check that has ended holds the chain no more: the card goes where the wallet now is.
+    const ended = finishCheck(beginCheck(shown("base"), "s1"), "s1", {
+      type: "rejected",
+      message: "declined",
+    });
+    if (!ended) throw new Error("no state");
+    expect(walletChainKnown(ended, "arbitrum")).toMatchObject({
+      chain: "arbitrum",
+      chainSource: "wallet",
+    });
     expect(walletChainKnown(shown(), null)).toBe(null);
     // The same chain again changes nothing (a redraw would restart the paid click's wait).
     expect(walletChainKnown(shown("arbitrum"), "arbitrum")).toBe(null);

@@ -69,7 +69,9 @@ export function walletChainKnown(
   state: BadgeState,
   walletChain: ChainName | null,
 ): BadgeState | null {
-  if (state.chainSource === "user" || walletChain === null || state.session !== null) return null;
+  // A finished check keeps its session: only a running one holds the chain (the wallet switches
+  // to Base to sign and back). After it, a verdict for Base does not follow a dApp now on another chain.
+  if (state.chainSource === "user" || walletChain === null || isChecking(state)) return null;
   if (state.chain === walletChain && state.chainSource === "wallet") return null;
   return { ...state, chain: walletChain, chainSource: "wallet" };
 }

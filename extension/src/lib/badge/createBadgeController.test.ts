@@ -2,6 +2,7 @@ import { parseHTML } from "linkedom";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findAddressCandidate } from "../address/findAddressCandidate";
 import type { EditableField } from "../dom/editableFieldFrom";
+import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import type { BadgeProps } from "./BadgeCard";
 import { settleMs } from "./clickGate";
 import { type BadgeControllerOptions, createBadgeController } from "./createBadgeController";
@@ -180,6 +181,26 @@ describe("createBadgeController", () => {
     picked.card()?.onChainChange("arbitrum");
     picked.badge.setWallet(optimism);
     expect(picked.card()).toMatchObject({ chain: "arbitrum", chainSource: "user" });
+  });
+
+  it("follows the wallet to another chain after a verdict, and shows the verdict again back on its chain", async () => {
+    const entry = exampleHistoryEntry({ address, checkedAt: new Date() });
+    const onChain = (chainId: number) => ({ available: true, address: null, chainId, name: null });
+    const { badge, enter, card, openCard } = setup({
+      freshVerdict: (_address, chain) => (chain === "base" ? entry : null),
+    });
+    badge.setWallet(onChain(8453));
+    enter();
+    await chunkArrives();
+    openCard();
+    badge.beginSession("s1");
+    badge.finish("s1", { type: "report", entry });
+    expect(card()).toMatchObject({ chain: "base", outcome: { type: "report" } });
+    // The dApp moves its wallet to Arbitrum: the Base verdict says nothing there.
+    badge.setWallet(onChain(42161));
+    expect(card()).toMatchObject({ chain: "arbitrum", outcome: null, busy: false });
+    badge.setWallet(onChain(8453));
+    expect(card()).toMatchObject({ chain: "base", outcome: { type: "report", entry } });
   });
 
   it("refuses a paid click on a badge that just appeared, and starts it once it stayed put", async () => {

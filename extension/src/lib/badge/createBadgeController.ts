@@ -215,7 +215,9 @@ export function createBadgeController(options: BadgeControllerOptions) {
     if (next.outcome?.type === "report" && next.outcome.entry.chain === next.chain) return next;
     const entry = options.freshVerdict?.(normalized, next.chain) ?? null;
     if (!entry && !next.outcome) return next;
-    return { ...next, outcome: entry ? { type: "report", entry } : null };
+    // The check whose report is put aside (another chain) is over: its session goes with it, or
+    // the badge would read as still checking (and hold the chain the wallet moves to next).
+    return { ...next, session: null, outcome: entry ? { type: "report", entry } : null };
   };
 
   /** Renders a change of content: the badge counts as just placed. */
