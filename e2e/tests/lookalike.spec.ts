@@ -108,6 +108,12 @@ test("a paid ok verdict of a lookalike is never shown green beside its danger, i
   const result = popup.getByTestId("result");
   await expect(result.getByTestId("verdict-decision")).toContainText("Don't send");
   await expect(result.locator(".level-ok")).toHaveCount(0);
+  // Recent results list neither of the pair green for someone to copy from.
+  const listed = popup.getByTestId("history");
+  await expect(listed.locator('li[data-level="ok"]')).toHaveCount(0);
+  await expect(listed.locator('li[data-level="danger"]')).toHaveCount(2);
+  await listed.getByTestId("history-entry").first().locator("summary").first().click();
+  await expect(listed.getByTestId("history-lookalike").first()).toContainText(used);
   await screenshot(popup, "popup-lookalike-paid-ok");
   await popup.close();
   expect(wallet.signRequests()).toEqual([]);

@@ -1,3 +1,4 @@
+import { findLookalike } from "@presend/shared/address/lookalike";
 import { type ChainName, chainById, chains } from "@presend/shared/chains/chains";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
@@ -209,23 +210,36 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
       <h3>Recent results</h3>
       {recent.data?.length ? (
         <ul className="reasons history" data-testid="history">
-          {recent.data.map((entry) => (
-            <li key={entry.id} data-level={entry.level}>
-              {/* A native disclosure: keyboard and screen readers get it for free. */}
-              <details data-testid="history-entry">
-                <summary>
-                  <span className={`pill level-${entry.level}`}>{levelWords[entry.level]}</span>{" "}
-                  <span className="mono" title={entry.address}>
-                    {middle(entry.address)}
-                  </span>{" "}
-                  on {chains[entry.chain].label}
-                  {entry.route === "deep" ? " (deep check)" : ""}: {entry.headline}
-                </summary>
-                <CopyableValue value={entry.address} label="address" />
-                <VerdictView report={entry.report} />
-              </details>
-            </li>
-          ))}
+          {recent.data.map((entry) => {
+            // Two results whose ends match are how address poisoning works: whichever one is the
+            // lookalike, neither is listed green for someone to copy from.
+            const twin = findLookalike(entry.address, known);
+            const level = twin ? "danger" : entry.level;
+            return (
+              <li key={entry.id} data-level={level}>
+                {/* A native disclosure: keyboard and screen readers get it for free. */}
+                <details data-testid="history-entry">
+                  <summary>
+                    <span className={`pill level-${level}`}>{levelWords[level]}</span>{" "}
+                    <span className="mono" title={entry.address}>
+                      {middle(entry.address)}
+                    </span>{" "}
+                    on {chains[entry.chain].label}
+                    {entry.route === "deep" ? " (deep check)" : ""}:{" "}
+                    {twin ? "looks like another address you used" : entry.headline}
+                  </summary>
+                  {twin && (
+                    <div className="alert level-danger" data-testid="history-lookalike">
+                      <strong>Danger: lookalike.</strong> Its first and last characters match {twin}
+                      , another address in your results. Copy an address only from a trusted source.
+                    </div>
+                  )}
+                  <CopyableValue value={entry.address} label="address" />
+                  <VerdictView report={entry.report} localDanger={twin !== null} />
+                </details>
+              </li>
+            );
+          })}
         </ul>
       ) : (
         <div className="muted" data-testid="history-empty">
