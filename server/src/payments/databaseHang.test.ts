@@ -60,6 +60,19 @@ describe("payment records in a PostgreSQL that hangs", () => {
     await postgres?.stop();
   });
 
+  /** Thaws the database; once ready again, the same authorization is paid (and used on chain). */
+  const thawThenPaysAgain = async ({ headers, nonce }: Awaited<ReturnType<typeof signed>>) => {
+    postgres.thaw();
+    // Back once its pool reconnects: ready again within seconds (on a busy machine, more than
+    // the poll's default second).
+    await expect
+      .poll(async () => (await stack.app.request("/readyz")).status, { timeout: 15_000 })
+      .toBe(200);
+    const again = await post(headers);
+    expect(again.status).toBe(200);
+    expect(await used(nonce)).toBe(true);
+  };
+
   it("hung before a paid check: 503 payment_record_unavailable within seconds, nothing charged, /readyz 503; paid once it answers again", async () => {
     const { headers, nonce } = await signed();
     const before = await stack.usdcBalance(payer.address);
@@ -77,15 +90,7 @@ describe("payment records in a PostgreSQL that hangs", () => {
     const readyz = await stack.app.request("/readyz");
     expect(readyz.status).toBe(503);
     expect(performance.now() - probeStarted).toBeLessThan(10_000);
-    postgres.thaw();
-    // Back once its pool reconnects: ready again within seconds (on a busy machine, more than
-    // the poll's default second).
-    await expect
-      .poll(async () => (await stack.app.request("/readyz")).status, { timeout: 15_000 })
-      .toBe(200);
-    const again = await post(headers);
-    expect(again.status).toBe(200);
-    expect(await used(nonce)).toBe(true);
+    await thawThenPaysAgain({ headers, nonce });
   }, 90_000);
 
   it("hung while the check runs: 503 payment_record_unavailable, nothing charged; the same authorization pays once it answers again", async () => {
@@ -100,13 +105,7 @@ describe("payment records in a PostgreSQL that hangs", () => {
     // The record's write, sent on a connection the pool already held, never lands late: the
     // retry the 503 invites is paid, not turned away as an authorization already presented.
     duringEngine = null;
-    postgres.thaw();
-    await expect
-      .poll(async () => (await stack.app.request("/readyz")).status, { timeout: 15_000 })
-      .toBe(200);
-    const again = await post(headers);
-    expect(again.status).toBe(200);
-    expect(await used(nonce)).toBe(true);
+    await thawThenPaysAgain({ headers, nonce });
   }, 90_000);
 
   it("hung once the record is written: the settlement is not sent (402 payment_not_recorded), nothing charged; the same authorization again is told its outcome is not decided, not that it paid", async () => {
