@@ -30,6 +30,7 @@ describe("demoAddresses", () => {
         "active-lookalike": "0x9fB369Cf242337A1E34B06Cc169e7Cf1Cec17aD7",
         "bridged-usdc-only-on-arbitrum": "0x05AeeF3CA36bA9984E4f215cB084B2aFc28243B0",
         "burn-address": "0x000000000000000000000000000000000000dEaD",
+        "canonical-safe-on-ethereum-only": "0x3d0604779B35a4D9627fCB1aB00327004d4c4743",
         "contract-rejecting-eth-on-base": "0x4c9e4e9b383210F681C2698ba354B62E1A52274B",
         "eip7702-sweeper-on-base": "0x2278D990802c15f122F4253eAD276F067124df24",
         "eip7702-wallet-delegate-on-base": "0xd40F03db4616FC02d3A7D1C13B8607fF2E9BE1d3",

@@ -10,6 +10,7 @@ import {
   keccak256,
   pad,
   zeroAddress,
+  zeroHash,
 } from "viem";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
 import { devnetAccounts } from "./devnetAccounts";
@@ -47,18 +48,22 @@ export function safeInitializer(owners: readonly Address[], threshold: bigint): 
   });
 }
 
-/** Where SafeProxyFactory.createProxyWithNonce puts a Safe (CREATE2, as the factory computes it). */
+/**
+ * Where SafeProxyFactory.createProxyWithNonce puts a Safe (CREATE2, as the factory computes it);
+ * `proxyBytecode` is the proxy creation code of the factory's version (1.4.1's by default).
+ */
 export function safeAddress(options: {
   factory: Address;
   singleton: Address;
   initializer: Hex;
   saltNonce: bigint;
+  proxyBytecode?: Hex;
 }): Address {
   const salt = keccak256(
     encodePacked(["bytes32", "uint256"], [keccak256(options.initializer), options.saltNonce]),
   );
   const bytecode = concat([
-    publishedArtifacts.SafeProxy.bytecode,
+    options.proxyBytecode ?? publishedArtifacts.SafeProxy.bytecode,
     pad(options.singleton, { size: 32 }),
   ]);
   return getContractAddress({ opcode: "CREATE2", from: options.factory, salt, bytecode });
@@ -102,9 +107,28 @@ export const demoContracts = {
     salt: entryPointV08Salt,
     bytecode: publishedArtifacts.EntryPoint.bytecode,
   }),
-  /** Safe 1.4.1 singleton and proxy factory on ethereum. */
+  /**
+   * Safe 1.4.1 singleton and proxy factory on ethereum, from the ethereum deployer's nonces: they
+   * exist on ethereum only, so a Safe made from them cannot be made on any other chain.
+   */
   safeSingletonOnEthereum: onEthereum(0n),
   safeFactoryOnEthereum: onEthereum(1n),
+  /**
+   * Safe 1.3.0 L2 singleton and proxy factory (npm @gnosis.pm/safe-contracts) through Nick's
+   * factory with salt 0, as Safe deployed them: their canonical addresses, on base and ethereum.
+   */
+  canonicalSafeL2Singleton: getContractAddress({
+    opcode: "CREATE2",
+    from: create2Deployer,
+    salt: zeroHash,
+    bytecode: publishedArtifacts.GnosisSafeL2.bytecode,
+  }),
+  canonicalSafeFactory: getContractAddress({
+    opcode: "CREATE2",
+    from: create2Deployer,
+    salt: zeroHash,
+    bytecode: publishedArtifacts.GnosisSafeProxyFactory.bytecode,
+  }),
 };
 
 /** The demo Safes and the smart account, at the addresses their factories give them. */
@@ -123,12 +147,20 @@ export const demoAccounts = {
     initializer: safeInitializer(demoSafes.base.owners, demoSafes.base.threshold),
     saltNonce: 2n,
   }),
-  /** Safe on ethereum only. */
+  /** Safe on ethereum only, from a singleton and factory that exist on ethereum only. */
   safeOnEthereum: safeAddress({
     factory: demoContracts.safeFactoryOnEthereum,
     singleton: demoContracts.safeSingletonOnEthereum,
     initializer: safeInitializer(demoSafes.ethereum.owners, demoSafes.ethereum.threshold),
     saltNonce: 0n,
+  }),
+  /** Safe on ethereum only, from the canonical Safe 1.3.0 L2 singleton and factory. */
+  canonicalSafeOnEthereum: safeAddress({
+    factory: demoContracts.canonicalSafeFactory,
+    singleton: demoContracts.canonicalSafeL2Singleton,
+    initializer: safeInitializer(demoSafes.ethereum.owners, demoSafes.ethereum.threshold),
+    saltNonce: 0n,
+    proxyBytecode: publishedArtifacts.GnosisSafeProxy.bytecode,
   }),
   /**
    * SimpleAccount (ERC-1967 proxy) of smartAccountOwner, salt 0, deployed by its first
@@ -224,9 +256,17 @@ export const demoAddresses: DemoAddress[] = [
     label: "safe-on-ethereum-only",
     address: demoAccounts.safeOnEthereum,
     chain: "base",
+    expected: { check: "caution", deep: "danger" },
+    description:
+      "Safe 1.4.1 (3 owners, threshold 2) on ethereum only, made from a singleton and factory deployed on ethereum only. On base /check sees a fresh address; /deep sees the Safe on ethereum and no singleton for it on base: its owners cannot make it on base, so a send there is stranded.",
+  },
+  {
+    label: "canonical-safe-on-ethereum-only",
+    address: demoAccounts.canonicalSafeOnEthereum,
+    chain: "base",
     expected: { check: "caution", deep: "warn" },
     description:
-      "Safe 1.4.1 (3 owners, threshold 2) deployed on ethereum only. On base /check sees a fresh address; /deep sees the Safe on ethereum: recoverable, the owners can deploy the same Safe on base first.",
+      "Safe 1.3.0 L2 (3 owners, threshold 2) on ethereum only, from the canonical singleton and factory, which base has too. On base /check sees a fresh address; /deep sees the Safe on ethereum: recoverable, the owners can deploy the same Safe on base first.",
   },
   {
     label: "eoa-active-on-arbitrum-only",

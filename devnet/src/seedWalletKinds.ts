@@ -6,6 +6,7 @@ import {
   parseEther,
   parseGwei,
   zeroAddress,
+  zeroHash,
 } from "viem";
 import { toPackedUserOperation } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
@@ -124,6 +125,30 @@ async function deployEntryPoint(client: DevnetClient) {
 }
 
 /**
+ * The Safe 1.3.0 L2 singleton and proxy factory from their published bytecode, via Nick's factory
+ * with salt 0, as Safe deployed them on every chain: at their canonical addresses.
+ */
+async function deployCanonicalSafe(client: DevnetClient): Promise<void> {
+  const contracts = [
+    [publishedArtifacts.GnosisSafeL2, demoContracts.canonicalSafeL2Singleton],
+    [publishedArtifacts.GnosisSafeProxyFactory, demoContracts.canonicalSafeFactory],
+  ] as const;
+  for (const [artifact, expected] of contracts) {
+    await client.confirm(
+      client.sendTransaction({
+        account: faucet,
+        to: create2Deployer,
+        data: `${zeroHash}${artifact.bytecode.slice(2)}`,
+        gas: 8_000_000n,
+      }),
+    );
+    const code = await client.getCode({ address: expected });
+    if (!code || code === "0x")
+      throw new UpstreamError(`no canonical Safe contract at ${expected}`);
+  }
+}
+
+/**
  * One UserOperation through the EntryPoint: it creates the owner's SimpleAccount (initCode via
  * the factory) and sends 0.001 ETH from it, signed by the owner over the EIP-712 userOpHash.
  */
@@ -238,6 +263,7 @@ export async function seedWalletKindsOnBase(client: DevnetClient): Promise<void>
   await deploy(client, baseDeployer, artifacts.DemoToken, demoContracts.tokenOnBase);
   await deploy(client, baseDeployer, artifacts.DemoCollection, demoContracts.collectionOnBase);
   await deployEntryPoint(client);
+  await deployCanonicalSafe(client);
   await deploy(
     client,
     baseDeployer,
@@ -291,7 +317,8 @@ export async function seedWalletKindsOnBase(client: DevnetClient): Promise<void>
 }
 
 /**
- * The Safe 1.4.1 singleton, factory and one Safe (3 owners, threshold 2) on ethereum, funded.
+ * Two Safes (3 owners, threshold 2) on ethereum only, funded: one from a Safe 1.4.1 singleton and
+ * factory deployed here alone, one from the canonical Safe 1.3.0 L2 singleton and factory.
  * @example await seedSafeOnEthereum(ethereumClient);
  */
 export async function seedSafeOnEthereum(client: DevnetClient): Promise<void> {
@@ -318,4 +345,14 @@ export async function seedSafeOnEthereum(client: DevnetClient): Promise<void> {
     expected: demoAccounts.safeOnEthereum,
   });
   await fund(client, demoAccounts.safeOnEthereum, "3");
+  await deployCanonicalSafe(client);
+  await createSafe(client, {
+    from: ethereumDeployer,
+    factory: demoContracts.canonicalSafeFactory,
+    singleton: demoContracts.canonicalSafeL2Singleton,
+    safe: demoSafes.ethereum,
+    saltNonce: 0n,
+    expected: demoAccounts.canonicalSafeOnEthereum,
+  });
+  await fund(client, demoAccounts.canonicalSafeOnEthereum, "2");
 }

@@ -4,7 +4,20 @@ import {
   chains,
   multicall3Address,
 } from "@presend/shared/chains/chains";
-import { type Address, concat, erc20Abi, getAddress, parseAbi, parseEther, parseUnits } from "viem";
+import {
+  getProxyFactoryDeployment,
+  getSafeL2SingletonDeployment,
+} from "@safe-global/safe-deployments";
+import {
+  type Address,
+  concat,
+  erc20Abi,
+  getAddress,
+  keccak256,
+  parseAbi,
+  parseEther,
+  parseUnits,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifacts } from "./contracts/artifacts";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
@@ -139,6 +152,30 @@ describe("startWorld", () => {
     for (const name of chainNames.filter((chain) => chain !== "ethereum")) {
       expect(await stateOf(name, address)).toEqual(untouched);
     }
+  });
+
+  it("deploys the Safe 1.3.0 L2 singleton and factory where Safe lists them, with its code", async () => {
+    // safe-deployments' canonical addresses and code hashes: the local contracts are the real ones.
+    const singleton = getSafeL2SingletonDeployment({ version: "1.3.0" })?.deployments.canonical;
+    const factory = getProxyFactoryDeployment({ version: "1.3.0" })?.deployments.canonical;
+    expect(demoContracts.canonicalSafeL2Singleton).toBe(singleton?.address);
+    expect(demoContracts.canonicalSafeFactory).toBe(factory?.address);
+    for (const name of ["base", "ethereum"] as const) {
+      for (const deployment of [singleton, factory]) {
+        const code = await clients[name].getCode({ address: deployment?.address as Address });
+        expect(keccak256(code ?? "0x")).toBe(deployment?.codeHash);
+      }
+    }
+    // A Safe made from them on ethereum, which names that singleton as the code it runs.
+    const address = demoAccounts.canonicalSafeOnEthereum;
+    expect(
+      await clients.ethereum.readContract({
+        address,
+        abi: parseAbi(["function masterCopy() view returns (address)"]),
+        functionName: "masterCopy",
+      }),
+    ).toBe(singleton?.address);
+    expect(await stateOf("base", address)).toEqual(untouched);
   });
 
   it("executes one transaction from the used Safe on base and none from the unused one", async () => {

@@ -133,8 +133,20 @@ export const ChainFactsSchema = z.object({
   implementation: z.string().nullable().optional().describe("EIP-1967 implementation address."),
   /** The EntryPoint an ERC-4337 account answers to. */
   entryPoint: z.string().optional().describe("ERC-4337 EntryPoint the account answers to."),
-  /** Owner count and threshold, when kind is safe. */
-  safe: z.object({ owners: z.number().int(), threshold: z.number().int() }).optional(),
+  /** Owner count and threshold, when kind is safe; the singleton its proxy runs. */
+  safe: z
+    .object({
+      owners: z.number().int(),
+      threshold: z.number().int(),
+      singleton: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          "The Safe singleton the proxy runs (its masterCopy()); null when the proxy did not say. Re-creating this Safe at the same address on another chain needs that singleton there.",
+        ),
+    })
+    .optional(),
   /** The token or collection, when kind is token or nft. */
   token: TokenInfoSchema.optional(),
   /**

@@ -30,6 +30,7 @@ export function buildDeepReport(input: DeepReportInput): DeepReport {
     others,
     from: from ?? null,
     listMatches: lists?.matches ?? [],
+    ...(input.singletonsHere && { singletonsHere: input.singletonsHere }),
   });
   const sender = { ...(from && { from }), ...(lists && { lists }) };
   const content = {

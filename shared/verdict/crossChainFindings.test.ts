@@ -66,4 +66,59 @@ describe("crossChainFindings", () => {
     });
     expect(findings).toEqual([]);
   });
+
+  describe("a Safe elsewhere with no code here", () => {
+    const singleton = "0x3E5c63644E683549055b9Be8653de26E0B4CD36E";
+    const safeOnEthereum = () => {
+      const facts = readableFacts("ethereum", { kind: "safe", nonce: 4 });
+      return { ...facts, safe: { owners: 3, threshold: 2, singleton } };
+    };
+    const findingsWith = (singletonsHere?: Record<string, boolean>) =>
+      crossChainFindings({
+        address: wallet,
+        target: readableFacts("base"),
+        others: [safeOnEthereum()],
+        wrongNetwork: notFlagged,
+        tokenMismatch: [],
+        ...(singletonsHere && { singletonsHere }),
+      });
+
+    it("is recoverable when the singleton it runs has code here", () => {
+      const [finding, ...rest] = findingsWith({ [singleton.toLowerCase()]: true });
+      expect(rest).toEqual([]);
+      expect(finding).toMatchObject({ code: "safe_elsewhere", level: "warn", chain: "ethereum" });
+      expect(finding?.message).toContain("the owner can deploy the same account on Base first");
+    });
+
+    it("is danger when the singleton it runs has no code here: its owners cannot make it here", () => {
+      const [finding, ...rest] = findingsWith({ [singleton.toLowerCase()]: false });
+      expect(rest).toEqual([]);
+      expect(finding).toMatchObject({
+        code: "safe_not_deployable",
+        level: "danger",
+        chain: "ethereum",
+        headline: "Safe on Ethereum that cannot be created on Base",
+      });
+    });
+
+    it("says it could not confirm when the singleton here was not read", () => {
+      const [finding] = findingsWith();
+      expect(finding).toMatchObject({ code: "safe_elsewhere", level: "warn" });
+      expect(finding?.message).toContain(
+        "may be able to deploy the same account on Base first (presend could not confirm",
+      );
+    });
+
+    it("names the stranded Safe as unverified when this chain could not be read", () => {
+      const findings = crossChainFindings({
+        address: wallet,
+        target: unreadableFacts("base", "timeout"),
+        others: [safeOnEthereum()],
+        wrongNetwork: notFlagged,
+        tokenMismatch: [],
+        singletonsHere: { [singleton.toLowerCase()]: false },
+      });
+      expect(findings.map((finding) => finding.code)).toEqual(["contract_elsewhere_unverified"]);
+    });
+  });
 });

@@ -17,6 +17,11 @@ export type CrossChainInput = {
   others: readonly ChainFacts[];
   wrongNetwork: WrongNetwork;
   tokenMismatch: readonly TokenMismatch[];
+  /**
+   * Whether each Safe singleton a Safe elsewhere runs has code on the target chain, by lowercase
+   * address, as read there; a singleton not in it was not read (or could not be).
+   */
+  singletonsHere?: Readonly<Record<string, boolean>>;
 };
 
 // A reason names its chain only when it is about exactly one.
@@ -57,6 +62,7 @@ export function crossChainFindings({
   others,
   wrongNetwork,
   tokenMismatch,
+  singletonsHere,
 }: CrossChainInput): Finding[] {
   const here = target.name;
   const hereLabel = chains[here].label;
@@ -90,11 +96,23 @@ export function crossChainFindings({
     });
   }
 
-  // A Safe or contract account lives at its address only where it was deployed. A Safe, or an
-  // account from a factory that deploys the same address everywhere, can be deployed here by its
-  // owner; any other contract's address may belong to nobody here.
+  // A Safe or contract account lives at its address only where it was deployed. An account from
+  // a factory that deploys the same address everywhere can be deployed here by its owner; so can
+  // a Safe, but only where the singleton its proxy runs exists too (a Safe made from a singleton
+  // missing here cannot be made here, and its address may be taken by whoever deploys something
+  // else there first); any other contract's address may belong to nobody here.
+  const safeHere = (facts: ChainFacts) => {
+    const singleton = facts.safe?.singleton;
+    return singleton ? singletonsHere?.[singleton.toLowerCase()] : undefined;
+  };
+  const strandedSafeChains = readableOthers
+    .filter((facts) => facts.kind === "safe" && safeHere(facts) === false)
+    .map((facts) => facts.name);
   const recoverableChains = readableOthers
-    .filter((facts) => facts.kind === "safe" || isSameAddressAccount(facts))
+    .filter(
+      (facts) =>
+        (facts.kind === "safe" && safeHere(facts) !== false) || isSameAddressAccount(facts),
+    )
     .map((facts) => facts.name);
   // A deposit forwarder elsewhere is an exchange's deposit address for that chain: sending here is
   // the wrong network, not a send to somebody's unknown contract.
@@ -118,13 +136,34 @@ export function crossChainFindings({
       const firstLabel = chainLabels(recoverableChains.slice(0, 1));
       const elsewhere = readableOthers.find((facts) => facts.name === first);
       const what = elsewhere ? plainKind(elsewhere) : "Safe shared wallet";
+      // A Safe whose singleton was not confirmed here may still turn out not to be deployable.
+      const unconfirmed = readableOthers.some(
+        (facts) =>
+          recoverableChains.includes(facts.name) &&
+          facts.kind === "safe" &&
+          safeHere(facts) === undefined,
+      );
+      const can = unconfirmed
+        ? `the owner may be able to deploy the same account on ${hereLabel} first (presend could not confirm that the Safe code it runs is deployed on ${hereLabel})`
+        : `the owner can deploy the same account on ${hereLabel} first`;
       findings.push({
         code: "safe_elsewhere",
         level: "warn",
         ...onlyChain(recoverableChains),
-        message: `This address is a ${what} on ${where} but has no code on ${hereLabel}: the owner can deploy the same account on ${hereLabel} first; ask them to, or send on ${firstLabel}.`,
+        message: `This address is a ${what} on ${where} but has no code on ${hereLabel}: ${can}; ask them to, or send on ${firstLabel}.`,
         headline: `${what} on ${where}, not deployed on ${hereLabel}`,
         next: `Ask the recipient to deploy their account on ${hereLabel} first, or send on ${firstLabel}.`,
+      });
+    }
+    if (strandedSafeChains.length > 0) {
+      const where = chainLabels(strandedSafeChains);
+      findings.push({
+        code: "safe_not_deployable",
+        level: "danger",
+        ...onlyChain(strandedSafeChains),
+        message: `This address is a Safe on ${where}, but the Safe code it runs (its singleton) is not deployed on ${hereLabel}: its owners cannot create this Safe at this address on ${hereLabel}, so funds sent there may be stuck for good, or taken by whoever manages to deploy something else at it.`,
+        headline: `Safe on ${where} that cannot be created on ${hereLabel}`,
+        next: `Do not send on ${hereLabel}: send on ${chainLabels(strandedSafeChains.slice(0, 1))}, or ask the recipient for an address that works on ${hereLabel}.`,
       });
     }
     if (forwarderChains.length > 0) {
@@ -150,8 +189,11 @@ export function crossChainFindings({
       });
     }
   }
-  if (target.status !== "ok" && recoverableChains.length + contractChains.length > 0) {
-    const where = chainLabels([...recoverableChains, ...contractChains]);
+  if (
+    target.status !== "ok" &&
+    recoverableChains.length + strandedSafeChains.length + contractChains.length > 0
+  ) {
+    const where = chainLabels([...recoverableChains, ...strandedSafeChains, ...contractChains]);
     findings.push({
       code: "contract_elsewhere_unverified",
       level: "warn",

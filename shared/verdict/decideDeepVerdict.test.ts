@@ -88,7 +88,7 @@ const rows: Row[] = [
     codes: ["wrong_network", "fresh_address"],
   },
   {
-    name: "warn: a Safe on Arbitrum One that does not exist on Base (the owner can deploy it)",
+    name: "warn: a Safe on Arbitrum One that does not exist on Base (its singleton here unread)",
     target: readableFacts("base"),
     others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
     level: "warn",
@@ -96,7 +96,7 @@ const rows: Row[] = [
     next: "Ask the recipient to deploy their account on Base first, or send on Arbitrum One.",
     wrongNetwork: { flagged: true, activeOn: ["arbitrum"] },
     mentions:
-      "the owner can deploy the same account on Base first; ask them to, or send on Arbitrum One",
+      "the owner may be able to deploy the same account on Base first (presend could not confirm that the Safe code it runs is deployed on Base); ask them to, or send on Arbitrum One",
   },
   {
     name: "warn: a Coinbase Smart Wallet elsewhere (same address on every chain)",

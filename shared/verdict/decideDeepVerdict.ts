@@ -11,6 +11,11 @@ export type DeepInput = TargetInput &
   SenderContext & {
     /** Facts on the other chains (four in a deep check); an entry for the target is ignored. */
     others: readonly ChainFacts[];
+    /**
+     * For a Safe elsewhere and no code here: whether the singleton it runs has code on the target
+     * chain, by lowercase address (what decides if its owners can create it here).
+     */
+    singletonsHere?: Readonly<Record<string, boolean>>;
   };
 
 /**
@@ -24,7 +29,14 @@ export function decideDeepVerdict(input: DeepInput): DeepVerdict {
   const tokenMismatch = findTokenMismatches({ address, target, others });
   const { level, headline, next, reasons } = summarizeFindings([
     ...targetFindings(input),
-    ...crossChainFindings({ address, target, others, wrongNetwork, tokenMismatch }),
+    ...crossChainFindings({
+      address,
+      target,
+      others,
+      wrongNetwork,
+      tokenMismatch,
+      ...(input.singletonsHere && { singletonsHere: input.singletonsHere }),
+    }),
     ...historyAndListFindings({ ...input, others }),
   ]);
   return {

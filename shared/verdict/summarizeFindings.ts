@@ -33,6 +33,7 @@ const findingPriority = [
   "eip7702_open_delegate",
   "checksum_invalid",
   "token_contract",
+  "safe_not_deployable",
   "safe_elsewhere",
   "contract_elsewhere",
   "token_contract_elsewhere",

@@ -60,7 +60,7 @@ describe("buildFactsBatch", () => {
     const inner = decodeFunctionData({ abi: multicall3Abi, data: calls.at(-1)?.callData ?? "0x" });
     expect(inner.functionName).toBe("aggregate3");
     const probes = inner.args[0] as readonly { target: string; allowFailure: boolean }[];
-    expect(probes.map((c) => c.target)).toEqual(Array(12).fill(getAddress(who)));
+    expect(probes.map((c) => c.target)).toEqual(Array(13).fill(getAddress(who)));
     expect(probes.every((c) => c.allowFailure)).toBe(true);
     const getters = calls.slice(0, 3).map((c) => {
       const decoded = decodeFunctionData({ abi: multicall3GettersAbi, data: c.callData });

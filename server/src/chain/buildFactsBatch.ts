@@ -63,6 +63,7 @@ export const probeAbi = parseAbi([
   "function getThreshold() view returns (uint256)",
   "function getOwners() view returns (address[])",
   "function nonce() view returns (uint256)",
+  "function masterCopy() view returns (address)",
   "function entryPoint() view returns (address)",
   "function entrypoint() view returns (address)",
   "function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)",
@@ -92,6 +93,7 @@ export type FactsSubcallKey =
   | "threshold"
   | "owners"
   | "safeNonce"
+  | "masterCopy"
   | "entryPoint"
   | "entrypoint"
   | "accountId"
@@ -114,6 +116,7 @@ export const probeKeys = [
   "threshold",
   "owners",
   "safeNonce",
+  "masterCopy",
   "entryPoint",
   "entrypoint",
   "accountId",
@@ -169,6 +172,8 @@ const probeData = {
   threshold: encodeFunctionData({ abi: probeAbi, functionName: "getThreshold" }),
   owners: encodeFunctionData({ abi: probeAbi, functionName: "getOwners" }),
   safeNonce: encodeFunctionData({ abi: probeAbi, functionName: "nonce" }),
+  // A Safe proxy answers this itself with the singleton it runs (the code a redeployment needs).
+  masterCopy: encodeFunctionData({ abi: probeAbi, functionName: "masterCopy" }),
   entryPoint: encodeFunctionData({ abi: probeAbi, functionName: "entryPoint" }),
   // Kernel and other ERC-7579 accounts spell it in lower case.
   entrypoint: encodeFunctionData({ abi: probeAbi, functionName: "entrypoint" }),

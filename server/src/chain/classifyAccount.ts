@@ -13,6 +13,7 @@ import {
   isAddressEqual,
   size,
   sliceHex,
+  zeroAddress,
 } from "viem";
 import {
   type EntryPointVersion,
@@ -68,7 +69,7 @@ export function word(result: SubcallResult | undefined): bigint | undefined {
 
 function decoded<T>(
   result: SubcallResult | undefined,
-  functionName: "getOwners" | "accountId" | "symbol" | "entryPoint" | "entrypoint",
+  functionName: "getOwners" | "masterCopy" | "accountId" | "symbol" | "entryPoint" | "entrypoint",
 ): T | undefined {
   if (!result?.success || size(result.returnData) === 0) return undefined;
   try {
@@ -160,12 +161,17 @@ export function classifyAccount(input: ClassifyInput): Classification {
   if (threshold !== undefined && threshold > 0n && owners && owners.length > 0) {
     const safeNonce = word(subcalls.get("safeNonce"));
     if (safeNonce === undefined) unknowns.push("the Safe's nonce");
+    const singleton = decoded<Address>(subcalls.get("masterCopy"), "masterCopy");
     return {
       ...contract,
       kind: "safe",
       kindLabel: `Safe (${plural(owners.length, "owner")}, threshold ${threshold})`,
       vendor: "Safe",
-      safe: { owners: owners.length, threshold: Number(threshold) },
+      safe: {
+        owners: owners.length,
+        threshold: Number(threshold),
+        singleton: singleton && !isAddressEqual(singleton, zeroAddress) ? singleton : null,
+      },
       outgoingTxs: safeNonce === undefined ? null : Number(safeNonce),
     };
   }

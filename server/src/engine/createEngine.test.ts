@@ -61,4 +61,60 @@ describe("createEngine", () => {
     if (result.type !== "report") throw new Error("expected a report");
     expect(result.report.verdict.level).not.toBe("ok");
   });
+
+  describe("deep, a Safe elsewhere and nothing here", () => {
+    const singleton: Address = "0x3E5c63644E683549055b9Be8653de26E0B4CD36E";
+    const safeOnEthereum = {
+      ...readableFacts("ethereum", { kind: "safe", nonce: 4 }),
+      safe: { owners: 3, threshold: 2, singleton },
+    };
+    // The singleton on base answers as `singletonHere` says; everything else as readerOf would.
+    function readerWithSingleton(singletonHere: ChainFacts) {
+      const reads: string[] = [];
+      const reader: FactsReader = {
+        async read(read, chain) {
+          reads.push(`${chain}:${read}`);
+          if (read === singleton) return singletonHere;
+          return chain === "ethereum" ? safeOnEthereum : readableFacts(chain);
+        },
+      };
+      return { reader, reads };
+    }
+
+    it("reads the Safe's singleton on the target chain, and a missing one is danger", async () => {
+      const { reader, reads } = readerWithSingleton(readableFacts("base"));
+      const result = await createEngine({ reader }).deep({ address, chain: "base" });
+      if (result.type !== "report") throw new Error("expected a report");
+      expect(reads).toContain(`base:${singleton}`);
+      expect(result.report.verdict.reasons[0]?.code).toBe("safe_not_deployable");
+    });
+
+    it("is recoverable when the singleton has code on the target chain", async () => {
+      const { reader } = readerWithSingleton(readableFacts("base", { kind: "contract" }));
+      const result = await createEngine({ reader }).deep({ address, chain: "base" });
+      if (result.type !== "report") throw new Error("expected a report");
+      expect(result.report.verdict.level).toBe("warn");
+      expect(result.report.verdict.reasons[0]?.code).toBe("safe_elsewhere");
+    });
+
+    it("says it could not confirm when the singleton's read failed, never ok", async () => {
+      const { reader } = readerWithSingleton(unreadableFacts("base", "timeout"));
+      const result = await createEngine({ reader }).deep({ address, chain: "base" });
+      if (result.type !== "report") throw new Error("expected a report");
+      expect(result.report.verdict.level).toBe("warn");
+      expect(result.report.verdict.reasons[0]?.message).toContain("could not confirm");
+    });
+
+    it("reads no singleton when the address has code here", async () => {
+      const { reader, reads } = readerWithSingleton(readableFacts("base"));
+      const withCode: FactsReader = {
+        read: (read, chain, options) =>
+          chain === "base" && read === address
+            ? Promise.resolve(readableFacts("base", { kind: "contract" }))
+            : reader.read(read, chain, options),
+      };
+      await createEngine({ reader: withCode }).deep({ address, chain: "base" });
+      expect(reads).not.toContain(`base:${singleton}`);
+    });
+  });
 });

@@ -3,7 +3,7 @@ import type { ChainFacts, DeepReport, Report } from "@presend/shared/api/report"
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
 import { buildReport } from "@presend/shared/verdict/buildReport";
-import type { Address } from "viem";
+import { type Address, getAddress } from "viem";
 import type { BatchCompanion } from "../chain/createChainReader";
 import type { HistoryRide } from "../chain/history/createHistoryReader";
 import { serverChecksumStatus } from "../checksum/serverChecksumStatus";
@@ -90,6 +90,28 @@ export function createEngine(deps: {
     };
   }
 
+  /**
+   * With nothing at the address here and a Safe there elsewhere: whether the singleton each such
+   * Safe runs has code here, which decides whether its owners can create the Safe here too. A
+   * second round trip, taken only in that case; a singleton that could not be read is left out.
+   */
+  async function readSingletonsHere(target: ChainFacts, others: readonly ChainFacts[]) {
+    if (target.status !== "ok" || target.isContract !== false) return undefined;
+    const singletons = new Set<string>();
+    for (const facts of others) {
+      const singleton = facts.status === "ok" && facts.kind === "safe" && facts.safe?.singleton;
+      if (singleton) singletons.add(singleton.toLowerCase());
+    }
+    if (singletons.size === 0) return undefined;
+    const read = await Promise.all(
+      [...singletons].map(async (singleton) => {
+        const facts = await deps.reader.read(getAddress(singleton), target.name);
+        return facts.status === "ok" ? [[singleton, facts.isContract === true] as const] : [];
+      }),
+    );
+    return Object.fromEntries(read.flat());
+  }
+
   return {
     async check(input) {
       const { address, chain } = input;
@@ -112,11 +134,14 @@ export function createEngine(deps: {
       const facts = await Promise.all(chainNames.map((name) => readChain(address, from, name)));
       const target = facts.find((entry) => entry.name === chain) as ChainFacts;
       if (target.status === "unavailable") return unavailable(target);
+      const others = facts.filter((entry) => entry.name !== chain);
+      const singletonsHere = await readSingletonsHere(target, others);
       const report = buildDeepReport({
         address,
         checksum: serverChecksumStatus(address).checksum,
         target,
-        others: facts.filter((entry) => entry.name !== chain),
+        others,
+        ...(singletonsHere && { singletonsHere }),
         checkedAt: now().toISOString(),
         ...extra(facts),
       });

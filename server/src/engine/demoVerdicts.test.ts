@@ -84,14 +84,35 @@ describe("demo world verdicts (real anvil chains)", () => {
     expect(check.report.report).toContain(text);
   });
 
-  it("grades the Safe on Ethereum as recoverable on a deep check on Base", async () => {
+  it("grades the Safe from the canonical singleton as recoverable on a deep check on Base", async () => {
+    const demo = demoAddresses.find((entry) => entry.label === "canonical-safe-on-ethereum-only");
+    if (!demo) throw new Error("demo address missing");
+    const deep = await engine.deep({ address: demo.address, chain: "base" });
+    if (deep.type !== "report") throw new Error("chain unreadable");
+    const ethereum = deep.report.others.find((facts) => facts.name === "ethereum");
+    // The singleton as the proxy names it: Safe 1.3.0 L2's canonical address.
+    expect(ethereum?.safe?.singleton).toBe("0x3E5c63644E683549055b9Be8653de26E0B4CD36E");
+    expect(deep.report.verdict.reasons[0]).toMatchObject({ code: "safe_elsewhere", level: "warn" });
+    expect(deep.report.verdict.reasons[0]?.message).toContain(
+      "the owner can deploy the same account on Base first; ask them to, or send on Ethereum",
+    );
+  });
+
+  it("grades a Safe whose singleton exists on Ethereum only as stranded on Base", async () => {
     const demo = demoAddresses.find((entry) => entry.label === "safe-on-ethereum-only");
     if (!demo) throw new Error("demo address missing");
     const deep = await engine.deep({ address: demo.address, chain: "base" });
     if (deep.type !== "report") throw new Error("chain unreadable");
-    expect(deep.report.verdict.reasons[0]).toMatchObject({ code: "safe_elsewhere", level: "warn" });
-    expect(deep.report.verdict.reasons[0]?.message).toContain(
-      "the owner can deploy the same account on Base first; ask them to, or send on Ethereum",
+    expect(deep.report.verdict.reasons[0]).toMatchObject({
+      code: "safe_not_deployable",
+      level: "danger",
+      chain: "ethereum",
+    });
+    expect(deep.report.verdict.next).toBe(
+      "Do not send on Base: send on Ethereum, or ask the recipient for an address that works on Base.",
+    );
+    expect(deep.report.verdict.reasons.map((reason) => reason.code)).not.toContain(
+      "safe_elsewhere",
     );
   });
 
