@@ -90,7 +90,7 @@ describe("createChainReader", () => {
       chainId: 8453,
       status: "unavailable",
       error: expect.stringMatching(
-        /^all RPC endpoints failed: first\.example: timeout after 30 ms; second\.example: HTTP 503$/,
+        /^all RPC endpoints failed: endpoint 1: timeout after 30 ms; endpoint 2: HTTP 503$/,
       ),
       isContract: null,
       kind: null,
@@ -104,25 +104,26 @@ describe("createChainReader", () => {
       blockNumber: null,
     });
     expect(facts.error).not.toContain("SECRET");
+    expect(facts.error).not.toContain("example");
   });
 
   it("names JSON-RPC, garbage and network failures briefly", async () => {
     const fetch = fakeFetch({ "first.example": "rpc-error", "second.example": "garbage" });
     const reader = createChainReader({ rpcUrls: urls, fetch });
     expect((await reader.read(alice, "base")).error).toBe(
-      "all RPC endpoints failed: first.example: eth_getCode failed: -32005 limit; " +
-        "second.example: malformed response: not JSON",
+      "all RPC endpoints failed: endpoint 1: eth_getCode failed: -32005 limit; " +
+        "endpoint 2: malformed response: not JSON",
     );
     const down = createChainReader({
       rpcUrls: urls,
       fetch: fakeFetch({ "first.example": "throw", "second.example": "throw" }),
     });
     const error = (await down.read(alice, "base")).error;
-    expect(error).toMatch(/first\.example: network error \(ECONNREFUSED\)/);
+    expect(error).toMatch(/endpoint 1: network error \(ECONNREFUSED\)/);
     expect(error).not.toContain("SECRET");
   });
 
-  it("names an endpoint it cannot parse by position, never by its text", async () => {
+  it("names an endpoint it cannot parse by position too, never by its text", async () => {
     const reader = createChainReader({
       rpcUrls: { ...urls, base: ["not a url SECRET", second] },
       fetch: fakeFetch({ "second.example": "503" }),

@@ -220,7 +220,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
           error instanceof ChainReadError
             ? error.shortMessage
             : `unexpected error (${String(error)})`;
-        failures.push(`${endpointLabel(url, index)}: ${reason}`);
+        failures.push(`${endpointLabel(index)}: ${reason}`);
       }
     }
     return unavailableFacts(chain, `all RPC endpoints failed: ${failures.join("; ")}`);
@@ -350,11 +350,11 @@ function mayBeTheCompanions(error: unknown): boolean {
   return error instanceof RpcHttpError && (error.status === 413 || error.status === 400);
 }
 
-/** Host (and port) only: paths and queries of RPC URLs often carry API keys. */
-function endpointLabel(url: string, index: number): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return `endpoint ${index + 1}`;
-  }
+/**
+ * An endpoint by its place in the chain's list, never by its URL: the failure reaches answers
+ * (reports, 503s), where an operator's provider, host, or key in a path has no place. The
+ * operator finds it in the order they configured.
+ */
+function endpointLabel(index: number): string {
+  return `endpoint ${index + 1}`;
 }
