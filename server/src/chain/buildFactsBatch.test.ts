@@ -1,12 +1,14 @@
 import { chainNames, chains, multicall3Address } from "@presend/shared/chains/chains";
-import { decodeFunctionData, getAddress, multicall3Abi, numberToHex } from "viem";
+import { decodeFunctionData, getAddress, type Hex, multicall3Abi, numberToHex } from "viem";
 import { describe, expect, it } from "vitest";
 import {
   buildFactsBatch,
   encodeCallDataDirectly,
   entryPoints,
+  factsBatchIds,
   maxBatchEntries,
   multicall3GettersAbi,
+  probeKeys,
   receiveSimulationSender,
   receiveSimulationWei,
   type SimulateV1Params,
@@ -123,5 +125,27 @@ describe("buildFactsBatch call data from the per-chain template", () => {
         (batch[index]?.params[0] as { data: string } | undefined)?.data;
       expect([data(3), data(5)]).toEqual([direct.aggregate, direct.codeHashProbe]);
     }
+  });
+
+  it("leaves out what the address decides the size of when asked lean", () => {
+    const who = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+    const full = buildFactsBatch(who, "base");
+    const lean = buildFactsBatch(who, "base", { lean: true });
+    expect(full.map((entry) => entry.method)).toContain("eth_simulateV1");
+    expect(lean.map((entry) => entry.method)).not.toContain("eth_simulateV1");
+    // The outer aggregate3 keeps every sub-call; the probes' inner one asks nothing.
+    const outer = (batch: typeof full) => {
+      const call = batch.find((entry) => entry.id === factsBatchIds.multicall);
+      const data = (call?.params[0] as { data: Hex }).data;
+      return decodeFunctionData({ abi: multicall3Abi, data }).args[0] as readonly {
+        callData: Hex;
+      }[];
+    };
+    expect(outer(lean)).toHaveLength(outer(full).length);
+    const innerOf = (batch: typeof full) =>
+      decodeFunctionData({ abi: multicall3Abi, data: outer(batch).at(-1)?.callData ?? "0x" })
+        .args[0] as readonly unknown[];
+    expect(innerOf(full)).toHaveLength(probeKeys.length);
+    expect(innerOf(lean)).toEqual([]);
   });
 });

@@ -219,7 +219,11 @@ export function factsSubcallKeys(chain: ChainInfo): OuterSubcallKey[] {
  * The sub-calls of the single aggregate3 eth_call: stablecoin balances and EntryPoint nonces,
  * then the behaviour probes in an inner aggregate3 of their own.
  */
-export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[] {
+export function factsSubcalls(
+  address: Address,
+  chain: ChainInfo,
+  options: { lean?: boolean } = {},
+): FactsSubcall[] {
   const balanceOf = encodeFunctionData({ ...balanceOfCall, args: [address] });
   const entryPointNonce = (entryPoint: Address) => ({
     target: entryPoint,
@@ -234,7 +238,13 @@ export function factsSubcalls(address: Address, chain: ChainInfo): FactsSubcall[
   const probes = encodeFunctionData({
     ...aggregate3Call,
     args: [
-      probeKeys.map((key) => ({ target: address, allowFailure: true, callData: probeData[key] })),
+      options.lean
+        ? []
+        : probeKeys.map((key) => ({
+            target: address,
+            allowFailure: true,
+            callData: probeData[key],
+          })),
     ],
   });
   const targets: Record<OuterSubcallKey, { target: Address; callData: Hex }> = {
@@ -334,6 +344,13 @@ export type FactsBatchOptions = {
    * holds a key for when absent).
    */
   sender?: Address;
+  /**
+   * Without the two answers the address itself decides the size of: the behaviour probes (an
+   * empty inner aggregate3) and the receive simulation (its logs). For asking again after an
+   * answer over the size bound, so a contract cannot make itself uncheckable by answering with
+   * megabytes; what those two would have told stays unknown.
+   */
+  lean?: boolean;
 };
 
 /**
@@ -347,7 +364,7 @@ export function buildFactsBatch(
   options: FactsBatchOptions = {},
 ): JsonRpcRequest[] {
   const target = getAddress(address);
-  const { aggregate, codeHashProbe } = callDataFor(target, chainName);
+  const { aggregate, codeHashProbe } = callDataFor(target, chainName, options.lean === true);
   const request = (id: number, method: string, params: unknown[]): JsonRpcRequest => ({
     jsonrpc: "2.0",
     id,
@@ -374,11 +391,15 @@ export function buildFactsBatch(
       "latest",
     ]),
     request(factsBatchIds.delegateCodeHash, "eth_call", [{ data: codeHashProbe }, "latest"]),
-    request(
-      factsBatchIds.receiveSimulation,
-      "eth_simulateV1",
-      receiveSimulationParams(target, options.sender && getAddress(options.sender)),
-    ),
+    ...(options.lean
+      ? []
+      : [
+          request(
+            factsBatchIds.receiveSimulation,
+            "eth_simulateV1",
+            receiveSimulationParams(target, options.sender && getAddress(options.sender)),
+          ),
+        ]),
   ];
 }
 
@@ -388,14 +409,14 @@ type CallData = { aggregate: Hex; codeHashProbe: Hex };
 // trip. The encodings depend on the address only where it is written, so each chain's are
 // encoded once with a placeholder address and the real one is written into a copy.
 const placeholder = "0x5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e" as const;
-const templates = new Map<ChainName, CallData>();
+const templates = new Map<string, CallData>();
 
-function encodeCallData(address: Address, chainName: ChainName): CallData {
+function encodeCallData(address: Address, chainName: ChainName, lean = false): CallData {
   const chain = chains[chainName];
   const aggregate = encodeFunctionData({
     ...aggregate3Call,
     args: [
-      factsSubcalls(address, chain).map((call) => ({
+      factsSubcalls(address, chain, { lean }).map((call) => ({
         target: call.target,
         allowFailure: true,
         callData: call.callData,
@@ -405,11 +426,12 @@ function encodeCallData(address: Address, chainName: ChainName): CallData {
   return { aggregate, codeHashProbe: delegateCodeHashProbe(address) };
 }
 
-function callDataFor(address: Address, chainName: ChainName): CallData {
-  let template = templates.get(chainName);
+function callDataFor(address: Address, chainName: ChainName, lean: boolean): CallData {
+  const key = lean ? `${chainName}:lean` : chainName;
+  let template = templates.get(key);
   if (!template) {
-    template = encodeCallData(placeholder, chainName);
-    templates.set(chainName, template);
+    template = encodeCallData(placeholder, chainName, lean);
+    templates.set(key, template);
   }
   const hex = address.slice(2).toLowerCase();
   const fill = (data: Hex) => data.replaceAll(placeholder.slice(2), hex) as Hex;

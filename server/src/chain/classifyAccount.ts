@@ -37,6 +37,8 @@ export type ClassifyInput = {
   delegateCodeHash: Hex | null;
   /** The behaviour probes used up all the gas they were given: none of them answered. */
   probesRanOutOfGas: boolean;
+  /** The probes were left out (the full answer was over the size bound): none was asked. */
+  probesNotAsked?: boolean;
 };
 
 export type Classification = Pick<
@@ -153,6 +155,10 @@ export function classifyAccount(input: ClassifyInput): Classification {
   // answers no probe: it is no wallet presend can recognise, and what it is stays unknown.
   if (input.probesRanOutOfGas) {
     unknowns.push("what the contract is (every call to it ran out of gas)");
+  }
+  // A contract answering with megabytes is asked again without the probes, so it is still checked.
+  if (input.probesNotAsked) {
+    unknowns.push("what the contract is (its answers were too large to read)");
   }
   const contract = { isContract: true, implementation, unknowns } as const;
 

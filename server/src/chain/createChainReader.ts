@@ -164,7 +164,8 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     } catch (cause) {
       throw new RpcMalformedResponseError("not JSON", { cause });
     }
-    if (!companion || !Array.isArray(body)) return parseFactsBatch(chain, body, address);
+    const lean = { lean: batchOptions.lean === true };
+    if (!companion || !Array.isArray(body)) return parseFactsBatch(chain, body, address, lean);
     // One answer for both: each part is bounded and judged on its own.
     const theirIds = new Set(companion.entries.map((entry) => entry.id));
     const own: unknown[] = [];
@@ -174,7 +175,7 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     }
     const ownBytes = Buffer.byteLength(JSON.stringify(own));
     if (ownBytes > maxResponseBytes) throw new RpcResponseTooLargeError(maxResponseBytes);
-    const facts = parseFactsBatch(chain, own, address);
+    const facts = parseFactsBatch(chain, own, address, lean);
     const theirBytes = Buffer.byteLength(text) - ownBytes;
     companion.settle(
       theirBytes > companion.maxResponseBytes
@@ -198,11 +199,12 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     const start = preferred.get(chain) ?? 0;
     const failures: string[] = [];
     let riding = companion;
+    let asking = batchOptions;
     for (let step = 0; step < urls.length; step++) {
       const index = (start + step) % urls.length;
       const url = urls[index] as string;
       try {
-        const facts = await fetchFrom(url, address, chain, batchOptions, riding);
+        const facts = await fetchFrom(url, address, chain, asking, riding);
         preferred.set(chain, index);
         return facts;
       } catch (error) {
@@ -216,6 +218,16 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
             continue;
           }
         }
+        // An answer over the bound may be the address's own doing (a contract answering a probe,
+        // or logging on receipt, with megabytes): asked again there without those parts, the
+        // rest of the facts still make a report, with what they would have said unknown. The
+        // next endpoint is asked in full again (this one may just have sent a huge body).
+        if (error instanceof RpcResponseTooLargeError && !asking.lean) {
+          asking = { ...asking, lean: true };
+          step--;
+          continue;
+        }
+        asking = batchOptions;
         const reason =
           error instanceof ChainReadError
             ? error.shortMessage

@@ -76,7 +76,12 @@ const optionalIds = new Set<number>([
  * ChainReadError when the answer is not a complete, well-formed, error-free batch for that chain.
  * @example parseFactsBatch("base", await response.json()).kind // "eoa"
  */
-export function parseFactsBatch(chainName: ChainName, body: unknown, address: Address): ChainFacts {
+export function parseFactsBatch(
+  chainName: ChainName,
+  body: unknown,
+  address: Address,
+  options: { lean?: boolean } = {},
+): ChainFacts {
   const chain = chains[chainName];
   const answer = BatchAnswerSchema.safeParse(body);
   if (!answer.success) throw new RpcMalformedResponseError("not a JSON-RPC batch answer");
@@ -119,8 +124,9 @@ export function parseFactsBatch(chainName: ChainName, body: unknown, address: Ad
   );
   // The behaviour probes answer inside an inner aggregate3 of their own; it fails only when they
   // ran it out of gas (code that burns every call's gas), and then nothing they ask is known.
-  const probes = subcalls.get("probes");
-  const probesRanOutOfGas = probes?.success !== true;
+  // Left out of a lean batch (an empty inner aggregate3): none was asked.
+  const probes = options.lean ? undefined : subcalls.get("probes");
+  const probesRanOutOfGas = !options.lean && probes?.success !== true;
   if (probes?.success) {
     for (const [key, result] of decodeSubcalls([...probeKeys], probes.returnData)) {
       subcalls.set(key, result);
@@ -154,10 +160,13 @@ export function parseFactsBatch(chainName: ChainName, body: unknown, address: Ad
     implementationSlot: optional(factsBatchIds.implementation),
     delegateCodeHash: optional(factsBatchIds.delegateCodeHash),
     probesRanOutOfGas,
+    ...(options.lean && { probesNotAsked: true }),
   });
   const receiveSimulation = parseReceiveSimulation(
     results.get(factsBatchIds.receiveSimulation),
-    optionalErrors.get(factsBatchIds.receiveSimulation),
+    options.lean
+      ? "not run: the full answer was over the size bound"
+      : optionalErrors.get(factsBatchIds.receiveSimulation),
     address,
   );
 
