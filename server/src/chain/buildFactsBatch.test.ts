@@ -136,7 +136,8 @@ describe("buildFactsBatch call data from the per-chain template", () => {
     // The outer aggregate3 keeps every sub-call; the probes' inner one asks nothing.
     const outer = (batch: typeof full) => {
       const call = batch.find((entry) => entry.id === factsBatchIds.multicall);
-      const data = (call?.params[0] as { data: Hex }).data;
+      if (!call) throw new Error("no aggregate3 entry");
+      const data = (call.params[0] as { data: Hex }).data;
       return decodeFunctionData({ abi: multicall3Abi, data }).args[0] as readonly {
         callData: Hex;
       }[];
