@@ -155,6 +155,12 @@ describe("GET /receipts/{tx}: a settled payment whose response was lost", () => 
     const unknown = await stack.app.request(`/receipts/0x${"12".repeat(32)}?signature=${good}`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: "receipt_not_found" } });
+    // A signature given twice is a clear 400, and the OpenAPI document says so.
+    const twice = await stack.app.request(`/receipts/${tx}?signature=${good}&signature=${good}`);
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({ error: { code: "invalid_body" } });
+    const document = await (await stack.app.request("/openapi.json")).json();
+    expect(Object.keys(document.paths["/receipts/{tx}"].get.responses)).toContain("400");
   });
   it("decides an open record past the time it promised from the chain, instead of repeating the promise", async () => {
     // A payer's unknown outcome whose decidedBy has passed, never sent on chain: the chain

@@ -29,6 +29,11 @@ const responses = {
     description: "The stored receipt.",
     content: { "application/json": { schema: ReceiptBodySchema } },
   },
+  400: {
+    description:
+      "invalid_body: the signature query parameter given more than once (one 0x value is asked).",
+    content: errorContent,
+  },
   403: { description: "Missing signature, or not signed by the payer.", content: errorContent },
   404: {
     description: "No settled payment recorded here (or one that was never charged).",
