@@ -138,12 +138,16 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
   const [stored] = await storedBalances(serviceWorker);
   expect(stored).toMatchObject({ deposited: String(deposit), charged: String(4n * price) });
   const card = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
-  expect(card.byTestId["channel-balance"]).toContain("Channel: $0.01 of $0.05 left");
+  expect(card.byTestId["channel-balance"]).toContain(
+    "$0.01 of $0.05 left. Checks paid by that account take no wallet prompt",
+  );
   await screenshot(dapp, "channel-balance-card");
 
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
   await popup.setViewportSize({ width: 420, height: 700 });
-  await expect(popup.getByTestId("channel-balance")).toContainText("Channel: $0.01 of $0.05 left");
+  await expect(popup.getByTestId("channel-balance")).toContainText(
+    "$0.01 of $0.05 left. Checks paid by that account take no wallet prompt",
+  );
   await screenshot(popup, "channel-balance-popup");
 
   // The daily cap counts the deposit whole (the vouchers paid from it add nothing).
@@ -313,7 +317,11 @@ test("a channel opened before the API in the settings changed is still closed fr
   await setExtensionSettings(serviceWorker, { apiUrl: api.url });
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
   await popup.setViewportSize({ width: 420, height: 700 });
-  await expect(popup.getByTestId("channel-balance")).toContainText("Channel: $0.04 of $0.05 left");
+  // Named as another API's: checks on the API now in the settings do not pay from it.
+  await expect(popup.getByTestId("channel-balance")).toContainText(
+    "not the API in your settings, holds $0.04 of $0.05 left; checks here do not pay from it.",
+  );
+  await screenshot(popup, "channel-other-api-popup");
   await popup.getByRole("button", { name: "Close the channel, get $0.04 back" }).click();
   await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
     timeout: 30_000,
@@ -391,7 +399,7 @@ test("a channel out of step with the server (a voucher's answer lost) is re-sync
   expect(shown[0]).not.toHaveProperty("sessionEnded");
   const card = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
   expect(card.byTestId["channel-balance"]).toContain(
-    "Channel re-synced with presend's server: $0.02 of $0.05 left",
+    "(re-synced with presend's server): $0.02 of $0.05 left",
   );
   await screenshot(dapp, "channel-resynced");
   // One deposit left the wallet, nothing else.
@@ -401,7 +409,7 @@ test("a channel out of step with the server (a voucher's answer lost) is re-sync
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
   await popup.setViewportSize({ width: 420, height: 700 });
   await expect(popup.getByTestId("channel-balance")).toContainText(
-    "Channel re-synced with presend's server: $0.02 of $0.05 left",
+    "(re-synced with presend's server): $0.02 of $0.05 left",
   );
   await screenshot(popup, "channel-resynced-popup");
   await popup.getByRole("button", { name: "Close the channel, get $0.02 back" }).click();
@@ -445,6 +453,8 @@ test("a channel out of step that cannot be re-synced (the wallet is on another c
     "Your payment channel was out of step with presend's server and could not be re-synced, so nothing was paid.",
   );
   expect(refused.text).toContain("Nothing was charged.");
+  // Checking again mends it; no setting does, so none is offered.
+  expect(refused.text).not.toContain("Open settings");
   expect(wallet.requestsOf("eth_call")).toEqual([]);
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
   const card = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
@@ -546,7 +556,9 @@ test("a voucher whose answer is lost was written down before it left: its report
   expect(await pending()).toMatchObject([{ id: waiting?.id, nonce: waiting?.nonce }]);
   // The balance does not promise back what the server may have charged.
   const shown = await waitForBadge(dapp, (b) => "channel-balance" in b.byTestId);
-  expect(shown.byTestId["channel-balance"]).toContain("Channel: $0.03 of $0.05 left");
+  expect(shown.byTestId["channel-balance"]).toContain(
+    "$0.03 of $0.05 left. Checks paid by that account take no wallet prompt",
+  );
   await screenshot(dapp, "channel-voucher-answer-lost");
   proxy.losePaidAnswer = false;
 

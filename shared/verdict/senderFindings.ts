@@ -1,3 +1,4 @@
+import { visibleEnds } from "../address/visibleEnds";
 import type { ChainHistory, PaymentSummary } from "../api/history";
 import type { ChainFacts } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
@@ -14,11 +15,6 @@ export type SenderFindingsInput = {
   /** Other chains of a deep check (empty for a single-chain check). */
   others: readonly ChainFacts[];
 };
-
-/** The characters wallets show of an address, e.g. "0x8335…2913". */
-export function visibleEnds(address: string): string {
-  return `${address.slice(0, 6)}…${address.slice(-4)}`;
-}
 
 function times(count: number): string {
   return count === 1 ? "once" : `${count} times`;

@@ -4,6 +4,7 @@ import type { Messenger } from "../../lib/messaging/messenger";
 import type { ResponseOf } from "../../lib/messaging/protocol";
 import { ChannelBalanceLine, useChannelBalances } from "../../lib/ui/ChannelBalanceLine";
 import { formatUsdc } from "../../lib/ui/prices";
+import { useApiOrigin } from "../../lib/ui/useApiOrigin";
 
 /** The open payment channel's balance, and closing it to get the rest back (on a click here only). */
 export function ChannelControls({
@@ -14,6 +15,7 @@ export function ChannelControls({
   tabId: number | null;
 }) {
   const balances = useChannelBalances();
+  const apiOrigin = useApiOrigin();
   const [closing, setClosing] = useState(false);
   const [result, setResult] = useState<ResponseOf<"channel.close"> | null>(null);
   // Only a channel this browser session holds the key of can be closed from here.
@@ -34,7 +36,7 @@ export function ChannelControls({
   };
   return (
     <>
-      <ChannelBalanceLine balances={balances} />
+      <ChannelBalanceLine balances={balances} apiOrigin={apiOrigin} />
       {left > 0n && (
         <div className="row">
           <button type="button" data-action="close-channel" disabled={closing} onClick={close}>

@@ -1,4 +1,5 @@
 import { findLookalike } from "@presend/shared/address/lookalike";
+import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import { type ChainName, chainById, chains } from "@presend/shared/chains/chains";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
@@ -34,9 +35,6 @@ type Run = {
   progress: Progress | null;
   outcome: CheckOutcome | null;
 };
-
-// A long value shortened in its middle, where a mistake would hide least: 0x9Cb2…960f.
-const middle = (value: string) => `${value.slice(0, 6)}…${value.slice(-4)}`;
 
 /** Manual lookup, paying with the active tab's wallet, and the recent results. */
 export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: number | null }) {
@@ -132,7 +130,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
           ? "Looking for a wallet in the active tab…"
           : noWallet
             ? "No wallet in the active tab: open your dApp page to pay for checks."
-            : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${middle(wallet.data.address)}` : ""}`}
+            : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${visibleEnds(wallet.data.address)}` : ""}`}
       </div>
       <ChannelControls messenger={messenger} tabId={tabId} />
       <div className="row">
@@ -222,7 +220,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
                   <summary>
                     <span className={`pill level-${level}`}>{levelWords[level]}</span>{" "}
                     <span className="mono" title={entry.address}>
-                      {middle(entry.address)}
+                      {visibleEnds(entry.address)}
                     </span>{" "}
                     on {chains[entry.chain].label}
                     {entry.route === "deep" ? " (deep check)" : ""}:{" "}

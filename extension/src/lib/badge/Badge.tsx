@@ -1,3 +1,4 @@
+import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import { levelRank } from "@presend/shared/verdict/levelRank";
 import { ageInWords } from "../ui/ageInWords";
 import { decisionWords } from "../ui/words";
@@ -40,7 +41,7 @@ function chipState(props: BadgeProps): { level: string; label: string } {
 export function Badge(props: BadgeProps) {
   const { assessment, expanded } = props;
   const chip = chipState(props);
-  const short = `${assessment.input.slice(0, 6)}…${assessment.input.slice(-4)}`;
+  const short = visibleEnds(assessment.input);
   return (
     <div
       className="presend badge-root"

@@ -1,3 +1,4 @@
+import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { chains } from "@presend/shared/chains/chains";
 import { useEffect, useRef } from "react";
@@ -9,6 +10,7 @@ import { ChannelBalanceLine, useChannelBalances } from "../ui/ChannelBalanceLine
 import { isPaidFor } from "../ui/isPaidFor";
 import { OutcomeView } from "../ui/OutcomeView";
 import { PaidCheckControls } from "../ui/PaidCheckControls";
+import { useApiOrigin } from "../ui/useApiOrigin";
 import { decisionWords } from "../ui/words";
 import { refusedClickText } from "./clickGate";
 
@@ -157,7 +159,7 @@ export function BadgeCard(props: BadgeProps) {
   const paidFor = isPaidFor(outcome);
   const report = outcome?.type === "report" ? outcome.entry.report : null;
   const localDanger = assessment.level === "danger";
-  const short = `${assessment.input.slice(0, 6)}…${assessment.input.slice(-4)}`;
+  const short = visibleEnds(assessment.input);
   // A new result opens at its top: the decision is the first thing seen, wherever the card was
   // scrolled to reach the button that asked for it.
   const body = useRef<HTMLDivElement>(null);
@@ -166,6 +168,7 @@ export function BadgeCard(props: BadgeProps) {
   }, [outcome]);
   const dangerous = localDanger || report?.verdict.level === "danger";
   const channels = useChannelBalances();
+  const apiOrigin = useApiOrigin();
   const actions = (
     <>
       {dangerous && (
@@ -295,7 +298,9 @@ export function BadgeCard(props: BadgeProps) {
             paidFor={paidFor}
           />
         )}
-        {assessment.payable && <ChannelBalanceLine balances={channels} inCard />}
+        {assessment.payable && (
+          <ChannelBalanceLine balances={channels} apiOrigin={apiOrigin} inCard />
+        )}
         {assessment.payable && props.chainSource === "wallet" && !props.progress && !outcome && (
           <div className="muted">Chain preselected from your wallet.</div>
         )}

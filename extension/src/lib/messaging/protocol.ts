@@ -80,6 +80,11 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
     charged: z.union([z.boolean(), z.literal("unknown")]),
     /** The stored pending recovery (see PendingRecoverySchema): the report can be fetched again. */
     recoveryId: z.string().optional(),
+    /**
+     * channel_out_of_step: the channel fell out of step with the server and a new one opens on
+     * the next check (checking again is the remedy; no setting is).
+     */
+    code: z.literal("channel_out_of_step").optional(),
   }),
   /** A report arrived whose signature does not verify with the pinned key: not shown, not trusted. */
   z.object({

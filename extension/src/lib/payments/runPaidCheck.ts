@@ -165,6 +165,6 @@ export async function runPaidCheck(
     randomId: deps.randomId,
   });
   return outOfStep && outcome.type === "failed"
-    ? { ...outcome, message: outOfStepMessage }
+    ? { ...outcome, message: outOfStepMessage, code: "channel_out_of_step" }
     : outcome;
 }

@@ -19,12 +19,16 @@ const balance: ChannelBalance = {
   updatedAt: "2025-06-01T12:00:00.000Z",
 };
 
-function lines(balances: ChannelBalance[], inCard = false): string[] {
+function lines(
+  balances: ChannelBalance[],
+  inCard = false,
+  apiOrigin = "http://api.test",
+): string[] {
   const { document, window } = parseHTML("<html><body><div id=root></div></body></html>");
   vi.stubGlobal("document", document);
   vi.stubGlobal("window", window);
   const root = document.getElementById("root") as unknown as Element;
-  render(h(ChannelBalanceLine, { balances, inCard }), root);
+  render(h(ChannelBalanceLine, { balances, apiOrigin, inCard }), root);
   return [...root.querySelectorAll('[data-testid="channel-balance"]')].map(
     (e) => e.textContent ?? "",
   );
@@ -37,7 +41,7 @@ afterEach(() => {
 describe("ChannelBalanceLine", () => {
   it("says what is left, and in the card where to close the channel", () => {
     expect(lines([balance])).toEqual([
-      "Channel: $0.03 of $0.05 left. Checks pay from it without a wallet prompt.",
+      "Channel of 0xf39F…2266: $0.03 of $0.05 left. Checks paid by that account take no wallet prompt.",
     ]);
     expect(lines([balance], true)[0]).toContain(
       "close it in presend's toolbar popup to get the rest back.",
@@ -56,10 +60,20 @@ describe("ChannelBalanceLine", () => {
     vi.spyOn(Date, "now").mockReturnValue(now);
     const resynced = { ...balance, resyncedAt: new Date(now - 60_000).toISOString() };
     expect(lines([resynced])).toEqual([
-      "Channel re-synced with presend's server: $0.03 of $0.05 left. Checks pay from it without a wallet prompt.",
+      "Channel of 0xf39F…2266 (re-synced with presend's server): $0.03 of $0.05 left. Checks paid by that account take no wallet prompt.",
     ]);
     const later = { ...balance, resyncedAt: new Date(now - resyncShownMs).toISOString() };
-    expect(lines([later])[0]).toMatch(/^Channel: \$0\.03 of \$0\.05 left\./);
+    expect(lines([later])[0]).toMatch(/^Channel of 0xf39F…2266: \$0\.03 of \$0\.05 left\./);
     vi.restoreAllMocks();
+  });
+
+  it("leaves another API's channel out of the card, and in the popup says checks do not pay from it", () => {
+    const elsewhere = { ...balance, apiUrl: "https://other.example" };
+    expect(lines([elsewhere], true)).toEqual([]);
+    expect(lines([elsewhere])).toEqual([
+      "A channel with other.example, not the API in your settings, holds $0.03 of $0.05 left; checks here do not pay from it.",
+    ]);
+    // Only the settings' API's channel makes the no-prompt promise in the card.
+    expect(lines([elsewhere, balance], true)).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import { useEffect, useState } from "react";
 import { browser } from "wxt/browser";
 import {
@@ -35,20 +36,34 @@ export function useChannelBalances(): ChannelBalance[] {
 }
 
 /**
- * What is left in each open channel: checks pay from it without a wallet prompt. The card says
- * where to close it (the popup, which has the close control beside this line).
+ * What is left in each open channel, and which account it pays for: a check pays from it without
+ * a wallet prompt only when that account pays, on the API the settings point at (`apiOrigin`).
+ * The card shows only that API's channels and says where to close them (the popup, which has the
+ * close control beside this line); the popup shows every channel, another API's named as such.
  */
 export function ChannelBalanceLine({
   balances,
+  apiOrigin,
   inCard = false,
 }: {
   balances: ChannelBalance[];
+  apiOrigin: string;
   inCard?: boolean;
 }) {
-  const open = balances.filter((balance) => channelLeft(balance) > 0n);
+  const open = balances.filter(
+    (balance) => channelLeft(balance) > 0n && (!inCard || balance.apiUrl === apiOrigin),
+  );
   if (open.length === 0) return null;
   const resyncedLately = (balance: ChannelBalance) =>
     balance.resyncedAt !== undefined && Date.now() - Date.parse(balance.resyncedAt) < resyncShownMs;
+  const line = (balance: ChannelBalance) => {
+    const left = `${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left`;
+    if (balance.apiUrl !== apiOrigin) {
+      return `A channel with ${hostOf(balance.apiUrl)}, not the API in your settings, holds ${left}; checks here do not pay from it.`;
+    }
+    const name = `Channel of ${visibleEnds(balance.payer)}${resyncedLately(balance) ? " (re-synced with presend's server)" : ""}`;
+    return `${name}: ${left}. Checks paid by that account take no wallet prompt${inCard ? "; close it in presend's toolbar popup to get the rest back." : "."}`;
+  };
   return (
     <>
       {open.map((balance) => (
@@ -62,9 +77,18 @@ export function ChannelBalanceLine({
         >
           {balance.sessionEnded
             ? `An earlier channel holds ${formatUsdc(channelLeft(balance))}: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.`
-            : `${resyncedLately(balance) ? "Channel re-synced with presend's server" : "Channel"}: ${formatUsdc(channelLeft(balance))} of ${formatUsdc(balance.deposited)} left. Checks pay from it without a wallet prompt${inCard ? "; close it in presend's toolbar popup to get the rest back." : "."}`}
+            : line(balance)}
         </div>
       ))}
     </>
   );
+}
+
+/** The host of an API origin, as a person reads it. */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return origin;
+  }
 }

@@ -1,7 +1,7 @@
 import { parseHTML } from "linkedom";
 import { h, render } from "preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Progress } from "../messaging/protocol";
+import type { CheckOutcome, Progress } from "../messaging/protocol";
 import { OutcomeView } from "./OutcomeView";
 
 // The card renders with Preact through preact/compat (the build's alias); so does this test.
@@ -48,5 +48,19 @@ describe("OutcomeView", () => {
       "Sign in your wallet: a $0.05 USDC deposit to presend's channel (0x7099…79C8) on Base; unspent funds come back to you when you close it.",
     );
     expect(shown(waiting)("payment-terms")).toContain("a $0.01 USDC payment to presend");
+  });
+
+  it("offers the settings under a failure they may fix, not under a channel out of step", () => {
+    const { document, window } = parseHTML("<html><body><div id=root></div></body></html>");
+    vi.stubGlobal("document", document);
+    vi.stubGlobal("window", window);
+    const root = document.getElementById("root") as unknown as Element;
+    const offered = (outcome: CheckOutcome) => {
+      render(h(OutcomeView, { progress: null, outcome, onOpenSettings: () => {} }), root);
+      return root.querySelector('[data-action="settings"]') !== null;
+    };
+    const failed = { type: "failed", message: "The API did not answer.", charged: false } as const;
+    expect(offered(failed)).toBe(true);
+    expect(offered({ ...failed, code: "channel_out_of_step" })).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import type { ReactNode } from "react";
 import type { CheckOutcome, Progress } from "../messaging/protocol";
 import { formatUsdc } from "./prices";
@@ -79,7 +80,8 @@ export function OutcomeView({
               {outcome.message} {chargedText(outcome.charged)}
             </div>
             {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}
-            {outcome.charged === false && settings}
+            {/* A channel out of step is mended by checking again (a new one opens), not by settings. */}
+            {outcome.charged === false && outcome.code !== "channel_out_of_step" && settings}
           </>
         );
     }
@@ -101,7 +103,7 @@ export function OutcomeView({
         </div>
       );
     case "waiting-wallet": {
-      const payTo = `${progress.payTo.slice(0, 6)}…${progress.payTo.slice(-4)}`;
+      const payTo = visibleEnds(progress.payTo);
       if (progress.deposit !== undefined) {
         return (
           <div className="payment" data-state="waiting-wallet" data-deposit={progress.deposit}>
