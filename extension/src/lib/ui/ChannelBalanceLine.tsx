@@ -1,6 +1,4 @@
 import { visibleEnds } from "@presend/shared/address/visibleEnds";
-import { useEffect, useState } from "react";
-import { browser } from "wxt/browser";
 import {
   type ChannelBalance,
   channelBalancesKey,
@@ -9,31 +7,14 @@ import {
 } from "../channel/channelBalances";
 import { resyncShownMs } from "../channel/resyncShownMs";
 import { formatUsdc } from "./prices";
+import { useLocalStored } from "./useLocalStored";
 
-/**
- * The open payment channels, as the background last wrote them; kept fresh while shown. Read
- * straight from storage (no zod classic, no messaging) so the card that uses it stays small.
- */
+/** The open payment channels, as the background last wrote them; kept fresh while shown. */
 export function useChannelBalances(): ChannelBalance[] {
-  const [balances, setBalances] = useState<ChannelBalance[]>([]);
-  useEffect(() => {
-    let live = true;
-    const read = () =>
-      browser.storage.local.get(channelBalancesKey).then((stored) => {
-        if (live) setBalances(readChannelBalances(stored[channelBalancesKey]));
-      });
-    void read();
-    const onChanged = (changes: Record<string, unknown>, area: string) => {
-      if (area === "local" && channelBalancesKey in changes) void read();
-    };
-    browser.storage.onChanged.addListener(onChanged);
-    return () => {
-      live = false;
-      browser.storage.onChanged.removeListener(onChanged);
-    };
-  }, []);
-  return balances;
+  return useLocalStored(channelBalancesKey, readChannelBalances, noBalances);
 }
+
+const noBalances: ChannelBalance[] = [];
 
 /**
  * What is left in each open channel, and which account it pays for: a check pays from it without
