@@ -266,7 +266,7 @@ export const demoAddresses: DemoAddress[] = [
     chain: "base",
     expected: { check: "caution", deep: "warn" },
     description:
-      "Safe 1.3.0 L2 (3 owners, threshold 2) on ethereum only, from the canonical singleton and factory, which base has too. On base /check sees a fresh address; /deep sees the Safe on ethereum: recoverable, the owners can deploy the same Safe on base first.",
+      "Safe 1.3.0 L2 (3 owners, threshold 2) on ethereum only, from the canonical singleton and factory, which base has too. On base /check sees a fresh address; /deep sees the Safe on ethereum: its owners may be able to create it on base too (if it was made to have the same address everywhere, which its state does not show), so create it there first.",
   },
   {
     label: "eoa-active-on-arbitrum-only",

@@ -12,11 +12,14 @@ export {
   startChannelStack,
 } from "./channels/startChannelStack";
 export { artifacts } from "./contracts/artifacts";
+export { publishedArtifacts } from "./contracts/publishedArtifacts";
 export {
+  create2Deployer,
   type DemoAddress,
   demoAccounts,
   demoAddresses,
   demoContracts,
+  safeInitializer,
 } from "./demoWorld";
 export { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 export { type DevnetClient, devnetClient } from "./devnetClient";

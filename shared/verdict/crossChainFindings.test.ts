@@ -83,11 +83,19 @@ describe("crossChainFindings", () => {
         ...(singletonsHere && { singletonsHere }),
       });
 
-    it("is recoverable when the singleton it runs has code here", () => {
+    it("may be recoverable when the singleton it runs has code here, and says no more", () => {
       const [finding, ...rest] = findingsWith({ [singleton.toLowerCase()]: true });
       expect(rest).toEqual([]);
       expect(finding).toMatchObject({ code: "safe_elsewhere", level: "warn", chain: "ethereum" });
-      expect(finding?.message).toContain("the owner can deploy the same account on Base first");
+      // Made with the chain id in its salt, or by CREATE, it can never be re-made here: its state
+      // does not say which, so "can deploy" would claim more than was read.
+      expect(finding?.message).not.toContain("can deploy");
+      expect(finding?.message).toContain(
+        "its owners may be able to create it at this address on Base, but only if it was made in a way that gives the same address on every network, which presend cannot see from the chain.",
+      );
+      expect(finding?.next).toBe(
+        "Ask the recipient to create their Safe on Base and check again before sending, or send on Ethereum.",
+      );
     });
 
     it("is danger when the singleton it runs has no code here: its owners cannot make it here", () => {
@@ -105,7 +113,7 @@ describe("crossChainFindings", () => {
       const [finding] = findingsWith();
       expect(finding).toMatchObject({ code: "safe_elsewhere", level: "warn" });
       expect(finding?.message).toContain(
-        "may be able to deploy the same account on Base first (presend could not confirm",
+        "which presend cannot see from the chain, and presend could not confirm that the Safe code it runs is deployed on Base.",
       );
     });
 

@@ -97,8 +97,8 @@ export function crossChainFindings({
   }
 
   // A Safe or contract account lives at its address only where it was deployed. An account from
-  // a factory that deploys the same address everywhere can be deployed here by its owner; so can
-  // a Safe, but only where the singleton its proxy runs exists too (a Safe made from a singleton
+  // a factory that deploys the same address everywhere can be deployed here by its owner; a Safe
+  // perhaps, never where the singleton its proxy runs is missing (a Safe made from a singleton
   // missing here cannot be made here, and its address may be taken by whoever deploys something
   // else there first); any other contract's address may belong to nobody here.
   const safeHere = (facts: ChainFacts) => {
@@ -136,23 +136,30 @@ export function crossChainFindings({
       const firstLabel = chainLabels(recoverableChains.slice(0, 1));
       const elsewhere = readableOthers.find((facts) => facts.name === first);
       const what = elsewhere ? plainKind(elsewhere) : "Safe shared wallet";
-      // A Safe whose singleton was not confirmed here may still turn out not to be deployable.
-      const unconfirmed = readableOthers.some(
-        (facts) =>
-          recoverableChains.includes(facts.name) &&
-          facts.kind === "safe" &&
-          safeHere(facts) === undefined,
+      const safes = readableOthers.filter(
+        (facts) => recoverableChains.includes(facts.name) && facts.kind === "safe",
       );
-      const can = unconfirmed
-        ? `the owner may be able to deploy the same account on ${hereLabel} first (presend could not confirm that the Safe code it runs is deployed on ${hereLabel})`
-        : `the owner can deploy the same account on ${hereLabel} first`;
+      // A Safe's address on another chain follows from the factory, the way it was created and
+      // the chain, none of which its state shows: one made with the chain id in its salt, or by
+      // plain CREATE (the factory's nonce, reachable by anyone), can never be re-made by its
+      // owners at this address. Only a same-address factory's account can be said to be.
+      const unconfirmed = safes.some((facts) => safeHere(facts) === undefined)
+        ? `, and presend could not confirm that the Safe code it runs is deployed on ${hereLabel}`
+        : "";
+      const can =
+        safes.length === 0
+          ? `the owner can deploy the same account on ${hereLabel} first; ask them to, or send on ${firstLabel}`
+          : `its owners may be able to create it at this address on ${hereLabel}, but only if it was made in a way that gives the same address on every network, which presend cannot see from the chain${unconfirmed}. Until it exists on ${hereLabel}, nobody may control what is sent there: ask them to create it on ${hereLabel} and check again before sending, or send on ${firstLabel}`;
       findings.push({
         code: "safe_elsewhere",
         level: "warn",
         ...onlyChain(recoverableChains),
-        message: `This address is a ${what} on ${where} but has no code on ${hereLabel}: ${can}; ask them to, or send on ${firstLabel}.`,
+        message: `This address is a ${what} on ${where} but has no code on ${hereLabel}: ${can}.`,
         headline: `${what} on ${where}, not deployed on ${hereLabel}`,
-        next: `Ask the recipient to deploy their account on ${hereLabel} first, or send on ${firstLabel}.`,
+        next:
+          safes.length === 0
+            ? `Ask the recipient to deploy their account on ${hereLabel} first, or send on ${firstLabel}.`
+            : `Ask the recipient to create their Safe on ${hereLabel} and check again before sending, or send on ${firstLabel}.`,
       });
     }
     if (strandedSafeChains.length > 0) {

@@ -93,10 +93,10 @@ const rows: Row[] = [
     others: othersOf("base", { arbitrum: readableFacts("arbitrum", { kind: "safe", nonce: 1 }) }),
     level: "warn",
     codes: ["safe_elsewhere", "wrong_network", "fresh_address"],
-    next: "Ask the recipient to deploy their account on Base first, or send on Arbitrum One.",
+    next: "Ask the recipient to create their Safe on Base and check again before sending, or send on Arbitrum One.",
     wrongNetwork: { flagged: true, activeOn: ["arbitrum"] },
     mentions:
-      "the owner may be able to deploy the same account on Base first (presend could not confirm that the Safe code it runs is deployed on Base); ask them to, or send on Arbitrum One",
+      "presend could not confirm that the Safe code it runs is deployed on Base. Until it exists on Base, nobody may control what is sent there",
   },
   {
     name: "warn: a Coinbase Smart Wallet elsewhere (same address on every chain)",

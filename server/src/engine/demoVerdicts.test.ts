@@ -84,7 +84,7 @@ describe("demo world verdicts (real anvil chains)", () => {
     expect(check.report.report).toContain(text);
   });
 
-  it("grades the Safe from the canonical singleton as recoverable on a deep check on Base", async () => {
+  it("grades the Safe from the canonical singleton as maybe recoverable on a deep check on Base", async () => {
     const demo = demoAddresses.find((entry) => entry.label === "canonical-safe-on-ethereum-only");
     if (!demo) throw new Error("demo address missing");
     const deep = await engine.deep({ address: demo.address, chain: "base" });
@@ -94,7 +94,7 @@ describe("demo world verdicts (real anvil chains)", () => {
     expect(ethereum?.safe?.singleton).toBe("0x3E5c63644E683549055b9Be8653de26E0B4CD36E");
     expect(deep.report.verdict.reasons[0]).toMatchObject({ code: "safe_elsewhere", level: "warn" });
     expect(deep.report.verdict.reasons[0]?.message).toContain(
-      "the owner can deploy the same account on Base first; ask them to, or send on Ethereum",
+      "its owners may be able to create it at this address on Base, but only if it was made in a way that gives the same address on every network",
     );
   });
 
