@@ -133,7 +133,7 @@ export const ChainFactsSchema = z.object({
   implementation: z.string().nullable().optional().describe("EIP-1967 implementation address."),
   /** The EntryPoint an ERC-4337 account answers to. */
   entryPoint: z.string().optional().describe("ERC-4337 EntryPoint the account answers to."),
-  /** Owner count and threshold, when kind is safe; the singleton its proxy runs. */
+  /** Owner count and threshold, when kind is safe; the singleton its proxy runs; its owners. */
   safe: z
     .object({
       owners: z.number().int(),
@@ -144,6 +144,12 @@ export const ChainFactsSchema = z.object({
         .optional()
         .describe(
           "The Safe singleton the proxy runs (its masterCopy()); null when the proxy did not say. Re-creating this Safe at the same address on another chain needs that singleton there.",
+        ),
+      ownerAddresses: z
+        .array(z.string())
+        .optional()
+        .describe(
+          "The owners as the Safe answers getOwners() (the first 50 of a longer list). A deep check compares them with a Safe at the same address on another chain: whoever reaches an address first on a chain owns it there.",
         ),
     })
     .optional(),

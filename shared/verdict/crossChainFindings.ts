@@ -8,6 +8,7 @@ import type { WrongNetwork } from "./detectWrongNetwork";
 import { joinNames } from "./joinNames";
 import { plainKind } from "./plainKind";
 import { readBalances } from "./readBalances";
+import { sameAddressSafeFindings } from "./sameAddressSafeFindings";
 import type { Finding } from "./summarizeFindings";
 import { unknownFacts } from "./unknownFacts";
 
@@ -209,6 +210,8 @@ export function crossChainFindings({
       next: `Do not send on ${hereLabel} until a check confirms the wallet exists there.`,
     });
   }
+
+  findings.push(...sameAddressSafeFindings(target, readableOthers));
 
   // A sweeper delegation is signed by the account's own key, so that key is in a thief's hands on
   // every chain: whoever holds it takes what arrives here too, and a chain-agnostic authorization

@@ -56,6 +56,8 @@ export type Classification = Pick<
   | "outgoingTxs"
 > & { unknowns: string[] };
 
+/** The most Safe owners a report carries (the address-bound answers stay bounded too). */
+const maxOwnerAddresses = 50;
 const emptyCodeHash = "0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470";
 const nonceKeyOf: Record<EntryPointVersion, FactsSubcallKey> = {
   "v0.6": "entryPointNonceV06",
@@ -177,6 +179,8 @@ export function classifyAccount(input: ClassifyInput): Classification {
         owners: owners.length,
         threshold: Number(threshold),
         singleton: singleton && !isAddressEqual(singleton, zeroAddress) ? singleton : null,
+        // A list too long to carry is cut: only a complete one is compared across chains.
+        ownerAddresses: owners.slice(0, maxOwnerAddresses).map((owner) => getAddress(owner)),
       },
       outgoingTxs: safeNonce === undefined ? null : Number(safeNonce),
     };

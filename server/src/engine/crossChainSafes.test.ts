@@ -8,7 +8,7 @@ import {
   type World,
 } from "@presend/devnet";
 import type { Level } from "@presend/shared/api/report";
-import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { type ChainName, chainNames, multicall3Address } from "@presend/shared/chains/chains";
 import {
   type Abi,
   type Address,
@@ -53,6 +53,7 @@ describe("Safes on Ethereum and not on Base, on a deep check on Base (real anvil
   const owners = [generatePrivateKey(), generatePrivateKey()].map(
     (key) => privateKeyToAccount(key).address,
   );
+  const attacker = privateKeyToAccount(generatePrivateKey());
   const safes: Record<string, Address> = {};
 
   const client = (name: ChainName) => devnetClient(name, world.chains[name].rpcUrl);
@@ -150,9 +151,30 @@ describe("Safes on Ethereum and not on Base, on a deep check on Base (real anvil
       "createProxyWithNonce",
       [singleton141, initializer, 0n],
     );
-    safes.byCreate = await createSafe("ethereum", faucet, factory130, "createProxy", [
+    // By CREATE the factory's nonce alone decides the address: the first two are taken on Base
+    // by an attacker reaching the same nonces there, the third is left for anyone.
+    for (const name of ["takenWithOtherOwners", "takenWithOtherCode", "byCreate"]) {
+      safes[name] = await createSafe("ethereum", faucet, factory130, "createProxy", [
+        singleton130,
+        initializer,
+      ]);
+    }
+    const base = client("base");
+    await base.confirm(
+      base.sendTransaction({ account: faucet, to: attacker.address, value: parseEther("1") }),
+    );
+    const takenWithOtherOwners = await createSafe("base", attacker, factory130, "createProxy", [
       singleton130,
-      initializer,
+      safeInitializer([attacker.address], 1n),
+    ]);
+    // A proxy of the Safe factory that runs Multicall3 instead of any Safe code.
+    const takenWithOtherCode = await createSafe("base", attacker, factory130, "createProxy", [
+      multicall3Address,
+      "0x",
+    ]);
+    expect([takenWithOtherOwners, takenWithOtherCode]).toEqual([
+      safes.takenWithOtherOwners,
+      safes.takenWithOtherCode,
     ]);
     for (const address of Object.values(safes)) {
       const chain = client("ethereum");
@@ -201,6 +223,21 @@ describe("Safes on Ethereum and not on Base, on a deep check on Base (real anvil
       code: "safe_elsewhere",
       says: mayRemake,
       never: "can deploy",
+    },
+    {
+      // The Wintermute loss: the recipient's Safe address on Base, made there by someone else.
+      name: "Safe 1.3.0 L2 by createProxy, its address taken on Base by an attacker's own Safe",
+      address: () => safes.takenWithOtherOwners as Address,
+      level: "danger",
+      code: "safe_taken_here",
+      says: "on Base owners who are not owners on Ethereum can move funds on their own",
+    },
+    {
+      name: "Safe 1.3.0 L2 by createProxy, its address taken on Base by a proxy of other code",
+      address: () => safes.takenWithOtherCode as Address,
+      level: "danger",
+      code: "safe_taken_here",
+      says: "on Base it is a contract: not the same wallet",
     },
   ];
 
