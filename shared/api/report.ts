@@ -145,6 +145,13 @@ export const ChainFactsSchema = z.object({
         .describe(
           "The Safe singleton the proxy runs (its masterCopy()); null when the proxy did not say. Re-creating this Safe at the same address on another chain needs that singleton there.",
         ),
+      proxyVersion: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          "The Safe release whose proxy code is at the address (1.3.0, 1.4.1, 1.5.0); null when the code is no Safe proxy presend knows: it answers like a Safe, but no Safe factory made it, so nobody can re-create it on another chain through one.",
+        ),
       ownerAddresses: z
         .array(z.string())
         .optional()

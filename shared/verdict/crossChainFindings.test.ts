@@ -117,6 +117,25 @@ describe("crossChainFindings", () => {
       );
     });
 
+    it("is a contract elsewhere when its code is none of Safe's proxies, whatever it answers", () => {
+      const lookalike = {
+        ...safeOnEthereum(),
+        safe: { owners: 3, threshold: 2, singleton, proxyVersion: null },
+      };
+      const findings = crossChainFindings({
+        address: wallet,
+        target: readableFacts("base"),
+        others: [lookalike],
+        wrongNetwork: notFlagged,
+        tokenMismatch: [],
+        // Its singleton is here: that makes no Safe factory able to make it here.
+        singletonsHere: { [singleton.toLowerCase()]: true },
+      });
+      expect(findings.map(({ code, level }) => `${code}:${level}`)).toEqual([
+        "contract_elsewhere:danger",
+      ]);
+    });
+
     it("names the stranded Safe as unverified when this chain could not be read", () => {
       const findings = crossChainFindings({
         address: wallet,

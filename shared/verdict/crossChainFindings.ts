@@ -36,6 +36,15 @@ function isSameAddressAccount(facts: ChainFacts): boolean {
   return findAccountImplementation(facts.implementation)?.sameAddressOnEveryChain === true;
 }
 
+/**
+ * A Safe by its answers whose code is none of Safe's proxies: anyone can write a contract that
+ * answers getOwners, getThreshold and masterCopy (naming a real singleton), and no Safe factory
+ * can make it anywhere else. Facts from before the proxy code was read leave the question open.
+ */
+function isSafeLookalike(facts: ChainFacts): boolean {
+  return facts.kind === "safe" && facts.safe?.proxyVersion === null;
+}
+
 /** A plain contract that passed a simulated deposit on in full (an exchange deposit address). */
 function isDepositForwarder(facts: ChainFacts): boolean {
   return facts.kind === "contract" && facts.receiveSimulation?.outcome === "forwarded";
@@ -106,14 +115,12 @@ export function crossChainFindings({
     const singleton = facts.safe?.singleton;
     return singleton ? singletonsHere?.[singleton.toLowerCase()] : undefined;
   };
+  const isSafe = (facts: ChainFacts) => facts.kind === "safe" && !isSafeLookalike(facts);
   const strandedSafeChains = readableOthers
-    .filter((facts) => facts.kind === "safe" && safeHere(facts) === false)
+    .filter((facts) => isSafe(facts) && safeHere(facts) === false)
     .map((facts) => facts.name);
   const recoverableChains = readableOthers
-    .filter(
-      (facts) =>
-        (facts.kind === "safe" && safeHere(facts) !== false) || isSameAddressAccount(facts),
-    )
+    .filter((facts) => (isSafe(facts) && safeHere(facts) !== false) || isSameAddressAccount(facts))
     .map((facts) => facts.name);
   // A deposit forwarder elsewhere is an exchange's deposit address for that chain: sending here is
   // the wrong network, not a send to somebody's unknown contract.
@@ -121,7 +128,10 @@ export function crossChainFindings({
   const contractChains = readableOthers
     .filter(
       (facts) =>
-        (facts.kind === "contract" || facts.kind === "smart-account" || facts.kind === "nft") &&
+        (facts.kind === "contract" ||
+          facts.kind === "smart-account" ||
+          facts.kind === "nft" ||
+          isSafeLookalike(facts)) &&
         !isSameAddressAccount(facts) &&
         !isDepositForwarder(facts),
     )
@@ -138,7 +148,7 @@ export function crossChainFindings({
       const elsewhere = readableOthers.find((facts) => facts.name === first);
       const what = elsewhere ? plainKind(elsewhere) : "Safe shared wallet";
       const safes = readableOthers.filter(
-        (facts) => recoverableChains.includes(facts.name) && facts.kind === "safe",
+        (facts) => recoverableChains.includes(facts.name) && isSafe(facts),
       );
       // A Safe's address on another chain follows from the factory, the way it was created and
       // the chain, none of which its state shows: one made with the chain id in its salt, or by

@@ -56,6 +56,7 @@ const findingPriority = [
   "history_unknown",
   "first_time_recipient",
   "safe_owners_differ",
+  "safe_unrecognised",
   "unused_account",
   "receive_only",
   "bridged_usdc_only",

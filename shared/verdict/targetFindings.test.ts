@@ -30,4 +30,19 @@ describe("targetFindings", () => {
       if (finding.code !== "checksum_missing") expect(finding.chain).toBe("arbitrum");
     }
   });
+
+  it("never calls a contract that only answers like a Safe an active wallet", () => {
+    const safe = (proxyVersion: string | null): ChainFacts => ({
+      ...readableFacts("base", { kind: "safe", nonce: 3 }),
+      isContract: true,
+      safe: { owners: 1, threshold: 1, proxyVersion },
+    });
+    const codes = (target: ChainFacts) =>
+      targetFindings({ address: wallet, checksum: valid, target }).map(
+        ({ code, level }) => `${code}:${level}`,
+      );
+    expect(codes(safe("1.4.1"))).toEqual(["active_wallet:ok"]);
+    // Its nonce() is its own word: nothing shows a Safe's owners move what it receives.
+    expect(codes(safe(null))).toEqual(["safe_unrecognised:caution"]);
+  });
 });

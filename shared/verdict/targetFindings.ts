@@ -314,10 +314,13 @@ function chainFindings(
   const activity = chainActivity(target);
   const balances = readBalances(target);
 
+  // Its own nonce() says a lookalike Safe is active: only Safe's proxy code makes that a Safe's.
+  const lookalikeSafe = target.kind === "safe" && target.safe?.proxyVersion === null;
   const isWalletKind =
-    target.kind === "eoa" ||
-    target.kind === "eip7702-delegated" ||
-    deployedWalletKinds.includes(target.kind);
+    !lookalikeSafe &&
+    (target.kind === "eoa" ||
+      target.kind === "eip7702-delegated" ||
+      deployedWalletKinds.includes(target.kind));
   const outgoingTxs = target.outgoingTxs;
   const label = plainKind(target);
   if (isWalletKind && outgoingTxs !== null && outgoingTxs > 0) {
@@ -329,6 +332,15 @@ function chainFindings(
       message: `Active ${label} on ${chains[chain].label}: ${outgoingTxs} outgoing ${plural} of its own.`,
       headline: `Active ${label} on ${chains[chain].label}`,
       next: `Looks safe to send on ${chains[chain].label}; double-check the address with the recipient.`,
+    });
+  } else if (lookalikeSafe) {
+    findings.push({
+      code: "safe_unrecognised",
+      level: "caution",
+      chain,
+      message: `This contract answers like a Safe on ${chains[chain].label}, but its code is not a Safe proxy presend recognises (Safe 1.3.0 or later): an older Safe, or a contract made to look like one, so who can move what it receives is unknown.`,
+      headline: `Looks like a Safe on ${chains[chain].label}, but its code is not a recognised Safe`,
+      next: "Confirm with the recipient that this is their Safe, and send a small test amount first.",
     });
   } else if (deployedWalletKinds.includes(target.kind) && outgoingTxs === 0) {
     findings.push({

@@ -12,6 +12,7 @@ import demoMultiToken from "./DemoMultiToken.json" with { type: "json" };
 import demoOpStackMessenger from "./DemoOpStackMessenger.json" with { type: "json" };
 import demoOriginGate from "./DemoOriginGate.json" with { type: "json" };
 import demoProxy from "./DemoProxy.json" with { type: "json" };
+import demoSafeLookalike from "./DemoSafeLookalike.json" with { type: "json" };
 import demoSweeper from "./DemoSweeper.json" with { type: "json" };
 import demoToken from "./DemoToken.json" with { type: "json" };
 import demoUpgradeableToken from "./DemoUpgradeableToken.json" with { type: "json" };
@@ -56,4 +57,5 @@ export const artifacts = {
   DemoMultiToken: ArtifactSchema.parse(demoMultiToken),
   DemoUpgradeableToken: ArtifactSchema.parse(demoUpgradeableToken),
   DemoProxy: ArtifactSchema.parse(demoProxy),
+  DemoSafeLookalike: ArtifactSchema.parse(demoSafeLookalike),
 };

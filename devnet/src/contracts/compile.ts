@@ -39,6 +39,7 @@ export const contractNames = [
   "DemoMultiToken",
   "DemoUpgradeableToken",
   "DemoProxy",
+  "DemoSafeLookalike",
 ] as const;
 export type ContractName = (typeof contractNames)[number];
 

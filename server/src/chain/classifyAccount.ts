@@ -2,6 +2,7 @@ import type { ChainFacts } from "@presend/shared/api/report";
 import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { assessDelegate } from "@presend/shared/registry/knownDelegates";
 import { findAccountImplementation } from "@presend/shared/registry/knownImplementations";
+import { findSafeProxyVersion } from "@presend/shared/registry/knownSafeProxies";
 import { findKnownToken } from "@presend/shared/registry/knownTokens";
 import { findProtocolContract } from "@presend/shared/registry/protocolContracts";
 import {
@@ -11,6 +12,7 @@ import {
   type Hex,
   hexToBigInt,
   isAddressEqual,
+  keccak256,
   size,
   sliceHex,
   zeroAddress,
@@ -179,6 +181,8 @@ export function classifyAccount(input: ClassifyInput): Classification {
         owners: owners.length,
         threshold: Number(threshold),
         singleton: singleton && !isAddressEqual(singleton, zeroAddress) ? singleton : null,
+        // What answers like a Safe is one of Safe's proxies only if its code is.
+        proxyVersion: findSafeProxyVersion(keccak256(code)),
         // A list too long to carry is cut: only a complete one is compared across chains.
         ownerAddresses: owners.slice(0, maxOwnerAddresses).map((owner) => getAddress(owner)),
       },

@@ -99,7 +99,12 @@ export function createEngine(deps: {
     if (target.status !== "ok" || target.isContract !== false) return undefined;
     const singletons = new Set<string>();
     for (const facts of others) {
-      const singleton = facts.status === "ok" && facts.kind === "safe" && facts.safe?.singleton;
+      // A lookalike's singleton decides nothing: no Safe factory can make it here anyway.
+      const singleton =
+        facts.status === "ok" &&
+        facts.kind === "safe" &&
+        facts.safe?.proxyVersion !== null &&
+        facts.safe?.singleton;
       if (singleton) singletons.add(singleton.toLowerCase());
     }
     if (singletons.size === 0) return undefined;

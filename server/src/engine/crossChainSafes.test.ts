@@ -1,4 +1,5 @@
 import {
+  artifacts,
   create2Deployer,
   devnetAccounts,
   devnetClient,
@@ -159,10 +160,12 @@ describe("Safes on Ethereum and not on Base, on a deep check on Base (real anvil
         initializer,
       ]);
     }
-    const base = client("base");
-    await base.confirm(
-      base.sendTransaction({ account: faucet, to: attacker.address, value: parseEther("1") }),
-    );
+    for (const name of ["ethereum", "base"] as const) {
+      const chain = client(name);
+      await chain.confirm(
+        chain.sendTransaction({ account: faucet, to: attacker.address, value: parseEther("1") }),
+      );
+    }
     const takenWithOtherOwners = await createSafe("base", attacker, factory130, "createProxy", [
       singleton130,
       safeInitializer([attacker.address], 1n),
@@ -176,6 +179,18 @@ describe("Safes on Ethereum and not on Base, on a deep check on Base (real anvil
       safes.takenWithOtherOwners,
       safes.takenWithOtherCode,
     ]);
+    // Not a Safe: a contract answering as one, naming the Safe 1.4.1 singleton both chains have.
+    const lookalike = client("ethereum");
+    const deployed = await lookalike.confirm(
+      lookalike.deployContract({
+        account: attacker,
+        abi: artifacts.DemoSafeLookalike.abi,
+        bytecode: artifacts.DemoSafeLookalike.bytecode,
+        args: [singleton141, owners],
+      }),
+    );
+    if (!deployed.contractAddress) throw new TypeError("DemoSafeLookalike did not deploy");
+    safes.lookalike = deployed.contractAddress;
     for (const address of Object.values(safes)) {
       const chain = client("ethereum");
       await chain.confirm(
@@ -239,6 +254,13 @@ describe("Safes on Ethereum and not on Base, on a deep check on Base (real anvil
       code: "safe_taken_here",
       says: "on Base it is a contract: not the same wallet",
     },
+    {
+      name: "a contract answering as a Safe (masterCopy names a singleton Base has) is no Safe",
+      address: () => safes.lookalike as Address,
+      level: "danger",
+      code: "contract_elsewhere",
+      says: "This address is a contract on Ethereum but has no code on Base",
+    },
   ];
 
   it.each(rows)("$name: deep on Base is $level ($code)", async (row) => {
@@ -252,5 +274,26 @@ describe("Safes on Ethereum and not on Base, on a deep check on Base (real anvil
     if (row.never) {
       for (const reason of verdict.reasons) expect(reason.message).not.toContain(row.never);
     }
+  });
+
+  it("checks the Safe lookalike on its own chain as no recognised Safe, never an active one", async () => {
+    const result = await engine.check({ address: safes.lookalike as Address, chain: "ethereum" });
+    if (result.type !== "report") throw new TypeError(`Ethereum unreadable: ${result.error}`);
+    const { verdict, chain: facts } = result.report;
+    expect(facts.safe?.proxyVersion).toBeNull();
+    expect(verdict.level).toBe("caution");
+    expect(verdict.reasons[0]?.code).toBe("safe_unrecognised");
+  });
+
+  it("knows the published Safe proxies by their code", async () => {
+    const result = await engine.check({ address: safes.byCreate as Address, chain: "ethereum" });
+    if (result.type !== "report") throw new TypeError(`Ethereum unreadable: ${result.error}`);
+    expect(result.report.chain.safe?.proxyVersion).toBe("1.3.0");
+    const portable = await engine.check({
+      address: safes.sameEverywhere as Address,
+      chain: "ethereum",
+    });
+    if (portable.type !== "report") throw new TypeError(`Ethereum unreadable: ${portable.error}`);
+    expect(portable.report.chain.safe?.proxyVersion).toBe("1.4.1");
   });
 });
