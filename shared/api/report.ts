@@ -150,7 +150,7 @@ export const ChainFactsSchema = z.object({
         .nullable()
         .optional()
         .describe(
-          "The Safe release whose proxy code is at the address (1.3.0, 1.4.1, 1.5.0); null when the code is no Safe proxy presend knows: it answers like a Safe, but no Safe factory made it, so nobody can re-create it on another chain through one.",
+          "The Safe release whose proxy code is at the address (1.0.0 to 1.5.0); null when the code is no Safe proxy presend knows: it answers like a Safe, but no Safe factory made it, so nobody can re-create it on another chain through one.",
         ),
       ownerAddresses: z
         .array(z.string())

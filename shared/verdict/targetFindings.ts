@@ -338,7 +338,7 @@ function chainFindings(
       code: "safe_unrecognised",
       level: "caution",
       chain,
-      message: `This contract answers like a Safe on ${chains[chain].label}, but its code is not a Safe proxy presend recognises (Safe 1.3.0 or later): an older Safe, or a contract made to look like one, so who can move what it receives is unknown.`,
+      message: `This contract answers like a Safe on ${chains[chain].label}, but its code is not the proxy of any Safe release: a contract made to look like one, so who can move what it receives is unknown.`,
       headline: `Looks like a Safe on ${chains[chain].label}, but its code is not a recognised Safe`,
       next: "Confirm with the recipient that this is their Safe, and send a small test amount first.",
     });
