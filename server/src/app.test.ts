@@ -62,6 +62,27 @@ describe("GET /openapi.json", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
+
+  it("lists the rate limits' 429 on every operation (every documented route is rate limited)", async () => {
+    const document = await (await app.request("/openapi.json")).json();
+    const operations = Object.entries(
+      document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+    ).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+    );
+    expect(operations.map(({ path, method }) => `${method} ${path}`)).toEqual(
+      expect.arrayContaining(["get /validate", "get /health"]),
+    );
+    for (const { operation } of operations) {
+      expect(operation.responses["429"]).toMatchObject({
+        description: expect.stringContaining("rate_limited"),
+        headers: { "Retry-After": expect.any(Object) },
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      });
+    }
+    // The document is served under its own rate limit too, so it is answered like any route.
+    expect(document.components.schemas.Error).toBeDefined();
+  });
 });
 
 describe("errors", () => {

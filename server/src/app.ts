@@ -9,6 +9,7 @@ import { apiCors } from "./http/apiCors";
 import type { App, AppEnv } from "./http/appEnv";
 import { jsonError } from "./http/jsonError";
 import { limits } from "./limits";
+import { withRateLimitAnswers } from "./rateLimit/withRateLimitAnswers";
 import { registerHealthRoute } from "./routes/healthRoute";
 import { registerValidateRoute } from "./routes/validateRoute";
 
@@ -85,7 +86,7 @@ export function createApp(deps: AppDeps): App {
   registerHealthRoute(app, { probe: deps.probe, version: apiVersion });
   for (const register of deps.routeGroups ?? []) register(app);
 
-  app.doc31("/openapi.json", {
+  const documentConfig = {
     openapi: "3.1.0",
     info: {
       title: "presend",
@@ -106,7 +107,13 @@ export function createApp(deps: AppDeps): App {
     ...(deps.ownershipProofs?.length && {
       "x-agentcash-provenance": { ownershipProofs: deps.ownershipProofs },
     }),
-  } as Parameters<typeof app.doc31>[1]);
+  } as Parameters<typeof app.getOpenAPI31Document>[0];
+  // Served by hand rather than by app.doc31: every operation gets the 429 the rate limits answer
+  // (withRateLimitAnswers), and a document that cannot be generated is the app's plain 500, not
+  // doc31's JSON of the raw error.
+  app.get("/openapi.json", (c) =>
+    c.json(withRateLimitAnswers(app.getOpenAPI31Document(documentConfig))),
+  );
 
   app.notFound((c) => jsonError(c, 404, "not_found", `No route ${c.req.method} ${c.req.path}.`));
   app.onError(async (error, c) => {

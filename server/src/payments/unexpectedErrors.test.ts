@@ -258,4 +258,21 @@ describe("an unexpected error on a paid request", () => {
     expect(error.message).not.toMatch(/charg/i);
     expectNothingInternal(error.message);
   });
+
+  it("/receipts answers 500 when the payment records cannot be read, and its OpenAPI operations list that 500", async () => {
+    readsFail = true;
+    const receipt = await stack.app.request(
+      `/receipts/${devnetAccounts.activeOnBase.address.toLowerCase()}/0x${"11".repeat(32)}`,
+    );
+    expect(receipt.status).toBe(500);
+    const error = await errorOf(receipt);
+    expect(error.code).toBe("internal_error");
+    expect(error.message).not.toMatch(/charg/i);
+    expectNothingInternal(error.message);
+    readsFail = false;
+    const document = await (await stack.app.request("/openapi.json")).json();
+    for (const path of ["/receipts/{tx}", "/receipts/{payer}/{nonce}"]) {
+      expect(Object.keys(document.paths[path].get.responses)).toContain("500");
+    }
+  });
 });

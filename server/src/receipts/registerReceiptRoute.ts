@@ -44,6 +44,11 @@ const responses = {
       "settlement_unknown: the payment's outcome is not known yet; the message says by when it will be.",
     content: errorContent,
   },
+  500: {
+    description:
+      "internal_error: a fault in presend (the payment records could not be read, a bug); it says nothing about charging: ask again shortly.",
+    content: errorContent,
+  },
 };
 
 const byTransaction = createRoute({

@@ -73,7 +73,7 @@ describe("GET /check and GET /deep: a payment channel's refund", () => {
       // Nothing is paid here: no price for x402 crawlers, no security.
       expect(operation?.security).toEqual([]);
       expect(operation?.["x-payment-info"]).toBeUndefined();
-      expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(["200", "402", "405"]);
+      expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(["200", "402", "405", "429"]);
       // The paid check stays POST.
       expect(document.paths[path]?.post?.["x-payment-info"]).toBeDefined();
     }
