@@ -72,6 +72,16 @@ describe("answerClientErrors", () => {
     }
   });
 
+  it("answers a CONNECT (which Node would drop unanswered) with 404 not_found as JSON", async () => {
+    const answer = parse(
+      await exchange(server.port, "CONNECT 127.0.0.1:1 HTTP/1.1\r\nHost: 127.0.0.1:1\r\n\r\n"),
+    );
+    expect(answer.status).toBe(404);
+    expect(answer.body.error.code).toBe("not_found");
+    expect(answer.headers["access-control-allow-origin"]).toBe("*");
+    expect(answer.headers.connection).toBe("close");
+  });
+
   it("still serves a good request on the same server", async () => {
     const response = await fetch(`${server.url}/ok`);
     expect(await response.json()).toEqual({ ok: true });

@@ -24,6 +24,14 @@ const malformed: Refusal = {
   message: "The request is not HTTP this server can read (method, request line or framing).",
 };
 
+// CONNECT asks for a tunnel: this server is no proxy, and no route of it has the method.
+const connectRefused: Refusal = {
+  status: 404,
+  reason: "Not Found",
+  code: "not_found",
+  message: "No route for CONNECT: this server is not a proxy.",
+};
+
 /** Node's parser errors, as the answer each one gets (any other: malformed). */
 const refusals: Record<string, Refusal> = {
   HPE_HEADER_OVERFLOW: headersTooLarge,
@@ -32,7 +40,7 @@ const refusals: Record<string, Refusal> = {
 
 /**
  * Answers the requests Node's HTTP parser refuses before any route sees them (headers over
- * Node's 16 KB, a method or request line it cannot read, broken framing) the way every other
+ * Node's 16 KB, a method or request line it cannot read, broken framing, a CONNECT) the way every other
  * error is answered: a JSON body with a stable code, readable by a browser page (CORS), instead
  * of Node's bare status line. The connection is closed, as Node would: its bytes cannot be
  * trusted to frame another request.
@@ -46,16 +54,24 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const refusal = refusals[error.code ?? ""] ?? malformed;
-    const body: ErrorBody = { error: { code: refusal.code, message: refusal.message } };
-    const json = JSON.stringify(body);
-    const head = [
-      `HTTP/1.1 ${refusal.status} ${refusal.reason}`,
-      "Content-Type: application/json",
-      `Content-Length: ${Buffer.byteLength(json)}`,
-      "Connection: close",
-      ...Object.entries(corsResponseHeaders).map(([name, value]) => `${name}: ${value}`),
-    ];
-    socket.end(`${head.join("\r\n")}\r\n\r\n${json}`);
+    refuse(socket, refusals[error.code ?? ""] ?? malformed);
   });
+  // Without a listener Node drops a CONNECT's connection with no answer at all.
+  server.on("connect", (_request, socket: Duplex) => {
+    if (socket.writable) refuse(socket, connectRefused);
+    else socket.destroy();
+  });
+}
+
+function refuse(socket: Duplex, refusal: Refusal): void {
+  const body: ErrorBody = { error: { code: refusal.code, message: refusal.message } };
+  const json = JSON.stringify(body);
+  const head = [
+    `HTTP/1.1 ${refusal.status} ${refusal.reason}`,
+    "Content-Type: application/json",
+    `Content-Length: ${Buffer.byteLength(json)}`,
+    "Connection: close",
+    ...Object.entries(corsResponseHeaders).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${head.join("\r\n")}\r\n\r\n${json}`);
 }

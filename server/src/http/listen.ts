@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { answerClientErrors } from "./answerClientErrors";
 import { keepIdleConnections } from "./keepIdleConnections";
+import { serveApi } from "./serveApi";
 
 export type Listening = { url: string; port: number; close: () => Promise<void> };
 
@@ -17,8 +17,9 @@ export function listen(
 ): Promise<Listening> {
   const host = options.host ?? "127.0.0.1";
   return new Promise((resolve, reject) => {
-    const server = serve(
-      { fetch: app.fetch as (request: Request) => Response, port: options.port, hostname: host },
+    const server = serveApi(
+      app.fetch as (request: Request) => Response,
+      { port: options.port, hostname: host },
       (info: AddressInfo) => {
         const shownHost = host === "0.0.0.0" ? "127.0.0.1" : host;
         resolve({
@@ -33,10 +34,8 @@ export function listen(
         });
       },
     );
-    if ("keepAliveTimeout" in server) {
-      keepIdleConnections(server);
-      answerClientErrors(server);
-    }
+    keepIdleConnections(server);
+    answerClientErrors(server);
     server.once("error", reject);
   });
 }

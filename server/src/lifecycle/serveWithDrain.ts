@@ -1,8 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Http2Bindings, type HttpBindings, serve } from "@hono/node-server";
+import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import { answerClientErrors } from "../http/answerClientErrors";
 import { keepIdleConnections } from "../http/keepIdleConnections";
+import { serveApi } from "../http/serveApi";
 
 export type DrainingServer = {
   url: string;
@@ -37,8 +38,9 @@ export function serveWithDrain(
   let inFlight = 0;
   const idle: Array<() => void> = [];
   return new Promise((resolve, reject) => {
-    const server = serve(
-      { fetch: app.fetch, port: options.port, hostname: host },
+    const server = serveApi(
+      app.fetch as Parameters<typeof serveApi>[0],
+      { port: options.port, hostname: host },
       (info: AddressInfo) => {
         const shownHost = host === "0.0.0.0" ? "127.0.0.1" : host;
         resolve({
