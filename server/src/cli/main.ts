@@ -1,5 +1,6 @@
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { configDir } from "./openPinStore";
-import { runCli } from "./runCli";
+import { exitCodes, runCli } from "./runCli";
 
 /**
  * The `presend` command as the bin runs it: real environment, stdout and stderr. `presend mcp`
@@ -23,7 +24,15 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
   if (argv[0] === "mcp") {
     // Loaded only for `presend mcp`: the MCP SDK would slow every other command's start.
     const { runMcpServer } = await import("../mcp/runMcpServer");
-    await runMcpServer(process.env, configDir(process.env));
+    try {
+      await runMcpServer(process.env, configDir(process.env));
+    } catch (error) {
+      // A wrong setting is the operator's to fix: one line naming it (an MCP host shows stderr
+      // in its logs), the usage exit code, no stack trace.
+      if (!(error instanceof ConfigurationError)) throw error;
+      process.stderr.write(`presend mcp: ${error.shortMessage}\n`);
+      return exitCodes.usage;
+    }
     return undefined;
   }
   return runCli(argv, {

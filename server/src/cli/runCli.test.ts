@@ -91,6 +91,32 @@ describe("presend CLI against a real server on the local world", () => {
     expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, checksum: { status: "valid" } });
   });
 
+  it("a PRESEND_URL that is not an http(s) URL is a usage error naming it, before any request (no crash)", async () => {
+    freshConfig();
+    for (const argv of [["validate", target], ["check", target], ["close"]]) {
+      const result = await cli(argv, { env: { PRESEND_URL: "not-a-url" } });
+      expect(result.code, argv.join(" ")).toBe(exitCodes.usage);
+      expect(result.stderr).toMatch(/^presend: PRESEND_URL must be the API's http\(s\) URL/);
+    }
+  });
+
+  it("bin: `presend mcp` with a wrong setting says which in one line and exits 2, no stack trace", async () => {
+    for (const env of [
+      { PRESEND_URL: "not-a-url" },
+      { PRESEND_PRIVATE_KEY: "0x12" },
+      { PRESEND_SPEND_CAP: "ten" },
+    ]) {
+      const failed = await run(process.execPath, [bin, "mcp"], {
+        env: { ...process.env, PRESEND_URL: server.url, ...env },
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(failed).toMatchObject({ code: exitCodes.usage });
+      const stderr = (failed as { stderr: string }).stderr.trim();
+      expect(stderr).toMatch(new RegExp(`^presend mcp: ${Object.keys(env)[0]} must`));
+      expect(stderr.split("\n")).toHaveLength(1);
+      expect(stderr).not.toContain("0x12");
+    }
+  });
+
   it("--json prints the deep report as JSON; the payer pays exactly 0.05", async () => {
     freshConfig();
     const before = await stack.usdcBalance(payer.address);

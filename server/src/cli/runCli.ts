@@ -12,6 +12,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { channelOptions } from "./channelOptions";
 import { openPinStore } from "./openPinStore";
 import { type CliCommand, parseCliArgs, usage } from "./parseCliArgs";
+import { readServerUrl } from "./readServerUrl";
 import { readSpendCap } from "./readSpendCap";
 
 /** Exit codes: scripts can tell a refusal to pay from a failed payment or a server fault. */
@@ -41,8 +42,6 @@ export type CliDeps = {
   configDir: string;
 };
 
-export const defaultServerUrl = "http://127.0.0.1:8402";
-
 /**
  * Runs `presend validate|check|deep` and returns the exit code; all output goes through deps.
  * @example process.exitCode = await runCli(process.argv.slice(2), deps);
@@ -59,9 +58,20 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
     return exitCodes.usage;
   }
   const command = parsed.value;
-  const server = (deps.env.PRESEND_URL || defaultServerUrl).replace(/\/+$/, "");
+  const server = serverUrl(deps);
+  if (server === null) return exitCodes.usage;
   if (command.command === "validate") return validate(command, server, deps);
   return paidCheck(command, server, deps);
+}
+
+/** PRESEND_URL, or null once its refusal is printed (a usage error: nothing was sent). */
+function serverUrl(deps: CliDeps): string | null {
+  try {
+    return readServerUrl(deps.env);
+  } catch (error) {
+    deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
 }
 
 async function validate(command: CliCommand, server: string, deps: CliDeps) {
@@ -90,7 +100,8 @@ async function validate(command: CliCommand, server: string, deps: CliDeps) {
 
 /** `presend close`: the server claims what the channel was charged and refunds the rest. */
 async function closeChannel(deps: CliDeps) {
-  const server = (deps.env.PRESEND_URL || defaultServerUrl).replace(/\/+$/, "");
+  const server = serverUrl(deps);
+  if (server === null) return exitCodes.usage;
   const key = deps.env.PRESEND_PRIVATE_KEY;
   let channel: ReturnType<typeof channelOptions> = null;
   try {

@@ -1,18 +1,18 @@
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createPresendClient, createSessionSpendCap } from "@presend/client";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { channelOptions } from "../cli/channelOptions";
 import { openPinStore } from "../cli/openPinStore";
+import { readServerUrl } from "../cli/readServerUrl";
 import { readSpendCap } from "../cli/readSpendCap";
-import { defaultServerUrl } from "../cli/runCli";
 import { createMcpServer } from "./createMcpServer";
 
 const McpEnvSchema = z.object({
-  PRESEND_URL: z.url().default(defaultServerUrl),
   PRESEND_PRIVATE_KEY: z
     .string()
     .regex(bytes32Pattern, "PRESEND_PRIVATE_KEY must be 0x followed by 64 hex characters")
@@ -30,10 +30,14 @@ export async function runMcpServer(
   env: Record<string, string | undefined>,
   configDir: string,
 ): Promise<void> {
-  const config = McpEnvSchema.parse({
-    PRESEND_URL: env.PRESEND_URL || undefined,
+  const parsed = McpEnvSchema.safeParse({
     PRESEND_PRIVATE_KEY: env.PRESEND_PRIVATE_KEY || undefined,
   });
+  // Named settings, never zod's dump (nor the key's value): main prints the message alone.
+  if (!parsed.success) {
+    throw new ConfigurationError(parsed.error.issues.map((issue) => issue.message).join("; "));
+  }
+  const config = { ...parsed.data, PRESEND_URL: readServerUrl(env) };
   const spendCapUnits = readSpendCap(env);
   // On unless PRESEND_CHANNEL=off; a deposit above the session's cap is refused here, at start.
   const channel = channelOptions(env, { configDir, durable: false, maxDeposit: spendCapUnits });
