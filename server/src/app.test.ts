@@ -43,6 +43,20 @@ describe("GET /validate", () => {
   );
 });
 
+describe("GET /validate with the address given twice", () => {
+  it("answers 400 invalid_body (not the verdict of the first value), and the document lists it", async () => {
+    const response = await app.request(
+      `/validate?address=${checksummed}&address=${checksummed.replace("dA6", "da6")}`,
+      { headers: { origin: "https://dapp.example" } },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_body" } });
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const document = await (await app.request("/openapi.json")).json();
+    expect(Object.keys(document.paths["/validate"].get.responses)).toContain("400");
+  });
+});
+
 describe("GET /health", () => {
   it("reports each chain and degraded when one is unreachable", async () => {
     const response = await app.request("/health");

@@ -33,6 +33,11 @@ const validateRoute = createRoute({
         },
       },
     },
+    400: {
+      description:
+        "invalid_body: the address query parameter given more than once (which one to check is not known).",
+      content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
+    },
     404: {
       description: "No address supplied.",
       content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
@@ -47,7 +52,19 @@ export function registerValidateRoute(app: App): void {
   // hottest route, a measurable share of its throughput (see npm run bench).
   app.openAPIRegistry.registerPath(validateRoute);
   app.get(validateRoute.path, (c) => {
-    const query = ValidateQuerySchema.safeParse({ address: c.req.query("address") });
+    const given = c.req.queries("address");
+    if (given !== undefined && given.length > 1) {
+      // Answering for the first value would call "valid" a request that also carried another,
+      // perhaps the one meant: the caller sends one.
+      const twice: ErrorBody = {
+        error: {
+          code: "invalid_body",
+          message: "Give address once: /validate?address=0x... checks one value.",
+        },
+      };
+      return corsJson(c, twice, 400);
+    }
+    const query = ValidateQuerySchema.safeParse({ address: given?.[0] });
     const address = query.success ? query.data.address : undefined;
     if (address === undefined || address.trim() === "") {
       // The CORS middleware runs after this route, never for it: its refusal carries its own
