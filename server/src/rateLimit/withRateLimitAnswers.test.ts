@@ -14,10 +14,10 @@ describe("withRateLimitAnswers", () => {
         "/b": { get: { responses: {} } },
       },
     });
-    const paths = document.paths as Record<string, Record<string, { responses: object }>>;
-    expect(Object.keys(paths["/a"]?.get?.responses ?? {})).toEqual(["200", "429"]);
-    expect(paths["/a"]?.post?.responses).toMatchObject({ "429": declared });
-    expect(paths["/b"]?.get?.responses).toHaveProperty("429");
-    expect(paths["/a"]?.parameters).toEqual([]);
+    const { "/a": a, "/b": b } = document.paths;
+    expect(Object.keys(a.get.responses)).toEqual(["200", "429"]);
+    expect(a.post.responses).toMatchObject({ "429": declared });
+    expect(b.get.responses).toHaveProperty("429");
+    expect(a.parameters).toEqual([]);
   });
 });

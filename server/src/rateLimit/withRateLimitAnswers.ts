@@ -1,8 +1,3 @@
-/** An OpenAPI document as far as this step reads it: operations by path and method. */
-type OpenApiDocument = {
-  paths?: Record<string, Record<string, { responses?: Record<string, unknown> } | unknown>>;
-};
-
 const methods = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
 /**
@@ -31,8 +26,9 @@ const rateLimitedAnswer = {
  * The document with the 429 added to every operation that does not declare one.
  * @example c.json(withRateLimitAnswers(app.getOpenAPI31Document(config)))
  */
-export function withRateLimitAnswers<T extends OpenApiDocument>(document: T): T {
-  for (const operations of Object.values(document.paths ?? {})) {
+export function withRateLimitAnswers<T extends { paths?: object }>(document: T): T {
+  for (const operations of Object.values(document.paths ?? {}) as unknown[]) {
+    if (typeof operations !== "object" || operations === null) continue;
     for (const [method, operation] of Object.entries(operations)) {
       if (!methods.has(method) || typeof operation !== "object" || operation === null) continue;
       const responses = (operation as { responses?: Record<string, unknown> }).responses;
