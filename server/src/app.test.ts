@@ -55,6 +55,12 @@ describe("GET /validate with the address given twice", () => {
     const document = await (await app.request("/openapi.json")).json();
     expect(Object.keys(document.paths["/validate"].get.responses)).toContain("400");
   });
+
+  it("still answers one address beside another parameter whose name ends in address", async () => {
+    const response = await app.request(`/validate?mailaddress=x&address=${checksummed}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ address: checksummed });
+  });
 });
 
 describe("GET /health", () => {
