@@ -155,6 +155,18 @@ describe("GET /receipts/{tx}: a settled payment whose response was lost", () => 
     const unknown = await stack.app.request(`/receipts/0x${"12".repeat(32)}?signature=${good}`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: "receipt_not_found" } });
+    // A path that is no transaction hash is not echoed back (a long or control-laden one).
+    for (const path of [
+      `/receipts/0x${"a".repeat(9000)}`,
+      "/receipts/%00abc",
+      "/receipts/x/y%00",
+    ]) {
+      const notFound = await stack.app.request(path);
+      expect(notFound.status).toBe(404);
+      const text = await notFound.text();
+      expect(text.length).toBeLessThan(400);
+      expect(text).not.toContain("\\u0000");
+    }
     // A signature given twice is a clear 400, and the OpenAPI document says so.
     const twice = await stack.app.request(`/receipts/${tx}?signature=${good}&signature=${good}`);
     expect(twice.status).toBe(400);

@@ -111,7 +111,9 @@ export function registerReceiptRoute(
         c,
         404,
         "receipt_not_found",
-        `No settled payment ${tx} is recorded here.`,
+        bytes32Pattern.test(tx)
+          ? `No settled payment ${tx} is recorded here.`
+          : "No settled payment is recorded here under that path: a transaction hash is 0x and 64 hex characters.",
       ) as never;
     }
     return (await answer(c, record, tx, c.req.valid("query").signature, deps)) as never;
@@ -128,7 +130,9 @@ export function registerReceiptRoute(
         c,
         404,
         "receipt_not_found",
-        `No paid request with authorization ${nonce} of ${payer} is recorded here.`,
+        addressPattern.test(payer) && bytes32Pattern.test(nonce)
+          ? `No paid request with authorization ${nonce} of ${payer} is recorded here.`
+          : "No paid request is recorded here under that path: /receipts/{payer}/{nonce} takes the payer's address and the authorization's 0x nonce (64 hex characters).",
       ) as never;
     }
     return (await answer(c, record, nonce, c.req.valid("query").signature, deps)) as never;
