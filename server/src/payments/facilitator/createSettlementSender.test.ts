@@ -2,10 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AnvilInstance, devnetClient, startAnvil } from "@presend/devnet";
-import { createPublicClient, createWalletClient, type Hex, http, keccak256 } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  keccak256,
+  TransactionReceiptNotFoundError,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSettlementSender } from "./createSettlementSender";
 import { fileSenderJournal } from "./fileSenderJournal";
 
@@ -235,5 +242,38 @@ describe("createSettlementSender", () => {
       // Long before the 60 s confirmation timeout.
       expect(Date.now() - started).toBeLessThan(30_000);
     });
+  });
+});
+
+describe("createSettlementSender waiting for a receipt", () => {
+  it("asks again within milliseconds at first, not a whole poll later (a node mining on arrival)", async () => {
+    vi.useFakeTimers();
+    try {
+      const hash = keccak256("0x01");
+      let reads = 0;
+      // The node has the receipt from its second answer on, as a node that mines on arrival does
+      // a moment after the broadcast returned.
+      const client = {
+        getTransactionReceipt: async () => {
+          reads += 1;
+          if (reads < 2) throw new TransactionReceiptNotFoundError({ hash });
+          return { transactionHash: hash, status: "success" };
+        },
+      };
+      const sender = createSettlementSender({
+        client: client as never,
+        wallet: { account: privateKeyToAccount(generatePrivateKey()) } as never,
+        pollMs: 1_000,
+      });
+      let receipt: unknown;
+      void sender.waitForReceipt(hash).then((value) => {
+        receipt = value;
+      });
+      await vi.advanceTimersByTimeAsync(10);
+      expect(reads).toBe(2);
+      expect(receipt).toMatchObject({ transactionHash: hash });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -403,7 +403,7 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
     pendingCount: () => openSlots().length,
     async waitForReceipt(hash) {
       const started = Date.now();
-      for (;;) {
+      for (let polls = 0; ; polls++) {
         const slot = slotByHash.get(hash);
         const candidates = slot ? [...slot.hashes].reverse() : [hash];
         for (const candidate of candidates) {
@@ -428,7 +428,10 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
           );
         }
         if (slot !== undefined && slot.closedAt === undefined) watch();
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        // A node that mines on arrival (or a fast chain) has the receipt a few milliseconds after
+        // the broadcast returned, not a whole poll later: the first waits are short, then pollMs.
+        const wait = Math.min(pollMs, 10 * 2 ** polls);
+        await new Promise((resolve) => setTimeout(resolve, wait));
       }
     },
   };
