@@ -1,21 +1,7 @@
-import { connect } from "node:net";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Listening, listen } from "./listen";
-
-/** Sends raw bytes and reads everything the server writes until it closes the connection. */
-function exchange(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end(bytes));
-    let answer = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk) => {
-      answer += chunk;
-    });
-    socket.on("close", () => resolve(answer));
-    socket.on("error", reject);
-  });
-}
+import { rawExchange as exchange } from "./testing/rawExchange";
 
 // A real Node server through listen (serveApi underneath): these requests parse as HTTP, but
 // @hono/node-server cannot build their URL, so the app never sees them.
