@@ -162,13 +162,7 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
 
   // 4. Closing: the session key signs the refund voucher, the server sends the rest back on chain.
   await popup.bringToFront();
-  await popup.getByRole("button", { name: "Close the channel, get $0.01 back" }).click();
-  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
-    timeout: 30_000,
-  });
-  await expect(popup.getByTestId("channel-closed")).toContainText(
-    "Closed: $0.01 sent back to your wallet.",
-  );
+  await closeFromPopup(popup, "$0.01");
   await expect(popup.getByTestId("channel-balance")).toBeHidden();
   await screenshot(popup, "channel-closed-popup");
   // Reconciled with the chain: the payer paid exactly the four checks, the rest came back.
@@ -322,18 +316,26 @@ test("a channel opened before the API in the settings changed is still closed fr
     "not the API in your settings, holds $0.04 of $0.05 left; checks here do not pay from it.",
   );
   await screenshot(popup, "channel-other-api-popup");
-  await popup.getByRole("button", { name: "Close the channel, get $0.04 back" }).click();
-  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
-    timeout: 30_000,
-  });
-  await expect(popup.getByTestId("channel-closed")).toContainText(
-    "Closed: $0.04 sent back to your wallet.",
-  );
+  await closeFromPopup(popup, "$0.04");
   expect(await api.usdcOnBase(payer)).toBe(afterDeposit + deposit - price);
   expect(await storedBalances(serviceWorker)).toEqual([]);
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
   await popup.close();
 });
+
+/**
+ * Closes the channel with the popup's button, as it names what comes back (`amount`), and waits
+ * until the popup says that amount was sent back to the wallet.
+ */
+async function closeFromPopup(popup: Page, amount: string): Promise<void> {
+  await popup.getByRole("button", { name: `Close the channel, get ${amount} back` }).click();
+  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
+    timeout: 30_000,
+  });
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    `Closed: ${amount} sent back to your wallet.`,
+  );
+}
 
 /** The extension's record of a channel as if the answer to its last voucher had been lost. */
 async function loseLastAnswer(serviceWorker: Worker, channelId: string): Promise<void> {
@@ -412,13 +414,7 @@ test("a channel out of step with the server (a voucher's answer lost) is re-sync
     "(re-synced with presend's server): $0.02 of $0.05 left",
   );
   await screenshot(popup, "channel-resynced-popup");
-  await popup.getByRole("button", { name: "Close the channel, get $0.02 back" }).click();
-  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
-    timeout: 30_000,
-  });
-  await expect(popup.getByTestId("channel-closed")).toContainText(
-    "Closed: $0.02 sent back to your wallet.",
-  );
+  await closeFromPopup(popup, "$0.02");
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 3n * price);
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
   await popup.close();
@@ -595,13 +591,7 @@ test("a voucher whose answer is lost was written down before it left: its report
   // wallet reads the escrow on Base, the channel is resynced and closed. Reconciled with the
   // chain: the payer paid exactly the two checks, the lost one once.
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
-  await popup.getByRole("button", { name: "Close the channel, get $0.03 back" }).click();
-  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
-    timeout: 30_000,
-  });
-  await expect(popup.getByTestId("channel-closed")).toContainText(
-    "Closed: $0.03 sent back to your wallet.",
-  );
+  await closeFromPopup(popup, "$0.03");
   expect(wallet.requestsOf("eth_call").length).toBeGreaterThan(0);
   expect(await storedBalances(serviceWorker)).toEqual([]);
   await screenshot(popup, "channel-close-resynced");

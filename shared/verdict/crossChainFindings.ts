@@ -5,6 +5,7 @@ import { findAccountImplementation } from "../registry/knownImplementations";
 import { findKnownTokenChains } from "../registry/knownTokens";
 import { chainLabels } from "./chainLabels";
 import type { WrongNetwork } from "./detectWrongNetwork";
+import { isSafeLookalike } from "./isSafeLookalike";
 import { joinNames } from "./joinNames";
 import { plainKind } from "./plainKind";
 import { readBalances } from "./readBalances";
@@ -34,15 +35,6 @@ function onlyChain(names: readonly ChainName[]): { chain?: ChainName } {
 function isSameAddressAccount(facts: ChainFacts): boolean {
   if (facts.kind !== "smart-account" || !facts.implementation) return false;
   return findAccountImplementation(facts.implementation)?.sameAddressOnEveryChain === true;
-}
-
-/**
- * A Safe by its answers whose code is none of Safe's proxies: anyone can write a contract that
- * answers getOwners, getThreshold and masterCopy (naming a real singleton), and no Safe factory
- * can make it anywhere else. Facts from before the proxy code was read leave the question open.
- */
-function isSafeLookalike(facts: ChainFacts): boolean {
-  return facts.kind === "safe" && facts.safe?.proxyVersion === null;
 }
 
 /** A plain contract that passed a simulated deposit on in full (an exchange deposit address). */

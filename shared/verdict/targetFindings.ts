@@ -7,6 +7,7 @@ import { findProtocolContract, type ProtocolContract } from "../registry/protoco
 import { chainActivity } from "./chainActivity";
 import { chainLabels } from "./chainLabels";
 import { isPositiveBalance } from "./isPositiveBalance";
+import { isSafeLookalike } from "./isSafeLookalike";
 import { joinNames } from "./joinNames";
 import { plainKind } from "./plainKind";
 import { readBalances } from "./readBalances";
@@ -315,7 +316,7 @@ function chainFindings(
   const balances = readBalances(target);
 
   // Its own nonce() says a lookalike Safe is active: only Safe's proxy code makes that a Safe's.
-  const lookalikeSafe = target.kind === "safe" && target.safe?.proxyVersion === null;
+  const lookalikeSafe = isSafeLookalike(target);
   const isWalletKind =
     !lookalikeSafe &&
     (target.kind === "eoa" ||

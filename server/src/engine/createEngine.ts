@@ -3,6 +3,7 @@ import type { ChainFacts, DeepReport, Report } from "@presend/shared/api/report"
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { buildDeepReport } from "@presend/shared/verdict/buildDeepReport";
 import { buildReport } from "@presend/shared/verdict/buildReport";
+import { isSafeLookalike } from "@presend/shared/verdict/isSafeLookalike";
 import { type Address, getAddress } from "viem";
 import type { BatchCompanion } from "../chain/createChainReader";
 import type { HistoryRide } from "../chain/history/createHistoryReader";
@@ -103,7 +104,7 @@ export function createEngine(deps: {
       const singleton =
         facts.status === "ok" &&
         facts.kind === "safe" &&
-        facts.safe?.proxyVersion !== null &&
+        !isSafeLookalike(facts) &&
         facts.safe?.singleton;
       if (singleton) singletons.add(singleton.toLowerCase());
     }
