@@ -37,6 +37,14 @@ describe("checkChannelRequirement", () => {
     expect(checkChannelRequirement([exact, named], exact)).toMatchObject({ type: "accepted" });
   });
 
+  it.each([
+    [{ extra: { ...channel.extra, withdrawDelay: 86_400 } }],
+    [{ extra: { ...channel.extra, withdrawDelay: 900 } }],
+    [{ maxTimeoutSeconds: 300 }],
+  ])("accepts an offer at the edge of what it allows: %o", (change) => {
+    expect(offered(change)).toMatchObject({ type: "accepted" });
+  });
+
   it("says none when no channel is offered", () => {
     expect(checkChannelRequirement([exact], exact)).toEqual({ type: "none" });
   });
@@ -51,6 +59,10 @@ describe("checkChannelRequirement", () => {
     [{ extra: { ...channel.extra, assetTransferMethod: "EIP3009" } }, "transfer_method_mismatch"],
     [{ extra: { ...channel.extra, assetTransferMethod: 3009 } }, "transfer_method_mismatch"],
     [{ extra: { ...channel.extra, withdrawDelay: 30 * 86_400 } }, "unexpected_challenge"],
+    // One second beyond either bound: a deposit held a second longer than a day is refused.
+    [{ extra: { ...channel.extra, withdrawDelay: 86_401 } }, "unexpected_challenge"],
+    [{ extra: { ...channel.extra, withdrawDelay: 899 } }, "unexpected_challenge"],
+    [{ maxTimeoutSeconds: 301 }, "validity_too_long"],
     [
       { extra: { ...channel.extra, receiverAuthorizer: `0x${"0".repeat(40)}` } },
       "unexpected_challenge",
