@@ -338,6 +338,10 @@ describe("createChannelPayer: the most one deposit may put in", () => {
 
   it.each([
     ["a configured deposit above the bound", { deposit: 6n * price, maxDeposit: 5n * price }],
+    [
+      "a configured deposit one base unit above the bound",
+      { deposit: 5n * price + 1n, maxDeposit: 5n * price },
+    ],
     ["a bound below the check's price", { maxDeposit: price - 1n }],
   ])("refuses %s before the wallet signs", async (_, channel) => {
     const { asked, pay } = bounded(channel);
