@@ -294,6 +294,13 @@ describe("createChannelAccess resyncing with the server", () => {
     await expect(click.voucherSigner.signTypedData(voucherAt(40_000n))).rejects.toMatchObject({
       code: "session_key_refused",
     });
+    // One base unit above the price is already refused; the price itself is signed.
+    const over = await access.options(scope, 50_000n, price);
+    await expect(over.voucherSigner.signTypedData(voucherAt(30_001n))).rejects.toMatchObject({
+      code: "session_key_refused",
+    });
+    const exact = await access.options(scope, 50_000n, price);
+    await expect(exact.voucherSigner.signTypedData(voucherAt(30_000n))).resolves.toMatch(/^0x/);
     const unpriced = await access.options(scope, 50_000n, () => null);
     await expect(unpriced.voucherSigner.signTypedData(voucherAt(30_000n))).rejects.toThrow(
       "No attested price",
