@@ -170,6 +170,24 @@ describe("reconcileChannelCharges", () => {
     expect(await store.unclaimedCharges()).toEqual([]);
   });
 
+  it("never fails a committed charge, even beside another committed one at its ceiling", async () => {
+    // The scheme charges a ceiling once, so this should not happen; if it ever did, both payers
+    // were told they were charged, and failing either record would take a paid report away.
+    await charge(1, channelA, 100n, true);
+    await charge(2, channelA, 100n, true);
+    const chain = escrow({
+      totals: { [channelA]: 100n },
+      claims: { [channelA]: [{ from: 0n, to: 100n, tx: tx("d") }] },
+    });
+    const { records, marks } = recordBook();
+    expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+      settled: 2,
+      failed: 0,
+      open: 0,
+    });
+    expect(marks.filter((mark) => mark.status === "failed")).toEqual([]);
+  });
+
   it("fails no uncommitted charge beside only other uncommitted ones at its ceiling (one of them was charged)", async () => {
     await charge(1, channelA, 100n, false);
     await charge(2, channelA, 100n, false);
