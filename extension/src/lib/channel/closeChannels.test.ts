@@ -1,3 +1,4 @@
+import type { ChannelCloseResult } from "@presend/client";
 import { createMemoryPinStore } from "@presend/client";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
@@ -79,5 +80,42 @@ describe("closeChannels", () => {
         "The $0.03 left in an earlier channel (its browser session ended, or it fell out of step with the server) can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.",
     });
     expect(requests).toEqual([]);
+  });
+
+  describe("a channel closed by the server's refund gives the daily cap back", () => {
+    // The server's answer to the refund is the boundary faked here: the close's outcome is given.
+    const privateKey = `0x${"11".repeat(32)}` as const;
+    const key = { privateKey, address: privateKeyToAccount(privateKey).address };
+    /** 50000 deposited and counted today, 20000 of it charged: 30000 left in the channel. */
+    const counted = { ...balance, depositDay: "2025-06-01", depositCounted: "50000" };
+
+    async function closedWith(refunded: string | null) {
+      const { deps } = setup([counted], { key, states: { [balance.channelId]: {} } });
+      const closed: ChannelCloseResult = { type: "closed", transaction: "0xfeed", refunded };
+      const outcome = await closeChannels({
+        ...deps,
+        access: { ...deps.access, exclusive: (async () => closed) as typeof deps.access.exclusive },
+      });
+      return { outcome, spent: (await deps.ledger.getValue()).spentUnits };
+    }
+
+    it("by what the refund returned", async () => {
+      const { outcome, spent } = await closedWith("10000");
+      expect(outcome).toEqual({
+        type: "closed",
+        message: "Closed: $0.01 sent back to your wallet.",
+      });
+      expect(spent).toBe(40_000);
+    });
+
+    it("never by more than was left in the channel, whatever the refund says", async () => {
+      // A refund saying 40000 (another deposit, or the server's mistake): only the 30000 left of
+      // the deposit this cap counted comes off it, so the checks paid from it stay counted.
+      expect((await closedWith("40000")).spent).toBe(20_000);
+    });
+
+    it("by nothing when the refund says no amount", async () => {
+      expect((await closedWith(null)).spent).toBe(50_000);
+    });
   });
 });
