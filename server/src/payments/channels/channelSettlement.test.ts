@@ -194,4 +194,25 @@ describe("claimed channel money reaches payTo", () => {
       "the refunded channel to leave the store",
     );
   });
+  it("on the schedule: a channel used within the idle period keeps its deposit for the next check", async () => {
+    // The refund job runs every second, the idle period is an hour: however often it runs, a
+    // channel its payer used a few seconds ago is not refunded (its next check would need a new
+    // deposit, and its payer's gas).
+    const stack = await start({
+      CHANNEL_CLAIM_INTERVAL_SECS: "1",
+      CHANNEL_SETTLE_INTERVAL_SECS: "1",
+      CHANNEL_REFUND_INTERVAL_SECS: "1",
+      CHANNEL_IDLE_REFUND_SECS: "3600",
+    });
+    const payer = await channelPayer("in-use");
+    const channelId = await payer.pay(stack, 1);
+    await eventually(
+      async () => (await escrowChannel(channelId))[1] === price,
+      "the claim job to claim the voucher",
+    );
+    // Several refund runs, each with the channel idle for seconds, not for the hour.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(await escrowChannel(channelId)).toEqual([deposit, price]);
+    expect((await stack.payments.channels?.store.get(channelId))?.balance).toBe(String(deposit));
+  });
 });
