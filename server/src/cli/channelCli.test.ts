@@ -30,6 +30,8 @@ describe("presend CLI paying over a channel", () => {
   let stack: PaidStack;
   const configDir = mkdtempSync(join(tmpdir(), "presend-cli-channel-"));
   const chain = devnetClient("base", world.chains.base.rpcUrl);
+  /** How many paid requests (a PAYMENT-SIGNATURE sent) the CLI's runs made. */
+  let paidRequests = 0;
   const cli = async (argv: string[], env: Record<string, string> = {}, dir = configDir) => {
     const out: string[] = [];
     const err: string[] = [];
@@ -43,8 +45,11 @@ describe("presend CLI paying over a channel", () => {
       stdout: (text) => out.push(text),
       stderr: (text) => err.push(text),
       configDir: dir,
-      fetch: async (input, init) =>
-        stack.app.request(input instanceof Request ? input : new Request(input, init)),
+      fetch: async (input, init) => {
+        const request = input instanceof Request ? input : new Request(input, init);
+        if (request.headers.has("payment-signature")) paidRequests += 1;
+        return stack.app.request(request);
+      },
     });
     return { code, stdout: out.join("\n"), stderr: err.join("\n") };
   };
@@ -116,10 +121,13 @@ describe("presend CLI paying over a channel", () => {
     const transactions = () => chain.getTransactionCount({ address: lane.facilitator.address });
     const before = await transactions();
     const payerBefore = await stack.usdcBalance(payer.address);
+    const paidBefore = paidRequests;
     // Other addresses than before: the same check would be read again signed in, unpaid.
     const again = await cli(["check", devnetAccounts.sweptOnBase.address]);
     expect(again.code, again.stderr).toBe(exitCodes.ok);
     expect(again.stderr).toContain("over the payment channel");
+    // Straight to the new channel: no deposit signed first into the closed one and refused.
+    expect(paidRequests - paidBefore).toBe(1);
     // One deposit (0.05) into a new channel, then a voucher run with no transaction.
     expect(await transactions()).toBe(before + 1);
     const next = await cli(["check", devnetAccounts.receiveOnlyOnBase.address, "--json"]);
