@@ -256,6 +256,71 @@ describe("presend CLI paying over a channel", () => {
     expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 4n * price);
   });
 
+  it("a check whose answer was lost, then an idle refund: its report is there right after the refund claims it, one new deposit follows, and the cap never holds less than left the wallet", async () => {
+    const price = routePrices.check;
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-lost-answer`));
+    await fund(wallet.address, 20n * price);
+    const cap = createSessionSpendCap(12n * price);
+    let loseAnswers = false;
+    // The server pays the check and answers; the answer, and every /receipts read after it, is
+    // lost on the way back, so the client cannot know whether the check was charged.
+    const lossy: typeof fetch = async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const answer = await stack.app.request(request);
+      const lost =
+        request.headers.has("payment-signature") ||
+        new URL(request.url).pathname.startsWith("/receipts");
+      if (loseAnswers && lost) throw new TypeError("fetch failed: the connection was reset");
+      return answer;
+    };
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: wallet,
+      pinStore: createMemoryPinStore(),
+      spendCap: cap,
+      fetch: lossy,
+      channel: {
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        deposit: 5n * price,
+      },
+    });
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    expect(await client.check({ address: target })).toMatchObject({ type: "report" });
+    loseAnswers = true;
+    const lostCheck = await client.check({ address: target });
+    expect(lostCheck).toMatchObject({ type: "unrecovered", charged: "unknown" });
+    loseAnswers = false;
+    // A reconcile a moment before the refund, as the server's own runs every 30 s and after each
+    // claim: the one after the refund's claim must still see that claim.
+    await stack.payments.channels?.reconcile();
+    const refunds =
+      (await stack.payments.channels?.manager().refundIdleChannels({ idleSecs: 0 })) ?? [];
+    expect(refunds).toHaveLength(1);
+    // Both checks were charged: the refund sent back the other three, the two stay claimable.
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 2n * price);
+    // The lost check was charged, and the refund claimed its voucher first: the server's
+    // reconcile after that claim (the one before it, a moment ago, read an older head) settled
+    // its record, and its report is there to fetch.
+    if (lostCheck.type !== "unrecovered") throw new Error("the lost check was not unrecovered");
+    const { payer: lostPayer, nonce } = lostCheck.authorization;
+    const fetched = await client.receipt({ payer: lostPayer, nonce });
+    expect(fetched, JSON.stringify(fetched)).toMatchObject({
+      type: "report",
+      charged: true,
+    });
+    expect(await client.check({ address: target })).toMatchObject({
+      type: "report",
+      charged: true,
+    });
+    // The wallet paid three checks and holds the new deposit's rest in its channel.
+    const paid = walletBefore - (await stack.usdcBalance(wallet.address));
+    expect(paid).toBe(7n * price);
+    // The refund claimed the lost check first, so the client's next voucher fell below the
+    // claimed total (not beyond the balance): it cannot tell from that answer whether anything
+    // came back, so the cap keeps the old deposit whole. It errs on holding more, never less.
+    expect(cap.spent()).toBe(10n * price);
+  });
+
   it("a client that lost the closed channel's salt is refused before a charge, then pays once over a new channel", async () => {
     const price = routePrices.check;
     const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-lost-payer`));

@@ -47,6 +47,9 @@ export type ChannelChain = {
  */
 export function createChannelChain(options: { rpcUrl: string; timeoutMs?: number }): ChannelChain {
   const client = createPublicClient({
+    // The head is read afresh every time (viem keeps it 4 s by default): a search right after a
+    // claim or a settlement must reach the block that holds it, not stop at an older head.
+    cacheTime: 0,
     transport: http(options.rpcUrl, {
       fetchFn: boundedFetch(),
       timeout: options.timeoutMs ?? 3_000,
