@@ -38,6 +38,12 @@ describe("trustStoredReceipt", () => {
       authorization: { ...by.authorization, nonce: `0x${"00".repeat(32)}` as const },
     };
     expect(await trustStoredReceipt(body, pin, "/check", otherNonce)).toBeNull();
+    // The nonce alone does not name a payment: another payer's authorization may carry the same
+    // one, and its report is not this payer's.
+    const otherPayer = {
+      authorization: { ...by.authorization, payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" },
+    } as const;
+    expect(await trustStoredReceipt(body, pin, "/check", otherPayer)).toBeNull();
     expect(
       await trustStoredReceipt(body, pin, "/check", { transaction: `0x${"cd".repeat(32)}` }),
     ).toBeNull();
