@@ -32,6 +32,23 @@ describe("receipt: a paid report fetched again by payer and nonce", () => {
     });
   });
 
+  it("leaves the charge unknown on a 404 that is not the server's receipt_not_found (a proxy's page)", async () => {
+    const { config, payer, nonce } = await paidOnce();
+    // Any 404 without the server's code may come from a gateway in front of it, which knows
+    // nothing of the payment: the charge stays unknown.
+    const proxied = createPresendConfig({
+      url: config.base,
+      pinStore: config.pinStore,
+      signer: payer,
+      fetch: async () => new Response("<html>Not Found</html>", { status: 404 }),
+    });
+    expect(await receipt(proxied, { payer: payer.address, nonce })).toMatchObject({
+      type: "receipt_unavailable",
+      status: 404,
+      charged: "unknown",
+    });
+  });
+
   it("leaves the charge unknown while the chain has not decided (409)", async () => {
     const { config, payer, nonce } = await paidOnce({ receipts: "pending" });
     expect(await receipt(config, { payer: payer.address, nonce })).toMatchObject({
