@@ -210,6 +210,25 @@ describe("paidCheck: what is refused before anything is signed", () => {
     });
   });
 
+  it("a challenge answered with an error instead of a 402: not charged, with the server's status and code", async () => {
+    const { check } = checker({
+      url: "http://api.test",
+      signer: privateKeyToAccount(generatePrivateKey()),
+      pinStore: createMemoryPinStore(),
+      fetch: async () =>
+        Response.json(
+          { error: { code: "internal_error", message: "Something broke." } },
+          { status: 500 },
+        ),
+    });
+    expect(await check({ address })).toMatchObject({
+      type: "not_charged",
+      code: "internal_error",
+      status: 500,
+      charged: false,
+    });
+  });
+
   it("without a paying key: refused after the policy, the key pinned, nothing paid", async () => {
     const server = await fakePaidApi({
       payTo,
@@ -231,6 +250,11 @@ describe("paidCheck: what is refused before anything is signed", () => {
   it("a malformed payment id is refused: the server would ignore it and charge a retry again", async () => {
     const { client, server } = await paying();
     expect(await client.check({ address, paymentId: "short" })).toMatchObject({
+      type: "refused",
+      code: "invalid_payment_id",
+    });
+    // Long enough, but with characters the server does not read as an id.
+    expect(await client.check({ address, paymentId: "pay id with spaces!" })).toMatchObject({
       type: "refused",
       code: "invalid_payment_id",
     });
@@ -281,6 +305,16 @@ describe("paidCheck: a signed report is trusted only for what was asked", () => 
       expect(server.payments()).toBe(1);
     },
   );
+
+  it("a report fetched again through /receipts about another address is forged too, charged: yes", async () => {
+    // The paid answer is lost (502 settlement_unknown) and the stored report recovered is
+    // another check's: recovery does not make it this check's report.
+    const { client, server } = await paying({ afterPayment: "unknown" });
+    const result = await client.check({ address: other });
+    expect(result).toMatchObject({ type: "forged", charged: true });
+    expect(result.type === "forged" && result.message).toMatch(/not the address asked/);
+    expect(server.requests.some(({ url }) => url.includes("/receipts/"))).toBe(true);
+  });
 
   it("takes the address asked in any case", async () => {
     const { client } = await paying();
