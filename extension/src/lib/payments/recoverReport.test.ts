@@ -111,6 +111,18 @@ describe("recoverReport", () => {
     expect(recoveries.value()[0]?.lastAttempt).toMatchObject({ state: "forged" });
   });
 
+  it("refuses a verified report about another address than the check paid for, and keeps the payment", async () => {
+    const { recoveryId, recoveries, history, deps } = await lostCheck();
+    // The payment was for another address than the one the server's stored report is about.
+    const asked: Address = "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7";
+    await recoveries.update((list) => list.map((r) => ({ ...r, address: asked })));
+    const outcome = await recoverReport(recoveryId, deps);
+    expect(outcome.type).toBe("forged");
+    expect(outcome.type === "forged" && outcome.message).toMatch(/another address/);
+    expect(history.value()).toEqual([]);
+    expect(recoveries.value()[0]?.lastAttempt).toMatchObject({ state: "forged" });
+  });
+
   it("refuses a report signed by another key than the one pinned when paying", async () => {
     const { recoveryId, history, deps, pinnedKeys } = await lostCheck();
     const other = await fakePaidApi({ payTo, report, now });
