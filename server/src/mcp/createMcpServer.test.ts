@@ -173,6 +173,9 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     const lost = await call(client, "check", { address: target });
     expect(lost.isError).toBe(true);
     expect(text(lost)).toMatch(/Charged: unknown/);
+    // The client's message already says "Charged: unknown": the tool's own line must not
+    // contradict it.
+    expect(text(lost)).not.toMatch(/Charged: (no|yes)/);
     const retry = /call check again with (\{.*?\}):/.exec(text(lost));
     expect(retry?.[1]).toBeDefined();
     const args = JSON.parse(retry?.[1] ?? "{}");
