@@ -123,6 +123,18 @@ describe("recoverReport", () => {
     expect(recoveries.value()[0]?.lastAttempt).toMatchObject({ state: "forged" });
   });
 
+  it("refuses a verified report about another chain than the check paid for, and keeps the payment", async () => {
+    const { recoveryId, recoveries, history, deps } = await lostCheck();
+    // The payment was for the same address on another network than the stored report's.
+    const other = report.chain.name === "ethereum" ? "base" : "ethereum";
+    await recoveries.update((list) => list.map((r) => ({ ...r, chain: other })));
+    const outcome = await recoverReport(recoveryId, deps);
+    expect(outcome.type).toBe("forged");
+    expect(outcome.type === "forged" && outcome.message).toMatch(/another network/);
+    expect(history.value()).toEqual([]);
+    expect(recoveries.value()[0]?.lastAttempt).toMatchObject({ state: "forged" });
+  });
+
   it("refuses a report signed by another key than the one pinned when paying", async () => {
     const { recoveryId, history, deps, pinnedKeys } = await lostCheck();
     const other = await fakePaidApi({ payTo, report, now });

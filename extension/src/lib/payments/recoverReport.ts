@@ -82,6 +82,14 @@ export async function recoverReport(
           message: `The server answered a report about another address (${result.report.address}): not trusted.`,
         };
       }
+      // Filed under the chain the check paid for, so it must be about that chain: a verdict on
+      // another network is not this recipient's.
+      if (result.report.chain.name !== recovery.chain) {
+        return {
+          type: "forged",
+          message: `The server answered a report about another network (${result.report.chain.name}, not ${recovery.chain}): not trusted.`,
+        };
+      }
       const entry: HistoryEntry = {
         id: deps.randomId(),
         address: result.report.address as Address,
