@@ -179,6 +179,41 @@ describe("createPaymentChain (a real anvil chain)", () => {
     // Another payer's cancellation of the same nonce is not this payer's.
     expect(await chain.authorizationCanceled(payTo, nonce(2))).toBe(false);
   });
+
+  it("finds a transfer mined a moment after its last search: each search reads the head afresh", async () => {
+    // A search before the transfer, as the reconciler's previous run would have made.
+    expect(await chain.findAuthorizationTx(payer.address, nonce(4))).toBe(null);
+    const block = await client.getBlock();
+    const transfer = {
+      from: payer.address,
+      to: payTo,
+      value: 10_000n,
+      validAfter: 0n,
+      validBefore: block.timestamp + 60n,
+      nonce: nonce(4),
+    };
+    const signed = parseSignature(
+      await payer.signTypedData({
+        domain,
+        primaryType: "TransferWithAuthorization",
+        types: authorizationTypes,
+        message: transfer,
+      }),
+    );
+    const mined = await client.confirm(
+      client.writeContract({
+        account: payer,
+        address: usdc,
+        abi,
+        functionName: "transferWithAuthorization",
+        args: [...Object.values(transfer), Number(signed.v), signed.r, signed.s],
+      }),
+    );
+    // At once, well within the 4 s viem keeps a head by default.
+    expect((await chain.findAuthorizationTx(payer.address, nonce(4)))?.toLowerCase()).toBe(
+      mined.transactionHash.toLowerCase(),
+    );
+  });
 });
 
 /**
