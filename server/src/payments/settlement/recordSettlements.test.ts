@@ -172,13 +172,23 @@ describe("recordSettlements: every settlement of an authorization ends in its re
       sent++;
       return { success: true, transaction: transfer, network: "eip155:8453" };
     });
-    const settledBefore = async (records: PaymentRecords) => {
-      await records.begin(record);
-      await records.markSettled(record, transfer);
+    // Settled, or open with a settlement already sent (unknown), or proven not charged (failed,
+    // its payer told so): a second settlement would charge again or charge what was refused.
+    const decidedBefore: Record<string, (records: PaymentRecords) => Promise<unknown>> = {
+      settled: (records) => records.markSettled(record, transfer),
+      unknown: (records) => records.markUnknown(record, transfer),
+      failed: (records) => records.markFailed(record),
     };
-    await expect(settleThrough(counting, before(), undefined, settledBefore)).rejects.toMatchObject(
-      { errorReason: "payment_not_recorded" },
-    );
+    for (const [status, decide] of Object.entries(decidedBefore)) {
+      const begun = async (records: PaymentRecords) => {
+        await records.begin(record);
+        await decide(records);
+        expect(await records.byAuthorization(record)).toMatchObject({ status });
+      };
+      await expect(settleThrough(counting, before(), undefined, begun)).rejects.toMatchObject({
+        errorReason: "payment_not_recorded",
+      });
+    }
     expect(sent).toBe(0);
   });
 
@@ -194,6 +204,29 @@ describe("recordSettlements: every settlement of an authorization ends in its re
     );
     expect(answer).toMatchObject({ success: false, errorReason: "settlement_failed" });
     expect(stored).toMatchObject({ status: "failed" });
+  });
+
+  it("stays unknown, never failed, when the in-process facilitator's broadcast has no receipt yet or its receipt cannot be read", async () => {
+    // Not mined yet (no receipt) or unreadable: the broadcast may still transfer, so only a
+    // reverted receipt proves nothing was charged.
+    const notMined = { ...before(), receiptStatus: async () => null };
+    const unreadable = {
+      ...before(),
+      receiptStatus: async (): Promise<null> => {
+        throw new Error("receipt read timed out");
+      },
+    };
+    for (const chain of [notMined, unreadable]) {
+      const { answer, stored } = await settleThrough(
+        remoteFacilitator(async () => {
+          throw new Error("timeout");
+        }),
+        chain,
+        () => transfer,
+      );
+      expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
+      expect(stored).toMatchObject({ status: "unknown", tx: transfer });
+    }
   });
 
   it("keeps the outcome open, never an exception, when deciding it fails unexpectedly", async () => {
@@ -229,6 +262,23 @@ describe("recordSettlements: a settlement the chain shows used by no transfer", 
     const { answer, stored } = await settleThrough(
       remoteFacilitator(unexplainedFailure),
       usedOutOfSight,
+    );
+    expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
+    expect(stored).toMatchObject({ status: "unknown" });
+  });
+
+  it("stays unknown when the cancellation cannot be read: an unread log is no proof of a cancellation", async () => {
+    const chain = before();
+    const cancellationUnreadable: PaymentChain = {
+      ...chain,
+      authorizationUsed: async () => true,
+      authorizationCanceled: async () => {
+        throw new Error("log_search_exhausted");
+      },
+    };
+    const { answer, stored } = await settleThrough(
+      remoteFacilitator(unexplainedFailure),
+      cancellationUnreadable,
     );
     expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
     expect(stored).toMatchObject({ status: "unknown" });
