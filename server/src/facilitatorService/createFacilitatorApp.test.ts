@@ -163,6 +163,29 @@ describe("the facilitator over HTTP, as the official HTTPFacilitatorClient calls
     }
   });
 
+  it("refuses a body over 64 KB, counted in bytes, before the facilitator is asked: 413 body_too_large", async () => {
+    let settled = 0;
+    outcome = async () => {
+      settled++;
+      throw new Error("must not be reached");
+    };
+    // 33,000 two-byte characters: 66,000 bytes, though fewer than 64 K characters.
+    const body = JSON.stringify({
+      x402Version: 2,
+      paymentPayload: { ...payload, padding: "\u00e9".repeat(33_000) },
+      paymentRequirements: requirements,
+    });
+    expect(body.length).toBeLessThan(64 * 1024);
+    const response = await fetch(`${server.url}/settle`, {
+      method: "POST",
+      headers: authorized,
+      body,
+    });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.code).toBe("body_too_large");
+    expect(settled).toBe(0);
+  });
+
   it("refuses valid requirements with a payload that is not an x402 payment (400 invalid_body), settling nothing", async () => {
     let settled = 0;
     outcome = async () => {
