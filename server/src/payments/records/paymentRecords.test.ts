@@ -96,6 +96,15 @@ describe("createPaymentRecords", () => {
       chain: fakePaymentChain({ now: validBefore + settleGraceSeconds + 1, used: new Map() }),
     });
     expect(await late.answerNow(unused)).toMatchObject({ type: "not_charged" });
+    // Past its deadline with the chain unreadable, the record stays open and says it is overdue:
+    // /receipts then says the chain could not be read, not a deadline that already passed.
+    const unread = createPaymentRecords({
+      store,
+      chain: fakePaymentChain({ now: 0, used: new Map(), down: true }),
+    });
+    const longPast = await unread.begin(samplePaymentRecord(32, { validBefore: 1_000_000_000 }));
+    expect(await unread.answerNow(longPast)).toMatchObject({ type: "open", overdue: true });
+    expect(await store.byAuthorization(longPast)).toMatchObject({ status: "pending" });
   });
 
   it("keeps a channel voucher's books: settled by the claim that covers it, or failed when not charged, keys in any case", async () => {
