@@ -139,6 +139,10 @@ describe("GET /receipts/{tx}: a settled payment whose response was lost", () => 
       `?signature=${forged}`,
       `?signature=${wrongMessage}`,
       "?signature=0x1234",
+      // Signature-shaped but no signature at all: recovering a key from it throws, and a check
+      // that throws proves nothing.
+      `?signature=0x${"00".repeat(65)}`,
+      `?signature=0x${"ff".repeat(65)}`,
     ]) {
       const response = await stack.app.request(`/receipts/${tx}${query}`);
       expect(response.status).toBe(403);
