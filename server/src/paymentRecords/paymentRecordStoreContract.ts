@@ -181,6 +181,31 @@ export function describePaymentRecordStore(
         return undefined;
       }));
 
+    it("under concurrent decisions a record the chain showed settled stays settled", () =>
+      withStore(async (store) => {
+        // The settlement step, the reconciler and a retry may decide one record at once: one
+        // saying failed must never overwrite another's settled (the payer was charged).
+        const samples = Array.from({ length: 12 }, (_, n) => samplePaymentRecord(60 + n));
+        for (const sample of samples) await store.begin(sample);
+        await Promise.all(
+          samples.flatMap((sample, n) => [
+            store.markFailed(sample),
+            store.markUnknown(sample, null),
+            store.markSettled(sample, hex((n % 10).toString(), 64)),
+            store.markFailed(sample),
+            store.markUnknown(sample, null),
+            store.markFailed(sample),
+          ]),
+        );
+        for (const [n, sample] of samples.entries()) {
+          expect(await store.byAuthorization(sample)).toMatchObject({
+            status: "settled",
+            tx: hex((n % 10).toString(), 64),
+          });
+        }
+        return undefined;
+      }));
+
     it("marks nothing for an authorization it never recorded", () =>
       withStore(async (store) => {
         const sample = samplePaymentRecord(6);
