@@ -45,7 +45,8 @@ describe("createPaymentRecords", () => {
       samplePaymentRecord(13, { validBefore: channelRecordValidBefore }),
     );
     await records.markSettled(settled, tx(10));
-    await records.markUnknown(open, null);
+    // The broadcast candidate an unknown record keeps is not a settlement: no report for it.
+    await records.markUnknown(open, tx(11));
     await records.markFailed(failed);
     const answerOf = async (key: { payer: string; nonce: string }) => {
       const record = await records.byAuthorization(key);
