@@ -128,6 +128,38 @@ describe("importLegacyReceipts: receipts.sqlite of an older install into the pay
     }
   });
 
+  it("an import killed between writing a row and settling it settles that row when started again", async () => {
+    const dir = tempDir();
+    const file = join(dir, legacyReceiptsFile);
+    writeOldReceiptStore(file, [oldReceipt(5)]);
+    const records = openSqlitePaymentRecords(join(dir, "payments.sqlite"));
+    try {
+      // The row is written, then the process dies before it is marked settled.
+      const killed = {
+        ...records,
+        markSettled: async () => {
+          throw new Error("killed");
+        },
+      };
+      await expect(importLegacyReceipts({ file, records: killed, asset: usdc })).rejects.toThrow();
+      expect(await records.count("pending")).toBe(1);
+      expect(existsSync(file)).toBe(true);
+
+      // Left pending (validBefore 0), the reconciler would call a paid receipt never charged.
+      expect(await importLegacyReceipts({ file, records, asset: usdc })).toMatchObject({
+        imported: 0,
+        alreadyThere: 1,
+      });
+      expect(await records.byTransaction(oldReceipt(5).tx)).toMatchObject({
+        status: "settled",
+        report: oldReceipt(5).report,
+      });
+      expect(await records.unresolved()).toEqual([]);
+    } finally {
+      await records.close();
+    }
+  });
+
   it("imports nothing from a file without the receipts table, and refuses a malformed row", async () => {
     const dir = tempDir();
     const empty = join(dir, "empty.sqlite");
