@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { livingProcessesInGroup } from "./livingProcessesInGroup";
@@ -31,6 +34,44 @@ describe("startAnvil", () => {
     expect(anvil.process.exitCode !== null || anvil.process.signalCode !== null).toBe(true);
     expect(livingProcessesInGroup(groupId)).toEqual([]);
   });
+
+  it("keeps old states in memory only: three thousand blocks write nothing under ~/.foundry/anvil/tmp", async () => {
+    // Where anvil writes the states it no longer keeps in memory (gigabytes over a test run),
+    // left behind by every anvil a test run kills.
+    const stateDir = join(homedir(), ".foundry", "anvil", "tmp");
+    const written = () => (existsSync(stateDir) ? readdirSync(stateDir) : []);
+    const before = new Set(written());
+    const chain = await startAnvil({ chainId: 8453 });
+    try {
+      const rpc = async (method: string, params: unknown[]) =>
+        (
+          (await (
+            await fetch(chain.rpcUrl, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+            })
+          ).json()) as { result?: unknown }
+        ).result;
+      // A transfer, then 3,000 blocks: past what anvil keeps in memory by default.
+      await rpc("eth_sendTransaction", [
+        {
+          from: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+          to: "0x000000000000000000000000000000000000dEaD",
+          value: "0x1",
+        },
+      ]);
+      await rpc("anvil_mine", ["0xbb8"]);
+      expect(Number(await rpc("eth_blockNumber", []))).toBeGreaterThanOrEqual(3_000);
+      // Looked for while anvil runs (nothing tidies up after a killed one), and after its stop.
+      expect(written().filter((entry) => !before.has(entry))).toEqual([]);
+      // The chain's logs and headers stay readable however old.
+      expect(await rpc("eth_getBlockByNumber", ["0x1", false])).toMatchObject({ number: "0x1" });
+    } finally {
+      await chain.stop();
+    }
+    expect(written().filter((entry) => !before.has(entry))).toEqual([]);
+  }, 120_000);
 
   it("reports an anvil that cannot start instead of waiting for the timeout", async () => {
     const first = await startAnvil({ chainId: 1 });

@@ -78,6 +78,11 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     "--mixed-mining",
     "--block-time",
     "1",
+    // The last 500 states stay in memory and none go to disk: by default anvil writes every older
+    // state under ~/.foundry/anvil/tmp (about 2 GB an hour of blocks for the seeded world) and a
+    // killed anvil leaves it there. Nothing here reads state that old; logs and headers are kept.
+    "--prune-history",
+    "500",
   ];
   // detached: its own process group, so stop() can kill the shell, the watcher and anvil at once.
   const child = spawn(
