@@ -54,6 +54,22 @@ describe("presend CLI paying over a channel", () => {
     return { code, stdout: out.join("\n"), stderr: err.join("\n") };
   };
 
+  /**
+   * A fetch to the stack that, while `losing()`, loses the answer of every paid request and
+   * /receipts read after the server has handled it: the server charged, the client cannot tell.
+   */
+  const losingPaidAnswers =
+    (losing: () => boolean): typeof fetch =>
+    async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const answer = await stack.app.request(request);
+      const lost =
+        request.headers.has("payment-signature") ||
+        new URL(request.url).pathname.startsWith("/receipts");
+      if (losing() && lost) throw new TypeError("fetch failed: the connection was reset");
+      return answer;
+    };
+
   const channelStore = () => {
     const store = stack.payments.channels?.store;
     if (!store) throw new Error("the stack offers no channels");
@@ -264,15 +280,7 @@ describe("presend CLI paying over a channel", () => {
     let loseAnswers = false;
     // The server pays the check and answers; the answer, and every /receipts read after it, is
     // lost on the way back, so the client cannot know whether the check was charged.
-    const lossy: typeof fetch = async (input, init) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const answer = await stack.app.request(request);
-      const lost =
-        request.headers.has("payment-signature") ||
-        new URL(request.url).pathname.startsWith("/receipts");
-      if (loseAnswers && lost) throw new TypeError("fetch failed: the connection was reset");
-      return answer;
-    };
+    const lossy = losingPaidAnswers(() => loseAnswers);
     const client = createPresendClient({
       url: stack.publicUrl,
       signer: wallet,
@@ -352,15 +360,7 @@ describe("presend CLI paying over a channel", () => {
     const paymentId = "exact-then-retried-with-a-channel";
     // The first attempt pays on its own (exact, as --no-channel or a server without channels
     // pays): the server settles it, then its answer and the receipts are lost on the way back.
-    const lossy: typeof fetch = async (input, init) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const answer = await stack.app.request(request);
-      const lost =
-        request.headers.has("payment-signature") ||
-        new URL(request.url).pathname.startsWith("/receipts");
-      if (lost) throw new TypeError("fetch failed: the connection was reset");
-      return answer;
-    };
+    const lossy = losingPaidAnswers(() => true);
     const exact = createPresendClient({
       url: stack.publicUrl,
       signer: wallet,

@@ -35,6 +35,36 @@ const payTo = world.accounts.payTo.address;
 const domain = { ...nativeUsdcDomain, chainId: chains.base.id, verifyingContract: usdc };
 const nonce = (n: number): Hex => toHex(n, { size: 32 });
 
+/** The payer's EIP-3009 transfer of 0.01 USDC to payTo under `n`, mined; its receipt. */
+async function transferWithAuthorization(client: DevnetClient, n: number) {
+  const block = await client.getBlock();
+  const transfer = {
+    from: payer.address,
+    to: payTo,
+    value: 10_000n,
+    validAfter: 0n,
+    validBefore: block.timestamp + 60n,
+    nonce: nonce(n),
+  };
+  const signed = parseSignature(
+    await payer.signTypedData({
+      domain,
+      primaryType: "TransferWithAuthorization",
+      types: authorizationTypes,
+      message: transfer,
+    }),
+  );
+  return client.confirm(
+    client.writeContract({
+      account: payer,
+      address: usdc,
+      abi,
+      functionName: "transferWithAuthorization",
+      args: [...Object.values(transfer), Number(signed.v), signed.r, signed.s],
+    }),
+  );
+}
+
 // The payment chain against the real EIP-3009 token of the local world: what the server's
 // bookkeeping reads of a transfer, a cancellation and an authorization never used.
 describe("createPaymentChain (a real anvil chain)", () => {
@@ -47,34 +77,7 @@ describe("createPaymentChain (a real anvil chain)", () => {
     client = devnetClient("base", rpcUrl);
     chain = createPaymentChain({ rpcUrl, chainId: chains.base.id, asset: usdc });
 
-    const block = await client.getBlock();
-    const transfer = {
-      from: payer.address,
-      to: payTo,
-      value: 10_000n,
-      validAfter: 0n,
-      validBefore: block.timestamp + 60n,
-      nonce: nonce(1),
-    };
-    const signed = parseSignature(
-      await payer.signTypedData({
-        domain,
-        primaryType: "TransferWithAuthorization",
-        types: authorizationTypes,
-        message: transfer,
-      }),
-    );
-    transferTx = (
-      await client.confirm(
-        client.writeContract({
-          account: payer,
-          address: usdc,
-          abi,
-          functionName: "transferWithAuthorization",
-          args: [...Object.values(transfer), Number(signed.v), signed.r, signed.s],
-        }),
-      )
-    ).transactionHash;
+    transferTx = (await transferWithAuthorization(client, 1)).transactionHash;
 
     const cancel = parseSignature(
       await payer.signTypedData({
@@ -183,32 +186,7 @@ describe("createPaymentChain (a real anvil chain)", () => {
   it("finds a transfer mined a moment after its last search: each search reads the head afresh", async () => {
     // A search before the transfer, as the reconciler's previous run would have made.
     expect(await chain.findAuthorizationTx(payer.address, nonce(4))).toBe(null);
-    const block = await client.getBlock();
-    const transfer = {
-      from: payer.address,
-      to: payTo,
-      value: 10_000n,
-      validAfter: 0n,
-      validBefore: block.timestamp + 60n,
-      nonce: nonce(4),
-    };
-    const signed = parseSignature(
-      await payer.signTypedData({
-        domain,
-        primaryType: "TransferWithAuthorization",
-        types: authorizationTypes,
-        message: transfer,
-      }),
-    );
-    const mined = await client.confirm(
-      client.writeContract({
-        account: payer,
-        address: usdc,
-        abi,
-        functionName: "transferWithAuthorization",
-        args: [...Object.values(transfer), Number(signed.v), signed.r, signed.s],
-      }),
-    );
+    const mined = await transferWithAuthorization(client, 4);
     // At once, well within the 4 s viem keeps a head by default.
     expect((await chain.findAuthorizationTx(payer.address, nonce(4)))?.toLowerCase()).toBe(
       mined.transactionHash.toLowerCase(),
