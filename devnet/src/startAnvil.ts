@@ -79,8 +79,8 @@ export async function startAnvil(options: StartAnvilOptions): Promise<AnvilInsta
     "--block-time",
     "1",
     // The last 500 states stay in memory and none go to disk: by default anvil writes every older
-    // state under ~/.foundry/anvil/tmp (about 2 GB an hour of blocks for the seeded world) and a
-    // killed anvil leaves it there. Nothing here reads state that old; logs and headers are kept.
+    // state under ~/.foundry/anvil/tmp (gigabytes for a few thousand blocks) and leaves it there
+    // when it is killed. Nothing here reads state that old; logs and headers are all kept.
     "--prune-history",
     "500",
   ];
