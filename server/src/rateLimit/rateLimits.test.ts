@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain";
 import { type LocalRedis, startRedis } from "../localServices/startRedis";
 import { createMetrics } from "../observability/createMetrics";
+import { maxPaymentHeaderBytes } from "../payments/intake/paymentHeaderOf";
 import { openRedis } from "../redis/openRedis";
 import { type RateLimitSettings, rateLimits } from "./rateLimits";
 
@@ -118,7 +119,11 @@ describe("rateLimits (in memory)", () => {
       send(`${server.url}/check`, { method: "POST", headers: { "payment-signature": header } });
     expect(await statuses(junk("x"), 1)).toEqual([402]);
     expect(await statuses(junk(Buffer.from("{}").toString("base64")), 1)).toEqual([402]);
-    expect(await statuses(junk("junk"), 3)).toEqual([429, 429, 429]);
+    expect(await statuses(junk("junk"), 2)).toEqual([429, 429]);
+    // A header too large to decode pays for nothing either: one more challenge, refused.
+    expect(await statuses(junk("x".repeat(maxPaymentHeaderBytes + 1)), 1)).toEqual([429]);
+    // Counted as challenges, not as refused payments: this client's correct payment is served.
+    expect(await statuses(junk(goodPayment), 1)).toEqual([200]);
   });
 
   it("refused payments count as challenges and, once they fill the budget, the client's payments get the 429", async () => {
@@ -224,7 +229,7 @@ describe("rateLimits shared through Redis", () => {
 });
 
 describe("rateLimits when Redis is down", () => {
-  it("falls back to counting in this replica's memory: the limit still holds, nothing fails", async () => {
+  it("falls back to counting in this replica's memory: the limit still holds, nothing fails; counts in Redis again once it is back", async () => {
     const redis = await startRedis();
     const connection = openRedis(redis.url);
     const server = await serveWithDrain(appWith(rateLimits({ settings, redis: connection })), {
@@ -241,10 +246,58 @@ describe("rateLimits when Redis is down", () => {
       ]);
       // Not one command's timeout (1 s) per request: a lost connection is known at once.
       expect(performance.now() - started).toBeLessThan(1_000);
+
+      // Redis back: this replica counts in it again, shared with a replica that never lost it
+      // (one stuck in memory would give the client a budget on each of them).
+      await redis.restart();
+      await expect.poll(() => connection.status, { timeout: 10_000 }).toBe("ready");
+      const other = openRedis(redis.url);
+      const otherServer = await serveWithDrain(appWith(rateLimits({ settings, redis: other })), {
+        port: 0,
+      });
+      try {
+        const returning = client("127.0.1.12");
+        expect(await statuses(() => returning(`${server.url}/validate`), 3)).toEqual([
+          200, 200, 200,
+        ]);
+        expect(await statuses(() => returning(`${otherServer.url}/validate`), 1)).toEqual([429]);
+      } finally {
+        await otherServer.drain(1_000);
+        other.disconnect();
+      }
     } finally {
       await server.drain(1_000);
       connection.disconnect();
       await redis.stop();
     }
-  });
+  }, 30_000);
+
+  it("falls back to memory while Redis hangs with its connection open: every request is answered, the limit still holds", async () => {
+    const redis = await startRedis();
+    const connection = openRedis(redis.url);
+    const storeErrors: unknown[] = [];
+    const server = await serveWithDrain(
+      appWith(
+        rateLimits({
+          settings,
+          redis: connection,
+          onStoreError: (error) => storeErrors.push(error),
+        }),
+      ),
+      { port: 0 },
+    );
+    try {
+      const send = client("127.0.1.13");
+      expect((await send(`${server.url}/validate`)).status).toBe(200);
+      // Stopped, not killed: the connection stays up, so each command fails on its timeout.
+      redis.freeze();
+      expect(await statuses(() => send(`${server.url}/validate`), 4)).toEqual([200, 200, 200, 429]);
+      expect(storeErrors.length).toBeGreaterThan(0);
+    } finally {
+      redis.thaw();
+      await server.drain(1_000);
+      connection.disconnect();
+      await redis.stop();
+    }
+  }, 30_000);
 });
