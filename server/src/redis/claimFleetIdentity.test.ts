@@ -67,6 +67,22 @@ describe("claimFleetIdentity (a real Redis)", () => {
     }
   }, 20_000);
 
+  it("a replica starting with the fleet's identity renews it: the identity outlives the replica that wrote it", async () => {
+    const [a, b] = [openRedis(redis.url), openRedis(redis.url)];
+    try {
+      const first = await claimFleetIdentity(a, identity, "t4");
+      first.stop();
+      // As if the first replica stopped 25 s ago: 5 s left before another identity could claim.
+      await a.pexpire("t4", 5_000);
+      const second = await claimFleetIdentity(b, identity, "t4");
+      second.stop();
+      expect(await a.pttl("t4")).toBeGreaterThan(25_000);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
+
   it("starts when the store cannot be asked (readiness reports the store)", async () => {
     const down = openRedis("redis://127.0.0.1:1");
     try {
