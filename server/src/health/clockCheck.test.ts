@@ -41,3 +41,18 @@ describe("clockCheck against a real chain", () => {
     expect(await check()).toEqual({ ready: true });
   });
 });
+
+// A chain clock fixed by the test: the line is drawn to the second, which a live chain (a block
+// a second, read a moment later) cannot show.
+describe("clockCheck's tolerance", () => {
+  it("is ready up to 15 s off and unready past it, well inside the 30 s of slack payments get", async () => {
+    const chainNow = 1_800_000_000;
+    const at = (seconds: number) =>
+      clockCheck({
+        chainNow: async () => chainNow,
+        clock: () => (chainNow + seconds) * 1000,
+      })();
+    for (const seconds of [15, -15]) expect(await at(seconds)).toEqual({ ready: true });
+    for (const seconds of [16, -16]) expect((await at(seconds)).ready).toBe(false);
+  });
+});
