@@ -6,14 +6,28 @@ import { AnswerTooLarge, boundedFetch } from "./boundedFetch";
 describe("boundedFetch", () => {
   let server: Server;
   let url: string;
+  // Whether the last streamed answer's connection was closed (the reader let go of it).
+  let streamedClosed = false;
   beforeAll(async () => {
     server = createServer((request, response) => {
+      const sized = new URL(request.url ?? "/", "http://x");
+      if (sized.pathname === "/sized") {
+        const bytes = Number(sized.searchParams.get("bytes"));
+        const declared = sized.searchParams.get("declared") === "true";
+        response.writeHead(200, declared ? { "content-length": String(bytes) } : {});
+        response.end("x".repeat(bytes));
+        return;
+      }
       if (request.url === "/declared") {
         response.writeHead(200, { "content-length": "5000000" });
         response.end();
         return;
       }
       if (request.url === "/streamed") {
+        streamedClosed = false;
+        response.on("close", () => {
+          streamedClosed = true;
+        });
         response.writeHead(200, { "content-type": "application/json" });
         const chunk = "x".repeat(64 * 1024);
         // Far more than the limit, without a Content-Length.
@@ -46,7 +60,7 @@ describe("boundedFetch", () => {
     await expect(boundedFetch(1000)(`${url}/declared`)).rejects.toBeInstanceOf(AnswerTooLarge);
   });
 
-  it("stops reading a streamed answer at the limit: the bytes it read are the limit and one chunk, not the 12.8 MB sent", async () => {
+  it("stops reading a streamed answer at the limit: the bytes it read are the limit and one chunk, not the 12.8 MB sent, and it lets go of the connection", async () => {
     let bytesRead = 0;
     // Counts what boundedFetch pulls from the body, chunk by chunk, as it pulls it.
     const counting: typeof fetch = async (input, init) => {
@@ -72,5 +86,20 @@ describe("boundedFetch", () => {
     );
     expect(bytesRead).toBeGreaterThan(limit);
     expect(bytesRead).toBeLessThanOrEqual(limit + 64 * 1024);
+    // And lets go of the connection: the server is not left holding the rest of the answer.
+    await expect.poll(() => streamedClosed, { timeout: 5_000 }).toBe(true);
   });
+
+  it.each([
+    ["with a declared length", true],
+    ["streamed", false],
+  ])(
+    "lets an answer of exactly the limit through and refuses one byte more, %s",
+    async (_name, declared) => {
+      const at = (bytes: number) =>
+        boundedFetch(1000)(`${url}/sized?bytes=${bytes}&declared=${declared}`);
+      expect((await (await at(1000)).arrayBuffer()).byteLength).toBe(1000);
+      await expect(at(1001)).rejects.toBeInstanceOf(AnswerTooLarge);
+    },
+  );
 });
