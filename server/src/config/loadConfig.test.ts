@@ -86,6 +86,35 @@ describe("loadConfig", () => {
     expect(loadConfig({}).facilitatorAuth).toEqual({ type: "none" });
   });
 
+  it("sends FACILITATOR_AUTH_TOKEN to FACILITATOR_URL as a Bearer token", () => {
+    const token = "fleet-secret-0123456789abcdef0123456789";
+    const config = loadConfig({
+      FACILITATOR_URL: "https://f.example",
+      FACILITATOR_AUTH_TOKEN: token,
+    });
+    expect(config.facilitatorAuth).toEqual({ type: "bearer", token });
+  });
+
+  it("limits rates by default on mainnet only, with the budgets RATE_LIMIT_* set", () => {
+    const mainnet = {
+      PRESEND_NETWORK: "mainnet",
+      FACILITATOR_URL: "https://f.example",
+      PAY_TO: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+      ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
+    };
+    expect(loadConfig(mainnet).rateLimit).toEqual({ windowMs: 60_000, free: 120, challenges: 60 });
+    expect(loadConfig({ ...mainnet, RATE_LIMITS: "off" }).rateLimit).toBeNull();
+    expect(loadConfig({}).rateLimit).toBeNull();
+    expect(
+      loadConfig({
+        RATE_LIMITS: "on",
+        RATE_LIMIT_WINDOW_MS: "1000",
+        RATE_LIMIT_FREE: "5",
+        RATE_LIMIT_CHALLENGES: "2",
+      }).rateLimit,
+    ).toEqual({ windowMs: 1_000, free: 5, challenges: 2 });
+  });
+
   describe("channels", () => {
     const mainnet = {
       PRESEND_NETWORK: "mainnet",
