@@ -133,6 +133,27 @@ describe("errors", () => {
     expect((await post(limits.requestBodyBytes + 1)).status).toBe(413);
   });
 
+  it("counts the body limit in bytes, not characters, with or without a Content-Length", async () => {
+    // Two bytes each in UTF-8: half the limit in characters, one byte over it in bytes.
+    const body = `${"é".repeat(limits.requestBodyBytes / 2)}x`;
+    const withLength = await app.request("/nope", {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(body)),
+      },
+    });
+    expect(withLength.status).toBe(413);
+    const streamed = await app.request("/nope", {
+      method: "POST",
+      body: new Blob([body]).stream(),
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+  });
+
   it.each(["/validate?address=0x1", "/health", "/openapi.json", "/nope"])(
     "lets any origin read GET %s",
     async (path) => {
