@@ -160,4 +160,30 @@ describe("chain facts cache shared through Redis", () => {
       client.disconnect();
     }
   });
+
+  it("reads upstream at once, asking Redis nothing, once the connection to it was lost", async () => {
+    const lost = await startRedis();
+    const client = openRedis(lost.url);
+    const rpc = countingRpc();
+    const errors: unknown[] = [];
+    const reader = createChainReader({
+      rpcUrls,
+      fetch: rpc.fetch,
+      sharedCache: createRedisFactsCache(client, { onError: (error) => errors.push(error) }),
+    });
+    try {
+      await client.ping();
+      await lost.kill();
+      await expect.poll(() => client.status).not.toBe("ready");
+      const started = performance.now();
+      expect(await reader.read(alice, "base")).toMatchObject({ status: "ok" });
+      // Not after a queued command failed (a retry or the 1 s timeout): no command was sent.
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(errors).toEqual([]);
+      expect(rpc.counter.requests).toBe(1);
+    } finally {
+      client.disconnect();
+      await lost.stop();
+    }
+  });
 });
