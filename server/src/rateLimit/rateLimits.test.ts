@@ -99,6 +99,23 @@ describe("rateLimits (in memory)", () => {
     );
   });
 
+  it("never counts a CORS preflight: a page's preflights neither run out its budget nor get the 429", async () => {
+    const send = client("127.0.1.14");
+    const preflight = (path: string) => () =>
+      send(`${server.url}${path}`, {
+        method: "OPTIONS",
+        headers: { origin: "https://dapp.example", "access-control-request-method": "POST" },
+      });
+    const preflights = [
+      ...(await statuses(preflight("/validate"), 5)),
+      ...(await statuses(preflight("/check"), 5)),
+    ];
+    expect(preflights).not.toContain(429);
+    const answered = await send(`${server.url}/validate`);
+    expect(answered.headers.get("ratelimit")).toMatch(/^limit=3, remaining=2, reset=\d+$/);
+    expect(await statuses(() => send(`${server.url}/check`, { method: "POST" }), 1)).toEqual([402]);
+  });
+
   it("limits unpaid challenges on the paid routes, not a correct payment, and a paid check gives its challenge back", async () => {
     const send = client("127.0.1.3");
     const unpaid = () => send(`${server.url}/check`, { method: "POST" });
