@@ -44,6 +44,30 @@ describe("serveWithDrain", () => {
     expect(await drained).toEqual({ drained: true, cut: 0 });
   });
 
+  it("waits for a large answer's last byte to reach a slow reader, not only for the app to hand it over", async () => {
+    const size = 32 * 1024 * 1024;
+    const app = new Hono();
+    // Handed to Node in one piece at once; the socket takes far longer to carry it.
+    app.get("/large", (c) => c.body(new Uint8Array(size)));
+    const server = await serveWithDrain(app, { port: 0 });
+    const socket = connect(server.port, "127.0.0.1");
+    let received = 0;
+    const ended = new Promise<void>((done) => socket.once("close", () => done()));
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    socket.write(`GET /large HTTP/1.1\r\nHost: x\r\n\r\n`);
+    await once(socket, "data");
+    // A reader that stops for a while: most of the answer is still to be written.
+    socket.pause();
+    const drained = server.drain(10_000);
+    await sleep(300);
+    socket.resume();
+    expect(await drained).toEqual({ drained: true, cut: 0 });
+    await ended;
+    expect(received).toBeGreaterThan(size);
+  });
+
   it("cuts what is still running when the deadline passes", async () => {
     const server = await serveWithDrain(slowApp(), { port: 0 });
     const inFlight = fetch(`${server.url}/slow`)

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, Server as NetServer } from "node:net";
 import type { Http2Bindings, HttpBindings } from "@hono/node-server";
 import { answerClientErrors } from "../http/answerClientErrors";
 import { keepIdleConnections } from "../http/keepIdleConnections";
@@ -14,8 +14,9 @@ export type DrainingServer = {
   inFlight: () => number;
   /**
    * Stops accepting connections, lets every request in flight finish (a paid one settles and
-   * records its receipt), closes keep-alive connections as they go idle, and resolves when none
-   * is left or after `timeoutMs` (then the rest are cut).
+   * records its receipt) to the last byte its client reads, answers a request on a keep-alive
+   * connection with `Connection: close`, and resolves when none is left (idle connections are
+   * closed then) or after `timeoutMs` (then the rest are cut).
    */
   drain: (timeoutMs: number) => Promise<{ drained: boolean; cut: number }>;
 };
@@ -71,7 +72,13 @@ export function serveWithDrain(
 
   async function drain(server: Server, timeoutMs: number) {
     draining = true;
-    const closed = new Promise<void>((done) => server.close(() => done()));
+    // Not http's server.close(): it also closes at once every connection Node takes for idle, and
+    // Node takes for idle one whose answer the app handed over in full while the socket is still
+    // writing it to a slow reader, which then gets it cut short. Only new connections are
+    // refused; a request on one still open is answered with Connection: close.
+    const closed = new Promise<void>((done) =>
+      NetServer.prototype.close.call(server, () => done()),
+    );
     const settled =
       inFlight === 0
         ? Promise.resolve(true)
