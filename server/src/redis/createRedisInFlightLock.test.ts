@@ -40,4 +40,25 @@ describe("Redis in-flight lock across replicas", () => {
       b.disconnect();
     }
   });
+
+  it("a replica whose lock expired and was taken by another neither frees nor extends the new holder's", async () => {
+    const [a, b] = [openRedis(redis.url), openRedis(redis.url)];
+    try {
+      const slow = createRedisInFlightLock(a, "expired:");
+      const next = createRedisInFlightLock(b, "expired:");
+      expect(await slow.tryAcquire("payer:nonce", 200)).toBe(true);
+      // Redis expires keys on its own clock: wait for real.
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await next.tryAcquire("payer:nonce", 10_000)).toBe(true);
+      expect(await slow.renew("payer:nonce", 200)).toBe(false);
+      await slow.release("payer:nonce");
+      expect(await b.pttl("expired:payer:nonce")).toBeGreaterThan(5_000);
+      expect(await createRedisInFlightLock(b, "expired:").tryAcquire("payer:nonce", 1_000)).toBe(
+        false,
+      );
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
 });
