@@ -175,10 +175,8 @@ describe("chain facts cache shared through Redis", () => {
       await client.ping();
       await lost.kill();
       await expect.poll(() => client.status).not.toBe("ready");
-      const started = performance.now();
       expect(await reader.read(alice, "base")).toMatchObject({ status: "ok" });
-      // Not after a queued command failed (a retry or the 1 s timeout): no command was sent.
-      expect(performance.now() - started).toBeLessThan(1_000);
+      // No command was sent to fail (one sent would wait out its timeout and report an error).
       expect(errors).toEqual([]);
       expect(rpc.counter.requests).toBe(1);
     } finally {
