@@ -1,7 +1,7 @@
 import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import { BATCH_SETTLEMENT_ADDRESS } from "@x402/evm";
-import { createPublicClient, type Hex, http, parseAbiItem } from "viem";
-import { boundedFetch } from "../../http/boundedFetch";
+import { type Hex, parseAbiItem } from "viem";
+import { createBoundedRpcClient } from "../../http/createBoundedRpcClient";
 
 // The escrow's interface as @x402/evm's facilitator calls it (the package exports no ABI).
 const channels = parseAbiItem(
@@ -46,16 +46,7 @@ export type ChannelChain = {
  * @example const chain = createChannelChain({ rpcUrl });
  */
 export function createChannelChain(options: { rpcUrl: string; timeoutMs?: number }): ChannelChain {
-  const client = createPublicClient({
-    // The head is read afresh every time (viem keeps it 4 s by default): a search right after a
-    // claim or a settlement must reach the block that holds it, not stop at an older head.
-    cacheTime: 0,
-    transport: http(options.rpcUrl, {
-      fetchFn: boundedFetch(),
-      timeout: options.timeoutMs ?? 3_000,
-      retryCount: 0,
-    }),
-  });
+  const client = createBoundedRpcClient(options.rpcUrl, { timeoutMs: options.timeoutMs });
   let logStep = firstLogStepBlocks;
   return {
     async totalClaimed(channelId) {

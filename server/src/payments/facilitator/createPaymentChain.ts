@@ -1,14 +1,6 @@
 import { UpstreamError } from "@presend/shared/errors/UpstreamError";
-import {
-  type Address,
-  createPublicClient,
-  type Hex,
-  http,
-  isHash,
-  parseAbi,
-  parseAbiItem,
-} from "viem";
-import { boundedFetch } from "../../http/boundedFetch";
+import { type Address, type Hex, isHash, parseAbi, parseAbiItem } from "viem";
+import { createBoundedRpcClient } from "../../http/createBoundedRpcClient";
 
 const eip3009 = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
@@ -126,16 +118,7 @@ export type PaymentChainOptions = {
  * @example const chain = createPaymentChain({ rpcUrl, chainId: 8453, asset: usdc });
  */
 export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
-  const client = createPublicClient({
-    // The head is read afresh every time (viem keeps it 4 s by default): a search right after a
-    // claim or a settlement must reach the block that holds it, not stop at an older head.
-    cacheTime: 0,
-    transport: http(options.rpcUrl, {
-      fetchFn: boundedFetch(),
-      timeout: options.timeoutMs ?? 3_000,
-      retryCount: 0,
-    }),
-  });
+  const client = createBoundedRpcClient(options.rpcUrl, { timeoutMs: options.timeoutMs });
   // The range size asked for next, and the smallest range the endpoint refused (the step grows
   // back after served ranges, up to just below it, so a fixed cap is not asked over and over).
   let logStep = firstLogStepBlocks;
