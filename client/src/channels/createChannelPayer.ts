@@ -25,6 +25,7 @@ import type { PinRecord } from "../PinStore";
 import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
 import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import type { Reservation, SpendCap } from "../SpendCap";
+import { type ChannelLock, createMemoryChannelLock } from "./channelLock";
 import { type ChannelSaltStore, createMemoryChannelSaltStore } from "./channelSaltStore";
 import { checkSignableTypedData } from "./checkSignableTypedData";
 import { createDepositLedger } from "./createDepositLedger";
@@ -43,6 +44,13 @@ export type ChannelPaymentOptions = {
    * memory): a closed channel is left for a new one with a new salt.
    */
   saltStore?: ChannelSaltStore;
+  /**
+   * Held around each payment and the close, so they run one at a time (default: in memory, for
+   * this client alone): the server refuses a second request on a channel while one runs, and
+   * each voucher counts from the state the last one left. Processes sharing `storage` must share
+   * the lock too.
+   */
+  lock?: ChannelLock;
   /** What one deposit puts in, in USDC base units (default: 10 checks' worth). */
   deposit?: bigint;
   /**
@@ -135,6 +143,23 @@ export function createChannelPayer(options: {
   const storage = options.channel.storage ?? new InMemoryClientChannelStorage();
   const saltStore = options.channel.saltStore ?? createMemoryChannelSaltStore();
   const deposits = createDepositLedger();
+  const lock = options.channel.lock ?? createMemoryChannelLock();
+  /**
+   * Runs `work` holding the channel's lock. A lock that cannot be had (another process holds it
+   * too long, its file cannot be opened) is `unavailable`'s answer: nothing was signed or sent.
+   */
+  const holding = async <T>(work: () => Promise<T>, unavailable: (cause: unknown) => T) => {
+    let started = false;
+    try {
+      return await lock.hold(() => {
+        started = true;
+        return work();
+      });
+    } catch (cause) {
+      if (started) throw cause;
+      return unavailable(cause);
+    }
+  };
   type Channel = { scheme: BatchSettlementEvmScheme; http: x402HTTPClient };
   let current: Promise<Channel> | null = null;
 
@@ -196,47 +221,77 @@ export function createChannelPayer(options: {
   };
 
   return {
-    async close(url, fetch) {
-      try {
-        const { scheme } = await channel();
-        const settled = await scheme.refund(url, { fetch });
-        if (!settled.success) {
-          return {
-            type: "failed",
-            message: `The refund was refused (${settled.errorReason ?? "no reason"}).`,
-          };
-        }
-        // The facilitator's answer says what the refund sent back (read from the channel after
-        // it); without a readable amount nothing is credited to the cap.
-        const refunded = /^\d+$/.test(settled.amount ?? "") ? (settled.amount as string) : null;
-        await deposits.refunded(refunded === null ? 0n : BigInt(refunded));
-        // The escrow keeps the refunded channel's claimed total (the package forgot its state on
-        // the refund): the next check pays through a new channel, from a new deposit.
-        await moveToNewChannel(null).catch(() => {
-          // The salt could not be kept: the next check finds out from the server's refusal.
-        });
-        return { type: "closed", transaction: settled.transaction, refunded };
-      } catch (cause) {
-        return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };
-      }
-    },
-    async pay<R extends Report | DeepReport>(payment: ChannelPayment): Promise<PaidOutcome<R>> {
-      const sent: { deposit: { reservation: Reservation; amount: bigint } | null } = {
-        deposit: null,
-      };
-      const outcome = await payAttempts<R>(payment, sent);
-      // Anything but proof of no charge: the check's price is spent, and a deposit sent with
-      // it is held in the cap until the channel's refund gives back what it did not use.
-      if (outcome.charged !== false) {
-        if (sent.deposit) {
-          const landed = outcome.charged === true;
-          deposits.deposited(sent.deposit.reservation, sent.deposit.amount, landed);
-        }
-        deposits.charged(BigInt(payment.requirement.amount));
-      }
-      return outcome;
-    },
+    // One at a time with the payments: a close signs its refund voucher at the channel's total,
+    // which a payment under way is about to change.
+    close: (url, fetch) =>
+      holding(
+        () => closeNow(url, fetch),
+        (cause): ChannelCloseResult => ({
+          type: "failed",
+          message: `The channel is in use by another payment: ${describeCause(cause)}`,
+        }),
+      ),
+    // Concurrent checks (an agent's Promise.all, MCP tool calls, CLI runs sharing a state
+    // directory) queue here: side by side the server would refuse all but one as channel_busy,
+    // and on a new channel each would have the wallet sign a deposit of its own.
+    pay: <R extends Report | DeepReport>(payment: ChannelPayment) =>
+      holding(
+        () => payNow<R>(payment),
+        (cause): PaidOutcome<R> =>
+          notCharged(
+            "channel_unavailable",
+            null,
+            `The payment channel is in use by another payment (${describeCause(cause)}); nothing was signed or sent.`,
+          ),
+      ),
   };
+
+  async function closeNow(
+    url: string,
+    fetch: typeof globalThis.fetch,
+  ): Promise<ChannelCloseResult> {
+    try {
+      const { scheme } = await channel();
+      const settled = await scheme.refund(url, { fetch });
+      if (!settled.success) {
+        return {
+          type: "failed",
+          message: `The refund was refused (${settled.errorReason ?? "no reason"}).`,
+        };
+      }
+      // The facilitator's answer says what the refund sent back (read from the channel after
+      // it); without a readable amount nothing is credited to the cap.
+      const refunded = /^\d+$/.test(settled.amount ?? "") ? (settled.amount as string) : null;
+      await deposits.refunded(refunded === null ? 0n : BigInt(refunded));
+      // The escrow keeps the refunded channel's claimed total (the package forgot its state on
+      // the refund): the next check pays through a new channel, from a new deposit.
+      await moveToNewChannel(null).catch(() => {
+        // The salt could not be kept: the next check finds out from the server's refusal.
+      });
+      return { type: "closed", transaction: settled.transaction, refunded };
+    } catch (cause) {
+      return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };
+    }
+  }
+
+  async function payNow<R extends Report | DeepReport>(
+    payment: ChannelPayment,
+  ): Promise<PaidOutcome<R>> {
+    const sent: { deposit: { reservation: Reservation; amount: bigint } | null } = {
+      deposit: null,
+    };
+    const outcome = await payAttempts<R>(payment, sent);
+    // Anything but proof of no charge: the check's price is spent, and a deposit sent with
+    // it is held in the cap until the channel's refund gives back what it did not use.
+    if (outcome.charged !== false) {
+      if (sent.deposit) {
+        const landed = outcome.charged === true;
+        deposits.deposited(sent.deposit.reservation, sent.deposit.amount, landed);
+      }
+      deposits.charged(BigInt(payment.requirement.amount));
+    }
+    return outcome;
+  }
 
   /** `sent.deposit` names the deposit of the last attempt once it is sent. */
   async function payAttempts<R extends Report | DeepReport>(

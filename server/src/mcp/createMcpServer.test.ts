@@ -328,6 +328,84 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
     }
   });
 
+  it("answers four paid tool calls made at once, each paid once over one deposit", async () => {
+    // An agent calling tools in parallel: the session's client queues its channel payments (the
+    // server takes one request per channel at a time; side by side all but one were refused).
+    // Not held on a timer: each unpaid challenge waits until all four calls have asked.
+    const key = devnetPrivateKey(`lane-${shared.lane.index}-mcp-concurrent-payer`);
+    const wallet = privateKeyToAccount(key);
+    await shared.fund(wallet.address, 20n * price);
+    const port = await freePort();
+    const own = await startPaidStack({
+      world: shared.world,
+      publicUrl: `http://127.0.0.1:${port}`,
+      receiverAuthorizerKey: devnetPrivateKey(`lane-${shared.lane.index}-receiver-authorizer`),
+    });
+    const calls = [
+      ["check", target],
+      ["deep", devnetAccounts.sweptOnBase.address],
+      ["check", devnetAccounts.receiveOnlyOnBase.address],
+      ["check", devnetAccounts.delegatedOnBase.address],
+    ] as const;
+    let asked = 0;
+    let allAsked = () => {};
+    const everyoneAsked = new Promise<void>((resolve) => {
+      allAsked = resolve;
+    });
+    const barrier = await listen(
+      {
+        fetch: async (request: Request) => {
+          const challenge =
+            request.method === "POST" &&
+            !request.headers.has("payment-signature") &&
+            !request.headers.has("sign-in-with-x");
+          const answer = await own.app.request(request);
+          if (challenge && answer.status === 402) {
+            asked += 1;
+            if (asked === calls.length) allAsked();
+            await everyoneAsked;
+          }
+          return answer;
+        },
+      },
+      { port },
+    );
+    const home = mkdtempSync(join(tmpdir(), "presend-mcp-concurrent-"));
+    const session = new Client({ name: "presend-test", version: "1.0.0" });
+    try {
+      await session.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, "mcp"],
+          env: {
+            PATH: process.env.PATH ?? "",
+            XDG_CONFIG_HOME: home,
+            PRESEND_PRIVATE_KEY: key,
+            PRESEND_URL: barrier.url,
+            PRESEND_CHANNEL_DEPOSIT: "0.10",
+            PRESEND_SPEND_CAP: "0.20",
+          },
+          stderr: "pipe",
+        }),
+      );
+      const start = await own.usdcBalance(wallet.address);
+      const results = (await Promise.all(
+        calls.map(([name, address]) => session.callTool({ name, arguments: { address } })),
+      )) as CallToolResult[];
+      for (const result of results) expect(result.isError, text(result)).toBeFalsy();
+      // One deposit of 0.10 for all four (0.08 charged), the rest back when the channel closes.
+      expect(await own.usdcBalance(wallet.address)).toBe(start - 10n * price);
+      const closed = (await session.callTool({ name: "close_channel" })) as CallToolResult;
+      expect(closed.structuredContent).toMatchObject({ refunded: String(2n * price) });
+      expect(await own.usdcBalance(wallet.address)).toBe(start - 8n * price);
+    } finally {
+      await session.close();
+      await barrier.close();
+      await own.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it("does not start with a deposit above the session's spend cap", async () => {
     await expect(
       runMcpServer(

@@ -100,6 +100,106 @@ describe("@presend/client over a batch-settlement channel", () => {
     expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore + 8n * price);
   });
 
+  it("pays six checks and deep checks at once over one client: each paid once, one channel, reconciled with the chain", async () => {
+    // One agent, six checks in one Promise.all. The server takes one request per channel at a
+    // time, so the client must queue them: side by side, all but one were refused channel_busy
+    // (and each had the wallet sign a deposit of its own). No answer here is held on a timer:
+    // each unpaid challenge waits until all six checks have asked, so all six are under way
+    // before any of them pays.
+    const payerWallet = privateKeyToAccount(
+      devnetPrivateKey(`lane-${lane.index}-client-concurrent-payer`),
+    );
+    const voucherKey = privateKeyToAccount(
+      devnetPrivateKey(`lane-${lane.index}-client-concurrent-session`),
+    );
+    await fund(payerWallet.address, 100n * price);
+    const routes = ["check", "deep", "check", "check", "deep", "check"] as const;
+    let asked = 0;
+    let allAsked = () => {};
+    const everyoneAsked = new Promise<void>((resolve) => {
+      allAsked = resolve;
+    });
+    const barrier = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const paying = request.headers.has("payment-signature");
+      const answer = await stack.app.request(request);
+      if (request.method === "POST" && !paying && answer.status === 402) {
+        asked += 1;
+        if (asked === routes.length) allAsked();
+        await everyoneAsked;
+      }
+      return answer;
+    };
+    let walletSignatures = 0;
+    const cap = createSessionSpendCap(1_000_000n);
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: {
+        address: payerWallet.address,
+        signTypedData: (typedData) => {
+          walletSignatures += 1;
+          return payerWallet.signTypedData(typedData as never);
+        },
+        signMessage: (args) => payerWallet.signMessage(args),
+      },
+      pinStore: createMemoryPinStore(),
+      spendCap: cap,
+      fetch: barrier,
+      channel: { voucherSigner: toClientEvmSigner(voucherKey) },
+    });
+    const manager = stack.payments.channels?.manager();
+    // Sends payTo what the escrow holds claimed; having nothing to send is no failure here.
+    const settle = () =>
+      manager?.settle().catch((error: unknown) => {
+        if (!String(error).includes("nothing_to_settle")) throw error;
+      });
+    // What earlier tests claimed goes to payTo first, so what follows is this test's alone.
+    await settle();
+    const payToBefore = await stack.usdcBalance(lane.payTo.address);
+    const walletBefore = await stack.usdcBalance(payerWallet.address);
+    const nonceBefore = await facilitatorNonce();
+
+    const results = await Promise.all(routes.map((route) => client[route]({ address: target })));
+
+    const nonces: string[] = [];
+    for (const [index, result] of results.entries()) {
+      expect(result, `${routes[index]} ${index}`).toMatchObject({
+        type: "report",
+        signature: "verified",
+        charged: true,
+        settlement: { viaChannel: true, payer: payerWallet.address },
+      });
+      if (result.type === "report") nonces.push(result.settlement.transaction);
+    }
+    const charged = routes.reduce((sum, route) => sum + routePrices[route], 0n);
+    // Six records under six nonces: no voucher counted twice.
+    expect(new Set(nonces).size).toBe(routes.length);
+    // Every deposit the wallet signed was sent and landed, and the cap holds each one whole.
+    const deposits = BigInt((await facilitatorNonce()) - nonceBefore);
+    expect(BigInt(walletSignatures)).toBe(deposits);
+    const deposited = walletBefore - (await stack.usdcBalance(payerWallet.address));
+    expect(cap.spent()).toBe(deposited);
+    expect(deposited).toBeGreaterThanOrEqual(charged);
+
+    // The claim covers all six vouchers; each report is then fetched back by its nonce.
+    await manager?.claim();
+    await stack.reconcile();
+    for (const nonce of nonces) {
+      expect(
+        await stack.records.byAuthorization({ payer: payerWallet.address, nonce }),
+      ).toMatchObject({ status: "settled" });
+    }
+    expect(
+      await client.receipt({ payer: payerWallet.address, nonce: nonces[1] as `0x${string}` }),
+    ).toMatchObject({ type: "report", signature: "verified", recovered: true });
+    // Closed: the payer gets back all it deposited but the six prices, payTo exactly those.
+    expect(await client.closeChannel()).toMatchObject({ type: "closed" });
+    await settle();
+    expect(await stack.usdcBalance(payerWallet.address)).toBe(walletBefore - charged);
+    expect(await stack.usdcBalance(lane.payTo.address)).toBe(payToBefore + charged);
+    expect(cap.spent()).toBe(charged);
+  });
+
   it("refuses a deposit the spend cap cannot hold, before sending it", async () => {
     const payerKey = devnetPrivateKey(`lane-${lane.index}-client-capped-payer`);
     const client = createPresendClient({
