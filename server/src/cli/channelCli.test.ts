@@ -424,6 +424,82 @@ describe("presend CLI paying over a channel", () => {
     }
   });
 
+  it("four runs started at once with one state directory: one deposit, each check paid once, the rest back on close", async () => {
+    // Each run is its own client (as a process is) over the same state directory. The server
+    // takes one request per channel at a time: without a lock the runs share, all but one were
+    // refused channel_busy, each having signed a deposit of its own. Not held on a timer: each
+    // unpaid challenge waits until all four runs have asked, so all four pay side by side.
+    const price = routePrices.check;
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-concurrent-payer`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 20n * price);
+    const ownDir = mkdtempSync(join(tmpdir(), "presend-cli-concurrent-"));
+    const targets = [
+      target,
+      devnetAccounts.sweptOnBase.address,
+      devnetAccounts.receiveOnlyOnBase.address,
+      devnetAccounts.delegatedOnBase.address,
+    ];
+    let asked = 0;
+    let allAsked = () => {};
+    const everyoneAsked = new Promise<void>((resolve) => {
+      allAsked = resolve;
+    });
+    const run = async (address: string) => {
+      const err: string[] = [];
+      const code = await runCli(["check", address], {
+        env: { PRESEND_URL: stack.publicUrl, PRESEND_PRIVATE_KEY: walletKey },
+        stdout: () => {},
+        stderr: (text) => err.push(text),
+        configDir: ownDir,
+        fetch: async (input, init) => {
+          const request = input instanceof Request ? input : new Request(input, init);
+          const challenge =
+            request.method === "POST" &&
+            !request.headers.has("payment-signature") &&
+            !request.headers.has("sign-in-with-x");
+          const answer = await stack.app.request(request);
+          if (challenge && answer.status === 402) {
+            asked += 1;
+            if (asked === targets.length) allAsked();
+            await everyoneAsked;
+          }
+          return answer;
+        },
+      });
+      return { code, stderr: err.join("\n") };
+    };
+    try {
+      const transactions = () => chain.getTransactionCount({ address: lane.facilitator.address });
+      const txBefore = await transactions();
+      const before = await stack.usdcBalance(wallet.address);
+      const runs = await Promise.all(targets.map(run));
+      const nonces = new Set<string>();
+      for (const result of runs) {
+        expect(result.code, result.stderr).toBe(exitCodes.ok);
+        const receipt = /over the payment channel .*; receipt (0x[0-9a-f]{64})/.exec(result.stderr);
+        expect(receipt, result.stderr).not.toBeNull();
+        nonces.add(receipt?.[1] ?? "");
+      }
+      // One deposit (the default: ten checks) for the four, and four vouchers, none counted twice.
+      expect(await transactions()).toBe(txBefore + 1);
+      expect(await stack.usdcBalance(wallet.address)).toBe(before - 10n * price);
+      expect(nonces.size).toBe(targets.length);
+      // The close claims the four vouchers and returns the other six checks' worth.
+      const closed = await cli(["close"], { PRESEND_PRIVATE_KEY: walletKey }, ownDir);
+      expect(closed.code, closed.stderr).toBe(exitCodes.ok);
+      expect(await stack.usdcBalance(wallet.address)).toBe(before - 4n * price);
+      await stack.reconcile();
+      for (const nonce of nonces) {
+        expect(await stack.records.byAuthorization({ payer: wallet.address, nonce })).toMatchObject(
+          { status: "settled", amount: String(price) },
+        );
+      }
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a deposit above the spend cap before any request", async () => {
     let requests = 0;
     const err: string[] = [];

@@ -8,6 +8,7 @@ import { FileClientChannelStorage } from "@x402/evm/batch-settlement/client/file
 import { formatUnits, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
+import { fileChannelLock } from "./fileChannelLock";
 
 const usdPattern = /^\d+(\.\d{1,6})?$/;
 
@@ -30,7 +31,8 @@ const ChannelEnvSchema = z.object({
  * (USD, e.g. 0.10), by default the client's (ten checks at the offered price), never more than
  * `maxDeposit` (the spend cap) — a configured deposit above it is refused here, before anything
  * is signed, and the default one is lowered to it. `durable` (the CLI: one process per check)
- * keeps the key and the state in the config directory, the key readable by its owner only;
+ * keeps the key and the state in the config directory, the key readable by its owner only, and
+ * runs its payments one at a time across processes (a lock file beside the state);
  * otherwise (the MCP server) they live for the session.
  * null when PRESEND_CHANNEL=off (exact payments only); throws ConfigurationError on a malformed
  * setting or a deposit above the bound.
@@ -62,6 +64,8 @@ export function channelOptions(
     ...(options.durable && {
       storage: new FileClientChannelStorage({ directory: join(options.configDir, "channels") }),
       saltStore: fileSaltStore(join(options.configDir, "channels", "salt")),
+      // Runs started at once share this state: each pays with the state the last one left.
+      lock: fileChannelLock(join(options.configDir, "channels", "lock")),
     }),
   };
 }
