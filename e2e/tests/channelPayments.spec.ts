@@ -323,6 +323,46 @@ test("a channel opened before the API in the settings changed is still closed fr
   await popup.close();
 });
 
+test("after a close, the next check opens a new channel: one deposit signature, and it pays; that channel closes too", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-after-close"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [closed] = await storedBalances(serviceWorker);
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await closeFromPopup(popup, "$0.04");
+
+  // The escrow keeps the refunded channel's claimed total: the next deposit goes to a channel
+  // with a new salt, which the close kept for the checks after it (each check is its own client).
+  const again = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(again.level, JSON.stringify(again.text)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
+  const [opened, ...others] = await storedBalances(serviceWorker);
+  expect(others).toEqual([]);
+  expect(opened?.channelId).not.toBe(closed?.channelId);
+  expect(opened).toMatchObject({ deposited: String(deposit), charged: String(price) });
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - price - deposit);
+
+  // Reconciled with the chain: the new channel closes too, and the payer paid the two checks.
+  await popup.reload();
+  await closeFromPopup(popup, "$0.04");
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 2n * price);
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  await popup.close();
+});
+
 /**
  * Closes the channel with the popup's button, as it names what comes back (`amount`), and waits
  * until the popup says that amount was sent back to the wallet.

@@ -1,6 +1,11 @@
 import { browser } from "wxt/browser";
 import { defineBackground } from "wxt/utils/define-background";
-import { channelBalances, channelStates, sessionKey } from "../../lib/channel/channelItems";
+import {
+  channelBalances,
+  channelSalts,
+  channelStates,
+  sessionKey,
+} from "../../lib/channel/channelItems";
 import { closeChannels } from "../../lib/channel/closeChannels";
 import { createChannelAccess } from "../../lib/channel/createChannelAccess";
 import { createPageChainReader } from "../../lib/channel/createPageChainReader";
@@ -54,6 +59,7 @@ export default defineBackground({
     const channel = createChannelAccess({
       sessionKey,
       states: channelStates,
+      salts: channelSalts,
       balances: channelBalances,
       now: () => new Date(),
     });

@@ -48,6 +48,20 @@ export const channelStates = validatedItem<ChannelStates>(
   {},
 );
 
+/**
+ * The salt of the channel each scope pays through now (see channelSaltKey), as the client's
+ * ChannelSaltStore: a closed or server-refunded channel is left for one with a new salt, since
+ * the escrow keeps its claimed total. Beside the channel records and the key, and gone with them.
+ */
+export const ChannelSaltsSchema = z.record(z.string(), z.string().regex(bytes32Pattern));
+export type ChannelSalts = z.infer<typeof ChannelSaltsSchema>;
+
+export const channelSalts = validatedItem<ChannelSalts>(
+  storage.defineItem<unknown>("session:channelSalts", { fallback: {}, version: 1 }),
+  ChannelSaltsSchema,
+  {},
+);
+
 /** What the card and the popup show of each open channel (see ChannelBalancesSchema). */
 export const channelBalances = validatedItem<ChannelBalance[]>(
   storage.defineItem<unknown>(`local:${channelBalancesKey}`, { fallback: [], version: 1 }),

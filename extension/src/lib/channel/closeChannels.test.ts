@@ -38,6 +38,7 @@ function setup(
       // By default a new browser session: no key, no channel records, only what the card showed.
       sessionKey: memoryItem<ChannelSessionKey | null>(held?.key ?? null),
       states: memoryItem<ChannelStates>(held?.states ?? {}),
+      salts: memoryItem({}),
       balances: items,
       now: () => new Date(),
     }),

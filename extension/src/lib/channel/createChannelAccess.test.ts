@@ -2,7 +2,7 @@ import { recoverTypedDataAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { memoryItem } from "../storage/memoryItem";
 import { type ChannelBalance, channelLeft } from "./channelBalances";
-import type { ChannelSessionKey, ChannelStates } from "./channelItems";
+import type { ChannelSalts, ChannelSessionKey, ChannelStates } from "./channelItems";
 import { createChannelAccess, endedChannelShownMs } from "./createChannelAccess";
 
 const now = new Date("2025-06-01T12:00:00Z");
@@ -32,10 +32,12 @@ function setup() {
   const sessionKey = memoryItem<ChannelSessionKey | null>(null);
   const states = memoryItem<ChannelStates>({});
   const balances = memoryItem<ChannelBalance[]>([]);
+  const salts = memoryItem<ChannelSalts>({});
   let made = 0;
   const access = createChannelAccess({
     sessionKey,
     states,
+    salts,
     balances,
     now: () => now,
     newKey: () => {
@@ -43,7 +45,7 @@ function setup() {
       return `0x${String(made).repeat(64)}`;
     },
   });
-  return { access, sessionKey, states, balances, made: () => made };
+  return { access, sessionKey, states, salts, balances, made: () => made };
 }
 
 describe("createChannelAccess", () => {
@@ -106,12 +108,27 @@ describe("createChannelAccess", () => {
     expect(await access.holds(channelId)).toBe(false);
   });
 
+  it("keeps each scope's channel salt for the next click's client; starting over forgets them", async () => {
+    const { access, salts } = setup();
+    const salt = `0x${"5a".repeat(32)}` as const;
+    // A close moved its scope to a new channel: the next check (another client) pays there.
+    await (await access.options(scope, 0n, () => 0n)).saltStore?.write(salt);
+    expect(await (await access.options(scope, 50_000n, price)).saltStore?.read()).toBe(salt);
+    // Another account (or API) keeps the package's zero salt until it moves.
+    const other = { ...scope, payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" } as const;
+    expect(await (await access.options(other, 50_000n, price)).saltStore?.read()).toBeNull();
+    await access.startOver();
+    expect(salts.value()).toEqual({});
+    expect(await (await access.options(scope, 50_000n, price)).saltStore?.read()).toBeNull();
+  });
+
   it("notes where the deposits count in the daily cap: a top-up adds to the day it is sent", async () => {
     let clock = new Date("2025-06-01T12:00:00Z");
     const balances = memoryItem<ChannelBalance[]>([]);
     const access = createChannelAccess({
       sessionKey: memoryItem<ChannelSessionKey | null>(null),
       states: memoryItem<ChannelStates>({}),
+      salts: memoryItem<ChannelSalts>({}),
       balances,
       now: () => clock,
     });

@@ -1,4 +1,4 @@
-import type { ChannelPaymentOptions } from "@presend/client";
+import type { ChannelPaymentOptions, ChannelSaltStore } from "@presend/client";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import type { ClientEvmSigner } from "@x402/evm";
 import type { ClientChannelStorage } from "@x402/evm/batch-settlement/client";
@@ -7,13 +7,20 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { utcDay } from "../payments/utcDay";
 import type { ValidatedItem } from "../storage/validatedItem";
 import type { ChannelBalance } from "./channelBalances";
-import type { ChannelSessionKey, ChannelStates } from "./channelItems";
+import type { ChannelSalts, ChannelSessionKey, ChannelStates } from "./channelItems";
 
 export type ChannelAccessDeps = {
   /** The session key, in session storage (content scripts cannot read it). */
   sessionKey: ValidatedItem<ChannelSessionKey | null>;
   /** The client scheme's channel records, in session storage beside the key that signs for them. */
   states: ValidatedItem<ChannelStates>;
+  /**
+   * The salt of each scope's current channel, in session storage beside the records. Each check
+   * and each close is a client of its own: kept only in that client's memory, the new salt a
+   * close moved to was lost, and the next check deposited into the refunded channel again (the
+   * escrow refuses vouchers below its claimed total), so every check after a close failed.
+   */
+  salts: ValidatedItem<ChannelSalts>;
   /** What the card and the popup show of each channel (local storage, nothing that signs). */
   balances: ValidatedItem<ChannelBalance[]>;
   now: () => Date;
@@ -84,6 +91,16 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
       throw error;
     });
     return loading;
+  };
+
+  const saltStoreFor = (scope: ChannelScope): ChannelSaltStore => {
+    const key = `${scope.apiUrl} ${scope.payer.toLowerCase()}`;
+    return {
+      read: async () => ((await deps.salts.getValue())[key] as Hex | undefined) ?? null,
+      write: async (salt) => {
+        await deps.salts.update((salts) => ({ ...salts, [key]: salt }));
+      },
+    };
   };
 
   const storageFor = (
@@ -235,7 +252,12 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
         if (signedInClick.has(`${id}:${amount}`)) return;
         if (amount > (proven.get(id) ?? 0n)) proven.set(id, amount);
       };
-      return { voucherSigner, storage: storageFor(scope, onProven), deposit };
+      return {
+        voucherSigner,
+        storage: storageFor(scope, onProven),
+        saltStore: saltStoreFor(scope),
+        deposit,
+      };
     },
     exclusive(pay) {
       const run = queue.then(pay);
@@ -247,6 +269,8 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
       loading = null;
       await deps.sessionKey.setValue(null);
       await deps.states.setValue({});
+      // A new key makes new channel ids whatever the salt: the package's zero salt again.
+      await deps.salts.setValue({});
       await markEndedSessions();
     },
     async holds(channelId) {

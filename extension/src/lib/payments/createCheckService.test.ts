@@ -252,6 +252,7 @@ describe("createCheckService", () => {
     const access = createChannelAccess({
       sessionKey: memoryItem<ChannelSessionKey | null>(null),
       states: memoryItem({}),
+      salts: memoryItem({}),
       balances: memoryItem<ChannelBalance[]>([
         {
           channelId,
