@@ -363,6 +363,75 @@ test("after a close, the next check opens a new channel: one deposit signature, 
   await popup.close();
 });
 
+test("a browser restart empties session storage while a channel holds funds: the rest is named as the server's to refund, the next check opens a new channel, and closing that one succeeds", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-restart"),
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [earlier] = await storedBalances(serviceWorker);
+  const tab = await tabWithWallet(serviceWorker);
+
+  // What a browser restart does to the background: session storage (the key, the channel
+  // records) is emptied and the service worker starts again.
+  await serviceWorker.evaluate(() =>
+    (
+      globalThis as unknown as { chrome: { storage: { session: { clear(): Promise<void> } } } }
+    ).chrome.storage.session.clear(),
+  );
+  await stopBackground(dapp);
+  const popup = await openPopup(context, extensionId, tab);
+  await popup.setViewportSize({ width: 420, height: 700 });
+  await expect(popup.getByTestId("channel-balance")).toContainText(
+    "An earlier channel holds $0.04: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.",
+  );
+  await expect(popup.getByRole("button", { name: /Close the channel/ })).toBeHidden();
+
+  // The next check opens a new channel (one more deposit signature); the earlier one stays listed.
+  const again = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(again.level, JSON.stringify(again.text)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
+  const [opened, ended] = await storedBalances(serviceWorker);
+  expect(opened).toMatchObject({ deposited: String(deposit), charged: String(price) });
+  expect(ended).toMatchObject({ channelId: earlier?.channelId, sessionEnded: true });
+
+  // Closing offers and returns the new channel's rest, and says so as a close, not a failure.
+  await popup.reload();
+  await closeFromPopup(popup, "$0.04");
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "The $0.04 left in an earlier channel (its browser session ended",
+  );
+  await screenshot(popup, "channel-closed-after-restart");
+  expect(await storedBalances(serviceWorker)).toMatchObject([
+    { channelId: earlier?.channelId, sessionEnded: true },
+  ]);
+  // On chain: the new channel's rest came back; the earlier deposit is the server's to refund.
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit - price);
+  await popup.close();
+});
+
+/**
+ * Stops the extension's service worker, as Chrome stops an idle one (or a restart ends it): the
+ * next event (a message, the popup) starts it again from nothing but storage.
+ */
+async function stopBackground(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("ServiceWorker.enable");
+  await cdp.send("ServiceWorker.stopAllWorkers");
+  await cdp.detach();
+}
+
 /**
  * Closes the channel with the popup's button, as it names what comes back (`amount`), and waits
  * until the popup says that amount was sent back to the wallet.

@@ -63,11 +63,16 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
   const open = await deps.balances.getValue();
   if (open.length === 0) return { type: "none", message: "No payment channel is open." };
   const messages: string[] = [];
+  // Channels this close cannot act on (their key ended): told, after what it did.
+  const notes: string[] = [];
   let failed = false;
+  let closedAny = false;
   for (const balance of open) {
     if (!(await deps.access.holds(balance.channelId))) {
-      failed = true;
-      messages.push(
+      // Not a failure of this close: the popup offers back only the channels it holds, so after
+      // a browser restart and a new channel, closing that one said "failed" in a warning beside
+      // its own "Closed: … sent back", for a channel the button never offered.
+      notes.push(
         `The ${formatUsdc(channelLeft(balance))} left in an earlier channel (its browser session ended, or it fell out of step with the server) can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.`,
       );
       continue;
@@ -92,6 +97,7 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
     });
     const closed = await deps.access.exclusive(() => client.closeChannel());
     if (closed.type === "closed") {
+      closedAny = true;
       const back = closed.refunded ?? String(channelLeft(balance));
       messages.push(`Closed: ${formatUsdc(back)} sent back to your wallet.`);
       // The cap gets back what the refund says it returned (nothing when it says nothing), never
@@ -118,5 +124,8 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
       messages.push(`The channel could not be closed: ${closed.message}`);
     }
   }
-  return { type: failed ? "failed" : "closed", message: messages.join(" ") };
+  return {
+    type: failed || !closedAny ? "failed" : "closed",
+    message: [...messages, ...notes].join(" "),
+  };
 }
