@@ -421,6 +421,67 @@ test("a browser restart empties session storage while a channel holds funds: the
   await popup.close();
 });
 
+test("the background stopped while a voucher is on its way: the card says so plainly and offers the report; started again, the next check pays from the same channel, each check charged once", async ({
+  api,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+  startProxy,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-worker-stopped"),
+  });
+  const proxy = await startProxy(channels.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  // The wallet reads Base through its own node (the resync after the lost answer).
+  wallet.state.rpcUrls = { 8453: api.world.chains.base.rpcUrl };
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  const payToAtStart = await api.usdcOnBase(channels.payTo);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [opened] = await storedBalances(serviceWorker);
+
+  // The voucher is on its way (held at the proxy, its recovery written) when Chrome stops the
+  // service worker; the server then charges it, and its answer has nobody to reach.
+  let release: () => void = () => undefined;
+  proxy.holdPaid = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await pasteAndClick(dapp, randomAddress(), "check");
+  await expect
+    .poll(
+      async () =>
+        ((await getExtensionStorage(serviceWorker, "pendingRecoveries")) as unknown[])?.length ?? 0,
+      { timeout: 20_000 },
+    )
+    .toBe(1);
+  await stopBackground(dapp);
+  proxy.holdPaid = null;
+  release();
+  const lost = await waitForBadge(dapp, (b) => b.state === "failed", 30_000);
+  expect(lost.text).toContain(
+    "Report not received: presend's background stopped before this check's answer came back.",
+  );
+  expect(lost.text).not.toMatch(/message channel|nothing was charged/i);
+  expect(lost.byTestId.recovery).toContain("Fetch my report");
+  expect(lost.byTestId["channel-balance"]).toContain("$0.03 of $0.05 left");
+  await screenshot(dapp, "channel-background-stopped");
+
+  // The next click starts the worker again: the same channel, re-synced through the wallet's
+  // read of the escrow, no second deposit; the lost voucher is not paid again.
+  const next = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(next.level, JSON.stringify(next.text)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(await storedBalances(serviceWorker)).toMatchObject([
+    { channelId: opened?.channelId, deposited: String(deposit), charged: String(3n * price) },
+  ]);
+  await channels.claimChannels();
+  expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 3n * price);
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
+});
+
 /**
  * Stops the extension's service worker, as Chrome stops an idle one (or a restart ends it): the
  * next event (a message, the popup) starts it again from nothing but storage.
