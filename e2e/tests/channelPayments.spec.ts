@@ -482,6 +482,65 @@ test("the background stopped while a voucher is on its way: the card says so pla
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
 });
 
+test("a check in the card and one in the popup at the same moment pay one after the other from one channel: both verdicts, each charged once", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+  startProxy,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-two-at-once"),
+  });
+  const proxy = await startProxy(channels.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  const payToAtStart = await api.usdcOnBase(channels.payTo);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.getByLabel("Address").fill(randomAddress());
+
+  // The card's voucher is held on its way while the popup's check is clicked.
+  let release: () => void = () => undefined;
+  proxy.holdPaid = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await dapp.bringToFront();
+  await pasteAndClick(dapp, randomAddress(), "check");
+  await expect
+    .poll(
+      async () =>
+        ((await getExtensionStorage(serviceWorker, "pendingRecoveries")) as unknown[])?.length ?? 0,
+      { timeout: 20_000 },
+    )
+    .toBe(1);
+  await popup.getByRole("button", { name: "Check $0.01" }).click();
+  proxy.holdPaid = null;
+  release();
+
+  const card = await waitForBadge(dapp, finished, 30_000);
+  expect(card.level, JSON.stringify(card.text)).toBeTruthy();
+  await expect(popup.getByTestId("result").getByTestId("verdict-level")).toBeVisible({
+    timeout: 30_000,
+  });
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization"]);
+  expect(await storedBalances(serviceWorker)).toMatchObject([
+    { deposited: String(deposit), charged: String(3n * price) },
+  ]);
+  await expect(popup.getByTestId("channel-balance")).toContainText("$0.02 of $0.05 left");
+  expect(await getExtensionStorage(serviceWorker, "pendingRecoveries")).toEqual([]);
+  // Reconciled with the chain: the payee claims the three checks, the payer paid the deposit.
+  await channels.claimChannels();
+  expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 3n * price);
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
+  await popup.close();
+});
+
 /**
  * Stops the extension's service worker, as Chrome stops an idle one (or a restart ends it): the
  * next event (a message, the popup) starts it again from nothing but storage.
