@@ -541,6 +541,64 @@ test("a check in the card and one in the popup at the same moment pay one after 
   await popup.close();
 });
 
+test("closing the channel while a check on it is in flight waits for that check: its verdict shows, and the close returns the rest after it", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+  startProxy,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-close-in-flight"),
+  });
+  const proxy = await startProxy(channels.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+
+  // The check's voucher is held on its way (the balance already counts it) when Close is clicked.
+  let release: () => void = () => undefined;
+  proxy.holdPaid = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await dapp.bringToFront();
+  await pasteAndClick(dapp, randomAddress(), "check");
+  await expect
+    .poll(
+      async () =>
+        ((await getExtensionStorage(serviceWorker, "pendingRecoveries")) as unknown[])?.length ?? 0,
+      { timeout: 20_000 },
+    )
+    .toBe(1);
+  await popup.getByRole("button", { name: "Close the channel, get $0.03 back" }).click();
+  await expect(popup.getByRole("button", { name: "Closing…" })).toBeDisabled();
+  proxy.holdPaid = null;
+  release();
+
+  const card = await waitForBadge(dapp, finished, 30_000);
+  expect(card.level, JSON.stringify(card.text)).toBeTruthy();
+  await expect(popup.getByTestId("channel-closed")).toHaveAttribute("data-state", "closed", {
+    timeout: 30_000,
+  });
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "Closed: $0.03 sent back to your wallet.",
+  );
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+  expect(await getExtensionStorage(serviceWorker, "pendingRecoveries")).toEqual([]);
+  // Reconciled with the chain and the cap: the payer paid the two checks, once each.
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 2n * price);
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toMatchObject({
+    spentUnits: Number(2n * price),
+  });
+  await popup.close();
+});
+
 /**
  * Stops the extension's service worker, as Chrome stops an idle one (or a restart ends it): the
  * next event (a message, the popup) starts it again from nothing but storage.
