@@ -115,7 +115,7 @@ describe("closeChannels", () => {
       expect((await closedWith("40000")).spent).toBe(20_000);
     });
 
-    it("closes the channel it holds and only notes one whose session ended: the close did not fail", async () => {
+    it("closes the channel it holds beside one whose session ended: the close did not fail, and says only what it did", async () => {
       // After a browser restart: an earlier channel without its key, and this session's new one.
       const ended = { ...balance, channelId: `0x${"cd".repeat(32)}`, sessionEnded: true as const };
       const { deps } = setup([counted, ended], { key, states: { [balance.channelId]: {} } });
@@ -130,8 +130,7 @@ describe("closeChannels", () => {
       });
       expect(outcome).toEqual({
         type: "closed",
-        message:
-          "Closed: $0.03 sent back to your wallet. The $0.03 left in an earlier channel (its browser session ended, or it fell out of step with the server) can no longer be closed from here; presend's server sends it back to your wallet after a day without checks.",
+        message: "Closed: $0.03 sent back to your wallet.",
       });
     });
 

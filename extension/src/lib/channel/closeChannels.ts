@@ -63,7 +63,7 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
   const open = await deps.balances.getValue();
   if (open.length === 0) return { type: "none", message: "No payment channel is open." };
   const messages: string[] = [];
-  // Channels this close cannot act on (their key ended): told, after what it did.
+  // Channels this close cannot act on (their key ended): told when nothing else was closed.
   const notes: string[] = [];
   let failed = false;
   let closedAny = false;
@@ -124,8 +124,10 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
       messages.push(`The channel could not be closed: ${closed.message}`);
     }
   }
+  // Once something closed, the notes are left out: the popup's balance line already names every
+  // earlier channel (saying it twice read as a second, unrelated problem).
   return {
     type: failed || !closedAny ? "failed" : "closed",
-    message: [...messages, ...notes].join(" "),
+    message: (closedAny ? messages : [...messages, ...notes]).join(" "),
   };
 }
