@@ -55,7 +55,7 @@ environment:
   PRESEND_CHANNEL_DEPOSIT  USD one channel deposit puts in (default ten checks at the offered
                            price, at most PRESEND_SPEND_CAP; above it is refused)
 
-exit codes: 0 done, 1 address not valid, 2 usage, 3 refused to pay (charged: no),
+exit codes: 0 done, 1 address not valid (validate), 2 usage, 3 refused to pay (charged: no),
   4 payment refused by the server (charged: no), 5 server error or unreachable (charged: no),
   6 charged or possibly charged but no report (stderr says how to fetch it), 7 forged report`;
 
