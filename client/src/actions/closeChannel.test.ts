@@ -1,8 +1,10 @@
+import { encodePaymentRequiredHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { createPresendConfig, type PresendSigner } from "../createPresendConfig";
 import { createMemoryPinStore } from "../PinStore";
+import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import { closeChannel } from "./closeChannel";
 
 // The refund itself (what the chain sends back, what the spend cap gets back) runs against the
@@ -89,5 +91,53 @@ describe("closeChannel", () => {
     // The refund goes to the check route through the config's transport, never following a
     // redirect.
     expect(asked).toEqual([{ url: "http://api.test/check", redirect: "manual" }]);
+  });
+
+  it("with no channel opened since the last close says so, and signs and sends no refund", async () => {
+    const asked: { method: string | undefined; payment: string | null }[] = [];
+    const terms = encodePaymentRequiredHeader({
+      x402Version: 2,
+      resource: {
+        url: "http://api.test/check",
+        description: "refund",
+        mimeType: "application/json",
+      },
+      accepts: [
+        {
+          scheme: "batch-settlement",
+          network: baseNetwork,
+          asset: baseUsdc,
+          amount: "10000",
+          payTo: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
+          maxTimeoutSeconds: 60,
+          extra: {
+            name: "USD Coin",
+            version: "2",
+            receiverAuthorizer: "0x8fE5995D4D5135D9bbd8988c99D98E76477B6E52",
+            withdrawDelay: 900,
+          },
+        },
+      ],
+    });
+    const config = createPresendConfig({
+      url: "http://api.test",
+      pinStore: createMemoryPinStore(),
+      channel,
+      signer: account,
+      fetch: async (_url, init) => {
+        asked.push({
+          method: init?.method,
+          payment: new Headers(init?.headers).get("payment-signature"),
+        });
+        return Response.json({}, { status: 402, headers: { "payment-required": terms } });
+      },
+    });
+    expect(await closeChannel(config)).toEqual({
+      type: "failed",
+      message:
+        "No payment channel is open here: no check was paid through one since the last close, so there is nothing to refund.",
+    });
+    // Only the refund terms were asked for: no refund voucher was signed or sent.
+    expect(asked).toEqual([{ method: "GET", payment: null }]);
   });
 });

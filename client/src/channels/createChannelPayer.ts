@@ -141,6 +141,17 @@ export function createChannelPayer(options: {
   /** Why the last deposit asked for was refused before signing (see `maxDeposit`). */
   let depositRefusal: string | null = null;
   const storage = options.channel.storage ?? new InMemoryClientChannelStorage();
+  /** Set when the scheme asked `storage` for a channel's state and found none. */
+  let stateMissing = false;
+  const schemeStorage: ClientChannelStorage = {
+    get: async (key) => {
+      const state = await storage.get(key);
+      if (state === undefined) stateMissing = true;
+      return state;
+    },
+    set: (key, context) => storage.set(key, context),
+    delete: (key) => storage.delete(key),
+  };
   const saltStore = options.channel.saltStore ?? createMemoryChannelSaltStore();
   const deposits = createDepositLedger();
   const lock = options.channel.lock ?? createMemoryChannelLock();
@@ -184,7 +195,7 @@ export function createChannelPayer(options: {
   const channelWith = (salt: Hex): Channel => {
     const scheme = new BatchSettlementEvmScheme(wallet, {
       voucherSigner: options.channel.voucherSigner,
-      storage,
+      storage: schemeStorage,
       salt,
       // Asked only when a deposit is due, before anything is signed: the bound is held here.
       depositStrategy: ({ minimumDepositAmount }) => {
@@ -250,6 +261,7 @@ export function createChannelPayer(options: {
     url: string,
     fetch: typeof globalThis.fetch,
   ): Promise<ChannelCloseResult> {
+    stateMissing = false;
     try {
       const { scheme } = await channel();
       const settled = await scheme.refund(url, { fetch });
@@ -270,6 +282,15 @@ export function createChannelPayer(options: {
       });
       return { type: "closed", transaction: settled.transaction, refunded };
     } catch (cause) {
+      // The refund signs a voucher at the channel's charged total, read from its state: without
+      // one, no check was paid through this channel since it opened or was last closed.
+      if (stateMissing) {
+        return {
+          type: "failed",
+          message:
+            "No payment channel is open here: no check was paid through one since the last close, so there is nothing to refund.",
+        };
+      }
       return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };
     }
   }
