@@ -135,7 +135,7 @@ describe("closeChannel", () => {
     expect(await closeChannel(config)).toEqual({
       type: "failed",
       message:
-        "No payment channel is open here: no check was paid through one since the last close, so there is nothing to refund.",
+        "No payment channel is open here: no check was paid through one since the last close (or its record here was lost), so there is nothing to refund from here. A channel left without checks is refunded by the server on its own.",
     });
     // Only the refund terms were asked for: no refund voucher was signed or sent.
     expect(asked).toEqual([{ method: "GET", payment: null }]);

@@ -288,7 +288,7 @@ export function createChannelPayer(options: {
         return {
           type: "failed",
           message:
-            "No payment channel is open here: no check was paid through one since the last close, so there is nothing to refund.",
+            "No payment channel is open here: no check was paid through one since the last close (or its record here was lost), so there is nothing to refund from here. A channel left without checks is refunded by the server on its own.",
         };
       }
       return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };
