@@ -8,7 +8,7 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/
 import { toClientEvmSigner } from "@x402/evm";
 import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 
 // GET on the paid routes, as the API offering channels serves it on a payment lane of the shared
@@ -59,6 +59,28 @@ describe("GET /check and GET /deep: a payment channel's refund", () => {
       expect(await answer.json()).toEqual({});
     },
   );
+
+  it("GET with a payment header that is not base64 JSON answers the same terms, and writes nothing to stderr", async () => {
+    const plain = decodePaymentRequiredHeader(
+      (await stack.app.request("/check")).headers.get("payment-required") ?? "",
+    );
+    const warn = vi.spyOn(console, "warn");
+    const error = vi.spyOn(console, "error");
+    try {
+      const answer = await stack.app.request("/check", {
+        headers: { "PAYMENT-SIGNATURE": "junk" },
+      });
+      expect(answer.status).toBe(402);
+      const required = decodePaymentRequiredHeader(answer.headers.get("payment-required") ?? "");
+      expect(required.accepts).toEqual(plain.accepts);
+      // The official middleware printed its decoding error's stack here (not a JSON log line).
+      expect(warn).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
 
   it("documents both GET operations in a valid OpenAPI document: free, 200, 402 and 405", async () => {
     const document = (await (await stack.app.request("/openapi.json")).json()) as {
