@@ -413,7 +413,9 @@ test("a browser restart empties session storage while a channel holds funds: the
   await expect(popup.getByTestId("channel-closed")).toHaveText(
     "Closed: $0.04 sent back to your wallet.",
   );
-  await expect(popup.getByTestId("channel-balance")).toContainText("An earlier channel holds $0.04");
+  await expect(popup.getByTestId("channel-balance")).toContainText(
+    "An earlier channel holds $0.04",
+  );
   await screenshot(popup, "channel-closed-after-restart");
   expect(await storedBalances(serviceWorker)).toMatchObject([
     { channelId: earlier?.channelId, sessionEnded: true },
