@@ -311,7 +311,15 @@ async function seedMetaMaskDelegated(client: DevnetClient) {
   await client.confirm(
     client.sendTransaction({ account: eoa, authorizationList: [authorization], to: eoa.address }),
   );
-  await send(client, account, faucet.address, "0.1");
+  // The authorization took a nonce of its own, and anvil drops a mined transaction from its pool
+  // a moment after its receipt is out: until then its "pending" count for this account is one
+  // short, and a send on viem's pending nonce was refused "nonce too low" now and then (measured:
+  // 18 of 300 such accounts on a loaded machine), failing the whole world's start. The latest
+  // block's count is right once the receipt is in.
+  const nonce = await client.getTransactionCount({ address: eoa.address, blockTag: "latest" });
+  await client.confirm(
+    client.sendTransaction({ account: eoa, to: faucet.address, value: parseEther("0.1"), nonce }),
+  );
 }
 
 /** A Safe 1.3.0 L2 from the published singleton and factory; owner A executes one transfer. */
