@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { type ChannelLock, createMemoryChannelLock } from "@presend/client";
+import { PaymentError } from "@presend/shared/errors/PaymentError";
 import Database from "better-sqlite3";
 
 /** How often a waiting run asks for the lock again. */
@@ -34,7 +35,10 @@ export function fileChannelLock(file: string, options: { waitMs?: number } = {})
             } catch (error) {
               if ((error as { code?: unknown }).code !== "SQLITE_BUSY") throw error;
               if (Date.now() > deadline) {
-                throw new Error(`another presend run has held ${file} for ${waitMs / 1000} s`);
+                throw new PaymentError(
+                  `another presend run has held ${file} for ${waitMs / 1000} s`,
+                  { code: "channel_lock_timeout" },
+                );
               }
               await new Promise((resolve) => setTimeout(resolve, retryMs));
             }
