@@ -89,6 +89,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   const start = (route: Route) => {
     if (!address || tabId === null) return;
     const session = randomHex(16);
+    const click = { address, chain: selectedChain, at: Date.now() };
     const finish = (outcome: CheckOutcome) =>
       setRun((current) =>
         current?.session === session ? { ...current, outcome, progress: null } : current,
@@ -108,7 +109,15 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         chain: selectedChain,
         source: { kind: "popup", tabId, frameId: 0 },
       })
-      .then(finish, (error: unknown) => finish(lostCheckOutcome(error)));
+      .then(finish, async (error: unknown) => {
+        // The background stopped or never answered (the card does the same): what it wrote
+        // for this click says whether a payment left, and which report to fetch.
+        const [recoveries, filed] = await Promise.all([
+          pendingRecoveries.getValue(),
+          history.getValue(),
+        ]);
+        finish(lostCheckOutcome(error, { recoveries, history: filed }, click));
+      });
   };
   const noWallet = wallet.isSuccess && !wallet.data.available;
 

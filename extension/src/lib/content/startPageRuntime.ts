@@ -81,15 +81,14 @@ export async function startPageRuntime({
       messenger.send("check.start", { session, ...request }).then(
         (outcome) => badge.finish(session, outcome),
         async (error: unknown) => {
-          // The background stopped or never answered: a payment it signed for this click
-          // was written down before it was sent, so its report can still be fetched.
-          const signed = (await pendingRecoveries.getValue()).find(
-            (r) =>
-              r.address === request.address &&
-              r.chain === request.chain &&
-              Date.parse(r.sentAt) >= clickedAt - 1_000,
-          );
-          badge.finish(session, lostCheckOutcome(error, signed?.id));
+          // The background stopped or never answered: what it wrote for this click says
+          // whether a payment left (its report can still be fetched) or none did.
+          const [recoveries, filed] = await Promise.all([
+            pendingRecoveries.getValue(),
+            history.getValue(),
+          ]);
+          const click = { address: request.address, chain: request.chain, at: clickedAt };
+          badge.finish(session, lostCheckOutcome(error, { recoveries, history: filed }, click));
         },
       );
     },

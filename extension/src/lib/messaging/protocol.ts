@@ -82,9 +82,11 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
     recoveryId: z.string().optional(),
     /**
      * channel_out_of_step: the channel fell out of step with the server and a new one opens on
-     * the next check (checking again is the remedy; no setting is).
+     * the next check (checking again is the remedy; no setting is). background_stopped: the
+     * background stopped before this check paid anything (lostCheckOutcome; checking again is
+     * the remedy here too).
      */
-    code: z.literal("channel_out_of_step").optional(),
+    code: z.enum(["channel_out_of_step", "background_stopped"]).optional(),
   }),
   /** A report arrived whose signature does not verify with the pinned key: not shown, not trusted. */
   z.object({

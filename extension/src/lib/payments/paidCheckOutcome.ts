@@ -37,7 +37,9 @@ export async function paidCheckOutcome(
   context: OutcomeContext,
 ): Promise<CheckOutcome> {
   const { recovery, now } = context;
-  if (result.type === "report" || result.type === "not_charged" || result.type === "refused") {
+  // A report is filed before its recovery is forgotten: a background stopped in between leaves
+  // one or the other, never neither (lostCheckOutcome reads "neither" as nothing paid).
+  if (result.type === "not_charged" || result.type === "refused") {
     await recovery.settle("done");
   }
   switch (result.type) {
@@ -57,6 +59,7 @@ export async function paidCheckOutcome(
         report: result.report,
       };
       await context.history.update((list) => [entry, ...list].slice(0, context.historyLimit));
+      await recovery.settle("done");
       return { type: "report", entry };
     }
     case "refused":

@@ -80,8 +80,9 @@ export function OutcomeView({
               {outcome.message} {chargedText(outcome.charged)}
             </div>
             {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}
-            {/* A channel out of step is mended by checking again (a new one opens), not by settings. */}
-            {outcome.charged === false && outcome.code !== "channel_out_of_step" && settings}
+            {/* A channel out of step, or a background that stopped before paying, is mended by
+                checking again, not by settings. */}
+            {outcome.charged === false && outcome.code === undefined && settings}
           </>
         );
     }

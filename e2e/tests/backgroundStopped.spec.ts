@@ -1,0 +1,69 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "../fixtures/test";
+import { randomAddress } from "../helpers/addresses";
+import { waitForBadge } from "../helpers/badge";
+import { getExtensionStorage } from "../helpers/extensionStorage";
+import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
+import { screenshot } from "../helpers/screenshot";
+
+// An exact paid check (one EIP-3009 authorization per check) whose background Chrome stops
+// mid-check, as it stops an idle worker or ends one on an update: the card must say what is true
+// of the charge, and the daily cap must count what was charged, no more.
+
+/** Stops the extension's service worker; the next event (a message, a page) starts it again. */
+async function stopBackground(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("ServiceWorker.enable");
+  await cdp.send("ServiceWorker.stopAllWorkers");
+  await cdp.detach();
+}
+
+/** The options page's line of today's spending against the cap. */
+async function spentToday(page: Page, extensionId: string): Promise<string> {
+  const options = await page.context().newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  const text = (await options.getByTestId("spent-today").textContent()) ?? "";
+  await options.close();
+  return text;
+}
+
+test("the background stopped while the wallet asks: the card says nothing was charged, the late signature pays nothing, the next check pays once", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+  extensionId,
+}) => {
+  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const before = await balances(api, who);
+  let sign: () => void = () => undefined;
+  wallet.state.holdSignatures = new Promise<void>((resolve) => {
+    sign = resolve;
+  });
+  await pasteAndClick(dapp, randomAddress(), "check");
+  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(1);
+  await stopBackground(dapp);
+
+  const lost = await waitForBadge(dapp, (b) => b.state === "failed", 30_000);
+  expect(lost.text).toContain("presend's background stopped before this check paid anything.");
+  expect(lost.text).toContain("Nothing was charged.");
+  expect(lost.text).not.toMatch(/payment was sent|Report not received/);
+  expect(lost.byTestId.recovery).toBeUndefined();
+  // Checking again is the remedy, not the settings.
+  expect(lost.text).not.toContain("Open settings");
+  await screenshot(dapp, "exact-background-stopped-before-signing");
+  // The person signs in the wallet after all: the signature has nowhere to go.
+  sign();
+  wallet.state.holdSignatures = null;
+
+  // The next click starts the worker again and pays for its own check, once.
+  const next = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(next.level, JSON.stringify(next.text)).toBe("caution");
+  expect(wallet.signRequests()).toHaveLength(2);
+  expect(await balances(api, who)).toEqual({
+    payer: (before.payer ?? 0n) - 10_000n,
+    payTo: (before.payTo ?? 0n) + 10_000n,
+  });
+  expect(await getExtensionStorage(serviceWorker, "pendingRecoveries")).toEqual([]);
+  expect(await spentToday(dapp, extensionId)).toContain("$0.01 of $1.00 spent today (UTC).");
+});
