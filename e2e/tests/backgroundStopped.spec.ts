@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
-import { waitForBadge } from "../helpers/badge";
-import { getExtensionStorage } from "../helpers/extensionStorage";
+import { clickBadgeButton, waitForBadge } from "../helpers/badge";
+import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
@@ -65,5 +65,52 @@ test("the background stopped while the wallet asks: the card says nothing was ch
     payTo: (before.payTo ?? 0n) + 10_000n,
   });
   expect(await getExtensionStorage(serviceWorker, "pendingRecoveries")).toEqual([]);
+  expect(await spentToday(dapp, extensionId)).toContain("$0.01 of $1.00 spent today (UTC).");
+});
+
+test("the background stopped after signing, the payment never reaching the server: 'Fetch my report' proves nothing was charged and the cap gets it back", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+  extensionId,
+  startProxy,
+}) => {
+  const proxy = await startProxy(api.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const before = await balances(api, who);
+  // The signed payment is on its way (held, its recovery written) when the worker stops; the
+  // network then loses it: it never reaches the server.
+  let release: () => void = () => undefined;
+  proxy.holdPaid = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await pasteAndClick(dapp, randomAddress(), "check");
+  await expect
+    .poll(
+      async () =>
+        ((await getExtensionStorage(serviceWorker, "pendingRecoveries")) as unknown[])?.length ?? 0,
+      { timeout: 20_000 },
+    )
+    .toBe(1);
+  await stopBackground(dapp);
+  proxy.target = "http://127.0.0.1:9";
+  release();
+  const lost = await waitForBadge(dapp, (b) => b.state === "failed", 30_000);
+  expect(lost.text).toContain("Report not received: presend's background stopped");
+  expect(lost.text).toContain("whether it settled is unknown");
+  proxy.holdPaid = null;
+  proxy.target = api.url;
+
+  await clickBadgeButton(dapp, "fetch-report");
+  const proven = await waitForBadge(dapp, (b) => "recovery-result" in b.byTestId, 20_000);
+  expect(proven.byTestId["recovery-result"]).toContain("Nothing was charged");
+  await screenshot(dapp, "exact-background-stopped-not-sent-recovered");
+  expect(await balances(api, who)).toEqual(before);
+  // The cap counted the payment when it left; the server's proof gives it back.
+  expect(await spentToday(dapp, extensionId)).toContain("$0.00 of $1.00 spent today (UTC).");
+  // The next check counts as it should, once.
+  await pasteAndCheck(dapp, randomAddress(), "check");
   expect(await spentToday(dapp, extensionId)).toContain("$0.01 of $1.00 spent today (UTC).");
 });

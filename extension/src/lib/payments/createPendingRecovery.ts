@@ -29,6 +29,11 @@ export type PendingRecoveryLog = {
    * check (the first refused, nothing charged) replaces the entry with its own nonce.
    */
   recordSent(authorization: SentAuthorization): Promise<void>;
+  /**
+   * Notes that the daily cap counted `amount` on `day` for this payment: only an exact
+   * authorization's entry of that amount (a channel's deposit is counted whole, not per voucher).
+   */
+  counted(amount: bigint, day: string): Promise<void>;
   /** Forgets the recorded payment ("done"), or notes how the last attempt ended; its id, if any. */
   settle(change: Partial<PendingRecovery> | "done"): Promise<string | undefined>;
 };
@@ -43,6 +48,8 @@ export function createPendingRecovery(
   deps: PendingRecoveryDeps,
 ): PendingRecoveryLog {
   let id: string | undefined;
+  // The entry is an exact authorization's (recordSigned), of this amount: what the cap counts.
+  let exactAmount: string | undefined;
   const record = async (
     entry: Omit<
       PendingRecovery,
@@ -76,6 +83,7 @@ export function createPendingRecovery(
         amount: String(value),
         payTo: to as Address,
       });
+      exactAmount = String(value);
     },
     async recordSent(authorization) {
       const sent = {
@@ -84,12 +92,20 @@ export function createPendingRecovery(
         amount: authorization.amount,
         payTo: authorization.payTo,
       };
+      exactAmount = undefined;
       if (id === undefined) return record(sent);
       const current = id;
       await deps.recoveries.update((list) =>
         list.map((r) =>
           r.id === current ? { ...r, ...sent, sentAt: deps.now().toISOString() } : r,
         ),
+      );
+    },
+    async counted(amount, day) {
+      if (id === undefined || exactAmount !== String(amount)) return;
+      const current = id;
+      await deps.recoveries.update((list) =>
+        list.map((r) => (r.id === current ? { ...r, countedOn: day } : r)),
       );
     },
     async settle(change) {

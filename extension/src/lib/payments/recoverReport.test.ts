@@ -28,12 +28,14 @@ async function lostCheck(receipts: FakePaidApiOptions["receipts"] = "settled") {
   const pinnedKeys = memoryItem<PinnedKeys>({});
   const recoveries = memoryItem<PendingRecovery[]>([]);
   const history = memoryItem<HistoryEntry[]>([]);
+  const ledger = memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: 0 });
   let ids = 0;
   const shared = {
     fetch: api.fetch,
     pinnedKeys,
     recoveries,
     history,
+    ledger,
     historyLimit: 50,
     now: () => now,
     randomId: () => `id-${++ids}`,
@@ -47,7 +49,6 @@ async function lostCheck(receipts: FakePaidApiOptions["receipts"] = "settled") {
         dailyCapUnits: 1_000_000,
         disabledSites: [],
       }),
-      ledger: memoryItem<SpendLedger>({ day: "2025-06-01", spentUnits: 0 }),
       pending: createPendingSpend(),
       wallet: {
         account: async () => payer.address,
@@ -70,6 +71,7 @@ async function lostCheck(receipts: FakePaidApiOptions["receipts"] = "settled") {
     recoveryId: outcome.recoveryId,
     recoveries,
     history,
+    ledger,
     pinnedKeys,
     deps: { ...shared, signMessage },
   };
@@ -151,6 +153,42 @@ describe("recoverReport", () => {
     const outcome = await recoverReport(recoveryId, deps);
     expect(outcome.type).toBe("not_charged");
     expect(recoveries.value()[0]?.lastAttempt).toMatchObject({ state: "not_charged" });
+  });
+
+  it("gives the daily cap back a payment it counted once the server proves it never settled, once", async () => {
+    const { recoveryId, recoveries, ledger, deps } = await lostCheck("missing");
+    // The lost check counted its price when it was sent.
+    expect(ledger.value()).toEqual({ day: "2025-06-01", spentUnits: 10_000 });
+    expect(recoveries.value()[0]?.countedOn).toBe("2025-06-01");
+    expect((await recoverReport(recoveryId, deps)).type).toBe("not_charged");
+    expect(ledger.value()).toEqual({ day: "2025-06-01", spentUnits: 0 });
+    expect(recoveries.value()[0]?.countedOn).toBeUndefined();
+    // Another check counted meanwhile is not given back by a second fetch of the same proof.
+    await ledger.setValue({ day: "2025-06-01", spentUnits: 10_000 });
+    expect((await recoverReport(recoveryId, deps)).type).toBe("not_charged");
+    expect(ledger.value()).toEqual({ day: "2025-06-01", spentUnits: 10_000 });
+  });
+
+  it("leaves the cap alone for a payment the ledger never counted, or counted on a past day", async () => {
+    const { recoveryId, recoveries, ledger, deps } = await lostCheck("missing");
+    // The background stopped between writing the recovery and counting it.
+    await recoveries.update((list) => list.map(({ countedOn: _, ...r }) => r));
+    expect((await recoverReport(recoveryId, deps)).type).toBe("not_charged");
+    expect(ledger.value()).toEqual({ day: "2025-06-01", spentUnits: 10_000 });
+    const next = await lostCheck("missing");
+    await next.ledger.setValue({ day: "2025-06-02", spentUnits: 10_000 });
+    expect((await recoverReport(next.recoveryId, next.deps)).type).toBe("not_charged");
+    expect(next.ledger.value()).toEqual({ day: "2025-06-02", spentUnits: 10_000 });
+  });
+
+  it("keeps the cap counting a payment whose report came back or whose charge is still unknown", async () => {
+    const settled = await lostCheck();
+    expect((await recoverReport(settled.recoveryId, settled.deps)).type).toBe("recovered");
+    expect(settled.ledger.value().spentUnits).toBe(10_000);
+    const pending = await lostCheck("pending");
+    expect((await recoverReport(pending.recoveryId, pending.deps)).type).toBe("pending");
+    expect(pending.ledger.value().spentUnits).toBe(10_000);
+    expect(pending.recoveries.value()[0]?.countedOn).toBe("2025-06-01");
   });
 
   it("asks for the paying account when the wallet signs with another one (403)", async () => {

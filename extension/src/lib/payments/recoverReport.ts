@@ -5,7 +5,7 @@ import { walkCauses } from "@presend/shared/errors/PresendError";
 import { type Address, getAddress, type Hex } from "viem";
 import { MessageError } from "../messaging/MessageError";
 import type { RecoveryOutcome } from "../messaging/protocol";
-import type { HistoryEntry, PendingRecovery, PinnedKeys } from "../storage/schemas";
+import type { HistoryEntry, PendingRecovery, PinnedKeys, SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
 import { isUserRejection } from "../wallet/isUserRejection";
 
@@ -15,6 +15,8 @@ export type RecoverReportDeps = {
   recoveries: ValidatedItem<PendingRecovery[]>;
   history: ValidatedItem<HistoryEntry[]>;
   historyLimit: number;
+  /** The daily cap's ledger: gets back a counted payment the server proves was never charged. */
+  ledger: ValidatedItem<SpendLedger>;
   /** The payer's EIP-191 signature of `message`, through the page wallet (the person's click). */
   signMessage: (account: Address, message: string) => Promise<Hex>;
   now: () => Date;
@@ -148,16 +150,40 @@ export async function recoverReport(
     await deps.recoveries.update((list) => list.filter((r) => r.id !== recoveryId));
   } else {
     const state = outcome.type === "not_charged" ? "not_charged" : outcome.type;
+    // A payment the server proves never settled leaves the daily cap: its counted day is taken
+    // off the entry here, in the same update, so a second fetch cannot give it back twice.
+    let counted: { day: string; amount: bigint } | null = null;
     await deps.recoveries.update((list) =>
-      list.map((r) =>
-        r.id === recoveryId
-          ? {
-              ...r,
-              lastAttempt: { at: deps.now().toISOString(), state, message: outcome.message },
-            }
-          : r,
-      ),
+      list.map((r) => {
+        if (r.id !== recoveryId) return r;
+        const { countedOn, ...rest } = r;
+        const proven = outcome.type === "not_charged";
+        if (proven && countedOn !== undefined)
+          counted = { day: countedOn, amount: BigInt(r.amount) };
+        return {
+          ...(proven ? rest : r),
+          lastAttempt: { at: deps.now().toISOString(), state, message: outcome.message },
+        };
+      }),
     );
+    if (counted !== null) await giveBack(deps.ledger, counted);
   }
   return outcome;
+}
+
+// Takes a payment proven uncharged off the day's spending, while the ledger still counts that
+// day (a past day's spending no longer holds the cap); never below zero. An unreadable ledger
+// stays as it is: the person resets it in the options.
+async function giveBack(
+  ledger: ValidatedItem<SpendLedger>,
+  counted: { day: string; amount: bigint },
+): Promise<void> {
+  await ledger
+    .update((current) => {
+      if (current.day !== counted.day) return current;
+      const spent = BigInt(current.spentUnits);
+      const back = counted.amount < spent ? counted.amount : spent;
+      return { day: current.day, spentUnits: Number(spent - back) };
+    })
+    .catch(() => undefined);
 }

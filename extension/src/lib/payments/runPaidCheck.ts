@@ -82,11 +82,12 @@ export async function runPaidCheck(
   const { apiUrl, dailyCapUnits, checkAsPayer = true, ...settings } = await deps.settings();
   const origin = pinScope(apiUrl);
   const deposit = BigInt(settings.channelDepositUnits ?? channelDepositDefault);
+  const today = utcDay(deps.now());
   const spendCap = createLedgerSpendCap({
     ledger: deps.ledger,
     pending: deps.pending,
     dailyCapUnits,
-    today: utcDay(deps.now()),
+    today,
   });
   const recovery = createPendingRecovery(
     { apiUrl: origin, route: request.route, address: request.address, chain: request.chain },
@@ -127,7 +128,26 @@ export async function runPaidCheck(
     url: new URL(origin).toString(),
     fetch: deps.fetch,
     pinStore: createPinStore(deps.pinnedKeys),
-    spendCap,
+    spendCap: {
+      ...spendCap,
+      // Once the ledger counts a payment, its pending recovery says so: a later fetch that
+      // proves nothing was charged gives the cap that amount back (recoverReport), and only then.
+      async reserve(amount, options) {
+        const reserved = await spendCap.reserve(amount, options);
+        if (reserved.type === "refused") return reserved;
+        const { reservation } = reserved;
+        return {
+          type: "reserved",
+          reservation: {
+            ...reservation,
+            async spend() {
+              await reservation.spend();
+              await recovery.counted(amount, today);
+            },
+          },
+        };
+      },
+    },
     onEvent: progress.onEvent,
     now: deps.now,
     ...(channel && { channel: channel.options }),

@@ -65,6 +65,12 @@ export const PendingRecoverySchema = z.object({
   payTo: AddressSchema,
   /** When the authorization was signed. */
   sentAt: z.string(),
+  /**
+   * The UTC day the daily cap counted this exact payment on: set once the spend ledger holds it,
+   * cleared when the cap gets it back (a fetch that proves nothing was charged). Absent: the
+   * ledger may not hold it (the background stopped before counting it), so nothing is given back.
+   */
+  countedOn: z.string().optional(),
   /** The last attempt to fetch the report, as shown to the person. */
   lastAttempt: z
     .object({
