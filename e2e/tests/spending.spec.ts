@@ -3,14 +3,14 @@ import { generatePrivateKey } from "viem/accounts";
 import { expect, test } from "../fixtures/test";
 import { createTestWallet } from "../fixtures/testWallet";
 import { closedPort, randomAddress } from "../helpers/addresses";
-import { clickBadgeButton } from "../helpers/badge";
+import { clickBadgeButton, finished, waitForBadge } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import {
   getExtensionStorage,
   setExtensionSettings,
   setExtensionStorage,
 } from "../helpers/extensionStorage";
-import { balances, pasteAndCheck } from "../helpers/paidCheck";
+import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
 test("daily cap reached: the next check is refused with the amounts, nothing signed or charged", async ({
@@ -170,3 +170,60 @@ withoutUsdc(
     expect(await getExtensionStorage(serviceWorker, "channelBalances")).toEqual([]);
   },
 );
+
+test("two exact checks clicked in two tabs at once, one wallet: both prompts open together, both settle, each verdict in its own tab, the cap counts both", async ({
+  api,
+  context,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
+  const before = await balances(api, who);
+  const other = await context.newPage();
+  await other.exposeFunction("__testWallet", (method: string, params: string) =>
+    wallet.bridge(method, params),
+  );
+  await other.goto(dapp.url());
+  // The person has not signed either yet.
+  let sign: () => void = () => undefined;
+  wallet.state.holdSignatures = new Promise<void>((resolve) => {
+    sign = resolve;
+  });
+  const [first, second] = [randomAddress(), randomAddress()];
+  await dapp.bringToFront();
+  await pasteAndClick(dapp, first, "check");
+  await other.bringToFront();
+  await pasteAndClick(other, second, "deep");
+  // Each tab asks its wallet: neither waits for the other's signature.
+  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(2);
+  sign();
+  wallet.state.holdSignatures = null;
+
+  const [one, two] = [
+    await waitForBadge(dapp, finished, 30_000),
+    await waitForBadge(other, finished, 30_000),
+  ];
+  expect(one.byTestId.address).toBe(first);
+  expect(one.level, JSON.stringify(one.text)).toBe("caution");
+  expect(two.byTestId.address).toBe(second);
+  expect(two.level, JSON.stringify(two.text)).toBe("caution");
+  const filed = (await getExtensionStorage(serviceWorker, "history")) as {
+    address: string;
+    route: string;
+  }[];
+  expect(filed.map((e) => [e.address, e.route]).sort()).toEqual(
+    [
+      [first, "check"],
+      [second, "deep"],
+    ].sort(),
+  );
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toMatchObject({
+    spentUnits: 60_000,
+  });
+  expect(await balances(api, who)).toEqual({
+    payer: (before.payer ?? 0n) - 60_000n,
+    payTo: (before.payTo ?? 0n) + 60_000n,
+  });
+  await other.close();
+});

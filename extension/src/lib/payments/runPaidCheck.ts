@@ -150,7 +150,13 @@ export async function runPaidCheck(
     },
     onEvent: progress.onEvent,
     now: deps.now,
-    ...(channel && { channel: channel.options }),
+    // The channel's payments (and its close) run one at a time in the background's queue: held
+    // by the client around the channel payment only, so an exact check never waits there (it
+    // waited behind another tab's open wallet prompt, its card saying it asked for the price).
+    ...(channel &&
+      deps.channel && {
+        channel: { ...channel.options, lock: { hold: deps.channel.exclusive } },
+      }),
     signer: async () =>
       createWalletSigner({
         wallet: deps.wallet,
@@ -169,7 +175,7 @@ export async function runPaidCheck(
   const input = { address: request.address, chain: request.chain, ...(sender && { from: sender }) };
   const pay = (): Promise<PaidResult<Report | DeepReport>> =>
     request.route === "deep" ? client.deep(input) : client.check(input);
-  const result = channel && deps.channel ? await deps.channel.exclusive(pay) : await pay();
+  const result = await pay();
   // A channel out of step that could not be resynced: the next check opens a new one.
   const outOfStep = channel?.outOfStep(result) === true;
   if (outOfStep) await deps.channel?.startOver();
