@@ -106,6 +106,11 @@ test("the background stopped after signing, the payment never reaching the serve
   await clickBadgeButton(dapp, "fetch-report");
   const proven = await waitForBadge(dapp, (b) => "recovery-result" in b.byTestId, 20_000);
   expect(proven.byTestId["recovery-result"]).toContain("Nothing was charged");
+  expect(proven.byTestId["recovery-result"]).toContain(
+    "presend's server has no record of this payment. Check again to pay for the check.",
+  );
+  // The proof replaces "whether it settled is unknown": the two are not shown side by side.
+  expect(proven.text).not.toMatch(/Report not received|whether it settled is unknown/);
   await screenshot(dapp, "exact-background-stopped-not-sent-recovered");
   expect(await balances(api, who)).toEqual(before);
   // The cap counted the payment when it left; the server's proof gives it back.

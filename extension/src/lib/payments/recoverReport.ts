@@ -126,7 +126,13 @@ export async function recoverReport(
           message: `${result.message} The report is not shown and not trusted.`,
         };
       case "not_charged":
-        return { type: "not_charged", message: result.message };
+        // The server's own words name the authorization's nonce and the payer in hex: a person
+        // needs what it means and what to do.
+        return {
+          type: "not_charged",
+          message:
+            "presend's server has no record of this payment. Check again to pay for the check.",
+        };
       case "receipt_unavailable":
         if (result.code === "receipt_pending") {
           return { type: "pending", message: result.message };

@@ -75,10 +75,14 @@ export function OutcomeView({
       case "failed":
         return (
           <>
-            <div className="alert level-warn" data-state="failed">
-              <strong>{outcome.recoveryId ? "Report not received: " : "Failed: "}</strong>
-              {outcome.message} {chargedText(outcome.charged)}
-            </div>
+            {/* Once "Fetch my report" proved nothing was charged, "whether it settled is unknown"
+                is no longer true: the recovery's answer stands alone. */}
+            {!(outcome.recoveryId && provenNotCharged(recovery)) && (
+              <div className="alert level-warn" data-state="failed">
+                <strong>{outcome.recoveryId ? "Report not received: " : "Failed: "}</strong>
+                {outcome.message} {chargedText(outcome.charged)}
+              </div>
+            )}
             {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}
             {/* A channel out of step, or a background that stopped before paying, is mended by
                 checking again, not by settings. */}
@@ -152,4 +156,10 @@ export function OutcomeView({
     case "checking":
       return <div data-state="checking">Paid. Checking the address…</div>;
   }
+}
+
+/** Whether the last "Fetch my report" (from here or kept with the payment) proved no charge. */
+function provenNotCharged(recovery: RecoveryControlsProps | undefined): boolean {
+  if (!recovery) return false;
+  return (recovery.result?.type ?? recovery.lastAttempt?.state) === "not_charged";
 }

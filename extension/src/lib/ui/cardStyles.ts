@@ -16,7 +16,7 @@ mark.differs { background: #fde68a; color: #111827; font-weight: 800; text-decor
 .pill { display: inline-block; border-radius: 999px; padding: 1px var(--s2); font-weight: 600;
   font-size: 12px; white-space: nowrap; }
 .alert { border-radius: 6px; padding: var(--s2) var(--s3); margin: var(--s2) 0;
-  border-left: 4px solid var(--strong, var(--line)); }
+  border-left: 4px solid var(--strong, var(--line)); overflow-wrap: anywhere; }
 .notice { border-radius: 6px; padding: var(--s2) var(--s3); margin: var(--s2) 0; background: #f3f4f6; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
 button.primary:hover:not(:disabled) { background: #1e40af; }
