@@ -5,18 +5,11 @@ import { clickBadgeButton, waitForBadge } from "../helpers/badge";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
+import { stopBackground } from "../helpers/stopBackground";
 
 // An exact paid check (one EIP-3009 authorization per check) whose background Chrome stops
 // mid-check, as it stops an idle worker or ends one on an update: the card must say what is true
 // of the charge, and the daily cap must count what was charged, no more.
-
-/** Stops the extension's service worker; the next event (a message, a page) starts it again. */
-async function stopBackground(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("ServiceWorker.enable");
-  await cdp.send("ServiceWorker.stopAllWorkers");
-  await cdp.detach();
-}
 
 /** The options page's line of today's spending against the cap. */
 async function spentToday(page: Page, extensionId: string): Promise<string> {

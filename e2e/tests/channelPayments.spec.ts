@@ -10,6 +10,7 @@ import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionS
 import { pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
+import { stopBackground } from "../helpers/stopBackground";
 
 // The extension over an x402 batch-settlement channel: a server that offers channels beside
 // exact (RECEIVER_AUTHORIZER_KEY set), the test wallet with the demo payer's key, the local Base
@@ -602,17 +603,6 @@ test("closing the channel while a check on it is in flight waits for that check:
   });
   await popup.close();
 });
-
-/**
- * Stops the extension's service worker, as Chrome stops an idle one (or a restart ends it): the
- * next event (a message, the popup) starts it again from nothing but storage.
- */
-async function stopBackground(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("ServiceWorker.enable");
-  await cdp.send("ServiceWorker.stopAllWorkers");
-  await cdp.detach();
-}
 
 /**
  * Closes the channel with the popup's button, as it names what comes back (`amount`), and waits
