@@ -1,4 +1,8 @@
-import type { ChannelPaymentOptions, ChannelSaltStore } from "@presend/client";
+import {
+  type ChannelPaymentOptions,
+  type ChannelSaltStore,
+  createMemoryChannelLock,
+} from "@presend/client";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import type { ClientEvmSigner } from "@x402/evm";
 import type { ClientChannelStorage } from "@x402/evm/batch-settlement/client";
@@ -75,7 +79,8 @@ export type ChannelAccess = {
  * @example const access = createChannelAccess({ sessionKey, states, balances, now: () => new Date() })
  */
 export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
-  let queue: Promise<unknown> = Promise.resolve();
+  // Payments and closes one at a time; a failed one does not stop the next.
+  const queue = createMemoryChannelLock();
   let loading: Promise<ChannelSessionKey> | null = null;
 
   const sessionKey = (): Promise<ChannelSessionKey> => {
@@ -259,11 +264,7 @@ export function createChannelAccess(deps: ChannelAccessDeps): ChannelAccess {
         deposit,
       };
     },
-    exclusive(pay) {
-      const run = queue.then(pay);
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    exclusive: (pay) => queue.hold(pay),
     markEndedSessions,
     async startOver() {
       loading = null;
