@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { expect, test } from "../fixtures/test";
-import { expandBadge, waitForBadge } from "../helpers/badge";
+import { expandBadge, readBadge, waitForBadge } from "../helpers/badge";
 import { pasteInto } from "../helpers/enterAddress";
 import { screenshot } from "../helpers/screenshot";
 
@@ -71,6 +71,26 @@ test("a field replaced by a chip of the address keeps its badge beside the chip"
     (b) => b.visible && b.chip === "Checksum OK · not checked",
   );
   expect(badge.visible).toBe(true);
+  await page.close();
+});
+
+test("a field turned into a chip in the same moment the address arrives gets its badge beside the chip", async ({
+  context,
+  dappUrl,
+}) => {
+  // The badge's own code loads while the page replaces the field: the badge shows beside what
+  // took the field's place, not beside a field that is gone.
+  const page = await openForm(context, dappUrl);
+  await pasteInto(page, "#to-chip-now", address);
+  await expect(page.locator("#recipient-chip-now")).toHaveText(address);
+  const badge = await waitForBadge(
+    page,
+    (b) => b.visible && b.chip === "Checksum OK · not checked",
+  );
+  // Still there after the field follower's next re-reads.
+  await page.waitForTimeout(600);
+  expect(await readBadge(page)).toMatchObject({ visible: true, chip: badge.chip });
+  await screenshot(page, "chip-replaced-at-once");
   await page.close();
 });
 

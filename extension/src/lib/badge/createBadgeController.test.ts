@@ -1,6 +1,7 @@
 import { parseHTML } from "linkedom";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findAddressCandidate } from "../address/findAddressCandidate";
+import { ancestorsOf } from "../dom/ancestorsOf";
 import type { EditableField } from "../dom/editableFieldFrom";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import type { BadgeProps } from "./BadgeCard";
@@ -74,7 +75,13 @@ function setup(extra: Partial<BadgeControllerOptions> = {}) {
   const candidate = findAddressCandidate(address);
   if (!candidate) throw new Error("no candidate");
   const enter = (trigger: "paste" | "script" = "paste") =>
-    badge.show({ field: field as EditableField, candidate, trigger, at: time });
+    badge.show({
+      field: field as EditableField,
+      ancestors: ancestorsOf(field as EditableField),
+      candidate,
+      trigger,
+      at: time,
+    });
   return {
     badge,
     field,
@@ -111,6 +118,33 @@ describe("createBadgeController", () => {
     expect(host()?.style.getPropertyValue("display")).toBe("block");
     enter();
     expect(marks.filter((name) => name === "presend:chip")).toHaveLength(1);
+  });
+
+  it("shows the badge beside the chip a page put in the field's place before the badge could show", () => {
+    const { badge, field, chip, host } = setup();
+    // The page's own input handler turned the address into a chip while the badge's code loaded.
+    const ancestors = ancestorsOf(field as EditableField);
+    const pill = document.createElement("span");
+    pill.textContent = address;
+    pill.getBoundingClientRect = field.getBoundingClientRect;
+    field.replaceWith(pill);
+    const candidate = findAddressCandidate(address);
+    if (!candidate) throw new Error("no candidate");
+    badge.show({ field: field as EditableField, ancestors, candidate, trigger: "paste", at: 1 });
+    expect(chip()?.getAttribute("aria-label")).toContain("0xd8dA…6045");
+    // The next re-read of the field finds the badge's field in the page: the badge stays.
+    badge.follow();
+    expect(host()?.style.getPropertyValue("display")).toBe("block");
+  });
+
+  it("shows no badge for a field gone with its address before the badge could show", () => {
+    const { badge, field, host } = setup();
+    const ancestors = ancestorsOf(field as EditableField);
+    field.remove();
+    const candidate = findAddressCandidate(address);
+    if (!candidate) throw new Error("no candidate");
+    badge.show({ field: field as EditableField, ancestors, candidate, trigger: "paste", at: 1 });
+    expect(host()).toBeNull();
   });
 
   it("opens the card on a paid check once the chunk is here, and follows only that session", async () => {

@@ -6,6 +6,7 @@ import { ancestorsOf } from "../dom/ancestorsOf";
 import { clearField } from "../dom/clearField";
 import type { EditableField } from "../dom/editableFieldFrom";
 import { fieldAsksForContract } from "../dom/fieldAsksForContract";
+import { findReplacementField } from "../dom/findReplacementField";
 import type { AddressEntry } from "../dom/watchAddressEntry";
 import type {
   CheckOutcome,
@@ -190,7 +191,13 @@ export function createBadgeController(options: BadgeControllerOptions) {
     },
     onGone: () => hide(),
     onChanged: (field, candidate) =>
-      controller.show({ field, candidate, trigger: "input", at: now() }),
+      controller.show({
+        field,
+        ancestors: ancestorsOf(field),
+        candidate,
+        trigger: "input",
+        at: now(),
+      }),
     onUnchanged: () => placement.place(),
   });
   createBadgeKeyboard({
@@ -398,14 +405,21 @@ export function createBadgeController(options: BadgeControllerOptions) {
 
   const controller = {
     show(entry: AddressEntry) {
+      // Entered while the badge's code was still loading, the field may be gone already: a page
+      // that turns a complete address into a chip at once. The badge sits beside what took its
+      // place, or, with the address nowhere near, does not show.
+      const field = entry.field.isConnected
+        ? entry.field
+        : findReplacementField(entry.ancestors, entry.candidate.value);
+      if (!field) return;
       const assessment = assessLocally(entry.candidate, options.known(), {
         contractField: fieldAsksForContract(entry.field),
       });
       const next = enterAddress(
         state,
         {
-          field: entry.field,
-          ancestors: ancestorsOf(entry.field),
+          field,
+          ancestors: ancestorsOf(field),
           candidate: entry.candidate,
           assessment,
         },
@@ -413,8 +427,8 @@ export function createBadgeController(options: BadgeControllerOptions) {
       );
       // The same address again (typing after a paste, the page echoing it): nothing changes.
       if (next === null) return;
-      if (entry.trigger === "script" && follower.dismissed(entry.field, assessment.input)) return;
-      follower.forget(entry.field);
+      if (entry.trigger === "script" && follower.dismissed(field, assessment.input)) return;
+      follower.forget(field);
       state = withFreshVerdict(next);
       options.performance.mark("presend:entry", { startTime: entry.at });
       render();

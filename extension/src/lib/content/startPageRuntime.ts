@@ -7,6 +7,7 @@ import { registeredVerdictUi } from "../badge/verdictUi";
 import { createBridgeClient } from "../bridge/createBridgeClient";
 import { createWalletBridge } from "../bridge/createWalletBridge";
 import { handKeyToScript } from "../bridge/scriptKeyHandOff";
+import { ancestorsOf } from "../dom/ancestorsOf";
 import { randomHex } from "../dom/randomHex";
 import { lostCheckOutcome } from "../messaging/lostCheckOutcome";
 import { MessageError } from "../messaging/MessageError";
@@ -206,7 +207,9 @@ export async function startPageRuntime({
     },
     cleared: (field) => badge.clear(field),
     scripted({ field, candidate }) {
-      if (enabled) badge.show({ field, candidate, trigger: "script", at: performance.now() });
+      if (!enabled) return;
+      const at = performance.now();
+      badge.show({ field, ancestors: ancestorsOf(field), candidate, trigger: "script", at });
     },
     observed: (body) => observer.receive(body),
     deliver: messenger.listenerFor(handlers),

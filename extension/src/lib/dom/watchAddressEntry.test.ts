@@ -19,11 +19,20 @@ function fakeDocument() {
   return { doc, listeners, fire };
 }
 
+// A form row holding the field: the ancestors an entry carries.
+const row = {
+  nodeType: 1,
+  localName: "div",
+  parentNode: null,
+  getRootNode: () => ({ host: null }),
+};
+
 function fakeInput(value: string): EditableField {
   return {
     nodeType: 1,
     localName: "input",
     value,
+    parentNode: row,
     getAttribute: () => null,
   } as unknown as EditableField;
 }
@@ -39,7 +48,14 @@ describe("watchAddressEntry", () => {
       clipboardData: { getData: () => address } as unknown as DataTransfer,
     });
     expect(entries).toEqual([
-      { field, candidate: { kind: "address", value: address }, trigger: "paste", at: 7 },
+      {
+        field,
+        // Taken as the event arrives: the page may replace the field before the badge shows.
+        ancestors: [row],
+        candidate: { kind: "address", value: address },
+        trigger: "paste",
+        at: 7,
+      },
     ]);
   });
 

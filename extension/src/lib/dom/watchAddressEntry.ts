@@ -1,9 +1,15 @@
 import { type AddressCandidate, findAddressCandidate } from "../address/findAddressCandidate";
+import { ancestorsOf } from "./ancestorsOf";
 import { type EditableField, editableFieldFrom } from "./editableFieldFrom";
 import { fieldText } from "./fieldText";
 
 export type AddressEntry = {
   field: EditableField;
+  /**
+   * The field's ancestors when the address arrived. The badge may show later (its code still
+   * loading), after the page replaced the field (a chip): where to look for the replacement.
+   */
+  ancestors: readonly Element[];
   candidate: AddressCandidate;
   /** script: the page's own script set the value (a paste button, an address book). */
   trigger: "paste" | "input" | "script";
@@ -32,15 +38,18 @@ export function watchAddressEntry(doc: Document, options: WatchOptions): () => v
     // The clipboard text is known before the page inserts it: the badge can show at once.
     const pasted = (event as ClipboardEvent).clipboardData?.getData("text/plain") ?? "";
     const candidate = findAddressCandidate(pasted);
-    if (candidate) options.onEntry({ field, candidate, trigger: "paste", at });
+    if (candidate) {
+      options.onEntry({ field, ancestors: ancestorsOf(field), candidate, trigger: "paste", at });
+    }
   };
   const onInput = (event: Event) => {
     const at = options.now();
     const field = editableFieldFrom(event.composedPath());
     if (!field) return;
     const candidate = findAddressCandidate(fieldText(field));
-    if (candidate) options.onEntry({ field, candidate, trigger: "input", at });
-    else options.onClear(field);
+    if (candidate) {
+      options.onEntry({ field, ancestors: ancestorsOf(field), candidate, trigger: "input", at });
+    } else options.onClear(field);
   };
   // Capture phase: a page that stops propagation in its own handlers cannot hide the event.
   doc.addEventListener("paste", onPaste, true);

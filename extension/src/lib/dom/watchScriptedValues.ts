@@ -15,7 +15,7 @@ const rereadAfterMs = [0, 400];
  * that, so the fields of the document are re-read shortly after each interaction (never on a
  * timer of their own). Read-only and disabled fields are display, not entry, and are skipped.
  * At most one field is reported per re-read: the focused one, else the last that changed.
- * @example watchScriptedValues(document, ctx, (value) => badge.show({ ...value, trigger: "script", at: performance.now() }))
+ * @example watchScriptedValues(document, ctx, (value) => badge.show({ ...value, ancestors: ancestorsOf(value.field), trigger: "script", at: performance.now() }))
  */
 export function watchScriptedValues(
   doc: Document,
