@@ -1,18 +1,15 @@
 import { demoAddressListFile, startWorld, type World } from "@presend/devnet";
-import { checksumStatus } from "@presend/shared/address/checksumStatus";
-import { type ChainName, chainNames, chains, isChainName } from "@presend/shared/chains/chains";
+import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { createChainReader } from "../chain/createChainReader";
 import { createHistoryReader } from "../chain/history/createHistoryReader";
 import { loadConfig } from "../config/loadConfig";
 import { createEngine } from "../engine/createEngine";
 import { loadAddressLists } from "../lists/loadAddressLists";
+import { parseDevCheckArgs } from "./parseDevCheckArgs";
 
 // Developer tool: `npm run dev:check -- <address> [chain] [--deep] [--json] [--from=0x…]` prints the full report
 // from the same engine the paid routes use. It reads the chains of a running `npm start` when they
 // answer on the configured ports, and otherwise starts a temporary local world of its own.
-
-const usage =
-  "usage: npm run dev:check -- <address> [base|ethereum|arbitrum|optimism|polygon] [--deep] [--json] [--from=<sender>]";
 
 async function chainIdAt(url: string): Promise<number | null> {
   try {
@@ -30,29 +27,12 @@ async function chainIdAt(url: string): Promise<number | null> {
 }
 
 async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  const flags = new Set(args.filter((arg) => arg.startsWith("--")));
-  const [address, chainArg = "base"] = args.filter((arg) => !arg.startsWith("--"));
-  if (!address) {
-    console.error(usage);
+  const parsed = parseDevCheckArgs(process.argv.slice(2));
+  if ("error" in parsed) {
+    console.error(parsed.error);
     return 2;
   }
-  const status = checksumStatus(address);
-  if (!status.valid || !status.normalized) {
-    console.error(`${address}: ${status.checksum.message}`);
-    return 2;
-  }
-  if (!isChainName(chainArg)) {
-    console.error(`unknown chain "${chainArg}"; one of ${chainNames.join(", ")}`);
-    return 2;
-  }
-  const chain: ChainName = chainArg;
-  const fromArg = args.find((arg) => arg.startsWith("--from="))?.slice("--from=".length);
-  const sender = fromArg === undefined ? null : checksumStatus(fromArg);
-  if (sender && (!sender.valid || !sender.normalized)) {
-    console.error(`--from ${fromArg}: ${sender.checksum.message}`);
-    return 2;
-  }
+  const { address, chain, deep, json, from } = parsed.args;
   const config = loadConfig(process.env);
   const running = Object.fromEntries(
     chainNames.map((name, index) => [name, `http://127.0.0.1:${config.devnetFirstPort + index}`]),
@@ -78,16 +58,13 @@ async function main(): Promise<number> {
       history,
       lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
     });
-    const from = sender?.normalized;
-    const input = { address: status.normalized, chain, ...(from && { from }) };
-    const result = flags.has("--deep") ? await engine.deep(input) : await engine.check(input);
+    const input = { address, chain, ...(from && { from }) };
+    const result = deep ? await engine.deep(input) : await engine.check(input);
     if (result.type === "unavailable") {
       console.error(`could not read ${result.chain}: ${result.error}`);
       return 1;
     }
-    console.log(
-      flags.has("--json") ? JSON.stringify(result.report, null, 2) : result.report.report,
-    );
+    console.log(json ? JSON.stringify(result.report, null, 2) : result.report.report);
     return 0;
   } finally {
     await world?.stop();

@@ -1,0 +1,74 @@
+import { parseArgs } from "node:util";
+import { checksumStatus } from "@presend/shared/address/checksumStatus";
+import { type ChainName, chainNames, isChainName } from "@presend/shared/chains/chains";
+import type { Address } from "viem";
+
+export const devCheckUsage =
+  "usage: npm run dev:check -- <address> [base|ethereum|arbitrum|optimism|polygon] [--deep] [--json] [--from=<sender>]";
+
+export type DevCheckArgs = {
+  address: Address;
+  chain: ChainName;
+  deep: boolean;
+  json: boolean;
+  from: Address | null;
+};
+
+/**
+ * Reads `npm run dev:check`'s arguments, or says what is wrong with them: a flag it does not
+ * know (a misspelt `--deep` would otherwise print a plain check as if it were the deep one), an
+ * address that is not one, a chain it does not serve.
+ * @example parseDevCheckArgs(["0xd8dA…6045", "base", "--deep"]) // { args: { chain: "base", deep: true, … } }
+ */
+export function parseDevCheckArgs(
+  argv: readonly string[],
+): { args: DevCheckArgs } | { error: string } {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(argv);
+  } catch (error) {
+    // Node's own advice for an unknown option (quote it after "--") is not what was meant here.
+    const { code, message } = error as { code?: string; message: string };
+    const unknown = /'(--?[^']*)'/.exec(message)?.[1];
+    const reason =
+      code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown ? `unknown flag "${unknown}"` : message;
+    return { error: `${reason}\n${devCheckUsage}` };
+  }
+  const [address, chain = "base", ...extra] = parsed.positionals;
+  if (!address) return { error: devCheckUsage };
+  if (extra.length > 0) return { error: `unexpected "${extra.join(" ")}"\n${devCheckUsage}` };
+  const status = checksumStatus(address);
+  if (!status.valid || !status.normalized) {
+    return { error: `${address}: ${status.checksum.message}` };
+  }
+  if (!isChainName(chain)) {
+    return { error: `unknown chain "${chain}"; one of ${chainNames.join(", ")}` };
+  }
+  const fromArg = parsed.values.from;
+  const sender = fromArg === undefined ? null : checksumStatus(fromArg);
+  if (sender && (!sender.valid || !sender.normalized)) {
+    return { error: `--from ${fromArg}: ${sender.checksum.message}` };
+  }
+  return {
+    args: {
+      address: status.normalized,
+      chain,
+      deep: parsed.values.deep === true,
+      json: parsed.values.json === true,
+      from: sender?.normalized ?? null,
+    },
+  };
+}
+
+function parseOptions(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      deep: { type: "boolean" },
+      json: { type: "boolean" },
+      from: { type: "string" },
+    },
+  });
+}
