@@ -31,6 +31,7 @@ const findingPriority = [
   "eip7702_sweeper",
   "eip7702_sweeper_elsewhere",
   "eip7702_open_delegate",
+  "wallet_code",
   "checksum_invalid",
   "token_contract",
   "safe_taken_here",

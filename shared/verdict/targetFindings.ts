@@ -2,6 +2,7 @@ import { classifySpecialAddress, type SpecialAddress } from "../address/specialA
 import type { ChainFacts, Checksum } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 import { findKnownTokenChains } from "../registry/knownTokens";
+import { findWalletCode, type WalletCode } from "../registry/knownWalletCode";
 import { isOpenDelegate } from "../registry/openDelegates";
 import { findProtocolContract, type ProtocolContract } from "../registry/protocolContracts";
 import { chainActivity } from "./chainActivity";
@@ -162,7 +163,10 @@ function kindFindings(
       next: "Do not send unless the recipient confirms this collection contract is meant to receive funds.",
     });
   }
-  if (target.kind === "contract" && outcome === "forwarded") {
+  const walletCode = target.kind === "contract" ? findWalletCode(address) : undefined;
+  if (walletCode) {
+    findings.push(walletCodeFinding(walletCode, chain));
+  } else if (target.kind === "contract" && outcome === "forwarded") {
     findings.push(depositForwarderFinding(target));
   } else if (target.kind === "contract") {
     const behaviour = outcome === "rejected" ? " A native send to it would revert." : "";
@@ -191,6 +195,23 @@ function kindFindings(
   if (target.kind === "eip7702-delegated") findings.push(...delegateFindings(target));
   if (protocol) findings.push(protocolFinding(protocol, chain));
   return findings;
+}
+
+/** Wallet software's own contract: what smart wallets run, not anyone's wallet. */
+function walletCodeFinding(walletCode: WalletCode, chain: ChainName): Finding {
+  const { label: where } = chains[chain];
+  const how =
+    walletCode.role === "eip7702-delegate"
+      ? "accounts hand control to it with EIP-7702"
+      : "accounts run it behind their own addresses";
+  return {
+    code: "wallet_code",
+    level: "danger",
+    chain,
+    message: `This is the contract ${walletCode.name} smart wallets run on ${where} (${how}), not anyone's wallet: no one you could be paying controls this address, so funds sent here are lost.`,
+    headline: `${walletCode.name} wallet code on ${where}, not a wallet`,
+    next: `Do not send: this is the code ${walletCode.name} wallets run, not a wallet; ask the recipient for their own wallet address.`,
+  };
 }
 
 /**

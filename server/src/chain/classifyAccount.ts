@@ -4,6 +4,7 @@ import { assessDelegate } from "@presend/shared/registry/knownDelegates";
 import { findAccountImplementation } from "@presend/shared/registry/knownImplementations";
 import { findSafeProxyVersion } from "@presend/shared/registry/knownSafeProxies";
 import { findKnownToken } from "@presend/shared/registry/knownTokens";
+import { findWalletCode } from "@presend/shared/registry/knownWalletCode";
 import { findProtocolContract } from "@presend/shared/registry/protocolContracts";
 import {
   type Address,
@@ -165,6 +166,20 @@ export function classifyAccount(input: ClassifyInput): Classification {
     unknowns.push("what the contract is (its answers were too large to read)");
   }
   const contract = { isContract: true, implementation, unknowns } as const;
+
+  // Wallet software's own contract answers like an unused smart account, yet nobody owns it.
+  const walletCode = findWalletCode(input.address);
+  if (walletCode) {
+    const role =
+      walletCode.role === "eip7702-delegate" ? "EIP-7702 delegate" : "smart-account implementation";
+    return {
+      ...contract,
+      kind: "contract",
+      kindLabel: `${walletCode.name} wallet code (${role}), not a wallet`,
+      vendor: walletCode.name,
+      outgoingTxs: null,
+    };
+  }
 
   const threshold = word(subcalls.get("threshold"));
   const owners = decoded<readonly Address[]>(subcalls.get("owners"), "getOwners");
