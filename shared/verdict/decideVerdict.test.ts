@@ -103,6 +103,24 @@ const rows: Row[] = [
     mentions: "would revert",
   },
   {
+    name: "warn: an active smart account that rejects ETH is paid in tokens",
+    target: readableFacts("base", { kind: "smart-account", nonce: 2, receive: "rejected" }),
+    level: "warn",
+    codes: ["rejects_native", "active_wallet"],
+    next: "Do not send ETH here; ask the recipient how to pay them on Base.",
+    mentions: "would revert: send tokens only",
+  },
+  {
+    // What an ERC-4337 paymaster looks like: it names its EntryPoint and refuses ETH.
+    name: "warn: a never-used smart account that rejects ETH is not told to take tokens",
+    target: readableFacts("base", { kind: "smart-account", receive: "rejected" }),
+    level: "warn",
+    codes: ["rejects_native", "unused_account"],
+    headline: "Smart wallet on Base that refuses ETH, never seen in use",
+    next: "Do not send here, tokens included, until the recipient shows this address can move funds on Base.",
+    mentions: "an ERC-4337 paymaster answers the same way",
+  },
+  {
     name: "danger: wallet software's own contract (an EIP-7702 wallet delegate) is no wallet",
     address: delegate,
     target: readableFacts("base", { kind: "contract", receive: "kept" }),

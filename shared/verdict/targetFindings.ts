@@ -183,18 +183,48 @@ function kindFindings(
     });
   }
   if (deployedWalletKinds.includes(target.kind) && outcome === "rejected") {
-    findings.push({
-      code: "rejects_native",
-      level: "warn",
-      chain,
-      message: `A native ${chains[chain].nativeSymbol} transfer to this ${label} on ${chains[chain].label} would revert: send tokens only, or ask the recipient.`,
-      headline: `Native transfers to this ${label} would revert`,
-      next: `Do not send ${chains[chain].nativeSymbol} here; ask the recipient how to pay them on ${chains[chain].label}.`,
-    });
+    findings.push(rejectsNativeFinding(target, label));
   }
   if (target.kind === "eip7702-delegated") findings.push(...delegateFindings(target));
   if (protocol) findings.push(protocolFinding(protocol, chain));
   return findings;
+}
+
+/**
+ * A Safe or smart account that refuses the native coin. Once it has sent something of its own,
+ * tokens are the way to pay it; never used, nothing shows it can move tokens either: an ERC-4337
+ * paymaster names its EntryPoint like an account, refuses the native coin and has no way to move
+ * a token sent to it.
+ */
+function rejectsNativeFinding(target: ChainFacts, label: string): Finding {
+  const chain = target.name;
+  const { label: where, nativeSymbol: native } = chains[chain];
+  if (target.outgoingTxs !== null && target.outgoingTxs > 0) {
+    return {
+      code: "rejects_native",
+      level: "warn",
+      chain,
+      message: `A native ${native} transfer to this ${label} on ${where} would revert: send tokens only, or ask the recipient.`,
+      headline: `Native transfers to this ${label} would revert`,
+      next: `Do not send ${native} here; ask the recipient how to pay them on ${where}.`,
+    };
+  }
+  const lookalike =
+    target.kind === "smart-account"
+      ? " It may not be a wallet at all: an ERC-4337 paymaster answers the same way."
+      : "";
+  const unused =
+    target.outgoingTxs === 0
+      ? "it has never sent anything"
+      : "whether it has ever sent anything is unknown";
+  return {
+    code: "rejects_native",
+    level: "warn",
+    chain,
+    message: `A native ${native} transfer to this ${label} on ${where} would revert, and ${unused}: nothing shows it can move tokens sent to it either.${lookalike}`,
+    headline: `${capitalize(label)} on ${where} that refuses ${native}, never seen in use`,
+    next: `Do not send here, tokens included, until the recipient shows this address can move funds on ${where}.`,
+  };
 }
 
 /** Wallet software's own contract: what smart wallets run, not anyone's wallet. */
