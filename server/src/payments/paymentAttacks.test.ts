@@ -5,7 +5,7 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { authorizationTypes, toClientEvmSigner } from "@x402/evm";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { x402Client } from "@x402/fetch";
+import { x402Client, x402HTTPClient } from "@x402/fetch";
 import { type Address, keccak256, toHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -356,6 +356,51 @@ describe("payment attacks end in 402 with a reason, no report, no settlement", (
       await post("/check", { "X-Payment": btoa("[1,2,3") }),
       /^invalid_payment_header$/,
     );
+  });
+
+  // A version 1 payload that names `accepted` terms went through the official middleware to the
+  // facilitator, which has no version 1 scheme and threw: a 503 facilitator_unavailable that
+  // asks for a retry which can never pass. Every version but 2 is refused with its own reason.
+  it("otherX402Version: a version 1 payment, or one relabelled 1 or 3, is refused before verification", async () => {
+    const verify = vi.spyOn(stack.payments.facilitator, "verify");
+    const required = await challenge("/check");
+    const terms = required.accepts[0] as PaymentRequirements;
+    // A version 1 server's 402 (its terms in the body) naming these terms: the official client
+    // still reads and pays those, with its version 1 scheme.
+    const v1Client = new x402HTTPClient(clientFor(payer));
+    const v1Terms = v1Client.getPaymentRequiredResponse(() => null, {
+      x402Version: 1,
+      error: "",
+      accepts: [
+        {
+          scheme: "exact",
+          network: "base",
+          maxAmountRequired: terms.amount,
+          resource: required.resource.url,
+          description: "",
+          mimeType: "application/json",
+          payTo: terms.payTo,
+          maxTimeoutSeconds: terms.maxTimeoutSeconds,
+          asset: terms.asset,
+          extra: terms.extra,
+        },
+      ],
+    });
+    const v1Payload = await v1Client.createPaymentPayload(v1Terms);
+    expect(v1Payload.x402Version).toBe(1);
+    await expectRefused(
+      await post("/check", { "X-Payment": encodePaymentSignatureHeader(v1Payload) }),
+      /^unsupported_x402_version$/,
+    );
+    const v2Payload = await clientFor(payer).createPaymentPayload(required);
+    for (const x402Version of [1, 3]) {
+      const header = encodePaymentSignatureHeader({ ...v2Payload, x402Version });
+      await expectRefused(
+        await post("/check", { "PAYMENT-SIGNATURE": header }),
+        /^unsupported_x402_version$/,
+      );
+    }
+    expect(verify).not.toHaveBeenCalled();
   });
 
   it("oversizedHeader: a 20 KB payment header is refused before decoding", async () => {

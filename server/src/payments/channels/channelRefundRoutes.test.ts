@@ -4,7 +4,11 @@ import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentResponseHeader,
+  encodePaymentSignatureHeader,
+} from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
 import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -121,6 +125,33 @@ describe("GET /check and GET /deep: a payment channel's refund", () => {
     expect(answer.status).toBe(405);
     expect(await answer.json()).toMatchObject({ error: { code: "method_not_allowed" } });
     expect(answer.headers.get("payment-response")).toBeNull();
+    expect(await stack.usdcBalance(wallet.address)).toBe(before);
+  });
+
+  // The official middleware handed a version 1 payload naming `accepted` terms to the
+  // facilitator, which has no version 1 scheme: the 402 said facilitator_unavailable.
+  it("a GET carrying a payment of another x402 version than 2 answers the plain terms and settles nothing", async () => {
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-refund-v1-payer`));
+    await fund(wallet.address, 10n * price);
+    const before = await stack.usdcBalance(wallet.address);
+    const probe = await stack.app.request("/check");
+    const plain = decodePaymentRequiredHeader(probe.headers.get("payment-required") ?? "");
+    const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(wallet), {
+      voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+      depositStrategy: () => 5n * price,
+    });
+    const http = new x402HTTPClient(new x402Client().register("eip155:8453", scheme));
+    const payload = await http.createPaymentPayload(plain);
+    for (const x402Version of [1, 3]) {
+      const answer = await stack.app.request("/check", {
+        headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader({ ...payload, x402Version }) },
+      });
+      expect(answer.status).toBe(402);
+      const required = decodePaymentRequiredHeader(answer.headers.get("payment-required") ?? "");
+      expect(required.error).toBe(plain.error);
+      expect(required.accepts).toEqual(plain.accepts);
+      expect(answer.headers.get("payment-response")).toBeNull();
+    }
     expect(await stack.usdcBalance(wallet.address)).toBe(before);
   });
 

@@ -56,7 +56,7 @@ function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
     description: `Cooperative refund of an x402 batch-settlement channel, as @x402/evm's client asks for it (BatchSettlementEvmScheme.refund). Without PAYMENT-SIGNATURE the answer is a 402 naming the channel terms (batch-settlement only, at POST ${path}'s price). With a zero-charge refund voucher signed by the channel's voucher signer, the server claims what the channel was charged and sends the rest of the deposit back to the payer on Base: 200, PAYMENT-RESPONSE names the refund transaction and the amount sent back. Costs nothing; a check is POST ${path}.`,
     // The refund voucher's signature is the authority; nothing is paid here.
     security: [],
-    middleware: [dropUndecodablePayment, x402] as const,
+    middleware: [dropUnreadablePayment, x402] as const,
     request: {
       headers: z.object({
         "payment-signature": z.string().optional().openapi({
@@ -73,7 +73,7 @@ function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
       },
       402: {
         description:
-          "The refund terms (no PAYMENT-SIGNATURE, or one that is not base64 JSON): PaymentRequired in the PAYMENT-REQUIRED header (base64), batch-settlement only, the body {}; or the refund was refused (PAYMENT-REQUIRED's error says why, e.g. nothing left to refund). Nothing is charged.",
+          "The refund terms (no PAYMENT-SIGNATURE, or one that is not base64 JSON of x402 version 2): PaymentRequired in the PAYMENT-REQUIRED header (base64), batch-settlement only, the body {}; or the refund was refused (PAYMENT-REQUIRED's error says why, e.g. nothing left to refund). Nothing is charged.",
         // The official middleware's 402: the terms travel in the header, the body is empty JSON.
         content: { "application/json": { schema: z.object({}).openapi("ChannelRefundTerms") } },
       },
@@ -89,16 +89,21 @@ function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
  * middleware answers the plain terms for it anyway, but only after printing its decoding error
  * with a stack trace to stderr: one multi-line entry beside the JSON log lines for every such
  * request anyone sends. Dropped here first, the answer is the same 402 and the log stays clean.
+ * A payload of another x402 version than 2 is dropped too: the official middleware would hand a
+ * version 1 payload naming `accepted` terms to the facilitator, which has no version 1 scheme,
+ * and the 402 would blame an unavailable facilitator.
  */
-const dropUndecodablePayment: MiddlewareHandler = async (c, next) => {
+const dropUnreadablePayment: MiddlewareHandler = async (c, next) => {
   const headers = c.req.raw.headers;
   const header = headers.get("payment-signature");
   if (header !== null) {
+    let version: unknown;
     try {
-      decodePaymentSignatureHeader(header);
+      version = decodePaymentSignatureHeader(header).x402Version;
     } catch {
-      headers.delete("payment-signature");
+      version = undefined;
     }
+    if (version !== 2) headers.delete("payment-signature");
   }
   return next();
 };

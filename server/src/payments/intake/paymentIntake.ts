@@ -32,6 +32,7 @@ export type ChannelPaymentIntake = {
 export type PaymentRejection =
   | "payment_header_too_large"
   | "invalid_payment_header"
+  | "unsupported_x402_version"
   | "authorization_not_yet_valid"
   | "authorization_valid_too_long";
 
@@ -45,9 +46,9 @@ export type PaymentIntakeOptions = {
  * `X-Payment` as `PAYMENT-SIGNATURE` (the official middleware reads only the latter), decodes it
  * once (the authorization, the payment id, the request hash) into the context as `payment`, or
  * a batch-settlement deposit or voucher with its payment id as `channelPayment`, and sets aside
- * a header that is oversized, not an x402 payment, valid for longer than
- * maxTimeoutSeconds or not valid yet: it is removed, so the official middleware answers the plain
- * challenge, and `paymentRejection` says why for the 402.
+ * a header that is oversized, not an x402 payment, of another x402 version than 2, valid for
+ * longer than maxTimeoutSeconds or not valid yet: it is removed, so the official middleware
+ * answers the plain challenge, and `paymentRejection` says why for the 402.
  * @example createRoute({ middleware: [checkRequestGuard(), paymentIntake(), signedReport(sign), ledger, envelope, x402] })
  */
 export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHandler<AppEnv> {
@@ -61,20 +62,30 @@ export function paymentIntake(options: PaymentIntakeOptions = {}): MiddlewareHan
     const reading = paymentHeaderOf(c);
     if (reading === null) return next();
     const { payment } = reading;
-    if (payment !== "too_large" && payment?.kind === "channel") {
-      // A batch-settlement deposit or voucher: the channel ledger keeps its books, further on.
-      c.set("channelPayment", {
-        channel: payment.channel,
-        paymentId: paymentIdOf(payment.payload),
-      });
-      return next();
-    }
-    const rejection = await read(c, payment, clock());
-    if (typeof rejection === "string") {
+    const setAside = (rejection: PaymentRejection) => {
       headers.delete("payment-signature");
       headers.delete("x-payment");
       c.set("paymentRejection", rejection);
-    } else c.set("payment", rejection);
+      return next();
+    };
+    if (payment !== "too_large" && payment !== null) {
+      // Version 2 is the only one this server speaks. The official middleware would refuse most
+      // other payloads (no matching requirements), but it hands a version 1 payload that names
+      // `accepted` terms to the facilitator, which has no version 1 scheme and throws: a 503
+      // asking the payer to retry a payment that can never pass.
+      if (payment.payload.x402Version !== 2) return setAside("unsupported_x402_version");
+      if (payment.kind === "channel") {
+        // A batch-settlement deposit or voucher: the channel ledger keeps its books, further on.
+        c.set("channelPayment", {
+          channel: payment.channel,
+          paymentId: paymentIdOf(payment.payload),
+        });
+        return next();
+      }
+    }
+    const intake = await read(c, payment, clock());
+    if (typeof intake === "string") return setAside(intake);
+    c.set("payment", intake);
     return next();
   };
 }
