@@ -18,6 +18,7 @@ export const errorCodes = [
   "chain_unavailable",
   "receipt_not_found",
   "receipt_forbidden",
+  "receipt_ambiguous",
   "internal_error",
   "authorization_in_flight",
   "authorization_used",

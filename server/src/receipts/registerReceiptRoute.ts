@@ -31,7 +31,7 @@ const responses = {
   },
   400: {
     description:
-      "invalid_body: the signature query parameter given more than once (one 0x value is asked).",
+      "invalid_body: the signature query parameter given more than once (one 0x value is asked); receipt_ambiguous (by transaction only): the transaction is a payment channel's claim, which settled several checks at once: fetch each by /receipts/{payer}/{nonce}.",
     content: errorContent,
   },
   403: { description: "Missing signature, or not signed by the payer.", content: errorContent },
@@ -97,7 +97,10 @@ export function registerReceiptRoute(
      * What a record answers is the records' (`answerNow`): they decide an open record past its
      * promised time from the chain; nothing else is written here.
      */
-    records: Pick<PaymentRecords, "byTransaction" | "byAuthorization" | "answerNow">;
+    records: Pick<
+      PaymentRecords,
+      "byTransaction" | "byAuthorization" | "paidOverChannel" | "answerNow"
+    >;
     signReport: ReportSigner;
     /** The wallet a Sign-In-With-X header proves, if it proves one (it stands for `signature`). */
     signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
@@ -114,6 +117,16 @@ export function registerReceiptRoute(
         bytes32Pattern.test(tx)
           ? `No settled payment ${tx} is recorded here.`
           : "No settled payment is recorded here under that path: a transaction hash is 0x and 64 hex characters.",
+      ) as never;
+    }
+    if (deps.records.paidOverChannel(record)) {
+      // One claim settles every voucher of a channel since the last one, from any number of
+      // checks: the record the store finds first would be any of them.
+      return jsonError(
+        c,
+        400,
+        "receipt_ambiguous",
+        `Transaction ${tx} is a payment channel's claim: it settled every check the claimed vouchers paid for, so it names no single report. Fetch each check's report by GET /receipts/{payer}/{nonce}, the receipt PRESEND-RECEIPT named when the check was paid.`,
       ) as never;
     }
     return (await answer(c, record, tx, c.req.valid("query").signature, deps)) as never;

@@ -182,6 +182,24 @@ describe("a batch-settlement channel's life over HTTP (deposit, 20 checks, claim
     }
   });
 
+  // The claim transaction settled all 20 checks: /receipts/{tx} used to answer whichever record
+  // the store found first, a report of another address, signed as if that transaction paid it.
+  it("does not take the shared claim transaction for one check's receipt: it points to /receipts/{payer}/{nonce}", async () => {
+    const [first] = receipts;
+    if (first === undefined) throw new Error("no check paid");
+    const record = await stack.records.byAuthorization({
+      payer: payer.address,
+      nonce: first.nonce,
+    });
+    const claimTx = record?.tx ?? "";
+    const signature = await payer.signMessage({ message: receiptMessage(claimTx) });
+    const response = await fetch(`${server.url}/receipts/${claimTx}?signature=${signature}`);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("receipt_ambiguous");
+    expect(body.error.message).toContain("/receipts/{payer}/{nonce}");
+  });
+
   it("refunds the idle channel's rest; payer and payee balances equal what was claimed", async () => {
     const refunds =
       (await stack.payments.channels?.manager().refundIdleChannels({ idleSecs: 0 })) ?? [];

@@ -57,6 +57,11 @@ export type PaymentRecords = {
   byPaymentId(paymentId: string): Promise<PaymentRecord | undefined>;
   byTransaction(tx: string): Promise<PaymentRecord | undefined>;
   /**
+   * Whether the record is a channel payment's: its transaction is the claim that settled every
+   * voucher it covered, so that transaction names no single record.
+   */
+  paidOverChannel(record: PaymentRecord): boolean;
+  /**
    * An open (`pending` or `unknown`) record decided from the chain now, as far as the chain
    * tells; any other record as it is. Throws when the chain cannot be read.
    */
@@ -115,6 +120,7 @@ export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRec
     byAuthorization: (key) => store.byAuthorization(key),
     byPaymentId: (paymentId) => store.byPaymentId(paymentId),
     byTransaction: (tx) => store.byTransaction(tx),
+    paidOverChannel: awaitsClaim,
     decide,
     reconcile: (limit) =>
       reconcilePayments({
