@@ -10,6 +10,7 @@ import {
   probeLegacyWellKnown,
   validatePaymentRequiredDetailed,
 } from "@agentcash/discovery";
+import { devnetAccounts } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
 import { chains } from "@presend/shared/chains/chains";
 import { getAddress, type Hex, verifyMessage } from "viem";
@@ -131,6 +132,52 @@ describe("@agentcash/discovery against the app", () => {
     expect(probe.x402).toBe(true);
     const warnings = getWarningsForLegacyWellKnown(probe);
     expect(warnings.map((w) => w.severity)).toEqual(["info"]);
+  });
+});
+
+describe("@agentcash/discovery where channels are offered", () => {
+  let stack: PaidStack;
+  let server: Listening;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startPaidStack({
+      world: sharedWorld(),
+      publicUrl: `http://127.0.0.1:${port}`,
+      channels: true,
+    });
+    server = await listen(stack.app, { port });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await stack?.stop();
+  });
+
+  // What docs/api.md's Discovery section says a live probe meets: GET's refund terms.
+  it("lists GET /check free from the OpenAPI document; a live probe of every method meets its refund terms", async () => {
+    const discovery = await discoverOriginSchema({ target: server.url });
+    if (!discovery.found) throw new Error("not found");
+    const get = discovery.endpoints.find((e) => e.path === "/check" && e.method === "GET");
+    expect(get?.authMode).toBe("unprotected");
+    const post = discovery.endpoints.find((e) => e.path === "/check" && e.method === "POST");
+    expect(post).toMatchObject({ authMode: "paid", price: "0.01 USD" });
+
+    const probed = await checkEndpointSchema({
+      url: `${server.url}/check`,
+      sampleInputBody: { address: devnetAccounts.activeOnBase.address },
+    });
+    if (!probed.found) throw new Error("not probed");
+    const refundTerms = probed.advisories.find((advisory) => advisory.method === "GET");
+    expect(refundTerms?.paymentOptions).toEqual([
+      expect.objectContaining({ scheme: "batch-settlement", amount: "10000" }),
+    ]);
+    const paid = probed.advisories.find((advisory) => advisory.method === "POST");
+    expect(paid?.paymentOptions).toEqual([
+      expect.objectContaining({ scheme: "exact" }),
+      expect.objectContaining({ scheme: "batch-settlement" }),
+    ]);
+    if (paid === undefined) return;
+    expect(getWarningsForL3(paid).filter((w) => w.severity === "error")).toEqual([]);
   });
 });
 
