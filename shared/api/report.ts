@@ -72,6 +72,26 @@ export const DelegateAssessmentSchema = z
   .describe("The EIP-7702 delegate, judged against presend's registry of known delegates.");
 export type DelegateAssessment = z.infer<typeof DelegateAssessmentSchema>;
 
+export const walletCodeRoles = ["eip7702-delegate", "implementation"] as const;
+export const WalletCodeSchema = z
+  .object({
+    /** The wallet software it is the code of ("MetaMask", "Coinbase Smart Wallet"); null when unnamed. */
+    name: z.string().nullable(),
+    /** How wallets run it: EIP-7702 accounts delegate to it, or account proxies point at it. */
+    role: z.enum(walletCodeRoles),
+    /**
+     * address or codeHash: a wallet delegate or implementation of presend's registry, at its own
+     * address or the same runtime code elsewhere; proxiableUUID: it answered `proxiableUUID()`
+     * with the ERC-1967 implementation slot, which a UUPS implementation does only when called
+     * on itself (through a proxy, or on an EIP-7702 account running it, the call reverts).
+     */
+    matchedBy: z.enum(["address", "codeHash", "proxiableUUID"]),
+  })
+  .describe(
+    "Wallet software's own contract (the code smart accounts run behind their proxies or EIP-7702 accounts delegate to), checked as the address itself: it answers like a smart account and keeps a send, but nobody controls it. Present only then.",
+  );
+export type WalletCode = z.infer<typeof WalletCodeSchema>;
+
 export const receiveOutcomes = ["kept", "rejected", "forwarded", "unavailable"] as const;
 export const ReceiveSimulationSchema = z
   .object({
@@ -131,6 +151,8 @@ export const ChainFactsSchema = z.object({
   delegateAssessment: DelegateAssessmentSchema.optional(),
   /** EIP-1967 implementation of a proxy; null when the slot is empty or could not be read. */
   implementation: z.string().nullable().optional().describe("EIP-1967 implementation address."),
+  /** Set when the address is wallet software's own contract, not a wallet (kind is contract). */
+  walletCode: WalletCodeSchema.optional(),
   /** The EntryPoint an ERC-4337 account answers to. */
   entryPoint: z.string().optional().describe("ERC-4337 EntryPoint the account answers to."),
   /** Owner count and threshold, when kind is safe; the singleton its proxy runs; its owners. */

@@ -5,6 +5,7 @@ import type {
   ChainFacts,
   DelegateAssessment,
   ReceiveSimulation,
+  WalletCode,
 } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 import { unavailableFacts } from "./unavailableFacts";
@@ -28,6 +29,8 @@ export type FactsSpec = {
   delegateCategory?: DelegateAssessment["category"];
   /** EIP-1967 implementation (smart accounts). */
   implementation?: string;
+  /** Wallet software's own contract, as the reader classified it. */
+  walletCode?: WalletCode;
   /** Gas price in wei; null for an unreadable gas price. */
   gasPriceWei?: bigint | null;
 };
@@ -94,6 +97,7 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
         }
       : {}),
     ...(spec.implementation ? { implementation: spec.implementation } : {}),
+    ...(spec.walletCode ? { walletCode: spec.walletCode } : {}),
     ...(spec.delegate ? { delegate: spec.delegate } : {}),
     // Tokens and plain contracts keep no count of their own transactions.
     outgoingTxs: ["token", "nft", "contract"].includes(kind) ? null : (spec.nonce ?? 0),

@@ -123,7 +123,11 @@ const rows: Row[] = [
   {
     name: "danger: wallet software's own contract (an EIP-7702 wallet delegate) is no wallet",
     address: delegate,
-    target: readableFacts("base", { kind: "contract", receive: "kept" }),
+    target: readableFacts("base", {
+      kind: "contract",
+      receive: "kept",
+      walletCode: { name: "MetaMask", role: "eip7702-delegate", matchedBy: "address" },
+    }),
     level: "danger",
     codes: ["wallet_code"],
     headline: "MetaMask wallet code on Base, not a wallet",
@@ -133,11 +137,38 @@ const rows: Row[] = [
   {
     name: "danger: a smart-account implementation behind proxies is no wallet",
     address: "0x000100abaad02f1cfC8Bbe32bD5a564817339E72",
-    target: readableFacts("base", { kind: "contract", receive: "kept" }),
+    target: readableFacts("base", {
+      kind: "contract",
+      receive: "kept",
+      walletCode: { name: "Coinbase Smart Wallet", role: "implementation", matchedBy: "address" },
+    }),
     level: "danger",
     codes: ["wallet_code"],
     headline: "Coinbase Smart Wallet wallet code on Base, not a wallet",
     mentions: "accounts run it behind their own addresses",
+  },
+  {
+    // Any address: it showed itself by answering proxiableUUID() as only an implementation does.
+    name: "danger: an unnamed UUPS smart-account implementation is no wallet",
+    target: readableFacts("base", {
+      kind: "contract",
+      receive: "kept",
+      walletCode: { name: null, role: "implementation", matchedBy: "proxiableUUID" },
+    }),
+    level: "danger",
+    codes: ["wallet_code"],
+    headline: "Smart wallet code on Base, not a wallet",
+    next: "Do not send: this is the code smart wallets run, not a wallet; ask the recipient for their own wallet address.",
+    mentions:
+      "This is the contract smart wallets run on Base (accounts run it behind their own addresses), not anyone's wallet",
+  },
+  {
+    // The verdict follows the classification alone: the address is not looked up again here.
+    name: "warn: a registry wallet-code address the reader classified as a plain contract",
+    address: delegate,
+    target: readableFacts("base", { kind: "contract", receive: "kept" }),
+    level: "warn",
+    codes: ["unknown_contract"],
   },
   {
     name: "warn: a contract that rejects ETH says a native send would revert",

@@ -1,8 +1,7 @@
 import { classifySpecialAddress, type SpecialAddress } from "../address/specialAddresses";
-import type { ChainFacts, Checksum } from "../api/report";
+import type { ChainFacts, Checksum, WalletCode } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 import { findKnownTokenChains } from "../registry/knownTokens";
-import { findWalletCode, type WalletCode } from "../registry/knownWalletCode";
 import { isOpenDelegate } from "../registry/openDelegates";
 import { findProtocolContract, type ProtocolContract } from "../registry/protocolContracts";
 import { chainActivity } from "./chainActivity";
@@ -163,9 +162,9 @@ function kindFindings(
       next: "Do not send unless the recipient confirms this collection contract is meant to receive funds.",
     });
   }
-  const walletCode = target.kind === "contract" ? findWalletCode(address) : undefined;
-  if (walletCode) {
-    findings.push(walletCodeFinding(walletCode, chain));
+  // The classification decides what is wallet code (by the registry, or by how it answers).
+  if (target.kind === "contract" && target.walletCode) {
+    findings.push(walletCodeFinding(target.walletCode, chain));
   } else if (target.kind === "contract" && outcome === "forwarded") {
     findings.push(depositForwarderFinding(target));
   } else if (target.kind === "contract") {
@@ -234,13 +233,15 @@ function walletCodeFinding(walletCode: WalletCode, chain: ChainName): Finding {
     walletCode.role === "eip7702-delegate"
       ? "accounts hand control to it with EIP-7702"
       : "accounts run it behind their own addresses";
+  // Unnamed, it showed itself by answering as only an implementation does (proxiableUUID).
+  const whose = walletCode.name ? `${walletCode.name} ` : "";
   return {
     code: "wallet_code",
     level: "danger",
     chain,
-    message: `This is the contract ${walletCode.name} smart wallets run on ${where} (${how}), not anyone's wallet: no one you could be paying controls this address, so funds sent here are lost.`,
-    headline: `${walletCode.name} wallet code on ${where}, not a wallet`,
-    next: `Do not send: this is the code ${walletCode.name} wallets run, not a wallet; ask the recipient for their own wallet address.`,
+    message: `This is the contract ${whose}smart wallets run on ${where} (${how}), not anyone's wallet: no one you could be paying controls this address, so funds sent here are lost.`,
+    headline: `${walletCode.name ? `${walletCode.name} wallet` : "Smart wallet"} code on ${where}, not a wallet`,
+    next: `Do not send: this is the code ${walletCode.name ?? "smart"} wallets run, not a wallet; ask the recipient for their own wallet address.`,
   };
 }
 

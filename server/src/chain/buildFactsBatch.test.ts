@@ -1,5 +1,12 @@
 import { chainNames, chains, multicall3Address } from "@presend/shared/chains/chains";
-import { decodeFunctionData, getAddress, type Hex, multicall3Abi, numberToHex } from "viem";
+import {
+  decodeFunctionData,
+  getAddress,
+  type Hex,
+  multicall3Abi,
+  numberToHex,
+  toFunctionSelector,
+} from "viem";
 import { describe, expect, it } from "vitest";
 import {
   buildFactsBatch,
@@ -61,9 +68,15 @@ describe("buildFactsBatch", () => {
     // gas can cost that call, never the chain id, head and balances around it.
     const inner = decodeFunctionData({ abi: multicall3Abi, data: calls.at(-1)?.callData ?? "0x" });
     expect(inner.functionName).toBe("aggregate3");
-    const probes = inner.args[0] as readonly { target: string; allowFailure: boolean }[];
-    expect(probes.map((c) => c.target)).toEqual(Array(13).fill(getAddress(who)));
+    const probes = inner.args[0] as readonly {
+      target: string;
+      allowFailure: boolean;
+      callData: `0x${string}`;
+    }[];
+    expect(probes.map((c) => c.target)).toEqual(Array(14).fill(getAddress(who)));
     expect(probes.every((c) => c.allowFailure)).toBe(true);
+    // Last, proxiableUUID(): a UUPS implementation answers it only when called as itself.
+    expect(probes.at(-1)?.callData).toBe(toFunctionSelector("proxiableUUID()"));
     const getters = calls.slice(0, 3).map((c) => {
       const decoded = decodeFunctionData({ abi: multicall3GettersAbi, data: c.callData });
       return [decoded.functionName, decoded.args ?? []];

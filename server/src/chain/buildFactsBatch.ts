@@ -71,6 +71,7 @@ export const probeAbi = parseAbi([
   "function supportsInterface(bytes4 interfaceId) view returns (bool)",
   "function symbol() view returns (string)",
   "function getNonce(address sender, uint192 key) view returns (uint256)",
+  "function proxiableUUID() view returns (bytes32)",
 ]);
 
 /** Multicall3's own block getters (viem's multicall3Abi lists only the calls it uses). */
@@ -103,6 +104,7 @@ export type FactsSubcallKey =
   | "totalSupply"
   | "decimals"
   | "symbol"
+  | "proxiableUUID"
   | "entryPointNonceV06"
   | "entryPointNonceV07"
   | "entryPointNonceV08"
@@ -126,6 +128,7 @@ export const probeKeys = [
   "totalSupply",
   "decimals",
   "symbol",
+  "proxiableUUID",
 ] as const satisfies readonly FactsSubcallKey[];
 export type ProbeKey = (typeof probeKeys)[number];
 /** The sub-calls of the outer aggregate3 call. */
@@ -197,6 +200,10 @@ const probeData = {
   totalSupply: encodeFunctionData({ abi: erc20Abi, functionName: "totalSupply" }),
   decimals: encodeFunctionData({ abi: erc20Abi, functionName: "decimals" }),
   symbol: encodeFunctionData({ abi: probeAbi, functionName: "symbol" }),
+  // A UUPS implementation (OpenZeppelin's, Solady's) answers with the ERC-1967 implementation
+  // slot only when called on itself: through a proxy, or on an EIP-7702 account running it, its
+  // `notDelegated` guard reverts. So it tells an account's implementation from the account.
+  proxiableUUID: encodeFunctionData({ abi: probeAbi, functionName: "proxiableUUID" }),
 };
 
 /** The keys of the sub-calls, in the order they sit in the outer aggregate3 call on `chain`. */
@@ -405,7 +412,7 @@ export function buildFactsBatch(
 
 type CallData = { aggregate: Hex; codeHashProbe: Hex };
 
-// ABI-encoding twenty-one sub-calls costs about a millisecond per check, as much as the local round
+// ABI-encoding two dozen sub-calls costs about a millisecond per check, as much as the local round
 // trip. The encodings depend on the address only where it is written, so each chain's are
 // encoded once with a placeholder address and the real one is written into a copy.
 const placeholder = "0x5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e" as const;

@@ -1,4 +1,4 @@
-import type { ChainFacts } from "@presend/shared/api/report";
+import type { ChainFacts, WalletCode } from "@presend/shared/api/report";
 import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { assessDelegate } from "@presend/shared/registry/knownDelegates";
 import { findAccountImplementation } from "@presend/shared/registry/knownImplementations";
@@ -20,6 +20,7 @@ import {
 } from "viem";
 import {
   type EntryPointVersion,
+  eip1967ImplementationSlot,
   entryPoints,
   type FactsSubcallKey,
   probeAbi,
@@ -53,6 +54,7 @@ export type Classification = Pick<
   | "delegate"
   | "delegateAssessment"
   | "implementation"
+  | "walletCode"
   | "entryPoint"
   | "safe"
   | "token"
@@ -168,18 +170,8 @@ export function classifyAccount(input: ClassifyInput): Classification {
   const contract = { isContract: true, implementation, unknowns } as const;
 
   // Wallet software's own contract answers like an unused smart account, yet nobody owns it.
-  const walletCode = findWalletCode(input.address);
-  if (walletCode) {
-    const role =
-      walletCode.role === "eip7702-delegate" ? "EIP-7702 delegate" : "smart-account implementation";
-    return {
-      ...contract,
-      kind: "contract",
-      kindLabel: `${walletCode.name} wallet code (${role}), not a wallet`,
-      vendor: walletCode.name,
-      outgoingTxs: null,
-    };
-  }
+  const registered = findWalletCode(input.address, null);
+  if (registered) return { ...contract, ...walletCodeContract(registered) };
 
   const threshold = word(subcalls.get("threshold"));
   const owners = decoded<readonly Address[]>(subcalls.get("owners"), "getOwners");
@@ -222,6 +214,21 @@ export function classifyAccount(input: ClassifyInput): Classification {
     accountId ||
     answersErc1271(subcalls.get("erc1271")) ||
     (activity.count !== null && activity.count > 0n);
+  // An account nobody has used may be the code accounts run rather than an account: a wallet
+  // delegate's code the registry knows, deployed at another address, or a UUPS implementation,
+  // which answers proxiableUUID() only as itself (through its proxies, the call reverts), and
+  // whose constructor disables the initializer: nobody owns it. One that counts UserOperations of
+  // its own is in use as an account after all, and is judged as one.
+  const used = activity.count !== null && activity.count > 0n;
+  if (isAccount && !used) {
+    // Hashed only here: most contracts checked are no account, and an implementation's code is long.
+    const walletCode: WalletCode | undefined =
+      findWalletCode(input.address, keccak256(code)) ??
+      (answersAsUupsImplementation(subcalls.get("proxiableUUID"))
+        ? { name: null, role: "implementation", matchedBy: "proxiableUUID" }
+        : undefined);
+    if (walletCode) return { ...contract, ...walletCodeContract(walletCode) };
+  }
   if (isAccount) {
     let outgoingTxs: number | null = null;
     if (activity.count !== null && activity.count > 0n) outgoingTxs = Number(activity.count);
@@ -298,6 +305,28 @@ function userOperationCount(subcalls: Map<FactsSubcallKey, SubcallResult>): {
     count += nonce & 0xffffffffffffffffn;
   }
   return { count };
+}
+
+/** A contract that is wallet software's own code: labelled so, with no activity of its own. */
+function walletCodeContract(walletCode: WalletCode) {
+  const role =
+    walletCode.role === "eip7702-delegate"
+      ? "EIP-7702 delegate"
+      : walletCode.matchedBy === "proxiableUUID"
+        ? "UUPS implementation"
+        : "smart-account implementation";
+  return {
+    kind: "contract",
+    kindLabel: `${walletCode.name ?? "smart-account"} wallet code (${role}), not a wallet`,
+    vendor: walletCode.name,
+    walletCode,
+    outgoingTxs: null,
+  } as const;
+}
+
+/** proxiableUUID() answered with the ERC-1967 implementation slot, as a UUPS implementation does. */
+function answersAsUupsImplementation(result: SubcallResult | undefined): boolean {
+  return result?.success === true && result.returnData.toLowerCase() === eip1967ImplementationSlot;
 }
 
 /** An ERC-1271 answer: the magic value or the failure value, left-aligned in one word. */

@@ -1,3 +1,4 @@
+import { publishedArtifacts } from "@presend/devnet";
 import { chains } from "@presend/shared/chains/chains";
 import {
   type Address,
@@ -10,7 +11,7 @@ import {
   toFunctionSelector,
 } from "viem";
 import { describe, expect, it } from "vitest";
-import { buildFactsBatch } from "./buildFactsBatch";
+import { buildFactsBatch, eip1967ImplementationSlot } from "./buildFactsBatch";
 import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
 import { answerFactsBatch, type FakeCallResult, type FakeChainState } from "./fakeRpc";
 import { parseFactsBatch } from "./parseFactsBatch";
@@ -31,6 +32,7 @@ const selector = {
   accountId: toFunctionSelector("accountId()"),
   isValidSignature: toFunctionSelector("isValidSignature(bytes32,bytes)"),
   supportsInterface: toFunctionSelector("supportsInterface(bytes4)"),
+  proxiableUUID: toFunctionSelector("proxiableUUID()"),
 };
 
 function parse(chain: keyof typeof chains, state: Omit<FakeChainState, "chainId">, address = who) {
@@ -383,5 +385,99 @@ describe("parseFactsBatch", () => {
     expect(nft).toMatchObject({ kind: "nft", token: { standard: "erc721" } });
     const usdc = parse("base", { code: "0x6080", call: contractAt({}) }, chains.base.usdc.address);
     expect(usdc).toMatchObject({ kind: "token", kindLabel: "ERC-20 token contract (USDC)" });
+  });
+});
+
+describe("parseFactsBatch: wallet software's own contract", () => {
+  const v08 = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
+  /**
+   * An account on the EntryPoint v0.8 with `userOperations` of its own, and what it answers to
+   * proxiableUUID(): a UUPS implementation called as itself answers the ERC-1967 slot; through
+   * a proxy the call reverts.
+   */
+  const account = (proxiableUUID: FakeCallResult, userOperations = 0n) =>
+    parse("base", {
+      code: "0x6080",
+      nonce: 1n,
+      call: (target, callData) => {
+        if (target === v08) return ok(uint(userOperations));
+        return contractAt({
+          entryPoint: ok(encodeAbiParameters([{ type: "address" }], [v08])),
+          proxiableUUID,
+        })(target, callData);
+      },
+    });
+
+  it("calls an account that answers proxiableUUID() with the ERC-1967 slot wallet code, not a wallet", () => {
+    const facts = account(ok(eip1967ImplementationSlot));
+    expect(facts).toMatchObject({
+      kind: "contract",
+      isContract: true,
+      kindLabel: "smart-account wallet code (UUPS implementation), not a wallet",
+      vendor: null,
+      walletCode: { name: null, role: "implementation", matchedBy: "proxiableUUID" },
+      outgoingTxs: null,
+    });
+    expect(facts.entryPoint).toBeUndefined();
+  });
+
+  it("keeps the account whose proxiableUUID() reverts (a proxy), or answers anything else", () => {
+    for (const answer of [revert, ok(uint(1n)), ok("0x")]) {
+      const facts = account(answer);
+      expect(facts).toMatchObject({ kind: "smart-account", entryPoint: v08, outgoingTxs: 0 });
+      expect(facts.walletCode).toBeUndefined();
+    }
+  });
+
+  it("keeps an account with UserOperations of its own, even if it answers as an implementation", () => {
+    const facts = account(ok(eip1967ImplementationSlot), 2n);
+    expect(facts).toMatchObject({ kind: "smart-account", outgoingTxs: 2 });
+    expect(facts.walletCode).toBeUndefined();
+  });
+
+  it("does not call a UUPS contract that is no account (a token implementation) wallet code", () => {
+    const facts = parse("base", {
+      code: "0x6080",
+      call: contractAt({
+        totalSupply: ok(uint(0n)),
+        decimals: ok(uint(18n)),
+        proxiableUUID: ok(eip1967ImplementationSlot),
+      }),
+    });
+    expect(facts.kind).toBe("token");
+    expect(facts.walletCode).toBeUndefined();
+  });
+
+  it("leaves what the contract is unknown, never wallet code nor ok, when the probes did not answer", () => {
+    const burnt = parse("base", {
+      code: "0x6080",
+      probesRunOutOfGas: true,
+      call: contractAt({ proxiableUUID: ok(eip1967ImplementationSlot) }),
+    });
+    expect(burnt).toMatchObject({
+      kind: "contract",
+      unknowns: ["what the contract is (every call to it ran out of gas)"],
+    });
+    expect(burnt.walletCode).toBeUndefined();
+  });
+
+  it("names a copy of Simple7702Account at any address wallet code, by its runtime code hash", () => {
+    const facts = parse("base", {
+      code: publishedArtifacts.Simple7702Account.deployedBytecode,
+      call: contractAt({ entryPoint: ok(encodeAbiParameters([{ type: "address" }], [v08])) }),
+    });
+    expect(facts).toMatchObject({
+      kind: "contract",
+      kindLabel: "Simple7702Account wallet code (EIP-7702 delegate), not a wallet",
+      walletCode: { name: "Simple7702Account", role: "eip7702-delegate", matchedBy: "codeHash" },
+    });
+  });
+
+  it("names the registry's wallet code by address, whatever it answers", () => {
+    const facts = parse("base", { code: "0x6080", call: contractAt({}) }, delegate);
+    expect(facts).toMatchObject({
+      kind: "contract",
+      walletCode: { name: "MetaMask", role: "eip7702-delegate", matchedBy: "address" },
+    });
   });
 });

@@ -7,7 +7,7 @@ import { buildFactsBatch } from "../chain/buildFactsBatch";
 import { createChainReader } from "../chain/createChainReader";
 import { createEngine, type Engine } from "./createEngine";
 
-// A recipient whose code answers every call with 60 kB: the thirteen behaviour probes alone make
+// A recipient whose code answers every call with 60 kB: the fourteen behaviour probes alone make
 // the facts answer over a megabyte of hex, past the reader's 1 MB bound, and the check used to
 // answer "chain unavailable" (503, no verdict) for it: a contract could make itself uncheckable.
 // Asked again without the parts the address decides the size of, it gets a verdict, never ok.
