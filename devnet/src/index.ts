@@ -19,6 +19,7 @@ export {
   demoAccounts,
   demoAddresses,
   demoContracts,
+  entryPointV08Salt,
   safeInitializer,
 } from "./demoWorld";
 export { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
@@ -26,7 +27,7 @@ export { type DevnetClient, devnetClient } from "./devnetClient";
 export { devnetPrivateKey } from "./devnetPrivateKey";
 export { mintStablecoin } from "./mintStablecoin";
 export { prepareDevnetChain } from "./prepareDevnetChain";
-export { recipientKinds } from "./recipientKinds";
+export { entryPointV07Salt, recipientKinds } from "./recipientKinds";
 export { demoAddressListFile, lookalikeOf, senderWorld } from "./senderWorld";
 export { type AnvilInstance, type StartAnvilOptions, startAnvil } from "./startAnvil";
 export { type StartWorldOptions, startWorld, type World, type WorldChain } from "./startWorld";

@@ -69,7 +69,7 @@ const optimism = "@eth-optimism/contracts-bedrock/forge-artifacts";
  * Contracts exactly as their authors published them on npm (Safe 1.4.1 from
  * `@safe-global/safe-contracts`, Safe 1.3.0 L2 from `@gnosis.pm/safe-contracts`, the ERC-4337
  * EntryPoints v0.8, v0.7 and v0.6 from `@account-abstraction/contracts` 0.8.0, 0.7.0 and 0.6.0 (with
- * the v0.6 VerifyingPaymaster), Optimism's
+ * the v0.7 SimpleAccount and its factory, and the v0.6 VerifyingPaymaster), Optimism's
  * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3, UniswapV2Factory and
  * UniswapV2Pair from `@uniswap/v2-core` 1.0.1, WETH9 from `@uniswap/v2-periphery` 1.1.0-beta.0,
  * MetaMask's EIP7702StatelessDeleGator from `@metamask/delegation-abis` 2.0.0): the local world
@@ -92,6 +92,10 @@ export const publishedArtifacts = {
   EntryPointV06: load("account-abstraction-contracts-v06/artifacts/EntryPoint.json"),
   VerifyingPaymasterV06: load(
     "account-abstraction-contracts-v06/artifacts/VerifyingPaymaster.json",
+  ),
+  SimpleAccountV07: load("account-abstraction-contracts-v07/artifacts/SimpleAccount.json"),
+  SimpleAccountFactoryV07: load(
+    "account-abstraction-contracts-v07/artifacts/SimpleAccountFactory.json",
   ),
   SimpleAccount: load(`${aa}/SimpleAccount.json`),
   SimpleAccountFactory: load(`${aa}/SimpleAccountFactory.json`),
