@@ -13,6 +13,7 @@ import { activeEoa } from "../helpers/demo";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage } from "../helpers/extensionStorage";
 import { balances, payerAndPayTo } from "../helpers/paidCheck";
+import { screenshot } from "../helpers/screenshot";
 
 // Clickjacking: the page cannot click the badge itself (closed root, untrusted clicks), so it
 // tries to make a person click it without seeing it. A page element over the badge with
@@ -181,4 +182,49 @@ test("a page element over the badge cannot make a person's click turn presend of
     | undefined;
   expect(settings?.disabledSites ?? []).toEqual([]);
   expect((await readBadge(dapp)).visible).toBe(true);
+});
+
+// The host is an element of the page: a page script can rewrite its style attribute, where no
+// stylesheet reaches. A mask or a transparent text fill there hides the badge from the person
+// while IntersectionObserver v2 still reports it visible (it looks at neither), so the click on
+// the invisible paid button counted.
+test("a page script masking the badge's host gets the mask undone, and while it keeps trying no click counts", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  await readyBadge(dapp, activeEoa(api.world));
+  await dapp.evaluate(() => {
+    const hide = () => {
+      const host = document.querySelector("presend-badge") as HTMLElement;
+      host.style.setProperty(
+        "mask-image",
+        "linear-gradient(transparent, transparent)",
+        "important",
+      );
+      host.style.setProperty("-webkit-text-fill-color", "transparent", "important");
+    };
+    hide();
+    setInterval(hide, 100);
+  });
+  await dapp.waitForTimeout(1_000);
+  // What the page itself reads of the host: none of its styles stuck.
+  const seen = await dapp.evaluate(() => {
+    const style = getComputedStyle(document.querySelector("presend-badge") as HTMLElement);
+    return { mask: style.maskImage, textFill: style.webkitTextFillColor };
+  });
+  expect(seen.mask).toBe("none");
+  expect(seen.textFill).not.toBe("rgba(0, 0, 0, 0)");
+  await screenshot(dapp, "card-page-masks-host");
+  expect((await readBadge(dapp)).clickReady).toBe(false);
+  await clickBadgeButton(dapp, "check", { whenReady: false });
+  await expectNothingStarted(
+    dapp,
+    wallet,
+    { before, after: () => balances(api, who) },
+    serviceWorker,
+  );
 });

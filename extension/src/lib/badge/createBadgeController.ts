@@ -156,6 +156,12 @@ export function createBadgeController(options: BadgeControllerOptions) {
     doc,
     loadVerdictUi: options.loadVerdictUi,
     onHost: (host) => visibility.watch(host),
+    // A mask or a text fill the page put on the host (now undone) may have hidden the badge
+    // from the person: the wait before a paid click counts starts again.
+    onHostTampered: () => {
+      visibility.placed();
+      readiness.refresh();
+    },
     onCardArrived: () => {
       if (!state?.expanded) return;
       // The card was asked for before it arrived: open it, with the focus where it would be.

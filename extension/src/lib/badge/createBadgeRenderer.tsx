@@ -13,6 +13,8 @@ export type BadgeRendererOptions = {
   onHost: (host: HTMLElement) => void;
   /** The card's chunk arrived (a card asked for before can open now). */
   onCardArrived: () => void;
+  /** A page script changed the host's attributes (undone): what it showed may not have been seen. */
+  onHostTampered?: () => void;
 };
 
 /**
@@ -33,7 +35,7 @@ export function createBadgeRenderer(options: BadgeRendererOptions) {
 
   const ensureHost = (): HTMLElement => {
     if (!root || !host?.isConnected) {
-      const created = createBadgeHost(doc);
+      const created = createBadgeHost(doc, () => options.onHostTampered?.());
       host = created.host;
       shadow = created.container.getRootNode() as ShadowRoot;
       root = createRoot(created.container);
