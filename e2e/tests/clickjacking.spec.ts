@@ -228,3 +228,33 @@ test("a page script masking the badge's host gets the mask undone, and while it 
     serviceWorker,
   );
 });
+
+// Custom property registrations are the document's and reach into closed shadow roots: a token
+// registered as not inherited takes the page's initial value inside the badge. With the names
+// in the extension's source (--accent, --ink, ...) the paid button was drawn transparent on the
+// white card, and a click on it still counted.
+test("a page registering the badge's custom properties (CSS.registerProperty) cannot draw its paid button transparent", async ({
+  api,
+  dapp,
+}) => {
+  await dapp.evaluate(() => {
+    for (const name of ["--accent", "--ink", "--surface", "--line", "--muted", "--strong"]) {
+      CSS.registerProperty({
+        name,
+        syntax: "<color>",
+        inherits: false,
+        initialValue: "transparent",
+      });
+    }
+  });
+  await readyBadge(dapp, activeEoa(api.world));
+  const drawn = await onBadgeElement<{ background: string; color: string }>(
+    dapp,
+    "check",
+    "function () { const s = getComputedStyle(this); return { background: s.backgroundColor, color: s.color }; }",
+    "data-action",
+  );
+  // The accent (#1d4ed8) under white text, as on any page.
+  expect(drawn).toEqual({ background: "rgb(29, 78, 216)", color: "rgb(255, 255, 255)" });
+  await screenshot(dapp, "card-page-registers-properties");
+});

@@ -4,12 +4,15 @@ import { defineUnlistedScript } from "wxt/utils/define-unlisted-script";
 import { BadgeCard } from "../lib/badge/BadgeCard";
 import { registerVerdictUi } from "../lib/badge/verdictUi";
 import { cardStyles } from "../lib/ui/cardStyles";
+import { privateCustomProperties } from "../lib/ui/privateCustomProperties";
 
 // The card a chip opens (the verdict, the paid checks, recovery): the content script imports
 // this script into its isolated world once an address was entered in its frame. A page where
 // no address is entered never loads it.
 export default defineUnlistedScript(() => {
   const roots = new WeakMap<Element, Root>();
+  // Renamed as the chip's stylesheet was in this isolated world (the card uses its tokens).
+  const styles = privateCustomProperties(cardStyles);
   registerVerdictUi(globalThis, {
     renderCard(slot, props) {
       let root = roots.get(slot);
@@ -29,7 +32,7 @@ export default defineUnlistedScript(() => {
       flushSync(() =>
         mounted.render(
           <>
-            <style>{cardStyles}</style>
+            <style>{styles}</style>
             <BadgeCard {...props} />
           </>,
         ),

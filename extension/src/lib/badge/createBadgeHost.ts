@@ -1,4 +1,5 @@
 import { chipStyles } from "../ui/chipStyles";
+import { privateCustomProperties } from "../ui/privateCustomProperties";
 
 export type BadgeHost = { host: HTMLElement; container: HTMLElement };
 
@@ -104,7 +105,7 @@ export function createBadgeHost(doc: Document, onTampered: () => void = () => {}
   for (const [property, value] of Object.entries(hostStyle)) setHostStyle(host, property, value);
   const shadow = host.attachShadow({ mode: "closed" });
   const style = doc.createElement("style");
-  style.textContent = chipStyles;
+  style.textContent = privateCustomProperties(chipStyles);
   const container = doc.createElement("div");
   shadow.append(style, container);
   (doc.documentElement ?? doc).append(host);
