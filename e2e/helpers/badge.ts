@@ -265,6 +265,21 @@ export async function badgeStyle(
 }
 
 /**
+ * The fonts Chromium drew the text of the badge element with data-testid `testId` in (family
+ * names as the platform knows them), through the DevTools protocol.
+ */
+export async function badgeFonts(page: BadgeTarget, testId: string): Promise<string[]> {
+  const session = await cdp(page);
+  await session.send("DOM.enable");
+  await session.send("CSS.enable");
+  const node = await badgeNode(page, "data-testid", testId);
+  const { fonts } = (await session.send("CSS.getPlatformFontsForNode", {
+    nodeId: node.nodeId,
+  })) as { fonts: Array<{ familyName: string }> };
+  return fonts.map((font) => font.familyName);
+}
+
+/**
  * Clicks the badge button with data-action `action` like a person would (trusted click). A
  * paid button is clicked once the badge says the click would count (it refuses clicks on a
  * badge that just appeared, moved, or was covered); `whenReady: false` clicks at once.

@@ -1,7 +1,13 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures/test";
 import { lookalikeOf, randomAddress } from "../helpers/addresses";
-import { clickBadgeButton, expandBadge, readBadge, waitForBadge } from "../helpers/badge";
+import {
+  badgeFonts,
+  clickBadgeButton,
+  expandBadge,
+  readBadge,
+  waitForBadge,
+} from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage, setExtensionStorage } from "../helpers/extensionStorage";
@@ -12,6 +18,7 @@ import {
   withoutExtension,
 } from "../helpers/pageWeight";
 import { balances, pasteAndCheck, payerAndPayTo } from "../helpers/paidCheck";
+import { screenshot } from "../helpers/screenshot";
 import { seedCheckedAddress } from "../helpers/seedHistory";
 import { recordMetric } from "../metrics";
 
@@ -160,6 +167,58 @@ test("hidden text in a rich-text field: display:none text is not read, the addre
   const card = await waitForBadge(dapp, (x) => x.expanded && "address" in x.byTestId);
   expect(card.byTestId.address).toBe(seen);
   expect(badge.text).not.toContain(hidden.slice(0, 10));
+});
+
+test("fonts the page defines: a @font-face named like a font the card asks for does not draw the card's words or address", async ({
+  dapp,
+}) => {
+  // Fonts a page defines reach into the badge's shadow root; a font of the page's could draw
+  // any glyph for any character. Named here as the card's stylesheet once named them, and as
+  // the platform's own monospace and sans fonts; each resolves to a serif the machine has.
+  const named = ["ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "Liberation Mono"];
+  const more = ["DejaVu Sans Mono", "-apple-system", "Segoe UI", "Roboto", "Arial", "DejaVu Sans"];
+  await dapp.evaluate(
+    (families) => {
+      const style = document.createElement("style");
+      style.textContent = families
+        .map((family) => `@font-face { font-family: "${family}"; src: local("DejaVu Serif"); }`)
+        .join("\n");
+      document.head.append(style);
+      const probe = document.createElement("span");
+      probe.id = "font-probe";
+      probe.style.fontFamily = "ui-monospace, monospace";
+      probe.textContent = "0x5982";
+      document.body.append(probe);
+    },
+    [...named, ...more],
+  );
+  // The page's own text in such a family is drawn with the page's font: the attack works.
+  const session = await dapp.context().newCDPSession(dapp);
+  await session.send("DOM.enable");
+  await session.send("CSS.enable");
+  const { root } = (await session.send("DOM.getDocument")) as { root: { nodeId: number } };
+  const { nodeId } = (await session.send("DOM.querySelector", {
+    nodeId: root.nodeId,
+    selector: "#font-probe",
+  })) as { nodeId: number };
+  const { fonts } = (await session.send("CSS.getPlatformFontsForNode", { nodeId })) as {
+    fonts: Array<{ familyName: string }>;
+  };
+  expect(fonts.map((font) => font.familyName)).toEqual(["DejaVu Serif"]);
+
+  await pasteInto(dapp, dappFields.input, randomAddress());
+  await expandBadge(dapp);
+  await waitForBadge(dapp, (b) => b.expanded && "short-address" in b.byTestId);
+  // The address in the card's head (monospace) and the decision's words (sans).
+  for (const testId of ["short-address", "local-decision"]) {
+    const drawnWith = await badgeFonts(dapp, testId);
+    expect(drawnWith.length).toBeGreaterThan(0);
+    expect({ testId, drawnWith }).toEqual({
+      testId,
+      drawnWith: drawnWith.filter((family) => family !== "DejaVu Serif"),
+    });
+  }
+  await screenshot(dapp, "card-page-defines-fonts");
 });
 
 test("extension fingerprinting: a page fetching the extension's scripts by its id learns nothing, and the badge still works", async ({

@@ -5,7 +5,10 @@ export const cardStyles = `
 .row { display: flex; gap: var(--s2); align-items: center; flex-wrap: wrap; margin: var(--s2) 0; }
 .stack > * + * { margin-top: var(--s2); }
 .brand { font-weight: 700; letter-spacing: .01em; }
-.mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
+/* Generic families only: a page's @font-face cannot take a generic name, but it can define any
+   named one (ui-monospace is a plain name in Chromium on Linux and Windows), and fonts a page
+   defines reach into the badge's shadow root: its glyphs would draw the card's address. */
+.mono { font-family: monospace;
   font-size: 12px; word-break: break-all; }
 .lookalike { border: 1px solid var(--strong, var(--line)); border-radius: 6px; padding: var(--s2);
   background: #fff; color: var(--ink); }

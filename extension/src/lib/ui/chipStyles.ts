@@ -1,12 +1,14 @@
 // The chip's stylesheet, in the badge's shadow root on every page that shows one: the design
 // tokens (spacing from one scale, 4, 8, 12, 16 px; level colours keeping text at 7:1 or more on
 // their background, every level also written out in words), buttons and focus, and the chip.
-// Plain CSS text: the badge cannot load files into a page.
+// Plain CSS text: the badge cannot load files into a page. Generic font families only: a page's
+// @font-face can define any named family (its glyphs would then draw the badge's words), never a
+// generic one.
 export const chipStyles = `
 :host { all: initial; }
 .presend { --s1: 4px; --s2: 8px; --s3: 12px; --s4: 16px;
   --ink: #111827; --muted: #4b5563; --line: #e5e7eb; --accent: #1d4ed8; --surface: #fff;
-  font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif;
+  font: 13px/1.45 system-ui, sans-serif;
   color: var(--ink); background: var(--surface); box-sizing: border-box; text-align: left; }
 .presend *, .presend *::before, .presend *::after { box-sizing: border-box; }
 .level-neutral { background: #f3f4f6; color: #1f2937; --strong: #6b7280; }
