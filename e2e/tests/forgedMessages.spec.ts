@@ -171,3 +171,32 @@ test("a synthetic click that reaches the paid button inside the closed root is r
   expect(wallet.signRequests()).toEqual([]);
   expect(wallet.requests.map((r) => r.method)).not.toContain("eth_requestAccounts");
 });
+
+// Keys and pointers a page script dispatches (isTrusted false) drive nothing in the badge. A
+// synthetic Tab in the field moved the focus into the badge, so the person's next Enter or
+// Space went to its buttons instead of the form; a synthetic Escape or pointer down closed the
+// card the person had opened.
+test("a page's synthetic Tab, Escape and pointer down move no focus into the badge and close no card", async ({
+  dapp,
+}) => {
+  await pasteInto(dapp, dappFields.input, randomAddress());
+  await waitForBadge(dapp, (b) => b.visible && b.chip !== null);
+  await dapp.evaluate(() => {
+    const field = document.getElementById("to") as HTMLInputElement;
+    field.dispatchEvent(
+      new KeyboardEvent("keydown", { key: "Tab", bubbles: true, composed: true }),
+    );
+  });
+  expect(await dapp.evaluate(() => document.activeElement?.id)).toBe("to");
+
+  await expandBadge(dapp);
+  await dapp.evaluate(() => {
+    document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    document.body.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, composed: true }));
+  });
+  await dapp.waitForTimeout(300);
+  expect((await readBadge(dapp)).expanded).toBe(true);
+  // The person's own Escape still closes it.
+  await dapp.keyboard.press("Escape");
+  await waitForBadge(dapp, (b) => !b.expanded);
+});

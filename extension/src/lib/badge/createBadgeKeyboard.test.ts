@@ -42,6 +42,7 @@ function setup(expanded = false) {
     let prevented = false;
     const path = from === field ? [field] : from === "page" ? [] : [from, host];
     listeners.get(type)?.({
+      isTrusted: true,
       shiftKey: false,
       altKey: false,
       ctrlKey: false,
@@ -146,5 +147,16 @@ describe("createBadgeKeyboard", () => {
     expect(gone.press("keydown", gone.field, { key: "Tab" })).toBe(false);
     gone.press("pointerdown", "page");
     expect([...hidden.log, ...gone.log]).toEqual([]);
+  });
+
+  it("ignores keys and pointers a page script dispatches (isTrusted false)", () => {
+    // A page's own Tab would move the focus into the badge, so the person's next Enter or
+    // Space lands on its buttons; its Escape or pointer down would close the verdict.
+    const chip = setup(false);
+    expect(chip.press("keydown", chip.field, { key: "Tab", isTrusted: false })).toBe(false);
+    const open = setup(true);
+    expect(open.press("keydown", open.field, { key: "Escape", isTrusted: false })).toBe(false);
+    open.press("pointerdown", "page", { isTrusted: false });
+    expect([...chip.log, ...open.log]).toEqual([]);
   });
 });

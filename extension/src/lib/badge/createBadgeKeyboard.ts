@@ -22,7 +22,8 @@ export type BadgeKeyboardOptions = {
  * The badge's place in the keyboard and pointer flow of the page: Tab from the field reaches
  * the badge's first control, as if it sat right after the field; Shift+Tab from there returns
  * to the field and Tab from its last control goes on to what follows the field; Escape (in the
- * badge or the field) and a pointer down outside close the card.
+ * badge or the field) and a pointer down outside close the card. Only the person's own keys and
+ * pointer count: events a page script dispatches move nothing.
  * @example createBadgeKeyboard({ doc: document, win: window, ctx, target, focusables, activeElement, collapse })
  */
 export function createBadgeKeyboard(options: BadgeKeyboardOptions): void {
@@ -30,6 +31,9 @@ export function createBadgeKeyboard(options: BadgeKeyboardOptions): void {
   const focusFirst = () => focusables()[0]?.focus();
 
   const onKeyDown = (event: KeyboardEvent) => {
+    // A page script's own keydown (isTrusted false) would otherwise move the focus into the
+    // badge, so the person's next Enter or Space lands on one of its buttons, or close the card.
+    if (!event.isTrusted) return;
     const target = options.target();
     if (!target || target.host.style.display === "none") return;
     const { host, field } = target;
@@ -67,6 +71,8 @@ export function createBadgeKeyboard(options: BadgeKeyboardOptions): void {
   };
 
   const onPointerDown = (event: Event) => {
+    // Only the person's pointer closes the card: a page script's event would hide the verdict.
+    if (!event.isTrusted) return;
     const target = options.target();
     if (target?.expanded && !event.composedPath().includes(target.host)) options.collapse();
   };
