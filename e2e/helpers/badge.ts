@@ -297,8 +297,24 @@ export async function clickBadgeButton(
     "function () { this.scrollIntoView({ block: 'nearest' }); }",
     "data-action",
   );
-  if (whenReady) await waitForBadge(page, (b) => b.clickReady);
-  await clickBadgeNode(page, await badgeNode(page, "data-action", action));
+  if (!whenReady) {
+    await clickBadgeNode(page, await badgeNode(page, "data-action", action));
+    return;
+  }
+  // The badge turns its paid buttons off again for a moment whenever it moves or is not seen
+  // uncovered (the click gate); on a loaded machine that can happen between reading "ready" and
+  // the click landing, and a click on a disabled button does nothing at all. A person clicks
+  // again then, and so does this: only when the card did not change in any way (a refusal, a
+  // check begun, an outcome all change it).
+  for (let attempt = 1; ; attempt++) {
+    const before = (await waitForBadge(page, (b) => b.clickReady)).text;
+    await clickBadgeNode(page, await badgeNode(page, "data-action", action));
+    const changed = await waitForBadge(page, (b) => b.text !== before, 2_000).then(
+      () => true,
+      () => false,
+    );
+    if (changed || attempt === 3) return;
+  }
 }
 
 /** Opens the card by clicking the chip (a person's click), and waits until it shows. */
