@@ -26,4 +26,17 @@ describe("formatBanner", () => {
       `npx presend check ${senderWorld.freshLookalike} --chain base --from ${victim}`,
     );
   });
+
+  it("shows a mainnet server's RPC endpoints by origin only: the banner goes to its log", () => {
+    const rpcUrls = Object.fromEntries(
+      chainNames.map((name) => [
+        name,
+        [`https://${name}-mainnet.g.alchemy.com/v2/SECRET-KEY`, `https://${name}.example/?key=K2`],
+      ]),
+    ) as Record<ChainName, string[]>;
+    const server = { url: "https://presend.example", rpcUrls } as unknown as RunningServer;
+    const banner = formatBanner(server);
+    expect(banner).not.toMatch(/SECRET-KEY|K2/);
+    expect(banner).toContain("base-mainnet.g.alchemy.com/..., https://base.example/...");
+  });
 });

@@ -1,10 +1,12 @@
 import type { World } from "@presend/devnet";
 import { chainNames } from "@presend/shared/chains/chains";
+import { shownRpcUrl } from "../http/shownRpcUrl";
 import type { RunningServer } from "../startServer";
 
 /**
  * What `npm start` prints: the API URL, each chain's RPC URL, the demo addresses with the verdict
- * each should get, and a command that can be pasted as is.
+ * each should get, and a command that can be pasted as is. A mainnet server prints the same
+ * lines to its log, so each RPC URL shows its origin only (a provider's key stays out of it).
  * @example console.log(formatBanner(server));
  */
 export function formatBanner(server: RunningServer & { world?: World }): string {
@@ -13,7 +15,7 @@ export function formatBanner(server: RunningServer & { world?: World }): string 
   for (const name of chainNames) {
     const id = server.world?.chains[name].chainId;
     lines.push(
-      `  ${name.padEnd(9)} ${id === undefined ? "" : `${String(id).padEnd(6)} `}${server.rpcUrls[name].join(", ")}`,
+      `  ${name.padEnd(9)} ${id === undefined ? "" : `${String(id).padEnd(6)} `}${server.rpcUrls[name].map(shownRpcUrl).join(", ")}`,
     );
   }
   const world = server.world;
