@@ -1,9 +1,15 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
 import { loadConfig } from "../config/loadConfig";
+import {
+  loadAttestationKey,
+  publicAttestationKey,
+} from "../payments/attestation/loadAttestationKey";
+import { loadPreviousAttestationKeys } from "../payments/attestation/loadPreviousAttestationKeys";
 
 // Docker cannot run on the machines this is tested on: these tests check what can be checked
 // without it. The nginx config itself is the one the scale test runs.
@@ -17,8 +23,12 @@ const ServiceSchema = z.object({
   environment: z.record(z.string(), z.string()).optional(),
   depends_on: z.record(z.string(), z.object({ condition: z.string() })).optional(),
   volumes: z.array(z.string()).optional(),
+  secrets: z.array(z.string()).optional(),
 });
-const ComposeSchema = z.object({ services: z.record(z.string(), ServiceSchema) });
+const ComposeSchema = z.object({
+  services: z.record(z.string(), ServiceSchema),
+  secrets: z.record(z.string(), z.object({ file: z.string() })).optional(),
+});
 
 /** What `docker compose` would pass: ${NAME:?...} and ${NAME:-default} filled from `env`. */
 function interpolate(value: string, env: Record<string, string>): string {
@@ -84,6 +94,39 @@ describe("compose.yaml", () => {
         redis: { condition: "service_healthy" },
         facilitator: { condition: "service_healthy" },
       });
+    }
+  });
+});
+
+describe("compose.yaml and a rotated attestation key", () => {
+  const compose = ComposeSchema.parse(parse(read("compose.yaml"), { merge: true }));
+  const secretPath = (name: string) => `/run/secrets/${name}`;
+
+  it("gives every replica the previous keys file the rotation wrote, mounted like the key", () => {
+    const rotated = { ATTESTATION_PREVIOUS_KEYS_FILE: "/etc/presend/previous-keys.json" };
+    for (const name of ["api-a", "api-b"]) {
+      const service = compose.services[name];
+      const inContainer = service?.environment?.ATTESTATION_PREVIOUS_KEYS_FILE ?? "";
+      const secret = (service?.secrets ?? []).find(
+        (mounted) => secretPath(mounted) === inContainer,
+      );
+      expect(secret, `${name} mounts ${inContainer}`).toBeDefined();
+      const hostFile = compose.secrets?.[secret as string]?.file ?? "";
+      expect(interpolate(hostFile, rotated)).toBe(rotated.ATTESTATION_PREVIOUS_KEYS_FILE);
+    }
+  });
+
+  it("mounts an empty list before any rotation, which a replica accepts", async () => {
+    const service = compose.services["api-a"];
+    const inContainer = service?.environment?.ATTESTATION_PREVIOUS_KEYS_FILE ?? "";
+    const secret = (service?.secrets ?? []).find((mounted) => secretPath(mounted) === inContainer);
+    const hostFile = interpolate(compose.secrets?.[secret as string]?.file ?? "", {});
+    const dir = mkdtempSync(join(tmpdir(), "presend-compose-"));
+    try {
+      const current = publicAttestationKey(await loadAttestationKey({ dataDir: dir }));
+      expect(await loadPreviousAttestationKeys(join(repoRoot, hostFile), current)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
