@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,5 +24,33 @@ describe("startFacilitatorService", () => {
     const started = startFacilitatorService({ ...settings, ...token });
     await expect(started).rejects.toBeInstanceOf(ConfigError);
     await expect(started).rejects.toThrow(/FACILITATOR_AUTH_TOKEN/);
+  });
+
+  it.each(["FACILITATOR_AUTH_TOKEN", "FACILITATOR_PRIVATE_KEY", "RPC_URLS_BASE"])(
+    "says %s is required when it is not set",
+    async (name) => {
+      const token = { FACILITATOR_AUTH_TOKEN: "t".repeat(32) };
+      const env: Record<string, string | undefined> = { ...settings, ...token, [name]: undefined };
+      await expect(startFacilitatorService(env)).rejects.toThrow(`${name}: is required`);
+    },
+  );
+
+  it("names PORT when the port is taken, before it starts anything", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const started = startFacilitatorService({
+        ...settings,
+        FACILITATOR_AUTH_TOKEN: "t".repeat(32),
+        PORT: String(port),
+      });
+      await expect(started).rejects.toBeInstanceOf(ConfigError);
+      await expect(started).rejects.toThrow(
+        `PORT: port ${port} (the facilitator service, set by PORT)`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 });

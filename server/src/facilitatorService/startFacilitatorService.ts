@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { ConfigError } from "../config/loadConfig";
 import { clockCheck } from "../health/clockCheck";
+import { refuseBusyPorts } from "../http/refuseBusyPorts";
 import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain";
 import { limits } from "../limits";
 import { createLogger } from "../observability/createLogger";
@@ -69,10 +70,18 @@ export async function startFacilitatorService(
     ),
   );
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    // An unset setting says so, rather than zod's "expected string, received undefined".
+    const lines = parsed.error.issues.map(
+      (issue) =>
+        `${issue.path.join(".")}: ${issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
   }
   const config = parsed.data;
+  // A taken port is named with the setting that chose it, before the journal or the chain is touched.
+  await refuseBusyPorts([
+    { port: config.PORT, host: config.HOST, setting: "PORT", what: "the facilitator service" },
+  ]);
   const logger = createLogger({ level: config.LOG_LEVEL, name: "presend-facilitator" });
   const metrics = createMetrics();
   const journal = fileSenderJournal(config.FACILITATOR_JOURNAL_FILE);
