@@ -36,7 +36,8 @@ COPY server/src server/src
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8402
-# /readyz: 503 while starting, draining or cut off from PostgreSQL/Redis/the facilitator.
+# /readyz: 503 while starting or draining, when PostgreSQL or Redis do not answer, when another
+# replica runs with another attestation key or payTo, or when the clock is off Base's.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8402)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM drains paid requests in flight (DRAIN_TIMEOUT_MS, default 30 s) before exiting.
