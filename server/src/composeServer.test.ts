@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeServer } from "./composeServer";
 import { loadConfig } from "./config/loadConfig";
 import { worldConfig } from "./localDemo/worldConfig";
+import { startPostgres } from "./localServices/startPostgres";
 import { startRedis } from "./localServices/startRedis";
+import { openPostgresPaymentRecords } from "./paymentRecords/openPostgresPaymentRecords";
 import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStack";
 
 // The composition `npm start` serves, checked as a whole: one valid OpenAPI 3.1 document that
@@ -131,4 +133,29 @@ describe("the composed API", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("/readyz says the payment records store does not answer, never its host, port or error", async () => {
+    const postgres = await startPostgres();
+    let unready: PaidStack | undefined;
+    try {
+      unready = await startPaidStack({
+        world: sharedWorld(),
+        records: await openPostgresPaymentRecords(postgres.url),
+      });
+      expect((await unready.app.request("/readyz")).status).toBe(200);
+      await postgres.stop();
+      const readyz = await unready.app.request("/readyz");
+      expect(readyz.status).toBe(503);
+      const text = await readyz.text();
+      expect(JSON.parse(text)).toEqual({
+        error: { code: "not_ready", message: "the payment records store does not answer" },
+      });
+      // What the database's error would have shown anyone reaching /readyz through the proxy.
+      expect(text).not.toContain(String(postgres.port));
+      expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+    } finally {
+      await unready?.stop();
+      await postgres.stop();
+    }
+  }, 60_000);
 });

@@ -268,7 +268,18 @@ export async function composeServer(
     beforeRoutes: [
       operations.beforeRoutes(async () => {
         await payments.ready();
-        await records.unresolved(1);
+        // /readyz is public behind the proxy: the store's own error (its host and port, its
+        // user) goes to the log, the probe hears what is wrong in general.
+        const recordsAnswer = await records.unresolved(1).then(
+          () => true,
+          (error: unknown) => {
+            operations.logger.warn({ err: String(error) }, "payment records store");
+            return false;
+          },
+        );
+        if (!recordsAnswer) {
+          return { ready: false, reason: "the payment records store does not answer" };
+        }
         const fleet = identity?.readiness() ?? { ready: true };
         return fleet.ready ? clockReadiness() : fleet;
       }),
