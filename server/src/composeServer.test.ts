@@ -5,7 +5,7 @@ import { sharedWorld } from "@presend/devnet/testing";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeServer } from "./composeServer";
-import { loadConfig } from "./config/loadConfig";
+import { ConfigError, loadConfig } from "./config/loadConfig";
 import { worldConfig } from "./localDemo/worldConfig";
 import { startPostgres } from "./localServices/startPostgres";
 import { startRedis } from "./localServices/startRedis";
@@ -113,6 +113,20 @@ describe("the composed API", () => {
       );
     } finally {
       await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a DATA_DIR that cannot be made stops start-up, naming DATA_DIR, without a stack trace", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "presend-data-dir-"));
+    try {
+      const file = join(dir, "a-file");
+      writeFileSync(file, "");
+      const config = worldConfig(loadConfig({ DATA_DIR: join(file, "data") }), sharedWorld());
+      const composed = composeServer(config, { publicUrl: "http://presend.test" });
+      await expect(composed).rejects.toBeInstanceOf(ConfigError);
+      await expect(composed).rejects.toThrow(/^DATA_DIR: ENOTDIR/);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -155,7 +155,8 @@ export async function composeServer(
   const snapshots = await namingField("SNAPSHOTS_DIR", () =>
     loadSnapshots({ dir: config.snapshotsDir }),
   );
-  mkdirSync(config.dataDir, { recursive: true });
+  // A data dir that cannot be made (a path through a file, a volume not ours) is the operator's.
+  await namingField("DATA_DIR", async () => mkdirSync(config.dataDir, { recursive: true }));
   const payTo = config.payTo;
   if (!payTo) throw new ConfigError("PAY_TO: is required when no local world is running");
   const facilitatorKey = config.facilitatorPrivateKey;
