@@ -11,13 +11,15 @@ import { stopBackground } from "../helpers/stopBackground";
 // mid-check, as it stops an idle worker or ends one on an update: the card must say what is true
 // of the charge, and the daily cap must count what was charged, no more.
 
-/** The options page's line of today's spending against the cap. */
-async function spentToday(page: Page, extensionId: string): Promise<string> {
+/**
+ * Expects the options page's line of today's spending against the cap to read `expected`
+ * (waiting for it: the page fills in the cap once its settings are read).
+ */
+async function expectSpentToday(page: Page, extensionId: string, expected: string) {
   const options = await page.context().newPage();
   await options.goto(`chrome-extension://${extensionId}/options.html`);
-  const text = (await options.getByTestId("spent-today").textContent()) ?? "";
+  await expect(options.getByTestId("spent-today")).toContainText(expected);
   await options.close();
-  return text;
 }
 
 test("the background stopped while the wallet asks: the card says nothing was charged, the late signature pays nothing, the next check pays once", async ({
@@ -58,7 +60,7 @@ test("the background stopped while the wallet asks: the card says nothing was ch
     payTo: (before.payTo ?? 0n) + 10_000n,
   });
   expect(await getExtensionStorage(serviceWorker, "pendingRecoveries")).toEqual([]);
-  expect(await spentToday(dapp, extensionId)).toContain("$0.01 of $1.00 spent today (UTC).");
+  await expectSpentToday(dapp, extensionId, "$0.01 of $1.00 spent today (UTC).");
 });
 
 test("the background stopped after signing, the payment never reaching the server: 'Fetch my report' proves nothing was charged and the cap gets it back", async ({
@@ -107,8 +109,8 @@ test("the background stopped after signing, the payment never reaching the serve
   await screenshot(dapp, "exact-background-stopped-not-sent-recovered");
   expect(await balances(api, who)).toEqual(before);
   // The cap counted the payment when it left; the server's proof gives it back.
-  expect(await spentToday(dapp, extensionId)).toContain("$0.00 of $1.00 spent today (UTC).");
+  await expectSpentToday(dapp, extensionId, "$0.00 of $1.00 spent today (UTC).");
   // The next check counts as it should, once.
   await pasteAndCheck(dapp, randomAddress(), "check");
-  expect(await spentToday(dapp, extensionId)).toContain("$0.01 of $1.00 spent today (UTC).");
+  await expectSpentToday(dapp, extensionId, "$0.01 of $1.00 spent today (UTC).");
 });

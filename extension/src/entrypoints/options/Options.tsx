@@ -192,6 +192,11 @@ export function Options() {
             Reset spending record
           </button>
         </div>
+      ) : ledger.isPending ? (
+        // Not read yet: "$0.00 spent" now would be a claim about money not yet known.
+        <div className="muted" data-testid="spent-today-loading">
+          Reading today's spending…
+        </div>
       ) : (
         <SpentToday
           spentUnits={
