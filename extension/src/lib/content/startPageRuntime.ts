@@ -32,6 +32,18 @@ export async function startPageRuntime({
 }: PageRuntimeStart): Promise<PageRuntime> {
   const messenger = createMessenger(browser as unknown as MessagingApi);
   const randomId = () => randomHex(16);
+  // This document's key: a check clicked here names it, and the background's wallet requests
+  // for that check are answered by this document only. The tab may have reloaded or gone to
+  // another site since the click; that page's wallet is asked nothing of it.
+  const documentKey = randomHex(16);
+  const ownDocument = (named: string | undefined) => {
+    if (named !== undefined && named !== documentKey) {
+      throw new MessageError({
+        code: "page_left",
+        message: "The page this was started from is no longer shown in this tab.",
+      });
+    }
+  };
 
   let enabled = true;
   let known: Address[] = [];
@@ -79,7 +91,7 @@ export async function startPageRuntime({
       const session = randomHex(16);
       const clickedAt = Date.now();
       badge.beginSession(session);
-      messenger.send("check.start", { session, ...request }).then(
+      messenger.send("check.start", { session, document: documentKey, ...request }).then(
         (outcome) => badge.finish(session, outcome),
         async (error: unknown) => {
           // The background stopped or never answered: what it wrote for this click says
@@ -99,7 +111,7 @@ export async function startPageRuntime({
       // Like a check: a fresh session on a trusted click, over extension messaging only.
       const session = randomHex(16);
       badge.beginRecovery(session);
-      messenger.send("recovery.fetch", { session, recoveryId }).then(
+      messenger.send("recovery.fetch", { session, recoveryId, document: documentKey }).then(
         (outcome) => badge.finishRecovery(session, outcome),
         (error: unknown) =>
           badge.finishRecovery(session, {
@@ -150,16 +162,28 @@ export async function startPageRuntime({
     "wallet.info": walletInfo,
     // Only the background sends these (the messenger refuses anything else), and it does so
     // only for a session a click in the extension's own UI started.
-    "wallet.account": () => cancellable(bridge.request("account", {}, 120_000)),
-    "wallet.sign": ({ typedData }) => cancellable(bridge.request("sign", { typedData }, 180_000)),
-    "wallet.call": ({ chainId, to, data }) =>
-      bridge.request(
+    // A request that names another document (the check's page was left) is refused unasked.
+    "wallet.account": async ({ document: named }) => {
+      ownDocument(named);
+      const { address } = await cancellable(bridge.request("account", {}, 120_000));
+      return { address, document: documentKey };
+    },
+    "wallet.sign": async ({ typedData, document: named }) => {
+      ownDocument(named);
+      return cancellable(bridge.request("sign", { typedData }, 180_000));
+    },
+    "wallet.call": async ({ chainId, to, data, document: named }) => {
+      ownDocument(named);
+      return bridge.request(
         "call",
         { chainId, to: to as `0x${string}`, data: data as `0x${string}` },
         30_000,
-      ),
-    "wallet.signMessage": ({ account, message }) =>
-      bridge.request("signMessage", { account, message }, 180_000),
+      );
+    },
+    "wallet.signMessage": async ({ account, message, document: named }) => {
+      ownDocument(named);
+      return bridge.request("signMessage", { account, message }, 180_000);
+    },
     // Only extension pages send these (the messenger refuses anything else): the side panel.
     "panel.state": async () => badge.panelState(),
     "panel.action": async (action) => {

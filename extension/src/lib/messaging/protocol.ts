@@ -17,6 +17,13 @@ export const WalletInfoSchema = z.object({
 });
 export type WalletInfo = z.infer<typeof WalletInfoSchema>;
 
+/**
+ * The content script's key for the document it runs in (one per page load): a check or a receipt
+ * signature a badge started asks its wallet requests of that document only, so a page loaded in
+ * the tab since the click (a reload, another site) is asked nothing.
+ */
+const DocumentKeySchema = z.string().min(16).max(64);
+
 /** Where a paid check was started: the badge in a tab, or the popup (paying with the active tab's wallet). */
 const CheckSourceSchema = z.object({
   kind: z.enum(["badge", "popup"]),
@@ -32,6 +39,8 @@ export const CheckStartSchema = z.object({
   chain: ChainNameSchema,
   /** Set by the popup; a badge's tab and frame come from the message sender instead. */
   source: CheckSourceSchema.optional(),
+  /** Set by a badge: the document it was clicked in (the popup's is learnt from wallet.account). */
+  document: DocumentKeySchema.optional(),
 });
 export type CheckStart = z.infer<typeof CheckStartSchema>;
 
@@ -84,9 +93,10 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
      * channel_out_of_step: the channel fell out of step with the server and a new one opens on
      * the next check (checking again is the remedy; no setting is). background_stopped: the
      * background stopped before this check paid anything (lostCheckOutcome; checking again is
-     * the remedy here too).
+     * the remedy here too). page_left: the page the check was clicked in was left (reloaded,
+     * another site, closed) before its wallet signed, and nothing was paid.
      */
-    code: z.enum(["channel_out_of_step", "background_stopped"]).optional(),
+    code: z.enum(["channel_out_of_step", "background_stopped", "page_left"]).optional(),
   }),
   /** A report arrived whose signature does not verify with the pinned key: not shown, not trusted. */
   z.object({
@@ -104,6 +114,8 @@ export const RecoveryStartSchema = z.object({
   recoveryId: z.string(),
   /** Set by the popup; a badge's tab and frame come from the message sender instead. */
   source: CheckSourceSchema.optional(),
+  /** Set by a badge: the document it was clicked in. */
+  document: DocumentKeySchema.optional(),
 });
 export type RecoveryStart = z.infer<typeof RecoveryStartSchema>;
 
@@ -163,6 +175,8 @@ export type PanelAction = z.infer<typeof PanelActionSchema>;
 
 const SignRequestSchema = z.object({
   session: z.string(),
+  /** The document the check was started in: any other refuses (page_left). */
+  document: DocumentKeySchema.optional(),
   /** EIP-712 typed data as tagged JSON (bigints survive the trip; see jsonWithBigints). */
   typedData: z.string(),
 });
@@ -176,8 +190,9 @@ export const protocol = {
   "wallet.info": { request: z.object({}), response: WalletInfoSchema },
   /** background → content script: connect (may prompt) and return the paying account. */
   "wallet.account": {
-    request: z.object({ session: z.string() }),
-    response: z.object({ address: AddressSchema }),
+    request: z.object({ session: z.string(), document: DocumentKeySchema.optional() }),
+    /** `document`: the answering document's key, which the check's later requests name. */
+    response: z.object({ address: AddressSchema, document: DocumentKeySchema }),
   },
   /** background → content script: sign the EIP-3009 authorization on Base. */
   "wallet.sign": {
@@ -191,6 +206,7 @@ export const protocol = {
   "wallet.call": {
     request: z.object({
       session: z.string(),
+      document: DocumentKeySchema.optional(),
       chainId: z.number().int(),
       to: AddressSchema,
       data: z.string().regex(/^0x(?:[0-9a-fA-F]{2})*$/),
@@ -203,6 +219,7 @@ export const protocol = {
   "wallet.signMessage": {
     request: z.object({
       session: z.string(),
+      document: DocumentKeySchema.optional(),
       /** The account that paid: the wallet must sign with it. */
       account: AddressSchema,
       message: z.string().regex(/^presend receipt 0x[0-9a-f]+$/),
@@ -252,8 +269,10 @@ export const MessageFailureSchema = z.object({
   /**
    * cancelled: the person stopped waiting for the wallet in presend's own UI (nothing signed).
    * switch_declined: the person declined to switch the wallet to Base (no payment was shown).
+   * page_left: the request names a document the tab no longer shows (nothing was asked of it).
    */
   code: z.enum([
+    "page_left",
     "rejected",
     "cancelled",
     "switch_declined",

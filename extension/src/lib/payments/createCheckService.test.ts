@@ -33,11 +33,17 @@ async function setup(
     channel?: ChannelAccess;
     /** Awaited before the wallet answers a signature request. */
     beforeSigning?: () => Promise<void>;
+    /** The tab shows another page by the time the signature is asked (it refuses: page_left). */
+    pageLeftBeforeSigning?: boolean;
   } = {},
 ) {
   const delivered: Delivered[] = [];
+  // The key of the document the tab shows (its content script's).
+  const answeringDocument = "a".repeat(32);
   const answer = async ({ type, data }: { type: string; data: Record<string, unknown> }) => {
-    if (type === "wallet.account") return { ok: true, data: { address: payer.address } };
+    if (type === "wallet.account") {
+      return { ok: true, data: { address: payer.address, document: answeringDocument } };
+    }
     if (type === "wallet.signMessage") {
       return {
         ok: true,
@@ -45,6 +51,9 @@ async function setup(
       };
     }
     if (type === "wallet.sign") {
+      if (options.pageLeftBeforeSigning) {
+        return { ok: false, error: { code: "page_left", message: "Another page now." } };
+      }
       await options.beforeSigning?.();
       const typedData = parseWithBigints(String(data.typedData)) as TypedDataDefinition;
       return { ok: true, data: { signature: await payer.signTypedData(typedData) } };
@@ -125,6 +134,51 @@ const contentScript = (tabId: number, frameId = 0): MessageSender => ({
 const popupPage: MessageSender = { id: "presend-id", url: `${extensionOrigin}popup.html` };
 
 describe("createCheckService", () => {
+  it("asks every wallet request of a badge's check of the document it was clicked in", async () => {
+    const { service, walletCalls } = await setup();
+    const clickedIn = "c".repeat(32);
+    const outcome = await service.start(
+      request("s".repeat(16), { document: clickedIn }),
+      contentScript(7),
+    );
+    expect(outcome.type).toBe("report");
+    expect(walletCalls().map((d) => [d.type, (d.data as { document?: string }).document])).toEqual([
+      ["wallet.account", clickedIn],
+      ["wallet.sign", clickedIn],
+    ]);
+  });
+
+  it("binds a popup's check to the document that shared the account", async () => {
+    const { service, walletCalls } = await setup();
+    const outcome = await service.start(
+      request("s".repeat(16), { source: { kind: "popup", tabId: 7, frameId: 0 } }),
+      popupPage,
+    );
+    expect(outcome.type).toBe("report");
+    expect(walletCalls().map((d) => [d.type, (d.data as { document?: string }).document])).toEqual([
+      ["wallet.account", undefined],
+      ["wallet.sign", "a".repeat(32)],
+    ]);
+  });
+
+  it("says nothing was paid when the page was left before the wallet signed, and counts nothing", async () => {
+    const { service, ledger, recoveries, history, alive } = await setup({
+      pageLeftBeforeSigning: true,
+    });
+    const outcome = await service.start(
+      request("s".repeat(16), { document: "c".repeat(32) }),
+      contentScript(7),
+    );
+    expect(outcome).toMatchObject({ type: "failed", charged: false, code: "page_left" });
+    expect(outcome.type === "failed" && outcome.message).toContain(
+      "The page you paid from was reloaded or left before your wallet signed",
+    );
+    expect(await ledger.getValue()).toEqual({ day: "2025-06-01", spentUnits: 0 });
+    expect(await recoveries.getValue()).toEqual([]);
+    expect(await history.getValue()).toEqual([]);
+    expect(alive()).toBe(0);
+  });
+
   it("pays a badge's check with the wallet of the sender's own tab and frame, whatever the message claims", async () => {
     const { service, walletCalls, delivered, history, alive } = await setup();
     const outcome = await service.start(
@@ -221,15 +275,25 @@ describe("createCheckService", () => {
     const recoveryId = lost.type === "failed" ? (lost.recoveryId ?? "") : "";
     const nonce = recoveries.value()[0]?.nonce;
 
+    const clickedIn = "c".repeat(32);
     const outcome = await service.recover(
-      { session: "f".repeat(16), recoveryId, source: { kind: "popup", tabId: 99, frameId: 0 } },
+      {
+        session: "f".repeat(16),
+        recoveryId,
+        source: { kind: "popup", tabId: 99, frameId: 0 },
+        document: clickedIn,
+      },
       contentScript(7, 1),
     );
     expect(outcome.type).toBe("recovered");
     const signing = walletCalls().filter((d) => d.type === "wallet.signMessage");
+    // Asked of the document the click was made in only (a page loaded since refuses it).
     expect(
-      signing.map((d) => [d.tabId, d.frameId, (d.data as { message: string }).message]),
-    ).toEqual([[7, 1, `presend receipt ${nonce}`]]);
+      signing.map((d) => {
+        const data = d.data as { message: string; document?: string };
+        return [d.tabId, d.frameId, data.message, data.document];
+      }),
+    ).toEqual([[7, 1, `presend receipt ${nonce}`, clickedIn]]);
     expect(walletCalls().filter((d) => d.type === "wallet.sign")).toHaveLength(1);
     expect(history.value()).toHaveLength(1);
     expect(recoveries.value()).toEqual([]);

@@ -14,7 +14,11 @@ import { createPendingSpend } from "./createPendingSpend";
 import { recoverReport } from "./recoverReport";
 import { type PaidCheckDeps, runPaidCheck } from "./runPaidCheck";
 
-type Source = { kind: "badge" | "popup"; tabId: number; frameId: number };
+/**
+ * Who clicked and whose wallet pays: the tab and frame, and the document there the click was
+ * made in (a badge's own; the popup's is the one that shares the account), once known.
+ */
+type Source = { kind: "badge" | "popup"; tabId: number; frameId: number; document?: string };
 
 export type CheckServiceOptions = {
   messenger: Messenger;
@@ -45,7 +49,10 @@ export function createCheckService(options: CheckServiceOptions) {
       message: "Paid checks start from the badge or the popup.",
     });
 
-  const sourceOf = (request: Pick<CheckStart, "source">, sender: MessageSender): Source => {
+  const sourceOf = (
+    request: Pick<CheckStart, "source" | "document">,
+    sender: MessageSender,
+  ): Source => {
     // The extension's own pages first: the popup opened in a tab has a sender.tab too, and
     // must pay with the tab it names, not with itself.
     if (sender.url?.startsWith(options.extensionOrigin)) {
@@ -53,8 +60,14 @@ export function createCheckService(options: CheckServiceOptions) {
       throw notAllowed();
     }
     if (sender.tab?.id !== undefined) {
-      // From a content script: the tab is the sender's own, whatever the message claims.
-      return { kind: "badge", tabId: sender.tab.id, frameId: sender.frameId ?? 0 };
+      // From a content script: the tab is the sender's own, whatever the message claims; the
+      // document is the one the content script runs in (its own key).
+      return {
+        kind: "badge",
+        tabId: sender.tab.id,
+        frameId: sender.frameId ?? 0,
+        ...(request.document !== undefined && { document: request.document }),
+      };
     }
     throw notAllowed();
   };
@@ -90,7 +103,12 @@ export function createCheckService(options: CheckServiceOptions) {
             const { signature } = await messenger.sendToTab(
               source.tabId,
               "wallet.signMessage",
-              { session: request.session, account, message },
+              {
+                session: request.session,
+                account,
+                message,
+                ...(source.document !== undefined && { document: source.document }),
+              },
               source.frameId,
             );
             return signature as `0x${string}`;
@@ -126,6 +144,10 @@ export function createCheckService(options: CheckServiceOptions) {
         exclusive: access.exclusive,
         startOver: access.startOver,
       };
+      // Every wallet request of this check goes to the document it was started in: a page the
+      // tab shows since (a reload, another site) refuses it unasked ("page_left").
+      let document = source.document;
+      const inDocument = () => (document !== undefined ? { document } : {});
       const release = options.keepAlive();
       try {
         return await runPaidCheck(
@@ -136,21 +158,23 @@ export function createCheckService(options: CheckServiceOptions) {
             progress,
             ...(channel && { channel }),
             wallet: {
-              account: async () =>
-                (
-                  await messenger.sendToTab(
-                    source.tabId,
-                    "wallet.account",
-                    { session: request.session },
-                    source.frameId,
-                  )
-                ).address,
+              account: async () => {
+                const shared = await messenger.sendToTab(
+                  source.tabId,
+                  "wallet.account",
+                  { session: request.session, ...inDocument() },
+                  source.frameId,
+                );
+                // The popup names no document: the one that shared the account pays.
+                document ??= shared.document;
+                return shared.address;
+              },
               call: async (chainId, to, data) =>
                 (
                   await messenger.sendToTab(
                     source.tabId,
                     "wallet.call",
-                    { session: request.session, chainId, to, data },
+                    { session: request.session, ...inDocument(), chainId, to, data },
                     source.frameId,
                   )
                 ).data as `0x${string}`,
@@ -165,7 +189,11 @@ export function createCheckService(options: CheckServiceOptions) {
                 const { signature } = await messenger.sendToTab(
                   source.tabId,
                   "wallet.sign",
-                  { session: request.session, typedData: stringifyWithBigints(typedData) },
+                  {
+                    session: request.session,
+                    ...inDocument(),
+                    typedData: stringifyWithBigints(typedData),
+                  },
                   source.frameId,
                 );
                 return signature as `0x${string}`;
