@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { Network, SupportedResponse } from "@x402/core/types";
@@ -11,12 +13,12 @@ import {
   createWalletClient,
   encodeFunctionData,
   type Hex,
-  http,
   type TypedDataDefinition,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
-import { boundedFetch } from "../../http/boundedFetch";
+import { keyHiddenHttpTransport } from "../../http/keyHiddenHttpTransport";
+import { shownRpcUrl } from "../../http/shownRpcUrl";
 import { createSettlementSender } from "./createSettlementSender";
 import type { SenderJournal } from "./fileSenderJournal";
 
@@ -50,18 +52,42 @@ export type LocalFacilitator = FacilitatorClient & {
 /**
  * An x402 facilitator running in process (x402Facilitator + the official EVM exact scheme),
  * settling on the given Base RPC through one nonce-managed queue (createSettlementSender), its
- * RPC answers bounded in size and time, exposed as the FacilitatorClient a resource server uses.
+ * RPC answers bounded in size and time and a provider's key kept out of its errors
+ * (keyHiddenHttpTransport), exposed as the FacilitatorClient a resource server uses.
+ * The official exact scheme starts reading the asset's code before it checks the signature, and
+ * does not wait for that read when it refuses early (a wrong amount, an expired authorization):
+ * a failed read there is a rejection nobody handles, which ends the process. So the asset's code
+ * is read here first, where a failure is this call's own, and once read it answers the scheme's
+ * reads when the RPC fails: a deployed contract's code does not go away (EIP-6780).
+ * The scheme also turns a failed read into a refusal (a payer's code it could not read makes a
+ * correct signature "invalid"): a refusal reached while one of this call's reads failed is not a
+ * verdict on the payment, and verify throws instead (the resource server answers it as the
+ * facilitator or the payment network being unavailable: nothing charged, try again).
  * @example const facilitator = createLocalFacilitator({ network: "eip155:8453", rpcUrl, privateKey });
  */
 export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalFacilitator {
   const account = privateKeyToAccount(options.privateKey);
-  const chain = { ...base, rpcUrls: { default: { http: [options.rpcUrl] } } };
-  const transport = http(options.rpcUrl, {
-    fetchFn: boundedFetch(),
-    timeout: options.rpcTimeoutMs ?? 5_000,
+  const chain = { ...base, rpcUrls: { default: { http: [shownRpcUrl(options.rpcUrl)] } } };
+  const transport = keyHiddenHttpTransport(options.rpcUrl, {
+    timeoutMs: options.rpcTimeoutMs ?? 5_000,
     retryCount: 1,
   });
   const client = createPublicClient({ chain, transport });
+  // Whether a chain read failed within one verify call (and the promises it started).
+  const verifyReads = new AsyncLocalStorage<{ failed: boolean }>();
+  const watched = <T>(read: Promise<T>): Promise<T> =>
+    read.catch((error: unknown) => {
+      const call = verifyReads.getStore();
+      if (call) call.failed = true;
+      throw error;
+    });
+  // Asset contracts' code as read once, by lowercase address.
+  const assetCodes = new Map<string, Hex>();
+  const readAssetCode = async (asset: string) => {
+    if (assetCodes.has(asset.toLowerCase())) return;
+    const code = await client.getCode({ address: asset as Address });
+    if (code && code !== "0x") assetCodes.set(asset.toLowerCase(), code);
+  };
   const wallet = createWalletClient({ account, chain, transport });
   const sender = createSettlementSender({
     client: client as never,
@@ -79,18 +105,22 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
   const signer = toFacilitatorEvmSigner({
     address: account.address,
     readContract: (args) =>
-      client.readContract({
-        address: args.address,
-        abi: args.abi as Abi,
-        functionName: args.functionName,
-        args: args.args ?? [],
-      }),
+      watched(
+        client.readContract({
+          address: args.address,
+          abi: args.abi as Abi,
+          functionName: args.functionName,
+          args: args.args ?? [],
+        }),
+      ),
     verifyTypedData: (args) =>
-      client.verifyTypedData({
-        address: args.address,
-        signature: args.signature,
-        ...(args as unknown as TypedDataDefinition),
-      }),
+      watched(
+        client.verifyTypedData({
+          address: args.address,
+          signature: args.signature,
+          ...(args as unknown as TypedDataDefinition),
+        }),
+      ),
     async writeContract(args) {
       const data = encodeFunctionData({
         abi: args.abi as Abi,
@@ -110,7 +140,14 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
     },
     sendTransaction: (args) => sender.send({ to: args.to, data: args.data }),
     waitForTransactionReceipt: (args) => sender.waitForReceipt(args.hash),
-    getCode: (args) => client.getCode(args),
+    getCode: (args) =>
+      watched(
+        client.getCode(args).catch((error: unknown) => {
+          const known = assetCodes.get(args.address.toLowerCase());
+          if (known === undefined) throw error;
+          return known;
+        }),
+      ),
   });
   const facilitator = new x402Facilitator().register(options.network, new ExactEvmScheme(signer));
   if (options.batchSettlement) {
@@ -122,8 +159,19 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
       const hash = broadcasts.get(keyOf(payer, nonce));
       return hash === undefined ? null : sender.finalHash(hash);
     },
-    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    async verify(payload, requirements) {
+      await readAssetCode(requirements.asset);
+      const call = { failed: false };
+      const answer = await verifyReads.run(call, () => facilitator.verify(payload, requirements));
+      if (!answer.isValid && call.failed) {
+        throw new UpstreamError("a read of the payment chain failed while verifying the payment", {
+          code: "payment_chain_read_failed",
+        });
+      }
+      return answer;
+    },
     async settle(payload, requirements) {
+      await readAssetCode(requirements.asset);
       const result = await facilitator.settle(payload, requirements);
       // A replaced transaction: name the one that carries the transfer.
       return result.transaction

@@ -12,6 +12,8 @@ import type { AddressInfo, Socket } from "node:net";
  * `refuseLogRange`: eth_getLogs answers -32005 "block range too large" (a public endpoint's range
  * cap); `capLogs`: eth_getLogs answers -32005 "query returned more than 10000 results";
  * `noOtterscan`: ots_* methods answer -32601 "method not found"; the rest of a batch is forwarded.
+ * `getCodeErrors`: eth_getCode fails with a JSON-RPC error (a public endpoint's rate limit), the
+ * rest is forwarded.
  */
 export type FaultMode =
   | "pass"
@@ -21,6 +23,7 @@ export type FaultMode =
   | "wrongChainId"
   | "hugeBody"
   | "receiptErrors"
+  | "getCodeErrors"
   | "dropSendRaw"
   | "swallowFirstSend"
   | "downAfterSend"
@@ -41,6 +44,17 @@ const refusals: Partial<Record<FaultMode, { method: RegExp; code: number; messag
     code: -32601,
     message: "the method ots_searchTransactionsBefore does not exist/is not available",
   },
+};
+
+// The single calls the call faults answer with a JSON-RPC error instead of forwarding them.
+const failedCalls: Partial<
+  Record<FaultMode, { method: string; error: { code: number; message: string } }>
+> = {
+  receiptErrors: {
+    method: "eth_getTransactionReceipt",
+    error: { code: -32000, message: "header not found" },
+  },
+  getCodeErrors: { method: "eth_getCode", error: { code: -32005, message: "rate limit exceeded" } },
 };
 
 export type FaultyRpc = {
@@ -131,18 +145,11 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
       response.writeHead(200, { "content-type": "application/json" });
       return void response.end(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: "0x1" }));
     }
-    if (
-      mode === "receiptErrors" &&
-      !Array.isArray(parsed) &&
-      hasMethod("eth_getTransactionReceipt")
-    ) {
+    const failed = failedCalls[mode];
+    if (failed && !Array.isArray(parsed) && hasMethod(failed.method)) {
       response.writeHead(200, { "content-type": "application/json" });
       return void response.end(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: parsed.id,
-          error: { code: -32000, message: "header not found" },
-        }),
+        JSON.stringify({ jsonrpc: "2.0", id: parsed.id, error: failed.error }),
       );
     }
     const refusal = refusals[mode];
