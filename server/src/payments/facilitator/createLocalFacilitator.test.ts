@@ -86,7 +86,7 @@ describe("createLocalFacilitator", () => {
     });
     afterAll(() => rpc?.close());
     beforeEach(() => {
-      rpc.mode = "pass";
+      rpc.failingMethod = null;
       // As 15 minutes after the scheme's last look at the asset: its own cache no longer answers.
       resetAssetContractCache();
       facilitator = createLocalFacilitator({
@@ -99,7 +99,7 @@ describe("createLocalFacilitator", () => {
 
     it("a payment refused early leaves no failed read behind, before the asset was ever read", async () => {
       const wrongAmount = await payment(price);
-      rpc.mode = "getCodeErrors";
+      rpc.failingMethod = "eth_getCode";
       const { result, unhandled } = await unhandledDuring(() =>
         facilitator.verify(wrongAmount, requirements(2n * price)).then(
           (answer) => ({ answer }),
@@ -116,7 +116,7 @@ describe("createLocalFacilitator", () => {
       const right = await payment(price);
       expect((await facilitator.verify(right, requirements(price))).isValid).toBe(true);
       resetAssetContractCache();
-      rpc.mode = "getCodeErrors";
+      rpc.failingMethod = "eth_getCode";
       const callsBefore = rpc.calls.length;
       const settled = <T>(answer: Promise<T>) =>
         answer.then(
@@ -136,7 +136,7 @@ describe("createLocalFacilitator", () => {
       expect(result.wrongAmount).toEqual({ error: expect.any(Error) });
       expect(rpc.calls.slice(callsBefore)).toContain("eth_getCode");
       // The RPC answers again: the same payments get their verdicts.
-      rpc.mode = "pass";
+      rpc.failingMethod = null;
       expect(await facilitator.verify(await payment(price), requirements(price))).toMatchObject({
         isValid: true,
       });

@@ -12,8 +12,6 @@ import type { AddressInfo, Socket } from "node:net";
  * `refuseLogRange`: eth_getLogs answers -32005 "block range too large" (a public endpoint's range
  * cap); `capLogs`: eth_getLogs answers -32005 "query returned more than 10000 results";
  * `noOtterscan`: ots_* methods answer -32601 "method not found"; the rest of a batch is forwarded.
- * `getCodeErrors`: eth_getCode fails with a JSON-RPC error (a public endpoint's rate limit), the
- * rest is forwarded.
  */
 export type FaultMode =
   | "pass"
@@ -23,7 +21,6 @@ export type FaultMode =
   | "wrongChainId"
   | "hugeBody"
   | "receiptErrors"
-  | "getCodeErrors"
   | "dropSendRaw"
   | "swallowFirstSend"
   | "downAfterSend"
@@ -54,7 +51,6 @@ const failedCalls: Partial<
     method: "eth_getTransactionReceipt",
     error: { code: -32000, message: "header not found" },
   },
-  getCodeErrors: { method: "eth_getCode", error: { code: -32005, message: "rate limit exceeded" } },
 };
 
 export type FaultyRpc = {
@@ -65,6 +61,11 @@ export type FaultyRpc = {
    * public endpoints cap ranges (null: no cap).
    */
   maxLogRange: number | null;
+  /**
+   * With any mode: calls of this one JSON-RPC method (single or in a batch) answer a JSON-RPC
+   * error, as a public endpoint rate-limits one method (null: none).
+   */
+  failingMethod: string | null;
   /** JSON-RPC methods seen since start, in order. */
   calls: string[];
   /** `hugeBody`: how many answers were started and how many bytes of them went out in all. */
@@ -86,6 +87,7 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
     url: "",
     mode: "pass",
     maxLogRange: null,
+    failingMethod: null,
     calls: [],
     hugeBody: { answers: 0, bytesSent: 0 },
     close: async () => {},
@@ -145,14 +147,17 @@ export async function startFaultyRpc(upstream: string): Promise<FaultyRpc> {
       response.writeHead(200, { "content-type": "application/json" });
       return void response.end(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, result: "0x1" }));
     }
-    const failed = failedCalls[mode];
+    const failing = proxy.failingMethod;
+    const rateLimited = { code: -32005, message: "rate limit exceeded" };
+    const failed = failing === null ? failedCalls[mode] : { method: failing, error: rateLimited };
     if (failed && !Array.isArray(parsed) && hasMethod(failed.method)) {
       response.writeHead(200, { "content-type": "application/json" });
       return void response.end(
         JSON.stringify({ jsonrpc: "2.0", id: parsed.id, error: failed.error }),
       );
     }
-    const refusal = refusals[mode];
+    const refusal =
+      failing === null ? refusals[mode] : { method: new RegExp(`^${failing}$`), ...rateLimited };
     if (refusal && Array.isArray(parsed)) {
       // Forward the batch, then answer the refused entries with the endpoint's error instead.
       const calls = parsed as Array<{ method?: string; id?: unknown }>;
