@@ -105,11 +105,28 @@ const rows: Row[] = [
     mentions: ["You paid this address 6 times on Base, last on 2026-11-20"],
   },
   {
-    name: "paid and also a lookalike of another paid address: the sender's own payments win",
+    // Victims send a test amount to the lookalike, see it arrive, then send the rest.
+    name: "paid once, a lookalike of an address paid 3 times: still poisoning, naming both payments",
     from,
     target: facts("base", history({ paidRecipient: 1, lookalike: 3 })),
+    codes: ["address_poisoning", "active_wallet"],
+    level: "danger",
+    mentions: ["You paid this address once on Base", `${genuine} 3 times`, "the one you paid most"],
+  },
+  {
+    name: "paid more often than its lookalike: the known counterparty",
+    from,
+    target: facts("base", history({ paidRecipient: 3, lookalike: 1 })),
     codes: ["known_counterparty", "active_wallet"],
     level: "ok",
+  },
+  {
+    name: "paid as often as its lookalike: either may imitate the other, warn",
+    from,
+    target: facts("base", history({ paidRecipient: 2, lookalike: 2 })),
+    codes: ["paid_lookalikes", "active_wallet"],
+    level: "warn",
+    mentions: ["You paid this address 2 times on Base", `${genuine} 2 times`],
   },
   {
     name: "never paid: first-time recipient, saying what was read",

@@ -42,6 +42,38 @@ export function historyScope(name: ChainName, history: ChainHistory): string {
 type ReadChain = { name: ChainName; history: ChainHistory };
 
 /**
+ * The sender paid this address and a lookalike of it at least as often: danger when the lookalike
+ * was paid more (this one imitates it), warn when as often (either may imitate the other).
+ */
+function paidLookalikeFinding(
+  name: ChainName,
+  paid: PaymentSummary,
+  genuine: PaymentSummary,
+): Finding {
+  const where = chains[name].label;
+  const ends = visibleEnds(genuine.address);
+  const both = `You paid this address ${times(paid.payments)} on ${where} (${lastPaid(paid)}) and ${genuine.address} ${times(genuine.payments)} (${lastPaid(genuine)}): the same first 4 and last 4 hex characters (${ends}), a different middle.`;
+  if (genuine.payments > paid.payments) {
+    return {
+      code: "address_poisoning",
+      level: "danger",
+      chain: name,
+      message: `This address imitates ${genuine.address}, the one you paid most. ${both} Your payment to this one was likely meant for the other: a poisoner waits for a small test payment to arrive before the real one.`,
+      headline: `Address poisoning: a lookalike of ${ends} you paid`,
+      next: `Do not send: copy the address from the recipient, not from your history; the one you paid most is ${genuine.address}.`,
+    };
+  }
+  return {
+    code: "paid_lookalikes",
+    level: "warn",
+    chain: name,
+    message: `${both} Two addresses that alike are almost never a coincidence: one of them likely imitates the other.`,
+    headline: `You paid two addresses that look alike (${ends})`,
+    next: "Confirm the whole address with the recipient through another channel before you send.",
+  };
+}
+
+/**
  * What the sender's own payment history says about the checked address: address poisoning (a
  * lookalike of an address the sender really paid, never paid itself), a known counterparty, a
  * first-time recipient, or history that could not be read (never ok when a sender was given).
@@ -88,6 +120,14 @@ export function senderFindings(input: SenderFindingsInput): Finding[] {
   const paidOn = read.filter((entry) => entry.history.sender?.paidRecipient);
   for (const entry of paidOn) {
     const paid = entry.history.sender?.paidRecipient as PaymentSummary;
+    // Two addresses with the same visible ends, both paid: one imitates the other (a 4+4 match by
+    // chance is one in four billion), and a payment to this one proves nothing. Victims send a
+    // test amount to the lookalike, see it arrive, then send the rest.
+    const genuine = entry.history.sender?.lookalikes[0];
+    if (genuine && genuine.payments >= paid.payments) {
+      findings.push(paidLookalikeFinding(entry.name, paid, genuine));
+      continue;
+    }
     findings.push({
       code: "known_counterparty",
       level: "ok",
