@@ -3,6 +3,7 @@ import { crossChainFindings } from "./crossChainFindings";
 import { detectWrongNetwork } from "./detectWrongNetwork";
 import { findTokenMismatches } from "./findTokenMismatches";
 import { historyAndListFindings, type SenderContext } from "./historyAndListFindings";
+import { receiveOnlyPaidBefore } from "./receiveOnlyPaidBefore";
 import { summarizeFindings } from "./summarizeFindings";
 import { summarizeGas } from "./summarizeGas";
 import { type TargetInput, targetFindings } from "./targetFindings";
@@ -27,7 +28,7 @@ export function decideDeepVerdict(input: DeepInput): DeepVerdict {
   const others = input.others.filter((facts) => facts.name !== target.name);
   const wrongNetwork = detectWrongNetwork(target, others);
   const tokenMismatch = findTokenMismatches({ address, target, others });
-  const { level, headline, next, reasons } = summarizeFindings([
+  const findings = [
     ...targetFindings(input),
     ...crossChainFindings({
       address,
@@ -38,7 +39,10 @@ export function decideDeepVerdict(input: DeepInput): DeepVerdict {
       ...(input.singletonsHere && { singletonsHere: input.singletonsHere }),
     }),
     ...historyAndListFindings({ ...input, others }),
-  ]);
+  ];
+  const { level, headline, next, reasons } = summarizeFindings(
+    receiveOnlyPaidBefore(findings, target.name),
+  );
   return {
     level,
     headline,
