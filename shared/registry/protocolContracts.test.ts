@@ -8,7 +8,11 @@ import { SWAP_ROUTER_02_ADDRESSES, V2_ROUTER_ADDRESSES, WETH9 } from "@uniswap/s
 import { getAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { chains } from "../chains/chains";
-import { findProtocolContract, protocolContracts } from "./protocolContracts";
+import {
+  findProtocolContract,
+  findProtocolContractsAt,
+  protocolContracts,
+} from "./protocolContracts";
 
 const chainIdOf = (name: keyof typeof chains) => chains[name].id;
 
@@ -77,5 +81,11 @@ describe("protocolContracts", () => {
       expect(entry.tokenSend).toMatch(/\.$/);
       expect(entry.source).toMatch(/^npm /);
     }
+  });
+
+  it("finds the entries at an address on any chain, with the chains each names", () => {
+    const [bridge] = findProtocolContractsAt("0x99c9fc46f92e8a1c0dec1b1747d010903e884be1");
+    expect(bridge).toMatchObject({ name: "OP Mainnet L1StandardBridge", chains: ["ethereum"] });
+    expect(findProtocolContractsAt("0x1111111111111111111111111111111111111111")).toEqual([]);
   });
 });

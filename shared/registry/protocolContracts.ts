@@ -258,3 +258,14 @@ export function findProtocolContract(
 ): ProtocolContract | undefined {
   return byChainAndAddress.get(`${chain}:${address.toLowerCase()}`);
 }
+
+/**
+ * The protocol contracts at `address` on any of the five chains (one entry names its chains), for
+ * a check on a chain where the address holds nothing: a bridge's address copied onto another
+ * network is nobody's wallet there either.
+ * @example findProtocolContractsAt("0x99C9fc46f92E8a1c0deC1b1747d010903E884bE1")[0]?.chains // ["ethereum"]
+ */
+export function findProtocolContractsAt(address: string): ProtocolContract[] {
+  const key = address.toLowerCase();
+  return protocolContracts.filter((entry) => entry.address.toLowerCase() === key);
+}

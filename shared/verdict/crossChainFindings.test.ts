@@ -148,4 +148,27 @@ describe("crossChainFindings", () => {
       expect(findings.map((finding) => finding.code)).toEqual(["contract_elsewhere_unverified"]);
     });
   });
+
+  it("calls a registry protocol contract elsewhere neither a deposit address nor somebody's contract", () => {
+    // The bridge passes a simulated deposit on, as a deposit forwarder does; the target's own
+    // finding names it (protocol_contract_elsewhere).
+    const bridge = "0x99C9fc46f92E8a1c0deC1b1747d010903E884bE1";
+    const findings = crossChainFindings({
+      address: bridge,
+      target: readableFacts("base"),
+      others: [readableFacts("ethereum", { kind: "contract", receive: "forwarded" })],
+      wrongNetwork: notFlagged,
+      tokenMismatch: [],
+    });
+    expect(findings.map((finding) => finding.code)).toEqual([]);
+    // Any other forwarding contract elsewhere is still the wrong network for a deposit address.
+    const forwarder = crossChainFindings({
+      address: wallet,
+      target: readableFacts("base"),
+      others: [readableFacts("ethereum", { kind: "contract", receive: "forwarded" })],
+      wrongNetwork: notFlagged,
+      tokenMismatch: [],
+    });
+    expect(forwarder.map((finding) => finding.code)).toEqual(["deposit_address_elsewhere"]);
+  });
 });

@@ -3,6 +3,7 @@ import type { ChainFacts, TokenMismatch } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 import { findAccountImplementation } from "../registry/knownImplementations";
 import { findKnownTokenChains } from "../registry/knownTokens";
+import { findProtocolContract } from "../registry/protocolContracts";
 import { chainLabels } from "./chainLabels";
 import type { WrongNetwork } from "./detectWrongNetwork";
 import { isSafeLookalike } from "./isSafeLookalike";
@@ -116,8 +117,14 @@ export function crossChainFindings({
     .map((facts) => facts.name);
   // A deposit forwarder elsewhere is an exchange's deposit address for that chain: sending here is
   // the wrong network, not a send to somebody's unknown contract.
-  const forwarderChains = readableOthers.filter(isDepositForwarder).map((facts) => facts.name);
-  const contractChains = readableOthers
+  // A registry protocol contract elsewhere (a bridge passes a deposit on too) is no deposit
+  // address and no one's contract: the target's own findings name it (protocol_contract_elsewhere).
+  const unnamed = readableOthers.filter((facts) => {
+    const protocol = findProtocolContract(facts.name, address);
+    return protocol === undefined || protocol.chains.includes(here);
+  });
+  const forwarderChains = unnamed.filter(isDepositForwarder).map((facts) => facts.name);
+  const contractChains = unnamed
     .filter(
       (facts) =>
         (facts.kind === "contract" ||

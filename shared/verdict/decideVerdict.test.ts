@@ -265,6 +265,22 @@ const rows: Row[] = [
     codes: ["eip7702_sweeper", "active_wallet"],
   },
   {
+    name: "danger: OP Mainnet's L1StandardBridge (Ethereum) on Base, where it has no code",
+    address: "0x99C9fc46f92E8a1c0deC1b1747d010903E884bE1",
+    target: readableFacts("base"),
+    level: "danger",
+    codes: ["protocol_contract_elsewhere", "fresh_address"],
+    headline: "OP Mainnet L1StandardBridge on Ethereum, not a wallet",
+    next: "Do not send: this is OP Mainnet L1StandardBridge's address on Ethereum; ask the recipient for their own wallet address on Base.",
+  },
+  {
+    name: "caution: a protocol contract's address on a chain its entry names but where it has no code is no 'elsewhere'",
+    address: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+    target: readableFacts("ethereum"),
+    level: "caution",
+    codes: ["fresh_address"],
+  },
+  {
     name: "danger: Ethereum's WETH address (token list) on Base, where it has no code",
     address: "0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2",
     target: readableFacts("base"),

@@ -3,7 +3,11 @@ import type { ChainFacts, Checksum, WalletCode } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
 import { findKnownTokenChains } from "../registry/knownTokens";
 import { isOpenDelegate } from "../registry/openDelegates";
-import { findProtocolContract, type ProtocolContract } from "../registry/protocolContracts";
+import {
+  findProtocolContract,
+  findProtocolContractsAt,
+  type ProtocolContract,
+} from "../registry/protocolContracts";
 import { chainActivity } from "./chainActivity";
 import { chainLabels } from "./chainLabels";
 import { isPositiveBalance } from "./isPositiveBalance";
@@ -84,6 +88,37 @@ function listedTokenFinding(
     message: `This is the address of the ${symbol} token contract on ${where} (Uniswap's token list), not a wallet: nobody holds a key for it, so funds sent to it on ${here} are lost.`,
     headline: `The ${symbol} token contract on ${where}, not a wallet`,
     next: `Do not send: this is the ${symbol} token contract on ${where}; ask the recipient for their wallet address.`,
+  };
+}
+
+/**
+ * A protocol contract of another chain (a bridge, a router, a wrapped native token), checked where
+ * nothing is deployed at its address: copied from a block explorer or a bridge's page onto the
+ * wrong network. Nobody holds a key for it here, and its authors' code is not here to act on a
+ * deposit. A listed token or a stablecoin has its own finding.
+ */
+function protocolElsewhereFinding(
+  address: string,
+  target: ChainFacts,
+  special: SpecialAddress | null,
+  listedToken: Finding | null,
+): Finding | null {
+  if (target.status !== "ok" || target.isContract !== false) return null;
+  if (special || listedToken) return null;
+  const elsewhere = findProtocolContractsAt(address).filter(
+    (entry) => !entry.chains.includes(target.name),
+  );
+  const [protocol] = elsewhere;
+  if (!protocol) return null;
+  const where = chainLabels(protocol.chains);
+  const here = chains[target.name].label;
+  return {
+    code: "protocol_contract_elsewhere",
+    level: "danger",
+    chain: target.name,
+    message: `This is the address of ${protocol.name} (${protocol.operator}) on ${where}, a protocol contract, not anyone's wallet; on ${here} nothing is deployed at it and nobody holds a key for it, so funds sent to it on ${here} are lost.`,
+    headline: `${protocol.name} on ${where}, not a wallet`,
+    next: `Do not send: this is ${protocol.name}'s address on ${where}; ask the recipient for their own wallet address on ${here}.`,
   };
 }
 
@@ -460,9 +495,11 @@ export function targetFindings({ address, checksum, target }: TargetInput): Find
   const special = classifySpecialAddress(address);
   const checksumIssue = checksumFinding(checksum);
   const listedToken = listedTokenFinding(address, target, special);
+  const protocolElsewhere = protocolElsewhereFinding(address, target, special, listedToken);
   return [
     ...(special ? [specialAddressFinding(special)] : []),
     ...(listedToken ? [listedToken] : []),
+    ...(protocolElsewhere ? [protocolElsewhere] : []),
     ...(checksumIssue ? [checksumIssue] : []),
     ...chainFindings(target, special, address),
   ];
