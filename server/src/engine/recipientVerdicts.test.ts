@@ -251,6 +251,16 @@ const rows: Row[] = [
     says: "bridged to the sender's own address on OP Mainnet",
   },
   {
+    // Copied onto another network: nobody's wallet there, and no bridge code to act on it.
+    name: "Optimism's L1StandardBridge address, checked on Base where it has no code",
+    address: recipientKinds.l1StandardBridgeOnEthereum,
+    chain: "base",
+    check: "danger",
+    deep: "danger",
+    code: "protocol_contract_elsewhere",
+    says: "OP Mainnet L1StandardBridge on Ethereum, not a wallet",
+  },
+  {
     name: "an EOA that handed control to a sweeper on Base, deep check from Ethereum",
     address: devnetAccounts.sweptOnBase.address,
     chain: "ethereum",

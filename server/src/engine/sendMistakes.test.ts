@@ -1,0 +1,338 @@
+import {
+  artifacts,
+  demoAddresses,
+  demoAddressListFile,
+  devnetAccounts,
+  devnetClient,
+  lookalikeOf,
+  mintStablecoin,
+  recipientKinds,
+  startWorld,
+  type World,
+} from "@presend/devnet";
+import type { Level } from "@presend/shared/api/report";
+import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { type Address, getAddress, parseEther, parseUnits, zeroAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createChainReader } from "../chain/createChainReader";
+import { createHistoryReader } from "../chain/history/createHistoryReader";
+import { loadAddressLists } from "../lists/loadAddressLists";
+import { createEngine, type Engine } from "./createEngine";
+
+// Where people lose money to who they send to and where: address poisoning, the wrong network,
+// the wrong token. The history is real transactions on the local chains, made as attackers make
+// them; the engine is built as composeServer builds it (facts, history riding in the facts
+// batch, the demo address list) and asked as the paid routes ask it, with the sender.
+//
+// Its own world: the victim's payments, the planted transfers and the fake token are written by
+// keys made here, and the shared world belongs to files that only read it.
+
+const usdcUnits = (amount: string) => parseUnits(amount, 6);
+
+describe("send mistakes on real history (real anvil chains, the real engine)", () => {
+  let world: World;
+  let engine: Engine;
+  const victim = privateKeyToAccount(generatePrivateKey());
+  const genuine = privateKeyToAccount(generatePrivateKey());
+  const poisoner = privateKeyToAccount(generatePrivateKey());
+  const newcomer = privateKeyToAccount(generatePrivateKey());
+  const genuinePayments = 5;
+  // Each lookalike keeps the genuine address's first and last 4 hex characters.
+  const lookalikes = {} as Record<"planted" | "sixAndSix" | "fakeToken" | "dust" | "paid", Address>;
+
+  beforeAll(async () => {
+    world = await startWorld();
+    const rpcUrls = Object.fromEntries(
+      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
+    ) as Record<ChainName, string[]>;
+    engine = createEngine({
+      reader: createChainReader({ rpcUrls }),
+      history: createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls }),
+      lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+    });
+    const client = devnetClient("base", world.chains.base.rpcUrl);
+    const faucet = privateKeyToAccount(devnetAccounts.faucet.privateKey);
+    const usdc = chains.base.usdc.address;
+    const abi = artifacts.PresendStablecoin.abi;
+    const transfer = (
+      account: Address | typeof victim,
+      token: Address,
+      to: Address,
+      amount: bigint,
+    ) =>
+      client.confirm(
+        client.writeContract({
+          account,
+          address: token,
+          abi,
+          functionName: "transfer",
+          args: [to, amount],
+        }),
+      );
+    for (const account of [victim, genuine, poisoner, newcomer]) {
+      await client.confirm(
+        client.sendTransaction({ account: faucet, to: account.address, value: parseEther("1") }),
+      );
+    }
+    // The genuine counterparty only receives: a savings wallet, paid 5 times by the victim.
+    await mintStablecoin(client, {
+      token: usdc,
+      minter: faucet,
+      to: victim.address,
+      amount: usdcUnits("1000"),
+    });
+    for (let payment = 0; payment < genuinePayments; payment++) {
+      await transfer(victim, usdc, genuine.address, usdcUnits("10"));
+    }
+
+    const hex = genuine.address.slice(2).toLowerCase();
+    lookalikes.planted = lookalikeOf(genuine.address, "send mistakes: planted");
+    lookalikes.sixAndSix = getAddress(`0x${hex.slice(0, 6)}${"5".repeat(28)}${hex.slice(-6)}`);
+    lookalikes.fakeToken = lookalikeOf(genuine.address, "send mistakes: fake token");
+    lookalikes.dust = lookalikeOf(genuine.address, "send mistakes: dust");
+    lookalikes.paid = lookalikeOf(genuine.address, "send mistakes: paid");
+
+    // Zero-value transferFrom(victim, lookalike, 0) of the real USDC: no signature of the victim.
+    for (const lookalike of [lookalikes.planted, lookalikes.sixAndSix, lookalikes.paid]) {
+      await client.confirm(
+        client.writeContract({
+          account: poisoner,
+          address: usdc,
+          abi,
+          functionName: "transferFrom",
+          args: [victim.address, lookalike, 0n],
+        }),
+      );
+    }
+
+    // A fake USDC (same name and symbol, another address) whose Transfer "from" the victim to a
+    // lookalike shows the genuine amount. A fake token emits it without any signature; here its
+    // own transfer makes it, sent as the victim through anvil's impersonation.
+    const deployed = await client.confirm(
+      client.deployContract({
+        account: poisoner,
+        abi,
+        bytecode: artifacts.PresendStablecoin.bytecode,
+      }),
+    );
+    const fakeUsdc = deployed.contractAddress as Address;
+    await client.confirm(
+      client.writeContract({
+        account: poisoner,
+        address: fakeUsdc,
+        abi,
+        functionName: "initialize",
+        args: ["USD Coin", "USDC", "2", 6, poisoner.address],
+      }),
+    );
+    await mintStablecoin(client, {
+      token: fakeUsdc,
+      minter: poisoner,
+      to: victim.address,
+      amount: usdcUnits("10"),
+    });
+    await client.impersonateAccount({ address: victim.address });
+    await transfer(victim.address, fakeUsdc, lookalikes.fakeToken, usdcUnits("10"));
+    await client.stopImpersonatingAccount({ address: victim.address });
+
+    // Dust of the real USDC from a lookalike to the victim (it sends through impersonation).
+    await mintStablecoin(client, {
+      token: usdc,
+      minter: faucet,
+      to: lookalikes.dust,
+      amount: 5_000n,
+    });
+    await client.confirm(
+      client.sendTransaction({ account: faucet, to: lookalikes.dust, value: parseEther("0.01") }),
+    );
+    await client.impersonateAccount({ address: lookalikes.dust });
+    await transfer(lookalikes.dust, usdc, victim.address, 1_000n);
+    await client.stopImpersonatingAccount({ address: lookalikes.dust });
+
+    // The victim falls for one lookalike with a test payment of 1 USDC, signed with its own key.
+    await transfer(victim, usdc, lookalikes.paid, usdcUnits("1"));
+  }, 120_000);
+
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  async function both(address: Address, chain: ChainName, from?: Address) {
+    const input = { address, chain, ...(from && { from }) };
+    const check = await engine.check(input);
+    const deep = await engine.deep(input);
+    if (check.type !== "report" || deep.type !== "report") throw new Error("chain unreadable");
+    return { check: check.report, deep: deep.report };
+  }
+
+  describe("address poisoning", () => {
+    it("the genuine counterparty the sender paid 5 times stays ok, though it never sent: those payments were the test", async () => {
+      const { check, deep } = await both(genuine.address, "base", victim.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("ok");
+        expect(report.verdict.next).toBe("Send as usual.");
+        expect(report.verdict.reasons.map((reason) => reason.message)).toContain(
+          `You paid this address ${genuinePayments} times on Base, last on ${report.checkedAt.slice(0, 10)}.`,
+        );
+      }
+    });
+
+    it.each([
+      ["a zero-value transferFrom of the real USDC planted it", "planted", true],
+      ["it shares the first 6 and last 6 hex characters", "sixAndSix", true],
+      ["a fake USDC showed the victim paying it", "fakeToken", false],
+      ["it sent the victim dust of the real USDC", "dust", false],
+    ] as const)("a lookalike is danger with the sender: %s", async (_, which, planted) => {
+      const { check, deep } = await both(lookalikes[which], "base", victim.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("danger");
+        const [deciding] = report.verdict.reasons;
+        expect(deciding?.code).toBe("address_poisoning");
+        expect(deciding?.message).toContain(`This address imitates ${genuine.address}`);
+        expect(deciding?.message.includes("A zero-value transfer")).toBe(planted);
+        expect(report.verdict.next).toContain(`the one you paid is ${genuine.address}`);
+        expect(report.verdict.reasons.map((reason) => reason.code)).not.toContain(
+          "known_counterparty",
+        );
+      }
+    });
+
+    it("a lookalike the sender already paid once (the test payment a poisoner waits for) is still danger", async () => {
+      const { check, deep } = await both(lookalikes.paid, "base", victim.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("danger");
+        expect(report.verdict.reasons[0]).toMatchObject({
+          code: "address_poisoning",
+          chain: "base",
+        });
+        expect(report.verdict.reasons[0]?.message).toContain(
+          `You paid this address once on Base (last on ${report.checkedAt.slice(0, 10)}) and ${genuine.address} ${genuinePayments} times`,
+        );
+        expect(report.verdict.next).toContain(`the one you paid most is ${genuine.address}`);
+        expect(report.verdict.reasons.map((reason) => reason.code)).not.toContain(
+          "known_counterparty",
+        );
+      }
+    });
+
+    it("the genuine address in one case (no checksum) is still the known counterparty, caution only for the checksum", async () => {
+      for (const written of [
+        genuine.address.toLowerCase() as Address,
+        `0x${genuine.address.slice(2).toUpperCase()}` as Address,
+      ]) {
+        const { check } = await both(written, "base", victim.address);
+        expect(check.verdict.level).toBe("caution");
+        expect(check.verdict.reasons[0]?.code).toBe("checksum_missing");
+        expect(check.verdict.reasons.map((reason) => reason.code)).toContain("known_counterparty");
+      }
+    });
+
+    it("a lookalike is never ok without the sender either, nor for a sender who never paid anyone", async () => {
+      const alone = await both(lookalikes.planted, "base");
+      expect([alone.check.verdict.level, alone.deep.verdict.level]).toEqual(["caution", "caution"]);
+      const { check, deep } = await both(lookalikes.planted, "base", newcomer.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("caution");
+        expect(report.verdict.reasons[0]?.code).toBe("first_time_recipient");
+      }
+    });
+  });
+
+  describe("wrong network", () => {
+    const demo = (label: string) => {
+      const entry = demoAddresses.find((address) => address.label === label);
+      if (!entry) throw new Error(`demo address ${label} missing`);
+      return entry.address;
+    };
+
+    it.each([
+      [
+        "a Safe deployed on Base only, sent on Polygon",
+        "used-safe-on-base",
+        "polygon",
+        "safe_not_deployable",
+      ],
+      [
+        "a Safe deployed on Base only, sent on Ethereum",
+        "used-safe-on-base",
+        "ethereum",
+        "safe_not_deployable",
+      ],
+      [
+        "an ERC-4337 account deployed on Base only, sent on Polygon",
+        "used-smart-account-on-base",
+        "polygon",
+        "contract_elsewhere",
+      ],
+    ] as const)("%s: caution on a check, danger on a deep check", async (_, label, chain, code) => {
+      const { check, deep } = await both(demo(label), chain, victim.address);
+      expect(check.verdict.level).toBe("caution");
+      expect(deep.verdict.level).toBe("danger");
+      expect(deep.verdict.reasons[0]).toMatchObject({ code, chain: "base" });
+      expect(deep.verdict.next).toContain(`Do not send on ${chains[chain].label}`);
+    });
+
+    it("an exchange deposit address swept on Base only, sent on Polygon: danger on a deep check", async () => {
+      const deposit = devnetAccounts.exchangeDeposit.address;
+      const { check, deep } = await both(deposit, "polygon", victim.address);
+      expect(check.verdict.level).toBe("caution");
+      expect(deep.verdict.level).toBe("danger");
+      expect(deep.verdict.reasons[0]?.code).toBe("exchange_deposit_wrong_network");
+    });
+
+    it("a counterfactual account (deployed nowhere) is caution, never ok", async () => {
+      const counterfactual = privateKeyToAccount(generatePrivateKey()).address;
+      const { check, deep } = await both(counterfactual, "base", victim.address);
+      expect([check.verdict.level, deep.verdict.level]).toEqual(["caution", "caution"]);
+    });
+  });
+
+  describe("wrong token", () => {
+    it("OP Mainnet's L1StandardBridge address checked on Base, where nothing is at it: danger, named as the bridge, never a deposit address", async () => {
+      const bridge = recipientKinds.l1StandardBridgeOnEthereum;
+      const { check, deep } = await both(bridge, "base", victim.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("danger");
+        expect(report.verdict.reasons[0]).toMatchObject({
+          code: "protocol_contract_elsewhere",
+          chain: "base",
+        });
+        expect(report.verdict.headline).toBe(
+          "OP Mainnet L1StandardBridge on Ethereum, not a wallet",
+        );
+        expect(report.verdict.reasons.map((reason) => reason.code)).not.toContain(
+          "deposit_address_elsewhere",
+        );
+      }
+      // On Ethereum, where the bridge is, it stays what its code does (warn).
+      const home = await both(bridge, "ethereum", victim.address);
+      expect(home.check.verdict.reasons[0]?.code).toBe("protocol_contract");
+    });
+
+    const precompiles = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0x100].map((index) =>
+      getAddress(`0x${index.toString(16).padStart(40, "0")}`),
+    );
+    it.each([
+      ["USDC's own address", chains.base.usdc.address, "stablecoin_contract"],
+      ["Base's WETH", recipientKinds.wethOnBase, "token_contract"],
+      ["the zero address", zeroAddress, "zero_address"],
+      ["0x…dEaD", "0x000000000000000000000000000000000000dEaD", "burn_address"],
+      ["0xdEaD…42069", "0xdEAD000000000000000042069420694206942069", "burn_address"],
+      ...precompiles.map(
+        (address) => [`the precompile ${address}`, address, "precompile"] as const,
+      ),
+    ] as const)(
+      "%s is danger on Base, Ethereum and Polygon, check and deep",
+      async (_, address, code) => {
+        for (const chain of ["base", "ethereum", "polygon"] as const) {
+          const { check, deep } = await both(address as Address, chain, victim.address);
+          const levels: Level[] = [check.verdict.level, deep.verdict.level];
+          expect(levels).toEqual(["danger", "danger"]);
+          if (chain === "base") expect(check.verdict.reasons[0]?.code).toBe(code);
+          expect(check.verdict.next).toMatch(/^Do not send/);
+        }
+      },
+    );
+  });
+});
