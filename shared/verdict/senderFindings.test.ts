@@ -129,6 +129,17 @@ const rows: Row[] = [
     mentions: ["You paid this address 2 times on Base", `${genuine} 2 times`],
   },
   {
+    // The genuine one was paid outside what was read; the planted transfer still shows.
+    name: "never paid, no lookalike read, but a zero-value transfer from the sender to it: planted, warn",
+    from,
+    target: facts("base", history({ planted: 2 })),
+    codes: ["planted_in_history", "first_time_recipient", "active_wallet"],
+    level: "warn",
+    mentions: [
+      'A zero-value transfer "from" you to this address appears in your history on Base 2 times',
+    ],
+  },
+  {
     name: "never paid: first-time recipient, saying what was read",
     from,
     target: facts("base", history({})),

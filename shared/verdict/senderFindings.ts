@@ -161,6 +161,21 @@ export function senderFindings(input: SenderFindingsInput): Finding[] {
   }
   if (findings.some((finding) => finding.code === "address_poisoning")) return findings;
 
+  // Planted with no genuine address in what was read (paid before the window, in a token or a
+  // native send not read): a zero-value transfer "from" the sender still says who put it there.
+  for (const entry of read) {
+    const planted = entry.history.sender?.zeroValueToRecipient ?? 0;
+    if (planted === 0) continue;
+    findings.push({
+      code: "planted_in_history",
+      level: "warn",
+      chain: entry.name,
+      message: `A zero-value transfer "from" you to this address appears in your history on ${chains[entry.name].label} ${times(planted)}, and you never paid it: anyone can create one without your signature, which is how address poisoning plants a lookalike of someone you paid where you copy addresses from.`,
+      headline: "Planted in your history: likely address poisoning",
+      next: "Do not copy this address from your history: get it from the recipient and compare every character.",
+    });
+  }
+
   const targetRead = read.find((entry) => entry.name === target.name);
   if (targetRead) {
     findings.push({

@@ -46,6 +46,7 @@ const findingPriority = [
   "eip7702_rejects_native",
   "rejects_native",
   "paid_lookalikes",
+  "planted_in_history",
   "poisoning_fingerprint",
   "listed_scam_elsewhere",
   "listed_drainer_elsewhere",

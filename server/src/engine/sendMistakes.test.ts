@@ -37,9 +37,14 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
   const genuine = privateKeyToAccount(generatePrivateKey());
   const poisoner = privateKeyToAccount(generatePrivateKey());
   const newcomer = privateKeyToAccount(generatePrivateKey());
+  // Pays the genuine counterparty only in a token presend does not read.
+  const otherTokenPayer = privateKeyToAccount(generatePrivateKey());
   const genuinePayments = 5;
   // Each lookalike keeps the genuine address's first and last 4 hex characters.
-  const lookalikes = {} as Record<"planted" | "sixAndSix" | "fakeToken" | "dust" | "paid", Address>;
+  const lookalikes = {} as Record<
+    "planted" | "sixAndSix" | "fakeToken" | "dust" | "paid" | "plantedOnly",
+    Address
+  >;
 
   beforeAll(async () => {
     world = await startWorld();
@@ -70,7 +75,7 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
           args: [to, amount],
         }),
       );
-    for (const account of [victim, genuine, poisoner, newcomer]) {
+    for (const account of [victim, genuine, poisoner, newcomer, otherTokenPayer]) {
       await client.confirm(
         client.sendTransaction({ account: faucet, to: account.address, value: parseEther("1") }),
       );
@@ -152,6 +157,43 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
 
     // The victim falls for one lookalike with a test payment of 1 USDC, signed with its own key.
     await transfer(victim, usdc, lookalikes.paid, usdcUnits("1"));
+
+    // Another sender pays the genuine counterparty in a DAI-like token presend does not read, and
+    // gets a lookalike planted by a zero-value transferFrom of the real USDC.
+    const daiDeployed = await client.confirm(
+      client.deployContract({
+        account: faucet,
+        abi,
+        bytecode: artifacts.PresendStablecoin.bytecode,
+      }),
+    );
+    const dai = daiDeployed.contractAddress as Address;
+    await client.confirm(
+      client.writeContract({
+        account: faucet,
+        address: dai,
+        abi,
+        functionName: "initialize",
+        args: ["Dai Stablecoin", "DAI", "1", 6, faucet.address],
+      }),
+    );
+    await mintStablecoin(client, {
+      token: dai,
+      minter: faucet,
+      to: otherTokenPayer.address,
+      amount: usdcUnits("100"),
+    });
+    await transfer(otherTokenPayer, dai, genuine.address, usdcUnits("50"));
+    lookalikes.plantedOnly = lookalikeOf(genuine.address, "send mistakes: planted only");
+    await client.confirm(
+      client.writeContract({
+        account: poisoner,
+        address: usdc,
+        abi,
+        functionName: "transferFrom",
+        args: [otherTokenPayer.address, lookalikes.plantedOnly, 0n],
+      }),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -235,6 +277,20 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
       for (const report of [check, deep]) {
         expect(report.verdict.level).toBe("caution");
         expect(report.verdict.reasons[0]?.code).toBe("first_time_recipient");
+      }
+    });
+
+    it("a lookalike planted in the history of a sender whose genuine payment was in a token not read: warn, saying it was planted", async () => {
+      const { check, deep } = await both(lookalikes.plantedOnly, "base", otherTokenPayer.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("warn");
+        expect(report.verdict.reasons[0]).toMatchObject({
+          code: "planted_in_history",
+          chain: "base",
+        });
+        expect(report.verdict.next).toBe(
+          "Do not copy this address from your history: get it from the recipient and compare every character.",
+        );
       }
     });
   });
