@@ -42,6 +42,9 @@ export function Badge(props: BadgeProps) {
   const { assessment, expanded } = props;
   const chip = chipState(props);
   const short = visibleEnds(assessment.input);
+  // A paid check's news (checking, then its decision) is told to screen readers wherever the
+  // focus is, card open or not: the region stays mounted with the badge, so a change is read.
+  const news = props.busy || props.outcome ? `presend, ${short}: ${chip.label}` : "";
   return (
     <div
       className="presend badge-root"
@@ -67,6 +70,9 @@ export function Badge(props: BadgeProps) {
         </button>
       )}
       {expanded && <div className="card-slot" />}
+      <div className="visually-hidden" role="status" data-testid="announcement">
+        {news}
+      </div>
     </div>
   );
 }

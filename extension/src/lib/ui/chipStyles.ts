@@ -22,6 +22,9 @@ button:not(.badge-chip):hover:not(:disabled) { background: #f3f4f6; }
 button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-visible {
   outline: 2px solid var(--accent); outline-offset: 2px; }
 .badge-root { background: transparent; }
+/* Read by screen readers, not drawn: the badge's news of a paid check. */
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 /* The badge: a chip beside the field, expanding into a card. */
 .badge-chip { display: inline-flex; align-items: center; gap: 6px; min-height: 22px; padding: 2px 10px 2px 8px;
   border-radius: 999px; border: 1px solid var(--strong); font-size: 12px; font-weight: 600;

@@ -13,7 +13,15 @@ function selectors(css: string): string[] {
 describe("styles", () => {
   it("gives the chip everything it renders with in the content script's own stylesheet", () => {
     const chip = selectors(chipStyles).join("\n");
-    for (const selector of [":host", ".presend", ".badge-root", ".badge-chip", ".dot", "button"]) {
+    for (const selector of [
+      ":host",
+      ".presend",
+      ".badge-root",
+      ".badge-chip",
+      ".dot",
+      "button",
+      ".visually-hidden",
+    ]) {
       expect(chip).toContain(selector);
     }
     for (const level of ["ok", "caution", "warn", "danger"]) {
