@@ -418,3 +418,40 @@ async function nodeBox(page: BadgeTarget, node: CdpNode) {
   })) as { result: { value: { x: number; y: number; width: number; height: number } } };
   return result.value;
 }
+
+/** What has the focus inside the badge's closed root (its data-action or data-testid), or null. */
+export async function badgeFocus(
+  page: BadgeTarget,
+): Promise<{ name: string; outline: string } | null> {
+  const found = await badgeRoot(page);
+  if (!found) return null;
+  const session = await cdp(page);
+  const { object } = (await session.send("DOM.resolveNode", { nodeId: found.root.nodeId })) as {
+    object: { objectId: string };
+  };
+  const { result } = (await session.send("Runtime.callFunctionOn", {
+    objectId: object.objectId,
+    functionDeclaration: `function () {
+      const active = this.activeElement;
+      if (!active) return null;
+      const style = getComputedStyle(active);
+      return {
+        name: active.dataset.action ?? active.dataset.testid ?? active.localName,
+        outline: style.outlineStyle + " " + style.outlineWidth + " " + style.outlineColor,
+      };
+    }`,
+    returnByValue: true,
+  })) as { result: { value: { name: string; outline: string } | null } };
+  return result.value;
+}
+
+/** Presses Tab until the badge control `name` (data-action) has the focus, as a person would. */
+export async function tabToBadgeControl(page: Page, name: string, maxPresses = 12): Promise<void> {
+  for (let press = 0; press < maxPresses; press++) {
+    if ((await badgeFocus(page))?.name === name) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(
+    `Tab never reached the badge's ${name}; last: ${JSON.stringify(await badgeFocus(page))}`,
+  );
+}

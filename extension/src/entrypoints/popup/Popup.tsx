@@ -2,7 +2,7 @@ import { findLookalike } from "@presend/shared/address/lookalike";
 import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import { type ChainName, chainById, chains } from "@presend/shared/chains/chains";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { Address } from "viem";
 import { browser } from "wxt/browser";
 import { assessLocally, specialAddressWarning } from "../../lib/address/assessLocally";
@@ -45,6 +45,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   const [input, setInput] = useState("");
   const [chain, setChain] = useState<ChainName | null>(null);
   const [run, setRun] = useState<Run | null>(null);
+  const resultRegion = useRef<HTMLDivElement>(null);
 
   const walletChain = wallet.data?.chainId ? (chainById(wallet.data.chainId)?.name ?? null) : null;
   const selectedChain = chain ?? walletChain ?? "base";
@@ -90,6 +91,9 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
     if (!address || tabId === null) return;
     const session = randomHex(16);
     const click = { address, chain: selectedChain, at: Date.now() };
+    // The clicked button is disabled while the check runs: the focus moves to where its result
+    // appears, not to the page's top, so the keyboard goes on from there.
+    resultRegion.current?.focus();
     const finish = (outcome: CheckOutcome) =>
       setRun((current) =>
         current?.session === session ? { ...current, outcome, progress: null } : current,
@@ -178,30 +182,39 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         quiet={assessment?.level === "danger"}
         paidFor={(runShown !== null && isPaidFor(runShown.outcome)) || checkedBefore}
       />
-      {runShown ? (
-        <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>
-          <OutcomeView
-            progress={runShown.progress}
-            outcome={runShown.outcome}
-            localDanger={localDanger}
-          />
-        </div>
-      ) : fresh ? (
-        <div data-testid="result" data-address={fresh.address} data-chain={fresh.chain}>
-          <div className="muted" data-testid="verdict-age">
-            {`Checked on ${chains[fresh.chain].label} ${ageInWords(fresh.checkedAt, Date.now())}`}
+      {/* The result, read to screen readers as it changes (progress, then the verdict). */}
+      <div
+        role="status"
+        className="result-region"
+        tabIndex={-1}
+        ref={resultRegion}
+        data-testid="result-region"
+      >
+        {runShown ? (
+          <div data-testid="result" data-address={runShown.address} data-chain={runShown.chain}>
+            <OutcomeView
+              progress={runShown.progress}
+              outcome={runShown.outcome}
+              localDanger={localDanger}
+            />
           </div>
-          <VerdictView report={fresh.report} localDanger={localDanger} />
-        </div>
-      ) : (
-        busy &&
-        run && (
-          <div className="muted" data-testid="other-run">
-            Still checking {run.address} on {chains[run.chain].label}; its result goes to Recent
-            results.
+        ) : fresh ? (
+          <div data-testid="result" data-address={fresh.address} data-chain={fresh.chain}>
+            <div className="muted" data-testid="verdict-age">
+              {`Checked on ${chains[fresh.chain].label} ${ageInWords(fresh.checkedAt, Date.now())}`}
+            </div>
+            <VerdictView report={fresh.report} localDanger={localDanger} />
           </div>
-        )
-      )}
+        ) : (
+          busy &&
+          run && (
+            <div className="muted" data-testid="other-run">
+              Still checking {run.address} on {chains[run.chain].label}; its result goes to Recent
+              results.
+            </div>
+          )
+        )}
+      </div>
       {waiting.data && waiting.data.length > 0 && (
         <>
           <h3>Waiting for their report</h3>

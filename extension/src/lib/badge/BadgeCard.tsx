@@ -199,6 +199,8 @@ export function BadgeCard(props: BadgeProps) {
       data-testid="card"
       role="dialog"
       aria-label={`presend check of ${short}`}
+      // Where the focus waits when the control that had it goes (createBadgeRenderer).
+      tabIndex={-1}
     >
       <div className="card-head">
         <span className="brand">presend</span>

@@ -44,6 +44,27 @@ export function createBadgeRenderer(options: BadgeRendererOptions) {
     return host;
   };
 
+  /** The badge's controls in tab order (a focus target the badge sets itself, tabindex -1, is none). */
+  const focusables = (): HTMLElement[] =>
+    shadow
+      ? [
+          ...shadow.querySelectorAll<HTMLElement>(
+            "button:not([disabled]), select:not([disabled]), a[href], [tabindex]:not([tabindex='-1'])",
+          ),
+        ]
+      : [];
+
+  // A control with the focus that a render disables or removes (a paid button once its check
+  // starts or while the click gate waits, Cancel once the wallet signed) would leave a keyboard
+  // user on the page's body, far from the result: the focus stays in the badge, on the card
+  // (where Tab goes on to its controls and Escape still closes it), else on the chip.
+  const keepFocusInBadge = () => {
+    const active = shadow?.activeElement ?? null;
+    if (active?.isConnected && !active.matches(":disabled")) return;
+    const card = shadow?.querySelector<HTMLElement>('[data-testid="card"]') ?? null;
+    (card ?? focusables()[0])?.focus();
+  };
+
   const closeCard = () => {
     if (cardSlot) verdictUi?.renderCard(cardSlot, null);
     cardSlot = null;
@@ -77,6 +98,7 @@ export function createBadgeRenderer(options: BadgeRendererOptions) {
      */
     render(props: BadgeProps) {
       const target = ensureHost();
+      const hadFocus = (shadow?.activeElement ?? null) !== null;
       const ui = verdictUi;
       const expanded = props.expanded && ui !== null;
       if (!expanded) closeCard();
@@ -88,18 +110,11 @@ export function createBadgeRenderer(options: BadgeRendererOptions) {
         cardSlot = slot;
         if (slot) ui.renderCard(slot, shown);
       }
+      if (hadFocus) keepFocusInBadge();
       return target;
     },
     /** The badge's controls in tab order. */
-    focusables(): HTMLElement[] {
-      return shadow
-        ? [
-            ...shadow.querySelectorAll<HTMLElement>(
-              "button:not([disabled]), select:not([disabled]), a[href], [tabindex]",
-            ),
-          ]
-        : [];
-    },
+    focusables,
     /** The focused element inside the badge, else null. */
     activeElement: (): Element | null => shadow?.activeElement ?? null,
     /** Hides the host and renders nothing (the host stays for the next badge). */

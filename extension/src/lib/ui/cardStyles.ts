@@ -34,6 +34,8 @@ button.link { border: none; background: none; padding: 0; min-height: 0; color: 
 .card-foot { justify-content: space-between; border-top: 1px solid var(--line); padding-top: var(--s2); }
 .reasons { list-style: none; margin: var(--s2) 0; padding: 0; }
 .reasons li { display: flex; gap: var(--s2); align-items: baseline; padding: var(--s1) 0; }
+/* A finding's words may hold a name with no break (a token's): they wrap, not widen the card. */
+.reasons li > span:last-child { min-width: 0; overflow-wrap: anywhere; }
 .reasons li + li { border-top: 1px solid var(--line); }
 .table-wrap { overflow-x: auto; margin: var(--s2) 0; }
 table { border-collapse: collapse; font-size: 12px; width: 100%; }
@@ -84,6 +86,7 @@ h2 { font-size: 16px; }
 .card-head .mono { word-break: normal; }
 .card-body { overflow-y: auto; overscroll-behavior: contain; padding: 0 var(--s3) var(--s3); flex: 1 1 auto;
   min-height: 0; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
-  white-space: nowrap; }
+/* The card's own focus target (where the focus waits when the control that had it goes) and the
+   disclosures ("Details", "Address", "Check again") show the same ring as every control. */
+summary:focus-visible, .card:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 `;

@@ -6,6 +6,7 @@ import { chipStyles } from "./chipStyles";
 export const styles = `${chipStyles}${cardStyles}
 .popup { width: min(400px, 100vw); padding: var(--s3); }
 .history li { display: block; }
+.result-region:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 .side-panel { padding: var(--s2); }
 .side-panel .card { width: auto; max-height: calc(100vh - 2 * var(--s2)); }
 .presend.welcome { max-width: 760px; margin: 0 auto; padding: var(--s3); line-height: 1.5; }
