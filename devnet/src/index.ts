@@ -13,6 +13,7 @@ export {
 } from "./channels/startChannelStack";
 export { artifacts } from "./contracts/artifacts";
 export { publishedArtifacts } from "./contracts/publishedArtifacts";
+export { createAndUseSimpleAccount } from "./createAndUseSimpleAccount";
 export {
   create2Deployer,
   type DemoAddress,

@@ -4,14 +4,13 @@ import {
   encodeFunctionData,
   isAddressEqual,
   parseEther,
-  parseGwei,
   zeroAddress,
   zeroHash,
 } from "viem";
-import { toPackedUserOperation } from "viem/account-abstraction";
 import { privateKeyToAccount } from "viem/accounts";
 import { artifacts } from "./contracts/artifacts";
 import { publishedArtifacts } from "./contracts/publishedArtifacts";
+import { createAndUseSimpleAccount } from "./createAndUseSimpleAccount";
 import {
   create2Deployer,
   demoAccounts,
@@ -148,69 +147,6 @@ async function deployCanonicalSafe(client: DevnetClient): Promise<void> {
   }
 }
 
-/**
- * One UserOperation through the EntryPoint: it creates the owner's SimpleAccount (initCode via
- * the factory) and sends 0.001 ETH from it, signed by the owner over the EIP-712 userOpHash.
- */
-async function runUserOperation(client: DevnetClient) {
-  const owner = signer(devnetAccounts.smartAccountOwner);
-  const factory = demoContracts.simpleAccountFactoryOnBase;
-  const entryPoint = demoContracts.entryPointV08;
-  const sender = (await client.readContract({
-    address: factory,
-    abi: publishedArtifacts.SimpleAccountFactory.abi,
-    functionName: "getAddress",
-    args: [owner.address, 0n],
-  })) as Address;
-  if (!isAddressEqual(sender, demoAccounts.smartAccountOnBase)) {
-    throw new UpstreamError(
-      `SimpleAccount at ${sender}, demo world expects ${demoAccounts.smartAccountOnBase}`,
-    );
-  }
-  await fund(client, sender, "0.5");
-  const userOperation = {
-    sender,
-    nonce: 0n,
-    factory,
-    factoryData: encodeFunctionData({
-      abi: publishedArtifacts.SimpleAccountFactory.abi,
-      functionName: "createAccount",
-      args: [owner.address, 0n],
-    }),
-    callData: encodeFunctionData({
-      abi: publishedArtifacts.SimpleAccount.abi,
-      functionName: "execute",
-      args: [faucet.address, parseEther("0.001"), "0x"],
-    }),
-    verificationGasLimit: 1_000_000n,
-    callGasLimit: 200_000n,
-    preVerificationGas: 100_000n,
-    maxFeePerGas: parseGwei("10"),
-    maxPriorityFeePerGas: parseGwei("1"),
-    signature: "0x",
-  } as const;
-  const packed = toPackedUserOperation(userOperation);
-  const userOpHash = (await client.readContract({
-    address: entryPoint,
-    abi: publishedArtifacts.EntryPoint.abi,
-    functionName: "getUserOpHash",
-    args: [packed],
-  })) as `0x${string}`;
-  const signature = await owner.sign({ hash: userOpHash });
-  const bundler = signer(devnetAccounts.bundler);
-  await fund(client, bundler.address, "1");
-  await client.confirm(
-    client.writeContract({
-      account: bundler,
-      address: entryPoint,
-      abi: publishedArtifacts.EntryPoint.abi,
-      functionName: "handleOps",
-      args: [[{ ...packed, signature }], bundler.address],
-      gas: 3_000_000n,
-    }),
-  );
-}
-
 /** An EOA with history signs an EIP-7702 authorization for `delegate` and runs a self-call. */
 async function delegate(
   client: DevnetClient,
@@ -289,7 +225,16 @@ export async function seedWalletKindsOnBase(client: DevnetClient): Promise<void>
   await fund(client, multisigOwnerA.address, "1");
   await executeSafeTransaction(client, demoAccounts.usedSafeOnBase);
 
-  await runUserOperation(client);
+  const smartAccount = await createAndUseSimpleAccount(client, {
+    factory: demoContracts.simpleAccountFactoryOnBase,
+    owner: signer(devnetAccounts.smartAccountOwner),
+    bundler: signer(devnetAccounts.bundler),
+  });
+  if (!isAddressEqual(smartAccount, demoAccounts.smartAccountOnBase)) {
+    throw new UpstreamError(
+      `SimpleAccount at ${smartAccount}, demo world expects ${demoAccounts.smartAccountOnBase}`,
+    );
+  }
 
   // A known wallet delegate: the account runs a transfer through Simple7702Account's execute.
   await fund(client, delegatedOnBase.address, "1");

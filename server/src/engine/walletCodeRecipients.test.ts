@@ -1,5 +1,6 @@
 import {
   create2Deployer,
+  createAndUseSimpleAccount,
   type DevnetClient,
   devnetAccounts,
   devnetClient,
@@ -18,9 +19,7 @@ import {
   erc20Abi,
   getAddress,
   getContractAddress,
-  type Hex,
   parseEther,
-  parseGwei,
   size,
   zeroAddress,
   zeroHash,
@@ -29,7 +28,6 @@ import {
   entryPoint06Address,
   entryPoint07Address,
   entryPoint08Address,
-  toPackedUserOperation,
 } from "viem/account-abstraction";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -165,7 +163,11 @@ describe("wallet code and a paymaster as recipients (real anvil chains, publishe
     );
     implementationV08 = v08.implementation;
     implementationV07 = v07.implementation;
-    usedAccount = await runUserOperation(client, v08.factory);
+    usedAccount = await createAndUseSimpleAccount(client, {
+      factory: v08.factory,
+      owner: privateKeyToAccount(generatePrivateKey()),
+      bundler: privateKeyToAccount(generatePrivateKey()),
+    });
 
     // Never used: created through the v0.7 factory by someone else, and funded.
     const unusedOwner = privateKeyToAccount(generatePrivateKey());
@@ -217,62 +219,26 @@ describe("wallet code and a paymaster as recipients (real anvil chains, publishe
   }
 
   /**
-   * One UserOperation through the EntryPoint v0.8: it creates the owner's SimpleAccount through
-   * the factory (initCode) and sends 0.001 ETH from it, signed by the owner over the userOpHash.
+   * Sends `contract` a test amount (0.01 ETH from the faucet) and expects it kept there, with no
+   * way out: its execute(), called to send the amount back, reverts for the faucet.
    */
-  async function runUserOperation(client: DevnetClient, factory: Address): Promise<Address> {
-    const owner = privateKeyToAccount(generatePrivateKey());
-    const bundler = privateKeyToAccount(generatePrivateKey());
-    const sender = (await client.readContract({
-      address: factory,
-      abi: publishedArtifacts.SimpleAccountFactory.abi,
-      functionName: "getAddress",
-      args: [owner.address, 0n],
-    })) as Address;
-    for (const to of [sender, bundler.address]) {
-      await client.confirm(
-        client.sendTransaction({ account: faucet, to, value: parseEther("0.5") }),
-      );
-    }
-    const packed = toPackedUserOperation({
-      sender,
-      nonce: 0n,
-      factory,
-      factoryData: encodeFunctionData({
-        abi: publishedArtifacts.SimpleAccountFactory.abi,
-        functionName: "createAccount",
-        args: [owner.address, 0n],
-      }),
-      callData: encodeFunctionData({
-        abi: publishedArtifacts.SimpleAccount.abi,
-        functionName: "execute",
-        args: [faucet.address, parseEther("0.001"), "0x"],
-      }),
-      verificationGasLimit: 1_000_000n,
-      callGasLimit: 200_000n,
-      preVerificationGas: 100_000n,
-      maxFeePerGas: parseGwei("10"),
-      maxPriorityFeePerGas: parseGwei("1"),
-      signature: "0x",
-    });
-    const userOpHash = (await client.readContract({
-      address: entryPoint08Address,
-      abi: publishedArtifacts.EntryPoint.abi,
-      functionName: "getUserOpHash",
-      args: [packed],
-    })) as Hex;
-    const signature = await owner.sign({ hash: userOpHash });
+  async function expectKeepsTestAmount(
+    client: DevnetClient,
+    contract: Address,
+    abi:
+      | typeof publishedArtifacts.Simple7702Account.abi
+      | typeof publishedArtifacts.SimpleAccount.abi,
+  ) {
     await client.confirm(
-      client.writeContract({
-        account: bundler,
-        address: entryPoint08Address,
-        abi: publishedArtifacts.EntryPoint.abi,
-        functionName: "handleOps",
-        args: [[{ ...packed, signature }], bundler.address],
-        gas: 3_000_000n,
-      }),
+      client.sendTransaction({ account: faucet, to: contract, value: parseEther("0.01") }),
     );
-    return sender;
+    expect(await client.getBalance({ address: contract })).toBe(parseEther("0.01"));
+    const withdraw = encodeFunctionData({
+      abi,
+      functionName: "execute",
+      args: [faucet.address, parseEther("0.01"), "0x"],
+    });
+    await expect(client.call({ account: faucet, to: contract, data: withdraw })).rejects.toThrow();
   }
 
   afterAll(async () => {
@@ -295,20 +261,9 @@ describe("wallet code and a paymaster as recipients (real anvil chains, publishe
       functionName: "entryPoint",
     });
     expect(served).toBe(entryPoint06Address);
-    // Simple7702Account keeps a test amount sent to it...
-    await client.confirm(
-      client.sendTransaction({ account: faucet, to: simple7702, value: parseEther("0.01") }),
-    );
-    expect(await client.getBalance({ address: simple7702 })).toBe(parseEther("0.01"));
-    // ...and moves it for nobody: only the account itself or the EntryPoint may call execute.
-    const withdraw = encodeFunctionData({
-      abi: publishedArtifacts.Simple7702Account.abi,
-      functionName: "execute",
-      args: [faucet.address, parseEther("0.01"), "0x"],
-    });
-    await expect(
-      client.call({ account: faucet, to: simple7702, data: withdraw }),
-    ).rejects.toThrow();
+    // Simple7702Account keeps a test amount sent to it, and moves it for nobody: only the account
+    // itself or the EntryPoint may call execute.
+    await expectKeepsTestAmount(client, simple7702, publishedArtifacts.Simple7702Account.abi);
     // The paymaster refuses ETH, yet takes a token transfer, which nothing in it can move.
     await expect(
       client.confirm(
@@ -414,18 +369,7 @@ describe("wallet code and a paymaster as recipients (real anvil chains, publishe
       client.call({ account: faucet, to: implementationV08, data: claim }),
     ).rejects.toThrow();
     // A test amount sent to it is kept, and nobody can move it.
-    await client.confirm(
-      client.sendTransaction({ account: faucet, to: implementationV08, value: parseEther("0.01") }),
-    );
-    expect(await client.getBalance({ address: implementationV08 })).toBe(parseEther("0.01"));
-    const withdraw = encodeFunctionData({
-      abi: publishedArtifacts.SimpleAccount.abi,
-      functionName: "execute",
-      args: [faucet.address, parseEther("0.01"), "0x"],
-    });
-    await expect(
-      client.call({ account: faucet, to: implementationV08, data: withdraw }),
-    ).rejects.toThrow();
+    await expectKeepsTestAmount(client, implementationV08, publishedArtifacts.SimpleAccount.abi);
     // The copy is Simple7702Account's published code, byte for byte, at an address of its own.
     expect(simple7702Copy).not.toBe(simple7702);
     expect(await client.getCode({ address: simple7702Copy })).toBe(
