@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { styles } from "@presend/extension/ui/styles";
 import type { Address } from "viem";
 import type { PresendServer } from "../fixtures/startPresendServer";
@@ -12,6 +12,7 @@ import {
   waitForBadge,
 } from "./badge";
 import { dappFields, pasteInto } from "./enterAddress";
+import { gate } from "./gate";
 
 /** Pastes `address` into the dApp's field, then clicks a paid check (a person's click). */
 export async function pasteAndClick(
@@ -30,6 +31,28 @@ export async function pasteAndClick(
     (b) => b.visible && b.byTestId.address === address && b.text.includes("Check $0.01"),
   );
   await clickBadgeButton(page, route);
+}
+
+/**
+ * Holds the test wallet's signatures, pastes and clicks a paid check, and waits until the wallet
+ * is asked to sign (the person has not decided yet). Returns what signs: the person deciding, at
+ * the moment the test chooses.
+ */
+export async function pasteAndClickUntilWalletAsks(
+  page: Page,
+  wallet: TestWallet,
+  address: string,
+  route: "check" | "deep",
+): Promise<() => void> {
+  const decision = gate();
+  wallet.state.holdSignatures = decision.promise;
+  const asked = wallet.signRequests().length;
+  await pasteAndClick(page, address, route);
+  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(asked + 1);
+  return () => {
+    wallet.state.holdSignatures = null;
+    decision.open();
+  };
 }
 
 /** Pastes, clicks and waits for the paid check to end (verdict, refusal, rejection, failure). */

@@ -3,22 +3,25 @@ import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
 import { clickBadgeButton, waitForBadge } from "../helpers/badge";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
-import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
+import {
+  balances,
+  pasteAndCheck,
+  pasteAndClick,
+  pasteAndClickUntilWalletAsks,
+} from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
+import { expectSpentToday } from "../helpers/spentToday";
 import { stopBackground } from "../helpers/stopBackground";
 
 // An exact paid check (one EIP-3009 authorization per check) whose background Chrome stops
 // mid-check, as it stops an idle worker or ends one on an update: the card must say what is true
 // of the charge, and the daily cap must count what was charged, no more.
 
-/**
- * Expects the options page's line of today's spending against the cap to read `expected`
- * (waiting for it: the page fills in the cap once its settings are read).
- */
-async function expectSpentToday(page: Page, extensionId: string, expected: string) {
+/** Opens the options page beside `page`, expects its spending line to read `expected`, closes it. */
+async function expectSpentTodayInNewOptionsPage(page: Page, extensionId: string, expected: string) {
   const options = await page.context().newPage();
   await options.goto(`chrome-extension://${extensionId}/options.html`);
-  await expect(options.getByTestId("spent-today")).toContainText(expected);
+  await expectSpentToday(options, expected);
   await options.close();
 }
 
@@ -31,12 +34,7 @@ test("the background stopped while the wallet asks: the card says nothing was ch
 }) => {
   const who = { payer: wallet.account.address, payTo: api.world.accounts.payTo.address };
   const before = await balances(api, who);
-  let sign: () => void = () => undefined;
-  wallet.state.holdSignatures = new Promise<void>((resolve) => {
-    sign = resolve;
-  });
-  await pasteAndClick(dapp, randomAddress(), "check");
-  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(1);
+  const sign = await pasteAndClickUntilWalletAsks(dapp, wallet, randomAddress(), "check");
   await stopBackground(dapp);
 
   const lost = await waitForBadge(dapp, (b) => b.state === "failed", 30_000);
@@ -49,7 +47,6 @@ test("the background stopped while the wallet asks: the card says nothing was ch
   await screenshot(dapp, "exact-background-stopped-before-signing");
   // The person signs in the wallet after all: the signature has nowhere to go.
   sign();
-  wallet.state.holdSignatures = null;
 
   // The next click starts the worker again and pays for its own check, once.
   const next = await pasteAndCheck(dapp, randomAddress(), "check");
@@ -60,7 +57,7 @@ test("the background stopped while the wallet asks: the card says nothing was ch
     payTo: (before.payTo ?? 0n) + 10_000n,
   });
   expect(await getExtensionStorage(serviceWorker, "pendingRecoveries")).toEqual([]);
-  await expectSpentToday(dapp, extensionId, "$0.01 of $1.00 spent today (UTC).");
+  await expectSpentTodayInNewOptionsPage(dapp, extensionId, "$0.01 of $1.00 spent today (UTC).");
 });
 
 test("the background stopped after signing, the payment never reaching the server: 'Fetch my report' proves nothing was charged and the cap gets it back", async ({
@@ -109,8 +106,8 @@ test("the background stopped after signing, the payment never reaching the serve
   await screenshot(dapp, "exact-background-stopped-not-sent-recovered");
   expect(await balances(api, who)).toEqual(before);
   // The cap counted the payment when it left; the server's proof gives it back.
-  await expectSpentToday(dapp, extensionId, "$0.00 of $1.00 spent today (UTC).");
+  await expectSpentTodayInNewOptionsPage(dapp, extensionId, "$0.00 of $1.00 spent today (UTC).");
   // The next check counts as it should, once.
   await pasteAndCheck(dapp, randomAddress(), "check");
-  await expectSpentToday(dapp, extensionId, "$0.01 of $1.00 spent today (UTC).");
+  await expectSpentTodayInNewOptionsPage(dapp, extensionId, "$0.01 of $1.00 spent today (UTC).");
 });

@@ -10,6 +10,7 @@ import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionS
 import { pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
+import { expectSpentToday } from "../helpers/spentToday";
 import { stopBackground } from "../helpers/stopBackground";
 
 // The extension over an x402 batch-settlement channel: a server that offers channels beside
@@ -159,7 +160,7 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
   });
   const options = await context.newPage();
   await options.goto(`chrome-extension://${extensionId}/options.html`);
-  await expect(options.getByTestId("spent-today")).toContainText("$0.05 of");
+  await expectSpentToday(options, "$0.05 of");
 
   // 4. Closing: the session key signs the refund voucher, the server sends the rest back on chain.
   await popup.bringToFront();
@@ -176,7 +177,7 @@ test("one deposit signature, then checks with no wallet prompt; the balance show
     spentUnits: Number(4n * price),
   });
   await options.reload();
-  await expect(options.getByTestId("spent-today")).toContainText("$0.04 of");
+  await expectSpentToday(options, "$0.04 of");
   await screenshot(options, "channel-closed-cap-credited");
   await options.close();
   await popup.close();

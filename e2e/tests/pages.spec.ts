@@ -6,6 +6,7 @@ import { setExtensionStorage } from "../helpers/extensionStorage";
 import { newBlankTab, openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
 import { seedCheckedAddress } from "../helpers/seedHistory";
+import { expectSpentToday } from "../helpers/spentToday";
 
 test("the popup shows the active tab's wallet and the recent results, newest first", async ({
   context,
@@ -76,9 +77,7 @@ test("options: today's spend is shown against the daily cap", async ({
   const options = await context.newPage();
   await options.setViewportSize({ width: 720, height: 720 });
   await options.goto(`chrome-extension://${extensionId}/options.html`);
-  await expect(options.getByTestId("spent-today")).toContainText(
-    "$0.06 of $1.00 spent today (UTC). $0.94 left.",
-  );
+  await expectSpentToday(options, "$0.06 of $1.00 spent today (UTC). $0.94 left.");
   await expect(options.getByRole("meter")).toHaveAttribute("value", "60000");
   await screenshot(options, "options-spend-against-cap");
   await options.close();

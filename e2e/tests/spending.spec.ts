@@ -12,6 +12,7 @@ import {
 } from "../helpers/extensionStorage";
 import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
+import { expectSpentToday } from "../helpers/spentToday";
 
 test("daily cap reached: the next check is refused with the amounts, nothing signed or charged", async ({
   api,
@@ -58,9 +59,7 @@ test("a corrupt spend ledger refuses to pay (never read as $0) until the person 
   const options = await context.newPage();
   await options.goto(`chrome-extension://${extensionId}/options.html`);
   await options.getByRole("button", { name: "Reset spending record" }).click();
-  await expect(options.getByTestId("spent-today")).toContainText(
-    "$0.00 of $1.00 spent today (UTC).",
-  );
+  await expectSpentToday(options, "$0.00 of $1.00 spent today (UTC).");
   const again = await pasteAndCheck(dapp, randomAddress(), "check");
   expect(again.level).toBe("caution");
 });

@@ -7,7 +7,14 @@ import { randomAddress } from "../helpers/addresses";
 import { expandBadge, waitForBadge } from "../helpers/badge";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
-import { balances, pasteAndCheck, pasteAndClick, payerAndPayTo } from "../helpers/paidCheck";
+import { gate } from "../helpers/gate";
+import {
+  balances,
+  pasteAndCheck,
+  pasteAndClick,
+  pasteAndClickUntilWalletAsks,
+  payerAndPayTo,
+} from "../helpers/paidCheck";
 import { openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
 
@@ -33,15 +40,6 @@ async function spentUnits(serviceWorker: Worker): Promise<number> {
 }
 
 type StoredBalance = { channelId: string; deposited: string; charged: string };
-
-/** A promise the test resolves when it chooses, with its resolver. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open: () => void = () => undefined;
-  const promise = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { promise, open };
-}
 
 /**
  * Enters `address` in the (reloaded) dApp's empty field as a person coming back does, and opens
@@ -141,14 +139,10 @@ test("exact: the page reloads while the wallet asks; the signature given afterwa
 }) => {
   const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
-  const decision = gate();
-  wallet.state.holdSignatures = decision.promise;
-  await pasteAndClick(dapp, randomAddress(), "check");
-  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(1);
+  const sign = await pasteAndClickUntilWalletAsks(dapp, wallet, randomAddress(), "check");
   await dapp.reload();
   // The person signs in the wallet after the page went: the signature has nowhere to go.
-  wallet.state.holdSignatures = null;
-  decision.open();
+  sign();
   await dapp.waitForTimeout(2_000);
   expect(await balances(api, who)).toEqual(before);
   expect(await stored<PendingRecovery>(serviceWorker, "pendingRecoveries")).toEqual([]);
@@ -175,13 +169,9 @@ test("exact: the tab is closed while the wallet asks; nothing is charged or coun
 }) => {
   const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
-  const decision = gate();
-  wallet.state.holdSignatures = decision.promise;
-  await pasteAndClick(dapp, randomAddress(), "check");
-  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(1);
+  const sign = await pasteAndClickUntilWalletAsks(dapp, wallet, randomAddress(), "check");
   await dapp.close();
-  wallet.state.holdSignatures = null;
-  decision.open();
+  sign();
   await expect.poll(async () => (await stored(serviceWorker, "pendingRecoveries")).length).toBe(0);
   expect(await balances(api, who)).toEqual(before);
   expect(await stored<HistoryEntry>(serviceWorker, "history")).toEqual([]);
@@ -317,13 +307,9 @@ test("channel: the page reloads while the deposit is asked; nothing is deposited
   await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
   const payer = wallet.account.address;
   const payerAtStart = await api.usdcOnBase(payer);
-  const decision = gate();
-  wallet.state.holdSignatures = decision.promise;
-  await pasteAndClick(dapp, randomAddress(), "check");
-  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(1);
+  const sign = await pasteAndClickUntilWalletAsks(dapp, wallet, randomAddress(), "check");
   await dapp.reload();
-  wallet.state.holdSignatures = null;
-  decision.open();
+  sign();
   await dapp.waitForTimeout(2_000);
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart);
   expect(await stored(serviceWorker, "pendingRecoveries")).toEqual([]);
