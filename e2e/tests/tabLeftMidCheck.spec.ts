@@ -120,7 +120,7 @@ test("exact from the popup: the tab goes to another site while the price is aske
   const outcome = popup.getByTestId("result");
   await expect(outcome).toContainText("Nothing was charged", { timeout: 20_000 });
   await expect(outcome).toContainText(
-    "The page you paid from was reloaded or left before your wallet signed",
+    "The page you paid from was closed, reloaded or left before your wallet signed",
   );
   await popup.setViewportSize({ width: 420, height: 700 });
   await screenshot(popup, "popup-page-left-before-signing");
@@ -189,6 +189,40 @@ test("exact: the tab is closed while the wallet asks; nothing is charged or coun
   } finally {
     await again.close();
   }
+});
+
+test("exact from the popup: the tab is closed while the wallet asks; the popup says the page was left before signing, nothing charged or counted", async ({
+  api,
+  context,
+  extensionId,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.getByLabel("Address").fill(randomAddress());
+  const decision = gate();
+  wallet.state.holdSignatures = decision.promise;
+  await popup.getByRole("button", { name: "Check $0.01" }).click();
+  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(1);
+  await dapp.close();
+  wallet.state.holdSignatures = null;
+  decision.open();
+
+  const outcome = popup.getByTestId("result");
+  await expect(outcome).toContainText("Nothing was charged", { timeout: 20_000 });
+  // The wallet was there and was asked; the tab it lived in went away before it signed.
+  await expect(outcome).toContainText("closed, reloaded or left before your wallet signed");
+  await expect(outcome).not.toContainText("No wallet");
+  await popup.setViewportSize({ width: 420, height: 700 });
+  await screenshot(popup, "popup-tab-closed-while-signing");
+  await popup.close();
+  expect(await balances(api, who)).toEqual(before);
+  expect(await stored<PendingRecovery>(serviceWorker, "pendingRecoveries")).toEqual([]);
+  expect(await stored<HistoryEntry>(serviceWorker, "history")).toEqual([]);
+  expect(await spentUnits(serviceWorker)).toBe(0);
 });
 
 test("exact: the page reloads after signing, the payment on its way; the charge is in the popup's history and the card shows the verdict again", async ({

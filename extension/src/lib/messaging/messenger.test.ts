@@ -75,4 +75,31 @@ describe("createMessenger", () => {
       messenger.send("wallet.status", { tabId: "one" as unknown as number }),
     ).rejects.toThrow();
   });
+  describe("sendToTab when the tab cannot be reached", () => {
+    // A tab whose message fails: its page never answers, and the tab is `open` or gone.
+    const unreachableTab = (open: boolean): MessagingApi => ({
+      ...loopback({ id: "presend-id" }),
+      tabs: {
+        sendMessage: async () => {
+          throw new Error("A listener indicated an asynchronous response, but the channel closed");
+        },
+        get: async (tabId) => {
+          if (!open) throw new Error(`No tab with id: ${tabId}.`);
+          return { id: tabId };
+        },
+      },
+    });
+    const ask = (api: MessagingApi) =>
+      createMessenger(api)
+        .sendToTab(7, "wallet.status", { tabId: 7 })
+        .catch((error: unknown) => error);
+
+    it("a tab closed while its page was asked is page_left: the wallet was there, its page went", async () => {
+      expect(await ask(unreachableTab(false))).toMatchObject({ code: "page_left" });
+    });
+
+    it("a tab still open whose page does not answer has no presend in it: no_wallet", async () => {
+      expect(await ask(unreachableTab(true))).toMatchObject({ code: "no_wallet" });
+    });
+  });
 });

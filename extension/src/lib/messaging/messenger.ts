@@ -21,6 +21,8 @@ export type MessagingApi = {
   };
   tabs?: {
     sendMessage(tabId: number, message: unknown, options?: { frameId?: number }): Promise<unknown>;
+    /** Rejects when the tab no longer exists. */
+    get(tabId: number): Promise<unknown>;
   };
 };
 
@@ -110,6 +112,15 @@ export function createMessenger(api: MessagingApi) {
       try {
         raw = await api.tabs.sendMessage(tabId, envelope(type, data), { frameId });
       } catch (cause) {
+        // A tab closed while its page was asked (a wallet prompt open in it) is a page left, not
+        // a page without presend.
+        const tabGone = await api.tabs.get(tabId).then(
+          () => false,
+          () => true,
+        );
+        if (tabGone) {
+          throw new MessageError({ code: "page_left", message: "The tab was closed." }, { cause });
+        }
         // No content script in the tab (a chrome:// page, a store page, a tab opened before install).
         throw new MessageError(
           { code: "no_wallet", message: "The page has no presend content script." },

@@ -269,7 +269,8 @@ export const MessageFailureSchema = z.object({
   /**
    * cancelled: the person stopped waiting for the wallet in presend's own UI (nothing signed).
    * switch_declined: the person declined to switch the wallet to Base (no payment was shown).
-   * page_left: the request names a document the tab no longer shows (nothing was asked of it).
+   * page_left: the request names a document the tab no longer shows (nothing was asked of it),
+   * or the tab was closed before its page answered.
    */
   code: z.enum([
     "page_left",

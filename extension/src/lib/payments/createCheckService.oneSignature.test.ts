@@ -34,6 +34,7 @@ describe("createCheckService: one click, one wallet signature", () => {
           if ((message as { type: string }).type === "wallet.sign") signRequests.push(tabId);
           return { ok: true, data: { signature: `0x${"11".repeat(65)}` } };
         },
+        get: async (tabId) => ({ id: tabId }),
       },
     };
     const service = createCheckService({

@@ -76,6 +76,7 @@ async function setup(
         delivered.push({ tabId, frameId: target?.frameId ?? 0, ...envelope });
         return answer(envelope);
       },
+      get: async (tabId) => ({ id: tabId }),
     },
   };
   const paidApi = await fakePaidApi({
@@ -171,7 +172,7 @@ describe("createCheckService", () => {
     );
     expect(outcome).toMatchObject({ type: "failed", charged: false, code: "page_left" });
     expect(outcome.type === "failed" && outcome.message).toContain(
-      "The page you paid from was reloaded or left before your wallet signed",
+      "The page you paid from was closed, reloaded or left before your wallet signed",
     );
     expect(await ledger.getValue()).toEqual({ day: "2025-06-01", spentUnits: 0 });
     expect(await recoveries.getValue()).toEqual([]);

@@ -157,7 +157,7 @@ export async function paidCheckOutcome(
 
 /** What the person reads when the page a check was clicked in was left before its wallet signed. */
 export const pageLeftMessage =
-  "The page you paid from was reloaded or left before your wallet signed, and the page shown now was asked nothing. Check again on the page with your wallet.";
+  "The page you paid from was closed, reloaded or left before your wallet signed, and no other page was asked anything. Check again on the page with your wallet.";
 
 /**
  * A wallet that said no (cancelled, declined, absent), in the words the card shows; null for
@@ -166,7 +166,8 @@ export const pageLeftMessage =
 export function walletRefusal(error: unknown, accountShared: boolean): CheckOutcome | null {
   const cause = (walkCauses(error, (e) => e instanceof MessageError) as MessageError | null)?.code;
   if (cause === "page_left") {
-    // The tab reloaded or went elsewhere before the wallet signed: the new page was asked nothing.
+    // The tab closed, reloaded or went elsewhere before the wallet signed: no other page was
+    // asked anything.
     return { type: "failed", message: pageLeftMessage, charged: false, code: "page_left" };
   }
   if (cause === "cancelled") {
