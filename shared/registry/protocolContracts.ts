@@ -25,6 +25,11 @@ export type ProtocolContract = {
   nativeSend: string;
   /** What an ERC-20 transfer to it does, in one sentence. */
   tokenSend: string;
+  /**
+   * The next step, where the one its outcome gives would be untrue for this contract (a "lost"
+   * contract that keeps a native send as the sender's own can return that to the sender).
+   */
+  next?: string;
   /** Where the address comes from (an npm package of the deployment's authors). */
   source: string;
 };
@@ -84,6 +89,7 @@ const entryPoint = (version: string, address: string): ProtocolContract => ({
   nativeSend:
     "A native send is credited to the sender's own gas deposit in the EntryPoint, not to anyone else.",
   tokenSend: tokensLost,
+  next: `Do not send to ERC-4337 EntryPoint ${version} to pay someone: the recipient gets nothing. Tokens sent to it are lost; ETH only becomes your own gas deposit there.`,
   source: "npm viem (viem/account-abstraction entryPoint06/07/08Address)",
 });
 

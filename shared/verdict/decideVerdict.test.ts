@@ -207,6 +207,8 @@ const rows: Row[] = [
     target: readableFacts("base", { kind: "contract", receive: "kept" }),
     level: "danger",
     codes: ["protocol_contract"],
+    // Not "cannot return funds to anyone": the sender can withdraw a native send's deposit.
+    next: "Do not send to ERC-4337 EntryPoint v0.7 to pay someone: the recipient gets nothing. Tokens sent to it are lost; ETH only becomes your own gas deposit there.",
     mentions: "credited to the sender's own gas deposit",
   },
   {

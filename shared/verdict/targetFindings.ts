@@ -155,9 +155,11 @@ function protocolFinding(protocol: ProtocolContract, chain: ChainName): Finding 
     chain,
     message: `This is ${protocol.name} (${protocol.operator}) on ${chains[chain].label}, a protocol contract, not anyone's wallet. ${protocol.nativeSend} ${protocol.tokenSend}`,
     headline: `${protocol.name} on ${chains[chain].label}: a protocol contract, not a wallet`,
-    next: lost
-      ? `Do not send: ${protocol.name} cannot return funds to anyone.`
-      : `Do not send to ${protocol.name} to pay someone: the recipient gets nothing; use their own address.`,
+    next:
+      protocol.next ??
+      (lost
+        ? `Do not send: ${protocol.name} cannot return funds to anyone.`
+        : `Do not send to ${protocol.name} to pay someone: the recipient gets nothing; use their own address.`),
   };
 }
 
