@@ -28,6 +28,10 @@ async function chainIdAt(url: string): Promise<number | null> {
 
 async function main(): Promise<number> {
   const parsed = parseDevCheckArgs(process.argv.slice(2));
+  if ("help" in parsed) {
+    console.log(parsed.help);
+    return 0;
+  }
   if ("error" in parsed) {
     console.error(parsed.error);
     return 2;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDevCheckArgs } from "./parseDevCheckArgs";
+import { devCheckHelp, parseDevCheckArgs } from "./parseDevCheckArgs";
 
 const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 const sender = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
@@ -21,6 +21,15 @@ describe("parseDevCheckArgs", () => {
     expect(parseDevCheckArgs([address, "--from", sender])).toMatchObject({
       args: { from: sender },
     });
+  });
+
+  it("answers --help and -h with what each argument does, with or without an address", () => {
+    for (const argv of [["--help"], ["-h"], [address, "--deep", "--help"]]) {
+      expect(parseDevCheckArgs(argv)).toEqual({ help: devCheckHelp });
+    }
+    expect(devCheckHelp).toMatch(/^usage: npm run dev:check/);
+    for (const flag of ["--deep", "--json", "--from", "--help"])
+      expect(devCheckHelp).toContain(flag);
   });
 
   it("refuses a flag it does not know instead of running another check than the one asked for", () => {

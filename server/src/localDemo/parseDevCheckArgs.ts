@@ -6,6 +6,18 @@ import type { Address } from "viem";
 export const devCheckUsage =
   "usage: npm run dev:check -- <address> [base|ethereum|arbitrum|optimism|polygon] [--deep] [--json] [--from=<sender>]";
 
+/** What `--help` prints: the usage line and what each part does. */
+export const devCheckHelp = `${devCheckUsage}
+
+Checks an address on the local world (started for the run when none is running), free and
+unpaid, and prints the report.
+  <address>      the recipient to check (0x and 40 hex digits)
+  chain          where the funds would go (default: base)
+  --deep         the deep check: all five chains, the wrong network and the wrong token
+  --json         the report as JSON, as the API answers it
+  --from=<addr>  who would send: finds lookalikes of addresses the sender paid before
+  -h, --help     this text`;
+
 export type DevCheckArgs = {
   address: Address;
   chain: ChainName;
@@ -22,7 +34,7 @@ export type DevCheckArgs = {
  */
 export function parseDevCheckArgs(
   argv: readonly string[],
-): { args: DevCheckArgs } | { error: string } {
+): { args: DevCheckArgs } | { error: string } | { help: string } {
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions(argv);
@@ -34,6 +46,7 @@ export function parseDevCheckArgs(
       code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown ? `unknown flag "${unknown}"` : message;
     return { error: `${reason}\n${devCheckUsage}` };
   }
+  if (parsed.values.help === true) return { help: devCheckHelp };
   const [address, chain = "base", ...extra] = parsed.positionals;
   if (!address) return { error: devCheckUsage };
   if (extra.length > 0) return { error: `unexpected "${extra.join(" ")}"\n${devCheckUsage}` };
@@ -69,6 +82,7 @@ function parseOptions(argv: readonly string[]) {
       deep: { type: "boolean" },
       json: { type: "boolean" },
       from: { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
   });
 }
