@@ -75,6 +75,36 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
           args: [to, amount],
         }),
       );
+    /**
+     * The stablecoin's published code under another name, deployed by `owner`, `holder` given
+     * `amount` of it: a fake USDC, or a token presend does not read.
+     */
+    const deployToken = async (
+      owner: typeof faucet,
+      token: { name: string; symbol: string; version: string },
+      holder: Address,
+      amount: bigint,
+    ) => {
+      const deployed = await client.confirm(
+        client.deployContract({
+          account: owner,
+          abi,
+          bytecode: artifacts.PresendStablecoin.bytecode,
+        }),
+      );
+      const address = deployed.contractAddress as Address;
+      await client.confirm(
+        client.writeContract({
+          account: owner,
+          address,
+          abi,
+          functionName: "initialize",
+          args: [token.name, token.symbol, token.version, 6, owner.address],
+        }),
+      );
+      await mintStablecoin(client, { token: address, minter: owner, to: holder, amount });
+      return address;
+    };
     for (const account of [victim, genuine, poisoner, newcomer, otherTokenPayer]) {
       await client.confirm(
         client.sendTransaction({ account: faucet, to: account.address, value: parseEther("1") }),
@@ -114,29 +144,12 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
     // A fake USDC (same name and symbol, another address) whose Transfer "from" the victim to a
     // lookalike shows the genuine amount. A fake token emits it without any signature; here its
     // own transfer makes it, sent as the victim through anvil's impersonation.
-    const deployed = await client.confirm(
-      client.deployContract({
-        account: poisoner,
-        abi,
-        bytecode: artifacts.PresendStablecoin.bytecode,
-      }),
+    const fakeUsdc = await deployToken(
+      poisoner,
+      { name: "USD Coin", symbol: "USDC", version: "2" },
+      victim.address,
+      usdcUnits("10"),
     );
-    const fakeUsdc = deployed.contractAddress as Address;
-    await client.confirm(
-      client.writeContract({
-        account: poisoner,
-        address: fakeUsdc,
-        abi,
-        functionName: "initialize",
-        args: ["USD Coin", "USDC", "2", 6, poisoner.address],
-      }),
-    );
-    await mintStablecoin(client, {
-      token: fakeUsdc,
-      minter: poisoner,
-      to: victim.address,
-      amount: usdcUnits("10"),
-    });
     await client.impersonateAccount({ address: victim.address });
     await transfer(victim.address, fakeUsdc, lookalikes.fakeToken, usdcUnits("10"));
     await client.stopImpersonatingAccount({ address: victim.address });
@@ -160,29 +173,12 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
 
     // Another sender pays the genuine counterparty in a DAI-like token presend does not read, and
     // gets a lookalike planted by a zero-value transferFrom of the real USDC.
-    const daiDeployed = await client.confirm(
-      client.deployContract({
-        account: faucet,
-        abi,
-        bytecode: artifacts.PresendStablecoin.bytecode,
-      }),
+    const dai = await deployToken(
+      faucet,
+      { name: "Dai Stablecoin", symbol: "DAI", version: "1" },
+      otherTokenPayer.address,
+      usdcUnits("100"),
     );
-    const dai = daiDeployed.contractAddress as Address;
-    await client.confirm(
-      client.writeContract({
-        account: faucet,
-        address: dai,
-        abi,
-        functionName: "initialize",
-        args: ["Dai Stablecoin", "DAI", "1", 6, faucet.address],
-      }),
-    );
-    await mintStablecoin(client, {
-      token: dai,
-      minter: faucet,
-      to: otherTokenPayer.address,
-      amount: usdcUnits("100"),
-    });
     await transfer(otherTokenPayer, dai, genuine.address, usdcUnits("50"));
     lookalikes.plantedOnly = lookalikeOf(genuine.address, "send mistakes: planted only");
     await client.confirm(
