@@ -9,6 +9,8 @@ import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import {
   type Abi,
   type Address,
+  BaseError,
+  ContractFunctionRevertedError,
   createPublicClient,
   createWalletClient,
   encodeFunctionData,
@@ -73,12 +75,14 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
     retryCount: 1,
   });
   const client = createPublicClient({ chain, transport });
-  // Whether a chain read failed within one verify call (and the promises it started).
+  // Whether a chain read failed within one verify call (and the promises it started). A
+  // contract that reverts has answered (an authorization already used, a balance too low): only
+  // a read the chain did not answer makes the call's refusal untrustworthy.
   const verifyReads = new AsyncLocalStorage<{ failed: boolean }>();
   const watched = <T>(read: Promise<T>): Promise<T> =>
     read.catch((error: unknown) => {
       const call = verifyReads.getStore();
-      if (call) call.failed = true;
+      if (call && !isRevert(error)) call.failed = true;
       throw error;
     });
   // Asset contracts' code as read once, by lowercase address.
@@ -180,4 +184,12 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
     },
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };
+}
+
+/** A contract's own refusal (execution reverted), as opposed to a read that got no answer. */
+function isRevert(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    error.walk((cause) => cause instanceof ContractFunctionRevertedError) !== null
+  );
 }
