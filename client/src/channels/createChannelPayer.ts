@@ -440,6 +440,14 @@ export function createChannelPayer(options: {
           }
           continue;
         }
+        if (reason === refusedByServer) {
+          // Not resynced: the package reads the escrow for that, and this signer cannot read Base.
+          return notCharged(
+            reason,
+            402,
+            "The payment channel is out of step with the server: an earlier check paid through it was charged but its answer was lost. Resyncing it needs read access to Base (the signer's readContract), which this client does not have or could not use. Nothing was charged; pay this check on its own (exact), or with read access to Base.",
+          );
+        }
         return notCharged(
           reason ?? "payment_refused",
           402,

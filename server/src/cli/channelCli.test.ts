@@ -32,7 +32,13 @@ describe("presend CLI paying over a channel", () => {
   const chain = devnetClient("base", world.chains.base.rpcUrl);
   /** How many paid requests (a PAYMENT-SIGNATURE sent) the CLI's runs made. */
   let paidRequests = 0;
-  const cli = async (argv: string[], env: Record<string, string> = {}, dir = configDir) => {
+  const cli = async (
+    argv: string[],
+    env: Record<string, string> = {},
+    dir = configDir,
+    through: typeof fetch = async (input, init) =>
+      stack.app.request(input instanceof Request ? input : new Request(input, init)),
+  ) => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runCli(argv, {
@@ -48,7 +54,7 @@ describe("presend CLI paying over a channel", () => {
       fetch: async (input, init) => {
         const request = input instanceof Request ? input : new Request(input, init);
         if (request.headers.has("payment-signature")) paidRequests += 1;
-        return stack.app.request(request);
+        return through(request);
       },
     });
     return { code, stdout: out.join("\n"), stderr: err.join("\n") };
@@ -327,6 +333,53 @@ describe("presend CLI paying over a channel", () => {
     // claimed total (not beyond the balance): it cannot tell from that answer whether anything
     // came back, so the cap keeps the old deposit whole. It errs on holding more, never less.
     expect(cap.spent()).toBe(10n * price);
+  });
+
+  it("a run whose answer was lost names `presend receipt`; the next run resyncs from Base and pays on over the same deposit, and the receipt command gets the lost report", async () => {
+    const price = routePrices.check;
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-resync-payer`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 20n * price);
+    const ownDir = mkdtempSync(join(tmpdir(), "presend-cli-resync-"));
+    const env = { PRESEND_PRIVATE_KEY: walletKey, PRESEND_BASE_RPC_URL: world.chains.base.rpcUrl };
+    let losing = false;
+    try {
+      const before = await stack.usdcBalance(wallet.address);
+      const first = await cli(["check", target], env, ownDir);
+      expect(first.code, first.stderr).toBe(exitCodes.ok);
+      expect(await stack.usdcBalance(wallet.address)).toBe(before - 5n * price);
+      losing = true;
+      const lost = await cli(
+        ["check", devnetAccounts.sweptOnBase.address],
+        env,
+        ownDir,
+        losingPaidAnswers(() => losing),
+      );
+      losing = false;
+      expect(lost.code, lost.stderr).toBe(exitCodes.chargedNoReport);
+      expect(lost.stderr).toContain("charged: unknown");
+      const nonce = /to fetch the report: presend receipt (0x[0-9a-f]{64})/.exec(lost.stderr)?.[1];
+      expect(nonce, lost.stderr).toBeDefined();
+      // The server charged the lost voucher; this run's state did not learn it. The next run is
+      // refused once (out of step), resyncs from the escrow and pays: no new deposit.
+      const next = await cli(["check", devnetAccounts.receiveOnlyOnBase.address], env, ownDir);
+      expect(next.code, next.stderr).toBe(exitCodes.ok);
+      expect(await stack.usdcBalance(wallet.address)).toBe(before - 5n * price);
+      // Once a claim covers the lost voucher, its report is fetched by the id the run named.
+      await stack.payments.channels?.manager().claim();
+      const again = await cli(["receipt", nonce ?? "", "--json"], env, ownDir);
+      expect(again.code, again.stderr).toBe(exitCodes.ok);
+      expect(again.stderr).toContain("charged: yes");
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        address: devnetAccounts.sweptOnBase.address,
+      });
+      // Three checks charged once each: the close sends back the other two of the five.
+      const closed = await cli(["close"], env, ownDir);
+      expect(closed.code, closed.stderr).toBe(exitCodes.ok);
+      expect(await stack.usdcBalance(wallet.address)).toBe(before - 3n * price);
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
   });
 
   it("a client that lost the closed channel's salt is refused before a charge, then pays once over a new channel", async () => {

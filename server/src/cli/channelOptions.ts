@@ -10,6 +10,12 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { fileChannelLock } from "./fileChannelLock";
 
+/**
+ * The server's refusal of a voucher counted from an older channel state than its own (an earlier
+ * answer was lost), as the client passes it on when it could not resync: nothing was charged.
+ */
+export const channelOutOfStep = "invalid_batch_settlement_evm_cumulative_amount_mismatch";
+
 const usdPattern = /^\d+(\.\d{1,6})?$/;
 
 const ChannelEnvSchema = z.object({

@@ -25,6 +25,8 @@ export type ParsedCli =
   | { type: "error"; message: string };
 
 export const usage = `usage: presend <validate|check|deep> <address> [--chain base] [--from <sender>] [--json] [--max-price ${priceInUsd("deep")}] [--payment-id <id>] [--no-channel]
+       presend receipt <id> [--json]  (the report of a paid check whose answer was lost, by the
+                             id it named; free: see presend receipt --help)
        presend close         (refund the rest of the payment channel's deposit)
        presend mcp           (MCP server on stdio: tools validate, check, deep, close_channel; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
@@ -49,6 +51,8 @@ payment channel: when the server offers one, check and deep pay through it: one 
 environment:
   PRESEND_PRIVATE_KEY      key that pays (0x + 64 hex), needed by check, deep and close
   PRESEND_URL              server (default http://127.0.0.1:8402)
+  PRESEND_BASE_RPC_URL     Base JSON-RPC, read only (optional): with it, a payment channel whose
+                           answer was lost resyncs from the escrow and pays on
   PRESEND_SPEND_CAP        USD one run (mcp: one session) may spend, a channel deposit
                            counted whole (default 0.10)
   PRESEND_CHANNEL          on (default) or off: off pays every check on its own
@@ -57,7 +61,8 @@ environment:
 
 exit codes: 0 done, 1 address not valid (validate), 2 usage, 3 refused to pay (charged: no),
   4 payment refused by the server (charged: no), 5 server error or unreachable (charged: no),
-  6 charged or possibly charged but no report (stderr says how to fetch it), 7 forged report`;
+  6 charged or possibly charged but no report (stderr names the presend receipt command that
+  fetches it), 7 forged report`;
 
 /**
  * Parses the presend command line; never throws.

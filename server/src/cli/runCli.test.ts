@@ -301,4 +301,51 @@ describe("presend CLI against a real server on the local world", () => {
       await proxy.close();
     }
   });
+
+  it("`presend receipt` gets a lost paid report by the nonce the run named or by its settlement transaction; an id never charged is exit 1 (charged: no); a malformed id is a usage error", async () => {
+    freshConfig();
+    const proxy = await startTamperingProxy(server.url);
+    try {
+      proxy.set({
+        after: async (request, upstream) =>
+          request.headers.has("payment-signature") || request.path.startsWith("/receipts")
+            ? "drop"
+            : upstream,
+      });
+      const address = devnetAccounts.receiveOnlyOnBase.address;
+      const before = await stack.usdcBalance(payer.address);
+      const lost = await cli(["check", address], { env: { PRESEND_URL: proxy.url } });
+      expect(lost.code).toBe(exitCodes.chargedNoReport);
+      const nonce = /to fetch the report: presend receipt (0x[0-9a-f]{64})/.exec(lost.stderr)?.[1];
+      expect(nonce, lost.stderr).toBeDefined();
+
+      // Asked of the same PRESEND_URL (the key was pinned for its origin), the answers arriving.
+      proxy.set(null);
+      const again = (argv: string[]) => cli(argv, { env: { PRESEND_URL: proxy.url } });
+      const byNonce = await again(["receipt", nonce ?? ""]);
+      expect(byNonce.code, byNonce.stderr).toBe(exitCodes.ok);
+      expect(byNonce.stdout).toContain(address);
+      expect(byNonce.stderr).toMatch(/charged: yes/);
+      const record = await stack.records.byAuthorization({
+        payer: payer.address,
+        nonce: nonce ?? "",
+      });
+      expect(record?.tx).toMatch(/^0x[0-9a-f]{64}$/);
+      const byTransaction = await again(["receipt", record?.tx ?? "", "--json"]);
+      expect(byTransaction.code, byTransaction.stderr).toBe(exitCodes.ok);
+      expect(JSON.parse(byTransaction.stdout)).toMatchObject({ address });
+      // Fetched twice, charged once.
+      expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+
+      const never = await again(["receipt", `0x${"ab".repeat(32)}`]);
+      expect(never.code).toBe(1);
+      expect(never.stderr).toMatch(/charged: no$/);
+      for (const argv of [["receipt"], ["receipt", "0x1234"], ["receipt", nonce ?? "", "extra"]]) {
+        const usage = await cli(argv, { env: { PRESEND_URL: "http://127.0.0.1:9" } });
+        expect(usage.code, argv.join(" ")).toBe(exitCodes.usage);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
 });

@@ -9,11 +9,13 @@ import type { DeepReport, Report } from "@presend/shared/api/report";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { channelOptions } from "./channelOptions";
+import { channelOptions, channelOutOfStep } from "./channelOptions";
 import { openPinStore } from "./openPinStore";
 import { type CliCommand, parseCliArgs, usage } from "./parseCliArgs";
+import { readBaseChainReader } from "./readBaseChainReader";
 import { readServerUrl } from "./readServerUrl";
 import { readSpendCap } from "./readSpendCap";
+import { runReceiptCommand } from "./runReceiptCommand";
 
 /** Exit codes: scripts can tell a refusal to pay from a failed payment or a server fault. */
 export const exitCodes = {
@@ -48,6 +50,7 @@ export type CliDeps = {
  */
 export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
   if (argv[0] === "close" && argv.length === 1) return closeChannel(deps);
+  if (argv[0] === "receipt") return runReceiptCommand(argv.slice(1), deps);
   const parsed = parseCliArgs(argv);
   if (parsed.type === "help") {
     deps.stdout(usage);
@@ -104,7 +107,9 @@ async function closeChannel(deps: CliDeps) {
   if (server === null) return exitCodes.usage;
   const key = deps.env.PRESEND_PRIVATE_KEY;
   let channel: ReturnType<typeof channelOptions> = null;
+  let readContract: ReturnType<typeof readBaseChainReader>;
   try {
+    readContract = readBaseChainReader(deps.env);
     // A channel opened before PRESEND_CHANNEL=off is still closed (closing deposits nothing).
     channel = channelOptions(
       { ...deps.env, PRESEND_CHANNEL: "on", PRESEND_CHANNEL_DEPOSIT: undefined },
@@ -120,7 +125,8 @@ async function closeChannel(deps: CliDeps) {
   }
   const client = createPresendClient({
     url: server,
-    signer: privateKeyToAccount(key as Hex),
+    // The refund voucher counts from the channel's state: one out of step is resynced from Base.
+    signer: { ...privateKeyToAccount(key as Hex), ...(readContract && { readContract }) },
     pinStore: openPinStore(join(deps.configDir, "pins.json")),
     channel,
     ...(deps.fetch && { fetch: deps.fetch }),
@@ -147,8 +153,10 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   const account = privateKeyToAccount(key as Hex);
   let spendCap: bigint;
   let channel: ReturnType<typeof channelOptions>;
+  let readContract: ReturnType<typeof readBaseChainReader>;
   try {
     spendCap = readSpendCap(deps.env);
+    readContract = readBaseChainReader(deps.env);
     // On by default; a deposit above the spend cap is refused here, before any request.
     channel = command.channel
       ? channelOptions(deps.env, {
@@ -184,7 +192,8 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   };
   const client = createPresendClient({
     url: server,
-    signer: account,
+    // Base read access lets a channel whose last answer was lost resync and pay on.
+    signer: { ...account, ...(readContract && { readContract }) },
     pinStore: pins,
     onEvent,
     // The same check again within the server's window is read back signed in, not paid again.
@@ -253,7 +262,7 @@ function report(
       }
       if (result.status === 402) {
         deps.stderr(
-          `presend: the server refused the payment: ${result.message}\npresend: charged: no`,
+          `presend: the server refused the payment: ${result.message}${result.code === channelOutOfStep ? " (set PRESEND_BASE_RPC_URL to a Base JSON-RPC endpoint, or pay with --no-channel)" : ""}\npresend: charged: no`,
         );
         return exitCodes.paymentFailed;
       }
@@ -263,7 +272,7 @@ function report(
       return result.status === 400 ? exitCodes.usage : exitCodes.serverError;
     case "unrecovered":
       deps.stderr(
-        `presend: ${result.message}\npresend: charged: ${result.charged === true ? "yes" : "unknown"}\npresend: to fetch the report: ${result.recover}${retryHint(result.paymentId, command)}`,
+        `presend: ${result.message}\npresend: charged: ${result.charged === true ? "yes" : "unknown"}\npresend: to fetch the report: presend receipt ${result.authorization.nonce} (the API: ${result.recover})${retryHint(result.paymentId, command)}`,
       );
       return exitCodes.chargedNoReport;
     case "forged":

@@ -25,6 +25,8 @@ describe("formatBanner", () => {
     expect(banner).toContain(
       `npx presend check ${senderWorld.freshLookalike} --chain base --from ${victim}`,
     );
+    // The commands name the local Base chain, so a channel whose answer was lost resyncs.
+    expect(banner).toContain(`PRESEND_BASE_RPC_URL=${world.chains.base.rpcUrl} `);
   });
 
   it("shows a mainnet server's RPC endpoints by origin only: the banner goes to its log", () => {

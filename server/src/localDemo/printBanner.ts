@@ -41,16 +41,18 @@ export function formatBanner(server: RunningServer & { world?: World }): string 
       }
     }
     const example = world.demo.find((demo) => demo.expected.check === "ok") ?? world.demo[0];
+    // The local Base chain too: a payment channel whose answer was lost resyncs from its escrow.
+    const clientEnv = `PRESEND_URL=${server.url} PRESEND_BASE_RPC_URL=${world.chains.base.rpcUrl} PRESEND_PRIVATE_KEY=${world.accounts.payer.privateKey}`;
     lines.push(
       "",
       `Demo payer ${world.accounts.payer.address} holds local USDC on base; try:`,
       `  curl '${server.url}/validate?address=${example?.address}'`,
-      `  PRESEND_URL=${server.url} PRESEND_PRIVATE_KEY=${world.accounts.payer.privateKey} npx presend check ${example?.address} --chain ${example?.chain}`,
+      `  ${clientEnv} npx presend check ${example?.address} --chain ${example?.chain}`,
     );
     const poisoned = withSender.find((demo) => demo.withFrom?.check === "danger");
     if (poisoned && sender) {
       lines.push(
-        `  PRESEND_URL=${server.url} PRESEND_PRIVATE_KEY=${world.accounts.payer.privateKey} npx presend check ${poisoned.address} --chain ${poisoned.chain} --from ${sender}`,
+        `  ${clientEnv} npx presend check ${poisoned.address} --chain ${poisoned.chain} --from ${sender}`,
       );
     }
   }

@@ -70,16 +70,21 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("lists four tools with their prices and the session cap; validate is free, check and deep pay, the cap refuses the next", async () => {
+  it("lists five tools with their prices and the session cap; validate is free, check and deep pay, the cap refuses the next", async () => {
     const client = await connect({ PRESEND_URL: server.url, PRESEND_SPEND_CAP: "0.07" });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "check",
       "close_channel",
       "deep",
+      "receipt",
       "validate",
     ]);
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    // The paid tools move money: a host must not take them for reads it may run unasked.
+    expect(byName.check?.annotations).toMatchObject({ readOnlyHint: false });
+    expect(byName.deep?.annotations).toMatchObject({ readOnlyHint: false });
+    expect(byName.receipt?.description).toMatch(/Free/);
     expect(byName.validate?.description).toMatch(/Costs nothing/);
     expect(byName.check?.description).toMatch(/USD 0\.01 \(10000 USDC base units on Base\)/);
     expect(byName.deep?.description).toMatch(/USD 0\.05 \(50000 USDC base units on Base\)/);
@@ -420,5 +425,101 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
     ).rejects.toThrow(
       /PRESEND_CHANNEL_DEPOSIT \(0\.06\) is above the spend cap PRESEND_SPEND_CAP \(0\.05\)/,
     );
+  });
+});
+
+describe("presend mcp when the answer of a check paid over a channel is lost", () => {
+  let stack: PaidStack;
+  let server: Listening;
+  let proxy: TamperingProxy;
+  let client: Client;
+  const configHome = mkdtempSync(join(tmpdir(), "presend-mcp-lost-"));
+  const price = routePrices.check;
+  const payerKey = devnetPrivateKey(`lane-${shared.lane.index}-mcp-lost-payer`);
+  const channelPayer = privateKeyToAccount(payerKey);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startPaidStack({
+      world: shared.world,
+      publicUrl: `http://127.0.0.1:${port}`,
+      receiverAuthorizerKey: devnetPrivateKey(`lane-${shared.lane.index}-receiver-authorizer`),
+    });
+    server = await listen(stack.app, { port });
+    proxy = await startTamperingProxy(server.url);
+    await shared.fund(channelPayer.address, 10n * price);
+    client = new Client({ name: "presend-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, "mcp"],
+        env: {
+          PATH: process.env.PATH ?? "",
+          XDG_CONFIG_HOME: configHome,
+          PRESEND_PRIVATE_KEY: payerKey,
+          PRESEND_URL: proxy.url,
+          PRESEND_BASE_RPC_URL: shared.world.chains.base.rpcUrl,
+          PRESEND_CHANNEL_DEPOSIT: "0.05",
+        },
+        stderr: "pipe",
+      }),
+    );
+  });
+  afterAll(async () => {
+    await client?.close();
+    await proxy?.close();
+    await server?.close();
+    await stack?.stop();
+    rmSync(configHome, { recursive: true, force: true });
+  });
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (result: CallToolResult) =>
+    result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+
+  it("names the receipt call that gets the report, and the next check resyncs and pays on over the same deposit", async () => {
+    const start = await stack.usdcBalance(channelPayer.address);
+    expect((await call("check", { address: target })).isError).toBeFalsy();
+    expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 5n * price);
+    // The server charges the voucher; its answer and every /receipts read are lost.
+    proxy.set({
+      after: async (request, upstream) =>
+        request.headers.has("payment-signature") || request.path.startsWith("/receipts")
+          ? "drop"
+          : upstream,
+    });
+    const lost = await call("check", { address: devnetAccounts.sweptOnBase.address });
+    proxy.set(null);
+    expect(lost.isError).toBe(true);
+    expect(text(lost).match(/Charged: unknown\./g)).toHaveLength(1);
+    const receiptArgs = /call receipt with (\{.*?\})/.exec(text(lost))?.[1];
+    expect(receiptArgs, text(lost)).toBeDefined();
+
+    // Out of step with the server, the session resyncs from the escrow: no new deposit.
+    const next = await call("check", { address: devnetAccounts.receiveOnlyOnBase.address });
+    expect(next.isError, text(next)).toBeFalsy();
+    expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 5n * price);
+
+    // Once a claim covers the lost voucher, receipt answers its report, verified.
+    await stack.payments.channels?.manager().claim();
+    const fetched = await call("receipt", JSON.parse(receiptArgs ?? "{}"));
+    expect(fetched.isError, text(fetched)).toBeFalsy();
+    expect(fetched.structuredContent).toMatchObject({
+      recovered: true,
+      report: { address: devnetAccounts.sweptOnBase.address },
+    });
+    // Three checks charged once each: the close sends back the other two of the five.
+    expect(await call("close_channel")).toMatchObject({
+      structuredContent: { refunded: String(2n * price) },
+    });
+    expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 3n * price);
+  });
+
+  it("receipt of an id nothing was charged for says so; a malformed id is refused by its schema", async () => {
+    const unknown = await call("receipt", { id: `0x${"ab".repeat(32)}` });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/Charged: no\.$/);
+    const malformed = await call("receipt", { id: "0x1234" });
+    expect(malformed.isError).toBe(true);
   });
 });

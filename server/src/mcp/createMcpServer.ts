@@ -1,15 +1,20 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { PaidResult, PresendClient } from "@presend/client";
+import type { PaidResult, PresendClient, ReceiptResult } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import { chainNames } from "@presend/shared/chains/chains";
-import { formatUnits } from "viem";
+import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
+import { type Address, formatUnits, type Hex } from "viem";
 import { z } from "zod";
+import { channelOutOfStep } from "../cli/channelOptions";
+import { lookUpReceipt } from "../cli/lookUpReceipt";
 import { paidRoutes } from "../payments/paidRoutes";
 
 export type McpServerOptions = {
   /** The client that pays (its signer is the PRESEND_PRIVATE_KEY account, its cap the session's). */
   client: PresendClient;
+  /** The paying account (null without PRESEND_PRIVATE_KEY): the one whose reports receipt fetches. */
+  payer: Address | null;
   /** What this session may spend in total, in USDC base units (stated in the tool descriptions). */
   spendCapUnits: bigint;
   version: string;
@@ -61,10 +66,11 @@ const usd = (units: bigint | string) => formatUnits(BigInt(units), 6);
 
 /**
  * The presend MCP server: `validate` (free), `check` and `deep` (paid through x402 by the
- * session's client, within the session's spend cap), `close_channel` (the session's payment
- * channel refunded, the spend cap credited what came back). Payment problems come back as tool errors
+ * session's client, within the session's spend cap), `receipt` (free: the report of a paid check
+ * whose answer was lost), `close_channel` (the session's payment channel refunded, the spend cap
+ * credited what came back). Payment problems come back as tool errors
  * that say what happened and whether anything was charged.
- * @example await createMcpServer({ client, spendCapUnits: 100_000n, version }).connect(new StdioServerTransport());
+ * @example await createMcpServer({ client, payer, spendCapUnits: 100_000n, version }).connect(new StdioServerTransport());
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: "presend", version: options.version });
@@ -111,7 +117,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         description: `${what} Price: USD ${usd(paidRoutes[`/${route}`].amount)} (${paidRoutes[`/${route}`].amount} USDC base units on Base), paid through x402 from the PRESEND_PRIVATE_KEY account after the payee's signed attestation is verified. ${cap} Returns the verdict level, the headline, the next action, the report text and the structured report.`,
         inputSchema: checkInput,
         outputSchema: paidOutput,
-        annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: false },
+        // Not read-only: each call pays USDC from the key's account, so a host must not treat it
+        // as a harmless read it may run without asking.
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          openWorldHint: true,
+          idempotentHint: false,
+        },
       },
       async ({ address, chain, from, paymentId }) => {
         const input = {
@@ -125,6 +138,30 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         return toolResult(result, route, { address, chain, ...(from !== undefined && { from }) });
       },
     );
+  server.registerTool(
+    "receipt",
+    {
+      title: "Fetch a paid report again (free)",
+      description:
+        "Free: fetches the report of a check or deep check this session's key paid for whose answer was lost, by the id the failed call named (the payment's nonce, or its settlement transaction). Use it when check or deep said the charge is yes or unknown and named an id. Returns the same fields as check; an error says whether anything was charged.",
+      inputSchema: {
+        id: z
+          .string()
+          .regex(bytes32Pattern)
+          .describe(
+            "The id a failed check or deep named: 0x followed by 64 hex characters (a payment nonce or a settlement transaction).",
+          ),
+      },
+      outputSchema: paidOutput,
+      annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+    },
+    async ({ id }) => {
+      if (options.payer === null) {
+        return toolError("No paying key is configured (PRESEND_PRIVATE_KEY): no report to fetch.");
+      }
+      return receiptResult(await lookUpReceipt(options.client, options.payer, id as Hex), id);
+    },
+  );
   server.registerTool(
     "close_channel",
     {
@@ -174,43 +211,17 @@ function toolResult(
   asked: { address: string; chain: string; from?: string },
 ): CallToolResult {
   switch (result.type) {
-    case "report": {
-      const { report, settlement } = result;
-      const text = [
-        `${report.verdict.level.toUpperCase()}: ${report.verdict.headline}`,
-        `Next: ${report.verdict.next}`,
-        "",
-        report.report,
-        "",
-        `Paid: settlement ${settlement.transaction} on ${settlement.network}${result.recovered ? " (report recovered through /receipts)" : ""}.`,
-      ].join("\n");
-      return {
-        content: [{ type: "text", text }],
-        structuredContent: {
-          level: report.verdict.level,
-          headline: report.verdict.headline,
-          next: report.verdict.next,
-          text: report.report,
-          settlement: {
-            transaction: settlement.transaction,
-            network: settlement.network,
-            payer: settlement.payer,
-          },
-          recovered: result.recovered,
-          paymentId: result.paymentId,
-          report: report as unknown as Record<string, unknown>,
-        },
-      };
-    }
+    case "report":
+      return reportAnswer(result);
     case "refused":
       return toolError(`Refused to pay (${result.code}): ${result.message} Charged: no.`);
     case "not_charged":
       return toolError(
-        `The check failed (${result.code}${result.status ? `, HTTP ${result.status}` : ""}): ${result.message} Charged: no.`,
+        `The check failed (${result.code}${result.status ? `, HTTP ${result.status}` : ""}): ${result.message}${result.code === channelOutOfStep ? " (The MCP server's PRESEND_BASE_RPC_URL gives it that access; PRESEND_CHANNEL=off pays each check on its own.)" : ""} Charged: no.`,
       );
     case "unrecovered":
       return toolError(
-        `${result.message} Charged: ${result.charged === true ? "yes" : "unknown"}. To fetch the report: ${result.recover}${
+        `${withCharge(result.message, result.charged)} To fetch the report: call receipt with ${JSON.stringify({ id: result.authorization.nonce })} (free; if it says not decided yet, call it again a minute later).${
           result.paymentId === null
             ? ""
             : ` Or call ${tool} again with ${JSON.stringify({ ...asked, paymentId: result.paymentId })}: the same report, never charged twice (payment id ${result.paymentId}).`
@@ -221,6 +232,62 @@ function toolResult(
         `Forged report refused: ${result.message} It is not shown and must not be trusted. Charged: ${result.charged === true ? "yes" : "unknown"}${result.settlement ? ` (settlement ${result.settlement.transaction})` : ""}.`,
       );
   }
+}
+
+/** A verified report as the paid tools (and receipt) answer it. */
+function reportAnswer(
+  result: Extract<PaidResult<Report | DeepReport>, { type: "report" }>,
+): CallToolResult {
+  const { report, settlement } = result;
+  const text = [
+    `${report.verdict.level.toUpperCase()}: ${report.verdict.headline}`,
+    `Next: ${report.verdict.next}`,
+    "",
+    report.report,
+    "",
+    `Paid: settlement ${settlement.transaction} on ${settlement.network}${result.recovered ? " (report recovered through /receipts)" : ""}.`,
+  ].join("\n");
+  return {
+    content: [{ type: "text", text }],
+    structuredContent: {
+      level: report.verdict.level,
+      headline: report.verdict.headline,
+      next: report.verdict.next,
+      text: report.report,
+      settlement: {
+        transaction: settlement.transaction,
+        network: settlement.network,
+        payer: settlement.payer,
+      },
+      recovered: result.recovered,
+      paymentId: result.paymentId,
+      report: report as unknown as Record<string, unknown>,
+    },
+  };
+}
+
+/** The report a receipt lookup got, as check answers it; otherwise an error that says the charge. */
+function receiptResult(result: ReceiptResult, id: string): CallToolResult {
+  switch (result.type) {
+    case "report":
+      return reportAnswer({ ...result, paymentId: null });
+    case "not_charged":
+      return toolError(`No report: ${result.message} Charged: no.`);
+    case "receipt_unavailable":
+      return toolError(
+        `No report yet (${result.code}): ${result.message} Charged: unknown. Call receipt again with ${JSON.stringify({ id })} in a minute.`,
+      );
+    case "forged":
+      return toolError(
+        `Forged report refused: ${result.message} It is not shown and must not be trusted. Charged: unknown.`,
+      );
+  }
+}
+
+/** The message with the charge stated once (the client's message may already state it). */
+function withCharge(message: string, charged: true | "unknown"): string {
+  const stated = `Charged: ${charged === true ? "yes" : "unknown"}.`;
+  return message.includes(stated) ? message : `${message} ${stated}`;
 }
 
 function toolError(text: string): CallToolResult {

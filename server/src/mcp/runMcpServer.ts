@@ -8,6 +8,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { channelOptions } from "../cli/channelOptions";
 import { openPinStore } from "../cli/openPinStore";
+import { readBaseChainReader } from "../cli/readBaseChainReader";
 import { readServerUrl } from "../cli/readServerUrl";
 import { readSpendCap } from "../cli/readSpendCap";
 import { createMcpServer } from "./createMcpServer";
@@ -39,13 +40,16 @@ export async function runMcpServer(
   }
   const config = { ...parsed.data, PRESEND_URL: readServerUrl(env) };
   const spendCapUnits = readSpendCap(env);
+  // Base read access lets a channel whose last answer was lost resync and pay on.
+  const readContract = readBaseChainReader(env);
   // On unless PRESEND_CHANNEL=off; a deposit above the session's cap is refused here, at start.
   const channel = channelOptions(env, { configDir, durable: false, maxDeposit: spendCapUnits });
+  const account = config.PRESEND_PRIVATE_KEY
+    ? privateKeyToAccount(config.PRESEND_PRIVATE_KEY as Hex)
+    : null;
   const client = createPresendClient({
     url: config.PRESEND_URL,
-    ...(config.PRESEND_PRIVATE_KEY && {
-      signer: privateKeyToAccount(config.PRESEND_PRIVATE_KEY as Hex),
-    }),
+    ...(account && { signer: { ...account, ...(readContract && { readContract }) } }),
     pinStore: openPinStore(join(configDir, "pins.json")),
     spendCap: createSessionSpendCap(spendCapUnits),
     // The same check again within the server's window is read back signed in, not paid again.
@@ -53,6 +57,11 @@ export async function runMcpServer(
     // A channel's deposit is reserved whole in the session's spend cap when it is signed.
     ...(channel && { channel }),
   });
-  const server = createMcpServer({ client, spendCapUnits, version: "1.0.0" });
+  const server = createMcpServer({
+    client,
+    payer: account?.address ?? null,
+    spendCapUnits,
+    version: "1.0.0",
+  });
   await server.connect(new StdioServerTransport());
 }
