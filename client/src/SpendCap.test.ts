@@ -25,7 +25,8 @@ describe("createSessionSpendCap", () => {
     const cap = createSessionSpendCap(5_000n);
     expect(await cap.reserve(10_000n)).toEqual({
       type: "refused",
-      message: "Spend cap reached: 0 of 0.005 USDC used; this check costs 0.01.",
+      message:
+        "Spend cap reached: 0 of 0.005 USDC used; this payment needs 0.01 (a check its price, a channel deposit the whole deposit).",
     });
   });
 

@@ -51,7 +51,7 @@ export function createSessionSpendCap(limit: bigint): SpendCap & { spent(): bigi
       if (held + more > limit) {
         return {
           type: "refused",
-          message: `Spend cap reached: ${formatUnits(held, 6)} of ${formatUnits(limit, 6)} USDC used; this check costs ${formatUnits(amount, 6)}.`,
+          message: `Spend cap reached: ${formatUnits(held, 6)} of ${formatUnits(limit, 6)} USDC used; this payment needs ${formatUnits(amount, 6)} (a check its price, a channel deposit the whole deposit).`,
         };
       }
       held += more;
