@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { devnetAccounts, devnetPrivateKey, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { routePrices } from "@presend/shared/pricing/routePrices";
@@ -14,6 +16,7 @@ import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 import { startTamperingProxy, type TamperingProxy } from "../payments/testing/startTamperingProxy";
+import { createMcpServer } from "./createMcpServer";
 import { runMcpServer } from "./runMcpServer";
 
 const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
@@ -194,6 +197,61 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
       report: { address: target },
     });
     expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+  });
+
+  it("a paid call slower than the host waits says charged: unknown in time, and the same call again gets its outcome, paid once", async () => {
+    // The server answers the paid request late: past what the tool may take before the host's
+    // request timeout (shortened here), within what the client waits.
+    let paidRequests = 0;
+    proxy.set({
+      after: async (request, upstream) => {
+        if (!request.headers.has("payment-signature")) return upstream;
+        paidRequests += 1;
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        return upstream;
+      },
+    });
+    const presend = createPresendClient({
+      url: proxy.url,
+      signer: privateKeyToAccount(payer.privateKey),
+      pinStore: createMemoryPinStore(),
+    });
+    const mcp = createMcpServer({
+      client: presend,
+      payer: payer.address,
+      spendCapUnits: 100_000n,
+      version: "test",
+      answerWithinMs: 1_000,
+    });
+    const [hostSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const host = new Client({ name: "presend-test", version: "1.0.0" });
+    await host.connect(hostSide);
+    clients.push(host);
+    try {
+      const address = devnetAccounts.delegatedOnBase.address;
+      const before = await stack.usdcBalance(payer.address);
+      const first = await call(host, "check", { address });
+      expect(first.isError).toBe(true);
+      expect(text(first)).toMatch(/Charged: unknown\./);
+      expect(text(first)).not.toMatch(/Charged: (no|yes)/);
+      const again = /call check again with (\{.*?\})/.exec(text(first))?.[1];
+      expect(again, text(first)).toBeDefined();
+      // As the agent is told: the same call again, as often as it still says it is waiting.
+      let second = await call(host, "check", JSON.parse(again ?? "{}"));
+      for (
+        let tries = 0;
+        second.isError && /still waiting/.test(text(second)) && tries < 10;
+        tries++
+      )
+        second = await call(host, "check", JSON.parse(again ?? "{}"));
+      expect(second.isError, text(second)).toBeFalsy();
+      expect(second.structuredContent).toMatchObject({ report: { address } });
+      expect(paidRequests).toBe(1);
+      expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
+    } finally {
+      proxy.set(null);
+    }
   });
 
   it("answers the paid tools with a clear error when no key is configured", async () => {

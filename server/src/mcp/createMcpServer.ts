@@ -18,7 +18,16 @@ export type McpServerOptions = {
   /** What this session may spend in total, in USDC base units (stated in the tool descriptions). */
   spendCapUnits: bigint;
   version: string;
+  /**
+   * How long a paid tool call may take before the tool answers that it is still running
+   * (default 50 s): the MCP SDK's clients give up on a request after 60 s by default, and an
+   * answer they gave up on would say nothing about the charge.
+   */
+  answerWithinMs?: number;
 };
+
+/** Below the MCP SDK's default request timeout (60 s), so the host hears what happened. */
+const defaultAnswerWithinMs = 50_000;
 
 const addressInput = {
   address: z
@@ -74,6 +83,9 @@ const usd = (units: bigint | string) => formatUnits(BigInt(units), 6);
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: "presend", version: options.version });
+  const answerWithinMs = options.answerWithinMs ?? defaultAnswerWithinMs;
+  /** Paid calls not yet answered to the host, by what they asked: a retry joins them. */
+  const unanswered = new Map<string, Promise<PaidResult<Report | DeepReport>>>();
   const cap = `This session may spend at most USD ${usd(options.spendCapUnits)} in total (PRESEND_SPEND_CAP).`;
 
   server.registerTool(
@@ -133,9 +145,40 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           ...(from !== undefined && { from }),
           ...(paymentId !== undefined && { paymentId }),
         };
-        const result =
-          route === "deep" ? await options.client.deep(input) : await options.client.check(input);
-        return toolResult(result, route, { address, chain, ...(from !== undefined && { from }) });
+        const asked = { address, chain, ...(from !== undefined && { from }) };
+        // The same call again while an earlier one is still being paid (or finished after its
+        // answer was given up) gets that call's outcome: never a second payment.
+        const key = JSON.stringify([
+          route,
+          address.toLowerCase(),
+          chain,
+          from?.toLowerCase() ?? null,
+          paymentId ?? null,
+        ]);
+        let running = unanswered.get(key);
+        if (running === undefined) {
+          running = route === "deep" ? options.client.deep(input) : options.client.check(input);
+          unanswered.set(key, running);
+          // A call that threw is not kept: the next one starts afresh.
+          running.catch(() => unanswered.delete(key));
+        }
+        const paid = running;
+        const late = Symbol("late");
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const outcome = await Promise.race([
+          paid,
+          new Promise<typeof late>((resolve) => {
+            timer = setTimeout(() => resolve(late), answerWithinMs);
+          }),
+        ]);
+        clearTimeout(timer);
+        if (outcome === late) {
+          return toolError(
+            `No answer from presend within ${Math.round(answerWithinMs / 1000)} s; this session is still waiting for it, so the payment may be under way. Charged: unknown. Do not start another check: call ${route} again with ${JSON.stringify({ ...asked, ...(paymentId !== undefined && { paymentId }) })} to get this call's outcome (it is kept in this session and never paid twice).`,
+          );
+        }
+        unanswered.delete(key);
+        return toolResult(outcome, route, asked);
       },
     );
   server.registerTool(
