@@ -90,7 +90,7 @@ export async function runReceiptCommand(argv: readonly string[], deps: CliDeps):
   switch (result.type) {
     case "report":
       deps.stderr(
-        `presend: paid report fetched again (settlement ${result.settlement.transaction}); charged: yes, once`,
+        `presend: paid report fetched again (settlement ${result.settlement.transaction}); charged: yes`,
       );
       deps.stdout(
         parsed.values.json ? JSON.stringify(result.report, null, 2) : result.report.report,
