@@ -391,10 +391,21 @@ export function createChannelPayer(options: {
         sent.deposit = { reservation, amount: signed.deposit };
       }
       options.emit({ type: "paying" });
+      /**
+       * A deposit whose answer never came may have landed: the state kept here (no balance yet)
+       * would have the next check deposit again. With read access to Base it is forgotten, so the
+       * next check reads the channel from the escrow (and resyncs from the server's refusal).
+       */
+      const forgetUnansweredDeposit = async () => {
+        if (signed.deposit !== null && options.payer.readContract) {
+          await storage.delete(signed.channelId.toLowerCase()).catch(() => {});
+        }
+      };
       let answer: Response;
       try {
         answer = await payment.post(http.encodePaymentSignatureHeader(payload));
       } catch (cause) {
+        await forgetUnansweredDeposit();
         return unknownOutcome(
           `The paid request failed before an answer arrived (${describeCause(cause)}).`,
           authorization,
@@ -465,6 +476,7 @@ export function createChannelPayer(options: {
         await reservation?.release();
         return notCharged(error.code, answer.status, error.message);
       }
+      await forgetUnansweredDeposit();
       return unknownOutcome(
         `The channel payment was answered with HTTP ${answer.status}.`,
         authorization,

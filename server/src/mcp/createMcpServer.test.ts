@@ -573,6 +573,56 @@ describe("presend mcp when the answer of a check paid over a channel is lost", (
     expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 3n * price);
   });
 
+  it("a session whose first check (its deposit) lost its answer pays the next one over that deposit, within a cap the deposit fills", async () => {
+    const key = devnetPrivateKey(`lane-${shared.lane.index}-mcp-lost-deposit-payer`);
+    const wallet = privateKeyToAccount(key);
+    await shared.fund(wallet.address, 10n * price);
+    const home = mkdtempSync(join(tmpdir(), "presend-mcp-lost-deposit-"));
+    const own = new Client({ name: "presend-test", version: "1.0.0" });
+    try {
+      await own.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, "mcp"],
+          env: {
+            PATH: process.env.PATH ?? "",
+            XDG_CONFIG_HOME: home,
+            PRESEND_PRIVATE_KEY: key,
+            PRESEND_URL: proxy.url,
+            PRESEND_BASE_RPC_URL: shared.world.chains.base.rpcUrl,
+            PRESEND_CHANNEL_DEPOSIT: "0.05",
+            PRESEND_SPEND_CAP: "0.05",
+          },
+          stderr: "pipe",
+        }),
+      );
+      const start = await stack.usdcBalance(wallet.address);
+      proxy.set({
+        after: async (request, upstream) =>
+          request.headers.has("payment-signature") ? "drop" : upstream,
+      });
+      const lost = (await own.callTool({
+        name: "check",
+        arguments: { address: target },
+      })) as CallToolResult;
+      proxy.set(null);
+      expect(lost.isError).toBe(true);
+      expect(text(lost)).toMatch(/Charged: unknown\./);
+      // The deposit landed: the next check reads the channel from the escrow and pays with a
+      // voucher, no second deposit (which the cap, filled by the first, would refuse).
+      const next = (await own.callTool({
+        name: "check",
+        arguments: { address: devnetAccounts.receiveOnlyOnBase.address },
+      })) as CallToolResult;
+      expect(next.isError, text(next)).toBeFalsy();
+      expect(await stack.usdcBalance(wallet.address)).toBe(start - 5n * price);
+    } finally {
+      proxy.set(null);
+      await own.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it("receipt of an id nothing was charged for says so; a malformed id is refused by its schema", async () => {
     const unknown = await call("receipt", { id: `0x${"ab".repeat(32)}` });
     expect(unknown.isError).toBe(true);
