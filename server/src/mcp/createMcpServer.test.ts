@@ -26,6 +26,33 @@ const shared = sharedPaymentWorld();
 const payer = shared.world.accounts.payer;
 const target = devnetAccounts.activeOnBase.address;
 
+/** A tool call as a host makes it; the answer as the tool result it is. */
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+/** A tool result's text, as a model reads it. */
+const text = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+
+/** A paid stack that offers channels (it holds a receiver authorizer), served on a port of its own. */
+async function serveStackWithChannels(): Promise<{ stack: PaidStack; server: Listening }> {
+  const port = await freePort();
+  const stack = await startPaidStack({
+    world: shared.world,
+    publicUrl: `http://127.0.0.1:${port}`,
+    receiverAuthorizerKey: devnetPrivateKey(`lane-${shared.lane.index}-receiver-authorizer`),
+  });
+  return { stack, server: await listen(stack.app, { port }) };
+}
+
+/** `npx presend mcp` as an MCP host starts it: the bin over stdio, with PATH and `env` only. */
+const presendMcpOverStdio = (env: Record<string, string>) =>
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "mcp"],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "pipe",
+  });
+
 describe("presend mcp (stdio), driven by the MCP SDK's own client against the local world", () => {
   let stack: PaidStack;
   let server: Listening;
@@ -39,25 +66,15 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     dirs.push(configHome);
     const client = new Client({ name: "presend-test", version: "1.0.0" });
     await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, "mcp"],
-        env: {
-          PATH: process.env.PATH ?? "",
-          XDG_CONFIG_HOME: configHome,
-          PRESEND_PRIVATE_KEY: payer.privateKey,
-          ...env,
-        },
-        stderr: "pipe",
+      presendMcpOverStdio({
+        XDG_CONFIG_HOME: configHome,
+        PRESEND_PRIVATE_KEY: payer.privateKey,
+        ...env,
       }),
     );
     clients.push(client);
     return client;
   };
-  const call = async (client: Client, name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = (result: CallToolResult) =>
-    result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 
   beforeAll(async () => {
     const port = await freePort();
@@ -272,28 +289,16 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
   const channelPayer = privateKeyToAccount(payerKey);
 
   beforeAll(async () => {
-    const port = await freePort();
-    stack = await startPaidStack({
-      world: shared.world,
-      publicUrl: `http://127.0.0.1:${port}`,
-      receiverAuthorizerKey: devnetPrivateKey(`lane-${shared.lane.index}-receiver-authorizer`),
-    });
-    server = await listen(stack.app, { port });
+    ({ stack, server } = await serveStackWithChannels());
     await shared.fund(channelPayer.address, 10n * price);
     client = new Client({ name: "presend-test", version: "1.0.0" });
     await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, "mcp"],
-        env: {
-          PATH: process.env.PATH ?? "",
-          XDG_CONFIG_HOME: configHome,
-          PRESEND_PRIVATE_KEY: payerKey,
-          PRESEND_URL: server.url,
-          PRESEND_CHANNEL_DEPOSIT: "0.03",
-          PRESEND_SPEND_CAP: "0.05",
-        },
-        stderr: "pipe",
+      presendMcpOverStdio({
+        XDG_CONFIG_HOME: configHome,
+        PRESEND_PRIVATE_KEY: payerKey,
+        PRESEND_URL: server.url,
+        PRESEND_CHANNEL_DEPOSIT: "0.03",
+        PRESEND_SPEND_CAP: "0.05",
       }),
     );
   });
@@ -303,18 +308,14 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
     await stack?.stop();
     rmSync(configHome, { recursive: true, force: true });
   });
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = (result: CallToolResult) =>
-    result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 
   it("says what came back, and the cap it credits pays for the next channel's deposit", async () => {
     const start = await stack.usdcBalance(channelPayer.address);
     // Two checks over one deposit of three: the cap holds the deposit whole (0.03 of 0.05).
     for (const address of [target, devnetAccounts.sweptOnBase.address]) {
-      expect((await call("check", { address })).isError).toBeFalsy();
+      expect((await call(client, "check", { address })).isError).toBeFalsy();
     }
-    const closed = await call("close_channel");
+    const closed = await call(client, "close_channel");
     expect(closed.isError, text(closed)).toBeFalsy();
     expect(closed.structuredContent).toMatchObject({
       transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
@@ -323,17 +324,17 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
     expect(text(closed)).toMatch(/USD 0\.01 \(10000 USDC base units\) came back/);
     expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 2n * price);
     // 0.02 held after the credit: a new deposit of 0.03 fits the 0.05 cap (0.06 would not).
-    const next = await call("check", { address: devnetAccounts.receiveOnlyOnBase.address });
+    const next = await call(client, "check", { address: devnetAccounts.receiveOnlyOnBase.address });
     expect(next.isError, text(next)).toBeFalsy();
     expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 5n * price);
-    expect(await call("close_channel")).toMatchObject({
+    expect(await call(client, "close_channel")).toMatchObject({
       structuredContent: { refunded: String(2n * price) },
     });
     expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 3n * price);
   });
 
   it("closing with nothing left to refund is a tool error that says nothing was charged", async () => {
-    const again = await call("close_channel");
+    const again = await call(client, "close_channel");
     expect(again.isError).toBe(true);
     expect(text(again)).toMatch(/^The channel was not closed: .*Charged: no\.$/s);
   });
@@ -346,17 +347,11 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
       const home = mkdtempSync(join(tmpdir(), "presend-mcp-default-"));
       const own = new Client({ name: "presend-test", version: "1.0.0" });
       await own.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [bin, "mcp"],
-          env: {
-            PATH: process.env.PATH ?? "",
-            XDG_CONFIG_HOME: home,
-            PRESEND_PRIVATE_KEY: key,
-            PRESEND_URL: server.url,
-            ...env,
-          },
-          stderr: "pipe",
+        presendMcpOverStdio({
+          XDG_CONFIG_HOME: home,
+          PRESEND_PRIVATE_KEY: key,
+          PRESEND_URL: server.url,
+          ...env,
         }),
       );
       return {
@@ -437,18 +432,12 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
     const session = new Client({ name: "presend-test", version: "1.0.0" });
     try {
       await session.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [bin, "mcp"],
-          env: {
-            PATH: process.env.PATH ?? "",
-            XDG_CONFIG_HOME: home,
-            PRESEND_PRIVATE_KEY: key,
-            PRESEND_URL: barrier.url,
-            PRESEND_CHANNEL_DEPOSIT: "0.10",
-            PRESEND_SPEND_CAP: "0.20",
-          },
-          stderr: "pipe",
+        presendMcpOverStdio({
+          XDG_CONFIG_HOME: home,
+          PRESEND_PRIVATE_KEY: key,
+          PRESEND_URL: barrier.url,
+          PRESEND_CHANNEL_DEPOSIT: "0.10",
+          PRESEND_SPEND_CAP: "0.20",
         }),
       );
       const start = await own.usdcBalance(wallet.address);
@@ -497,29 +486,17 @@ describe("presend mcp when the answer of a check paid over a channel is lost", (
   const channelPayer = privateKeyToAccount(payerKey);
 
   beforeAll(async () => {
-    const port = await freePort();
-    stack = await startPaidStack({
-      world: shared.world,
-      publicUrl: `http://127.0.0.1:${port}`,
-      receiverAuthorizerKey: devnetPrivateKey(`lane-${shared.lane.index}-receiver-authorizer`),
-    });
-    server = await listen(stack.app, { port });
+    ({ stack, server } = await serveStackWithChannels());
     proxy = await startTamperingProxy(server.url);
     await shared.fund(channelPayer.address, 10n * price);
     client = new Client({ name: "presend-test", version: "1.0.0" });
     await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [bin, "mcp"],
-        env: {
-          PATH: process.env.PATH ?? "",
-          XDG_CONFIG_HOME: configHome,
-          PRESEND_PRIVATE_KEY: payerKey,
-          PRESEND_URL: proxy.url,
-          PRESEND_BASE_RPC_URL: shared.world.chains.base.rpcUrl,
-          PRESEND_CHANNEL_DEPOSIT: "0.05",
-        },
-        stderr: "pipe",
+      presendMcpOverStdio({
+        XDG_CONFIG_HOME: configHome,
+        PRESEND_PRIVATE_KEY: payerKey,
+        PRESEND_URL: proxy.url,
+        PRESEND_BASE_RPC_URL: shared.world.chains.base.rpcUrl,
+        PRESEND_CHANNEL_DEPOSIT: "0.05",
       }),
     );
   });
@@ -530,14 +507,10 @@ describe("presend mcp when the answer of a check paid over a channel is lost", (
     await stack?.stop();
     rmSync(configHome, { recursive: true, force: true });
   });
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = (result: CallToolResult) =>
-    result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 
   it("names the receipt call that gets the report, and the next check resyncs and pays on over the same deposit", async () => {
     const start = await stack.usdcBalance(channelPayer.address);
-    expect((await call("check", { address: target })).isError).toBeFalsy();
+    expect((await call(client, "check", { address: target })).isError).toBeFalsy();
     expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 5n * price);
     // The server charges the voucher; its answer and every /receipts read are lost.
     proxy.set({
@@ -546,7 +519,7 @@ describe("presend mcp when the answer of a check paid over a channel is lost", (
           ? "drop"
           : upstream,
     });
-    const lost = await call("check", { address: devnetAccounts.sweptOnBase.address });
+    const lost = await call(client, "check", { address: devnetAccounts.sweptOnBase.address });
     proxy.set(null);
     expect(lost.isError).toBe(true);
     expect(text(lost).match(/Charged: unknown\./g)).toHaveLength(1);
@@ -554,20 +527,20 @@ describe("presend mcp when the answer of a check paid over a channel is lost", (
     expect(receiptArgs, text(lost)).toBeDefined();
 
     // Out of step with the server, the session resyncs from the escrow: no new deposit.
-    const next = await call("check", { address: devnetAccounts.receiveOnlyOnBase.address });
+    const next = await call(client, "check", { address: devnetAccounts.receiveOnlyOnBase.address });
     expect(next.isError, text(next)).toBeFalsy();
     expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 5n * price);
 
     // Once a claim covers the lost voucher, receipt answers its report, verified.
     await stack.payments.channels?.manager().claim();
-    const fetched = await call("receipt", JSON.parse(receiptArgs ?? "{}"));
+    const fetched = await call(client, "receipt", JSON.parse(receiptArgs ?? "{}"));
     expect(fetched.isError, text(fetched)).toBeFalsy();
     expect(fetched.structuredContent).toMatchObject({
       recovered: true,
       report: { address: devnetAccounts.sweptOnBase.address },
     });
     // Three checks charged once each: the close sends back the other two of the five.
-    expect(await call("close_channel")).toMatchObject({
+    expect(await call(client, "close_channel")).toMatchObject({
       structuredContent: { refunded: String(2n * price) },
     });
     expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 3n * price);
@@ -581,19 +554,13 @@ describe("presend mcp when the answer of a check paid over a channel is lost", (
     const own = new Client({ name: "presend-test", version: "1.0.0" });
     try {
       await own.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [bin, "mcp"],
-          env: {
-            PATH: process.env.PATH ?? "",
-            XDG_CONFIG_HOME: home,
-            PRESEND_PRIVATE_KEY: key,
-            PRESEND_URL: proxy.url,
-            PRESEND_BASE_RPC_URL: shared.world.chains.base.rpcUrl,
-            PRESEND_CHANNEL_DEPOSIT: "0.05",
-            PRESEND_SPEND_CAP: "0.05",
-          },
-          stderr: "pipe",
+        presendMcpOverStdio({
+          XDG_CONFIG_HOME: home,
+          PRESEND_PRIVATE_KEY: key,
+          PRESEND_URL: proxy.url,
+          PRESEND_BASE_RPC_URL: shared.world.chains.base.rpcUrl,
+          PRESEND_CHANNEL_DEPOSIT: "0.05",
+          PRESEND_SPEND_CAP: "0.05",
         }),
       );
       const start = await stack.usdcBalance(wallet.address);
@@ -624,10 +591,10 @@ describe("presend mcp when the answer of a check paid over a channel is lost", (
   });
 
   it("receipt of an id nothing was charged for says so; a malformed id is refused by its schema", async () => {
-    const unknown = await call("receipt", { id: `0x${"ab".repeat(32)}` });
+    const unknown = await call(client, "receipt", { id: `0x${"ab".repeat(32)}` });
     expect(unknown.isError).toBe(true);
     expect(text(unknown)).toMatch(/Charged: no\.$/);
-    const malformed = await call("receipt", { id: "0x1234" });
+    const malformed = await call(client, "receipt", { id: "0x1234" });
     expect(malformed.isError).toBe(true);
   });
 });
