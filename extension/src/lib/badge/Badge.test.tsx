@@ -1,10 +1,9 @@
 import { parseHTML } from "linkedom";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { assessLocally } from "../address/assessLocally";
-import { findAddressCandidate } from "../address/findAddressCandidate";
 import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import { Badge } from "./Badge";
 import type { BadgeProps } from "./BadgeCard";
+import { exampleBadgeProps } from "./exampleBadgeProps";
 
 // The content script renders with Preact through preact/compat (the build's alias); so does this test.
 vi.mock("react", () => import("preact/compat"));
@@ -14,38 +13,6 @@ vi.mock("react/jsx-runtime", () => import("preact/jsx-runtime"));
 vi.mock("react/jsx-dev-runtime", () => import("preact/jsx-runtime"));
 
 const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-
-function props(overrides: Partial<BadgeProps> = {}): BadgeProps {
-  const candidate = findAddressCandidate(address);
-  if (!candidate) throw new Error("no candidate");
-  const nothing = () => {};
-  return {
-    assessment: assessLocally(candidate, []),
-    chain: "base",
-    chainSource: "default",
-    progress: null,
-    outcome: null,
-    busy: false,
-    expanded: false,
-    wallet: null,
-    inFrame: false,
-    clickReady: false,
-    contractOn: null,
-    refusedClick: null,
-    recovery: { busy: false, result: null },
-    onChainChange: nothing,
-    onCheck: nothing,
-    onToggle: nothing,
-    onClose: nothing,
-    onClearField: nothing,
-    onCancel: nothing,
-    onOpenSettings: nothing,
-    onFetchReport: nothing,
-    site: "dapp.example",
-    onTurnOffSite: nothing,
-    ...overrides,
-  };
-}
 
 /** The text of the badge's status region (what a screen reader is told), after rendering `shown`. */
 async function news(shown: BadgeProps): Promise<string | null> {
@@ -70,13 +37,15 @@ describe("Badge", () => {
   };
 
   it("keeps a status region that is silent until a paid check runs", async () => {
-    expect(await news(props())).toBe("");
+    expect(await news(exampleBadgeProps())).toBe("");
   });
 
   it("tells a running check, then its decision, whether the card is open or not", async () => {
-    expect(await news(props({ busy: true }))).toBe("presend, 0xd8dA…6045: Checking…");
-    expect(await news(props({ outcome: report }))).toBe("presend, 0xd8dA…6045: Looks fine to send");
-    expect(await news(props({ outcome: report, expanded: true }))).toBe(
+    expect(await news(exampleBadgeProps({ busy: true }))).toBe("presend, 0xd8dA…6045: Checking…");
+    expect(await news(exampleBadgeProps({ outcome: report }))).toBe(
+      "presend, 0xd8dA…6045: Looks fine to send",
+    );
+    expect(await news(exampleBadgeProps({ outcome: report, expanded: true }))).toBe(
       "presend, 0xd8dA…6045: Looks fine to send",
     );
   });

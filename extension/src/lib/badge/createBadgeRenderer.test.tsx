@@ -1,9 +1,8 @@
 import { parseHTML } from "linkedom";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { assessLocally } from "../address/assessLocally";
-import { findAddressCandidate } from "../address/findAddressCandidate";
 import type { BadgeProps } from "./BadgeCard";
 import { createBadgeRenderer } from "./createBadgeRenderer";
+import { exampleBadgeProps } from "./exampleBadgeProps";
 import type { VerdictUi } from "./verdictUi";
 
 // The content script renders with Preact through preact/compat (the build's alias); so does this test.
@@ -12,39 +11,6 @@ vi.mock("react-dom", () => import("preact/compat"));
 vi.mock("react-dom/client", () => import("preact/compat/client"));
 vi.mock("react/jsx-runtime", () => import("preact/jsx-runtime"));
 vi.mock("react/jsx-dev-runtime", () => import("preact/jsx-runtime"));
-
-const address = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
-
-function props(overrides: Partial<BadgeProps> = {}): BadgeProps {
-  const candidate = findAddressCandidate(address);
-  if (!candidate) throw new Error("no candidate");
-  return {
-    assessment: assessLocally(candidate, []),
-    chain: "base",
-    chainSource: "default",
-    progress: null,
-    outcome: null,
-    busy: false,
-    expanded: false,
-    wallet: null,
-    inFrame: false,
-    clickReady: false,
-    contractOn: null,
-    refusedClick: null,
-    recovery: { busy: false, result: null },
-    onChainChange: () => {},
-    onCheck: () => {},
-    onToggle: () => {},
-    onClose: () => {},
-    onClearField: () => {},
-    onCancel: () => {},
-    onOpenSettings: () => {},
-    onFetchReport: () => {},
-    site: "dapp.example",
-    onTurnOffSite: () => {},
-    ...overrides,
-  };
-}
 
 // A page, and a card chunk that arrives when the test resolves it, recording what it renders.
 function setup() {
@@ -97,7 +63,7 @@ afterEach(() => {
 describe("createBadgeRenderer", () => {
   it("renders the chip synchronously in a closed shadow root of a host on <html>", () => {
     const { document, renderer, hosts } = setup();
-    const host = renderer.render(props());
+    const host = renderer.render(exampleBadgeProps());
     expect(host.parentElement).toBe(document.documentElement);
     expect(host.shadowRoot).toBeNull();
     expect(hosts).toEqual([host]);
@@ -109,13 +75,13 @@ describe("createBadgeRenderer", () => {
   it("keeps the chip until the card's chunk has arrived, then opens the card in its slot", async () => {
     const { renderer, cards, arrivals, arrive } = setup();
     renderer.loadCard();
-    renderer.render(props({ expanded: true }));
+    renderer.render(exampleBadgeProps({ expanded: true }));
     expect(renderer.focusables()[0]?.getAttribute("data-testid")).toBe("chip");
     expect(cards).toEqual([]);
     await arrive();
     expect(arrivals()).toBe(1);
     expect(renderer.cardReady()).toBe(true);
-    renderer.render(props({ expanded: true }));
+    renderer.render(exampleBadgeProps({ expanded: true }));
     expect(renderer.focusables()).toEqual([]);
     expect(cards).toHaveLength(1);
     expect(cards[0]?.slot.className).toBe("card-slot");
@@ -126,11 +92,11 @@ describe("createBadgeRenderer", () => {
     const { renderer, cards, arrive } = setup();
     renderer.loadCard();
     await arrive();
-    renderer.render(props({ expanded: true }));
+    renderer.render(exampleBadgeProps({ expanded: true }));
     const slot = cards[0]?.slot;
-    renderer.render(props({ expanded: false }));
+    renderer.render(exampleBadgeProps({ expanded: false }));
     expect(cards[1]).toEqual({ slot, props: null });
-    renderer.render(props({ expanded: true }));
+    renderer.render(exampleBadgeProps({ expanded: true }));
     const host = renderer.host();
     renderer.clear();
     expect(cards.at(-1)?.props).toBeNull();
@@ -149,9 +115,9 @@ describe("createBadgeRenderer", () => {
 
   it("creates a new host when the page removed the old one", () => {
     const { renderer, hosts } = setup();
-    const first = renderer.render(props());
+    const first = renderer.render(exampleBadgeProps());
     first.remove();
-    const second = renderer.render(props());
+    const second = renderer.render(exampleBadgeProps());
     expect(second).not.toBe(first);
     expect(second.isConnected).toBe(true);
     expect(hosts).toEqual([first, second]);
