@@ -49,4 +49,20 @@ describe("Badge", () => {
       "presend, 0xd8dA…6045: Looks fine to send",
     );
   });
+
+  it("tells a lost answer, then what 'Fetch my report' proved: nothing charged is a check not done", async () => {
+    const lost = {
+      type: "failed" as const,
+      message: "Report not received: presend's background stopped.",
+      charged: "unknown" as const,
+      recoveryId: "recovery-1",
+    };
+    expect(await news(exampleBadgeProps({ outcome: lost }))).toBe(
+      "presend, 0xd8dA…6045: Report not received",
+    );
+    const proven = { type: "not_charged" as const, message: "Nothing was charged." };
+    expect(
+      await news(exampleBadgeProps({ outcome: lost, recovery: { busy: false, result: proven } })),
+    ).toBe("presend, 0xd8dA…6045: Check not done");
+  });
 });

@@ -22,7 +22,9 @@ function chipState(props: BadgeProps): { level: string; label: string } {
       label: age === "just now" ? decisionWords[level] : `${decisionWords[level]} · ${age}`,
     };
   }
-  if (outcome && "recoveryId" in outcome && outcome.recoveryId) {
+  // Until "Fetch my report" proves the payment never settled: then it is a check not done.
+  const provenNotCharged = props.recovery.result?.type === "not_charged";
+  if (outcome && "recoveryId" in outcome && outcome.recoveryId && !provenNotCharged) {
     return { level: "warn", label: "Report not received" };
   }
   if (outcome) return { level: "neutral", label: "Check not done" };
