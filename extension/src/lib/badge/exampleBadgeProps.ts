@@ -1,5 +1,5 @@
 import { assessLocally } from "../address/assessLocally";
-import { findAddressCandidate } from "../address/findAddressCandidate";
+import { type AddressCandidate, findAddressCandidate } from "../address/findAddressCandidate";
 import type { BadgeProps } from "./BadgeCard";
 
 const exampleAddress = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
@@ -11,8 +11,8 @@ const exampleAddress = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
  * @example render(<Badge {...exampleBadgeProps({ expanded: true })} />)
  */
 export function exampleBadgeProps(overrides: Partial<BadgeProps> = {}): BadgeProps {
-  const candidate = findAddressCandidate(exampleAddress);
-  if (!candidate) throw new Error("the example address is not an address candidate");
+  // A checksummed address: always a candidate.
+  const candidate = findAddressCandidate(exampleAddress) as AddressCandidate;
   const nothing = () => {};
   return {
     assessment: assessLocally(candidate, []),
