@@ -65,6 +65,14 @@ export async function pasteAndCheck(
   return waitForBadge(page, finished, 30_000);
 }
 
+/**
+ * What `balances` of the payer and payTo must read once the payer paid payTo `amount` since
+ * `before` (one charge, nothing else moved).
+ */
+export function afterCharge(before: Record<string, bigint>, amount: bigint) {
+  return { payer: (before.payer ?? 0n) - amount, payTo: (before.payTo ?? 0n) + amount };
+}
+
 /** USDC on local Base of the payer and of each payee, read together. */
 export async function balances(api: PresendServer, addresses: Record<string, Address>) {
   const entries = await Promise.all(

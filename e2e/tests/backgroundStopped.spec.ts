@@ -4,6 +4,7 @@ import { randomAddress } from "../helpers/addresses";
 import { clickBadgeButton, waitForBadge } from "../helpers/badge";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import {
+  afterCharge,
   balances,
   pasteAndCheck,
   pasteAndClick,
@@ -52,10 +53,7 @@ test("the background stopped while the wallet asks: the card says nothing was ch
   const next = await pasteAndCheck(dapp, randomAddress(), "check");
   expect(next.level, JSON.stringify(next.text)).toBe("caution");
   expect(wallet.signRequests()).toHaveLength(2);
-  expect(await balances(api, who)).toEqual({
-    payer: (before.payer ?? 0n) - 10_000n,
-    payTo: (before.payTo ?? 0n) + 10_000n,
-  });
+  expect(await balances(api, who)).toEqual(afterCharge(before, 10_000n));
   expect(await getExtensionStorage(serviceWorker, "pendingRecoveries")).toEqual([]);
   await expectSpentTodayInNewOptionsPage(dapp, extensionId, "$0.01 of $1.00 spent today (UTC).");
 });

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
+import { attachTestWallet } from "../fixtures/attachTestWallet";
 import { expect, test } from "../fixtures/test";
 import type { TestWallet } from "../fixtures/testWallet";
 import { badgeBox, clickBadgeButton, expandBadge, finished, waitForBadge } from "../helpers/badge";
@@ -23,19 +24,7 @@ async function openTestDapp(page: Page, wallet: TestWallet, dappUrl: string): Pr
   wallet.state.authorized = false;
   // Offline: its fonts and stylesheets from CDNs are refused at once rather than waited for.
   await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
-  await page.exposeFunction("__testWallet", (method: string, params: string) =>
-    wallet.bridge(method, params),
-  );
-  wallet.setEmitter(async (event, value) => {
-    await page.evaluate(
-      ([e, v]) =>
-        (window as unknown as { emitWalletEvent: (e: string, v: unknown) => void }).emitWalletEvent(
-          e,
-          v,
-        ),
-      [event, value] as const,
-    );
-  });
+  await attachTestWallet(page, wallet);
   await page.addInitScript(walletScript);
   await page.goto(`${dappUrl}metamask/index.html`);
   await page.locator("#toInput").waitFor({ state: "attached", timeout: 30_000 });

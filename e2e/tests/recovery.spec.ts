@@ -5,7 +5,7 @@ import { expect, test } from "../fixtures/test";
 import { clickBadgeButton, waitForBadge } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
-import { balances, pasteAndClick } from "../helpers/paidCheck";
+import { afterCharge, balances, pasteAndClick } from "../helpers/paidCheck";
 import { openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
 
@@ -42,10 +42,7 @@ test("a charged check whose answer is lost is recovered on click with the payer'
     expect(lost.text).not.toMatch(/nothing was charged/i);
     expect(lost.byTestId.recovery).toContain("Fetch my report");
     // The chain, read directly, shows the charge the server could not see.
-    expect(await balances(api, who)).toEqual({
-      payer: (before.payer ?? 0n) - 10_000n,
-      payTo: (before.payTo ?? 0n) + 10_000n,
-    });
+    expect(await balances(api, who)).toEqual(afterCharge(before, 10_000n));
     const [waiting] = (await getExtensionStorage(
       serviceWorker,
       "pendingRecoveries",
@@ -99,10 +96,7 @@ test("a charged check whose answer is lost is recovered on click with the payer'
     await expect(popup.getByTestId("recoveries")).toHaveCount(0);
     await expect(popup.getByTestId("history-entry").first()).toContainText(target);
     // Charged once in all: recovering paid nothing more.
-    expect(await balances(api, who)).toEqual({
-      payer: (before.payer ?? 0n) - 10_000n,
-      payTo: (before.payTo ?? 0n) + 10_000n,
-    });
+    expect(await balances(api, who)).toEqual(afterCharge(before, 10_000n));
     await screenshot(dapp, "recovery-recovered");
     // On a phone the recovered verdict fits the card like any other.
     await dapp.setViewportSize({ width: 360, height: 640 });

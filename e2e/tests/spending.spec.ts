@@ -10,7 +10,7 @@ import {
   setExtensionSettings,
   setExtensionStorage,
 } from "../helpers/extensionStorage";
-import { balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
+import { afterCharge, balances, pasteAndCheck, pasteAndClick } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 import { expectSpentToday } from "../helpers/spentToday";
 
@@ -220,9 +220,6 @@ test("two exact checks clicked in two tabs at once, one wallet: both prompts ope
   expect(await getExtensionStorage(serviceWorker, "spendLedger")).toMatchObject({
     spentUnits: 60_000,
   });
-  expect(await balances(api, who)).toEqual({
-    payer: (before.payer ?? 0n) - 60_000n,
-    payTo: (before.payTo ?? 0n) + 60_000n,
-  });
+  expect(await balances(api, who)).toEqual(afterCharge(before, 60_000n));
   await other.close();
 });

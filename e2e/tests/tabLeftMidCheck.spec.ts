@@ -9,6 +9,7 @@ import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import { gate } from "../helpers/gate";
 import {
+  afterCharge,
   balances,
   pasteAndCheck,
   pasteAndClick,
@@ -152,10 +153,7 @@ test("exact: the page reloads while the wallet asks; the signature given afterwa
   const next = await pasteAndCheck(dapp, randomAddress(), "check");
   expect(next.level, next.text).toBe("caution");
   expect(wallet.signRequests()).toHaveLength(2);
-  expect(await balances(api, who)).toEqual({
-    payer: (before.payer ?? 0n) - price,
-    payTo: (before.payTo ?? 0n) + price,
-  });
+  expect(await balances(api, who)).toEqual(afterCharge(before, price));
   expect(await spentUnits(serviceWorker)).toBe(Number(price));
 });
 
@@ -181,10 +179,7 @@ test("exact: the tab is closed while the wallet asks; nothing is charged or coun
   try {
     const next = await pasteAndCheck(again, randomAddress(), "check");
     expect(next.level, next.text).toBe("caution");
-    expect(await balances(api, who)).toEqual({
-      payer: (before.payer ?? 0n) - price,
-      payTo: (before.payTo ?? 0n) + price,
-    });
+    expect(await balances(api, who)).toEqual(afterCharge(before, price));
     expect(await spentUnits(serviceWorker)).toBe(Number(price));
   } finally {
     await again.close();
@@ -254,10 +249,7 @@ test("exact: the page reloads after signing, the payment on its way; the charge 
   expect(entry).toMatchObject({ address: target, amount: String(price), level: "caution" });
   expect(await stored(serviceWorker, "pendingRecoveries")).toEqual([]);
   // What the chain moved is what the history shows, once.
-  expect(await balances(api, who)).toEqual({
-    payer: (before.payer ?? 0n) - price,
-    payTo: (before.payTo ?? 0n) + price,
-  });
+  expect(await balances(api, who)).toEqual(afterCharge(before, price));
   expect(await spentUnits(serviceWorker)).toBe(Number(price));
 
   // Back on the page: the address entered again shows the paid verdict, without paying again.
@@ -271,10 +263,7 @@ test("exact: the page reloads after signing, the payment on its way; the charge 
   await screenshot(popup, "exact-page-reloaded-after-signing-popup");
   await popup.close();
   expect(wallet.signRequests()).toHaveLength(1);
-  expect(await balances(api, who)).toEqual({
-    payer: (before.payer ?? 0n) - price,
-    payTo: (before.payTo ?? 0n) + price,
-  });
+  expect(await balances(api, who)).toEqual(afterCharge(before, price));
 });
 
 test("exact: the tab is closed while the server answers a settled payment; the report is in the popup's history, charged once", async ({
@@ -321,10 +310,7 @@ test("exact: the tab is closed while the server answers a settled payment; the r
   } finally {
     await again.close();
   }
-  expect(await balances(api, who)).toEqual({
-    payer: (before.payer ?? 0n) - 50_000n,
-    payTo: (before.payTo ?? 0n) + 50_000n,
-  });
+  expect(await balances(api, who)).toEqual(afterCharge(before, 50_000n));
 });
 
 test("channel: the page reloads while the deposit is asked; nothing is deposited or counted, and the next check opens the channel once", async ({
