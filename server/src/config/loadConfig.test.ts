@@ -68,6 +68,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${field}(\\.\\d+)?: `));
   });
 
+  it("takes a PAY_TO whose EIP-55 form has letters of one case only (or none), as it is", () => {
+    // No letters at all: its EIP-55 form is itself, though a checker calls it "no checksum".
+    const digitsOnly = "0x1234567890123456789012345678901234567890";
+    expect(loadConfig({ PAY_TO: digitsOnly }).payTo).toBe(digitsOnly);
+  });
+
   it("takes a hosted facilitator with its provider's key names instead of FACILITATOR_URL on mainnet", () => {
     const config = loadConfig({
       PRESEND_NETWORK: "mainnet",

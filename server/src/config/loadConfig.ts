@@ -85,8 +85,10 @@ const ConfigSchema = z
       .default(limits.facilitatorSettleMs),
     PAY_TO: z
       .string()
+      // Exactly its EIP-55 form: an address whose form has letters of one case only (or none)
+      // is checksummed too, though a checker calls it "no checksum".
       .refine(
-        (value) => checksumStatus(value).checksum.status === "valid",
+        (value) => checksumStatus(value).normalized === value.trim(),
         "must be an EIP-55 checksummed address",
       )
       .optional(),
