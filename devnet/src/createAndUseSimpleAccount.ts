@@ -24,10 +24,16 @@ import type { DevnetClient } from "./devnetClient";
  */
 export async function createAndUseSimpleAccount(
   client: DevnetClient,
-  options: { factory: Address; owner: PrivateKeyAccount; bundler: PrivateKeyAccount },
+  options: {
+    factory: Address;
+    owner: PrivateKeyAccount;
+    bundler: PrivateKeyAccount;
+    payTo?: Address;
+  },
 ): Promise<Address> {
   const { factory, owner, bundler } = options;
   const faucet = privateKeyToAccount(devnetAccounts.faucet.privateKey);
+  const payTo = options.payTo ?? faucet.address;
   const entryPoint = demoContracts.entryPointV08;
   const sender = (await client.readContract({
     address: factory,
@@ -53,7 +59,7 @@ export async function createAndUseSimpleAccount(
     callData: encodeFunctionData({
       abi: publishedArtifacts.SimpleAccount.abi,
       functionName: "execute",
-      args: [faucet.address, parseEther("0.001"), "0x"],
+      args: [payTo, parseEther("0.001"), "0x"],
     }),
     verificationGasLimit: 1_000_000n,
     callGasLimit: 200_000n,

@@ -32,6 +32,12 @@ export const SenderHistorySchema = z
     lookalikes: z.array(PaymentSummarySchema),
     /** Zero-value transfers "from" the sender to the checked address (anyone can emit these). */
     zeroValueToRecipient: z.number().int(),
+    /**
+     * Zero-value and dust transfers (below 0.01 of a 6-decimal stablecoin) from the checked
+     * address to the sender: what a poisoner sends from a lookalike so it shows in the sender's
+     * history. Absent in reports made before it was read.
+     */
+    dustFromRecipient: z.number().int().optional(),
   })
   .describe("The sender's own payments, as read in the window.");
 export type SenderHistory = z.infer<typeof SenderHistorySchema>;
@@ -74,6 +80,18 @@ export const ChainHistorySchema = z
         /** How many of the sender's latest transactions were read. */
         transactionsRead: z.number().int().optional(),
         error: z.string().optional(),
+        /**
+         * Of those, the transactions the sender took part in without signing them (a Safe's or an
+         * ERC-4337 account's: its ETH goes out in internal calls), and whether the ETH it sent
+         * inside them was read (Otterscan's ots_getInternalOperations). Absent when there were none.
+         */
+        internal: z
+          .object({
+            status: z.enum(["read", "unknown"]),
+            transactions: z.number().int(),
+            error: z.string().optional(),
+          })
+          .optional(),
       })
       .describe("not_asked: no `from`; unknown: the endpoint has no ots_ methods or refused."),
     sender: SenderHistorySchema.nullable(),

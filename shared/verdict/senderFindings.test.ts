@@ -24,6 +24,7 @@ function history(spec: {
   paidRecipient?: number;
   lookalike?: number;
   planted?: number;
+  dust?: number;
   native?: ChainHistory["native"];
   withSender?: boolean;
 }): ChainHistory {
@@ -54,6 +55,7 @@ function history(spec: {
             paidRecipient: spec.paidRecipient ? paid(recipient, spec.paidRecipient) : null,
             lookalikes: spec.lookalike ? [paid(genuine, spec.lookalike)] : [],
             zeroValueToRecipient: spec.planted ?? 0,
+            dustFromRecipient: spec.dust ?? 0,
           },
     recipient: {
       transfers: 1,
@@ -137,6 +139,74 @@ const rows: Row[] = [
     level: "warn",
     mentions: [
       'A zero-value transfer "from" you to this address appears in your history on Base 2 times',
+    ],
+  },
+  {
+    // The lookalike sent the victim dust; the genuine one was paid outside what was read.
+    name: "never paid, no lookalike read, but it sent the sender dust: poisoning's planted transfer, warn",
+    from,
+    target: facts("base", history({ dust: 1 })),
+    codes: ["dust_from_recipient", "first_time_recipient", "active_wallet"],
+    level: "warn",
+    mentions: ["This address sent you a zero-value or dust transfer (under 0.01) on Base once"],
+  },
+  {
+    name: "a smart account's internal ETH sends not read: never ok, even for an address it paid in tokens",
+    from,
+    target: facts(
+      "base",
+      history({
+        paidRecipient: 2,
+        native: {
+          status: "read",
+          transactionsRead: 4,
+          internal: { status: "unknown", transactions: 3, error: "no ots_getInternalOperations" },
+        },
+      }),
+    ),
+    codes: ["internal_sends_unknown", "known_counterparty", "active_wallet"],
+    level: "caution",
+    mentions: [
+      "The ETH history of your smart account on Base could not be read",
+      "inside 3 of your last 4 transactions",
+    ],
+  },
+  {
+    name: "a smart account's internal ETH sends not read: the first-time message says exactly what was read",
+    from,
+    target: facts(
+      "base",
+      history({
+        native: {
+          status: "read",
+          transactionsRead: 4,
+          internal: { status: "unknown", transactions: 3, error: "no ots_getInternalOperations" },
+        },
+      }),
+    ),
+    codes: ["internal_sends_unknown", "first_time_recipient", "active_wallet"],
+    level: "caution",
+    mentions: [
+      "and the ETH of your own transactions among your last 4; 3 of them you took part in without signing (as a Safe or smart account does): the ETH you sent in them through internal calls was not read (no ots_getInternalOperations)",
+    ],
+  },
+  {
+    name: "a smart account's internal ETH sends read: the first-time message says they were",
+    from,
+    target: facts(
+      "base",
+      history({
+        native: {
+          status: "read",
+          transactionsRead: 4,
+          internal: { status: "read", transactions: 3 },
+        },
+      }),
+    ),
+    codes: ["first_time_recipient", "active_wallet"],
+    level: "caution",
+    mentions: [
+      "and your last 4 transactions, with the ETH you sent in internal calls in the 3 of them you took part in without signing",
     ],
   },
   {

@@ -29,9 +29,17 @@ function lastPaid(payment: PaymentSummary): string {
 /** What was read of the sender's history on a chain, in words (the first-time finding says it). */
 export function historyScope(name: ChainName, history: ChainHistory): string {
   const tokens = `${joinNames(history.tokens)} transfers in blocks ${history.fromBlock}–${history.toBlock}`;
+  const symbol = chains[name].nativeSymbol;
   switch (history.native.status) {
-    case "read":
-      return `${tokens} and your last ${history.native.transactionsRead} ${chains[name].nativeSymbol} transactions`;
+    case "read": {
+      const last = history.native.transactionsRead;
+      const internal = history.native.internal;
+      if (!internal) return `${tokens} and your last ${last} ${symbol} transactions`;
+      const inner = `${internal.transactions} of them you took part in without signing (as a Safe or smart account does)`;
+      return internal.status === "read"
+        ? `${tokens} and your last ${last} transactions, with the ${symbol} you sent in internal calls in the ${inner}`
+        : `${tokens} and the ${symbol} of your own transactions among your last ${last}; ${inner}: the ${symbol} you sent in them through internal calls was not read (${internal.error ?? "unknown error"})`;
+    }
     case "unknown":
       return `${tokens}; native ${chains[name].nativeSymbol} sends were not read (${history.native.error})`;
     case "not_asked":
@@ -117,6 +125,20 @@ export function senderFindings(input: SenderFindingsInput): Finding[] {
       ? [{ name: facts.name, history: facts.history }]
       : [],
   );
+  // A smart account pays in internal calls: where those were not read, a genuine address it paid
+  // in ETH stays unseen, and neither a payment to this one nor the absence of a lookalike is proof.
+  for (const entry of read) {
+    const native = entry.history.native;
+    if (native.status !== "read" || native.internal?.status !== "unknown") continue;
+    findings.push({
+      code: "internal_sends_unknown",
+      level: "caution",
+      chain: entry.name,
+      message: `The ${chains[entry.name].nativeSymbol} history of your smart account on ${chains[entry.name].label} could not be read: it pays in internal calls, inside ${native.internal.transactions} of your last ${native.transactionsRead} transactions, and those were not read (${native.internal.error ?? "unknown error"}). presend cannot tell whether this address imitates one you paid in ${chains[entry.name].nativeSymbol}.`,
+      headline: "Your smart account's ETH payments could not be read",
+      next: "Compare the whole address with the one the recipient gave you before you send.",
+    });
+  }
   const paidOn = read.filter((entry) => entry.history.sender?.paidRecipient);
   for (const entry of paidOn) {
     const paid = entry.history.sender?.paidRecipient as PaymentSummary;
@@ -172,6 +194,21 @@ export function senderFindings(input: SenderFindingsInput): Finding[] {
       chain: entry.name,
       message: `A zero-value transfer "from" you to this address appears in your history on ${chains[entry.name].label} ${times(planted)}, and you never paid it: anyone can create one without your signature, which is how address poisoning plants a lookalike of someone you paid where you copy addresses from.`,
       headline: "Planted in your history: likely address poisoning",
+      next: "Do not copy this address from your history: get it from the recipient and compare every character.",
+    });
+  }
+
+  // Dust from this address to the sender, never paid back: a poisoner sends it from a lookalike
+  // of someone the sender pays, so the lookalike sits in the history the victim copies from.
+  for (const entry of read) {
+    const dust = entry.history.sender?.dustFromRecipient ?? 0;
+    if (dust === 0) continue;
+    findings.push({
+      code: "dust_from_recipient",
+      level: "warn",
+      chain: entry.name,
+      message: `This address sent you a zero-value or dust transfer (under 0.01) on ${chains[entry.name].label} ${times(dust)}, and you never paid it: address poisoning sends dust from a lookalike of someone you pay, so that it sits in your history where you copy addresses from.`,
+      headline: "It sent you dust: likely address poisoning",
       next: "Do not copy this address from your history: get it from the recipient and compare every character.",
     });
   }

@@ -23,8 +23,23 @@ export type NativeSend = {
   timestamp: number | null;
 };
 
+/**
+ * The sender's transactions it took part in without signing them (a Safe's or an ERC-4337
+ * account's), and whether the ETH it sent inside them, in internal calls, was read.
+ */
+export type InternalSendsRead =
+  | { status: "read"; transactions: number }
+  | { status: "unknown"; transactions: number; error: string };
+
 export type NativeRead =
-  | { status: "read"; sends: NativeSend[]; transactionsRead: number }
+  | {
+      status: "read";
+      /** Its own transactions' values and, where `internal` was read, its internal sends. */
+      sends: NativeSend[];
+      transactionsRead: number;
+      /** Absent when every transaction read was the sender's own. */
+      internal?: InternalSendsRead;
+    }
   | { status: "unknown"; error: string }
   | { status: "not_asked" };
 
@@ -95,7 +110,11 @@ export function summarizeHistory(input: {
   const { read } = input;
   const native: ChainHistory["native"] =
     read.native.status === "read"
-      ? { status: "read", transactionsRead: read.native.transactionsRead }
+      ? {
+          status: "read",
+          transactionsRead: read.native.transactionsRead,
+          ...(read.native.internal && { internal: { ...read.native.internal } }),
+        }
       : read.native.status === "unknown"
         ? { status: "unknown", error: read.native.error }
         : { status: "not_asked" };
@@ -191,7 +210,15 @@ function senderHistory(
   // Only non-zero payments count: a zero-value transferFrom "from" the sender needs no signature.
   const paid = new Map<string, Payments & { address: Address }>();
   let zeroValueToRecipient = 0;
+  let dustFromRecipient = 0;
   for (const transfer of transfers) {
+    if (
+      transfer.from.toLowerCase() === recipient &&
+      transfer.to.toLowerCase() === sender &&
+      transfer.value < dustBelow
+    ) {
+      dustFromRecipient++;
+    }
     if (transfer.from.toLowerCase() !== sender) continue;
     if (transfer.value === 0n) {
       if (transfer.to.toLowerCase() === recipient) zeroValueToRecipient++;
@@ -215,5 +242,6 @@ function senderHistory(
     paidRecipient: paidRecipient ? paymentSummary(paidRecipient.address, paidRecipient) : null,
     lookalikes,
     zeroValueToRecipient,
+    dustFromRecipient,
   };
 }

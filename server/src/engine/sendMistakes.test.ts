@@ -1,6 +1,8 @@
 import {
   artifacts,
+  createAndUseSimpleAccount,
   demoAddresses,
+  demoContracts,
   demoAddressListFile,
   devnetAccounts,
   devnetClient,
@@ -18,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainReader } from "../chain/createChainReader";
 import { createHistoryReader } from "../chain/history/createHistoryReader";
 import { loadAddressLists } from "../lists/loadAddressLists";
+import { type FaultyRpc, startFaultyRpc } from "../payments/testing/startFaultyRpc";
 import { createEngine, type Engine } from "./createEngine";
 
 // Where people lose money to who they send to and where: address poisoning, the wrong network,
@@ -33,16 +36,33 @@ const usdcUnits = (amount: string) => parseUnits(amount, 6);
 describe("send mistakes on real history (real anvil chains, the real engine)", () => {
   let world: World;
   let engine: Engine;
+  // The same engine whose history endpoint (a proxy in front of the real base chain) refuses
+  // ots_getInternalOperations, as an endpoint with only part of Otterscan's methods would.
+  let engineWithoutInternalOperations: Engine;
+  let faulty: FaultyRpc;
   const victim = privateKeyToAccount(generatePrivateKey());
   const genuine = privateKeyToAccount(generatePrivateKey());
   const poisoner = privateKeyToAccount(generatePrivateKey());
   const newcomer = privateKeyToAccount(generatePrivateKey());
   // Pays the genuine counterparty only in a token presend does not read.
   const otherTokenPayer = privateKeyToAccount(generatePrivateKey());
+  // Pays in ETH only through its ERC-4337 SimpleAccount (a UserOperation: an internal call).
+  const smartOwner = privateKeyToAccount(generatePrivateKey());
+  const smartGenuine = privateKeyToAccount(generatePrivateKey()).address;
+  let smartAccount: Address;
+  // Got dust of the real USDC from a lookalike of an address it never paid in what is read.
+  const dustOnlyVictim = privateKeyToAccount(generatePrivateKey());
   const genuinePayments = 5;
   // Each lookalike keeps the genuine address's first and last 4 hex characters.
   const lookalikes = {} as Record<
-    "planted" | "sixAndSix" | "fakeToken" | "dust" | "paid" | "plantedOnly",
+    | "planted"
+    | "sixAndSix"
+    | "fakeToken"
+    | "dust"
+    | "paid"
+    | "plantedOnly"
+    | "smartGenuine"
+    | "dustOnly",
     Address
   >;
 
@@ -55,6 +75,12 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
       reader: createChainReader({ rpcUrls }),
       history: createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls }),
       lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+    });
+    faulty = await startFaultyRpc(world.chains.base.rpcUrl);
+    faulty.failingMethod = "ots_getInternalOperations";
+    engineWithoutInternalOperations = createEngine({
+      reader: createChainReader({ rpcUrls }),
+      history: createHistoryReader({ rpcUrls: { ...rpcUrls, base: [faulty.url] } }),
     });
     const client = devnetClient("base", world.chains.base.rpcUrl);
     const faucet = privateKeyToAccount(devnetAccounts.faucet.privateKey);
@@ -190,9 +216,36 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
         args: [otherTokenPayer.address, lookalikes.plantedOnly, 0n],
       }),
     );
+
+    // The smart account pays its genuine counterparty 0.001 ETH in its first UserOperation,
+    // submitted by a bundler through the real EntryPoint v0.8: the account never signs anything.
+    smartAccount = await createAndUseSimpleAccount(client, {
+      factory: demoContracts.simpleAccountFactoryOnBase,
+      owner: smartOwner,
+      bundler: privateKeyToAccount(generatePrivateKey()),
+      payTo: smartGenuine,
+    });
+    lookalikes.smartGenuine = lookalikeOf(smartGenuine, "send mistakes: smart account");
+
+    // Dust of the real USDC from a lookalike of the genuine counterparty to a sender that never
+    // paid it in what is read (impersonated, as the dust lookalike above).
+    lookalikes.dustOnly = lookalikeOf(genuine.address, "send mistakes: dust only");
+    await mintStablecoin(client, {
+      token: usdc,
+      minter: faucet,
+      to: lookalikes.dustOnly,
+      amount: 5_000n,
+    });
+    await client.confirm(
+      client.sendTransaction({ account: faucet, to: lookalikes.dustOnly, value: parseEther("0.01") }),
+    );
+    await client.impersonateAccount({ address: lookalikes.dustOnly });
+    await transfer(lookalikes.dustOnly, usdc, dustOnlyVictim.address, 1_000n);
+    await client.stopImpersonatingAccount({ address: lookalikes.dustOnly });
   }, 120_000);
 
   afterAll(async () => {
+    await faulty?.close();
     await world?.stop();
   });
 
@@ -284,6 +337,75 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
           code: "planted_in_history",
           chain: "base",
         });
+        expect(report.verdict.next).toBe(
+          "Do not copy this address from your history: get it from the recipient and compare every character.",
+        );
+      }
+    });
+  });
+
+  describe("a smart account's ETH, paid in internal calls", () => {
+    it("a lookalike of the address a smart account paid only in ETH (a UserOperation) is address poisoning", async () => {
+      const { check, deep } = await both(lookalikes.smartGenuine, "base", smartAccount);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("danger");
+        expect(report.verdict.reasons[0]).toMatchObject({
+          code: "address_poisoning",
+          chain: "base",
+        });
+        expect(report.verdict.reasons[0]?.message).toContain(
+          `This address imitates ${smartGenuine}, which you paid once on Base`,
+        );
+        expect(report.chain.history?.native.internal).toMatchObject({ status: "read" });
+      }
+      const paid = await both(smartGenuine, "base", smartAccount);
+      expect(paid.check.verdict.reasons.map((reason) => reason.code)).toContain(
+        "known_counterparty",
+      );
+    });
+
+    it("a first-time recipient of a smart account: the message names the internal calls as read", async () => {
+      const stranger = privateKeyToAccount(generatePrivateKey()).address;
+      const { check } = await both(stranger, "base", smartAccount);
+      const firstTime = check.verdict.reasons.find(
+        (reason) => reason.code === "first_time_recipient",
+      );
+      expect(firstTime?.message).toMatch(
+        /and your last \d+ transactions, with the ETH you sent in internal calls in the \d+ of them you took part in without signing/,
+      );
+    });
+
+    it("internal calls not readable (no ots_getInternalOperations): never ok, saying the smart account's ETH history could not be read", async () => {
+      const result = await engineWithoutInternalOperations.check({
+        address: lookalikes.smartGenuine,
+        chain: "base",
+        from: smartAccount,
+      });
+      if (result.type !== "report") throw new Error("chain unreadable");
+      const { verdict } = result.report;
+      expect(verdict.level).not.toBe("ok");
+      expect(verdict.reasons.map((reason) => reason.code)).toContain("internal_sends_unknown");
+      expect(verdict.reasons.map((reason) => reason.message).join(" ")).toContain(
+        "The ETH history of your smart account on Base could not be read",
+      );
+      const firstTime = verdict.reasons.find((reason) => reason.code === "first_time_recipient");
+      expect(firstTime?.message).not.toMatch(/your last \d+ ETH transactions/);
+      expect(firstTime?.message).toContain(
+        "the ETH you sent in them through internal calls was not read",
+      );
+    });
+  });
+
+  describe("dust from a lookalike", () => {
+    it("a lookalike that sent the sender dust, no genuine payment read: warn, never ok, saying why", async () => {
+      const { check, deep } = await both(lookalikes.dustOnly, "base", dustOnlyVictim.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("warn");
+        expect(report.verdict.reasons[0]).toMatchObject({
+          code: "dust_from_recipient",
+          chain: "base",
+        });
+        expect(report.chain.history?.sender?.dustFromRecipient).toBe(1);
         expect(report.verdict.next).toBe(
           "Do not copy this address from your history: get it from the recipient and compare every character.",
         );

@@ -1,8 +1,10 @@
 import type { ChainHistory } from "@presend/shared/api/history";
+import type { HistoryRead, NativeSend } from "@presend/shared/verdict/summarizeHistory";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { summarizeHistory } from "@presend/shared/verdict/summarizeHistory";
 import { type Address, getAddress, hexToBigInt, isHex, numberToHex } from "viem";
 import { limits } from "../../limits";
+import { maxBatchEntries } from "../buildFactsBatch";
 import type { BatchCompanion, CompanionOutcome } from "../createChainReader";
 import {
   ChainReadError,
@@ -21,7 +23,7 @@ import {
   historyTokens,
 } from "./buildHistoryBatch";
 import { defaultWindowBlocks, secondsPerBlock } from "./historyWindow";
-import { parseHistoryBatch } from "./parseHistoryBatch";
+import { type InnerTransaction, parseHistoryBatch, parseInternalSends } from "./parseHistoryBatch";
 
 export type HistoryReaderOptions = {
   /** History-capable endpoints per chain (archive, Erigon/Reth, no log range cap), in order. */
@@ -165,7 +167,85 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     const body = await post(url, input.chain, buildHistoryBatch({ ...input, fromBlock }));
     const read = parseHistoryBatch(input.chain, body, { ...input, fromBlock, maxLogs });
     if (read.head !== null) heads.set(input.chain, { block: read.head, at: now() });
-    return summarizeHistory({ recipient: input.address, sender: input.from, read });
+    return summarizeHistory({
+      recipient: input.address,
+      sender: input.from,
+      read: await withInternalSends(url, input, read),
+    });
+  }
+
+  /**
+   * The ETH the sender sent in internal calls, read with Otterscan's ots_getInternalOperations
+   * for each transaction it took part in without signing (a Safe's, an ERC-4337 account's): one
+   * more round trip, only for such senders. Where it fails, those sends are named as not read.
+   */
+  async function withInternalSends(
+    url: string,
+    input: HistoryInput,
+    read: HistoryRead & { inner: InnerTransaction[] },
+  ): Promise<HistoryRead> {
+    const native = read.native;
+    const sender = input.from;
+    if (read.status !== "read" || native.status !== "read" || sender === null) return read;
+    if (read.inner.length === 0) return read;
+    const transactions = read.inner.length;
+    const unknown = (error: string): HistoryRead => ({
+      ...read,
+      native: { ...native, internal: { status: "unknown", transactions, error } },
+    });
+    const chunks: InnerTransaction[][] = [];
+    for (let start = 0; start < read.inner.length; start += maxBatchEntries) {
+      chunks.push(read.inner.slice(start, start + maxBatchEntries));
+    }
+    try {
+      const answers = await Promise.all(
+        chunks.map((chunk) =>
+          post(
+            url,
+            input.chain,
+            chunk.map((transaction, index) => ({
+              jsonrpc: "2.0",
+              id: index + 1,
+              method: "ots_getInternalOperations",
+              params: [transaction.hash],
+            })),
+          ),
+        ),
+      );
+      const internalSends: NativeSend[] = [];
+      for (const [chunkIndex, body] of answers.entries()) {
+        if (!Array.isArray(body)) return unknown("ots_getInternalOperations: not a batch answer");
+        const byId = new Map<unknown, { result?: unknown; error?: { code?: unknown } }>();
+        for (const entry of body) byId.set(entry?.id, entry);
+        for (const [index, transaction] of (chunks[chunkIndex] ?? []).entries()) {
+          const entry = byId.get(index + 1);
+          if (!entry) return unknown("no answer to ots_getInternalOperations");
+          if (entry.error) {
+            const code = typeof entry.error.code === "number" ? entry.error.code : null;
+            return unknown(
+              code === -32601
+                ? "the endpoint has no ots_getInternalOperations"
+                : `ots_getInternalOperations failed${code === null ? "" : ` (code ${code})`}`,
+            );
+          }
+          internalSends.push(...parseInternalSends(entry.result, sender, transaction));
+        }
+      }
+      return {
+        ...read,
+        native: {
+          ...native,
+          sends: [...native.sends, ...internalSends],
+          internal: { status: "read", transactions },
+        },
+      };
+    } catch (error) {
+      return unknown(
+        error instanceof ChainReadError
+          ? `ots_getInternalOperations: ${error.shortMessage}`
+          : "ots_getInternalOperations failed",
+      );
+    }
   }
 
   function unknownHistory(input: HistoryInput, error: string): ChainHistory {
@@ -295,7 +375,7 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
         return unknownHistory(normalized, `the history endpoint failed: ${answer.error}`);
       }
       try {
-        return parseRide(normalized, fromBlock, answer);
+        return await parseRide(normalized, fromBlock, answer);
       } catch (error) {
         const reason =
           error instanceof ChainReadError
@@ -319,11 +399,11 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
   }
 
   /** The history from the answers that rode in the facts batch, the chain id and head from the facts. */
-  function parseRide(
+  async function parseRide(
     input: HistoryInput,
     fromBlock: bigint,
     answer: Extract<CompanionOutcome, { type: "answered" }>,
-  ): ChainHistory {
+  ): Promise<ChainHistory> {
     const body = [
       { id: historyBatchIds.chainId, result: numberToHex(answer.facts.chainId) },
       ...(answer.facts.blockNumber === null
@@ -341,7 +421,13 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     ];
     const read = parseHistoryBatch(input.chain, body, { ...input, fromBlock, maxLogs });
     if (read.head !== null) heads.set(input.chain, { block: read.head, at: now() });
-    return summarizeHistory({ recipient: input.address, sender: input.from, read });
+    const urls = options.rpcUrls[input.chain] ?? [];
+    const url = urls[preferred.get(input.chain) ?? 0] ?? urls[0];
+    return summarizeHistory({
+      recipient: input.address,
+      sender: input.from,
+      read: url === undefined ? read : await withInternalSends(url, input, read),
+    });
   }
 
   async function prime(): Promise<void> {

@@ -77,36 +77,74 @@ function parseLogs(result: unknown, symbols: Map<string, string>): TokenTransfer
   return transfers;
 }
 
-function parseNative(entry: Entry | undefined, sender: Address | null): NativeRead {
-  if (sender === null) return { status: "not_asked" };
-  if (!entry) return { status: "unknown", error: "no answer to ots_searchTransactionsBefore" };
-  if (entry.error) return { status: "unknown", error: nativeError(entry.error) };
+/** A transaction the sender took part in without signing it: its ETH there went out in internal calls. */
+export type InnerTransaction = { hash: Hex; blockNumber: bigint; timestamp: number | null };
+
+function parseNative(
+  entry: Entry | undefined,
+  sender: Address | null,
+): { native: NativeRead; inner: InnerTransaction[] } {
+  const unknown = (error: string) => ({ native: { status: "unknown", error } as const, inner: [] });
+  if (sender === null) return { native: { status: "not_asked" }, inner: [] };
+  if (!entry) return unknown("no answer to ots_searchTransactionsBefore");
+  if (entry.error) return unknown(nativeError(entry.error));
   const result = entry.result as { txs?: unknown; receipts?: unknown } | null;
   if (!result || !Array.isArray(result.txs)) {
-    return {
-      status: "unknown",
-      error: "ots_searchTransactionsBefore answered without transactions",
-    };
+    return unknown("ots_searchTransactionsBefore answered without transactions");
   }
   const receipts = Array.isArray(result.receipts)
     ? (result.receipts as Record<string, unknown>[])
     : [];
   const senderLower = sender.toLowerCase();
   const sends: NativeSend[] = [];
+  const inner: InnerTransaction[] = [];
   (result.txs as Record<string, unknown>[]).forEach((tx, index) => {
-    if (typeof tx.from !== "string" || tx.from.toLowerCase() !== senderLower) return;
-    if (typeof tx.to !== "string" || !addressPattern.test(tx.to)) return;
-    const value = quantity(tx.value) ?? 0n;
     const blockNumber = quantity(tx.blockNumber);
     if (blockNumber === null) return;
-    sends.push({
-      to: getAddress(tx.to),
-      value,
-      blockNumber,
-      timestamp: timestampOf(tx.blockTimestamp ?? receipts[index]?.timestamp),
-    });
+    const timestamp = timestampOf(tx.blockTimestamp ?? receipts[index]?.timestamp);
+    const from = typeof tx.from === "string" ? tx.from.toLowerCase() : null;
+    const to = typeof tx.to === "string" ? tx.to.toLowerCase() : null;
+    // A Safe or an ERC-4337 account never signs: its transactions come from an owner or a
+    // bundler, and what it pays goes out in internal calls, as does what a 7702 account batches
+    // in a call to itself. A plain transfer to the sender (no call data) sends nothing from it.
+    const plainTransferIn = from !== senderLower && to === senderLower && tx.input === "0x";
+    if ((from !== senderLower || to === senderLower) && !plainTransferIn) {
+      if (typeof tx.hash === "string" && /^0x[0-9a-fA-F]{64}$/.test(tx.hash)) {
+        inner.push({ hash: tx.hash as Hex, blockNumber, timestamp });
+      }
+    }
+    if (from !== senderLower || to === null || !addressPattern.test(to)) return;
+    sends.push({ to: getAddress(to), value: quantity(tx.value) ?? 0n, blockNumber, timestamp });
   });
-  return { status: "read", sends, transactionsRead: result.txs.length };
+  return { native: { status: "read", sends, transactionsRead: result.txs.length }, inner };
+}
+
+/** The ETH the sender sent inside one transaction, from its ots_getInternalOperations answer. */
+export function parseInternalSends(
+  result: unknown,
+  sender: Address,
+  transaction: InnerTransaction,
+): NativeSend[] {
+  if (!Array.isArray(result)) {
+    throw new RpcMalformedResponseError("ots_getInternalOperations: not an array");
+  }
+  const senderLower = sender.toLowerCase();
+  const sends: NativeSend[] = [];
+  for (const operation of result as Record<string, unknown>[]) {
+    // Type 0 is a plain ETH transfer (1 self-destruct, 2 CREATE, 3 CREATE2).
+    if (operation?.type !== 0) continue;
+    if (typeof operation.from !== "string" || operation.from.toLowerCase() !== senderLower) continue;
+    if (typeof operation.to !== "string" || !addressPattern.test(operation.to)) continue;
+    const value = quantity(operation.value) ?? 0n;
+    if (value === 0n) continue;
+    sends.push({
+      to: getAddress(operation.to),
+      value,
+      blockNumber: transaction.blockNumber,
+      timestamp: transaction.timestamp,
+    });
+  }
+  return sends;
 }
 
 /**
@@ -119,7 +157,7 @@ export function parseHistoryBatch(
   chainName: ChainName,
   body: unknown,
   options: { address: Address; from: Address | null; fromBlock: bigint; maxLogs: number },
-): HistoryRead & { head: bigint | null } {
+): HistoryRead & { head: bigint | null; inner: InnerTransaction[] } {
   if (!Array.isArray(body)) throw new RpcMalformedResponseError("history batch: not an array");
   const byId = new Map<unknown, Entry>();
   for (const entry of body as Entry[]) byId.set(entry?.id, entry);
@@ -133,14 +171,14 @@ export function parseHistoryBatch(
     throw new RpcWrongChainError(chains[chainName].id, Number(chainId));
   }
   const head = quantity(byId.get(historyBatchIds.blockNumber)?.result);
-  const native = parseNative(byId.get(historyBatchIds.nativeSends), options.from);
+  const { native, inner } = parseNative(byId.get(historyBatchIds.nativeSends), options.from);
 
   const transfers: TokenTransfer[] = [];
   for (const id of [historyBatchIds.transfersFrom, historyBatchIds.transfersTo]) {
     const entry = byId.get(id);
     if (!entry) throw new RpcMalformedResponseError(`history batch: no answer for entry ${id}`);
     if (entry.error)
-      return { status: "unknown", tokens: tokenNames, error: logsError(entry.error), native, head };
+      return { status: "unknown", tokens: tokenNames, error: logsError(entry.error), native, head, inner };
     const logs = parseLogs(entry.result, symbols);
     // More than the cap: what was left out could hold the one payment that matters.
     if ((entry.result as unknown[]).length > options.maxLogs) {
@@ -150,6 +188,7 @@ export function parseHistoryBatch(
         error: `more than ${options.maxLogs} transfers in the window, more than one check reads`,
         native,
         head,
+        inner,
       };
     }
     transfers.push(...logs);
@@ -162,5 +201,6 @@ export function parseHistoryBatch(
     transfers,
     native,
     head,
+    inner,
   };
 }
