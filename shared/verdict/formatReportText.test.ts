@@ -174,3 +174,40 @@ describe("formatReportText: sender and history", () => {
     for (const line of report.report.split("\n")) expect(line.length).toBeLessThan(100);
   });
 });
+
+describe("formatReportText: a smart account's internal sends", () => {
+  const withInternal = (internal: {
+    status: "read" | "unknown";
+    transactions: number;
+    error?: string;
+  }) =>
+    buildReport({
+      address: "0xAbcd999999999999999999999999999999991234",
+      from: "0x1111111111111111111111111111111111111111",
+      checksum: { status: "valid", message: "Address checksum is correct." },
+      checkedAt,
+      target: {
+        ...readableFacts("base", { nonce: 1 }),
+        history: {
+          status: "read",
+          tokens: ["USDC"],
+          fromBlock: "0",
+          toBlock: "66",
+          native: { status: "read", transactionsRead: 4, internal },
+          sender: null,
+          recipient: null,
+        },
+      },
+    }).report.replace(/\n\s+/g, " ");
+
+  it("says the internal calls were read, or that they were not and why", () => {
+    expect(withInternal({ status: "read", transactions: 3 })).toContain(
+      "native: the sender's last 4 transactions, internal calls in 3 of them included",
+    );
+    expect(
+      withInternal({ status: "unknown", transactions: 3, error: "no ots_getInternalOperations" }),
+    ).toContain(
+      "native: the sender's last 4 transactions; its sends through internal calls in 3 of them not read (no ots_getInternalOperations)",
+    );
+  });
+});

@@ -115,7 +115,15 @@ function historyText(history: ChainHistory): string {
     parts.push(`the sender paid ${addresses}, this one ${paid === 1 ? "once" : `${paid} times`}`);
   }
   if (history.native.status === "read") {
-    parts.push(`native: the sender's last ${history.native.transactionsRead} transactions`);
+    const internal = history.native.internal;
+    const last = `native: the sender's last ${history.native.transactionsRead} transactions`;
+    parts.push(
+      internal === undefined
+        ? last
+        : internal.status === "read"
+          ? `${last}, internal calls in ${internal.transactions} of them included`
+          : `${last}; its sends through internal calls in ${internal.transactions} of them not read (${internal.error ?? "unknown error"})`,
+    );
   } else if (history.native.status === "unknown") {
     parts.push(`native sends not read (${history.native.error ?? "unknown error"})`);
   }

@@ -36,6 +36,39 @@ function read(
 }
 
 describe("summarizeHistory", () => {
+  it("counts zero-value and dust transfers from the checked address to the sender, not real payments", () => {
+    const history = summarizeHistory({
+      recipient: lookalike,
+      sender,
+      read: read([
+        transfer(lookalike, sender, 0n),
+        transfer(lookalike, sender, 1_000n),
+        transfer(lookalike, sender, 5_000_000n),
+        transfer(lookalike, stranger, 1_000n),
+      ]),
+    });
+    expect(history.sender?.dustFromRecipient).toBe(2);
+  });
+
+  it("keeps whether the ETH a smart account sent in internal calls was read", () => {
+    const history = summarizeHistory({
+      recipient: lookalike,
+      sender,
+      read: read([], {
+        status: "read",
+        transactionsRead: 4,
+        sends: [{ to: genuine, value: 5n, blockNumber: 7n, timestamp: null }],
+        internal: { status: "read", transactions: 3 },
+      }),
+    });
+    expect(history.native).toEqual({
+      status: "read",
+      transactionsRead: 4,
+      internal: { status: "read", transactions: 3 },
+    });
+    expect(history.sender?.lookalikes.map((entry) => entry.address)).toEqual([genuine]);
+  });
+
   it("counts only non-zero payments, finds 4+4 lookalikes of them and the planted zero-value transfer", () => {
     const history = summarizeHistory({
       recipient: lookalike,

@@ -2,8 +2,8 @@ import {
   artifacts,
   createAndUseSimpleAccount,
   demoAddresses,
-  demoContracts,
   demoAddressListFile,
+  demoContracts,
   devnetAccounts,
   devnetClient,
   lookalikeOf,
@@ -237,7 +237,11 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
       amount: 5_000n,
     });
     await client.confirm(
-      client.sendTransaction({ account: faucet, to: lookalikes.dustOnly, value: parseEther("0.01") }),
+      client.sendTransaction({
+        account: faucet,
+        to: lookalikes.dustOnly,
+        value: parseEther("0.01"),
+      }),
     );
     await client.impersonateAccount({ address: lookalikes.dustOnly });
     await transfer(lookalikes.dustOnly, usdc, dustOnlyVictim.address, 1_000n);

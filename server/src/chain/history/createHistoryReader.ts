@@ -1,6 +1,6 @@
 import type { ChainHistory } from "@presend/shared/api/history";
-import type { HistoryRead, NativeSend } from "@presend/shared/verdict/summarizeHistory";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import type { HistoryRead, NativeSend } from "@presend/shared/verdict/summarizeHistory";
 import { summarizeHistory } from "@presend/shared/verdict/summarizeHistory";
 import { type Address, getAddress, hexToBigInt, isHex, numberToHex } from "viem";
 import { limits } from "../../limits";

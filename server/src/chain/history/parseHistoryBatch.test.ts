@@ -1,9 +1,9 @@
 import { chains } from "@presend/shared/chains/chains";
-import { numberToHex, pad } from "viem";
+import { getAddress, numberToHex, pad } from "viem";
 import { describe, expect, it } from "vitest";
 import { RpcWrongChainError } from "../errors";
 import { historyBatchIds, transferTopic } from "./buildHistoryBatch";
-import { parseHistoryBatch } from "./parseHistoryBatch";
+import { parseHistoryBatch, parseInternalSends } from "./parseHistoryBatch";
 
 const address = "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7";
 const from = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
@@ -112,6 +112,90 @@ describe("parseHistoryBatch", () => {
   it("an endpoint on another chain throws, so the next endpoint is tried", () => {
     expect(() => parseHistoryBatch("base", answers({ chainId: "0x1" }), options)).toThrow(
       RpcWrongChainError,
+    );
+  });
+});
+
+describe("transactions the sender took part in without signing (its internal calls)", () => {
+  const hash = (byte: string) => `0x${byte.repeat(32)}`;
+  const tx = (spec: {
+    hash: string;
+    from: string;
+    to: string;
+    input?: string;
+    value?: string;
+  }) => ({
+    ...spec,
+    input: spec.input ?? "0x",
+    value: spec.value ?? "0x0",
+    blockNumber: "0x21",
+    blockTimestamp: "0x6b061015",
+  });
+  const bundler = "0x000000000000000000000000000000000000bEEF";
+  const entryPoint = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
+
+  it("names a bundler's or an owner's transaction, and a call to itself, but not a plain transfer in", () => {
+    const read = parseHistoryBatch(
+      "base",
+      answers({
+        ots: {
+          txs: [
+            tx({ hash: hash("01"), from: bundler, to: entryPoint, input: "0x765e827f" }),
+            tx({ hash: hash("02"), from: bundler, to: from, input: "0x6a761202" }),
+            tx({ hash: hash("03"), from: bundler, to: from, value: "0x5" }),
+            tx({ hash: hash("04"), from, to: from, input: "0x34fcd5be" }),
+            tx({ hash: hash("05"), from, to: address, value: "0x7" }),
+          ],
+          receipts: [],
+        },
+      }),
+      options,
+    );
+    expect(read.inner.map((inner) => inner.hash)).toEqual([hash("01"), hash("02"), hash("04")]);
+    expect(read.native).toMatchObject({
+      status: "read",
+      transactionsRead: 5,
+      sends: [
+        { to: from, value: 0n },
+        { to: address, value: 7n },
+      ],
+    });
+  });
+});
+
+describe("parseInternalSends", () => {
+  const transaction = { hash: `0x${"01".repeat(32)}` as const, blockNumber: 33n, timestamp: 7 };
+  const genuine = "0x1f30a5133722f7c98d331d679e690ccc1b0300e9";
+
+  it("keeps the sender's non-zero plain transfers, at the transaction's block", () => {
+    const sends = parseInternalSends(
+      [
+        {
+          type: 3,
+          from: "0x207f67c28a68522af8ccb63ac82aef4d127c6e90",
+          to: from.toLowerCase(),
+          value: "0x0",
+        },
+        { type: 0, from: from.toLowerCase(), to: genuine, value: "0x38d7ea4c68000" },
+        { type: 0, from: from.toLowerCase(), to: genuine, value: "0x0" },
+        { type: 0, from: genuine, to: from.toLowerCase(), value: "0x5" },
+      ],
+      from,
+      transaction,
+    );
+    expect(sends).toEqual([
+      {
+        to: getAddress(genuine),
+        value: 1_000_000_000_000_000n,
+        blockNumber: 33n,
+        timestamp: 7,
+      },
+    ]);
+  });
+
+  it("a malformed answer throws (the history names the internal sends as not read)", () => {
+    expect(() => parseInternalSends({ operations: [] }, from, transaction)).toThrow(
+      "ots_getInternalOperations: not an array",
     );
   });
 });

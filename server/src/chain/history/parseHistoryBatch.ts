@@ -133,7 +133,8 @@ export function parseInternalSends(
   for (const operation of result as Record<string, unknown>[]) {
     // Type 0 is a plain ETH transfer (1 self-destruct, 2 CREATE, 3 CREATE2).
     if (operation?.type !== 0) continue;
-    if (typeof operation.from !== "string" || operation.from.toLowerCase() !== senderLower) continue;
+    if (typeof operation.from !== "string" || operation.from.toLowerCase() !== senderLower)
+      continue;
     if (typeof operation.to !== "string" || !addressPattern.test(operation.to)) continue;
     const value = quantity(operation.value) ?? 0n;
     if (value === 0n) continue;
@@ -178,7 +179,14 @@ export function parseHistoryBatch(
     const entry = byId.get(id);
     if (!entry) throw new RpcMalformedResponseError(`history batch: no answer for entry ${id}`);
     if (entry.error)
-      return { status: "unknown", tokens: tokenNames, error: logsError(entry.error), native, head, inner };
+      return {
+        status: "unknown",
+        tokens: tokenNames,
+        error: logsError(entry.error),
+        native,
+        head,
+        inner,
+      };
     const logs = parseLogs(entry.result, symbols);
     // More than the cap: what was left out could hold the one payment that matters.
     if ((entry.result as unknown[]).length > options.maxLogs) {
