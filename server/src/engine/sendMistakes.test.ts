@@ -368,6 +368,22 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
       );
     });
 
+    it("a lookalike of the address a Safe paid in ETH (execTransaction sent by an owner) is address poisoning", async () => {
+      // The demo world's Safe on base: its one transaction, sent by owner A, paid the faucet 0.01 ETH.
+      const safe = demoAddresses.find((entry) => entry.label === "used-safe-on-base")?.address;
+      if (!safe) throw new Error("demo Safe missing");
+      const faucet = devnetAccounts.faucet.address;
+      const { check, deep } = await both(lookalikeOf(faucet, "send mistakes: Safe"), "base", safe);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("danger");
+        expect(report.verdict.reasons[0]).toMatchObject({
+          code: "address_poisoning",
+          chain: "base",
+        });
+        expect(report.verdict.reasons[0]?.message).toContain(`This address imitates ${faucet}`);
+      }
+    });
+
     it("a first-time recipient of a smart account: the message names the internal calls as read", async () => {
       const stranger = privateKeyToAccount(generatePrivateKey()).address;
       const { check } = await both(stranger, "base", smartAccount);
