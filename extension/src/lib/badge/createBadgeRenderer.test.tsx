@@ -1,6 +1,7 @@
 import { parseHTML } from "linkedom";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { BadgeProps } from "./BadgeCard";
+import { createBadgeKeyboard } from "./createBadgeKeyboard";
 import { createBadgeRenderer } from "./createBadgeRenderer";
 import { exampleBadgeProps } from "./exampleBadgeProps";
 import type { VerdictUi } from "./verdictUi";
@@ -123,5 +124,86 @@ describe("createBadgeRenderer", () => {
     expect(hosts).toEqual([first, second]);
     renderer.destroy();
     expect(second.isConnected).toBe(false);
+  });
+
+  it("counts the card's disclosure toggles at the edges of its tab order: Shift+Tab from the first goes back to the field, Tab from the last on past it", async () => {
+    const { document } = parseHTML(
+      '<html><body><input id="field"><button id="after">Send</button></body></html>',
+    );
+    vi.stubGlobal("document", document);
+    const field = document.getElementById("field") as unknown as HTMLElement;
+    const after = document.getElementById("after") as unknown as HTMLElement;
+    // Drawn and in the tab order, as a browser has it (linkedom lays nothing out, and gives
+    // every element a tabIndex of -1).
+    after.getBoundingClientRect = () => ({ width: 80, height: 24 }) as DOMRect;
+    Object.defineProperty(after, "tabIndex", { value: 0 });
+    const focused: string[] = [];
+    field.focus = () => void focused.push("field");
+    after.focus = () => void focused.push("after");
+    // A card whose first and last controls are disclosure toggles, each hiding a button.
+    const ui: VerdictUi = {
+      renderCard: (slot) => {
+        slot.innerHTML = `<section data-testid="card" tabindex="-1">
+          <details><summary data-action="details">Details</summary><button>Copy report</button></details>
+          <button data-action="copy-address">Copy address</button>
+          <details><summary data-action="check-again">Check again</summary><button>Check</button></details>
+        </section>`;
+      },
+    };
+    const renderer = createBadgeRenderer({
+      doc: document as unknown as Document,
+      loadVerdictUi: async () => ui,
+      onHost: () => {},
+      onCardArrived: () => {},
+    });
+    renderer.loadCard();
+    await Promise.resolve();
+    renderer.render(exampleBadgeProps({ expanded: true }));
+    // The badge as the controller shows it (the renderer leaves the host's display to it).
+    const host = { style: { display: "block" } } as unknown as HTMLElement;
+    expect(renderer.focusables().map((e) => e.getAttribute("data-action"))).toEqual([
+      "details",
+      "copy-address",
+      "check-again",
+    ]);
+    const listeners = new Map<string, (event: unknown) => void>();
+    let active: Element | null = null;
+    createBadgeKeyboard({
+      doc: document as unknown as Document,
+      win: {} as Window,
+      ctx: {
+        addEventListener: ((_win: unknown, type: string, listener: (event: unknown) => void) =>
+          listeners.set(type, listener)) as never,
+      },
+      target: () => ({ host, field, expanded: true }),
+      focusables: renderer.focusables,
+      activeElement: () => active,
+      collapse: () => {},
+    });
+    // A person's Tab (or Shift+Tab) on the badge control `from`; whether the badge took it.
+    const tab = (from: HTMLElement | undefined, shiftKey: boolean) => {
+      active = from ?? null;
+      let prevented = false;
+      listeners.get("keydown")?.({
+        isTrusted: true,
+        key: "Tab",
+        shiftKey,
+        altKey: false,
+        ctrlKey: false,
+        metaKey: false,
+        composedPath: () => [from, host],
+        preventDefault: () => {
+          prevented = true;
+        },
+      });
+      return prevented;
+    };
+    const controls = renderer.focusables();
+    expect(tab(controls[0], true)).toBe(true);
+    expect(tab(controls.at(-1), false)).toBe(true);
+    expect(focused).toEqual(["field", "after"]);
+    // Between the edges the browser moves the focus on its own.
+    expect(tab(controls[1], false)).toBe(false);
+    expect(tab(controls[1], true)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { flushSync } from "react-dom";
 import { createRoot, type Root } from "react-dom/client";
+import { tabbableIn } from "../dom/tabbableIn";
 import { Badge } from "./Badge";
 import type { BadgeProps } from "./BadgeCard";
 import { createBadgeHost, setHostStyle } from "./createBadgeHost";
@@ -44,15 +45,11 @@ export function createBadgeRenderer(options: BadgeRendererOptions) {
     return host;
   };
 
-  /** The badge's controls in tab order (a focus target the badge sets itself, tabindex -1, is none). */
-  const focusables = (): HTMLElement[] =>
-    shadow
-      ? [
-          ...shadow.querySelectorAll<HTMLElement>(
-            "button:not([disabled]), select:not([disabled]), a[href], [tabindex]:not([tabindex='-1'])",
-          ),
-        ]
-      : [];
+  /**
+   * The badge's controls in tab order, the disclosures' summaries among them (the first or last
+   * one decides where Tab and Shift+Tab leave the badge), none that a closed disclosure hides.
+   */
+  const focusables = (): HTMLElement[] => (shadow ? tabbableIn(shadow) : []);
 
   // A control with the focus that a render disables or removes (a paid button once its check
   // starts or while the click gate waits, Cancel once the wallet signed) would leave a keyboard
