@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { exampleHistoryEntry } from "@presend/extension/storage/exampleHistoryEntry";
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
@@ -123,4 +124,82 @@ test("a finding whose words hold a long name with no break wraps inside the card
   );
   await screenshot(dapp, "card-long-finding");
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+// The heading levels of `page` in document order (h1 = 1).
+const headingLevels = (page: Page) =>
+  page
+    .locator("h1, h2, h3, h4, h5, h6")
+    .evaluateAll((found) => found.map((h) => Number(h.localName[1])));
+
+test("the popup and the options page each open with one h1, and their headings never skip a level", async ({
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+}) => {
+  void dapp;
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await expect(popup.getByRole("heading", { level: 1 })).toHaveText("presend");
+  await expect(popup.getByRole("heading", { name: "Recent results", level: 2 })).toBeVisible();
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  await expect(options.getByRole("heading", { level: 1 })).toHaveText("presend options");
+  await expect(options.getByRole("heading", { name: "Spent today", level: 2 })).toBeVisible();
+  for (const page of [popup, options]) {
+    const levels = await headingLevels(page);
+    expect(levels[0]).toBe(1);
+    expect(levels.filter((level) => level === 1)).toHaveLength(1);
+    levels.forEach((level, index) => {
+      if (index > 0) expect(level).toBeLessThanOrEqual((levels[index - 1] ?? 0) + 1);
+    });
+  }
+  await options.close();
+  await popup.close();
+});
+
+test("options: a help text and an error are read with the input they are about, and the focus goes to the value to fix", async ({
+  context,
+  extensionId,
+}) => {
+  const options = await context.newPage();
+  await options.goto(`chrome-extension://${extensionId}/options.html`);
+  const deposit = options.getByRole("textbox", { name: "Channel deposit (USD)" });
+  await expect(deposit).toHaveAccessibleDescription(/your wallet signs this deposit once/);
+  const cap = options.getByRole("textbox", { name: "Daily spending cap (USD)" });
+  await expect(cap).toHaveValue("1.00");
+  await cap.fill("a dollar");
+  await options.getByRole("button", { name: "Save" }).click();
+  await expect(cap).toBeFocused();
+  await expect(cap).toHaveAttribute("aria-invalid", "true");
+  await expect(cap).toHaveAccessibleDescription("The cap must be a dollar amount.");
+  await expect(options.getByRole("alert")).toHaveText(
+    "Not saved: the daily spending cap needs fixing.",
+  );
+  await expect(options.getByTestId("saved")).toBeHidden();
+
+  await cap.fill("1.00");
+  await deposit.fill("-1");
+  await options.getByRole("button", { name: "Save" }).click();
+  await expect(deposit).toBeFocused();
+  await expect(deposit).toHaveAccessibleDescription(
+    /^The channel deposit must be a dollar amount\. Where the server offers a payment channel/,
+  );
+  await expect(cap).not.toHaveAttribute("aria-invalid");
+  await screenshot(options, "options-field-error");
+
+  const apiUrl = options.getByRole("textbox", { name: "API server URL" });
+  await deposit.fill("0.05");
+  await apiUrl.fill("not an address");
+  await options.getByRole("button", { name: "Save" }).click();
+  await expect(apiUrl).toBeFocused();
+  await expect(apiUrl).toHaveAccessibleDescription(
+    "The API server URL must be a full address (https://…).",
+  );
+  await apiUrl.fill("http://127.0.0.1:9");
+  await options.getByRole("button", { name: "Save" }).click();
+  await expect(options.getByTestId("saved")).toBeVisible();
+  await expect(options.getByRole("alert")).toHaveCount(0);
+  await expect(apiUrl).not.toHaveAccessibleDescription(/must be/);
+  await options.close();
 });

@@ -1,4 +1,3 @@
-import { InputError } from "@presend/shared/errors/InputError";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { utcDay } from "../../lib/payments/utcDay";
@@ -35,6 +34,40 @@ function SpentToday({ spentUnits, capUnits }: { spentUnits: bigint; capUnits: bi
   );
 }
 
+/** The settings a typed value can be wrong in, each with an input of that name. */
+type TypedSetting = "apiUrl" | "cap" | "channelDeposit";
+
+/** What is wrong with a typed value, told beside the input it is about. */
+type FieldProblem = { field: TypedSetting; message: string };
+
+// Read before saving: a value that cannot be saved is named at its own input, never as the
+// browser's words ("Failed to construct 'URL'") somewhere under the form.
+function findProblem(values: Record<TypedSetting, string>): FieldProblem | null {
+  if (!URL.canParse(values.apiUrl)) {
+    return { field: "apiUrl", message: "The API server URL must be a full address (https://…)." };
+  }
+  const cap = Number(values.cap);
+  if (!Number.isFinite(cap) || cap < 0) {
+    return { field: "cap", message: "The cap must be a dollar amount." };
+  }
+  const deposit = Number(values.channelDeposit);
+  if (!Number.isFinite(deposit) || deposit < 0) {
+    return { field: "channelDeposit", message: "The channel deposit must be a dollar amount." };
+  }
+  return null;
+}
+
+const labels: Record<TypedSetting, string> = {
+  apiUrl: "the API server URL",
+  cap: "the daily spending cap",
+  channelDeposit: "the channel deposit",
+};
+
+/** The ids of the texts that describe an input (its help, its error), for aria-describedby. */
+function describedBy(...ids: Array<string | false>): string | undefined {
+  return ids.filter(Boolean).join(" ") || undefined;
+}
+
 /** API URL, daily cap, pinned attestation key and the sites where the badge is off. */
 export function Options() {
   const current = useStoredValue(settings);
@@ -46,6 +79,7 @@ export function Options() {
   const [sites, setSites] = useState("");
   const [checkAsPayer, setCheckAsPayer] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<FieldProblem | null>(null);
 
   useEffect(() => {
     if (!current.data) return;
@@ -61,11 +95,7 @@ export function Options() {
   const save = useMutation({
     mutationFn: async () => {
       const capUnits = Math.round(Number(cap) * 1_000_000);
-      if (!Number.isFinite(capUnits) || capUnits < 0)
-        throw new InputError("The cap must be a dollar amount.");
       const depositUnits = Math.round(Number(deposit) * 1_000_000);
-      if (!Number.isFinite(depositUnits) || depositUnits < 0)
-        throw new InputError("The channel deposit must be a dollar amount.");
       await settings.setValue({
         apiUrl: new URL(apiUrl).toString().replace(/\/$/, ""),
         dailyCapUnits: capUnits,
@@ -94,23 +124,44 @@ export function Options() {
     (a, b) => Number(b.apiUrl === currentScope) - Number(a.apiUrl === currentScope),
   );
 
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const found = findProblem({ apiUrl, cap, channelDeposit: deposit });
+    setProblem(found);
+    if (found) {
+      // The keyboard and a screen reader land on the value to fix; its error is its description.
+      event.currentTarget.querySelector<HTMLInputElement>(`[name="${found.field}"]`)?.focus();
+      return;
+    }
     save.mutate();
   };
+  const invalid = (field: TypedSetting) => problem?.field === field;
+  // Where a field's error shows: under the input, linked to it.
+  const fieldError = (field: TypedSetting) =>
+    invalid(field) && (
+      <div id={`${field}-error`} className="field-error level-danger" data-testid="field-error">
+        {problem?.message}
+      </div>
+    );
 
   return (
-    <form className="presend" onSubmit={submit}>
-      <h2>presend options</h2>
+    <form className="presend options" onSubmit={submit} noValidate>
+      <h1 className="page-title">presend options</h1>
       <label className="row">
         API server URL
         <input
           name="apiUrl"
+          aria-invalid={invalid("apiUrl") || undefined}
+          aria-describedby={describedBy(
+            invalid("apiUrl") && "apiUrl-error",
+            connection.data !== undefined && "connection-result",
+          )}
           value={apiUrl}
           onChange={(e) => setApiUrl(e.target.value)}
           style={{ flex: 1 }}
         />
       </label>
+      {fieldError("apiUrl")}
       <div className="row" data-testid="connection">
         <button
           type="button"
@@ -122,6 +173,7 @@ export function Options() {
         </button>
         {connection.data && (
           <span
+            id="connection-result"
             data-testid="connection-result"
             data-ok={connection.data.ok ? "true" : "false"}
             className={connection.data.ok ? undefined : "level-danger"}
@@ -136,20 +188,29 @@ export function Options() {
         <input
           name="cap"
           inputMode="decimal"
+          aria-invalid={invalid("cap") || undefined}
+          aria-describedby={describedBy(invalid("cap") && "cap-error")}
           value={cap}
           onChange={(e) => setCap(e.target.value)}
         />
       </label>
+      {fieldError("cap")}
       <label className="row">
         Channel deposit (USD)
         <input
           name="channelDeposit"
           inputMode="decimal"
+          aria-invalid={invalid("channelDeposit") || undefined}
+          aria-describedby={describedBy(
+            invalid("channelDeposit") && "channelDeposit-error",
+            "channelDeposit-help",
+          )}
           value={deposit}
           onChange={(e) => setDeposit(e.target.value)}
         />
       </label>
-      <div className="muted">
+      {fieldError("channelDeposit")}
+      <div className="muted field-help" id="channelDeposit-help">
         Where the server offers a payment channel, your wallet signs this deposit once and the next
         checks pay from it without a prompt; it counts against the daily cap when sent, and what is
         not spent comes back when you close the channel in the toolbar popup. 0 asks your wallet for
@@ -182,9 +243,19 @@ export function Options() {
           Save
         </button>
         {save.isSuccess && <span data-testid="saved">Saved.</span>}
-        {error && <span className="level-danger">{error}</span>}
+        {problem && (
+          // Read out on Save: the focus went to the input, whose description is the same words.
+          <span className="form-error level-danger" role="alert">
+            Not saved: {labels[problem.field]} needs fixing.
+          </span>
+        )}
+        {error && (
+          <span className="form-error level-danger" role="alert">
+            {error}
+          </span>
+        )}
       </div>
-      <h3>Spent today</h3>
+      <h2>Spent today</h2>
       {ledger.isError ? (
         <div className="alert level-danger" data-testid="ledger-unreadable">
           The record of today's spending is unreadable: presend refuses to pay until you reset it.{" "}
@@ -207,7 +278,7 @@ export function Options() {
           capUnits={current.data ? BigInt(current.data.dailyCapUnits) : null}
         />
       )}
-      <h3>Pinned attestation keys</h3>
+      <h2>Pinned attestation keys</h2>
       {pinList.length === 0 && (
         <div className="muted" data-testid="no-key">
           No key pinned yet: the first paid check pins the server's key.

@@ -128,7 +128,8 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   return (
     <div className="presend popup">
       <div className="row">
-        <span className="brand">presend</span>
+        {/* The popup's one top-level heading: screen-reader users move through it by headings. */}
+        <h1 className="brand page-title">presend</h1>
         <button
           type="button"
           className="icon-button"
@@ -217,7 +218,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
       </div>
       {waiting.data && waiting.data.length > 0 && (
         <>
-          <h3>Waiting for their report</h3>
+          <h2>Waiting for their report</h2>
           <ul className="reasons history" data-testid="recoveries">
             {waiting.data.map((recovery) => (
               <li key={recovery.id}>
@@ -227,7 +228,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
           </ul>
         </>
       )}
-      <h3>Recent results</h3>
+      <h2>Recent results</h2>
       {recent.data?.length ? (
         <ul className="reasons history" data-testid="history">
           {recent.data.map((entry) => {

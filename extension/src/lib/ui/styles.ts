@@ -11,6 +11,14 @@ export const styles = `${chipStyles}${cardStyles}
 .side-panel .card { width: auto; max-height: calc(100vh - 2 * var(--s2)); }
 .presend.welcome { max-width: 760px; margin: 0 auto; padding: var(--s3); line-height: 1.5; }
 .welcome img { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 8px; }
+/* Each page's one h1 keeps the look its title had (the popup's is the brand line); the sections
+   under it are h2s drawn at the size of the card's section titles. */
+.page-title { font-size: 16px; margin: var(--s4) 0 var(--s2); }
+.popup .page-title { font-size: inherit; margin: 0; }
+.popup h2, .options h2 { font-size: 14px; }
+.field-help { margin: calc(-1 * var(--s1)) 0 var(--s2); }
+.field-error, .form-error { padding: 2px var(--s2); border-radius: 6px; }
+.field-error { width: fit-content; margin: calc(-1 * var(--s1)) 0 var(--s2); font-size: 12px; }
 .history summary { cursor: pointer; padding: var(--s1) 0; }
 .history details[open] summary { margin-bottom: var(--s2); }
 `;
