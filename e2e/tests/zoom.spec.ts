@@ -1,0 +1,184 @@
+import type { Page } from "@playwright/test";
+import { exampleHistoryEntry } from "@presend/extension/storage/exampleHistoryEntry";
+import { expect, test } from "../fixtures/test";
+import { randomAddress } from "../helpers/addresses";
+import { badgeFocus, onBadgeElement, waitForBadge } from "../helpers/badge";
+import { pasteInto } from "../helpers/enterAddress";
+import { setExtensionStorage } from "../helpers/extensionStorage";
+import { layoutProblemsFn } from "../helpers/layoutProblems";
+import { openPopup, tabWithWallet } from "../helpers/popup";
+import { emulateZoom } from "../helpers/zoom";
+
+// The popup, the options page and the card at the browser's 200% zoom (and at 100%, to compare):
+// nothing cut off or pushed past an edge, no sideways scroll, every control reached by Tab and
+// scrolled into view when it is. A zoomed page lays out in a viewport half as wide and high.
+
+const controls =
+  "a[href], button:not([disabled]), input:not([disabled]), select, textarea, summary";
+
+// Tabs through `page` from its first control and returns the controls the focus reached (by a
+// name), each with whether the browser brought it into the window once focused.
+async function tabThrough(page: Page, presses: number) {
+  const reached: Array<{ name: string; inView: boolean }> = [];
+  await page.locator(controls).first().focus();
+  for (let press = 0; press < presses; press++) {
+    if (press > 0) await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const active = document.activeElement as HTMLElement | null;
+      if (!active || active === document.body) return null;
+      const rect = active.getBoundingClientRect();
+      return {
+        name:
+          active.getAttribute("aria-label") ??
+          active.getAttribute("name") ??
+          active.dataset.action ??
+          (active.textContent ?? "").trim().slice(0, 40),
+        // A text box shows where its caret is (its first line), not always all of its rows.
+        inView:
+          rect.top >= 0 &&
+          rect.left >= 0 &&
+          rect.right <= innerWidth &&
+          (rect.bottom <= innerHeight || active.localName === "textarea"),
+      };
+    });
+    if (!focused) break;
+    reached.push(focused);
+  }
+  return reached;
+}
+
+// The names of the controls a Tab should reach in `page` (as tabThrough names them).
+const tabbableNames = (page: Page) =>
+  page
+    .locator(controls)
+    .evaluateAll((found) =>
+      found
+        .filter((e) => e.checkVisibility())
+        .map(
+          (active) =>
+            active.getAttribute("aria-label") ??
+            active.getAttribute("name") ??
+            (active as HTMLElement).dataset.action ??
+            (active.textContent ?? "").trim().slice(0, 40),
+        ),
+    );
+
+for (const percent of [100, 200]) {
+  test(`the popup at ${percent}% zoom: nothing cut off, no sideways scroll, every control reached`, async ({
+    context,
+    extensionId,
+    serviceWorker,
+    dapp,
+  }) => {
+    void dapp;
+    const address = randomAddress();
+    await setExtensionStorage(serviceWorker, {
+      history: [exampleHistoryEntry({ address, checkedAt: new Date() })],
+    });
+    const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+    // The action popup is at most 800 × 600: at 200% its 400 CSS pixels of width fill it.
+    const zoomed = await emulateZoom(popup, {
+      width: 400 * (percent / 100),
+      height: 600,
+      percent,
+    });
+    await expect(popup.getByTestId("history")).toBeVisible();
+    await popup.getByLabel("Address").fill(address);
+    await expect(popup.getByTestId("verdict-age")).toBeVisible();
+    // The history entry and its details open, as a reader would open them.
+    await popup.getByTestId("history-entry").locator("summary").first().click();
+    await zoomed.screenshot(`popup-zoom-${percent}`);
+    expect(
+      await popup
+        .locator(".popup")
+        .evaluate(`(${layoutProblemsFn}).call(document.querySelector(".popup"))`),
+    ).toEqual([]);
+    const expected = await tabbableNames(popup);
+    const reached = await tabThrough(popup, expected.length + 2);
+    expect(reached.map((r) => r.name)).toEqual(expected);
+    expect(reached.filter((r) => !r.inView)).toEqual([]);
+    await popup.close();
+  });
+
+  test(`the options page at ${percent}% zoom: nothing cut off, no sideways scroll, every control reached`, async ({
+    context,
+    extensionId,
+  }) => {
+    const options = await context.newPage();
+    await options.goto(`chrome-extension://${extensionId}/options.html`);
+    const zoomed = await emulateZoom(options, { width: 1280, height: 720, percent });
+    await expect(options.locator("input[name=cap]")).toHaveValue("1.00");
+    await options.locator("input[name=cap]").fill("lots");
+    await options.getByRole("button", { name: "Save" }).click();
+    await expect(options.getByTestId("field-error")).toBeVisible();
+    await options.evaluate(() => scrollTo(0, 0));
+    await zoomed.screenshot(`options-zoom-${percent}`);
+    expect(
+      await options.evaluate(`(${layoutProblemsFn}).call(document.querySelector("form"))`),
+    ).toEqual([]);
+    const expected = await tabbableNames(options);
+    const reached = await tabThrough(options, expected.length + 2);
+    expect(reached.map((r) => r.name)).toEqual(expected);
+    expect(reached.filter((r) => !r.inView)).toEqual([]);
+    await options.evaluate(() => scrollTo(0, document.body.scrollHeight));
+    await zoomed.screenshot(`options-zoom-${percent}-end`);
+    await options.close();
+  });
+
+  test(`the card at ${percent}% zoom: nothing cut off, no sideways scroll, every control reached`, async ({
+    dapp,
+    serviceWorker,
+  }) => {
+    const address = randomAddress();
+    await setExtensionStorage(serviceWorker, {
+      history: [exampleHistoryEntry({ address, checkedAt: new Date() })],
+    });
+    // A 2560 × 1440 window: at 200% the page has 1280 × 720 CSS pixels, room for the card beside
+    // the field (with less, the details go to the side panel instead).
+    const zoomed = await emulateZoom(dapp, { width: 2560, height: 1440, percent });
+    await pasteInto(dapp, "#to", address);
+    await waitForBadge(dapp, (b) => b.visible);
+    await dapp.keyboard.press("Tab");
+    await dapp.keyboard.press("Enter");
+    await waitForBadge(dapp, (b) => b.expanded && b.level === "ok");
+    const card = await onBadgeElement<string[]>(dapp, "card", layoutProblemsFn);
+    expect(card).toEqual([]);
+    // Tab from the collapse button through every control of the card, each scrolled into view.
+    const reached: string[] = [];
+    for (let press = 0; press < 20; press++) {
+      const focus = await badgeFocus(dapp);
+      if (!focus) break;
+      reached.push(focus.name);
+      const inView = await onBadgeElement<boolean>(
+        dapp,
+        "card-body",
+        `function () {
+          const active = this.getRootNode().activeElement;
+          const body = this.getBoundingClientRect();
+          const box = active.getBoundingClientRect();
+          const inBody = !this.contains(active) || (box.top >= body.top - 1 && box.bottom <= body.bottom + 1);
+          return inBody && box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
+        }`,
+      );
+      expect(inView, `${focus.name} is in view once focused`).toBe(true);
+      if (focus.name === "details") {
+        await dapp.keyboard.press("Enter");
+        await waitForBadge(dapp, (b) => Object.keys(b.rows).length > 0);
+      }
+      await dapp.keyboard.press("Tab");
+    }
+    expect(reached).toEqual(
+      expect.arrayContaining([
+        "collapse",
+        "close",
+        "done",
+        "details",
+        "address-details",
+        "check-again",
+      ]),
+    );
+    expect(await dapp.evaluate(() => document.activeElement?.id)).toBe("memo");
+    await zoomed.screenshot(`card-zoom-${percent}`);
+    expect(await onBadgeElement<string[]>(dapp, "card", layoutProblemsFn)).toEqual([]);
+  });
+}
