@@ -81,7 +81,7 @@ export type ComposeOptions = CreatePaymentsOptions & {
   records?: PaymentRecordStore;
   /** The per-authorization lock (default: in memory); a shared one plugs in here. */
   lock?: InFlightLock;
-  /** The Base RPC payments verify and settle through (default: the first Base RPC URL). */
+  /** The one Base RPC payments verify and settle through (default: every Base RPC URL, in order). */
   paymentRpcUrl?: string;
   /** Further middleware before every route, inside the operations' own (tests put faults here). */
   beforeRoutes?: Array<(app: App) => void>;
@@ -210,7 +210,12 @@ export async function composeServer(
   const facilitatorJournal = fileSenderJournal(join(config.dataDir, facilitatorJournalFile));
   const payments = await createPayments(
     {
-      baseRpcUrl: options.paymentRpcUrl ?? paymentNetwork?.rpcUrl ?? (rpcUrls.base[0] as string),
+      // Every Base RPC URL, in order: a payment is not refused while one of them answers.
+      baseRpcUrls: options.paymentRpcUrl
+        ? [options.paymentRpcUrl]
+        : paymentNetwork
+          ? [paymentNetwork.rpcUrl]
+          : rpcUrls.base,
       ...(paymentNetwork && { network: paymentNetwork.network }),
       facilitator,
       payTo,

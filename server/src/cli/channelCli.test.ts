@@ -238,7 +238,7 @@ describe("presend CLI paying over a channel", () => {
     await reconcileChannelCharges({
       store: channelStore(),
       records: stack.payments.records,
-      chain: createChannelChain({ rpcUrl: world.chains.base.rpcUrl }),
+      chain: createChannelChain({ rpcUrls: [world.chains.base.rpcUrl] }),
     });
     for (const nonce of reports) {
       expect(await stack.records.byAuthorization({ payer: wallet.address, nonce })).toMatchObject({

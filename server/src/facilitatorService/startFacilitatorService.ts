@@ -24,7 +24,10 @@ const FacilitatorConfigSchema = z.object({
   FACILITATOR_PRIVATE_KEY: z
     .string()
     .regex(bytes32Pattern, "must be a 0x-prefixed 32-byte hex private key"),
-  /** Base JSON-RPC endpoints; the facilitator reads and settles through the first. */
+  /**
+   * Base JSON-RPC endpoints, comma-separated; the facilitator reads and settles through them in
+   * order (a call the first does not answer goes to the next).
+   */
   RPC_URLS_BASE: z
     .string()
     .transform((value) => value.split(",").map((url) => url.trim()))
@@ -87,7 +90,7 @@ export async function startFacilitatorService(
   const journal = fileSenderJournal(config.FACILITATOR_JOURNAL_FILE);
   const facilitator = createLocalFacilitator({
     network: baseNetwork,
-    rpcUrl: config.RPC_URLS_BASE[0] as string,
+    rpcUrls: config.RPC_URLS_BASE,
     privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
     journal,
     onError: (error) => logger.warn({ err: String(error) }, "settlement journal"),
@@ -96,7 +99,7 @@ export async function startFacilitatorService(
   });
   // Settlement refuses authorizations by this machine's clock: a clock that strays is unready.
   const chain = createPaymentChain({
-    rpcUrl: config.RPC_URLS_BASE[0] as string,
+    rpcUrls: config.RPC_URLS_BASE,
     chainId: chains.base.id,
     asset: chains.base.usdc.address,
   });

@@ -8,7 +8,7 @@ import { clockCheck, maxClockSkewSeconds } from "./clockCheck";
 // chain's clock.
 const world = sharedWorld();
 const chain = createPaymentChain({
-  rpcUrl: world.chains.base.rpcUrl,
+  rpcUrls: [world.chains.base.rpcUrl],
   chainId: chains.base.id,
   asset: chains.base.usdc.address,
 });

@@ -10,7 +10,7 @@ describe("createBoundedRpcClient (a real anvil chain)", () => {
   afterAll(() => anvil?.stop());
 
   it("reads the head afresh: a block mined a moment after one read is the next read's head", async () => {
-    const client = createBoundedRpcClient(anvil.rpcUrl);
+    const client = createBoundedRpcClient([anvil.rpcUrl]);
     const before = await client.getBlockNumber();
     await devnetClient("base", anvil.rpcUrl).mine({ blocks: 5 });
     // At once, well within the 4 s viem keeps a head by default.

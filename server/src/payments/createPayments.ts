@@ -101,7 +101,7 @@ export type Payments = {
  * Builds everything payment-related from config: facilitator (in process or remote), the x402
  * resource server with the exact EVM scheme, and the signed payee attestation.
  * Every settlement ends in its record (`recordSettlements`, on the resource server's settle hooks).
- * @example const payments = await createPayments({ baseRpcUrl, facilitator: { type: "local", privateKey }, payTo, attestationKey }, store);
+ * @example const payments = await createPayments({ baseRpcUrls, facilitator: { type: "local", privateKey }, payTo, attestationKey }, store);
  */
 export async function createPayments(
   input: PaymentsConfigInput,
@@ -110,7 +110,7 @@ export async function createPayments(
 ): Promise<Payments> {
   const config = PaymentsConfigSchema.parse(input);
   const chain = createPaymentChain({
-    rpcUrl: config.baseRpcUrl,
+    rpcUrls: config.baseRpcUrls,
     chainId: Number(config.network.split(":")[1]),
     asset: config.asset as Address,
   });
@@ -120,7 +120,7 @@ export async function createPayments(
   if (config.facilitator.type === "local") {
     const local = createLocalFacilitator({
       network: config.network,
-      rpcUrl: config.baseRpcUrl,
+      rpcUrls: config.baseRpcUrls,
       privateKey: config.facilitator.privateKey as Hex,
       batchSettlement: config.receiverAuthorizerKey !== undefined,
       ...(options.confirmationTimeoutMs !== undefined && {
@@ -167,7 +167,7 @@ export async function createPayments(
           receiverAuthorizerKey: config.receiverAuthorizerKey as Hex,
           store: channelStore,
           records,
-          chain: createChannelChain({ rpcUrl: config.baseRpcUrl }),
+          chain: createChannelChain({ rpcUrls: config.baseRpcUrls }),
         })
       : null;
   const resourceServer = new x402ResourceServer(timed).register(

@@ -5,7 +5,7 @@ import { getDefaultAsset } from "@x402/evm";
 export const paymentNetworks = {
   mainnet: {
     network: chains.base.caip2,
-    /** null: the Base RPC the engine reads also carries the payments. */
+    /** null: the Base RPCs the engine reads (RPC_URLS_BASE) also carry the payments. */
     rpcUrl: null,
     /** null: a mainnet facilitator is always configured (URL or hosted provider). */
     facilitatorUrl: null,

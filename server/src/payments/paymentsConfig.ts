@@ -19,8 +19,11 @@ export const PaymentsConfigSchema = z
     network: z
       .enum([paymentNetworks.mainnet.network, paymentNetworks.testnet.network])
       .default(paymentNetworks.mainnet.network),
-    /** JSON-RPC of the payment network; the local facilitator settles through it. */
-    baseRpcUrl: z.url(),
+    /**
+     * JSON-RPC URLs of the payment network, asked in order (a call the first does not answer goes
+     * to the next): the bookkeeping reads and the local facilitator's settlements go through them.
+     */
+    baseRpcUrls: z.array(z.url()).min(1),
     /** The EIP-3009 token paid in: the network's USDC unless given. */
     asset: AddressSchema.optional(),
     facilitator: z.discriminatedUnion("type", [

@@ -43,10 +43,14 @@ export type ChannelChain = {
  * receiver's claimed and settled totals, and the Claimed events that name the transaction of each
  * claim. Only reads every public endpoint serves (a contract read, eth_getLogs in ranges halved
  * when refused), bounded in size and time.
- * @example const chain = createChannelChain({ rpcUrl });
+ * @example const chain = createChannelChain({ rpcUrls });
  */
-export function createChannelChain(options: { rpcUrl: string; timeoutMs?: number }): ChannelChain {
-  const client = createBoundedRpcClient(options.rpcUrl, { timeoutMs: options.timeoutMs });
+export function createChannelChain(options: {
+  /** The chain's JSON-RPC URLs, asked in order: a call the first does not answer goes to the next. */
+  rpcUrls: readonly string[];
+  timeoutMs?: number;
+}): ChannelChain {
+  const client = createBoundedRpcClient(options.rpcUrls, { timeoutMs: options.timeoutMs });
   let logStep = firstLogStepBlocks;
   return {
     async totalClaimed(channelId) {

@@ -9,7 +9,7 @@ const network = "eip155:8453";
 const facilitator = (batchSettlement: boolean) =>
   createLocalFacilitator({
     network,
-    rpcUrl: "http://127.0.0.1:9",
+    rpcUrls: ["http://127.0.0.1:9"],
     privateKey: devnetPrivateKey("facilitatorSettlesChannels: facilitator"),
     batchSettlement,
   });

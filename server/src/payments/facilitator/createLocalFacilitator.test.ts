@@ -58,7 +58,7 @@ describe("createLocalFacilitator", () => {
     const reported: unknown[] = [];
     const facilitator = createLocalFacilitator({
       network: chains.base.caip2,
-      rpcUrl: keyed,
+      rpcUrls: [keyed],
       privateKey: generatePrivateKey(),
       rpcTimeoutMs: 500,
       onError: (error) => reported.push(error),
@@ -91,7 +91,7 @@ describe("createLocalFacilitator", () => {
       resetAssetContractCache();
       facilitator = createLocalFacilitator({
         network: chains.base.caip2,
-        rpcUrl: rpc.url,
+        rpcUrls: [rpc.url],
         privateKey: generatePrivateKey(),
       });
     });

@@ -19,15 +19,18 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
-import { keyHiddenHttpTransport } from "../../http/keyHiddenHttpTransport";
+import { keyHiddenFallbackTransport } from "../../http/keyHiddenFallbackTransport";
 import { shownRpcUrl } from "../../http/shownRpcUrl";
 import { createSettlementSender } from "./createSettlementSender";
 import type { SenderJournal } from "./fileSenderJournal";
 
 export type LocalFacilitatorOptions = {
   network: Network;
-  /** The Base JSON-RPC the facilitator reads and settles on. */
-  rpcUrl: string;
+  /**
+   * The Base JSON-RPC URLs the facilitator reads and settles through, asked in order: a call the
+   * first does not answer goes to the next (keyHiddenFallbackTransport).
+   */
+  rpcUrls: readonly string[];
   /** Key of the account that submits transferWithAuthorization and pays its gas. */
   privateKey: Hex;
   /** Per JSON-RPC call (default 5 s). */
@@ -53,9 +56,9 @@ export type LocalFacilitator = FacilitatorClient & {
 
 /**
  * An x402 facilitator running in process (x402Facilitator + the official EVM exact scheme),
- * settling on the given Base RPC through one nonce-managed queue (createSettlementSender), its
- * RPC answers bounded in size and time and a provider's key kept out of its errors
- * (keyHiddenHttpTransport), exposed as the FacilitatorClient a resource server uses.
+ * settling on the given Base RPCs (in order, the next one when a call goes unanswered) through one
+ * nonce-managed queue (createSettlementSender), its RPC answers bounded in size and time and a
+ * provider's key kept out of its errors (keyHiddenFallbackTransport), exposed as the FacilitatorClient a resource server uses.
  * The official exact scheme starts reading the asset's code before it checks the signature, and
  * does not wait for that read when it refuses early (a wrong amount, an expired authorization):
  * a failed read there is a rejection nobody handles, which ends the process. So the asset's code
@@ -65,12 +68,12 @@ export type LocalFacilitator = FacilitatorClient & {
  * correct signature "invalid"): a refusal reached while one of this call's reads failed is not a
  * verdict on the payment, and verify throws instead (the resource server answers it as the
  * facilitator or the payment network being unavailable: nothing charged, try again).
- * @example const facilitator = createLocalFacilitator({ network: "eip155:8453", rpcUrl, privateKey });
+ * @example const facilitator = createLocalFacilitator({ network: "eip155:8453", rpcUrls, privateKey });
  */
 export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalFacilitator {
   const account = privateKeyToAccount(options.privateKey);
-  const chain = { ...base, rpcUrls: { default: { http: [shownRpcUrl(options.rpcUrl)] } } };
-  const transport = keyHiddenHttpTransport(options.rpcUrl, {
+  const chain = { ...base, rpcUrls: { default: { http: options.rpcUrls.map(shownRpcUrl) } } };
+  const transport = keyHiddenFallbackTransport(options.rpcUrls, {
     timeoutMs: options.rpcTimeoutMs ?? 5_000,
     retryCount: 1,
   });

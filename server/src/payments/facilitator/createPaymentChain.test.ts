@@ -75,7 +75,7 @@ describe("createPaymentChain (a real anvil chain)", () => {
   beforeAll(async () => {
     const rpcUrl = world.chains.base.rpcUrl;
     client = devnetClient("base", rpcUrl);
-    chain = createPaymentChain({ rpcUrl, chainId: chains.base.id, asset: usdc });
+    chain = createPaymentChain({ rpcUrls: [rpcUrl], chainId: chains.base.id, asset: usdc });
 
     transferTx = (await transferWithAuthorization(client, 1)).transactionHash;
 
@@ -124,7 +124,7 @@ describe("createPaymentChain (a real anvil chain)", () => {
       // Two blocks a request: the walk must step back from the head over every block since.
       rpc.maxLogRange = 2;
       const overProxy = () =>
-        createPaymentChain({ rpcUrl: rpc.url, chainId: chains.base.id, asset: usdc });
+        createPaymentChain({ rpcUrls: [rpc.url], chainId: chains.base.id, asset: usdc });
       const capped = overProxy();
       const transfer = await client.getTransactionReceipt({ hash: transferTx });
       const since = Number(
@@ -289,7 +289,11 @@ describe("createPaymentChain: a transfer far behind the head", () => {
     const rpc = await startFaultyRpc(anvil.rpcUrl);
     try {
       rpc.maxLogRange = 10;
-      const capped = createPaymentChain({ rpcUrl: rpc.url, chainId: chains.base.id, asset: usdc });
+      const capped = createPaymentChain({
+        rpcUrls: [rpc.url],
+        chainId: chains.base.id,
+        asset: usdc,
+      });
       const since = validBefore - authorizationLookBackSeconds;
       expect(
         (
@@ -333,7 +337,7 @@ describe("createPaymentChain: a transfer far behind the head", () => {
     const rpc = await startLogHangingRpc(anvil.rpcUrl);
     try {
       const chain = createPaymentChain({
-        rpcUrl: rpc.url,
+        rpcUrls: [rpc.url],
         chainId: chains.base.id,
         asset: usdc,
         timeoutMs: 300,
@@ -361,7 +365,11 @@ describe("createPaymentChain: a transfer far behind the head", () => {
   it("grows its step back after served ranges once the endpoint's cap is lifted", async () => {
     const rpc = await startFaultyRpc(anvil.rpcUrl);
     try {
-      const chain = createPaymentChain({ rpcUrl: rpc.url, chainId: chains.base.id, asset: usdc });
+      const chain = createPaymentChain({
+        rpcUrls: [rpc.url],
+        chainId: chains.base.id,
+        asset: usdc,
+      });
       const since = validBefore - authorizationLookBackSeconds;
       rpc.maxLogRange = 10;
       expect(await chain.findAuthorizationTx(oldPayer.address, nonce(2), since, validBefore)).toBe(

@@ -103,7 +103,8 @@ export type PaymentChain = {
 };
 
 export type PaymentChainOptions = {
-  rpcUrl: string;
+  /** The chain's JSON-RPC URLs, asked in order: a call the first does not answer goes to the next. */
+  rpcUrls: readonly string[];
   chainId: number;
   /** The EIP-3009 token (USDC). */
   asset: Address;
@@ -115,10 +116,10 @@ export type PaymentChainOptions = {
  * settle and in which transaction. Only reads every public endpoint serves: the token's
  * authorizationState, a known transaction's receipt, and eth_getLogs over ranges walked back in
  * steps the endpoint accepts. Answers are capped at 1 MB and each call is bounded in time.
- * @example const chain = createPaymentChain({ rpcUrl, chainId: 8453, asset: usdc });
+ * @example const chain = createPaymentChain({ rpcUrls, chainId: 8453, asset: usdc });
  */
 export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
-  const client = createBoundedRpcClient(options.rpcUrl, { timeoutMs: options.timeoutMs });
+  const client = createBoundedRpcClient(options.rpcUrls, { timeoutMs: options.timeoutMs });
   // The range size asked for next, and the smallest range the endpoint refused (the step grows
   // back after served ranges, up to just below it, so a fixed cap is not asked over and over).
   let logStep = firstLogStepBlocks;

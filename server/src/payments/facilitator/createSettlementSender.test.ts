@@ -13,6 +13,8 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { keyHiddenFallbackTransport } from "../../http/keyHiddenFallbackTransport";
+import { type FaultyRpc, startFaultyRpc } from "../testing/startFaultyRpc";
 import { createSettlementSender } from "./createSettlementSender";
 import { fileSenderJournal } from "./fileSenderJournal";
 
@@ -242,6 +244,58 @@ describe("createSettlementSender", () => {
       // Long before the 60 s confirmation timeout.
       expect(Date.now() - started).toBeLessThan(30_000);
     });
+  });
+});
+
+// Two endpoints through viem's fallback, as RPC_URLS_BASE lists them, in front of one real anvil:
+// the first takes the broadcast and loses its answer, then stops answering altogether; the
+// second refuses the same signed transaction ("nonce too low": the first copy is already mined)
+// and, rate-limited on eth_getTransactionByHash, cannot say it knows it.
+describe("createSettlementSender over two endpoints, the first losing the broadcast's answer", () => {
+  let anvil: AnvilInstance;
+  let first: FaultyRpc;
+  let second: FaultyRpc;
+  const account = privateKeyToAccount(generatePrivateKey());
+  const sink = privateKeyToAccount(generatePrivateKey()).address;
+
+  beforeAll(async () => {
+    anvil = await startAnvil({ chainId: 8453 });
+    await devnetClient("base", anvil.rpcUrl).setBalance({
+      address: account.address,
+      value: 10n ** 20n,
+    });
+    first = await startFaultyRpc(anvil.rpcUrl);
+    second = await startFaultyRpc(anvil.rpcUrl);
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await anvil?.stop();
+  });
+
+  it("keeps the transaction as in flight: sent once, mined once, never signed again at another nonce", async () => {
+    const chain = { ...base, rpcUrls: { default: { http: [first.url, second.url] } } };
+    const transport = keyHiddenFallbackTransport([first.url, second.url], {
+      timeoutMs: 500,
+      retryCount: 0,
+    });
+    const sender = createSettlementSender({
+      client: createPublicClient({ chain, transport }) as never,
+      wallet: createWalletClient({ account, chain, transport }),
+      pollMs: 50,
+    });
+    const reader = createPublicClient({ transport: http(anvil.rpcUrl) });
+    const nonceBefore = await reader.getTransactionCount({ address: account.address });
+    first.mode = "downAfterSend";
+    second.failingMethod = "eth_getTransactionByHash";
+    const hash = await sender.send({ to: sink, data: "0x" });
+    expect(second.calls).toContain("eth_sendRawTransaction");
+    const receipt = await sender.waitForReceipt(hash);
+    expect(receipt).toMatchObject({ transactionHash: hash, status: "success" });
+    // The account's nonce moved by one, and that one is ours: nothing was signed and sent twice.
+    expect(await reader.getTransactionCount({ address: account.address })).toBe(nonceBefore + 1);
+    expect((await reader.getTransaction({ hash })).nonce).toBe(nonceBefore);
+    expect(sender.pendingCount()).toBe(0);
   });
 });
 

@@ -1,22 +1,28 @@
 import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import {
   type Account,
   type Chain,
+  type FallbackTransport,
   type Hex,
   keccak256,
   type PublicClient,
   RpcRequestError,
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
+  type Transport,
   type WalletClient,
 } from "viem";
 import type { SenderJournal, SenderJournalEntry } from "./fileSenderJournal";
 
 export type SettlementSenderOptions = {
-  /** Reads the chain (nonce, receipts) through the facilitator's bounded transport. */
+  /**
+   * Reads the chain (nonce, receipts) and broadcasts through the facilitator's bounded transport:
+   * one URL, or viem's fallback over several (keyHiddenFallbackTransport).
+   */
   client: PublicClient;
   /** Signs and prepares with the facilitator's local account. */
-  wallet: WalletClient<ReturnType<typeof import("viem").http>, Chain, Account>;
+  wallet: WalletClient<Transport, Chain, Account>;
   /** How long a settlement may take to be mined before the caller hears "pending". */
   confirmationTimeoutMs?: number;
   /** A transaction not yet mined is sent again this often (its answer may have been lost). */
@@ -203,7 +209,33 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
   const signAt = async (prepared: Prepared, nonce: number) =>
     (await wallet.signTransaction({ ...prepared, nonce } as never)) as Hex;
 
-  const broadcast = async (raw: Hex) => client.sendRawTransaction({ serializedTransaction: raw });
+  // Over viem's fallback, a broadcast the first endpoint took without answering (a timeout, a
+  // cut connection) is sent to the next, and what the caller hears is that one's answer: "nonce
+  // too low" or a refusal from an endpoint that has not seen the first copy yet, while the
+  // transaction is in flight. So the fallback's report of each attempt is kept, and a refusal
+  // after an endpoint gave no answer is read as no answer: the transaction may be in flight, it
+  // keeps its nonce and the watcher follows it, never a settlement called failed (or signed again
+  // at another nonce) while it can still be mined.
+  const unansweredSomewhere = new Set<Hex>();
+  const fallbackReports = client.transport as Partial<ReturnType<FallbackTransport>["value"]>;
+  fallbackReports?.onResponse?.(({ method, params, status, error }) => {
+    if (method !== "eth_sendRawTransaction" || status !== "error") return;
+    if (nodeRejection(error) === null) unansweredSomewhere.add(params[0] as Hex);
+  });
+  /** Broadcasts `raw`; throws the refusal, or an error with no node answer in it (see above). */
+  const broadcast = async (raw: Hex) => {
+    unansweredSomewhere.delete(raw);
+    try {
+      return await client.sendRawTransaction({ serializedTransaction: raw });
+    } catch (error) {
+      if (unansweredSomewhere.has(raw) && nodeRejection(error) !== null) {
+        throw new BroadcastUnansweredError(error);
+      }
+      throw error;
+    } finally {
+      unansweredSomewhere.delete(raw);
+    }
+  };
   const isKnown = (hash: Hex) =>
     client.getTransaction({ hash }).then(
       () => true,
@@ -437,10 +469,24 @@ export function createSettlementSender(options: SettlementSenderOptions): Settle
   };
 }
 
+/**
+ * A broadcast one endpoint refused after an earlier one gave no answer: the earlier one may have
+ * it, so the refusal says nothing about whether it is in flight (nodeRejection reads it as no answer).
+ */
+class BroadcastUnansweredError extends UpstreamError<"broadcast_unanswered"> {
+  constructor(cause: unknown) {
+    super("an RPC endpoint gave no answer to the broadcast before another refused it", {
+      code: "broadcast_unanswered",
+      cause,
+    });
+  }
+}
+
 /** The node's own refusal message, or null when no JSON-RPC answer came back at all. */
 function nodeRejection(error: unknown): string | null {
   let current: unknown = error;
   while (current instanceof Error) {
+    if (current instanceof BroadcastUnansweredError) return null;
     if (current instanceof RpcRequestError) return current.details || current.shortMessage;
     current = (current as { cause?: unknown }).cause;
   }
