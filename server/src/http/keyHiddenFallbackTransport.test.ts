@@ -88,6 +88,36 @@ describe("keyHiddenFallbackTransport (a real anvil chain behind fault-injecting 
     expect(second.calls.length).toBe(calls);
   });
 
+  it("starts each call at the URL that answered last: a hanging first URL costs its timeout once, not on every call", async () => {
+    first.mode = "hang";
+    const client = clientOf([first.url, second.url]);
+    try {
+      const started = Date.now();
+      expect(await client.getChainId()).toBe(8453);
+      // The first call waited out the first URL (500 ms) before the second answered.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+      const askedFirst = first.calls.length;
+      for (let call = 0; call < 5; call++) await client.getBlockNumber({ cacheTime: 0 });
+      // Five more calls, none of them sent to the hanging URL.
+      expect(first.calls.length).toBe(askedFirst);
+    } finally {
+      first.mode = "pass";
+    }
+    // The second URL now fails in its turn: the call wraps round to the first, which answers,
+    // and the calls after it start there again.
+    second.mode = "garbage";
+    try {
+      const askedFirst = first.calls.length;
+      expect(await client.getBlockNumber({ cacheTime: 0 })).toBeGreaterThanOrEqual(0n);
+      expect(first.calls.length).toBe(askedFirst + 1);
+      const askedSecond = second.calls.length;
+      await client.getBlockNumber({ cacheTime: 0 });
+      expect(second.calls.length).toBe(askedSecond);
+    } finally {
+      second.mode = "pass";
+    }
+  });
+
   it("never names a provider's key in an error when every URL fails: a mainnet server logs these", async () => {
     const keyed = async () =>
       `http://127.0.0.1:${await freePort()}/v2/SECRET-KEY?apikey=SECRET-KEY`;

@@ -5,7 +5,7 @@ import { devnetAccounts } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type FacilitatorService,
   startFacilitatorService,
@@ -56,7 +56,9 @@ describe("RPC_URLS_BASE with a failing first provider: the in-process facilitato
   let stack: PaidStack;
   const paid = expectPaid(() => stack);
 
-  beforeAll(async () => {
+  // A stack of its own for each case: the payment side remembers which provider answered last,
+  // so a case after another would start at the second provider and never meet the first's fault.
+  beforeEach(async () => {
     first = await startFaultyRpc(world.chains.base.rpcUrl);
     stack = await startPaidStack({
       world,
@@ -64,7 +66,7 @@ describe("RPC_URLS_BASE with a failing first provider: the in-process facilitato
       confirmationTimeoutMs: 3_000,
     });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await stack?.stop();
     await first?.close();
   });
@@ -83,6 +85,20 @@ describe("RPC_URLS_BASE with a failing first provider: the in-process facilitato
       }
     },
   );
+
+  it("first provider hangs: its timeout is waited out once, then the calls start at the second; each check paid, charged once, recorded settled", async () => {
+    first.mode = "hang";
+    try {
+      await paid();
+      // The payment side learnt which provider answers: the next paid check waits on no
+      // timeout of the hanging one (3 s for a bookkeeping read, 5 s for the facilitator's).
+      const started = Date.now();
+      await paid();
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      first.mode = "pass";
+    }
+  }, 60_000);
 
   it("first provider takes the broadcast and loses its answer: the second gets the same signed transaction, charged once, recorded settled", async () => {
     first.mode = "dropSendRaw";
