@@ -26,7 +26,7 @@ describe("createSessionSpendCap", () => {
     expect(await cap.reserve(10_000n)).toEqual({
       type: "refused",
       message:
-        "Spend cap reached: 0 of 0.005 USDC used; this payment needs 0.01 (a check its price, a channel deposit the whole deposit).",
+        "Spend cap reached: $0.00 of $0.005 in USDC used; this payment needs $0.01 (a check its price, a channel deposit the whole deposit).",
     });
   });
 

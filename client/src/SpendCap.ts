@@ -1,4 +1,4 @@
-import { formatUnits } from "viem";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 
 /** Amount held against a cap for one payment under way. */
 export type Reservation = {
@@ -51,7 +51,7 @@ export function createSessionSpendCap(limit: bigint): SpendCap & { spent(): bigi
       if (held + more > limit) {
         return {
           type: "refused",
-          message: `Spend cap reached: ${formatUnits(held, 6)} of ${formatUnits(limit, 6)} USDC used; this payment needs ${formatUnits(amount, 6)} (a check its price, a channel deposit the whole deposit).`,
+          message: `Spend cap reached: ${formatUsdc(held)} of ${formatUsdc(limit)} in USDC used; this payment needs ${formatUsdc(amount)} (a check its price, a channel deposit the whole deposit).`,
         };
       }
       held += more;

@@ -5,6 +5,7 @@ import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
 import { verifyReportSignature } from "@presend/shared/attestation/verifyReportSignature";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
@@ -19,7 +20,11 @@ import {
   generatePaymentId,
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
-import { type Address, formatUnits, type Hex, toHex } from "viem";
+import { type Address, type Hex, toHex } from "viem";
+import {
+  insufficientBalance,
+  insufficientBalanceMessage,
+} from "../answers/insufficientBalanceMessage";
 import { describeCause, notCharged } from "../outcomes";
 import type { PinRecord } from "../PinStore";
 import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
@@ -353,7 +358,13 @@ export function createChannelPayer(options: {
         if (depositRefusal !== null) {
           return { type: "refused", code: "cap_reached", message: depositRefusal, charged: false };
         }
-        return notCharged("signing_failed", null, `Signing failed: ${describeCause(cause)}`);
+        // The package reads the channel from Base (with readContract) before the wallet or the
+        // session key signs: say both, so an endpoint that failed is not taken for a wallet's fault.
+        return notCharged(
+          "signing_failed",
+          null,
+          `The channel payment could not be prepared (reading the channel on Base, or signing): ${describeCause(cause)}`,
+        );
       }
       const signed = channelOf(payload);
       if (
@@ -382,7 +393,7 @@ export function createChannelPayer(options: {
           return {
             type: "refused",
             code: "cap_reached",
-            message: `${reserved.message} A channel deposit of ${signed.deposit} base units was asked; configure a smaller deposit.`,
+            message: `${reserved.message} A channel deposit of ${formatUsdc(signed.deposit)} was asked; configure a smaller deposit.`,
             charged: false,
           };
         }
@@ -459,6 +470,12 @@ export function createChannelPayer(options: {
             "The payment channel is out of step with the server: an earlier check paid through it was charged but its answer was lost. Resyncing it needs read access to Base (the signer's readContract), which this client does not have or could not use. Nothing was charged; pay this check on its own (exact), or with read access to Base.",
           );
         }
+        const poor = insufficientBalanceMessage(reason, {
+          payer: signed.payer,
+          price,
+          deposit: signed.deposit,
+        });
+        if (poor !== null) return notCharged(insufficientBalance, 402, poor);
         return notCharged(
           reason ?? "payment_refused",
           402,
@@ -491,10 +508,10 @@ export function createChannelPayer(options: {
     // Unbounded, a deposit below what is due is the package's own error, as it always was.
     if (bound === undefined) return null;
     if (amount > bound) {
-      return `A channel deposit of ${formatUnits(amount, 6)} USDC is above the most one deposit may put in (${formatUnits(bound, 6)} USDC); configure a smaller deposit.`;
+      return `A channel deposit of ${formatUsdc(amount)} is above the most one deposit may put in (${formatUsdc(bound)}); configure a smaller deposit.`;
     }
     if (amount < needed) {
-      return `A channel deposit of at most ${formatUnits(bound, 6)} USDC cannot pay this check (${formatUnits(needed, 6)} USDC is due).`;
+      return `A channel deposit of at most ${formatUsdc(bound)} cannot pay this check (${formatUsdc(needed)} is due).`;
     }
     return null;
   }

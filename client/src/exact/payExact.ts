@@ -9,6 +9,10 @@ import {
 } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
 import { classifyPaidAnswer } from "../answers/classifyPaidAnswer";
+import {
+  insufficientBalance,
+  insufficientBalanceMessage,
+} from "../answers/insufficientBalanceMessage";
 import { namedReceiptNonce } from "../answers/namedReceiptNonce";
 import { readPaidReport } from "../answers/readPaidReport";
 import type { PresendConfig, PresendSigner } from "../createPresendConfig";
@@ -128,6 +132,12 @@ export async function payExact<R extends Report | DeepReport>(
   }
   if (classified.type === "not_charged") {
     await reservation?.release();
+    // x402's code alone names neither the address nor the amount the payer must fix.
+    const poor = insufficientBalanceMessage(classified.code, {
+      payer: payer.address,
+      price: BigInt(requirement.amount),
+    });
+    if (poor !== null) return notCharged(insufficientBalance, classified.status, poor);
     return notCharged(classified.code, classified.status, classified.message);
   }
   if (classified.settlement !== null) {

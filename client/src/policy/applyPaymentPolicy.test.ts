@@ -123,7 +123,7 @@ describe("applyPaymentPolicy: the fail-closed checks before signing", () => {
     const result = await decision;
     expect(result).toMatchObject({ type: "refused", code: "over_max_price" });
     expect(result.type === "refused" && result.message).toBe(
-      "/check costs 0.01 USDC, above the most you allow (0.009999).",
+      "/check costs $0.01 in USDC, above the most you allow ($0.009999).",
     );
     expect(await pinStore.get("http://api.test")).toBeUndefined();
   });

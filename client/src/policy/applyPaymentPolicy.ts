@@ -3,8 +3,8 @@ import {
   type AttestationFailure,
   verifyAttestation,
 } from "@presend/shared/attestation/verifyAttestation";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
-import { formatUnits } from "viem";
 import type { PresendConfig } from "../createPresendConfig";
 import { describeCause, refused } from "../outcomes";
 import type { PinRecord } from "../PinStore";
@@ -96,7 +96,7 @@ export async function applyPaymentPolicy(
   if (config.maxPrice !== undefined && amount > config.maxPrice) {
     return refused(
       "over_max_price",
-      `${route} costs ${formatUnits(amount, 6)} USDC, above the most you allow (${formatUnits(config.maxPrice, 6)}).`,
+      `${route} costs ${formatUsdc(amount)} in USDC, above the most you allow (${formatUsdc(config.maxPrice)}).`,
     );
   }
   if (pinned) return { type: "accepted", requirement, pin: pinned, pinnedNow: false };

@@ -437,6 +437,73 @@ describe("presend CLI paying over a channel", () => {
     expect(await stack.records.byPaymentId(paymentId)).toMatchObject({ status: "settled" });
   });
 
+  it("a Base endpoint that fails the channel's first read is one line on stderr: what failed, charged: no, what to do, never the endpoint", async () => {
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-rpc-down-payer`);
+    const ownDir = mkdtempSync(join(tmpdir(), "presend-cli-rpc-down-"));
+    // The key in the endpoint's path is what providers put there; nothing listens on port 9.
+    const rpcUrl = "http://127.0.0.1:9/v2/rpc-secret-key";
+    try {
+      const paidBefore = paidRequests;
+      const result = await cli(
+        ["check", target],
+        { PRESEND_PRIVATE_KEY: walletKey, PRESEND_BASE_RPC_URL: rpcUrl },
+        ownDir,
+      );
+      expect(result.code, result.stderr).toBe(exitCodes.serverError);
+      // viem's error text ran over several lines with the URL and the request body in them.
+      const [pinned, failed, ...more] = result.stderr.trim().split("\n");
+      expect(pinned).toMatch(/^presend: pinned attestation key/);
+      expect(more, result.stderr).toEqual([]);
+      expect(result.stderr).not.toMatch(/rpc-secret-key|127\.0\.0\.1:9|eth_call|Request body/);
+      expect(failed).toMatch(
+        /^presend: The channel payment could not be prepared \(reading the channel on Base, or signing\): HTTP request failed\. \(charged: no\) retry presend check;/,
+      );
+      expect(result.stderr).toContain("PRESEND_BASE_RPC_URL");
+      expect(paidRequests).toBe(paidBefore);
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [
+      "over a channel (its deposit)",
+      [],
+      /for the \$0\.05 payment channel deposit this check of \$0\.01 is paid from/,
+    ],
+    ["on its own (exact)", ["--no-channel"], /for this check's price of \$0\.01\./],
+  ])(
+    "a key with no USDC paying %s is told so in a sentence: the address, the amount, charged: no, what to do",
+    async (_, flags, needed) => {
+      const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-penniless-payer`);
+      const wallet = privateKeyToAccount(walletKey);
+      const ownDir = mkdtempSync(join(tmpdir(), "presend-cli-penniless-"));
+      try {
+        expect(await stack.usdcBalance(wallet.address)).toBe(0n);
+        const result = await cli(
+          ["check", target, ...flags],
+          { PRESEND_PRIVATE_KEY: walletKey },
+          ownDir,
+        );
+        expect(result.code, result.stderr).toBe(exitCodes.paymentFailed);
+        expect(result.stderr).toContain(
+          `presend: the server refused the payment: The paying address ${wallet.address} holds too little USDC on Base`,
+        );
+        expect(result.stderr).toMatch(needed);
+        expect(result.stderr).toContain(
+          `nothing was charged. Send USDC on Base to ${wallet.address}`,
+        );
+        expect(result.stderr).not.toMatch(
+          /invalid_(exact|batch_settlement)_evm_insufficient_balance/,
+        );
+        expect(result.stderr).toContain("presend: charged: no");
+        expect(await stack.usdcBalance(wallet.address)).toBe(0n);
+      } finally {
+        rmSync(ownDir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it("refuses a malformed deposit before paying anything", async () => {
     const result = await cli(["check", target], { PRESEND_CHANNEL_DEPOSIT: "ten" });
     expect(result.code).toBe(exitCodes.usage);
@@ -571,7 +638,9 @@ describe("presend CLI paying over a channel", () => {
       },
     });
     expect(result).toBe(exitCodes.usage);
-    expect(err.join("\n")).toMatch(/PRESEND_CHANNEL_DEPOSIT \(0\.2\) is above the spend cap/);
+    expect(err.join("\n")).toMatch(
+      /PRESEND_CHANNEL_DEPOSIT \(\$0\.20\) is above the spend cap PRESEND_SPEND_CAP \(\$0\.10\)/,
+    );
     expect(requests).toBe(0);
   });
 

@@ -3,9 +3,10 @@ import { dirname, join } from "node:path";
 import type { ChannelPaymentOptions, ChannelSaltStore } from "@presend/client";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { toClientEvmSigner } from "@x402/evm";
 import { FileClientChannelStorage } from "@x402/evm/batch-settlement/client/file-storage";
-import { formatUnits, type Hex, parseUnits } from "viem";
+import { type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { fileChannelLock } from "./fileChannelLock";
@@ -59,7 +60,7 @@ export function channelOptions(
   if (switched === "off") return null;
   if (deposit !== undefined && deposit > options.maxDeposit) {
     throw new ConfigurationError(
-      `PRESEND_CHANNEL_DEPOSIT (${formatUnits(deposit, 6)}) is above the spend cap PRESEND_SPEND_CAP (${formatUnits(options.maxDeposit, 6)}): a deposit is spent whole once sent; lower it or raise the cap`,
+      `PRESEND_CHANNEL_DEPOSIT (${formatUsdc(deposit)}) is above the spend cap PRESEND_SPEND_CAP (${formatUsdc(options.maxDeposit)}): a deposit is spent whole once sent; lower it or raise the cap`,
     );
   }
   const sessionKey = options.durable ? storedSessionKey(options.configDir) : generatePrivateKey();

@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
 import { type ChainName, chainNames, isChainName } from "@presend/shared/chains/chains";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { priceInUsd } from "@presend/shared/pricing/priceInUsd";
+import { routePrices } from "@presend/shared/pricing/routePrices";
 import { isValidPaymentId } from "@x402/extensions/payment-identifier";
 import { parseUnits } from "viem";
 
@@ -32,8 +34,8 @@ export const usage = `usage: presend <validate|check|deep> <address> [--chain ba
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
 
   validate   free EIP-55 checksum pre-check
-  check      paid single-chain check (USD ${priceInUsd("check")})
-  deep       paid five-chain check (USD ${priceInUsd("deep")})
+  check      paid single-chain check (${formatUsdc(routePrices.check)})
+  deep       paid five-chain check (${formatUsdc(routePrices.deep)})
 
   --chain      ${chainNames.join(", ")} (default base)
   --from       the sender (your address): reads your own payments on the chain, so a

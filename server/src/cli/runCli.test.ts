@@ -91,6 +91,19 @@ describe("presend CLI against a real server on the local world", () => {
     expect(JSON.parse(valid.stdout)).toMatchObject({ valid: true, checksum: { status: "valid" } });
   });
 
+  it("validate echoes a 5,000-character input shortened: its ends and its length, never the whole", async () => {
+    freshConfig();
+    const pasted = `0x${"a".repeat(4990)}deadbeef`;
+    const result = await cli(["validate", pasted]);
+    expect(result.code, result.stderr).toBe(exitCodes.invalidAddress);
+    expect(result.stdout).toContain('"0xaaaaaaaa…aadeadbeef" (shortened: 5000 characters)');
+    expect(result.stdout.length).toBeLessThan(400);
+    const checked = await cli(["check", pasted]);
+    expect(checked.code).toBe(exitCodes.usage);
+    expect(checked.stderr).toContain("(shortened: 5000 characters)");
+    expect(checked.stderr.length).toBeLessThan(400);
+  });
+
   it("a PRESEND_URL that is not an http(s) URL is a usage error naming it, before any request (no crash)", async () => {
     freshConfig();
     for (const argv of [["validate", target], ["check", target], ["close"]]) {
@@ -183,7 +196,7 @@ describe("presend CLI against a real server on the local world", () => {
     const before = await stack.usdcBalance(payer.address);
     const result = await cli(["deep", target, "--max-price", "0.01"]);
     expect(result.code).toBe(exitCodes.refusedToPay);
-    expect(result.stderr).toMatch(/costs 0.05 USDC, above the most you allow \(0.01\)/);
+    expect(result.stderr).toMatch(/costs \$0\.05 in USDC, above the most you allow \(\$0\.01\)/);
     expect(result.stderr).toMatch(/charged: no/);
     expect(await stack.usdcBalance(payer.address)).toBe(before);
   });

@@ -7,9 +7,11 @@ import {
 } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { channelOptions, channelOutOfStep } from "./channelOptions";
+import { echoInput } from "./echoInput";
 import { openPinStore } from "./openPinStore";
 import { type CliCommand, parseCliArgs, usage } from "./parseCliArgs";
 import { readBaseChainReader } from "./readBaseChainReader";
@@ -96,7 +98,7 @@ async function validate(command: CliCommand, server: string, deps: CliDeps) {
   if (command.json) deps.stdout(JSON.stringify(result, null, 2));
   else
     deps.stdout(
-      `${result.normalized ?? command.address}: ${result.checksum.status}. ${result.checksum.message}`,
+      `${result.normalized ?? echoInput(command.address)}: ${result.checksum.status}. ${result.checksum.message}`,
     );
   return result.valid ? exitCodes.ok : exitCodes.invalidAddress;
 }
@@ -137,7 +139,7 @@ async function closeChannel(deps: CliDeps) {
     return exitCodes.serverError;
   }
   deps.stdout(
-    `channel closed: ${closed.refunded ?? "the rest"} USDC base units refunded in ${closed.transaction}; the next check opens a new channel`,
+    `channel closed: ${closed.refunded === null ? "the rest" : formatUsdc(closed.refunded)} refunded in USDC in ${closed.transaction}; the next check opens a new channel`,
   );
   return exitCodes.ok;
 }
@@ -232,11 +234,13 @@ function report(
       return exitCodes.ok;
     case "refused": {
       if (result.code === "invalid_address") {
-        deps.stderr(`presend: ${command.address}: ${result.message}`);
+        deps.stderr(`presend: ${echoInput(command.address)}: ${result.message}`);
         return exitCodes.usage;
       }
       if (result.code === "invalid_from" || result.code === "from_equals_address") {
-        deps.stderr(`presend: --from ${command.from}: ${result.message} (charged: no)`);
+        deps.stderr(
+          `presend: --from ${echoInput(command.from ?? "")}: ${result.message} (charged: no)`,
+        );
         return exitCodes.usage;
       }
       const where =
@@ -253,10 +257,12 @@ function report(
     }
     case "not_charged":
       if (result.status === null) {
+        // One line: what failed (the client's message, its cause already one line without URLs),
+        // that nothing was charged, and what to do.
         deps.stderr(
           result.code === "unreachable"
-            ? `presend: cannot reach the server: ${result.message}\npresend: charged: no`
-            : `presend: ${result.message}\npresend: charged: no`,
+            ? `presend: cannot reach the server: ${result.message} (charged: no)`
+            : `presend: ${result.message} (charged: no) ${nothingSentAdvice(result.code, command)}`,
         );
         return exitCodes.serverError;
       }
@@ -281,6 +287,19 @@ function report(
       );
       return exitCodes.forgedReport;
   }
+}
+
+/**
+ * What to do after a payment failed before anything was sent: a channel's signing reads the
+ * escrow through PRESEND_BASE_RPC_URL, so that endpoint is the first suspect, and paying this
+ * check on its own (--no-channel) needs no channel at all.
+ */
+function nothingSentAdvice(code: string, command: CliCommand): string {
+  const retry = `retry presend ${command.command}`;
+  if (!command.channel) return `${retry}; if it fails again, check PRESEND_PRIVATE_KEY.`;
+  if (code === "channel_unavailable")
+    return `${retry} once the other run is done, or add --no-channel to pay this check on its own.`;
+  return `${retry}; if it fails again, check that PRESEND_BASE_RPC_URL (if set) answers for Base, or add --no-channel to pay this check on its own.`;
 }
 
 /** How to ask again without paying twice: the same call with the payment id it was sent with. */

@@ -11,7 +11,7 @@ import { devnetAccounts, devnetPrivateKey, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
@@ -106,9 +106,11 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     expect(byName.deep?.annotations).toMatchObject({ readOnlyHint: false });
     expect(byName.receipt?.description).toMatch(/Free/);
     expect(byName.validate?.description).toMatch(/Costs nothing/);
-    expect(byName.check?.description).toMatch(/USD 0\.01 \(10000 USDC base units on Base\)/);
-    expect(byName.deep?.description).toMatch(/USD 0\.05 \(50000 USDC base units on Base\)/);
-    expect(byName.check?.description).toMatch(/at most USD 0\.07/);
+    // Money as people read it, in one form: "$0.10", never formatUnits' "0.1".
+    expect(byName.check?.description).toContain("Price: $0.01 in USDC on Base");
+    expect(byName.deep?.description).toContain("Price: $0.05 in USDC on Base");
+    expect(byName.check?.description).toContain("at most $0.07 in total");
+    for (const tool of tools) expect(tool.description).not.toMatch(/USD \d|base units/);
 
     const start = await stack.usdcBalance(payer.address);
     const validated = await call(client, "validate", { address: target.toLowerCase() });
@@ -271,6 +273,107 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     }
   });
 
+  /** The MCP server in this process over an in-memory pair, as the host's SDK client sees it. */
+  const inMemoryHost = async (options: Parameters<typeof createMcpServer>[0]) => {
+    const [hostSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(options).connect(serverSide);
+    const host = new Client({ name: "presend-test", version: "1.0.0" });
+    await host.connect(hostSide);
+    clients.push(host);
+    return host;
+  };
+
+  it("validate echoes a 5,000-character input shortened, marked so, never whole", async () => {
+    const host = await inMemoryHost({
+      client: createPresendClient({ url: server.url, pinStore: createMemoryPinStore() }),
+      payer: null,
+      spendCapUnits: 100_000n,
+      version: "test",
+    });
+    const pasted = `0x${"a".repeat(4990)}deadbeef`;
+    const validated = await call(host, "validate", { address: pasted });
+    expect(validated.isError).toBeFalsy();
+    expect(validated.structuredContent).toMatchObject({ valid: false, normalized: null });
+    expect(text(validated)).toContain('"0xaaaaaaaa…aadeadbeef" (shortened: 5000 characters)');
+    expect(text(validated).length).toBeLessThan(400);
+  });
+
+  it("a key with no USDC is told in a sentence: its address, the price, nothing charged, what to do", async () => {
+    const penniless = privateKeyToAccount(
+      devnetPrivateKey(`lane-${shared.lane.index}-mcp-penniless-payer`),
+    );
+    expect(await stack.usdcBalance(penniless.address)).toBe(0n);
+    const host = await inMemoryHost({
+      client: createPresendClient({
+        url: server.url,
+        signer: penniless,
+        pinStore: createMemoryPinStore(),
+      }),
+      payer: penniless.address,
+      spendCapUnits: 100_000n,
+      version: "test",
+    });
+    const result = await call(host, "check", { address: target });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain(
+      `The paying address ${penniless.address} holds too little USDC on Base for this check's price of $0.01. The server refused the payment before settling it: nothing was charged. Send USDC on Base to ${penniless.address}, then check again.`,
+    );
+    expect(text(result)).not.toMatch(/invalid_exact_evm_insufficient_balance/);
+    expect(text(result)).toMatch(/Charged: no\.$/);
+  });
+
+  it("an outcome kept past the host's wait expires: the same call later is a new check, and its answer names the first one's receipt id, whose report receipt fetches", async () => {
+    // Only the first paid request is answered late: past the host's wait, within the client's.
+    let paidRequests = 0;
+    proxy.set({
+      after: async (request, upstream) => {
+        if (!request.headers.has("payment-signature")) return upstream;
+        paidRequests += 1;
+        if (paidRequests === 1) await new Promise((resolve) => setTimeout(resolve, 2_000));
+        return upstream;
+      },
+    });
+    const logged: string[] = [];
+    const host = await inMemoryHost({
+      client: createPresendClient({
+        url: proxy.url,
+        signer: privateKeyToAccount(payer.privateKey),
+        pinStore: createMemoryPinStore(),
+      }),
+      payer: payer.address,
+      spendCapUnits: 100_000n,
+      version: "test",
+      answerWithinMs: 500,
+      keepOutcomeMs: 1_000,
+      log: (line) => logged.push(line),
+    });
+    try {
+      const address = devnetAccounts.receiveOnlyOnBase.address;
+      const before = await stack.usdcBalance(payer.address);
+      const first = await call(host, "check", { address });
+      expect(text(first)).toMatch(/Charged: unknown\./);
+      expect(text(first)).toContain("kept in this session for 1 s after it arrives");
+      // The first outcome arrives (charged), nobody asks for it, its keeping runs out.
+      await vi.waitFor(() => expect(logged).toHaveLength(1), { timeout: 15_000, interval: 100 });
+      expect(logged[0]).toMatch(/finished after its answer was given up: charged yes/);
+      const later = await call(host, "check", { address });
+      expect(later.isError, text(later)).toBeFalsy();
+      // A new check, paid on its own: the kept outcome was not handed out again.
+      expect(paidRequests).toBe(2);
+      expect(await stack.usdcBalance(payer.address)).toBe(before - 20_000n);
+      const id = /call receipt with (\{"id":"0x[0-9a-f]{64}"\})/.exec(text(later))?.[1];
+      expect(id, text(later)).toBeDefined();
+      const fetched = await call(host, "receipt", JSON.parse(id ?? "{}"));
+      expect(fetched.isError, text(fetched)).toBeFalsy();
+      expect(fetched.structuredContent).toMatchObject({ report: { address } });
+      // Told once: the next answer carries no note.
+      const validated = await call(host, "validate", { address });
+      expect(text(validated)).not.toContain("An earlier check call");
+    } finally {
+      proxy.set(null);
+    }
+  });
+
   it("answers the paid tools with a clear error when no key is configured", async () => {
     const client = await connect({ PRESEND_URL: server.url, PRESEND_PRIVATE_KEY: "" });
     const result = await call(client, "check", { address: target });
@@ -321,7 +424,7 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
       transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       refunded: String(price),
     });
-    expect(text(closed)).toMatch(/USD 0\.01 \(10000 USDC base units\) came back/);
+    expect(text(closed)).toMatch(/\$0\.01 came back/);
     expect(await stack.usdcBalance(channelPayer.address)).toBe(start - 2n * price);
     // 0.02 held after the credit: a new deposit of 0.03 fits the 0.05 cap (0.06 would not).
     const next = await call(client, "check", { address: devnetAccounts.receiveOnlyOnBase.address });

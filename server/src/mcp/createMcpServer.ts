@@ -4,11 +4,14 @@ import type { PaidResult, PresendClient, ReceiptResult } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import { chainNames } from "@presend/shared/chains/chains";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
-import { type Address, formatUnits, type Hex } from "viem";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import type { Address, Hex } from "viem";
 import { z } from "zod";
 import { channelOutOfStep } from "../cli/channelOptions";
+import { echoInput } from "../cli/echoInput";
 import { lookUpReceipt } from "../cli/lookUpReceipt";
-import { paidRoutes } from "../payments/paidRoutes";
+import { untoldOutcomeNote } from "./untoldOutcomeNote";
 
 export type McpServerOptions = {
   /** The client that pays (its signer is the PRESEND_PRIVATE_KEY account, its cap the session's). */
@@ -24,10 +27,24 @@ export type McpServerOptions = {
    * answer they gave up on would say nothing about the charge.
    */
   answerWithinMs?: number;
+  /**
+   * How long the outcome of a paid call that outlived its answer is kept for the same call to
+   * fetch (default 5 min), counted from when it arrived. After that the same call is a new
+   * check; a charged outcome dropped so is named, with its receipt id, in the session's next
+   * answer and on `log`.
+   */
+  keepOutcomeMs?: number;
+  /** Where the server says what a host may not have seen (stderr for `presend mcp`). */
+  log?: (line: string) => void;
 };
 
 /** Below the MCP SDK's default request timeout (60 s), so the host hears what happened. */
 const defaultAnswerWithinMs = 50_000;
+/**
+ * Long enough for an agent told to call again to do so; short enough that the same check asked
+ * much later (the address may have changed since) is checked again, not answered from the past.
+ */
+const defaultKeepOutcomeMs = 5 * 60_000;
 
 const addressInput = {
   address: z
@@ -70,9 +87,6 @@ const paidOutput = {
   report: z.record(z.string(), z.unknown()).describe("The structured, signature-verified report."),
 };
 
-/** USD with the cents a price needs, e.g. 10000 -> "0.01". */
-const usd = (units: bigint | string) => formatUnits(BigInt(units), 6);
-
 /**
  * The presend MCP server: `validate` (free), `check` and `deep` (paid through x402 by the
  * session's client, within the session's spend cap), `receipt` (free: the report of a paid check
@@ -84,9 +98,23 @@ const usd = (units: bigint | string) => formatUnits(BigInt(units), 6);
 export function createMcpServer(options: McpServerOptions): McpServer {
   const server = new McpServer({ name: "presend", version: options.version });
   const answerWithinMs = options.answerWithinMs ?? defaultAnswerWithinMs;
+  const keepOutcomeMs = options.keepOutcomeMs ?? defaultKeepOutcomeMs;
   /** Paid calls not yet answered to the host, by what they asked: a retry joins them. */
   const unanswered = new Map<string, Promise<PaidResult<Report | DeepReport>>>();
-  const cap = `This session may spend at most USD ${usd(options.spendCapUnits)} in total (PRESEND_SPEND_CAP).`;
+  /** Calls that outlived an answer: their outcome is kept for keepOutcomeMs once it arrives. */
+  const outlived = new WeakSet<Promise<PaidResult<Report | DeepReport>>>();
+  /**
+   * Charged outcomes no answer carried, told (with their receipt id) in the next answer. Not
+   * bounded by a count: each was charged, so the spend cap bounds them.
+   */
+  const untold: string[] = [];
+  /** A tool's answer with what the session owes the payer added: each note told once. */
+  const telling = (result: CallToolResult): CallToolResult => {
+    if (untold.length === 0) return result;
+    const notes = untold.splice(0, untold.length);
+    return { ...result, content: [...result.content, { type: "text", text: notes.join("\n") }] };
+  };
+  const cap = `This session may spend at most ${formatUsdc(options.spendCapUnits)} in total (PRESEND_SPEND_CAP).`;
 
   server.registerTool(
     "validate",
@@ -105,19 +133,22 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     async ({ address }) => {
       const outcome = await options.client.validate(address);
       if (outcome.type === "failed")
-        return toolError(
-          `presend could not validate: ${outcome.message}. Charged: no (validate is free).`,
+        return telling(
+          toolError(
+            `presend could not validate: ${outcome.message}. Charged: no (validate is free).`,
+          ),
         );
       const { valid, normalized, checksum } = outcome.result;
-      return {
+      return telling({
         content: [
           {
             type: "text",
-            text: `${normalized ?? address}: ${checksum.status}. ${checksum.message}`,
+            // The input echoed bounded: a pasted blob would fill the agent's context.
+            text: `${normalized ?? echoInput(address)}: ${checksum.status}. ${checksum.message}`,
           },
         ],
         structuredContent: { valid, normalized, checksum },
-      };
+      });
     },
   );
 
@@ -126,7 +157,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       route,
       {
         title,
-        description: `${what} Price: USD ${usd(paidRoutes[`/${route}`].amount)} (${paidRoutes[`/${route}`].amount} USDC base units on Base), paid through x402 from the PRESEND_PRIVATE_KEY account after the payee's signed attestation is verified. ${cap} Returns the verdict level, the headline, the next action, the report text and the structured report.`,
+        description: `${what} Price: ${formatUsdc(routePrices[route])} in USDC on Base, paid through x402 from the PRESEND_PRIVATE_KEY account after the payee's signed attestation is verified. ${cap} Returns the verdict level, the headline, the next action, the report text and the structured report.`,
         inputSchema: checkInput,
         outputSchema: paidOutput,
         // Not read-only: each call pays USDC from the key's account, so a host must not treat it
@@ -173,12 +204,33 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         ]);
         clearTimeout(timer);
         if (outcome === late) {
-          return toolError(
-            `No answer from presend within ${Math.round(answerWithinMs / 1000)} s; this session is still waiting for it, so the payment may be under way. Charged: unknown. Do not start another check: call ${route} again with ${JSON.stringify({ ...asked, ...(paymentId !== undefined && { paymentId }) })} to get this call's outcome (it is kept in this session and never paid twice).`,
+          if (!outlived.has(paid)) {
+            outlived.add(paid);
+            paid.then(
+              (arrived) => {
+                const expire = setTimeout(() => {
+                  // Fetched by the same call meanwhile: delivered, nothing to tell.
+                  if (unanswered.get(key) !== paid) return;
+                  unanswered.delete(key);
+                  const note = untoldOutcomeNote(arrived, route, asked);
+                  if (note === null) return;
+                  untold.push(note);
+                  options.log?.(`presend mcp: ${note}`);
+                }, keepOutcomeMs);
+                // A kept outcome holds no process open: the session's end ends it.
+                expire.unref?.();
+              },
+              () => {},
+            );
+          }
+          return telling(
+            toolError(
+              `No answer from presend within ${Math.round(answerWithinMs / 1000)} s; this session is still waiting for it, so the payment may be under way. Charged: unknown. Do not start another check: call ${route} again with ${JSON.stringify({ ...asked, ...(paymentId !== undefined && { paymentId }) })} to get this call's outcome (kept in this session for ${keptFor(keepOutcomeMs)} after it arrives, never paid twice; after that the same call is a new check, and if this one was charged, this session's next answer names the receipt id of its report).`,
+            ),
           );
         }
         unanswered.delete(key);
-        return toolResult(outcome, route, asked);
+        return telling(toolResult(outcome, route, asked));
       },
     );
   server.registerTool(
@@ -202,7 +254,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       if (options.payer === null) {
         return toolError("No paying key is configured (PRESEND_PRIVATE_KEY): no report to fetch.");
       }
-      return receiptResult(await lookUpReceipt(options.client, options.payer, id as Hex), id);
+      return telling(
+        receiptResult(await lookUpReceipt(options.client, options.payer, id as Hex), id),
+      );
     },
   );
   server.registerTool(
@@ -223,16 +277,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     async () => {
       const closed = await options.client.closeChannel();
       if (closed.type === "failed") {
-        return toolError(`The channel was not closed: ${closed.message} Charged: no.`);
+        return telling(toolError(`The channel was not closed: ${closed.message} Charged: no.`));
       }
       const back =
         closed.refunded === null
           ? "The rest of the deposit was sent back, the amount unstated, so the spend cap was not credited."
-          : `USD ${usd(closed.refunded)} (${closed.refunded} USDC base units) came back to the payer; the session's spend cap gets it back (never more than this session's deposits left).`;
-      return {
+          : `${formatUsdc(closed.refunded)} came back to the payer; the session's spend cap gets it back (never more than this session's deposits left).`;
+      return telling({
         content: [{ type: "text", text: `Channel closed in ${closed.transaction}. ${back}` }],
         structuredContent: { transaction: closed.transaction, refunded: closed.refunded },
-      };
+      });
     },
   );
   paidTool(
@@ -331,6 +385,11 @@ function receiptResult(result: ReceiptResult, id: string): CallToolResult {
 function withCharge(message: string, charged: true | "unknown"): string {
   const stated = `Charged: ${charged === true ? "yes" : "unknown"}.`;
   return message.includes(stated) ? message : `${message} ${stated}`;
+}
+
+/** A duration as the tool texts say it: "5 min", "90 s". */
+function keptFor(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
 }
 
 function toolError(text: string): CallToolResult {

@@ -62,6 +62,8 @@ export async function runMcpServer(
     payer: account?.address ?? null,
     spendCapUnits,
     version: "1.0.0",
+    // stdout is the protocol's: what the host may not have shown goes to its log (stderr).
+    log: (line) => process.stderr.write(`${line}\n`),
   });
   await server.connect(new StdioServerTransport());
 }
