@@ -21,6 +21,15 @@ describe("createSessionSpendCap", () => {
     expect((await cap.reserve(10_000n)).type).toBe("reserved");
   });
 
+  it("says what one more payment could reserve, never below zero", async () => {
+    const cap = createSessionSpendCap(15_000n);
+    expect(await cap.available()).toBe(15_000n);
+    await cap.reserve(10_000n);
+    expect(await cap.available()).toBe(5_000n);
+    await cap.reserve(5_000n);
+    expect(await cap.available()).toBe(0n);
+  });
+
   it("says how much is used in the refusal", async () => {
     const cap = createSessionSpendCap(5_000n);
     expect(await cap.reserve(10_000n)).toEqual({

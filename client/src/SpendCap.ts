@@ -30,6 +30,12 @@ export type SpendCap = {
     amount: bigint,
     payment?: PaymentKey,
   ): Promise<{ type: "reserved"; reservation: Reservation } | { type: "refused"; message: string }>;
+  /**
+   * What one more payment could reserve now. Optional: with it, a channel's default deposit is
+   * lowered to fit what is left (a session whose channel the server refunded opens a smaller
+   * one instead of being refused every check); without it the default deposit is asked whole.
+   */
+  available?(): Promise<bigint>;
 };
 
 /**
@@ -37,13 +43,16 @@ export type SpendCap = {
  * Each payment counts once, however many calls retried it with its payment id.
  * @example const cap = createSessionSpendCap(100_000n); // USD 0.10
  */
-export function createSessionSpendCap(limit: bigint): SpendCap & { spent(): bigint } {
+export function createSessionSpendCap(
+  limit: bigint,
+): SpendCap & { spent(): bigint; available(): Promise<bigint> } {
   let held = 0n;
   /** Each payment held: the most asked for it and how many reservations still hold it. */
   const payments = new Map<string, { amount: bigint; holders: number }>();
   let unkeyed = 0;
   return {
     spent: () => held,
+    available: async () => (limit > held ? limit - held : 0n),
     async reserve(amount, payment) {
       const key = payment === undefined ? `unkeyed ${unkeyed++}` : `payment ${payment.key}`;
       const entry = payments.get(key) ?? { amount: 0n, holders: 0 };

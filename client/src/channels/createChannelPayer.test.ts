@@ -289,7 +289,10 @@ describe("createChannelPayer: the wallet signs deposits only", () => {
 });
 
 describe("createChannelPayer: the most one deposit may put in", () => {
-  const bounded = (channel: { deposit?: bigint; maxDeposit: bigint }) => {
+  const bounded = (
+    channel: { deposit?: bigint; maxDeposit: bigint },
+    spendCap?: ReturnType<typeof createSessionSpendCap>,
+  ) => {
     const account = privateKeyToAccount(generatePrivateKey());
     const asked: bigint[] = [];
     const channelPayer = createChannelPayer({
@@ -305,6 +308,7 @@ describe("createChannelPayer: the most one deposit may put in", () => {
         voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
         ...channel,
       },
+      ...(spendCap && { spendCap }),
       emit: () => {},
     });
     const pay = () =>
@@ -334,6 +338,36 @@ describe("createChannelPayer: the most one deposit may put in", () => {
     const { asked, pay } = bounded({ maxDeposit: 4n * price });
     expect(await pay()).toMatchObject({ type: "not_charged", status: 402 });
     expect(asked).toEqual([4n * price]);
+  });
+
+  it("lowers the default deposit to what the spend cap has left, so a session whose channel was refunded pays on", async () => {
+    const cap = createSessionSpendCap(10n * price);
+    // Seven checks' worth held (what the last channel was known to have charged and kept).
+    expect(await cap.reserve(7n * price)).toMatchObject({ type: "reserved" });
+    const { asked, pay } = bounded({ maxDeposit: 10n * price }, cap);
+    expect(await pay()).toMatchObject({ type: "not_charged", status: 402 });
+    expect(asked).toEqual([3n * price]);
+  });
+
+  it("keeps a configured deposit as asked: the cap refuses it, named", async () => {
+    const cap = createSessionSpendCap(10n * price);
+    expect(await cap.reserve(7n * price)).toMatchObject({ type: "reserved" });
+    const { asked, pay } = bounded({ deposit: 5n * price, maxDeposit: 10n * price }, cap);
+    const result = await pay();
+    expect(result).toMatchObject({ type: "refused", code: "cap_reached" });
+    expect(result.type === "refused" && result.message).toMatch(/configure a smaller deposit/);
+    expect(asked).toEqual([5n * price]);
+  });
+
+  it("says plainly when what the cap has left pays no check, nothing signed for more", async () => {
+    const cap = createSessionSpendCap(10n * price);
+    expect(await cap.reserve(10n * price - 1n)).toMatchObject({ type: "reserved" });
+    const { pay } = bounded({ maxDeposit: 10n * price }, cap);
+    const result = await pay();
+    expect(result).toMatchObject({ type: "refused", code: "cap_reached", charged: false });
+    expect(result.type === "refused" && result.message).toMatch(
+      /what the spend cap has left does not pay this check; raise the cap or start a new session\.$/,
+    );
   });
 
   it.each([

@@ -203,12 +203,14 @@ export function createChannelPayer(options: {
       storage: schemeStorage,
       salt,
       // Asked only when a deposit is due, before anything is signed: the bound is held here.
-      depositStrategy: ({ minimumDepositAmount }) => {
-        depositRefusal = refuseDeposit(depositFor, BigInt(minimumDepositAmount));
+      depositStrategy: async ({ minimumDepositAmount }) => {
+        const needed = BigInt(minimumDepositAmount);
+        const amount = await fitToCap(depositFor, needed);
+        depositRefusal = refuseDeposit(amount, needed);
         if (depositRefusal !== null) {
           throw new PaymentError(depositRefusal, { code: "deposit_above_bound" });
         }
-        return depositFor;
+        return amount;
       },
     });
     return { scheme, http: new x402HTTPClient(new x402Client().register(baseNetwork, scheme)) };
@@ -390,10 +392,16 @@ export function createChannelPayer(options: {
         // The whole deposit counts once it is sent: the server may keep what it claims of it.
         const reserved = await options.spendCap.reserve(signed.deposit);
         if (reserved.type === "refused") {
+          // A default deposit was already lowered to what the cap has left: that is below what
+          // this check needs, so a smaller deposit would not help either.
+          const remedy =
+            options.channel.deposit === undefined
+              ? "what the spend cap has left does not pay this check; raise the cap or start a new session."
+              : "configure a smaller deposit.";
           return {
             type: "refused",
             code: "cap_reached",
-            message: `${reserved.message} A channel deposit of ${formatUsdc(signed.deposit)} was asked; configure a smaller deposit.`,
+            message: `${reserved.message} A channel deposit of ${formatUsdc(signed.deposit)} was asked; ${remedy}`,
             charged: false,
           };
         }
@@ -500,6 +508,19 @@ export function createChannelPayer(options: {
         options.base,
       );
     }
+  }
+
+  /**
+   * The default deposit lowered to what the spend cap has left, when that still pays what is due:
+   * after the server refunded a channel on its own (its cap credited only what is known to have
+   * come back), the whole default no longer fits a session's cap, and every later check was
+   * refused. A deposit the caller configured is asked as it is: the cap refuses it, named.
+   */
+  async function fitToCap(amount: bigint, needed: bigint): Promise<bigint> {
+    if (options.channel.deposit !== undefined) return amount;
+    const left = await options.spendCap?.available?.();
+    if (left === undefined || left >= amount || left < needed) return amount;
+    return left;
   }
 
   /** Why a deposit of `amount` may not be signed when at least `needed` is due; null if it may. */

@@ -278,6 +278,55 @@ describe("presend CLI paying over a channel", () => {
     expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 4n * price);
   });
 
+  it("after the server refunds an idle channel, a session with the default deposit filling its cap pays on over a deposit of what the cap has left", async () => {
+    // The MCP server's defaults: the deposit is the client's (ten checks), bounded by the cap,
+    // which is ten checks too. The refund is credited to the cap only as far as it is known to
+    // have come back, so the whole default no longer fits: every later check was refused.
+    const price = routePrices.check;
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-idle-full-cap`));
+    await fund(wallet.address, 30n * price);
+    const cap = createSessionSpendCap(10n * price);
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: wallet,
+      pinStore: createMemoryPinStore(),
+      spendCap: cap,
+      fetch: async (input, init) =>
+        stack.app.request(input instanceof Request ? input : new Request(input, init)),
+      channel: {
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        maxDeposit: 10n * price,
+      },
+    });
+    const walletBefore = await stack.usdcBalance(wallet.address);
+    for (const address of [target, devnetAccounts.sweptOnBase.address]) {
+      expect(await client.check({ address })).toMatchObject({ type: "report" });
+    }
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 10n * price);
+    const refunds =
+      (await stack.payments.channels?.manager().refundIdleChannels({ idleSecs: 0 })) ?? [];
+    expect(refunds).toHaveLength(1);
+    const pending = await stack.records.count("pending");
+    // Refused once with cumulative_exceeds_balance (nothing charged), then paid over a new
+    // channel whose deposit is the eight checks the cap has left; and the next ones over it.
+    for (const address of [
+      devnetAccounts.receiveOnlyOnBase.address,
+      devnetAccounts.delegatedOnBase.address,
+    ]) {
+      const next = await client.check({ address });
+      expect(next, JSON.stringify(next)).toMatchObject({ type: "report", charged: true });
+    }
+    expect(await stack.records.count("pending")).toBe(pending + 2);
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 2n * price - 8n * price);
+    expect(cap.spent()).toBe(10n * price);
+    // The new channel's rest comes back on close: four checks paid in all.
+    expect(await client.closeChannel()).toMatchObject({
+      type: "closed",
+      refunded: String(6n * price),
+    });
+    expect(await stack.usdcBalance(wallet.address)).toBe(walletBefore - 4n * price);
+  });
+
   it("a check whose answer was lost, then an idle refund: its report is there right after the refund claims it, one new deposit follows, and the cap never holds less than left the wallet", async () => {
     const price = routePrices.check;
     const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-cli-lost-answer`));
