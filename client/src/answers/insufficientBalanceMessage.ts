@@ -7,12 +7,9 @@ const insufficientBalanceReasons = new Set([
   "invalid_batch_settlement_evm_insufficient_balance",
 ]);
 
-/** The stable code a refusal for too little USDC is passed on with, whatever the scheme. */
-export const insufficientBalance = "insufficient_balance";
-
 /**
  * The sentence a payer reads when the server refused its payment for too little USDC, or null
- * for any other refusal. Only for an answer already proven to have charged nothing (a 402 before
+ * for any other refusal (the refusal keeps x402's code, which callers match on). Only for an answer already proven to have charged nothing (a 402 before
  * settlement): it says so. It names the paying address and what the payment needed (the check's
  * price, or the channel deposit that pays it), because x402's reason code says neither.
  * @example insufficientBalanceMessage("invalid_exact_evm_insufficient_balance", { payer, price: 10_000n })

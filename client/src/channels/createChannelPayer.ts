@@ -21,10 +21,7 @@ import {
   PAYMENT_IDENTIFIER,
 } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, toHex } from "viem";
-import {
-  insufficientBalance,
-  insufficientBalanceMessage,
-} from "../answers/insufficientBalanceMessage";
+import { insufficientBalanceMessage } from "../answers/insufficientBalanceMessage";
 import { describeCause, notCharged } from "../outcomes";
 import type { PinRecord } from "../PinStore";
 import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
@@ -60,8 +57,9 @@ export type ChannelPaymentOptions = {
   deposit?: bigint;
   /**
    * The most one deposit may put in, in USDC base units (default: no bound but the spend cap):
-   * the default deposit is lowered to it, and a deposit above it, or one it leaves too small to
-   * pay the check, is refused before the wallet signs anything.
+   * the default deposit is lowered to it, and to what the spend cap has left when the cap says
+   * (`available`); a deposit above it, or one it leaves too small to pay the check, is refused
+   * before the wallet signs anything.
    */
   maxDeposit?: bigint;
   /**
@@ -395,7 +393,7 @@ export function createChannelPayer(options: {
           // A default deposit was already lowered to what the cap has left: that is below what
           // this check needs, so a smaller deposit would not help either.
           const remedy =
-            options.channel.deposit === undefined
+            options.channel.deposit === undefined && options.channel.maxDeposit !== undefined
               ? "what the spend cap has left does not pay this check; raise the cap or start a new session."
               : "configure a smaller deposit.";
           return {
@@ -483,7 +481,7 @@ export function createChannelPayer(options: {
           price,
           deposit: signed.deposit,
         });
-        if (poor !== null) return notCharged(insufficientBalance, 402, poor);
+        if (poor !== null && reason !== undefined) return notCharged(reason, 402, poor);
         return notCharged(
           reason ?? "payment_refused",
           402,
@@ -514,10 +512,14 @@ export function createChannelPayer(options: {
    * The default deposit lowered to what the spend cap has left, when that still pays what is due:
    * after the server refunded a channel on its own (its cap credited only what is known to have
    * come back), the whole default no longer fits a session's cap, and every later check was
-   * refused. A deposit the caller configured is asked as it is: the cap refuses it, named.
+   * refused. Only for a bounded default (`maxDeposit`, as the CLI and the MCP server set it),
+   * which callers already expect lowered; a deposit the caller configured is asked as it is:
+   * the cap refuses it, named.
    */
   async function fitToCap(amount: bigint, needed: bigint): Promise<bigint> {
-    if (options.channel.deposit !== undefined) return amount;
+    if (options.channel.deposit !== undefined || options.channel.maxDeposit === undefined) {
+      return amount;
+    }
     const left = await options.spendCap?.available?.();
     if (left === undefined || left >= amount || left < needed) return amount;
     return left;

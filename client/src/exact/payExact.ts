@@ -9,10 +9,7 @@ import {
 } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
 import { classifyPaidAnswer } from "../answers/classifyPaidAnswer";
-import {
-  insufficientBalance,
-  insufficientBalanceMessage,
-} from "../answers/insufficientBalanceMessage";
+import { insufficientBalanceMessage } from "../answers/insufficientBalanceMessage";
 import { namedReceiptNonce } from "../answers/namedReceiptNonce";
 import { readPaidReport } from "../answers/readPaidReport";
 import type { PresendConfig, PresendSigner } from "../createPresendConfig";
@@ -137,7 +134,7 @@ export async function payExact<R extends Report | DeepReport>(
       payer: payer.address,
       price: BigInt(requirement.amount),
     });
-    if (poor !== null) return notCharged(insufficientBalance, classified.status, poor);
+    if (poor !== null) return notCharged(classified.code, classified.status, poor);
     return notCharged(classified.code, classified.status, classified.message);
   }
   if (classified.settlement !== null) {

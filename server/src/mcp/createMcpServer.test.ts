@@ -573,7 +573,7 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
         join(configHome, "presend"),
       ),
     ).rejects.toThrow(
-      /PRESEND_CHANNEL_DEPOSIT \(0\.06\) is above the spend cap PRESEND_SPEND_CAP \(0\.05\)/,
+      /PRESEND_CHANNEL_DEPOSIT \(\$0\.06\) is above the spend cap PRESEND_SPEND_CAP \(\$0\.05\)/,
     );
   });
 });

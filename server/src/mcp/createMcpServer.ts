@@ -313,6 +313,11 @@ function toolResult(
     case "refused":
       return toolError(`Refused to pay (${result.code}): ${result.message} Charged: no.`);
     case "not_charged":
+      // x402's code for a payer short of USDC says less than the client's sentence, which names
+      // the address and the amount: the code is left out.
+      if (result.status === 402 && result.code.endsWith("_insufficient_balance")) {
+        return toolError(`The payment was refused: ${result.message} Charged: no.`);
+      }
       return toolError(
         `The check failed (${result.code}${result.status ? `, HTTP ${result.status}` : ""}): ${result.message}${result.code === channelOutOfStep ? " (The MCP server's PRESEND_BASE_RPC_URL gives it that access; PRESEND_CHANNEL=off pays each check on its own.)" : ""} Charged: no.`,
       );
@@ -369,6 +374,11 @@ function receiptResult(result: ReceiptResult, id: string): CallToolResult {
     case "report":
       return reportAnswer({ ...result, paymentId: null });
     case "not_charged":
+      // x402's code for a payer short of USDC says less than the client's sentence, which names
+      // the address and the amount: the code is left out.
+      if (result.status === 402 && result.code.endsWith("_insufficient_balance")) {
+        return toolError(`The payment was refused: ${result.message} Charged: no.`);
+      }
       return toolError(`No report: ${result.message} Charged: no.`);
     case "receipt_unavailable":
       return toolError(
