@@ -1,3 +1,4 @@
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { utcDay } from "../../lib/payments/utcDay";
@@ -5,7 +6,6 @@ import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { noSpending, pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
 import { pinScope } from "../../lib/storage/pinScope";
 import { channelDepositDefault } from "../../lib/storage/schemas";
-import { formatUsdc } from "../../lib/ui/prices";
 import { testConnection } from "../../lib/ui/testConnection";
 
 /** Today's spend against the daily cap, in words and as a bar. */

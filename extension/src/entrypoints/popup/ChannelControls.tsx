@@ -1,9 +1,9 @@
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { useState } from "react";
 import { channelLeft } from "../../lib/channel/channelBalances";
 import type { Messenger } from "../../lib/messaging/messenger";
 import type { ResponseOf } from "../../lib/messaging/protocol";
 import { ChannelBalanceLine, useChannelBalances } from "../../lib/ui/ChannelBalanceLine";
-import { formatUsdc } from "../../lib/ui/prices";
 import { useApiOrigin } from "../../lib/ui/useApiOrigin";
 
 /** The open payment channel's balance, and closing it to get the rest back (on a click here only). */

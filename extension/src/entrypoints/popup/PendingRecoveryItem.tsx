@@ -1,11 +1,11 @@
 import { chains } from "@presend/shared/chains/chains";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { useState } from "react";
 import { randomHex } from "../../lib/dom/randomHex";
 import type { Messenger } from "../../lib/messaging/messenger";
 import type { RecoveryOutcome } from "../../lib/messaging/protocol";
 import { pendingRecoveries } from "../../lib/storage/items";
 import type { PendingRecovery } from "../../lib/storage/schemas";
-import { formatUsdc } from "../../lib/ui/prices";
 import { RecoveryControls } from "../../lib/ui/RecoveryControls";
 
 /**

@@ -1,9 +1,9 @@
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import { browser } from "wxt/browser";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { settings } from "../../lib/storage/items";
 import { channelDepositDefault } from "../../lib/storage/schemas";
-import { formatUsdc } from "../../lib/ui/prices";
 
 /** What a new user needs before the first address: the chip, the price and the signature. */
 export function Welcome() {

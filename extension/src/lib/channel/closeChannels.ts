@@ -1,5 +1,6 @@
 import { createPresendClient, type PinStore } from "@presend/client";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import type { Address } from "viem";
 import type { ResponseOf } from "../messaging/protocol";
 import { createLedgerSpendCap } from "../payments/createLedgerSpendCap";
@@ -8,7 +9,6 @@ import { utcDay } from "../payments/utcDay";
 import { pinScope } from "../storage/pinScope";
 import type { Settings, SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
-import { formatUsdc } from "../ui/prices";
 import { type ChannelBalance, channelLeft } from "./channelBalances";
 import type { ChannelAccess } from "./createChannelAccess";
 import type { ContractReader } from "./createPageChainReader";

@@ -1,7 +1,7 @@
 import type { Reservation, SpendCap } from "@presend/client";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import type { SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
-import { formatUsdc } from "../ui/prices";
 import type { PendingSpend } from "./createPendingSpend";
 
 export const ledgerUnreadable =

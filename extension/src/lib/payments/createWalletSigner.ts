@@ -1,8 +1,8 @@
 import type { PresendSigner } from "@presend/client";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import type { Address, Hex } from "viem";
 import { createPageChainReader } from "../channel/createPageChainReader";
-import { formatUsdc } from "../ui/prices";
 import { guardWalletTypedData } from "./guardWalletTypedData";
 
 /** The page wallet as the background reaches it (through the content script and the bridge). */

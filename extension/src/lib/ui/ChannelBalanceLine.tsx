@@ -1,4 +1,5 @@
 import { visibleEnds } from "@presend/shared/address/visibleEnds";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import {
   type ChannelBalance,
   channelBalancesKey,
@@ -6,7 +7,6 @@ import {
   readChannelBalances,
 } from "../channel/channelBalances";
 import { resyncShownMs } from "../channel/resyncShownMs";
-import { formatUsdc } from "./prices";
 import { useLocalStored } from "./useLocalStored";
 
 /** The open payment channels, as the background last wrote them; kept fresh while shown. */

@@ -1,7 +1,7 @@
 import { visibleEnds } from "@presend/shared/address/visibleEnds";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import type { ReactNode } from "react";
 import type { CheckOutcome, Progress } from "../messaging/protocol";
-import { formatUsdc } from "./prices";
 import { RecoveryControls, type RecoveryControlsProps } from "./RecoveryControls";
 import { VerdictView } from "./VerdictView";
 

@@ -1,8 +1,8 @@
 import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import type { MouseEvent } from "react";
 import type { Route } from "../storage/schemas";
-import { formatUsdc } from "./prices";
 
 export type PaidCheckControlsProps = {
   chain: ChainName;
