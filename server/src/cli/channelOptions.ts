@@ -9,7 +9,7 @@ import { FileClientChannelStorage } from "@x402/evm/batch-settlement/client/file
 import { type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
-import { fileChannelLock } from "./fileChannelLock";
+import { fileLock } from "./fileLock";
 
 /**
  * The server's refusal of a voucher counted from an older channel state than its own (an earlier
@@ -72,7 +72,7 @@ export function channelOptions(
       storage: new FileClientChannelStorage({ directory: join(options.configDir, "channels") }),
       saltStore: fileSaltStore(join(options.configDir, "channels", "salt")),
       // Runs started at once share this state: each pays with the state the last one left.
-      lock: fileChannelLock(join(options.configDir, "channels", "lock")),
+      lock: fileLock(join(options.configDir, "channels", "lock")),
     }),
   };
 }

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +38,45 @@ describe("openPinStore", () => {
     );
     await expect(openPinStore(path).get("http://a")).rejects.toThrow(/not a presend pins file/);
   });
+
+  it("keeps every pin when processes sharing pins.json pin at the same time (none lost, so none re-trusted on first use)", async () => {
+    const path = file();
+    const processes = 4;
+    const origins = 40;
+    // Each process pins origins of its own, all started at once: a pin written between another
+    // process's read and its write would be lost without a lock on the file.
+    const pinning = (index: number) =>
+      new Promise<number | null>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            `import { tsImport } from "tsx/esm/api";
+const { openPinStore } = await tsImport(${JSON.stringify(join(import.meta.dirname, "openPinStore.ts"))}, import.meta.url);
+const pins = openPinStore(${JSON.stringify(path)});
+const pin = ${JSON.stringify(samplePin)};
+for (let j = 0; j < ${origins}; j++) await pins.set("http://p${index}-" + j + ".test", pin);`,
+          ],
+          { cwd: join(import.meta.dirname, "..", ".."), stdio: ["ignore", "inherit", "inherit"] },
+        );
+        child.once("error", reject);
+        child.once("exit", resolve);
+      });
+    const exits = await Promise.all(
+      Array.from({ length: processes }, (_, index) => pinning(index)),
+    );
+    expect(exits).toEqual(Array(processes).fill(0));
+    const pins = openPinStore(path);
+    const missing: string[] = [];
+    for (let index = 0; index < processes; index++) {
+      for (let j = 0; j < origins; j++) {
+        const origin = `http://p${index}-${j}.test`;
+        if ((await pins.get(origin)) === undefined) missing.push(origin);
+      }
+    }
+    expect(missing).toEqual([]);
+  }, 60_000);
 
   it("lives under XDG_CONFIG_HOME, else ~/.config", () => {
     expect(configDir({ XDG_CONFIG_HOME: "/x" })).toBe("/x/presend");

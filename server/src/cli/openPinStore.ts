@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { type PinRecord, PinRecordSchema, type PinStore } from "@presend/client";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { z } from "zod";
+import { fileLock } from "./fileLock";
 
 const PinsFileSchema = z.object({
   version: z.literal(2),
@@ -19,7 +20,9 @@ export function configDir(env: Record<string, string | undefined>): string {
 /**
  * The attestation keys the CLI and the MCP server pinned on first use, one per server origin
  * (pins.json, the client's pin record format). A file that does not parse is an error, never
- * silently "no pins": that would re-trust any key.
+ * silently "no pins": that would re-trust any key. Runs started at once add their pins one at a
+ * time under a lock beside the file (pins.json.lock), each reading what the last one wrote: a pin
+ * lost to another run's write would be trusted again on first use.
  * @example const pins = openPinStore(join(configDir(process.env), "pins.json"));
  */
 export function openPinStore(file: string): PinStore & { file: string } {
@@ -41,17 +44,22 @@ export function openPinStore(file: string): PinStore & { file: string } {
     }
     return parsed.data;
   };
+  const lock = fileLock(`${file}.lock`);
   return {
     file,
+    // A read needs no lock: the file is only ever replaced whole.
     get: async (origin) => read().servers[origin],
     async set(origin, pin) {
-      const pins = read();
-      pins.servers[origin] = PinRecordSchema.parse(pin);
-      mkdirSync(dirname(file), { recursive: true });
-      // Write then rename: a crash never leaves half a pins file.
-      const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, `${JSON.stringify(pins, null, 2)}\n`, { mode: 0o600 });
-      renameSync(temp, file);
+      const record = PinRecordSchema.parse(pin);
+      await lock.hold(async () => {
+        const pins = read();
+        pins.servers[origin] = record;
+        mkdirSync(dirname(file), { recursive: true });
+        // Write then rename: a crash never leaves half a pins file.
+        const temp = `${file}.${process.pid}.tmp`;
+        writeFileSync(temp, `${JSON.stringify(pins, null, 2)}\n`, { mode: 0o600 });
+        renameSync(temp, file);
+      });
     },
   };
 }

@@ -8,15 +8,16 @@ import Database from "better-sqlite3";
 const retryMs = 25;
 
 /**
- * The channel lock of every process that shares one channel state directory (CLI runs started
- * at once by one user): an exclusive SQLite transaction on `file`, held while a payment or the
- * close runs, so each reads the channel's state the last one wrote. SQLite's lock is the
- * operating system's file lock, released when its process dies, so a run killed mid-payment
- * never leaves the channel locked. A run that cannot have it within `waitMs` pays nothing
- * (`hold` rejects before `work` runs).
- * @example const lock = fileChannelLock(join(configDir, "channels", "lock"));
+ * A lock shared by every process that uses one config directory (CLI runs and MCP servers
+ * started at once by one user): an exclusive SQLite transaction on `file`, held while `work`
+ * reads and writes the state it guards (the channel's state during a payment or the close,
+ * pins.json while a pin is added), so each reads what the last one wrote. SQLite's lock is the
+ * operating system's file lock, released when its process dies, so a run killed while holding
+ * it never leaves it held: there is no stale lock to clear. A run that cannot have it within
+ * `waitMs` does nothing (`hold` rejects before `work` runs).
+ * @example const lock = fileLock(join(configDir, "channels", "lock"));
  */
-export function fileChannelLock(file: string, options: { waitMs?: number } = {}): ChannelLock {
+export function fileLock(file: string, options: { waitMs?: number } = {}): ChannelLock {
   // SQLite's locks order processes; within one process, payments queue in memory first.
   const inProcess = createMemoryChannelLock();
   const waitMs = options.waitMs ?? 300_000;
@@ -37,7 +38,7 @@ export function fileChannelLock(file: string, options: { waitMs?: number } = {})
               if (Date.now() > deadline) {
                 throw new PaymentError(
                   `another presend run has held ${file} for ${waitMs / 1000} s`,
-                  { code: "channel_lock_timeout" },
+                  { code: "lock_timeout" },
                 );
               }
               await new Promise((resolve) => setTimeout(resolve, retryMs));

@@ -3,17 +3,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fileChannelLock } from "./fileChannelLock";
+import { fileLock } from "./fileLock";
 
-describe("fileChannelLock", () => {
+describe("fileLock", () => {
   const dir = mkdtempSync(join(tmpdir(), "presend-channel-lock-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("lets one holder in at a time, across locks that share only the file", async () => {
     // Two instances, as two processes would have: only SQLite's lock on the file orders them.
     const file = join(dir, "shared", "lock");
-    const first = fileChannelLock(file);
-    const second = fileChannelLock(file);
+    const first = fileLock(file);
+    const second = fileLock(file);
     const log: string[] = [];
     let release = () => {};
     let entered = () => {};
@@ -40,7 +40,7 @@ describe("fileChannelLock", () => {
   it("is free again once a process holding it is killed", async () => {
     const file = join(dir, "killed", "lock");
     // Takes the lock once, then waits to be killed without ever releasing it.
-    await fileChannelLock(file).hold(async () => {});
+    await fileLock(file).hold(async () => {});
     const holder = spawn(
       process.execPath,
       [
@@ -50,12 +50,12 @@ describe("fileChannelLock", () => {
       { cwd: join(import.meta.dirname, "..", ".."), stdio: ["ignore", "pipe", "inherit"] },
     );
     await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
-    await expect(fileChannelLock(file, { waitMs: 0 }).hold(async () => "ran")).rejects.toThrow(
+    await expect(fileLock(file, { waitMs: 0 }).hold(async () => "ran")).rejects.toThrow(
       /another presend run has held/,
     );
     const exited = new Promise((resolve) => holder.once("exit", resolve));
     holder.kill("SIGKILL");
     await exited;
-    expect(await fileChannelLock(file, { waitMs: 0 }).hold(async () => "ran")).toBe("ran");
+    expect(await fileLock(file, { waitMs: 0 }).hold(async () => "ran")).toBe("ran");
   });
 });
