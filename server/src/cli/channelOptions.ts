@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import type { ChannelPaymentOptions, ChannelSaltStore } from "@presend/client";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
@@ -77,20 +85,31 @@ export function channelOptions(
   };
 }
 
-/** The CLI's session key, made on first use; only a file its owner can read holds it. */
+/**
+ * The CLI's session key, made on first use; only a file its owner can read holds it. Runs started
+ * at once in a new config directory all use the first one made: each writes its own key whole
+ * under another name and links it into place, which fails when another run's is there already
+ * (the one then read), so no run ever reads half a key or trips over another's file.
+ */
 function storedSessionKey(configDir: string): Hex {
   const file = join(configDir, "channel-session.key");
-  if (existsSync(file)) {
-    const stored = readFileSync(file, "utf8").trim();
-    if (!bytes32Pattern.test(stored))
-      throw new ConfigurationError(`${file} does not hold a session key`);
-    return stored as Hex;
+  if (!existsSync(file)) {
+    mkdirSync(configDir, { recursive: true });
+    const made = `${file}.${process.pid}.tmp`;
+    writeFileSync(made, `${generatePrivateKey()}\n`, { mode: 0o600 });
+    chmodSync(made, 0o600);
+    try {
+      linkSync(made, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      rmSync(made, { force: true });
+    }
   }
-  mkdirSync(configDir, { recursive: true });
-  const key = generatePrivateKey();
-  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
-  chmodSync(file, 0o600);
-  return key;
+  const stored = readFileSync(file, "utf8").trim();
+  if (!bytes32Pattern.test(stored))
+    throw new ConfigurationError(`${file} does not hold a session key`);
+  return stored as Hex;
 }
 
 /** The current channel's salt beside its state, so the next process pays through the same one. */
