@@ -1,0 +1,109 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { devnetClient, devnetPrivateKey } from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../http/freePort";
+import { type Listening, listen } from "../http/listen";
+import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
+import { exitCodes } from "./runCli";
+
+const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
+const { world, lane, fund } = sharedPaymentWorld();
+const receiverAuthorizerKey = devnetPrivateKey(`lane-${lane.index}-receiver-authorizer`);
+
+/** One `presend` process: its exit code and what it wrote. */
+const presend = (argv: string[], env: Record<string, string>) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, ...argv],
+      { env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+
+// `presend` processes started at once by one user (an agent framework, a shell script's `&`),
+// sharing one config directory: its pins.json, its channel session key, salt and state. Real
+// processes against the paid API on a real port, on a payment lane of the shared world.
+describe("presend runs started at once as processes, sharing one config directory", () => {
+  let stack: PaidStack;
+  let server: Listening;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startPaidStack({
+      world,
+      receiverAuthorizerKey,
+      publicUrl: `http://127.0.0.1:${port}`,
+    });
+    server = await listen(stack.app, { port });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await stack?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("eight first checks at once: each paid once over one deposit within the spend cap, both origins pinned, the rest back on close", async () => {
+    const price = routePrices.check;
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-processes-payer`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 20n * price);
+    const home = mkdtempSync(join(tmpdir(), "presend-processes-"));
+    dirs.push(home);
+    const port = new URL(server.url).port;
+    // Two origins of the one server: each run pins the origin it was given.
+    const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+    const env = (index: number) => ({
+      PRESEND_URL: origins[index % origins.length] ?? "",
+      PRESEND_PRIVATE_KEY: walletKey,
+      XDG_CONFIG_HOME: home,
+    });
+    const chain = devnetClient("base", world.chains.base.rpcUrl);
+    const transactions = () => chain.getTransactionCount({ address: lane.facilitator.address });
+    const txBefore = await transactions();
+    const before = await stack.usdcBalance(wallet.address);
+    const targets = Array.from(
+      { length: 8 },
+      () => privateKeyToAccount(generatePrivateKey()).address,
+    );
+
+    const runs = await Promise.all(
+      targets.map((target, index) => presend(["check", target], env(index))),
+    );
+
+    const nonces = new Set<string>();
+    runs.forEach((run, index) => {
+      expect(run.code, run.stderr).toBe(exitCodes.ok);
+      expect(run.stdout).toContain(targets[index]);
+      const receipt = /over the payment channel .*; receipt (0x[0-9a-f]{64})/.exec(run.stderr);
+      expect(receipt, run.stderr).not.toBeNull();
+      nonces.add(receipt?.[1] ?? "");
+    });
+    expect(nonces.size).toBe(targets.length);
+    // One deposit (the default, ten checks: the default spend cap) paid all eight.
+    expect(await transactions()).toBe(txBefore + 1);
+    expect(before - (await stack.usdcBalance(wallet.address))).toBe(10n * price);
+    const pins = JSON.parse(readFileSync(join(home, "presend", "pins.json"), "utf8"));
+    expect(Object.keys(pins.servers).sort()).toEqual([...origins].sort());
+
+    const closed = await presend(["close"], env(0));
+    expect(closed.code, closed.stderr).toBe(exitCodes.ok);
+    // The payer spent the eight checks, each charged once and each named by its receipt.
+    expect(before - (await stack.usdcBalance(wallet.address))).toBe(8n * price);
+    await stack.reconcile();
+    for (const nonce of nonces) {
+      expect(await stack.records.byAuthorization({ payer: wallet.address, nonce })).toMatchObject({
+        status: "settled",
+        amount: String(price),
+      });
+    }
+  }, 240_000);
+});
