@@ -1,4 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AttestationError } from "@presend/shared/errors/AttestationError";
@@ -64,5 +72,32 @@ describe("rotateAttestationKey", () => {
       rotateAttestationKey({ keyFile, outFile: join(dir, "k.json"), previousKeysFile, at }),
     ).rejects.toThrow(/not a list of previous keys/);
     expect(readFileSync(previousKeysFile, "utf8")).toBe("{");
+  });
+
+  it("writes nothing when the previous keys file cannot be written, so the same command runs again once it can", async () => {
+    const keyFile = join(dir, "attestation-key.json");
+    const outFile = join(dir, "key-2026-09.json");
+    const previousKeysFile = join(dir, "missing-dir", "previous-keys.json");
+    const at = new Date("2026-09-01T00:00:00Z");
+    await expect(rotateAttestationKey({ keyFile, outFile, previousKeysFile, at })).rejects.toThrow(
+      /cannot write the previous keys file .*missing-dir.*ENOENT.*nothing was written/,
+    );
+    expect(existsSync(outFile)).toBe(false);
+
+    const taken = join(dir, "taken-key.json");
+    writeFileSync(taken, "{}");
+    const listFile = join(dir, "untouched-previous.json");
+    await expect(
+      rotateAttestationKey({ keyFile, outFile: taken, previousKeysFile: listFile, at }),
+    ).rejects.toThrow(/it exists, and a key file is never overwritten/);
+    expect(readdirSync(dir).filter((name) => name.startsWith("untouched-previous"))).toEqual([]);
+
+    const rotated = await rotateAttestationKey({
+      keyFile,
+      outFile,
+      previousKeysFile: join(dir, "previous-2026-09.json"),
+      at,
+    });
+    expect(rotated.next.kid).toBe("presend-2026-09");
   });
 });

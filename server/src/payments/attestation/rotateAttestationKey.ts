@@ -1,4 +1,4 @@
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import {
   type AttestationKey,
   type PreviousAttestationKey,
@@ -59,6 +59,18 @@ export async function rotateAttestationKey(
     validUntil: options.at.toISOString(),
     statement: await signKeyRotationStatement(retiring, next, options.at),
   };
+  // The list is staged before the key is written: a list that cannot be written (its directory
+  // missing, not writable) must not leave a new key behind, which a second run would refuse to
+  // overwrite.
+  const temp = `${options.previousKeysFile}.${process.pid}.tmp`;
+  try {
+    await writeFile(temp, `${JSON.stringify([...previous, retired], null, 2)}\n`);
+  } catch (cause) {
+    throw new AttestationError(
+      `cannot write the previous keys file ${options.previousKeysFile} (${errorCode(cause)}); nothing was written`,
+      { cause },
+    );
+  }
   // wx: a key file that exists may be the one clients pin; it is never overwritten.
   try {
     await writeFile(options.outFile, `${JSON.stringify(nextPrivate, null, 2)}\n`, {
@@ -66,10 +78,16 @@ export async function rotateAttestationKey(
       mode: 0o600,
     });
   } catch (cause) {
-    throw new AttestationError(`cannot write the new key to ${options.outFile}`, { cause });
+    await rm(temp, { force: true });
+    const why =
+      errorCode(cause) === "EEXIST"
+        ? "it exists, and a key file is never overwritten"
+        : errorCode(cause);
+    throw new AttestationError(
+      `cannot write the new key to ${options.outFile} (${why}); nothing was written`,
+      { cause },
+    );
   }
-  const temp = `${options.previousKeysFile}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify([...previous, retired], null, 2)}\n`);
   await rename(temp, options.previousKeysFile);
   return { next, thumbprint: await calculateJwkThumbprint(next, "sha256"), retired };
 }
@@ -95,4 +113,8 @@ async function readPrevious(file: string): Promise<PreviousAttestationKey[]> {
     );
   }
   return parsed.data;
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
 }
