@@ -223,6 +223,12 @@ const ConfigSchema = z
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
 
+/** Every environment variable the server reads (the README's Configuration section names each). */
+export const configVariables: readonly string[] = [
+  "PRESEND_CONFIG",
+  ...Object.keys(ConfigSchema.shape),
+];
+
 export type Config = {
   network: "local" | "mainnet" | "testnet";
   host: string;

@@ -47,6 +47,11 @@ const FacilitatorConfigSchema = z.object({
   DRAIN_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.drainTimeoutMs),
 });
 
+/** Every environment variable `presend facilitator` reads (the README names each). */
+export const facilitatorServiceVariables: readonly string[] = Object.keys(
+  FacilitatorConfigSchema.shape,
+);
+
 export type FacilitatorService = {
   url: string;
   address: `0x${string}`;

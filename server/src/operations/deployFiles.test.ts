@@ -4,7 +4,9 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { loadConfig } from "../config/loadConfig";
+import { chainNames } from "@presend/shared/chains/chains";
+import { configVariables, loadConfig } from "../config/loadConfig";
+import { facilitatorServiceVariables } from "../facilitatorService/startFacilitatorService";
 import {
   loadAttestationKey,
   publicAttestationKey,
@@ -141,3 +143,57 @@ describe("Dockerfile", () => {
     expect(dockerfile).toMatch(/^CMD \["node", "--import", "tsx", "server\/src\/main.ts"\]$/m);
   });
 });
+
+/**
+ * The environment variable names a README passage names in backticks; "`X_BASE` … `X_POLYGON`"
+ * stands for the five chains' names.
+ */
+function namedVariables(passage: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, first, last] of passage.matchAll(/`([A-Z0-9_]+)_BASE` … `\1_POLYGON`/g)) {
+    void last;
+    for (const chain of chainNames) names.add(`${first}_${chain.toUpperCase()}`);
+  }
+  for (const [, name] of passage.matchAll(/`([A-Z][A-Z0-9_]{2,})`/g)) names.add(name as string);
+  return names;
+}
+
+/** The README's text from `start` up to the next line that starts with `end`. */
+function readmePassage(start: string, end: RegExp): string {
+  const readme = read("README.md");
+  const from = readme.indexOf(start);
+  expect(from, `README has "${start}"`).toBeGreaterThanOrEqual(0);
+  const rest = readme.slice(from + start.length);
+  const to = rest.search(end);
+  return to === -1 ? rest : rest.slice(0, to);
+}
+
+describe("README and the settings read", () => {
+  it("names every setting the server reads in Configuration, and only those", () => {
+    const documented = namedVariables(readmePassage("\n## Configuration\n", /^## /m));
+    expect([...configVariables].filter((name) => !documented.has(name))).toEqual([]);
+    expect([...documented].filter((name) => !configVariables.includes(name))).toEqual([]);
+  });
+
+  it("names every setting presend facilitator reads where it describes the service", () => {
+    const documented = namedVariables(readmePassage("- **`presend facilitator`**", /^- \*\*/m));
+    expect(facilitatorServiceVariables.filter((name) => !documented.has(name))).toEqual([]);
+  });
+});
+
+describe("compose.yaml and the settings read", () => {
+  const compose = ComposeSchema.parse(parse(read("compose.yaml"), { merge: true }));
+
+  it("sets on each service only variables that service reads", () => {
+    const reads: Record<string, readonly string[]> = {
+      "api-a": configVariables,
+      "api-b": configVariables,
+      facilitator: facilitatorServiceVariables,
+    };
+    for (const [name, variables] of Object.entries(reads)) {
+      const set = Object.keys(compose.services[name]?.environment ?? {});
+      expect(set.filter((key) => !variables.includes(key)), name).toEqual([]);
+    }
+  });
+});
+
