@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { chainNames } from "@presend/shared/chains/chains";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { chainNames } from "@presend/shared/chains/chains";
 import { configVariables, loadConfig } from "../config/loadConfig";
 import { facilitatorServiceVariables } from "../facilitatorService/startFacilitatorService";
 import {
@@ -23,7 +23,10 @@ const ServiceSchema = z.object({
   image: z.string().optional(),
   command: z.union([z.string(), z.array(z.string())]).optional(),
   environment: z.record(z.string(), z.string()).optional(),
-  depends_on: z.record(z.string(), z.object({ condition: z.string() })).optional(),
+  profiles: z.array(z.string()).optional(),
+  depends_on: z
+    .record(z.string(), z.object({ condition: z.string(), required: z.boolean().optional() }))
+    .optional(),
   volumes: z.array(z.string()).optional(),
   secrets: z.array(z.string()).optional(),
 });
@@ -37,6 +40,13 @@ function interpolate(value: string, env: Record<string, string>): string {
   return value.replace(/\$\{(\w+)(?::[?-]([^}]*))?\}/g, (_, name: string, fallback?: string) => {
     return env[name] ?? fallback ?? "";
   });
+}
+
+/** The KEY=value lines of an env file (compose's .env), comments left out. */
+function envFile(text: string): Record<string, string> {
+  return Object.fromEntries(
+    [...text.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1], match[2]]),
+  ) as Record<string, string>;
 }
 
 describe("compose.yaml", () => {
@@ -59,29 +69,39 @@ describe("compose.yaml", () => {
     ]);
   });
 
+  // .env.example with its blanks filled in, as an operator would.
+  const filled = {
+    ...envFile(read(".env.example")),
+    PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
+    ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
+    POSTGRES_PASSWORD: "secret",
+    FACILITATOR_PRIVATE_KEY: `0x${"2".repeat(64)}`,
+    FACILITATOR_AUTH_TOKEN: "f".repeat(64),
+    RECEIVER_AUTHORIZER_KEY: `0x${"1".repeat(64)}`,
+    RPC_URLS_BASE: "https://base.example/rpc",
+    RPC_URLS_ETHEREUM: "https://ethereum.example/rpc",
+    RPC_URLS_ARBITRUM: "https://arbitrum.example/rpc",
+    RPC_URLS_OPTIMISM: "https://optimism.example/rpc",
+    RPC_URLS_POLYGON: "https://polygon.example/rpc",
+  };
+  const replicaConfig = (name: string, env: Record<string, string>) =>
+    loadConfig(
+      Object.fromEntries(
+        Object.entries(compose.services[name]?.environment ?? {}).map(([key, value]) => [
+          key,
+          interpolate(value, env),
+        ]),
+      ),
+    );
+
   it("gives each replica settings the server accepts, pointing at the shared services", () => {
-    const env = {
-      PUBLIC_URL: "https://presend.example",
-      PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
-      POSTGRES_PASSWORD: "secret",
-      FACILITATOR_AUTH_TOKEN: "f".repeat(64),
-      RECEIVER_AUTHORIZER_KEY: `0x${"1".repeat(64)}`,
-      RPC_URLS_BASE: "https://base.example/rpc",
-      RPC_URLS_ETHEREUM: "https://ethereum.example/rpc",
-      RPC_URLS_ARBITRUM: "https://arbitrum.example/rpc",
-      RPC_URLS_OPTIMISM: "https://optimism.example/rpc",
-      RPC_URLS_POLYGON: "https://polygon.example/rpc",
-    };
+    expect(filled.COMPOSE_PROFILES).toBe("facilitator");
     for (const name of ["api-a", "api-b"]) {
-      const raw = compose.services[name]?.environment ?? {};
-      const filled = Object.fromEntries(
-        Object.entries(raw).map(([key, value]) => [key, interpolate(value, env)]),
-      );
-      const config = loadConfig(filled);
+      const config = replicaConfig(name, filled);
       expect(config).toMatchObject({
         network: "mainnet",
         facilitatorUrl: "http://facilitator:8403",
-        facilitatorAuthToken: "f".repeat(64),
+        facilitatorAuth: { type: "bearer", token: "f".repeat(64) },
         databaseUrl: "postgres://presend:secret@postgres:5432/presend",
         redisUrl: "redis://redis:6379",
         trustProxy: true,
@@ -89,7 +109,10 @@ describe("compose.yaml", () => {
       expect(config.rateLimit).not.toBeNull();
       // The facilitator service requires the same secret the replicas send.
       expect(
-        interpolate(compose.services.facilitator?.environment?.FACILITATOR_AUTH_TOKEN ?? "", env),
+        interpolate(
+          compose.services.facilitator?.environment?.FACILITATOR_AUTH_TOKEN ?? "",
+          filled,
+        ),
       ).toBe(config.facilitatorAuthToken);
       expect(compose.services[name]?.depends_on).toMatchObject({
         postgres: { condition: "service_healthy" },
@@ -97,6 +120,59 @@ describe("compose.yaml", () => {
         facilitator: { condition: "service_healthy" },
       });
     }
+    expect(compose.services.facilitator?.profiles).toEqual([filled.COMPOSE_PROFILES]);
+  });
+
+  it("runs on a hosted facilitator without the facilitator service, sending it no fleet token", () => {
+    const {
+      COMPOSE_PROFILES,
+      FACILITATOR_URL,
+      FACILITATOR_PRIVATE_KEY,
+      FACILITATOR_AUTH_TOKEN,
+      ...hosted
+    } = filled;
+    const cdp = {
+      ...hosted,
+      FACILITATOR_PROVIDER: "cdp",
+      CDP_API_KEY_ID: "id",
+      CDP_API_KEY_SECRET: "secret",
+    };
+    const payai = {
+      ...hosted,
+      FACILITATOR_PROVIDER: "payai",
+      PAYAI_API_KEY_ID: "id",
+      PAYAI_API_KEY_SECRET: "secret",
+    };
+    const byUrl = { ...hosted, FACILITATOR_URL: "https://facilitator.example.com" };
+    for (const name of ["api-a", "api-b"]) {
+      expect(replicaConfig(name, cdp)).toMatchObject({
+        facilitatorUrl: undefined,
+        facilitatorAuth: { type: "cdp", apiKeyId: "id", apiKeySecret: "secret" },
+      });
+      expect(replicaConfig(name, payai).facilitatorAuth).toMatchObject({ type: "payai" });
+      expect(replicaConfig(name, byUrl)).toMatchObject({
+        facilitatorUrl: "https://facilitator.example.com",
+        facilitatorAuth: { type: "none" },
+      });
+      // With the profile off the service is left out, and the replicas start without it.
+      expect(compose.services[name]?.depends_on?.facilitator?.required).toBe(false);
+    }
+    // Compose interpolates every service, the ones a profile leaves out too: nothing the service
+    // alone needs may be demanded with ${…:?}.
+    for (const value of Object.values(compose.services.facilitator?.environment ?? {})) {
+      const required = [...value.matchAll(/\$\{(\w+):\?/g)].map((match) => match[1]);
+      expect(required.filter((name) => !(name && name in hosted))).toEqual([]);
+    }
+  });
+
+  it("names in .env.example every variable it reads, and .env.example sets only those", () => {
+    const example = read(".env.example");
+    const named = new Set([...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]));
+    const used = new Set([...read("compose.yaml").matchAll(/\$\{(\w+)/g)].map((m) => m[1]));
+    // COMPOSE_PROFILES is compose's own.
+    used.add("COMPOSE_PROFILES");
+    expect([...used].filter((name) => !named.has(name))).toEqual([]);
+    expect([...named].filter((name) => !used.has(name))).toEqual([]);
   });
 });
 
@@ -192,8 +268,10 @@ describe("compose.yaml and the settings read", () => {
     };
     for (const [name, variables] of Object.entries(reads)) {
       const set = Object.keys(compose.services[name]?.environment ?? {});
-      expect(set.filter((key) => !variables.includes(key)), name).toEqual([]);
+      expect(
+        set.filter((key) => !variables.includes(key)),
+        name,
+      ).toEqual([]);
     }
   });
 });
-
