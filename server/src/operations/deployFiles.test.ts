@@ -83,6 +83,7 @@ describe("compose.yaml", () => {
     RPC_URLS_ARBITRUM: "https://arbitrum.example/rpc",
     RPC_URLS_OPTIMISM: "https://optimism.example/rpc",
     RPC_URLS_POLYGON: "https://polygon.example/rpc",
+    OWNERSHIP_PROOFS: "0xproof",
   };
   const replicaConfig = (name: string, env: Record<string, string>) =>
     loadConfig(
@@ -105,6 +106,7 @@ describe("compose.yaml", () => {
         databaseUrl: "postgres://presend:secret@postgres:5432/presend",
         redisUrl: "redis://redis:6379",
         trustProxy: true,
+        ownershipProofs: ["0xproof"],
       });
       expect(config.rateLimit).not.toBeNull();
       // The facilitator service requires the same secret the replicas send.
