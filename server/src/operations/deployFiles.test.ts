@@ -70,7 +70,7 @@ describe("compose.yaml", () => {
   });
 
   // .env.example with its blanks filled in, as an operator would.
-  const filled = {
+  const filled: Record<string, string> = {
     ...envFile(read(".env.example")),
     PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
     ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
