@@ -14,8 +14,15 @@ const nodeArgs = ["--import", "tsx", mainFile];
 type Started = { child: ChildProcess; apiUrl: string; rpcUrls: string[]; output: () => string };
 
 // `npm start` as a user runs it: a child process, the banner on stdout, a signal to stop it.
-async function startMain(env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, nodeArgs, {
+async function startMain(
+  env: Record<string, string> = {},
+  command: { file: string; args: string[]; cwd?: string } = {
+    file: process.execPath,
+    args: nodeArgs,
+  },
+): Promise<Started> {
+  const child = spawn(command.file, command.args, {
+    cwd: command.cwd,
     env: {
       ...process.env,
       PORT: "0",
@@ -90,6 +97,19 @@ describe("npm start (server/src/main.ts)", { timeout: 240_000 }, () => {
       }
     },
   );
+
+  // A supervisor signals the process it started, `npm start` itself: npm hands the signal to its
+  // script's process only, so each script execs the next and the signal reaches the server.
+  it("stops the server and every chain when npm start itself gets SIGTERM", async () => {
+    const repoRoot = new URL("../..", import.meta.url).pathname;
+    const started = await startMain({}, { file: "npm", args: ["start"], cwd: repoRoot });
+    started.child.kill("SIGTERM");
+    await exited(started.child);
+    expect(await eventually(async () => !(await answers(started.apiUrl)))).toBe(true);
+    for (const url of started.rpcUrls) {
+      expect(await eventually(async () => !(await answers(url)))).toBe(true);
+    }
+  });
 
   it("leaves no chain running when the server process is killed outright", async () => {
     const started = await startMain();
