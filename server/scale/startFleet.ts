@@ -136,6 +136,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           HOST: "127.0.0.1",
           PORT: String(port),
           PUBLIC_URL: publicUrl,
+          // The fleet's nginx listens on loopback only: no payer or crawler elsewhere sees it.
+          ALLOW_LOCAL_PUBLIC_URL: "1",
           DATA_DIR: join(dir, `replica-${name}`),
           ATTESTATION_KEY_FILE: join(dir, devAttestationKeyFile),
           FACILITATOR_URL: facilitatorUrl,

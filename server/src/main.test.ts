@@ -126,6 +126,7 @@ describe("npm start (server/src/main.ts)", { timeout: 240_000 }, () => {
       "ATTESTATION_KEY_FILE",
       {
         PRESEND_NETWORK: "mainnet",
+        PUBLIC_URL: "https://presend.example.com",
         PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
         FACILITATOR_URL: "http://127.0.0.1:9/",
         ATTESTATION_KEY_FILE: "/nonexistent/presend-key.json",

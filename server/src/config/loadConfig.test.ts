@@ -68,6 +68,60 @@ describe("loadConfig", () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${field}(\\.\\d+)?: `));
   });
 
+  describe("PUBLIC_URL on mainnet", () => {
+    const mainnet = {
+      PRESEND_NETWORK: "mainnet",
+      FACILITATOR_URL: "https://f.example",
+      PAY_TO: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+      ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
+    };
+
+    it("is required, naming the setting and an example (a fallback from HOST reaches no one)", () => {
+      expect(() => loadConfig({ ...mainnet, HOST: "0.0.0.0" })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...mainnet, HOST: "0.0.0.0" })).toThrow(
+        /PUBLIC_URL: is required when PRESEND_NETWORK=mainnet.*PUBLIC_URL=https:\/\/presend\.example\.com/,
+      );
+    });
+
+    it.each([
+      ["http://presend.example.com", /is not https/],
+      ["https://0.0.0.0:8402", /names this machine/],
+      ["https://localhost", /names this machine/],
+      ["https://api.localhost", /names this machine/],
+      ["https://127.0.0.2:8443", /names this machine/],
+      ["https://[::1]:8402", /names this machine/],
+      ["https://[::]", /names this machine/],
+      ["https://[::ffff:127.0.0.1]", /names this machine/],
+    ])("refuses %s", (url, reason) => {
+      expect(() => loadConfig({ ...mainnet, PUBLIC_URL: url })).toThrow(
+        new RegExp(`PUBLIC_URL: .*${reason.source}`),
+      );
+    });
+
+    it("takes a public https origin, and a local one only with ALLOW_LOCAL_PUBLIC_URL=1", () => {
+      expect(loadConfig({ ...mainnet, PUBLIC_URL: "https://presend.example.com/" }).publicUrl).toBe(
+        "https://presend.example.com",
+      );
+      const local = { ...mainnet, PUBLIC_URL: "http://127.0.0.1:8080" };
+      expect(() => loadConfig(local)).toThrow(/PUBLIC_URL: /);
+      expect(loadConfig({ ...local, ALLOW_LOCAL_PUBLIC_URL: "1" }).publicUrl).toBe(
+        "http://127.0.0.1:8080",
+      );
+    });
+
+    it("stays optional on the local network and the testnet", () => {
+      expect(loadConfig({ HOST: "0.0.0.0" }).publicUrl).toBeUndefined();
+      expect(
+        loadConfig({
+          PRESEND_NETWORK: "testnet",
+          PAY_TO: mainnet.PAY_TO,
+          ATTESTATION_KEY_FILE: mainnet.ATTESTATION_KEY_FILE,
+          PUBLIC_URL: "http://127.0.0.1:8402",
+        }).publicUrl,
+      ).toBe("http://127.0.0.1:8402");
+    });
+  });
+
   it("takes a PAY_TO whose EIP-55 form has letters of one case only (or none), as it is", () => {
     // No letters at all: its EIP-55 form is itself, though a checker calls it "no checksum".
     const digitsOnly = "0x1234567890123456789012345678901234567890";
@@ -80,6 +134,7 @@ describe("loadConfig", () => {
       FACILITATOR_PROVIDER: "cdp",
       CDP_API_KEY_ID: "organizations/o/apiKeys/k",
       CDP_API_KEY_SECRET: "secret",
+      PUBLIC_URL: "https://presend.example.com",
       PAY_TO: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
       ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
     });
@@ -105,6 +160,7 @@ describe("loadConfig", () => {
     const mainnet = {
       PRESEND_NETWORK: "mainnet",
       FACILITATOR_URL: "https://f.example",
+      PUBLIC_URL: "https://presend.example.com",
       PAY_TO: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
       ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
     };
@@ -125,6 +181,7 @@ describe("loadConfig", () => {
     const mainnet = {
       PRESEND_NETWORK: "mainnet",
       FACILITATOR_URL: "https://f.example",
+      PUBLIC_URL: "https://presend.example.com",
       PAY_TO: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
       ATTESTATION_KEY_FILE: "/etc/presend/attestation.json",
     };

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { BlockList, isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checksumStatus } from "@presend/shared/address/checksumStatus";
@@ -62,6 +63,11 @@ const ConfigSchema = z
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: port.default(8402),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * Accepts a plain-http or loopback PUBLIC_URL on mainnet: for a mainnet-mode rig on one
+     * machine (the scale fleet), never for a server the public reaches.
+     */
+    ALLOW_LOCAL_PUBLIC_URL: z.enum(["0", "1", "false", "true"]).default("0"),
     DATA_DIR: z.string().min(1).default(resolve(repoRoot, ".data")),
     SNAPSHOTS_DIR: z.string().min(1).default(resolve(repoRoot, "snapshots")),
     /** First port of the five local chains (base, ethereum, arbitrum, optimism, polygon); 0 = any free ports. */
@@ -206,6 +212,10 @@ const ConfigSchema = z
       });
     }
     if (config.PRESEND_NETWORK === "local") return;
+    if (config.PRESEND_NETWORK === "mainnet") {
+      const problem = publicUrlProblem(config.PUBLIC_URL, config.ALLOW_LOCAL_PUBLIC_URL);
+      if (problem) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: problem });
+    }
     // On public chains nothing may silently fall back to the demo world. The testnet has a
     // public facilitator; mainnet needs a URL or a hosted provider.
     const facilitatorSet =
@@ -220,6 +230,42 @@ const ConfigSchema = z
       }
     }
   });
+
+// Hosts that name the machine itself or no machine at all: no client or crawler elsewhere reaches them.
+const unreachableHosts = new BlockList();
+unreachableHosts.addSubnet("0.0.0.0", 8, "ipv4");
+unreachableHosts.addSubnet("127.0.0.0", 8, "ipv4");
+unreachableHosts.addAddress("::", "ipv6");
+unreachableHosts.addAddress("::1", "ipv6");
+unreachableHosts.addSubnet("::ffff:0.0.0.0", 104, "ipv6");
+unreachableHosts.addSubnet("::ffff:127.0.0.0", 104, "ipv6");
+
+/**
+ * Why a mainnet PUBLIC_URL cannot be published, or null: the 402 resource URL, the discovery
+ * documents and the OpenAPI servers carry it to payers and to the x402 crawlers that list the
+ * server, so it must be the https origin clients reach (a fallback from HOST, 0.0.0.0 or
+ * localhost, reaches no one).
+ */
+function publicUrlProblem(publicUrl: string | undefined, allowLocal: string): string | null {
+  const example = "e.g. PUBLIC_URL=https://presend.example.com";
+  if (publicUrl === undefined) {
+    return `is required when PRESEND_NETWORK=mainnet: the https origin payers and x402 crawlers reach (${example}); it is published in every 402 and discovery document`;
+  }
+  if (allowLocal === "1" || allowLocal === "true") return null;
+  const url = new URL(publicUrl);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  const local =
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    (isIP(host) !== 0 && unreachableHosts.check(host, isIP(host) === 6 ? "ipv6" : "ipv4"));
+  if (local) {
+    return `${url.origin} names this machine, which no payer or crawler reaches: set the public https origin (${example})`;
+  }
+  if (url.protocol !== "https:") {
+    return `${url.origin} is not https: payers and crawlers take it from every 402 and discovery document (${example})`;
+  }
+  return null;
+}
 
 export type RawConfig = z.infer<typeof ConfigSchema>;
 
