@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sharedWorld } from "@presend/devnet/testing";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { composeServer } from "./composeServer";
@@ -10,6 +11,10 @@ import { worldConfig } from "./localDemo/worldConfig";
 import { startPostgres } from "./localServices/startPostgres";
 import { startRedis } from "./localServices/startRedis";
 import { openPostgresPaymentRecords } from "./paymentRecords/openPostgresPaymentRecords";
+import {
+  devAttestationKeyFile,
+  loadAttestationKey,
+} from "./payments/attestation/loadAttestationKey";
 import { type PaidStack, startPaidStack } from "./payments/testing/startPaidStack";
 
 // The composition `npm start` serves, checked as a whole: one valid OpenAPI 3.1 document that
@@ -115,6 +120,45 @@ describe("the composed API", () => {
       await redis.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  describe("a facilitator that does not answer at start", () => {
+    // A 1 ms deadline: no facilitator answers in time, with or without internet.
+    const unanswered = async (env: Record<string, string>) => {
+      const dir = mkdtempSync(join(tmpdir(), "presend-facilitator-"));
+      try {
+        await loadAttestationKey({ dataDir: dir });
+        const config = loadConfig({
+          PRESEND_NETWORK: "testnet",
+          DATA_DIR: dir,
+          PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
+          ATTESTATION_KEY_FILE: join(dir, devAttestationKeyFile),
+          FACILITATOR_VERIFY_TIMEOUT_MS: "1",
+          ...env,
+        });
+        const composed = composeServer(config, { publicUrl: "http://presend.test" });
+        await expect(composed).rejects.toBeInstanceOf(ConfigurationError);
+        return await composed.then(
+          () => "",
+          (error: Error) => error.message,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+
+    it("on the testnet without FACILITATOR_URL, is named as the testnet default with what to set instead", async () => {
+      const message = await unanswered({});
+      expect(message).toMatch(
+        /^FACILITATOR_URL is unset, so the testnet default facilitator https:\/\/x402\.org was used \(set FACILITATOR_URL, e\.g\. your own presend facilitator, or FACILITATOR_PROVIDER\): /,
+      );
+    });
+
+    it("set by FACILITATOR_URL, is named by its origin, never its path", async () => {
+      const message = await unanswered({ FACILITATOR_URL: "http://127.0.0.1:9/secret-path" });
+      expect(message).toMatch(/^FACILITATOR_URL \(http:\/\/127\.0\.0\.1:9\): /);
+      expect(message).not.toContain("secret-path");
+    });
   });
 
   it("a DATA_DIR that cannot be made stops start-up, naming DATA_DIR, without a stack trace", async () => {

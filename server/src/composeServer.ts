@@ -179,6 +179,9 @@ export async function composeServer(
       "FACILITATOR_URL: is required on mainnet (or FACILITATOR_PROVIDER, or FACILITATOR_PRIVATE_KEY)",
     );
   }
+  // What a facilitator that does not answer at start is blamed on: the in-process one reads Base.
+  const facilitatorNamed =
+    facilitator.type === "remote" ? facilitatorSetting(config, facilitatorUrl) : "RPC_URLS_BASE";
   const attestationKey = await namingField("ATTESTATION_KEY_FILE", () =>
     loadAttestationKey({
       dataDir: config.dataDir,
@@ -226,6 +229,7 @@ export async function composeServer(
     {
       ...(channelStore && { channelStore }),
       channelsRequired: config.channels === "on",
+      facilitatorSetting: facilitatorNamed,
       ...(options.onTiming ? { onTiming: options.onTiming } : {}),
       ...(options.wrapReportSigner && { wrapReportSigner: options.wrapReportSigner }),
       ...(options.confirmationTimeoutMs !== undefined && {
@@ -247,9 +251,7 @@ export async function composeServer(
     }),
   );
   // The facilitator must answer before we take payments: a wrong URL stops start-up here.
-  await namingField(facilitator.type === "remote" ? "FACILITATOR_URL" : "RPC_URLS_BASE", () =>
-    payments.ready(),
-  );
+  await namingField(facilitatorNamed, () => payments.ready());
   const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
   // Sign-In-With-X: who paid for what recently, and the sign-in nonces spent (the fleet's with
@@ -380,6 +382,19 @@ async function openChannelStore(config: Config, operations: Operations): Promise
     return openRedisChannelStore(redis);
   }
   return openSqliteChannelStore(join(config.dataDir, "channels.sqlite"));
+}
+
+/**
+ * What chose the remote facilitator, for a start-up error: the setting the operator made, or the
+ * testnet default with what to set instead. Origins only: a URL's path or credentials and the
+ * providers' keys stay out of the message.
+ */
+function facilitatorSetting(config: Config, url: string | undefined): string {
+  const origin = url ? new URL(url).origin : undefined;
+  if (config.facilitatorUrl) return `FACILITATOR_URL (${origin})`;
+  const auth = config.facilitatorAuth.type;
+  if (auth === "cdp" || auth === "payai") return `FACILITATOR_PROVIDER=${auth}`;
+  return `FACILITATOR_URL is unset, so the testnet default facilitator ${origin} was used (set FACILITATOR_URL, e.g. your own presend facilitator, or FACILITATOR_PROVIDER)`;
 }
 
 /** Runs one start-up step; its failure becomes a ConfigError naming the setting behind it. */

@@ -56,6 +56,7 @@ describe("loadConfig", () => {
     [{ FACILITATOR_PROVIDER: "payai", PAYAI_API_KEY_SECRET: "s" }, "PAYAI_API_KEY_ID"],
     [{ PRESEND_NETWORK: "mainnet", FACILITATOR_URL: "https://f.example" }, "ATTESTATION_KEY_FILE"],
     [{ FACILITATOR_PRIVATE_KEY: "0x1234" }, "FACILITATOR_PRIVATE_KEY"],
+    [{ FACILITATOR_URL: "https://user:secret@f.example" }, "FACILITATOR_URL"],
     [{ HISTORY_RPC_URLS_BASE: "ftp://archive.example" }, "HISTORY_RPC_URLS_BASE"],
     [{ HISTORY_WINDOW_BLOCKS_ETHEREUM: "-5" }, "HISTORY_WINDOW_BLOCKS_ETHEREUM"],
     [{ CHANNEL_CLAIM_INTERVAL_SECS: "0" }, "CHANNEL_CLAIM_INTERVAL_SECS"],

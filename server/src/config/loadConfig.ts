@@ -74,7 +74,14 @@ const ConfigSchema = z
     DEVNET_FIRST_PORT: port.default(8545),
     RPC_TIMEOUT_MS: z.coerce.number().int().positive().default(limits.rpcTimeoutMs),
     CACHE_TTL_MS: z.coerce.number().int().min(0).default(limits.factsCacheTtlMs),
-    FACILITATOR_URL: z.url({ protocol: /^https?$/ }).optional(),
+    FACILITATOR_URL: z
+      .url({ protocol: /^https?$/ })
+      // fetch refuses a URL with credentials, and its error would print them.
+      .refine((url) => {
+        const { username, password } = new URL(url);
+        return !username && !password;
+      }, "must not carry credentials (user:password@); presend facilitator's secret goes in FACILITATOR_AUTH_TOKEN")
+      .optional(),
     /** The secret `presend facilitator` requires, sent to FACILITATOR_URL as a Bearer token. */
     FACILITATOR_AUTH_TOKEN: z.string().min(1).optional(),
     /** How long a remote facilitator may take to answer a verification; past it: 503, nothing charged. */

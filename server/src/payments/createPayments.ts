@@ -54,6 +54,11 @@ export type CreatePaymentsOptions = {
    * start-up instead of leaving the server with `exact` only.
    */
   channelsRequired?: boolean;
+  /**
+   * What the operator set to choose a remote facilitator (composeServer's description), named
+   * when its supported kinds cannot be read; FACILITATOR_URL without it.
+   */
+  facilitatorSetting?: string;
   /** Wraps the attestation key's report signer (tests make it fail). */
   wrapReportSigner?: (sign: ReportSigner) => ReportSigner;
   /**
@@ -159,6 +164,7 @@ export async function createPayments(
     channelStore &&
     (await facilitatorSettlesChannels(facilitator, config.network, {
       required: options.channelsRequired === true,
+      ...(options.facilitatorSetting && { setting: options.facilitatorSetting }),
     }))
       ? createChannels({
           network: config.network,

@@ -10,14 +10,19 @@ import type { FacilitatorClient } from "@x402/core/server";
 export async function facilitatorSettlesChannels(
   facilitator: Pick<FacilitatorClient, "getSupported">,
   network: string,
-  options: { required: boolean; warn?: (message: string) => void },
+  options: {
+    required: boolean;
+    warn?: (message: string) => void;
+    /** What the operator set to choose this facilitator, named when it does not answer. */
+    setting?: string;
+  },
 ): Promise<boolean> {
   let supported: Awaited<ReturnType<FacilitatorClient["getSupported"]>>;
   try {
     supported = await facilitator.getSupported();
   } catch (error) {
     throw new ConfigurationError(
-      `FACILITATOR_URL: the facilitator's supported payment kinds could not be read (${error instanceof Error ? error.message : String(error)})`,
+      `${options.setting ?? "FACILITATOR_URL"}: the facilitator's supported payment kinds could not be read (${error instanceof Error ? error.message : String(error)})`,
       { cause: error },
     );
   }
