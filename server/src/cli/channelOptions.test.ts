@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { afterAll, describe, expect, it } from "vitest";
+import { channelOptions } from "./channelOptions";
 
 describe("channelOptions", () => {
   const root = mkdtempSync(join(tmpdir(), "presend-session-keys-"));
@@ -65,4 +67,64 @@ process.stdin.once("data", () => {
     const [first, ...others] = results;
     for (const other of others) expect(other.signers).toEqual(first?.signers);
   }, 120_000);
+
+  const saltStoreIn = (configDir: string) => {
+    const store = channelOptions({}, { configDir, durable: true, maxDeposit: 100_000n })?.saltStore;
+    if (!store) throw new Error("no salt store");
+    return store;
+  };
+
+  it("a damaged salt file is an error naming it and what to do, never a new salt on its own", async () => {
+    const configDir = join(root, "damaged-salt");
+    const file = join(configDir, "channels", "salt");
+    mkdirSync(join(configDir, "channels"), { recursive: true });
+    for (const damaged of ["", "0x12ab\n", `0x${"a".repeat(63)}`]) {
+      writeFileSync(file, damaged);
+      const reading = saltStoreIn(configDir).read();
+      await expect(reading).rejects.toBeInstanceOf(ConfigurationError);
+      await expect(reading).rejects.toThrow(
+        `${file} is damaged: it does not hold a channel salt (0x and 64 hex digits)`,
+      );
+      await expect(reading).rejects.toThrow(/from a backup.*otherwise remove it/);
+      // Left as it was: the operator decides.
+      expect(readFileSync(file, "utf8")).toBe(damaged);
+    }
+  });
+
+  it("a salt being replaced is never read half-written by another run", async () => {
+    const configDir = join(root, "replaced-salt");
+    const store = saltStoreIn(configDir);
+    await store.write(`0x${"0".repeat(64)}`);
+    // Another process replaces the salt over and over while this one reads it: a salt written
+    // in place is, for a moment, an empty or partial file.
+    const writer = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { tsImport } from "tsx/esm/api";
+const { channelOptions } = await tsImport(${JSON.stringify(join(import.meta.dirname, "channelOptions.ts"))}, import.meta.url);
+const store = channelOptions({}, { configDir: ${JSON.stringify(configDir)}, durable: true, maxDeposit: 100000n }).saltStore;
+console.log("ready");
+for (let index = 0; index < 3000; index++) await store.write("0x" + index.toString(16).padStart(64, "0"));
+process.exit(0);`,
+      ],
+      { cwd: join(import.meta.dirname, "..", ".."), stdio: ["ignore", "pipe", "inherit"] },
+    );
+    await new Promise<void>((resolve) => writer.stdout.once("data", () => resolve()));
+    let exited = false;
+    writer.once("exit", () => {
+      exited = true;
+    });
+    const failures: string[] = [];
+    let reads = 0;
+    while (!exited) {
+      reads++;
+      await store.read().catch((error: Error) => failures.push(error.message));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(reads).toBeGreaterThan(100);
+    expect(failures).toEqual([]);
+    expect(await store.read()).toBe(`0x${(2999).toString(16).padStart(64, "0")}`);
+  }, 60_000);
 });

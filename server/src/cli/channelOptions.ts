@@ -1,11 +1,16 @@
 import {
   chmodSync,
+  closeSync,
   existsSync,
+  fsyncSync,
   linkSync,
   mkdirSync,
+  openSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ChannelPaymentOptions, ChannelSaltStore } from "@presend/client";
@@ -112,19 +117,41 @@ function storedSessionKey(configDir: string): Hex {
   return stored as Hex;
 }
 
-/** The current channel's salt beside its state, so the next process pays through the same one. */
+/**
+ * The current channel's salt beside its state, so the next process pays through the same one.
+ * A new salt is written whole under another name, flushed and renamed into place: a run killed
+ * mid-write leaves the old salt or the new one, never half of one. A salt file that is damaged
+ * anyway is an error naming it, never replaced by a new salt on its own: the salt it held names
+ * the channel the wallet's deposit may still be in.
+ */
 function fileSaltStore(file: string): ChannelSaltStore {
   return {
     async read() {
       if (!existsSync(file)) return null;
       const stored = readFileSync(file, "utf8").trim();
-      if (!bytes32Pattern.test(stored))
-        throw new ConfigurationError(`${file} does not hold a salt`);
+      if (!bytes32Pattern.test(stored)) {
+        throw new ConfigurationError(
+          `${file} is damaged: it does not hold a channel salt (0x and 64 hex digits). The salt names the payment channel this wallet pays through, which may still hold a deposit: put back the file from a backup if you have one; otherwise remove it: the next check pays through another channel, with a new deposit, and the server refunds the rest of the old one to your wallet once it has been idle (a day on presend's defaults)`,
+        );
+      }
       return stored as Hex;
     },
     async write(salt) {
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, `${salt}\n`, { mode: 0o600 });
+      const made = `${file}.${process.pid}.tmp`;
+      try {
+        const fd = openSync(made, "w", 0o600);
+        try {
+          writeSync(fd, `${salt}\n`);
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        renameSync(made, file);
+      } catch (error) {
+        rmSync(made, { force: true });
+        throw error;
+      }
     },
   };
 }
