@@ -36,6 +36,7 @@ import {
   type Payments,
 } from "./payments/createPayments";
 import { fileSenderJournal } from "./payments/facilitator/fileSenderJournal";
+import { facilitatorStates } from "./payments/facilitator/watchedFacilitator";
 import { paymentNetworks } from "./payments/paymentNetworks";
 import { failedRequestAnswer } from "./payments/resourceServer/failedRequestAnswer";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
@@ -229,6 +230,9 @@ export async function composeServer(
     {
       ...(channelStore && { channelStore }),
       channelsRequired: config.channels === "on",
+      ...(options.facilitatorProbeMs !== undefined && {
+        facilitatorProbeMs: options.facilitatorProbeMs,
+      }),
       facilitatorSetting: facilitatorNamed,
       ...(options.onTiming ? { onTiming: options.onTiming } : {}),
       ...(options.wrapReportSigner && { wrapReportSigner: options.wrapReportSigner }),
@@ -269,6 +273,19 @@ export async function composeServer(
         }),
       )
     : null;
+  // Shown, never deciding readiness: free routes serve without the facilitator, and a paid
+  // request it cannot verify is refused 503 facilitator_unavailable, nothing charged.
+  const facilitatorWatch = payments.facilitatorWatch;
+  operations.metrics.readFacilitatorFrom(() => {
+    const { state } = facilitatorWatch.reachability();
+    return Object.fromEntries(
+      facilitatorStates.map((each) => [each, each === state ? 1 : 0] as const),
+    );
+  });
+  const facilitatorReport = () => {
+    facilitatorWatch.probe();
+    return { facilitator: facilitatorWatch.reachability() };
+  };
   const clockReadiness = clockCheck({ chainNow: () => payments.chain.now() });
   const app = createApp({
     publicUrl,
@@ -290,7 +307,7 @@ export async function composeServer(
         }
         const fleet = identity?.readiness() ?? { ready: true };
         return fleet.ready ? clockReadiness() : fleet;
-      }),
+      }, facilitatorReport),
       ...(options.beforeRoutes ?? []),
     ],
     // An unexpected error on a paid request (or /receipts) answers what its record says was charged.

@@ -27,6 +27,11 @@ export const limits = {
    * still answers the settlements it started.
    */
   facilitatorSettleMs: 20_000,
+  /**
+   * How old the last finding about the facilitator (from a paid request or a probe) may be before
+   * a /readyz asks its /supported again.
+   */
+  facilitatorProbeMs: 15_000,
   /** How long paid requests in flight may take to finish after SIGTERM (DRAIN_TIMEOUT_MS default). */
   drainTimeoutMs: 30_000,
 } as const;

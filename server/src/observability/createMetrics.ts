@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 export type Metrics = ReturnType<typeof createMetrics>;
 export type CacheResult = "hit" | "coalesced" | "miss";
@@ -6,12 +6,14 @@ export type CacheResult = "hit" | "coalesced" | "miss";
 /**
  * The Prometheus metrics of one process, in their own registry (tests build several side by side):
  * requests and latency per route, verdict levels, settlements by outcome, upstream RPC latency and
- * errors per chain, chain-facts cache results and rate-limited requests.
+ * errors per chain, chain-facts cache results, rate-limited requests and whether the facilitator
+ * answered last.
  * @example const metrics = createMetrics(); metrics.settlements.inc({ outcome: "settled" });
  */
 export function createMetrics() {
   const registry = new Registry();
   let cacheSource: (() => Record<CacheResult, number>) | undefined;
+  let facilitatorSource: (() => Record<string, 0 | 1>) | undefined;
   return {
     registry,
     requests: new Counter({
@@ -67,6 +69,21 @@ export function createMetrics() {
     /** Where the cache counters come from (the chain reader's stats). */
     readCacheFrom(source: () => Record<CacheResult, number>) {
       cacheSource = source;
+    },
+    facilitator: new Gauge({
+      name: "presend_facilitator_state",
+      help: "Whether the facilitator answered its last call (a paid request's, start-up's or a /readyz probe's): 1 for the state it is in (reachable, unreachable, unknown), 0 for the others.",
+      labelNames: ["state"] as const,
+      registers: [registry],
+      collect() {
+        if (!facilitatorSource) return;
+        for (const [state, value] of Object.entries(facilitatorSource()))
+          this.set({ state }, value);
+      },
+    }),
+    /** Where the facilitator's state comes from (the payments' watch): 1 for the current one. */
+    readFacilitatorFrom(source: () => Record<string, 0 | 1>) {
+      facilitatorSource = source;
     },
     rateLimited: new Counter({
       name: "presend_rate_limited_total",

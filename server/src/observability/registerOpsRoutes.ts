@@ -8,12 +8,15 @@ export type OpsRoutesDeps = {
   metrics: Metrics;
   /** Whether this process should get traffic now (dependencies reachable, not draining). */
   readiness: () => Promise<Readiness>;
+  /** What /readyz reports beside its answer without deciding it (the facilitator's last state). */
+  report?: () => Record<string, unknown>;
 };
 
 /**
  * Registers the operator's routes, outside the public API document: GET /livez (the process
  * answers), GET /readyz (it should get traffic: 503 while starting, draining or cut off from what
- * it needs) and GET /metrics (Prometheus text format).
+ * it needs; the body also carries `report`'s facts, which never decide it) and GET /metrics
+ * (Prometheus text format).
  * @example registerOpsRoutes(app, { metrics, readiness: async () => ({ ready: true }) });
  */
 // biome-ignore lint/suspicious/noExplicitAny: any Hono app (the API, the facilitator service).
@@ -30,9 +33,10 @@ export function registerOpsRoutes(app: Hono<any>, deps: OpsRoutesDeps): void {
         reason: error instanceof Error ? error.message : String(error),
       }),
     );
-    if (readiness.ready) return c.json({ status: "ready" });
+    const report = deps.report?.() ?? {};
+    if (readiness.ready) return c.json({ status: "ready", ...report });
     const body: ErrorBody = { error: { code: "not_ready", message: readiness.reason } };
-    return c.json(body, 503);
+    return c.json({ ...body, ...report }, 503);
   });
   app.get("/metrics", async (c) => {
     c.header("Content-Type", deps.metrics.registry.contentType);

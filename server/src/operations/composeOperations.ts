@@ -42,7 +42,10 @@ export type Operations = {
   /** Exposes the reader's cache counters on /metrics. */
   watchReader: (reader: ChainReader) => void;
   /** Registers, ahead of every route: request id + logs + metrics, /livez /readyz /metrics, rate limits. */
-  beforeRoutes: (readiness: () => Promise<Readiness>) => (app: App) => void;
+  beforeRoutes: (
+    readiness: () => Promise<Readiness>,
+    report?: () => Record<string, unknown>,
+  ) => (app: App) => void;
   /** From SIGTERM on, /readyz answers 503 so the proxy stops sending traffic. */
   startDraining: () => void;
   draining: () => boolean;
@@ -118,7 +121,7 @@ export async function composeOperations(config: Config): Promise<Operations> {
         const stats = reader.stats();
         return { hit: stats.cacheHits, coalesced: stats.coalesced, miss: stats.upstreamRequests };
       }),
-    beforeRoutes: (readiness) => (app) => {
+    beforeRoutes: (readiness, report) => (app) => {
       app.use("*", observeRequests({ logger, metrics }));
       registerOpsRoutes(app, {
         metrics,
@@ -129,6 +132,7 @@ export async function composeOperations(config: Config): Promise<Operations> {
           }
           return readiness();
         },
+        ...(report && { report }),
       });
       if (config.rateLimit) {
         app.use(

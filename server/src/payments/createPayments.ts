@@ -4,6 +4,7 @@ import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { paymentIdentifierResourceServerExtension } from "@x402/extensions/payment-identifier";
 import type { Address, Hex } from "viem";
+import { limits } from "../limits";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { attestationExtension } from "./attestation/attestationExtension";
 import { type Attestation, createAttestation } from "./attestation/createAttestation";
@@ -26,6 +27,7 @@ import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
 import type { SenderJournal } from "./facilitator/fileSenderJournal";
 import { guardedFacilitator } from "./facilitator/guardedFacilitator";
+import { type WatchedFacilitator, watchedFacilitator } from "./facilitator/watchedFacilitator";
 import type { PaidPath } from "./paidRoutes";
 import {
   type PaymentsConfig,
@@ -59,6 +61,8 @@ export type CreatePaymentsOptions = {
    * when its supported kinds cannot be read; FACILITATOR_URL without it.
    */
   facilitatorSetting?: string;
+  /** How old the last finding about the facilitator may be before /readyz probes it again. */
+  facilitatorProbeMs?: number;
   /** Wraps the attestation key's report signer (tests make it fail). */
   wrapReportSigner?: (sign: ReportSigner) => ReportSigner;
   /**
@@ -73,6 +77,8 @@ export type Payments = {
   /** The official x402 resource server (ExactEvmScheme on Base, attestation extension). */
   resourceServer: x402ResourceServer;
   facilitator: FacilitatorClient;
+  /** Whether the facilitator answered last (each paid request, start-up, probes): /readyz and /metrics show it. */
+  facilitatorWatch: Pick<WatchedFacilitator, "reachability" | "probe">;
   /** Address of the in-process facilitator's settlement account (local mode only). */
   facilitatorAddress: Address | null;
   /** The payment chain as the bookkeeping reads it (authorization state, settlement lookup). */
@@ -144,7 +150,10 @@ export async function createPayments(
     chain,
     claimDecidedFrom: channelRecordValidBefore,
   });
-  const guarded = guardedFacilitator(facilitator, { chain });
+  const watched = watchedFacilitator(facilitator, {
+    probeAfterMs: options.facilitatorProbeMs ?? limits.facilitatorProbeMs,
+  });
+  const guarded = guardedFacilitator(watched.client, { chain });
   const timed = options.onTiming ? withTiming(guarded, options.onTiming) : guarded;
   const attestation = await createAttestation({
     key: config.attestationKey,
@@ -162,7 +171,7 @@ export async function createPayments(
   const channelStore = config.receiverAuthorizerKey ? options.channelStore : undefined;
   const channels =
     channelStore &&
-    (await facilitatorSettlesChannels(facilitator, config.network, {
+    (await facilitatorSettlesChannels(watched.client, config.network, {
       required: options.channelsRequired === true,
       ...(options.facilitatorSetting && { setting: options.facilitatorSetting }),
     }))
@@ -207,6 +216,7 @@ export async function createPayments(
     config,
     resourceServer,
     facilitator: timed,
+    facilitatorWatch: watched,
     facilitatorAddress,
     chain,
     records,

@@ -101,6 +101,9 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     ...(options.confirmationTimeoutMs !== undefined && {
       confirmationTimeoutMs: options.confirmationTimeoutMs,
     }),
+    ...(options.facilitatorProbeMs !== undefined && {
+      facilitatorProbeMs: options.facilitatorProbeMs,
+    }),
   });
   const { app, engine, payments, records } = composed;
   return {
