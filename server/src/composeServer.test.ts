@@ -207,6 +207,8 @@ describe("the composed API", () => {
       const text = await readyz.text();
       expect(JSON.parse(text)).toEqual({
         error: { code: "not_ready", message: "the payment records store does not answer" },
+        // Shown beside the verdict, never deciding it.
+        facilitator: { state: "reachable", checkedAt: expect.any(String) },
       });
       // What the database's error would have shown anyone reaching /readyz through the proxy.
       expect(text).not.toContain(String(postgres.port));
