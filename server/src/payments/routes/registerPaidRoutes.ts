@@ -37,6 +37,7 @@ import { exampleRequest, type PaidPath, type PaidRoute, paidRoutes } from "../pa
 import { maxTimeoutSeconds } from "../paymentTerms";
 import { AuthorizationAlreadyRecorded } from "../records/paymentRecords";
 import { checkRequestGuard } from "../resourceServer/checkRequestGuard";
+import { facilitatorSynced } from "../resourceServer/facilitatorSynced";
 import { paymentEnvelope } from "../resourceServer/paymentEnvelope";
 import { paymentLedger } from "../resourceServer/paymentLedger";
 import { PaymentRequiredBodySchema } from "../resourceServer/paymentRequiredSchema";
@@ -106,7 +107,12 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   }
   deps.payments.resourceServer.registerExtension(signInWithXExtension(publicUrl));
   const httpServer = new x402HTTPResourceServer(deps.payments.resourceServer, routes);
-  const x402 = paymentMiddlewareFromHTTPServer(httpServer);
+  // x402's own start-up read of the facilitator is left to facilitatorSynced (the last argument):
+  // a failure of it is a 503 there, not an error out of the request.
+  const x402 = facilitatorSynced(
+    httpServer,
+    paymentMiddlewareFromHTTPServer(httpServer, undefined, undefined, false),
+  );
   const challengeWithoutPayment = unpaidChallenge(httpServer);
   if (channels) registerChannelRefundRoutes(app, paths, x402);
 
