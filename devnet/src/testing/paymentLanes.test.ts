@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +27,19 @@ describe("claimPaymentLane", () => {
     expect(() => claimPaymentLane(dir)).toThrow(
       new RegExp(`all ${paymentLaneCount} payment lanes .* are taken`),
     );
+  });
+
+  it("has a lane for every test file that pays on the shared world, with some to spare", () => {
+    // Each such file claims one lane for the whole run; one more than there are lanes fails at
+    // random, wherever the last claim lands.
+    const files = execFileSync("git", ["grep", "-l", "sharedPaymentWorld(", "--", "*.test.ts"], {
+      cwd: join(import.meta.dirname, "../../.."),
+      encoding: "utf8",
+    })
+      .split("\n")
+      .filter((file) => file !== "" && !file.startsWith("devnet/src/testing/"));
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.length + 8, files.join(", ")).toBeLessThanOrEqual(paymentLaneCount);
   });
 
   it("derives a lane's accounts from its index: the same on every run, distinct across roles and lanes", () => {
