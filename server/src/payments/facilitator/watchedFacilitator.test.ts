@@ -1,16 +1,9 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { devnetAccounts } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type FacilitatorService,
-  startFacilitatorService,
-} from "../../facilitatorService/startFacilitatorService";
-import { freePort } from "../../http/freePort";
 import { exactPayments } from "../testing/exactPayments";
+import { restartableFacilitator } from "../testing/restartableFacilitator";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 
 // A replica paying through `presend facilitator` (the fleet's shape), which is stopped and started
@@ -22,28 +15,12 @@ const token = "watched-facilitator-token-0123456789abcdef";
 const probeAfterMs = 300;
 
 describe("the facilitator's state on /readyz and /metrics", () => {
-  let port: number;
-  let facilitator: FacilitatorService | null = null;
+  let facilitator: Awaited<ReturnType<typeof restartableFacilitator>>;
   let stack: PaidStack;
   const { post, signed, used } = exactPayments(() => stack, payer, {
     address: devnetAccounts.activeOnBase.address,
     chain: "base",
   });
-  const journal = join(mkdtempSync(join(tmpdir(), "presend-watched-")), "journal.json");
-  const startFacilitator = async () => {
-    facilitator = await startFacilitatorService({
-      PORT: String(port),
-      RPC_URLS_BASE: shared.world.chains.base.rpcUrl,
-      FACILITATOR_PRIVATE_KEY: shared.world.accounts.facilitator.privateKey,
-      FACILITATOR_AUTH_TOKEN: token,
-      FACILITATOR_JOURNAL_FILE: journal,
-      LOG_LEVEL: "silent",
-    });
-  };
-  const stopFacilitator = async () => {
-    await facilitator?.stop();
-    facilitator = null;
-  };
   const readyz = async () => {
     const answer = await stack.app.request("/readyz");
     return {
@@ -72,17 +49,17 @@ describe("the facilitator's state on /readyz and /metrics", () => {
   };
 
   beforeAll(async () => {
-    port = await freePort();
-    await startFacilitator();
+    facilitator = await restartableFacilitator(shared.world, token);
+    await facilitator.start();
     stack = await startPaidStack({
       world: shared.world,
-      env: { FACILITATOR_URL: `http://127.0.0.1:${port}`, FACILITATOR_AUTH_TOKEN: token },
+      env: facilitator.env,
       facilitatorProbeMs: probeAfterMs,
     });
   }, 120_000);
   afterAll(async () => {
     await stack?.stop();
-    await stopFacilitator();
+    await facilitator?.stop();
   });
 
   it("a paid request the facilitator cannot answer makes /readyz say unreachable, still ready; one it answers, reachable", async () => {
@@ -95,7 +72,7 @@ describe("the facilitator's state on /readyz and /metrics", () => {
 
     // Signed while it runs: the route's own x402 middleware reads the facilitator on its first 402.
     const { headers, nonce } = await signed();
-    await stopFacilitator();
+    await facilitator.stop();
     const refused = await post(headers);
     expect(refused.status).toBe(503);
     expect((await refused.json()).error.code).toBe("facilitator_unavailable");
@@ -107,7 +84,7 @@ describe("the facilitator's state on /readyz and /metrics", () => {
     // Free routes serve on.
     expect((await stack.app.request("/validate?address=0x0")).status).toBeLessThan(500);
 
-    await startFacilitator();
+    await facilitator.start();
     const paid = await post(headers);
     expect(paid.status).toBe(200);
     expect(await used(nonce)).toBe(true);
@@ -117,9 +94,9 @@ describe("the facilitator's state on /readyz and /metrics", () => {
 
   it("without paid requests, /readyz probes the facilitator when the last finding is old", async () => {
     expect(await reported("reachable")).toBe("reachable");
-    await stopFacilitator();
+    await facilitator.stop();
     expect(await reported("unreachable")).toBe("unreachable");
-    await startFacilitator();
+    await facilitator.start();
     expect(await reported("reachable")).toBe("reachable");
   }, 60_000);
 });
