@@ -43,6 +43,17 @@ export function checksumStatus(
   const body = value.slice(2);
   // The EIP-55 form, computed once: a mixed-case value is valid exactly when it is this form.
   const normalized = eip55(body.toLowerCase(), keccakOfText);
+  // The EIP-55 form itself is checksummed even when its letters happen to be all one case (about
+  // one address in 4,000): a typo would still change which letters must be upper case. Only a
+  // form with no letter at all carries nothing to check.
+  if (normalized === value && /[a-fA-F]/.test(body)) {
+    return {
+      valid: true,
+      normalized,
+      checksum: { status: "valid", message: "Address checksum is correct." },
+      problem: null,
+    };
+  }
   // One case throughout carries no checksum: well formed, but a typo cannot be caught.
   if (body === body.toLowerCase() || body === body.toUpperCase()) {
     return {
@@ -52,14 +63,6 @@ export function checksumStatus(
         status: "missing",
         message: "No checksum (all one case): a typo in this address cannot be detected.",
       },
-      problem: null,
-    };
-  }
-  if (normalized === value) {
-    return {
-      valid: true,
-      normalized,
-      checksum: { status: "valid", message: "Address checksum is correct." },
       problem: null,
     };
   }

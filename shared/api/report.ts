@@ -14,7 +14,10 @@ export const ChainNameSchema = z.enum(chainNames);
 
 export const checksumStatuses = ["valid", "missing", "invalid"] as const;
 export const ChecksumSchema = z.object({
-  /** valid: mixed case and correct; missing: one case, typos undetectable; invalid: mixed case, wrong. */
+  /**
+   * valid: the EIP-55 form (even one whose letters fall in one case); missing: one case, not the
+   * EIP-55 form, so typos are undetectable; invalid: mixed case, wrong.
+   */
   status: z.enum(checksumStatuses),
   message: z.string(),
 });

@@ -312,10 +312,12 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
     });
 
     it("the genuine address in one case (no checksum) is still the known counterparty, caution only for the checksum", async () => {
-      for (const written of [
+      const oneCaseForms = [
         genuine.address.toLowerCase() as Address,
         `0x${genuine.address.slice(2).toUpperCase()}` as Address,
-      ]) {
+      ];
+      // A random address's EIP-55 form is itself one case once in 4,000 times: checksummed then.
+      for (const written of oneCaseForms.filter((form) => form !== genuine.address)) {
         const { check } = await both(written, "base", victim.address);
         expect(check.verdict.level).toBe("caution");
         expect(check.verdict.reasons[0]?.code).toBe("checksum_missing");
