@@ -17,6 +17,7 @@ export {
   type ChannelPaymentOptions,
   defaultDepositChecks,
 } from "./channels/createChannelPayer";
+export { combineSpendCaps } from "./combineSpendCaps";
 export {
   type CheckInput,
   createPresendClient,

@@ -688,7 +688,7 @@ describe("presend CLI paying over a channel", () => {
     });
     expect(result).toBe(exitCodes.usage);
     expect(err.join("\n")).toMatch(
-      /PRESEND_CHANNEL_DEPOSIT \(\$0\.20\) is above the spend cap PRESEND_SPEND_CAP \(\$0\.10\)/,
+      /PRESEND_CHANNEL_DEPOSIT \(\$0\.20\) is above the spend cap \(\$0\.10, the lower of PRESEND_SPEND_CAP and PRESEND_DAILY_CAP\)/,
     );
     expect(requests).toBe(0);
   });

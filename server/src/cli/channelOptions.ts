@@ -49,7 +49,7 @@ const ChannelEnvSchema = z.object({
  * PRESEND_CHANNEL=off): a session key that signs the vouchers, where the channel's state and its
  * salt live (a closed channel is left for a new one), and its deposit: PRESEND_CHANNEL_DEPOSIT
  * (USD, e.g. 0.10), by default the client's (ten checks at the offered price), never more than
- * `maxDeposit` (the spend cap) — a configured deposit above it is refused here, before anything
+ * `maxDeposit` (the lower of the session's and the day's spend caps) — a configured deposit above it is refused here, before anything
  * is signed, and the default one is lowered to it. `durable` (the CLI: one process per check)
  * keeps the key and the state in the config directory, the key readable by its owner only, and
  * runs its payments one at a time across processes (a lock file beside the state);
@@ -73,7 +73,7 @@ export function channelOptions(
   if (switched === "off") return null;
   if (deposit !== undefined && deposit > options.maxDeposit) {
     throw new ConfigurationError(
-      `PRESEND_CHANNEL_DEPOSIT (${formatUsdc(deposit)}) is above the spend cap PRESEND_SPEND_CAP (${formatUsdc(options.maxDeposit)}): a deposit is spent whole once sent; lower it or raise the cap`,
+      `PRESEND_CHANNEL_DEPOSIT (${formatUsdc(deposit)}) is above the spend cap (${formatUsdc(options.maxDeposit)}, the lower of PRESEND_SPEND_CAP and PRESEND_DAILY_CAP): a deposit is spent whole once sent; lower it or raise the cap`,
     );
   }
   const sessionKey = options.durable ? storedSessionKey(options.configDir) : generatePrivateKey();

@@ -57,9 +57,11 @@ environment:
                            answer was lost resyncs from the escrow and pays on
   PRESEND_SPEND_CAP        USD one run (mcp: one session) may spend, a channel deposit
                            counted whole (default 0.10)
+  PRESEND_DAILY_CAP        USD all runs and mcp sessions with this config directory may spend
+                           in a UTC day (default 1.00; kept in the config directory)
   PRESEND_CHANNEL          on (default) or off: off pays every check on its own
   PRESEND_CHANNEL_DEPOSIT  USD one channel deposit puts in (default ten checks at the offered
-                           price, at most PRESEND_SPEND_CAP; above it is refused)
+                           price, at most either cap; above it is refused)
 
 exit codes: 0 done, 1 address not valid (validate), 2 usage, 3 refused to pay (charged: no),
   4 payment refused by the server (charged: no), 5 server error or unreachable (charged: no),

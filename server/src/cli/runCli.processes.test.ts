@@ -106,4 +106,55 @@ describe("presend runs started at once as processes, sharing one config director
       });
     }
   }, 240_000);
+
+  it("eight checks at once against a daily cap of three: three paid, five refused before signing, the day's count kept for the next run", async () => {
+    const price = routePrices.check;
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-daily-cap-payer`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 20n * price);
+    const home = mkdtempSync(join(tmpdir(), "presend-daily-cap-"));
+    dirs.push(home);
+    // Each check paid on its own (exact): a run's own cap would let every one of them pass.
+    const env = {
+      PRESEND_URL: server.url,
+      PRESEND_PRIVATE_KEY: walletKey,
+      XDG_CONFIG_HOME: home,
+      PRESEND_DAILY_CAP: "0.03",
+    };
+    const before = await stack.usdcBalance(wallet.address);
+    const targets = Array.from(
+      { length: 8 },
+      () => privateKeyToAccount(generatePrivateKey()).address,
+    );
+
+    const runs = await Promise.all(
+      targets.map((target) => presend(["check", target, "--no-channel"], env)),
+    );
+
+    const paid = runs.filter((run) => run.code === exitCodes.ok);
+    const refused = runs.filter((run) => run.code !== exitCodes.ok);
+    expect(paid, runs.map((run) => run.stderr).join("\n")).toHaveLength(3);
+    for (const run of refused) {
+      expect(run.code, run.stderr).toBe(exitCodes.refusedToPay);
+      expect(run.stderr).toContain(
+        "Daily spend cap reached: $0.03 of $0.03 in USDC used today (UTC)",
+      );
+      expect(run.stderr).toContain("PRESEND_DAILY_CAP");
+      expect(run.stderr).toContain("charged: no");
+    }
+    // The chain agrees: three checks charged, the refused runs signed nothing.
+    expect(before - (await stack.usdcBalance(wallet.address))).toBe(3n * price);
+    await stack.reconcile();
+    for (const run of paid) {
+      const settlement = /settlement (0x[0-9a-f]{64})/.exec(run.stderr)?.[1];
+      expect(settlement, run.stderr).toBeDefined();
+    }
+    // A later run the same day is refused too: the count is kept in the config directory. (Of
+    // another address: one already paid for would be read back signed in, free.)
+    const another = privateKeyToAccount(generatePrivateKey()).address;
+    const later = await presend(["check", another, "--no-channel"], env);
+    expect(later.code, later.stderr).toBe(exitCodes.refusedToPay);
+    expect(later.stderr).toContain("Daily spend cap reached");
+    expect(before - (await stack.usdcBalance(wallet.address))).toBe(3n * price);
+  }, 240_000);
 });

@@ -1,10 +1,5 @@
 import { join } from "node:path";
-import {
-  type ClientEvent,
-  createPresendClient,
-  createSessionSpendCap,
-  type PaidResult,
-} from "@presend/client";
+import { type ClientEvent, createPresendClient, type PaidResult } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
@@ -13,10 +8,11 @@ import { privateKeyToAccount } from "viem/accounts";
 import { channelOptions, channelOutOfStep } from "./channelOptions";
 import { echoInput } from "./echoInput";
 import { openPinStore } from "./openPinStore";
+import { openSpendCaps } from "./openSpendCaps";
 import { type CliCommand, parseCliArgs, usage } from "./parseCliArgs";
 import { readBaseChainReader } from "./readBaseChainReader";
 import { readServerUrl } from "./readServerUrl";
-import { readSpendCap } from "./readSpendCap";
+import { readSpendCaps, type SpendCaps } from "./readSpendCaps";
 import { runReceiptCommand } from "./runReceiptCommand";
 
 /** Exit codes: scripts can tell a refusal to pay from a failed payment or a server fault. */
@@ -115,7 +111,7 @@ async function closeChannel(deps: CliDeps) {
     // A channel opened before PRESEND_CHANNEL=off is still closed (closing deposits nothing).
     channel = channelOptions(
       { ...deps.env, PRESEND_CHANNEL: "on", PRESEND_CHANNEL_DEPOSIT: undefined },
-      { configDir: deps.configDir, durable: true, maxDeposit: readSpendCap(deps.env) },
+      { configDir: deps.configDir, durable: true, maxDeposit: readSpendCaps(deps.env).maxDeposit },
     );
   } catch (error) {
     deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
@@ -153,18 +149,18 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     return exitCodes.usage;
   }
   const account = privateKeyToAccount(key as Hex);
-  let spendCap: bigint;
+  let spendCaps: SpendCaps;
   let channel: ReturnType<typeof channelOptions>;
   let readContract: ReturnType<typeof readBaseChainReader>;
   try {
-    spendCap = readSpendCap(deps.env);
+    spendCaps = readSpendCaps(deps.env);
     readContract = readBaseChainReader(deps.env);
     // On by default; a deposit above the spend cap is refused here, before any request.
     channel = command.channel
       ? channelOptions(deps.env, {
           configDir: deps.configDir,
           durable: true,
-          maxDeposit: spendCap,
+          maxDeposit: spendCaps.maxDeposit,
         })
       : null;
   } catch (error) {
@@ -200,8 +196,8 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     onEvent,
     // The same check again within the server's window is read back signed in, not paid again.
     signIn: true,
-    // What this run may spend: a channel's deposit is reserved whole before it is sent.
-    spendCap: createSessionSpendCap(spendCap),
+    // What this run, and today's runs together, may spend: a deposit is reserved whole.
+    spendCap: openSpendCaps(spendCaps, deps.configDir),
     ...(command.maxPrice !== null && { maxPrice: command.maxPrice }),
     ...(channel && { channel }),
     ...(deps.fetch && { fetch: deps.fetch }),
@@ -247,7 +243,9 @@ function report(
         result.code === "over_max_price"
           ? " (--max-price)"
           : result.code === "cap_reached"
-            ? " (PRESEND_SPEND_CAP, PRESEND_CHANNEL_DEPOSIT)"
+            ? result.message.includes("PRESEND_DAILY_CAP")
+              ? ""
+              : " (PRESEND_SPEND_CAP, PRESEND_CHANNEL_DEPOSIT)"
             : result.code === "key_changed"
               ? ` (pins: ${pinsFile})`
               : "";

@@ -20,6 +20,8 @@ export type McpServerOptions = {
   payer: Address | null;
   /** What this session may spend in total, in USDC base units (stated in the tool descriptions). */
   spendCapUnits: bigint;
+  /** What all sessions and CLI runs with this config directory may spend a day (UTC). */
+  dailyCapUnits: bigint;
   version: string;
   /**
    * How long a paid tool call may take before the tool answers that it is still running
@@ -114,7 +116,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const notes = untold.splice(0, untold.length);
     return { ...result, content: [...result.content, { type: "text", text: notes.join("\n") }] };
   };
-  const cap = `This session may spend at most ${formatUsdc(options.spendCapUnits)} in total (PRESEND_SPEND_CAP).`;
+  const cap = `This session may spend at most ${formatUsdc(options.spendCapUnits)} in total (PRESEND_SPEND_CAP), and presend at most ${formatUsdc(options.dailyCapUnits)} a day (UTC) with this key's config directory (PRESEND_DAILY_CAP).`;
 
   server.registerTool(
     "validate",

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createPresendClient, createSessionSpendCap } from "@presend/client";
+import { createPresendClient } from "@presend/client";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Hex } from "viem";
@@ -8,9 +8,10 @@ import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { channelOptions } from "../cli/channelOptions";
 import { openPinStore } from "../cli/openPinStore";
+import { openSpendCaps } from "../cli/openSpendCaps";
 import { readBaseChainReader } from "../cli/readBaseChainReader";
 import { readServerUrl } from "../cli/readServerUrl";
-import { readSpendCap } from "../cli/readSpendCap";
+import { readSpendCaps } from "../cli/readSpendCaps";
 import { createMcpServer } from "./createMcpServer";
 
 const McpEnvSchema = z.object({
@@ -22,7 +23,7 @@ const McpEnvSchema = z.object({
 
 /**
  * `presend mcp`: the MCP server on stdio, paying from PRESEND_PRIVATE_KEY within the session's
- * spend cap (PRESEND_SPEND_CAP), through a payment channel when the server offers one (unless
+ * spend cap (PRESEND_SPEND_CAP) and the config directory's daily cap (PRESEND_DAILY_CAP), through a payment channel when the server offers one (unless
  * PRESEND_CHANNEL=off), pinning keys in the same pins.json as the CLI. Without a key, validate still works
  * and the paid tools answer that no key is configured.
  * @example await runMcpServer(process.env, configDir(process.env));
@@ -39,11 +40,15 @@ export async function runMcpServer(
     throw new ConfigurationError(parsed.error.issues.map((issue) => issue.message).join("; "));
   }
   const config = { ...parsed.data, PRESEND_URL: readServerUrl(env) };
-  const spendCapUnits = readSpendCap(env);
+  const spendCaps = readSpendCaps(env);
   // Base read access lets a channel whose last answer was lost resync and pay on.
   const readContract = readBaseChainReader(env);
   // On unless PRESEND_CHANNEL=off; a deposit above the session's cap is refused here, at start.
-  const channel = channelOptions(env, { configDir, durable: false, maxDeposit: spendCapUnits });
+  const channel = channelOptions(env, {
+    configDir,
+    durable: false,
+    maxDeposit: spendCaps.maxDeposit,
+  });
   const account = config.PRESEND_PRIVATE_KEY
     ? privateKeyToAccount(config.PRESEND_PRIVATE_KEY as Hex)
     : null;
@@ -51,16 +56,17 @@ export async function runMcpServer(
     url: config.PRESEND_URL,
     ...(account && { signer: { ...account, ...(readContract && { readContract }) } }),
     pinStore: openPinStore(join(configDir, "pins.json")),
-    spendCap: createSessionSpendCap(spendCapUnits),
+    spendCap: openSpendCaps(spendCaps, configDir),
     // The same check again within the server's window is read back signed in, not paid again.
     signIn: true,
-    // A channel's deposit is reserved whole in the session's spend cap when it is signed.
+    // A channel's deposit is reserved whole in the session's and the day's caps when it is signed.
     ...(channel && { channel }),
   });
   const server = createMcpServer({
     client,
     payer: account?.address ?? null,
-    spendCapUnits,
+    spendCapUnits: spendCaps.session,
+    dailyCapUnits: spendCaps.daily,
     version: "1.0.0",
     // stdout is the protocol's: what the host may not have shown goes to its log (stderr).
     log: (line) => process.stderr.write(`${line}\n`),

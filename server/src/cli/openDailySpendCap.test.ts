@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SpendCap } from "@presend/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDailySpendCap } from "./openDailySpendCap";
+
+const dirs: string[] = [];
+const ledgerFile = () => {
+  const dir = mkdtempSync(join(tmpdir(), "presend-spend-"));
+  dirs.push(dir);
+  return join(dir, "presend", "spend.sqlite");
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const reserved = async (cap: SpendCap, amount: bigint, key?: string) => {
+  const answer = await cap.reserve(amount, key === undefined ? undefined : { key });
+  if (answer.type !== "reserved") throw new Error(`refused: ${answer.message}`);
+  return answer.reservation;
+};
+
+describe("openDailySpendCap", () => {
+  it("counts what every run with the same file reserves against one day's limit", async () => {
+    const file = ledgerFile();
+    // Two runs (as two processes would) opening the same ledger.
+    const first = openDailySpendCap(file, { limit: 25_000n });
+    const second = openDailySpendCap(file, { limit: 25_000n });
+    await reserved(first, 10_000n);
+    await reserved(second, 10_000n);
+    expect(await first.available()).toBe(5_000n);
+    const refused = await second.reserve(10_000n);
+    expect(refused).toEqual({
+      type: "refused",
+      message:
+        "Daily spend cap reached: $0.02 of $0.025 in USDC used today (UTC) by presend with this config directory; this payment needs $0.01. PRESEND_DAILY_CAP sets the cap.",
+    });
+    // Reopened later (a new run), the day's spending is still there.
+    expect(await openDailySpendCap(file, { limit: 25_000n }).available()).toBe(5_000n);
+  });
+
+  it("lets many reservations at once pass only up to the limit", async () => {
+    const file = ledgerFile();
+    const runs = Array.from({ length: 8 }, () => openDailySpendCap(file, { limit: 30_000n }));
+    const answers = await Promise.all(runs.map((run) => run.reserve(10_000n)));
+    expect(answers.filter((answer) => answer.type === "reserved")).toHaveLength(3);
+    expect(await runs[0]?.available()).toBe(0n);
+  });
+
+  it("counts a payment retried with its payment id once, in any run, at the most asked", async () => {
+    const file = ledgerFile();
+    const first = openDailySpendCap(file, { limit: 20_000n });
+    const retry = openDailySpendCap(file, { limit: 20_000n });
+    const original = await reserved(first, 10_000n, "origin payment-1");
+    await original.spend();
+    const again = await reserved(retry, 10_000n, "origin payment-1");
+    expect(await first.available()).toBe(10_000n);
+    // The retry learned nothing was charged this time; the first run's charge keeps it counted.
+    await again.release();
+    expect(await first.available()).toBe(10_000n);
+    await original.release();
+    expect(await first.available()).toBe(20_000n);
+  });
+
+  it("frees what was released once, and keeps what a run killed while holding left", async () => {
+    const file = ledgerFile();
+    const cap = openDailySpendCap(file, { limit: 20_000n });
+    const released = await reserved(cap, 10_000n);
+    await released.release();
+    await released.release();
+    expect(await cap.available()).toBe(20_000n);
+    // Reserved, then the run died: never released, so it may have been charged.
+    await reserved(openDailySpendCap(file, { limit: 20_000n }), 10_000n);
+    expect(await cap.available()).toBe(10_000n);
+  });
+
+  it("gives back up to what a refund returned of a deposit, never more", async () => {
+    const cap = openDailySpendCap(ledgerFile(), { limit: 100_000n });
+    const deposit = await reserved(cap, 100_000n);
+    await deposit.spend();
+    expect(await deposit.refund?.(70_000n)).toBe(70_000n);
+    expect(await cap.available()).toBe(70_000n);
+    expect(await deposit.refund?.(70_000n)).toBe(30_000n);
+    expect(await cap.available()).toBe(100_000n);
+  });
+
+  it("starts each UTC day afresh, and a reservation counts on the day it was made", async () => {
+    const file = ledgerFile();
+    let at = new Date("2026-11-28T23:59:30Z");
+    const cap = openDailySpendCap(file, { limit: 10_000n, now: () => at });
+    const late = await reserved(cap, 10_000n);
+    expect(await cap.available()).toBe(0n);
+    at = new Date("2026-11-29T00:00:10Z");
+    expect(await cap.available()).toBe(10_000n);
+    await reserved(cap, 10_000n);
+    // Released after midnight, yesterday's reservation frees yesterday, not today.
+    await late.release();
+    expect(await cap.available()).toBe(0n);
+  });
+
+  it("refuses to pay, naming its file, when the ledger cannot be read", async () => {
+    const file = ledgerFile();
+    await reserved(openDailySpendCap(file, { limit: 10_000n }), 1_000n);
+    writeFileSync(file, "not a database, but not empty either: a damaged ledger file".repeat(80));
+    const cap = openDailySpendCap(file, { limit: 10_000n });
+    const answer = await cap.reserve(1_000n);
+    expect(answer.type).toBe("refused");
+    expect(answer.type === "refused" && answer.message).toContain(file);
+    expect(answer.type === "refused" && answer.message).toContain("nothing is paid");
+    expect(await cap.available()).toBe(0n);
+  });
+});
