@@ -243,7 +243,8 @@ function report(
         result.code === "over_max_price"
           ? " (--max-price)"
           : result.code === "cap_reached"
-            ? result.message.includes("PRESEND_DAILY_CAP")
+            ? // The daily cap's refusal names its own setting; the session cap's cannot.
+              result.message.includes("PRESEND_DAILY_CAP")
               ? ""
               : " (PRESEND_SPEND_CAP, PRESEND_CHANNEL_DEPOSIT)"
             : result.code === "key_changed"

@@ -116,7 +116,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const notes = untold.splice(0, untold.length);
     return { ...result, content: [...result.content, { type: "text", text: notes.join("\n") }] };
   };
-  const cap = `This session may spend at most ${formatUsdc(options.spendCapUnits)} in total (PRESEND_SPEND_CAP), and presend at most ${formatUsdc(options.dailyCapUnits)} a day (UTC) with this key's config directory (PRESEND_DAILY_CAP).`;
+  const cap = `This session may spend at most ${formatUsdc(options.spendCapUnits)} in total (PRESEND_SPEND_CAP), and at most ${formatUsdc(options.dailyCapUnits)} a day (UTC) across all presend sessions and CLI runs with this config directory (PRESEND_DAILY_CAP).`;
 
   server.registerTool(
     "validate",

@@ -23,9 +23,10 @@ const McpEnvSchema = z.object({
 
 /**
  * `presend mcp`: the MCP server on stdio, paying from PRESEND_PRIVATE_KEY within the session's
- * spend cap (PRESEND_SPEND_CAP) and the config directory's daily cap (PRESEND_DAILY_CAP), through a payment channel when the server offers one (unless
- * PRESEND_CHANNEL=off), pinning keys in the same pins.json as the CLI. Without a key, validate still works
- * and the paid tools answer that no key is configured.
+ * spend cap (PRESEND_SPEND_CAP) and the config directory's daily cap (PRESEND_DAILY_CAP), through
+ * a payment channel when the server offers one (unless PRESEND_CHANNEL=off), pinning keys in the
+ * same pins.json as the CLI. Without a key, validate still works and the paid tools answer that
+ * no key is configured.
  * @example await runMcpServer(process.env, configDir(process.env));
  */
 export async function runMcpServer(
