@@ -80,6 +80,16 @@ const swapRouter02 = (address: string, chains: readonly ChainName[]): ProtocolCo
   source: "npm @uniswap/sdk-core 7.19.4 (SWAP_ROUTER_02_ADDRESSES)",
 });
 
+/**
+ * The ERC-4337 EntryPoints (v0.6, v0.7, v0.8). ETH sent to one, by an account's prefund inside a
+ * UserOperation or by a deposit, is held there as that account's gas: it pays nobody.
+ */
+export const entryPointAddresses: readonly string[] = [
+  entryPoint06Address,
+  entryPoint07Address,
+  entryPoint08Address,
+];
+
 const entryPoint = (version: string, address: string): ProtocolContract => ({
   name: `ERC-4337 EntryPoint ${version}`,
   operator: "eth-infinitism",

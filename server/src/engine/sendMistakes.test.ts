@@ -15,6 +15,7 @@ import {
 import type { Level } from "@presend/shared/api/report";
 import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
 import { type Address, getAddress, parseEther, parseUnits, zeroAddress } from "viem";
+import { entryPoint08Address } from "viem/account-abstraction";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainReader } from "../chain/createChainReader";
@@ -364,6 +365,21 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
         );
         expect(report.chain.history?.native.internal).toMatchObject({ status: "read" });
       }
+      const paid = await both(smartGenuine, "base", smartAccount);
+      expect(paid.check.verdict.reasons.map((reason) => reason.code)).toContain(
+        "known_counterparty",
+      );
+    });
+
+    it("the gas a smart account's UserOperation prefunded to the EntryPoint is not a payment to it", async () => {
+      // The account paid its missing prefund to EntryPoint v0.8 inside its UserOperation: ETH that
+      // stays the account's own (its deposit there), so the EntryPoint is nobody it paid.
+      const { check } = await both(entryPoint08Address, "base", smartAccount);
+      const codes = check.verdict.reasons.map((reason) => reason.code);
+      expect(codes).not.toContain("known_counterparty");
+      expect(codes).toContain("protocol_contract");
+      expect(check.verdict.level).toBe("danger");
+      // It is still read as the account's one payment: the genuine counterparty, once.
       const paid = await both(smartGenuine, "base", smartAccount);
       expect(paid.check.verdict.reasons.map((reason) => reason.code)).toContain(
         "known_counterparty",

@@ -134,6 +134,27 @@ describe("transactions the sender took part in without signing (its internal cal
   const bundler = "0x000000000000000000000000000000000000bEEF";
   const entryPoint = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
 
+  it("leaves out a deposit the sender signed to an EntryPoint: gas held there, not a payment", () => {
+    const read = parseHistoryBatch(
+      "base",
+      answers({
+        ots: {
+          txs: [
+            tx({ hash: hash("06"), from, to: entryPoint, input: "0xb760faf9", value: "0x9" }),
+            tx({ hash: hash("07"), from, to: address, value: "0x7" }),
+          ],
+          receipts: [],
+        },
+      }),
+      options,
+    );
+    expect(read.native).toMatchObject({
+      status: "read",
+      transactionsRead: 2,
+      sends: [{ to: address, value: 7n }],
+    });
+  });
+
   it("names a bundler's or an owner's transaction, and a call to itself, but not a plain transfer in", () => {
     const read = parseHistoryBatch(
       "base",
@@ -191,6 +212,19 @@ describe("parseInternalSends", () => {
         timestamp: 7,
       },
     ]);
+  });
+
+  it("leaves out the prefund an EntryPoint takes: the account's own gas, paid to nobody", () => {
+    const entryPoint07 = "0x0000000071727de22e5e9d8baf0edac6f37da032";
+    const sends = parseInternalSends(
+      [
+        { type: 0, from: from.toLowerCase(), to: entryPoint07, value: "0x5af3107a4000" },
+        { type: 0, from: from.toLowerCase(), to: genuine, value: "0x5" },
+      ],
+      from,
+      transaction,
+    );
+    expect(sends.map((send) => send.to)).toEqual([getAddress(genuine)]);
   });
 
   it("a malformed answer throws (the history names the internal sends as not read)", () => {

@@ -1,5 +1,6 @@
 import { addressPattern, hexAddressSource } from "@presend/shared/address/addressPattern";
 import { type ChainName, chains } from "@presend/shared/chains/chains";
+import { entryPointAddresses } from "@presend/shared/registry/protocolContracts";
 import type {
   HistoryRead,
   NativeRead,
@@ -77,6 +78,11 @@ function parseLogs(result: unknown, symbols: Map<string, string>): TokenTransfer
   return transfers;
 }
 
+const entryPoints = new Set(entryPointAddresses.map((address) => address.toLowerCase()));
+
+/** An ETH send that pays someone: not gas an account keeps in an ERC-4337 EntryPoint. */
+const paysSomeone = (to: string) => !entryPoints.has(to.toLowerCase());
+
 /** A transaction the sender took part in without signing it: its ETH there went out in internal calls. */
 export type InnerTransaction = { hash: Hex; blockNumber: bigint; timestamp: number | null };
 
@@ -113,7 +119,7 @@ function parseNative(
         inner.push({ hash: tx.hash as Hex, blockNumber, timestamp });
       }
     }
-    if (from !== senderLower || to === null || !addressPattern.test(to)) return;
+    if (from !== senderLower || to === null || !addressPattern.test(to) || !paysSomeone(to)) return;
     sends.push({ to: getAddress(to), value: quantity(tx.value) ?? 0n, blockNumber, timestamp });
   });
   return { native: { status: "read", sends, transactionsRead: result.txs.length }, inner };
@@ -136,6 +142,8 @@ export function parseInternalSends(
     if (typeof operation.from !== "string" || operation.from.toLowerCase() !== senderLower)
       continue;
     if (typeof operation.to !== "string" || !addressPattern.test(operation.to)) continue;
+    // A prefund the EntryPoint takes in a UserOperation is the account's own gas deposit.
+    if (!paysSomeone(operation.to)) continue;
     const value = quantity(operation.value) ?? 0n;
     if (value === 0n) continue;
     sends.push({
