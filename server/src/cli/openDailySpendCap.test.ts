@@ -15,6 +15,9 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** One moment for every run in a test that is not about days, so none straddles UTC midnight. */
+const noon = () => new Date("2026-11-28T12:00:00Z");
+
 const reserved = async (cap: SpendCap, amount: bigint, key?: string) => {
   const answer = await cap.reserve(amount, key === undefined ? undefined : { key });
   if (answer.type !== "reserved") throw new Error(`refused: ${answer.message}`);
@@ -25,8 +28,8 @@ describe("openDailySpendCap", () => {
   it("counts what every run with the same file reserves against one day's limit", async () => {
     const file = ledgerFile();
     // Two runs (as two processes would) opening the same ledger.
-    const first = openDailySpendCap(file, { limit: 25_000n });
-    const second = openDailySpendCap(file, { limit: 25_000n });
+    const first = openDailySpendCap(file, { limit: 25_000n, now: noon });
+    const second = openDailySpendCap(file, { limit: 25_000n, now: noon });
     await reserved(first, 10_000n);
     await reserved(second, 10_000n);
     expect(await first.available()).toBe(5_000n);
@@ -37,12 +40,14 @@ describe("openDailySpendCap", () => {
         "Daily spend cap reached: $0.02 of $0.025 in USDC used today (UTC) by presend with this config directory; this payment needs $0.01. PRESEND_DAILY_CAP sets the cap.",
     });
     // Reopened later (a new run), the day's spending is still there.
-    expect(await openDailySpendCap(file, { limit: 25_000n }).available()).toBe(5_000n);
+    expect(await openDailySpendCap(file, { limit: 25_000n, now: noon }).available()).toBe(5_000n);
   });
 
   it("lets many reservations at once pass only up to the limit", async () => {
     const file = ledgerFile();
-    const runs = Array.from({ length: 8 }, () => openDailySpendCap(file, { limit: 30_000n }));
+    const runs = Array.from({ length: 8 }, () =>
+      openDailySpendCap(file, { limit: 30_000n, now: noon }),
+    );
     const answers = await Promise.all(runs.map((run) => run.reserve(10_000n)));
     expect(answers.filter((answer) => answer.type === "reserved")).toHaveLength(3);
     expect(await runs[0]?.available()).toBe(0n);
@@ -50,8 +55,8 @@ describe("openDailySpendCap", () => {
 
   it("counts a payment retried with its payment id once, in any run, at the most asked", async () => {
     const file = ledgerFile();
-    const first = openDailySpendCap(file, { limit: 20_000n });
-    const retry = openDailySpendCap(file, { limit: 20_000n });
+    const first = openDailySpendCap(file, { limit: 20_000n, now: noon });
+    const retry = openDailySpendCap(file, { limit: 20_000n, now: noon });
     const original = await reserved(first, 10_000n, "origin payment-1");
     await original.spend();
     const again = await reserved(retry, 10_000n, "origin payment-1");
@@ -65,18 +70,18 @@ describe("openDailySpendCap", () => {
 
   it("frees what was released once, and keeps what a run killed while holding left", async () => {
     const file = ledgerFile();
-    const cap = openDailySpendCap(file, { limit: 20_000n });
+    const cap = openDailySpendCap(file, { limit: 20_000n, now: noon });
     const released = await reserved(cap, 10_000n);
     await released.release();
     await released.release();
     expect(await cap.available()).toBe(20_000n);
     // Reserved, then the run died: never released, so it may have been charged.
-    await reserved(openDailySpendCap(file, { limit: 20_000n }), 10_000n);
+    await reserved(openDailySpendCap(file, { limit: 20_000n, now: noon }), 10_000n);
     expect(await cap.available()).toBe(10_000n);
   });
 
   it("gives back up to what a refund returned of a deposit, never more", async () => {
-    const cap = openDailySpendCap(ledgerFile(), { limit: 100_000n });
+    const cap = openDailySpendCap(ledgerFile(), { limit: 100_000n, now: noon });
     const deposit = await reserved(cap, 100_000n);
     await deposit.spend();
     expect(await deposit.refund?.(70_000n)).toBe(70_000n);
@@ -101,9 +106,9 @@ describe("openDailySpendCap", () => {
 
   it("refuses to pay, naming its file, when the ledger cannot be read", async () => {
     const file = ledgerFile();
-    await reserved(openDailySpendCap(file, { limit: 10_000n }), 1_000n);
+    await reserved(openDailySpendCap(file, { limit: 10_000n, now: noon }), 1_000n);
     writeFileSync(file, "not a database, but not empty either: a damaged ledger file".repeat(80));
-    const cap = openDailySpendCap(file, { limit: 10_000n });
+    const cap = openDailySpendCap(file, { limit: 10_000n, now: noon });
     const answer = await cap.reserve(1_000n);
     expect(answer.type).toBe("refused");
     expect(answer.type === "refused" && answer.message).toContain(file);
