@@ -71,7 +71,8 @@ export function openDailySpendCap(
     async available() {
       const day = utcDay(now());
       try {
-        const used = transaction((db) => usedOn(db, day));
+        // One read: no write lock needed to sum the day.
+        const used = usedOn(database(), day);
         return options.limit > used ? options.limit - used : 0n;
       } catch {
         // Nothing can be reserved either: the refusal then names the file.
