@@ -56,21 +56,26 @@ describe("createSessionSpendCap", () => {
   });
 });
 
-describe("createSessionSpendCap: a refund of part of a payment", () => {
-  it("frees what came back, never more than the reservation holds, and only while it holds it", async () => {
-    const cap = createSessionSpendCap(100_000n);
-    const deposit = await cap.reserve(50_000n);
-    const check = await cap.reserve(10_000n);
-    if (deposit.type !== "reserved" || check.type !== "reserved") throw new Error("expected both");
-    await deposit.reservation.spend();
-    expect(await deposit.reservation.refund?.(20_000n)).toBe(20_000n);
-    expect(cap.spent()).toBe(40_000n);
-    // Asked for more than it still holds (30 000): only that comes back; the check stays held.
-    expect(await deposit.reservation.refund?.(90_000n)).toBe(30_000n);
+describe("createSessionSpendCap: a refund of part of earlier payments", () => {
+  it("frees what came back, never more than it holds of the payments named, the first first", async () => {
+    const cap = createSessionSpendCap(200_000n);
+    const first = await cap.reserve(50_000n, { key: "deposit one" });
+    const second = await cap.reserve(30_000n, { key: "deposit two" });
+    const check = await cap.reserve(10_000n, { key: "check" });
+    if (first.type !== "reserved" || second.type !== "reserved" || check.type !== "reserved") {
+      throw new Error("expected all three");
+    }
+    const deposits = [{ key: "deposit two" }, { key: "deposit one" }];
+    expect(await cap.refund(deposits, 20_000n)).toBe(20_000n);
+    expect(cap.spent()).toBe(70_000n);
+    // Asked for more than the deposits still hold (10 000 + 50 000): only that comes back; the
+    // check, not named, stays held.
+    expect(await cap.refund(deposits, 90_000n)).toBe(60_000n);
     expect(cap.spent()).toBe(10_000n);
-    expect(await deposit.reservation.refund?.(1n)).toBe(0n);
+    expect(await cap.refund(deposits, 1n)).toBe(0n);
+    // A payment released (nothing charged) holds nothing to refund; one never held neither.
     await check.reservation.release();
-    expect(await check.reservation.refund?.(10_000n)).toBe(0n);
+    expect(await cap.refund([{ key: "check" }, { key: "unknown" }], 10_000n)).toBe(0n);
     expect(cap.spent()).toBe(0n);
   });
 });

@@ -6,12 +6,6 @@ export type Reservation = {
   spend(): Promise<void>;
   /** Nothing was charged: free the amount (after spend(), a refund). */
   release(): Promise<void>;
-  /**
-   * Part of what was spent came back (a channel's unspent deposit refunded on chain): free up to
-   * `amount` of what this reservation holds, never more, and say how much was freed. Optional: a
-   * cap without it keeps the whole amount counted, which errs on the payer's side.
-   */
-  refund?(amount: bigint): Promise<bigint>;
 };
 
 /**
@@ -36,6 +30,14 @@ export type SpendCap = {
    * one instead of being refused every check); without it the default deposit is asked whole.
    */
   available?(): Promise<bigint>;
+  /**
+   * Part of what earlier payments spent came back (a channel's unspent deposits refunded on
+   * chain): free up to `amount` of what this cap holds for `payments`, the first first, never
+   * more than it holds for them, and say how much was freed. The payments may have been reserved
+   * by another process sharing the cap's ledger (a CLI run that opened the channel the next run
+   * closes). Optional: a cap without it keeps them counted, which errs on the payer's side.
+   */
+  refund?(payments: PaymentKey[], amount: bigint): Promise<bigint>;
 };
 
 /**
@@ -43,9 +45,7 @@ export type SpendCap = {
  * Each payment counts once, however many calls retried it with its payment id.
  * @example const cap = createSessionSpendCap(100_000n); // USD 0.10
  */
-export function createSessionSpendCap(
-  limit: bigint,
-): SpendCap & { spent(): bigint; available(): Promise<bigint> } {
+export function createSessionSpendCap(limit: bigint): Required<SpendCap> & { spent(): bigint } {
   let held = 0n;
   /** Each payment held: the most asked for it and how many reservations still hold it. */
   const payments = new Map<string, { amount: bigint; holders: number }>();
@@ -81,15 +81,22 @@ export function createSessionSpendCap(
             held -= entry.amount;
             payments.delete(key);
           },
-          refund: async (amount) => {
-            if (released || amount <= 0n) return 0n;
-            const back = amount < entry.amount ? amount : entry.amount;
-            entry.amount -= back;
-            held -= back;
-            return back;
-          },
         },
       };
+    },
+    async refund(refunded, amount) {
+      let freed = 0n;
+      for (const payment of refunded) {
+        const entry = payments.get(`payment ${payment.key}`);
+        if (entry === undefined) continue;
+        const left = amount - freed;
+        if (left <= 0n) break;
+        const back = left < entry.amount ? left : entry.amount;
+        entry.amount -= back;
+        held -= back;
+        freed += back;
+      }
+      return freed;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { combineSpendCaps } from "./combineSpendCaps";
-import { createSessionSpendCap, type SpendCap } from "./SpendCap";
+import { createSessionSpendCap, type PaymentKey, type SpendCap } from "./SpendCap";
 
 /** A cap with no refunds and no idea of what it has left, as a third party might write. */
 function plainCap(limit: bigint): SpendCap & { held(): bigint } {
@@ -26,8 +26,8 @@ function plainCap(limit: bigint): SpendCap & { held(): bigint } {
   };
 }
 
-const reserved = async (cap: SpendCap, amount: bigint) => {
-  const answer = await cap.reserve(amount);
+const reserved = async (cap: SpendCap, amount: bigint, payment?: PaymentKey) => {
+  const answer = await cap.reserve(amount, payment);
   if (answer.type !== "reserved") throw new Error(`refused: ${answer.message}`);
   return answer.reservation;
 };
@@ -56,19 +56,33 @@ describe("combineSpendCaps", () => {
   });
 
   it("says it freed on a refund only what every cap freed", async () => {
+    const deposit = { key: "deposit" };
     const session = createSessionSpendCap(100_000n);
     const plain = plainCap(100_000n);
-    const withPlain = await reserved(combineSpendCaps([session, plain]), 50_000n);
-    await withPlain.spend();
+    const withPlain = combineSpendCaps([session, plain]);
+    await (await reserved(withPlain, 50_000n, deposit)).spend();
     // The plain cap keeps counting the deposit: nothing is said to be back.
-    expect(await withPlain.refund?.(20_000n)).toBe(0n);
+    expect(await withPlain.refund?.([deposit], 20_000n)).toBe(0n);
     expect(plain.held()).toBe(50_000n);
 
     const first = createSessionSpendCap(100_000n);
     const second = createSessionSpendCap(100_000n);
-    const both = await reserved(combineSpendCaps([first, second]), 50_000n);
-    expect(await both.refund?.(20_000n)).toBe(20_000n);
+    const both = combineSpendCaps([first, second]);
+    await reserved(both, 50_000n, deposit);
+    expect(await both.refund?.([deposit], 20_000n)).toBe(20_000n);
     expect([first.spent(), second.spent()]).toEqual([30_000n, 30_000n]);
+  });
+
+  it("frees in each cap what it holds of the payments, though another holds none of them", async () => {
+    // A later CLI run: its session cap never held the deposit an earlier run made; the daily
+    // ledger they share still counts it, and gets back what came back.
+    const deposit = { key: "deposit" };
+    const daily = createSessionSpendCap(100_000n);
+    await reserved(daily, 50_000n, deposit);
+    const laterSession = createSessionSpendCap(100_000n);
+    const laterRun = combineSpendCaps([laterSession, daily]);
+    expect(await laterRun.refund?.([deposit], 30_000n)).toBe(0n);
+    expect([laterSession.spent(), daily.spent()]).toEqual([0n, 20_000n]);
   });
 
   it("has left what the tightest cap has left, and says nothing when no cap can tell", async () => {

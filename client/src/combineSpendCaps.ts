@@ -28,16 +28,18 @@ export function combineSpendCaps(caps: SpendCap[]): SpendCap {
           release: async () => {
             for (const reservation of held) await reservation.release();
           },
-          refund: async (back: bigint) => {
-            let freedEverywhere: bigint | null = null;
-            for (const reservation of held) {
-              const freed = reservation.refund ? await reservation.refund(back) : 0n;
-              if (freedEverywhere === null || freed < freedEverywhere) freedEverywhere = freed;
-            }
-            return freedEverywhere ?? 0n;
-          },
         },
       };
+    },
+    // Each cap frees what it holds of the payments on its own (a session's cap knows nothing
+    // of another run's deposit that the daily ledger still counts).
+    async refund(payments: PaymentKey[], amount: bigint) {
+      let freedEverywhere: bigint | null = null;
+      for (const cap of caps) {
+        const freed = cap.refund ? await cap.refund(payments, amount) : 0n;
+        if (freedEverywhere === null || freed < freedEverywhere) freedEverywhere = freed;
+      }
+      return freedEverywhere ?? 0n;
     },
     // Offered only when some cap can say what it has left: without it the caller asks whole.
     ...(caps.some((cap) => cap.available) && {

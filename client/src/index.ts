@@ -17,6 +17,11 @@ export {
   type ChannelPaymentOptions,
   defaultDepositChecks,
 } from "./channels/createChannelPayer";
+export {
+  createMemoryDepositLedgerStore,
+  type DepositLedgerState,
+  type DepositLedgerStore,
+} from "./channels/createDepositLedger";
 export { combineSpendCaps } from "./combineSpendCaps";
 export {
   type CheckInput,
@@ -41,4 +46,9 @@ export {
   checkRequirement,
   maxValiditySeconds,
 } from "./policy/checkRequirement";
-export { createSessionSpendCap, type Reservation, type SpendCap } from "./SpendCap";
+export {
+  createSessionSpendCap,
+  type PaymentKey,
+  type Reservation,
+  type SpendCap,
+} from "./SpendCap";

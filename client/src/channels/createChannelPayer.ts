@@ -30,7 +30,7 @@ import type { Reservation, SpendCap } from "../SpendCap";
 import { type ChannelLock, createMemoryChannelLock } from "./channelLock";
 import { type ChannelSaltStore, createMemoryChannelSaltStore } from "./channelSaltStore";
 import { checkSignableTypedData } from "./checkSignableTypedData";
-import { createDepositLedger } from "./createDepositLedger";
+import { createDepositLedger, type DepositLedgerStore } from "./createDepositLedger";
 
 /** How a client pays over a batch-settlement channel when the server offers one. */
 export type ChannelPaymentOptions = {
@@ -53,6 +53,11 @@ export type ChannelPaymentOptions = {
    * the lock too.
    */
   lock?: ChannelLock;
+  /**
+   * Where the spend cap's account of the channel's deposits is kept (default: in memory): kept
+   * beside `storage`, a later process's close gives the cap back what came back of them.
+   */
+  depositLedger?: DepositLedgerStore;
   /** What one deposit puts in, in USDC base units (default: 10 checks' worth). */
   deposit?: bigint;
   /**
@@ -81,6 +86,9 @@ export type ChannelPayment = {
   /** Sends the paid request with these headers. */
   post(headers: Record<string, string>): Promise<Response>;
 };
+
+/** A deposit sent with a check: the spend cap holds `amount` under the payment key `payment`. */
+type SentDeposit = { payment: string; amount: bigint };
 
 /** What closing the channel did: the rest of the deposit sent back, or why not. */
 export type ChannelCloseResult =
@@ -156,7 +164,10 @@ export function createChannelPayer(options: {
     delete: (key) => storage.delete(key),
   };
   const saltStore = options.channel.saltStore ?? createMemoryChannelSaltStore();
-  const deposits = createDepositLedger();
+  const deposits = createDepositLedger({
+    ...(options.spendCap && { cap: options.spendCap }),
+    ...(options.channel.depositLedger && { store: options.channel.depositLedger }),
+  });
   const lock = options.channel.lock ?? createMemoryChannelLock();
   /**
    * Runs `work` holding the channel's lock. A lock that cannot be had (another process holds it
@@ -303,7 +314,7 @@ export function createChannelPayer(options: {
   async function payNow<R extends Report | DeepReport>(
     payment: ChannelPayment,
   ): Promise<PaidOutcome<R>> {
-    const sent: { deposit: { reservation: Reservation; amount: bigint } | null } = {
+    const sent: { deposit: SentDeposit | null } = {
       deposit: null,
     };
     const outcome = await payAttempts<R>(payment, sent);
@@ -312,9 +323,9 @@ export function createChannelPayer(options: {
     if (outcome.charged !== false) {
       if (sent.deposit) {
         const landed = outcome.charged === true;
-        deposits.deposited(sent.deposit.reservation, sent.deposit.amount, landed);
+        await deposits.deposited(sent.deposit.payment, sent.deposit.amount, landed);
       }
-      deposits.charged(BigInt(payment.requirement.amount));
+      await deposits.charged(BigInt(payment.requirement.amount));
     }
     return outcome;
   }
@@ -322,7 +333,7 @@ export function createChannelPayer(options: {
   /** `sent.deposit` names the deposit of the last attempt once it is sent. */
   async function payAttempts<R extends Report | DeepReport>(
     payment: ChannelPayment,
-    sent: { deposit: { reservation: Reservation; amount: bigint } | null },
+    sent: { deposit: SentDeposit | null },
   ): Promise<PaidOutcome<R>> {
     const { requirement } = payment;
     const price = BigInt(requirement.amount);
@@ -388,7 +399,9 @@ export function createChannelPayer(options: {
       let reservation: Reservation | null = null;
       if (signed.deposit !== null && options.spendCap) {
         // The whole deposit counts once it is sent: the server may keep what it claims of it.
-        const reserved = await options.spendCap.reserve(signed.deposit);
+        // Held under a key of its own, so a later close (in another run too) can credit it.
+        const depositKey = `channel deposit ${paymentId}`;
+        const reserved = await options.spendCap.reserve(signed.deposit, { key: depositKey });
         if (reserved.type === "refused") {
           // A default deposit was already lowered to what the cap has left: that is below what
           // this check needs, so a smaller deposit would not help either.
@@ -405,7 +418,7 @@ export function createChannelPayer(options: {
         }
         reservation = reserved.reservation;
         await reservation.spend();
-        sent.deposit = { reservation, amount: signed.deposit };
+        sent.deposit = { payment: depositKey, amount: signed.deposit };
       }
       options.emit({ type: "paying" });
       /**

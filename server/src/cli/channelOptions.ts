@@ -22,7 +22,9 @@ import { FileClientChannelStorage } from "@x402/evm/batch-settlement/client/file
 import { type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
+import { fileDepositLedgerStore } from "./fileDepositLedgerStore";
 import { fileLock } from "./fileLock";
+import { writeFileWhole } from "./writeFileWhole";
 
 /**
  * The server's refusal of a voucher counted from an older channel state than its own (an earlier
@@ -84,6 +86,7 @@ export function channelOptions(
     ...(options.durable && {
       storage: new FileClientChannelStorage({ directory: join(options.configDir, "channels") }),
       saltStore: fileSaltStore(join(options.configDir, "channels", "salt")),
+      depositLedger: fileDepositLedgerStore(join(options.configDir, "channels", "deposits.json")),
       // Runs started at once share this state: each pays with the state the last one left.
       lock: fileLock(join(options.configDir, "channels", "lock")),
     }),
@@ -137,21 +140,7 @@ function fileSaltStore(file: string): ChannelSaltStore {
       return stored as Hex;
     },
     async write(salt) {
-      mkdirSync(dirname(file), { recursive: true });
-      const made = `${file}.${process.pid}.tmp`;
-      try {
-        const fd = openSync(made, "w", 0o600);
-        try {
-          writeSync(fd, `${salt}\n`);
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-        renameSync(made, file);
-      } catch (error) {
-        rmSync(made, { force: true });
-        throw error;
-      }
+      writeFileWhole(file, `${salt}\n`);
     },
   };
 }

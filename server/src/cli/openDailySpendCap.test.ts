@@ -80,14 +80,33 @@ describe("openDailySpendCap", () => {
     expect(await cap.available()).toBe(10_000n);
   });
 
-  it("gives back up to what a refund returned of a deposit, never more", async () => {
-    const cap = openDailySpendCap(ledgerFile(), { limit: 100_000n, now: noon });
-    const deposit = await reserved(cap, 100_000n);
-    await deposit.spend();
-    expect(await deposit.refund?.(70_000n)).toBe(70_000n);
+  it("gives back up to what a refund returned of the deposits named, never more", async () => {
+    const file = ledgerFile();
+    const cap = openDailySpendCap(file, { limit: 200_000n, now: noon });
+    await (await reserved(cap, 100_000n, "deposit one")).spend();
+    await (await reserved(cap, 50_000n, "deposit two")).spend();
+    await reserved(cap, 10_000n, "a check");
+    const deposits = [{ key: "deposit two" }, { key: "deposit one" }];
+    expect(await cap.refund(deposits, 70_000n)).toBe(70_000n);
+    expect(await cap.available()).toBe(110_000n);
+    // A later run with the same file (the one `presend close` is) frees the rest of the
+    // deposits, and nothing of the check it was not asked about.
+    const laterRun = openDailySpendCap(file, { limit: 200_000n, now: noon });
+    expect(await laterRun.refund(deposits, 500_000n)).toBe(80_000n);
+    expect(await laterRun.available()).toBe(190_000n);
+    expect(await laterRun.refund(deposits, 1n)).toBe(0n);
+  });
+
+  it("gives back nothing of a deposit counted on an earlier day", async () => {
+    const file = ledgerFile();
+    let at = new Date("2026-11-28T23:00:00Z");
+    const cap = openDailySpendCap(file, { limit: 100_000n, now: () => at });
+    await reserved(cap, 100_000n, "deposit");
+    at = new Date("2026-11-29T01:00:00Z");
+    await reserved(cap, 30_000n, "a check today");
+    // Yesterday's deposit no longer holds today's cap: crediting it would lift the cap.
+    expect(await cap.refund([{ key: "deposit" }], 60_000n)).toBe(0n);
     expect(await cap.available()).toBe(70_000n);
-    expect(await deposit.refund?.(70_000n)).toBe(30_000n);
-    expect(await cap.available()).toBe(100_000n);
   });
 
   it("starts each UTC day afresh, and a reservation counts on the day it was made", async () => {

@@ -26,7 +26,7 @@ const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 export function openDailySpendCap(
   file: string,
   options: { limit: bigint; now?: () => Date },
-): SpendCap & { available(): Promise<bigint> } {
+): Required<SpendCap> {
   const now = options.now ?? (() => new Date());
   let opened: Database.Database | null = null;
   const database = () => {
@@ -130,28 +130,36 @@ export function openDailySpendCap(
               }),
             );
           },
-          refund: async (back) => {
-            if (released || back <= 0n) return 0n;
-            return (
-              tolerated(() =>
-                transaction((db) => {
-                  const row = db
-                    .prepare("SELECT amount FROM spend WHERE day = ? AND key = ?")
-                    .get(day, key) as Pick<Row, "amount"> | undefined;
-                  if (!row) return 0n;
-                  const freed = back < row.amount ? back : row.amount;
-                  db.prepare("UPDATE spend SET amount = amount - ? WHERE day = ? AND key = ?").run(
-                    freed,
-                    day,
-                    key,
-                  );
-                  return freed;
-                }),
-              ) ?? 0n
-            );
-          },
         },
       };
+    },
+    async refund(payments, amount) {
+      // Today's count only: a deposit counted on an earlier day no longer holds the cap.
+      const day = utcDay(now());
+      return (
+        tolerated(() =>
+          transaction((db) => {
+            let freed = 0n;
+            for (const payment of payments) {
+              if (freed >= amount) break;
+              const key = `payment ${payment.key}`;
+              const row = db
+                .prepare("SELECT amount FROM spend WHERE day = ? AND key = ?")
+                .get(day, key) as Pick<Row, "amount"> | undefined;
+              if (!row) continue;
+              const left = amount - freed;
+              const back = left < row.amount ? left : row.amount;
+              db.prepare("UPDATE spend SET amount = amount - ? WHERE day = ? AND key = ?").run(
+                back,
+                day,
+                key,
+              );
+              freed += back;
+            }
+            return freed;
+          }),
+        ) ?? 0n
+      );
     },
   };
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
+import { openDailySpendCap } from "./openDailySpendCap";
 import { exitCodes } from "./runCli";
 
 const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
@@ -51,7 +52,7 @@ describe("presend runs started at once as processes, sharing one config director
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("eight first checks at once: each paid once over one deposit within the spend cap, both origins pinned, the rest back on close", async () => {
+  it("eight first checks at once: each paid once over one deposit within the spend cap, both origins pinned, the rest back on close and to the day's cap", async () => {
     const price = routePrices.check;
     const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-processes-payer`);
     const wallet = privateKeyToAccount(walletKey);
@@ -65,7 +66,15 @@ describe("presend runs started at once as processes, sharing one config director
       PRESEND_URL: origins[index % origins.length] ?? "",
       PRESEND_PRIVATE_KEY: walletKey,
       XDG_CONFIG_HOME: home,
+      // Room for the first deposit and, only once the close has given back the unused part of
+      // it, a second one.
+      PRESEND_DAILY_CAP: "0.19",
     });
+    const usedToday = async () =>
+      190_000n -
+      (await openDailySpendCap(join(home, "presend", "spend.sqlite"), {
+        limit: 190_000n,
+      }).available());
     const chain = devnetClient("base", world.chains.base.rpcUrl);
     const transactions = () => chain.getTransactionCount({ address: lane.facilitator.address });
     const txBefore = await transactions();
@@ -94,10 +103,16 @@ describe("presend runs started at once as processes, sharing one config director
     const pins = JSON.parse(readFileSync(join(home, "presend", "pins.json"), "utf8"));
     expect(Object.keys(pins.servers).sort()).toEqual([...origins].sort());
 
+    // The whole deposit counts against the day until the channel is closed.
+    expect(await usedToday()).toBe(10n * price);
+
     const closed = await presend(["close"], env(0));
     expect(closed.code, closed.stderr).toBe(exitCodes.ok);
     // The payer spent the eight checks, each charged once and each named by its receipt.
     expect(before - (await stack.usdcBalance(wallet.address))).toBe(8n * price);
+    // The close, a run of its own, gave the day's cap back what came back of the deposit the
+    // check runs made.
+    expect(await usedToday()).toBe(8n * price);
     await stack.reconcile();
     for (const nonce of nonces) {
       expect(await stack.records.byAuthorization({ payer: wallet.address, nonce })).toMatchObject({
@@ -105,6 +120,18 @@ describe("presend runs started at once as processes, sharing one config director
         amount: String(price),
       });
     }
+
+    // A second deposit of ten checks fits the day only with that credit (0.08 + 0.10 <= 0.19).
+    const next = await presend(["check", privateKeyToAccount(generatePrivateKey()).address], {
+      ...env(0),
+      PRESEND_CHANNEL_DEPOSIT: "0.10",
+    });
+    expect(next.code, next.stderr).toBe(exitCodes.ok);
+    expect(await usedToday()).toBe(18n * price);
+    expect(before - (await stack.usdcBalance(wallet.address))).toBe(18n * price);
+    expect((await presend(["close"], env(1))).code).toBe(exitCodes.ok);
+    expect(await usedToday()).toBe(9n * price);
+    expect(before - (await stack.usdcBalance(wallet.address))).toBe(9n * price);
   }, 240_000);
 
   it("eight checks at once against a daily cap of three: three paid, five refused before signing, the day's count kept for the next run", async () => {

@@ -106,12 +106,14 @@ async function closeChannel(deps: CliDeps) {
   const key = deps.env.PRESEND_PRIVATE_KEY;
   let channel: ReturnType<typeof channelOptions> = null;
   let readContract: ReturnType<typeof readBaseChainReader>;
+  let spendCaps: SpendCaps;
   try {
     readContract = readBaseChainReader(deps.env);
+    spendCaps = readSpendCaps(deps.env);
     // A channel opened before PRESEND_CHANNEL=off is still closed (closing deposits nothing).
     channel = channelOptions(
       { ...deps.env, PRESEND_CHANNEL: "on", PRESEND_CHANNEL_DEPOSIT: undefined },
-      { configDir: deps.configDir, durable: true, maxDeposit: readSpendCaps(deps.env).maxDeposit },
+      { configDir: deps.configDir, durable: true, maxDeposit: spendCaps.maxDeposit },
     );
   } catch (error) {
     deps.stderr(`presend: ${error instanceof Error ? error.message : String(error)}`);
@@ -127,6 +129,9 @@ async function closeChannel(deps: CliDeps) {
     signer: { ...privateKeyToAccount(key as Hex), ...(readContract && { readContract }) },
     pinStore: openPinStore(join(deps.configDir, "pins.json")),
     channel,
+    // Closing pays nothing: the day's cap gets back what came back of the deposits earlier
+    // runs made today.
+    spendCap: openSpendCaps(spendCaps, deps.configDir),
     ...(deps.fetch && { fetch: deps.fetch }),
   });
   const closed = await client.closeChannel();

@@ -101,17 +101,18 @@ describe("createLedgerSpendCap", () => {
 
   it("a channel's refund gives back what it returned, never more than the deposit counted", async () => {
     const { ledger, cap } = setup(10_000);
-    const reserved = await cap.reserve(50_000n);
+    const deposit = { key: "channel deposit 1" };
+    const reserved = await cap.reserve(50_000n, deposit);
     if (reserved.type !== "reserved") throw new Error(reserved.message);
     // Nothing counted yet (the deposit was never sent): nothing to give back.
-    expect(await reserved.reservation.refund?.(50_000n)).toBe(0n);
+    expect(await cap.refund([deposit], 50_000n)).toBe(0n);
     await reserved.reservation.spend();
     expect(ledger.value().spentUnits).toBe(60_000);
     // Four checks paid from it, the close returned $0.01.
-    expect(await reserved.reservation.refund?.(10_000n)).toBe(10_000n);
+    expect(await cap.refund([deposit], 10_000n)).toBe(10_000n);
     expect(ledger.value().spentUnits).toBe(50_000);
     // A refund claiming more than the deposit still counts frees only what it counts.
-    expect(await reserved.reservation.refund?.(90_000n)).toBe(40_000n);
+    expect(await cap.refund([deposit], 90_000n)).toBe(40_000n);
     expect(ledger.value().spentUnits).toBe(10_000);
     // Released afterwards (a proven no-charge): nothing is left to give back twice.
     await reserved.reservation.release();

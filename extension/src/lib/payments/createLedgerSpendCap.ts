@@ -1,4 +1,4 @@
-import type { Reservation, SpendCap } from "@presend/client";
+import type { SpendCap } from "@presend/client";
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import type { SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
@@ -7,21 +7,22 @@ import type { PendingSpend } from "./createPendingSpend";
 export const ledgerUnreadable =
   "The record of today's spending is unreadable, so the daily cap cannot be enforced. Reset it in the options to pay again.";
 
-export type LedgerSpendCap = SpendCap & {
-  /** The last reserve() or fits() found the ledger unreadable (its refusal is "ledger_unreadable"). */
-  ledgerBroken(): boolean;
-  /**
-   * Whether `amount` fits now, without holding it: null, or the refusal's words. Asked before the
-   * wallet is asked for a channel deposit (the client reserves it after the signature).
-   */
-  fits(amount: bigint): Promise<string | null>;
-  /**
-   * A channel deposit an earlier check counted on `day` (that check's reservation ended with
-   * it), for the close: its refund gives back what the close returned, at most `amount`, and
-   * only while the ledger still counts `day` (a past day's spending no longer holds the cap).
-   */
-  countedDeposit(amount: bigint, day: string): Pick<Required<Reservation>, "refund">;
-};
+export type LedgerSpendCap = SpendCap &
+  Required<Pick<SpendCap, "refund">> & {
+    /** The last reserve() or fits() found the ledger unreadable (its refusal is "ledger_unreadable"). */
+    ledgerBroken(): boolean;
+    /**
+     * Whether `amount` fits now, without holding it: null, or the refusal's words. Asked before the
+     * wallet is asked for a channel deposit (the client reserves it after the signature).
+     */
+    fits(amount: bigint): Promise<string | null>;
+    /**
+     * A channel deposit an earlier check counted on `day` (that check's reservation ended with
+     * it), for the close: its refund gives back what the close returned, at most `amount`, and
+     * only while the ledger still counts `day` (a past day's spending no longer holds the cap).
+     */
+    countedDeposit(amount: bigint, day: string): { refund(refunded: bigint): Promise<bigint> };
+  };
 
 /**
  * The daily cap as the client's SpendCap: today's ledger plus the payments under way in this
@@ -41,6 +42,9 @@ export function createLedgerSpendCap(options: {
   const { ledger, pending, today } = options;
   const cap = BigInt(options.dailyCapUnits);
   let broken = false;
+  /** What each payment reserved here counts in today's ledger now (less what refunds gave back). */
+  const counted = new Map<string, bigint>();
+  let unkeyed = 0;
   // Today's spending in the ledger, or null when the ledger is unreadable.
   const ledgerToday = async (): Promise<bigint | null> => {
     try {
@@ -76,13 +80,13 @@ export function createLedgerSpendCap(options: {
     ledgerBroken: () => broken,
     countedDeposit: (amount, day) => ({ refund: (refunded) => credit(day, amount, refunded) }),
     fits: async (amount) => refusal(await ledgerToday(), amount),
-    async reserve(amount) {
+    async reserve(amount, payment) {
       const refused = refusal(await ledgerToday(), amount);
       if (refused !== null) return { type: "refused", message: refused };
       // Held from the cap check on (no await in between) until the ledger counts it.
       const release = pending.hold(amount);
-      // What this payment counts in today's ledger now (less what a refund gave back).
-      let counted = 0n;
+      // Keyed for refunds, which name payments by the key the client reserved them under.
+      const key = payment === undefined ? `unkeyed ${unkeyed++}` : `payment ${payment.key}`;
       return {
         type: "reserved",
         reservation: {
@@ -91,22 +95,29 @@ export function createLedgerSpendCap(options: {
               day: today,
               spentUnits: Number((day.day === today ? BigInt(day.spentUnits) : 0n) + amount),
             }));
-            counted = amount;
+            counted.set(key, amount);
             release();
           },
           async release() {
             release();
-            const held = counted;
-            counted = 0n;
+            const held = counted.get(key) ?? 0n;
+            counted.delete(key);
             if (held > 0n) await credit(today, held, held);
-          },
-          async refund(refunded) {
-            const back = await credit(today, counted, refunded);
-            counted -= back;
-            return back;
           },
         },
       };
+    },
+    async refund(payments, amount) {
+      let freed = 0n;
+      for (const payment of payments) {
+        const key = `payment ${payment.key}`;
+        const held = counted.get(key);
+        if (held === undefined || freed >= amount) continue;
+        const back = await credit(today, held, amount - freed);
+        counted.set(key, held - back);
+        freed += back;
+      }
+      return freed;
     },
   };
 }
