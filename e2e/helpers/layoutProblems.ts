@@ -1,8 +1,9 @@
 /**
  * Source of a function (run with `this` bound to a container, in the page) that lists what a
  * reader cannot fully see inside it: an element reaching past the container's or the window's
- * left or right edge, text cut by an overflow it hides, the container scrolling sideways.
- * Content of a sideways scroll region of its own (a wide table) counts as seen: it scrolls.
+ * left or right edge, text cut by an overflow it hides or spilling out of its box (a word too
+ * long for the line), the container or a region in it scrolling sideways. Content of a sideways
+ * scroll region of its own (a wide table, .table-wrap) counts as seen: it scrolls.
  */
 export const layoutProblemsFn = `function () {
   const problems = [];
@@ -21,6 +22,12 @@ export const layoutProblemsFn = `function () {
       problems.push(name(element) + " reaches past the edge (" + Math.round(rect.left) + "–" + Math.round(rect.right) + " of " + Math.round(left) + "–" + Math.round(right) + ")");
     const style = getComputedStyle(element);
     const hides = (o) => o === "hidden" || o === "clip";
+    const scrolls = (o) => o === "auto" || o === "scroll";
+    if (scrolls(style.overflowX) && !element.classList.contains("table-wrap") && element.scrollWidth > element.clientWidth + 1)
+      problems.push(name(element) + " scrolls sideways by " + (element.scrollWidth - element.clientWidth) + "px");
+    // A word too long for its line (an address, a type name) spills out of a box that shows it.
+    if (style.overflowX === "visible" && style.display !== "inline" && element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1)
+      problems.push(name(element) + " spills its content sideways by " + (element.scrollWidth - element.clientWidth) + "px");
     if (hides(style.overflowX) && element.scrollWidth > element.clientWidth + 1 && style.textOverflow !== "ellipsis")
       problems.push(name(element) + " cuts its content sideways");
     if (hides(style.overflowY) && element.scrollHeight > element.clientHeight + 1 && element.localName !== "select")

@@ -1,4 +1,3 @@
-import type { Page } from "@playwright/test";
 import { exampleHistoryEntry } from "@presend/extension/storage/exampleHistoryEntry";
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
@@ -7,61 +6,12 @@ import { pasteInto } from "../helpers/enterAddress";
 import { setExtensionStorage } from "../helpers/extensionStorage";
 import { layoutProblemsFn } from "../helpers/layoutProblems";
 import { openPopup, tabWithWallet } from "../helpers/popup";
+import { tabbableNames, tabThrough } from "../helpers/tabThrough";
 import { emulateZoom } from "../helpers/zoom";
 
 // The popup, the options page and the card at the browser's 200% zoom (and at 100%, to compare):
 // nothing cut off or pushed past an edge, no sideways scroll, every control reached by Tab and
 // scrolled into view when it is. A zoomed page lays out in a viewport half as wide and high.
-
-const controls =
-  "a[href], button:not([disabled]), input:not([disabled]), select, textarea, summary";
-
-// Tabs through `page` from its first control and returns the controls the focus reached (by a
-// name), each with whether the browser brought it into the window once focused.
-async function tabThrough(page: Page, presses: number) {
-  const reached: Array<{ name: string; inView: boolean }> = [];
-  await page.locator(controls).first().focus();
-  for (let press = 0; press < presses; press++) {
-    if (press > 0) await page.keyboard.press("Tab");
-    const focused = await page.evaluate(() => {
-      const active = document.activeElement as HTMLElement | null;
-      if (!active || active === document.body) return null;
-      const rect = active.getBoundingClientRect();
-      return {
-        name:
-          active.getAttribute("aria-label") ??
-          active.getAttribute("name") ??
-          active.dataset.action ??
-          (active.textContent ?? "").trim().slice(0, 40),
-        // A text box shows where its caret is (its first line), not always all of its rows.
-        inView:
-          rect.top >= 0 &&
-          rect.left >= 0 &&
-          rect.right <= innerWidth &&
-          (rect.bottom <= innerHeight || active.localName === "textarea"),
-      };
-    });
-    if (!focused) break;
-    reached.push(focused);
-  }
-  return reached;
-}
-
-// The names of the controls a Tab should reach in `page` (as tabThrough names them).
-const tabbableNames = (page: Page) =>
-  page
-    .locator(controls)
-    .evaluateAll((found) =>
-      found
-        .filter((e) => e.checkVisibility())
-        .map(
-          (active) =>
-            active.getAttribute("aria-label") ??
-            active.getAttribute("name") ??
-            (active as HTMLElement).dataset.action ??
-            (active.textContent ?? "").trim().slice(0, 40),
-        ),
-    );
 
 for (const percent of [100, 200]) {
   test(`the popup at ${percent}% zoom: nothing cut off, no sideways scroll, every control reached`, async ({
