@@ -147,6 +147,21 @@ function LocalDecision(props: BadgeProps) {
 }
 
 /**
+ * Scrolls `scroller` (the card's body) the least that shows `element` whole above its bottom
+ * padding, or its top when it is taller than that. Never scrollIntoView: that would scroll the
+ * page around the card too.
+ */
+function revealWithin(scroller: Element, element: Element): void {
+  const box = element.getBoundingClientRect();
+  const view = scroller.getBoundingClientRect();
+  const bottom = view.bottom - Number.parseFloat(getComputedStyle(scroller).paddingBottom || "0");
+  if (box.top < view.top) scroller.scrollTop -= view.top - box.top;
+  else if (box.bottom > bottom) {
+    scroller.scrollTop += Math.min(box.bottom - bottom, box.top - view.top);
+  }
+}
+
+/**
  * The card a chip opens, verdict first: the decision in the verdict's colour (or what the free
  * check found, neutral when nothing is known yet), the decision buttons, then the paid checks
  * and the details. It lives in the verdict UI chunk, which a page loads only once an address
@@ -166,6 +181,14 @@ export function BadgeCard(props: BadgeProps) {
   useEffect(() => {
     if (outcome && body.current) body.current.scrollTop = 0;
   }, [outcome]);
+  // A check under way shows above the buttons that started it: in a card scrolled down to them
+  // (a short window, a zoomed or narrow side panel) the step, and its Cancel, come into view.
+  const step = props.progress?.step;
+  useEffect(() => {
+    const scroller = body.current;
+    const shown = step && scroller?.querySelector(`[data-state="${step}"]`);
+    if (scroller && shown) revealWithin(scroller, shown);
+  }, [step]);
   const dangerous = localDanger || report?.verdict.level === "danger";
   const channels = useChannelBalances();
   const apiOrigin = useApiOrigin();

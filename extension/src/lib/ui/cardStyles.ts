@@ -61,6 +61,9 @@ tr.flags-line td { padding-top: 0; }
 .again summary { cursor: pointer; color: var(--muted); font-size: 12px; padding: var(--s1) 0; }
 .again[open] summary { color: var(--ink); }
 .recovery .row .muted { flex: 1 1 200px; }
+/* What the wallet will show holds words with no break (the payee's address, the EIP-712 type's
+   name): they wrap, not widen the card past a narrow or zoomed window. */
+.payment { overflow-wrap: anywhere; }
 .headline { font-size: 13px; font-weight: 600; }
 /* The decision: the card's first block, in the verdict's one colour. */
 .decision { border-radius: 8px; padding: var(--s2) var(--s3); margin: var(--s2) 0;
@@ -86,6 +89,8 @@ h2 { font-size: 16px; }
 .card-head .mono { word-break: normal; }
 .card-body { overflow-y: auto; overscroll-behavior: contain; padding: 0 var(--s3) var(--s3); flex: 1 1 auto;
   min-height: 0; }
+/* A control Tab scrolls to stops short of the body's edges, its focus ring whole (the body clips). */
+.card-body { scroll-padding-block: var(--s2); }
 /* The card's own focus target (where the focus waits when the control that had it goes) and the
    disclosures ("Details", "Address", "Check again") show the same ring as every control. */
 summary:focus-visible, .card:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }

@@ -7,8 +7,10 @@ export const styles = `${chipStyles}${cardStyles}
 .popup { width: min(400px, 100vw); padding: var(--s3); }
 .history li { display: block; }
 .result-region:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-.side-panel { padding: var(--s2); }
-.side-panel .card { width: auto; max-height: calc(100vh - 2 * var(--s2)); }
+/* In the side panel the card is the page: it fills the panel edge to edge, with no margin,
+   frame or shadow, which a panel a person narrowed or zoomed (180 CSS pixels at 200%) needs. */
+.side-panel .card { width: auto; max-height: 100vh; border: none; border-radius: 0;
+  box-shadow: none; }
 .presend.welcome { max-width: 760px; margin: 0 auto; padding: var(--s3); line-height: 1.5; }
 .welcome img { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 8px; }
 /* Each page's one h1 keeps the look its title had (the popup's is the brand line); the sections
