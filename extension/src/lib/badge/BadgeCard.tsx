@@ -1,7 +1,7 @@
 import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { chains } from "@presend/shared/chains/chains";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
@@ -177,10 +177,13 @@ export function BadgeCard(props: BadgeProps) {
   const short = visibleEnds(assessment.input);
   // A new result opens at its top: the decision is the first thing seen, wherever the card was
   // scrolled to reach the button that asked for it.
+  // Keyed by what the result says, not by the object: the side panel is sent a new copy of the
+  // same result whenever the page redraws its chip, and jumped back to the top under the reader.
   const body = useRef<HTMLDivElement>(null);
+  const outcomeKey = useMemo(() => (outcome ? JSON.stringify(outcome) : null), [outcome]);
   useEffect(() => {
-    if (outcome && body.current) body.current.scrollTop = 0;
-  }, [outcome]);
+    if (outcomeKey !== null && body.current) body.current.scrollTop = 0;
+  }, [outcomeKey]);
   // A check under way shows above the buttons that started it: in a card scrolled down to them
   // (a short window, a zoomed or narrow side panel) the step, and its Cancel, come into view.
   const step = props.progress?.step;

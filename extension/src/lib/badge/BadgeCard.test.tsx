@@ -1,0 +1,54 @@
+import { parseHTML } from "linkedom";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
+import { BadgeCard, type BadgeProps } from "./BadgeCard";
+import { exampleBadgeProps } from "./exampleBadgeProps";
+
+// The content script renders with Preact through preact/compat (the build's alias); so does this test.
+vi.mock("react", () => import("preact/compat"));
+vi.mock("react-dom", () => import("preact/compat"));
+vi.mock("react-dom/client", () => import("preact/compat/client"));
+vi.mock("react/jsx-runtime", () => import("preact/jsx-runtime"));
+vi.mock("react/jsx-dev-runtime", () => import("preact/jsx-runtime"));
+// The card reads the channel balances and the API's origin from the extension's storage.
+vi.mock("wxt/browser", async () => ({
+  browser: (await import("wxt/testing/fake-browser")).fakeBrowser,
+}));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("BadgeCard", () => {
+  const report = {
+    type: "report" as const,
+    entry: exampleHistoryEntry({
+      address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045",
+      checkedAt: new Date(),
+    }),
+  };
+
+  it("opens a new result at its top, and keeps the reader's place when the same result comes again", async () => {
+    const { document } = parseHTML("<html><body><div id='root'></div></body></html>");
+    vi.stubGlobal("document", document);
+    // act: the card's effects (where it scrolls) run before the next line, as after a paint.
+    const { act } = await import("preact/test-utils");
+    const { createRoot } = await import("react-dom/client");
+    const container = document.getElementById("root") as unknown as HTMLElement;
+    const root = createRoot(container);
+    const show = (shown: BadgeProps) => act(() => root.render(<BadgeCard {...shown} />));
+    const failed = {
+      type: "failed" as const,
+      message: "presend's API could not be reached. Nothing was charged.",
+      charged: false,
+    };
+    show(exampleBadgeProps({ outcome: failed, expanded: true }));
+    const body = container.querySelector("[data-testid=card-body]") as HTMLElement;
+    body.scrollTop = 120;
+    // The side panel is sent a copy of the same result each time the page redraws the chip.
+    show(exampleBadgeProps({ outcome: { ...failed }, expanded: true }));
+    expect(body.scrollTop).toBe(120);
+    show(exampleBadgeProps({ outcome: report, expanded: true }));
+    expect(body.scrollTop).toBe(0);
+  });
+});
