@@ -72,7 +72,7 @@ const checkInput = {
     .regex(/^[A-Za-z0-9_-]{16,128}$/)
     .optional()
     .describe(
-      "Only to retry: the payment id an earlier call of this tool returned (or named in its error). The same address and chain with it get the same report, charged once. Leave it out for a new check.",
+      "Only to retry: the payment id an earlier call of this tool returned (or named in its error). The same address, chain and sender (from) with it get the same report, charged once. Leave it out for a new check.",
     ),
 };
 const paidOutput = {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMemoryPinStore, createPresendClient } from "@presend/client";
-import { devnetAccounts, devnetClient } from "@presend/devnet";
+import { devnetAccounts, devnetClient, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { ReportSchema } from "@presend/shared/api/report";
@@ -193,6 +193,53 @@ describe("retries with an x402 payment-identifier (real anvil, official client)"
     }
     expect(await stack.usdcBalance(payer.address)).toBe(before);
     expect(await stack.records.count()).toBe(count);
+  });
+
+  it("a retry whose sender differs from the paid request's (named, dropped or another) is 409 payment_id_conflict, never the report of the other ask", async () => {
+    // The sender decides the verdict: the fresh lookalike of an address the victim paid is only
+    // caution without it, danger with it.
+    const lookalike = senderWorld.freshLookalike;
+    const sender = devnetAccounts.poisoningVictim.address;
+    const withoutSender = { address: lookalike, chain: "base" };
+    const withSender = { address: lookalike, chain: "base", from: sender };
+
+    const unnamed = generatePaymentId();
+    const paid = await post(
+      "/check",
+      withoutSender,
+      await signedWithId("/check", withoutSender, unnamed),
+    );
+    expect(paid.status).toBe(200);
+    expect(ReportSchema.parse(await paid.json()).verdict.level).toBe("caution");
+    const before = await stack.usdcBalance(payer.address);
+    const conflict = await post(
+      "/check",
+      withSender,
+      await signedWithId("/check", withSender, unnamed),
+    );
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toMatchObject({ error: { code: "payment_id_conflict" } });
+
+    const named = generatePaymentId();
+    const first = await post("/check", withSender, await signedWithId("/check", withSender, named));
+    expect(first.status).toBe(200);
+    const report = ReportSchema.parse(await first.json());
+    expect(report.verdict.level).toBe("danger");
+    // The same sender in another case, as pasted, is the same ask.
+    const sameSender = { ...withSender, from: ` ${sender.toLowerCase()} ` };
+    const retry = await post("/check", sameSender, await signedWithId("/check", sameSender, named));
+    expect(retry.status).toBe(200);
+    expect(ReportSchema.parse(await retry.json())).toEqual(report);
+    for (const other of [
+      withoutSender,
+      { ...withSender, from: devnetAccounts.genuineCounterparty.address },
+    ]) {
+      const response = await post("/check", other, await signedWithId("/check", other, named));
+      expect(response.status).toBe(409);
+      expect(await response.json()).toMatchObject({ error: { code: "payment_id_conflict" } });
+    }
+    // The first payment and the one named: nothing more.
+    expect(await stack.usdcBalance(payer.address)).toBe(before - 10_000n);
   });
 
   it("lets the presend client retry a call with its payment id: the same report, charged once", async () => {

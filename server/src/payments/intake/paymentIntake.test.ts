@@ -97,6 +97,25 @@ describe("paymentIntake", () => {
     expect(c.payment.requestHash).not.toBe(a.payment.requestHash);
   });
 
+  it("hashes the sender into the request: another sender, or none, is another request; its case is not", async () => {
+    const hashOf = async (body: Record<string, string>) =>
+      (await send({ "payment-signature": header(now + 60) }, body as never)).payment.requestHash;
+    const sender = "0x1573EdD993C1AD2cf1f7ac3CEfe4Cbc0eE184C16";
+    const without = await hashOf({ address: "0xAb", chain: "base" });
+    const withSender = await hashOf({ address: "0xAb", chain: "base", from: sender });
+    const other = await hashOf({
+      address: "0xAb",
+      chain: "base",
+      from: "0x9fB3Be896bE9E77d6f262503289f9bd1E0417Ad7",
+    });
+    expect(withSender).not.toBe(without);
+    expect(other).not.toBe(withSender);
+    expect(other).not.toBe(without);
+    expect(
+      await hashOf({ address: "0xAb", chain: "base", from: ` ${sender.toLowerCase()} ` }),
+    ).toBe(withSender);
+  });
+
   it("reads a channel voucher once into channelPayment, with its payment id, and leaves the header to the official middleware", async () => {
     const extensions: Record<string, unknown> = {
       "payment-identifier": { info: { required: false } },

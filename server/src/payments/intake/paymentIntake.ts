@@ -122,13 +122,18 @@ function paymentIdOf(payload: PaymentPayload): string | null {
 }
 
 /**
- * What a paid request asks for: route, address (as sent, trimmed: its case shows in the report)
- * and chain (default base), so `{"address": a}` and `{"address": a, "chain": "base"}` ask the same.
+ * What a paid request asks for: route, address (as sent, trimmed: its case shows in the report),
+ * chain (default base) and sender (`from`, trimmed, any case: the report shows it checksummed),
+ * so `{"address": a}` and `{"address": a, "chain": "base"}` ask the same. The sender decides the
+ * verdict (a lookalike of an address it paid is danger), so a payment id that paid without one,
+ * or with another, must not answer this request with that report. A request without a sender
+ * hashes as before senders existed, so the records of those requests still match it.
  */
 function requestHashOf(path: string, body: unknown): string {
   const request = CheckRequestSchema.safeParse(body);
+  const sender = request.success ? request.data.from?.trim().toLowerCase() : undefined;
   const asked = request.success
-    ? [request.data.address.trim(), request.data.chain]
+    ? [request.data.address.trim(), request.data.chain, ...(sender ? [sender] : [])]
     : [JSON.stringify(body)];
   return createHash("sha256")
     .update(JSON.stringify([path, ...asked]))
