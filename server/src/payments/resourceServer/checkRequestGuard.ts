@@ -23,6 +23,18 @@ export function checkRequestGuard(): MiddlewareHandler {
         'Send the body as JSON with "Content-Type: application/json".',
       );
     }
+    // Nothing here decodes a compressed body: read as it came, a gzip body is "not valid JSON"
+    // and one labelled with a coding it does not have passes as if unlabelled. Both are told the
+    // body must come uncompressed (RFC 9110: 415, with Accept-Encoding naming what is taken).
+    if (!uncompressed(c.req.header("content-encoding"))) {
+      c.header("Accept-Encoding", "identity");
+      return jsonError(
+        c,
+        415,
+        "unsupported_media_type",
+        "Send the body uncompressed: no Content-Encoding (gzip, br and the like are not accepted).",
+      );
+    }
     let body: unknown;
     try {
       body = await c.req.json();
@@ -33,6 +45,15 @@ export function checkRequestGuard(): MiddlewareHandler {
     if (problem) return jsonError(c, 400, problem.code, problem.message);
     await next();
   };
+}
+
+/** No Content-Encoding, or only `identity` (the body as it is). */
+function uncompressed(encoding: string | undefined): boolean {
+  if (encoding === undefined) return true;
+  return encoding
+    .split(",")
+    .map((coding) => coding.trim().toLowerCase())
+    .every((coding) => coding === "" || coding === "identity");
 }
 
 type Problem = {

@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { devnetAccounts, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
@@ -93,6 +94,36 @@ describe("paid routes on the local world (real anvil, in-process facilitator)", 
     expect(response.status).toBe(415);
     expect(response.headers.get("payment-required")).toBeNull();
     expect(await response.json()).toMatchObject({ error: { code: "unsupported_media_type" } });
+  });
+
+  it("answers a compressed body with 415 before any payment challenge, naming the coding it takes", async () => {
+    const json = JSON.stringify({ address: target });
+    for (const [encoding, body] of [
+      // Valid JSON compressed: read as it came it would be "not valid JSON".
+      ["gzip", gzipSync(json)],
+      // A coding the body does not have: read as it came it would pass as unlabelled.
+      ["br", json],
+      ["identity, gzip", gzipSync(json)],
+    ] as const) {
+      for (const path of ["/check", "/deep"]) {
+        const response = await stack.app.request(path, {
+          method: "POST",
+          headers: { "content-type": "application/json", "content-encoding": encoding },
+          body,
+        });
+        expect(response.status).toBe(415);
+        expect(response.headers.get("payment-required")).toBeNull();
+        expect(response.headers.get("accept-encoding")).toBe("identity");
+        expect(await response.json()).toMatchObject({ error: { code: "unsupported_media_type" } });
+      }
+    }
+    // The body as it is, labelled so, is taken.
+    const identity = await stack.app.request("/check", {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "identity" },
+      body: json,
+    });
+    expect(identity.status).toBe(402);
   });
 
   it("challenges an unpaid request with PaymentRequired in the header and in the JSON body", async () => {

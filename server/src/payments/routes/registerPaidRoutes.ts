@@ -352,7 +352,9 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
         "authorization_in_flight / authorization_used: this authorization is already paying for another request, or already paid; payment_id_in_flight / payment_id_conflict: a request with this payment id is being served, or the id paid for a different request (or was not charged); the engine was not run and nothing was charged.",
       ),
       413: error(`Body larger than ${limits.requestBodyBytes / 1024} KB.`),
-      415: error("Content-Type is not application/json."),
+      415: error(
+        "Content-Type is not application/json, or the body is compressed (Content-Encoding).",
+      ),
       500: error(
         "internal_error: a fault before any charge (after one, the answer is the report or a 502).",
       ),
