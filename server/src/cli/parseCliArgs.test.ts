@@ -50,6 +50,27 @@ describe("parseCliArgs", () => {
     [["validate", address, "--from", address], /--from applies to check and deep/],
     [["validate", address, "--no-channel"], /--no-channel applies to check and deep/],
     [["check", address, "--payment-id", "pay 0123456789abcdef"], /--payment-id/],
+    // Given twice, which one was meant is not known: neither wins.
+    [
+      ["check", address, "--chain", "base", "--chain", "ethereum"],
+      /--chain is given more than once/,
+    ],
+    [["check", address, "--from", address, "--from", address], /--from is given more than once/],
+    [
+      ["deep", address, "--max-price", "0.05", "--max-price=5"],
+      /--max-price is given more than once/,
+    ],
+    [
+      [
+        "check",
+        address,
+        "--payment-id",
+        "pay_0123456789abcdef",
+        "--payment-id",
+        "pay_fedcba9876543210",
+      ],
+      /--payment-id is given more than once/,
+    ],
   ])("refuses %j", (argv, message) => {
     const parsed = parseCliArgs(argv);
     expect(parsed.type).toBe("error");

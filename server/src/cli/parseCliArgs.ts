@@ -79,7 +79,21 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
   } catch (error) {
     return { type: "error", message: error instanceof Error ? error.message : String(error) };
   }
-  const { values, positionals } = parsed;
+  const { positionals } = parsed;
+  // Each option that takes a value is read as a list, so one given twice (`--chain base --chain
+  // ethereum`, a script's defaults before the caller's) is refused rather than resolved silently
+  // to the last: which chain, sender or price limit was meant is not known.
+  const repeated = valueOptions.find((name) => (parsed.values[name]?.length ?? 0) > 1);
+  if (repeated !== undefined) {
+    return { type: "error", message: `--${repeated} is given more than once; give it once` };
+  }
+  const values = {
+    ...parsed.values,
+    chain: parsed.values.chain?.[0],
+    from: parsed.values.from?.[0],
+    "max-price": parsed.values["max-price"]?.[0],
+    "payment-id": parsed.values["payment-id"]?.[0],
+  };
   if (values.help) return { type: "help" };
   const [command, address, ...rest] = positionals;
   if (command !== "validate" && command !== "check" && command !== "deep") {
@@ -134,17 +148,20 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
   };
 }
 
+/** The options that take a value: each may be given once. */
+const valueOptions = ["chain", "from", "max-price", "payment-id"] as const;
+
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
     allowPositionals: true,
     strict: true,
     options: {
-      chain: { type: "string" },
-      from: { type: "string" },
+      chain: { type: "string", multiple: true },
+      from: { type: "string", multiple: true },
       json: { type: "boolean" },
-      "max-price": { type: "string" },
-      "payment-id": { type: "string" },
+      "max-price": { type: "string", multiple: true },
+      "payment-id": { type: "string", multiple: true },
       "no-channel": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
