@@ -12,11 +12,20 @@ describe("readServerUrl", () => {
     expect(readServerUrl({ PRESEND_URL: "" })).toBe(defaultServerUrl);
   });
 
-  it.each(["not-a-url", "127.0.0.1:8402", "ftp://presend.example", "file:///etc/passwd"])(
-    "refuses %s by name",
-    (value) => {
-      expect(() => readServerUrl({ PRESEND_URL: value })).toThrow(ConfigurationError);
-      expect(() => readServerUrl({ PRESEND_URL: value })).toThrow(/PRESEND_URL/);
-    },
-  );
+  it.each([
+    "not-a-url",
+    "127.0.0.1:8402",
+    "ftp://presend.example",
+    "file:///etc/passwd",
+    // Never sendable (fetch refuses credentials in a URL) or not a base routes can follow.
+    "https://user:secret@presend.example",
+    "https://token@presend.example",
+    "https://presend.example/?key=secret",
+    "https://presend.example/#top",
+  ])("refuses %s by name", (value) => {
+    expect(() => readServerUrl({ PRESEND_URL: value })).toThrow(ConfigurationError);
+    expect(() => readServerUrl({ PRESEND_URL: value })).toThrow(/PRESEND_URL/);
+    // The setting may carry a secret: the message never repeats it.
+    expect(() => readServerUrl({ PRESEND_URL: value })).not.toThrow(/secret/);
+  });
 });

@@ -9,6 +9,21 @@ const ServerUrlSchema = z
     protocol: /^https?$/,
     error: "PRESEND_URL must be the API's http(s) URL, like http://127.0.0.1:8402",
   })
+  // Routes are appended to it (`${url}/check`): after a query or fragment they would not be
+  // routes at all, and fetch refuses a URL with user:password@ at every request, which would
+  // then read as an unreachable server, the credentials echoed in the message.
+  .refine(
+    (value) => {
+      // Zod runs this on a value the URL check refused too; that refusal is the one to tell.
+      if (!URL.canParse(value)) return true;
+      const url = new URL(value);
+      return url.username === "" && url.password === "" && !/[?#]/.test(value);
+    },
+    {
+      error:
+        "PRESEND_URL must be the API's base URL without user:password@, query or fragment, like https://presend.example",
+    },
+  )
   .default(defaultServerUrl);
 
 /**
