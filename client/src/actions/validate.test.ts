@@ -45,6 +45,41 @@ describe("validate", () => {
     });
   });
 
+  it("answers an input too long for a URL itself, with the shared verdict, asking nothing", async () => {
+    const asked: string[] = [];
+    const config = createPresendConfig({
+      url: "http://api.test",
+      pinStore: createMemoryPinStore(),
+      fetch: async (input) => {
+        asked.push(String(input));
+        return Response.json(
+          { error: { code: "headers_too_large", message: "" } },
+          { status: 431 },
+        );
+      },
+    });
+    const pasted = "a".repeat(20_000);
+    expect(await validate(config, pasted)).toEqual({
+      type: "validated",
+      result: {
+        address: pasted,
+        valid: false,
+        normalized: null,
+        checksum: {
+          status: "invalid",
+          message: "Not an address: expected 0x followed by 40 hexadecimal characters.",
+        },
+      },
+    });
+    // An address padded past the bound is still one, as the server trims it.
+    const padded = `${" ".repeat(2_000)}${address.toLowerCase()}\n`;
+    expect(await validate(config, padded)).toMatchObject({
+      type: "validated",
+      result: { valid: true, normalized: address, checksum: { status: "missing" } },
+    });
+    expect(asked).toEqual([]);
+  });
+
   it("says so when the server is unreachable or its answer malformed", async () => {
     const unreachable = answering(() => {
       throw new TypeError("fetch failed");

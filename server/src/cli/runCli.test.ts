@@ -104,6 +104,15 @@ describe("presend CLI against a real server on the local world", () => {
     expect(checked.stderr.length).toBeLessThan(400);
   });
 
+  it("validate of a 20,000-character input says it is no address (exit 1), not that the server refused headers", async () => {
+    freshConfig();
+    const pasted = `0x${"a".repeat(20_000)}`;
+    const result = await cli(["validate", pasted]);
+    expect(result.code, result.stderr).toBe(exitCodes.invalidAddress);
+    expect(result.stdout).toContain("(shortened: 20002 characters): invalid. Not an address");
+    expect(result.stderr).toBe("");
+  });
+
   it("a PRESEND_URL that is not an http(s) URL is a usage error naming it, before any request (no crash)", async () => {
     freshConfig();
     for (const argv of [["validate", target], ["check", target], ["close"]]) {
