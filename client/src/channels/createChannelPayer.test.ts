@@ -370,6 +370,16 @@ describe("createChannelPayer: the most one deposit may put in", () => {
     );
   });
 
+  it("names a configured deposit below the check's price as the one too small, not the bound", async () => {
+    const { asked, pay } = bounded({ deposit: price / 2n, maxDeposit: 10n * price });
+    const result = await pay();
+    expect(result).toMatchObject({ type: "refused", code: "cap_reached", charged: false });
+    expect(result.type === "refused" && result.message).toContain(
+      "The configured channel deposit of $0.005 cannot pay this check ($0.01 is due); configure a larger deposit.",
+    );
+    expect(asked).toEqual([]);
+  });
+
   it.each([
     ["a configured deposit above the bound", { deposit: 6n * price, maxDeposit: 5n * price }],
     [

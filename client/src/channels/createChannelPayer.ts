@@ -547,7 +547,10 @@ export function createChannelPayer(options: {
       return `A channel deposit of ${formatUsdc(amount)} is above the most one deposit may put in (${formatUsdc(bound)}); configure a smaller deposit.`;
     }
     if (amount < needed) {
-      return `A channel deposit of at most ${formatUsdc(bound)} cannot pay this check (${formatUsdc(needed)} is due).`;
+      // A configured deposit is asked as it is (not raised to the bound): it is the one too small.
+      return options.channel.deposit !== undefined
+        ? `The configured channel deposit of ${formatUsdc(amount)} cannot pay this check (${formatUsdc(needed)} is due); configure a larger deposit.`
+        : `A channel deposit of at most ${formatUsdc(bound)} cannot pay this check (${formatUsdc(needed)} is due).`;
     }
     return null;
   }
