@@ -58,6 +58,11 @@ export function createApp(deps: AppDeps): App {
       if (result.success) return;
       const issue = result.error.issues[0];
       const field = issue?.path.join(".") || "request";
+      // A query parameter given twice reads as a list; zod's words for it ("expected string,
+      // received array") would call the value invalid when the trouble is that there are two.
+      if (result.target === "query" && (c.req.queries(field)?.length ?? 0) > 1) {
+        return jsonError(c, 400, "invalid_body", `Give ${field} once: one value is asked.`);
+      }
       const code: ErrorCode = field === "address" ? "invalid_address" : "invalid_body";
       return jsonError(c, 400, code, `Invalid ${field}: ${issue?.message ?? "bad value"}`);
     },
