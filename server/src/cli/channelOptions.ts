@@ -1,18 +1,13 @@
 import {
   chmodSync,
-  closeSync,
   existsSync,
-  fsyncSync,
   linkSync,
   mkdirSync,
-  openSync,
   readFileSync,
-  renameSync,
   rmSync,
   writeFileSync,
-  writeSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { ChannelPaymentOptions, ChannelSaltStore } from "@presend/client";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";

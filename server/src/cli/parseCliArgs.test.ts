@@ -81,7 +81,9 @@ describe("parseCliArgs", () => {
     expect(parseCliArgs(["--help"])).toEqual({ type: "help" });
   });
 
-  it("names the MCP server's four tools, as the README does", () => {
-    expect(usage).toMatch(/tools validate, check, deep, close_channel;/);
+  it("names the MCP server's five tools, as the README does, and the operators' commands", () => {
+    expect(usage).toMatch(/tools validate, check, deep, receipt,\s+close_channel;/);
+    expect(usage).toContain("presend facilitator");
+    expect(usage).toContain("presend rotate-attestation-key --out <file>");
   });
 });

@@ -30,8 +30,11 @@ export const usage = `usage: presend <validate|check|deep> <address> [--chain ba
        presend receipt <id> [--json]  (the report of a paid check whose answer was lost, by the
                              id it named; free: see presend receipt --help)
        presend close         (refund the rest of the payment channel's deposit)
-       presend mcp           (MCP server on stdio: tools validate, check, deep, close_channel; see README)
+       presend mcp           (MCP server on stdio: tools validate, check, deep, receipt,
+                             close_channel; see README)
        presend facilitator   (serve the x402 facilitator over HTTP for API replicas; see README)
+       presend rotate-attestation-key --out <file>  (operators: a new attestation key; see
+                             presend rotate-attestation-key --help)
 
   validate   free EIP-55 checksum pre-check
   check      paid single-chain check (${formatUsdc(routePrices.check)})

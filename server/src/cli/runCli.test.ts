@@ -263,7 +263,16 @@ describe("presend CLI against a real server on the local world", () => {
       env: { PRESEND_URL: "http://127.0.0.1:9" },
     });
     expect(unreachable.code).toBe(exitCodes.serverError);
-    expect(unreachable.stderr).toMatch(/cannot reach/);
+    // Said once, naming the server: the client's message already does.
+    expect(unreachable.stderr.match(/cannot reach/gi)).toHaveLength(1);
+    expect(unreachable.stderr).toContain("Cannot reach http://127.0.0.1:9");
+    expect(unreachable.stderr).toContain("(charged: no)");
+    const validate = await cli(["validate", target], {
+      env: { PRESEND_URL: "http://127.0.0.1:9" },
+    });
+    expect(validate.code).toBe(exitCodes.serverError);
+    expect(validate.stderr.match(/cannot reach/gi)).toHaveLength(1);
+    expect(validate.stderr).toContain("Cannot reach http://127.0.0.1:9");
   });
 
   it("truthful outcomes: a report cut off after settlement prints the settlement, then recovers it through /receipts", async () => {

@@ -85,7 +85,8 @@ async function validate(command: CliCommand, server: string, deps: CliDeps) {
   if (outcome.type === "failed") {
     deps.stderr(
       outcome.status === null
-        ? `presend: cannot reach ${server}: ${outcome.message}`
+        ? // The client's message names the server and the cause ("Cannot reach <url>: …").
+          `presend: ${outcome.message}`
         : `presend: server answered ${outcome.status} (${outcome.code}: ${outcome.message})`,
     );
     return outcome.status === 400 ? exitCodes.usage : exitCodes.serverError;
@@ -265,7 +266,7 @@ function report(
         // that nothing was charged, and what to do.
         deps.stderr(
           result.code === "unreachable"
-            ? `presend: cannot reach the server: ${result.message} (charged: no)`
+            ? `presend: ${result.message} (charged: no)`
             : `presend: ${result.message} (charged: no) ${nothingSentAdvice(result.code, command)}`,
         );
         return exitCodes.serverError;

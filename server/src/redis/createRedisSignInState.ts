@@ -14,8 +14,8 @@ const AuthorizationKeySchema = z.object({ payer: z.string(), nonce: z.string() }
 /**
  * The sign-in state shared by every replica of a fleet. A spent nonce is `SET NX` with the
  * message's remaining lifetime as expiry, so a message taken by one replica is a replay on all;
- * a paid request is kept under payer, route, address and chain for the re-read window, so a
- * payment served by one replica is re-read through another. (The payment records store, shared
+ * a paid request is kept under payer, route, address, chain and sender for the re-read window,
+ * so a payment served by one replica is re-read through another. (The payment records store, shared
  * too, is keyed by authorization and transaction only: it cannot find a payer's recent request.)
  * Every call rejects when Redis is down or fails: the caller refuses the sign-in.
  * @example const state = createRedisSignInState(redis); await state.useNonce(nonce, expiresAt);
