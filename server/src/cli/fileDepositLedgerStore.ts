@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import type { DepositLedgerState, DepositLedgerStore } from "@presend/client";
 import { z } from "zod";
 import { writeFileWhole } from "./writeFileWhole";
@@ -21,16 +21,14 @@ const DepositLedgerStateSchema = z.object({
 export function fileDepositLedgerStore(file: string): DepositLedgerStore {
   return {
     async read() {
-      if (!existsSync(file)) return null;
-      const parsed = DepositLedgerStateSchema.safeParse(
-        (() => {
-          try {
-            return JSON.parse(readFileSync(file, "utf8"));
-          } catch {
-            return null;
-          }
-        })(),
-      );
+      let stored: unknown;
+      try {
+        stored = JSON.parse(readFileSync(file, "utf8"));
+      } catch {
+        // None yet, or not JSON: read as none.
+        return null;
+      }
+      const parsed = DepositLedgerStateSchema.safeParse(stored);
       return parsed.success ? parsed.data : null;
     },
     async write(state: DepositLedgerState | null) {
