@@ -229,6 +229,34 @@ describe("paidCheck: what is refused before anything is signed", () => {
     });
   });
 
+  it.each([
+    ["no accepts list", { x402Version: 2, resource: { url: "http://api.test/check" } }],
+    ["not an object", "pay me"],
+  ])(
+    "a 402 whose challenge is not an x402 v2 one (%s): refused, not thrown, nothing signed",
+    async (_what, challenge) => {
+      const { check } = checker({
+        url: "http://api.test",
+        signer: privateKeyToAccount(generatePrivateKey()),
+        pinStore: createMemoryPinStore(),
+        fetch: async () =>
+          new Response("{}", {
+            status: 402,
+            headers: {
+              "content-type": "application/json",
+              "payment-required": Buffer.from(JSON.stringify(challenge)).toString("base64"),
+            },
+          }),
+      });
+      expect(await check({ address })).toMatchObject({
+        type: "refused",
+        code: "unexpected_challenge",
+        charged: false,
+        paymentId: null,
+      });
+    },
+  );
+
   it("without a paying key: refused after the policy, the key pinned, nothing paid", async () => {
     const server = await fakePaidApi({
       payTo,

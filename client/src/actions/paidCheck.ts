@@ -2,6 +2,7 @@ import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { PaymentRequiredV2Schema } from "@x402/core/schemas";
 import type { PaymentRequired } from "@x402/core/types";
 import { isValidPaymentId } from "@x402/extensions/payment-identifier";
 import type { Address } from "viem";
@@ -125,6 +126,14 @@ async function pay<R extends Report | DeepReport>(
     );
   } catch (cause) {
     return refused("unexpected_challenge", `Unreadable payment challenge: ${describeCause(cause)}`);
+  }
+  // The package decodes the challenge without checking its shape: one without the x402 v2 fields
+  // (no accepts list, say) would fail the policy with a TypeError instead of a refusal.
+  if (!PaymentRequiredV2Schema.safeParse(paymentRequired).success) {
+    return refused(
+      "unexpected_challenge",
+      "The payment challenge is not an x402 v2 one (PaymentRequired); refusing to pay.",
+    );
   }
 
   // 2. The policy: requirement, attestation, pinned key, offer, price.
