@@ -132,7 +132,7 @@ async function pay<R extends Report | DeepReport>(
   if (!PaymentRequiredV2Schema.safeParse(paymentRequired).success) {
     return refused(
       "unexpected_challenge",
-      "The payment challenge is not an x402 v2 one (PaymentRequired); refusing to pay.",
+      "The server's payment challenge is not an x402 v2 one (PaymentRequired).",
     );
   }
 
