@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +12,7 @@ import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { devnetAccounts, devnetPrivateKey, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { routePrices } from "@presend/shared/pricing/routePrices";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
@@ -324,6 +326,45 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     );
     expect(text(result)).not.toMatch(/invalid_exact_evm_insufficient_balance/);
     expect(text(result)).toMatch(/Charged: no\.$/);
+  });
+
+  it("a server that answers garbage, and one that is not there: each tool error reads as sentences, the charge stated once after a period", async () => {
+    // Not presend: a real HTTP server that answers every request with a 200 whose body is not JSON.
+    const garbage = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end("{not json");
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, "127.0.0.1", resolve));
+    const { port } = garbage.address() as AddressInfo;
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    try {
+      for (const url of [`http://127.0.0.1:${port}`, nobody]) {
+        const host = await inMemoryHost({
+          client: createPresendClient({
+            url,
+            signer: privateKeyToAccount(devnetPrivateKey(`lane-${shared.lane.index}-mcp-garbage`)),
+            pinStore: createMemoryPinStore(),
+            channel: { voucherSigner: privateKeyToAccount(generatePrivateKey()) },
+          }),
+          payer: null,
+          spendCapUnits: 100_000n,
+          dailyCapUnits: 1_000_000n,
+          version: "test",
+        });
+        const answers = [
+          await call(host, "validate", { address: target }),
+          await call(host, "check", { address: target }),
+          await call(host, "close_channel"),
+        ];
+        for (const answer of answers) {
+          expect(answer.isError, text(answer)).toBe(true);
+          expect(text(answer)).toMatch(/[.)] Charged: no[ .]/);
+          expect(text(answer)).not.toMatch(/\.\.|[a-z0-9] Charged/);
+        }
+      }
+    } finally {
+      await new Promise((resolve) => garbage.close(resolve));
+    }
   });
 
   it("an outcome kept past the host's wait expires: the same call later is a new check, and its answer names the first one's receipt id, whose report receipt fetches", async () => {

@@ -137,7 +137,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       if (outcome.type === "failed")
         return telling(
           toolError(
-            `presend could not validate: ${outcome.message}. Charged: no (validate is free).`,
+            `presend could not validate: ${sentence(outcome.message)} Charged: no (validate is free).`,
           ),
         );
       const { valid, normalized, checksum } = outcome.result;
@@ -279,7 +279,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     async () => {
       const closed = await options.client.closeChannel();
       if (closed.type === "failed") {
-        return telling(toolError(`The channel was not closed: ${closed.message} Charged: no.`));
+        return telling(
+          toolError(`The channel was not closed: ${sentence(closed.message)} Charged: no.`),
+        );
       }
       const back =
         closed.refunded === null
@@ -313,7 +315,7 @@ function toolResult(
     case "report":
       return reportAnswer(result);
     case "refused":
-      return toolError(`Refused to pay (${result.code}): ${result.message} Charged: no.`);
+      return toolError(`Refused to pay (${result.code}): ${sentence(result.message)} Charged: no.`);
     case "not_charged":
       // x402's code for a payer short of USDC says less than the client's sentence, which names
       // the address and the amount: the code is left out.
@@ -321,7 +323,7 @@ function toolResult(
         return toolError(`The payment was refused: ${result.message} Charged: no.`);
       }
       return toolError(
-        `The check failed (${result.code}${result.status ? `, HTTP ${result.status}` : ""}): ${result.message}${result.code === channelOutOfStep ? " (The MCP server's PRESEND_BASE_RPC_URL gives it that access; PRESEND_CHANNEL=off pays each check on its own.)" : ""} Charged: no.`,
+        `The check failed (${result.code}${result.status ? `, HTTP ${result.status}` : ""}): ${sentence(result.message)}${result.code === channelOutOfStep ? " (The MCP server's PRESEND_BASE_RPC_URL gives it that access; PRESEND_CHANNEL=off pays each check on its own.)" : ""} Charged: no.`,
       );
     case "unrecovered":
       return toolError(
@@ -381,10 +383,10 @@ function receiptResult(result: ReceiptResult, id: string): CallToolResult {
       if (result.status === 402 && result.code.endsWith("_insufficient_balance")) {
         return toolError(`The payment was refused: ${result.message} Charged: no.`);
       }
-      return toolError(`No report: ${result.message} Charged: no.`);
+      return toolError(`No report: ${sentence(result.message)} Charged: no.`);
     case "receipt_unavailable":
       return toolError(
-        `No report yet (${result.code}): ${result.message} Charged: unknown. Call receipt again with ${JSON.stringify({ id })} in a minute.`,
+        `No report yet (${result.code}): ${sentence(result.message)} Charged: unknown. Call receipt again with ${JSON.stringify({ id })} in a minute.`,
       );
     case "forged":
       return toolError(
@@ -397,6 +399,16 @@ function receiptResult(result: ReceiptResult, id: string): CallToolResult {
 function withCharge(message: string, charged: true | "unknown"): string {
   const stated = `Charged: ${charged === true ? "yes" : "unknown"}.`;
   return message.includes(stated) ? message : `${message} ${stated}`;
+}
+
+/**
+ * A message ended as one sentence before the charge is stated after it: the client's messages
+ * end with a period or with none ("fetch failed", "HTTP 502"), so the text never reads
+ * "malformed.. Charged" nor "fetch failed Charged".
+ */
+function sentence(message: string): string {
+  const trimmed = message.trimEnd();
+  return /[.!?]["')]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** A duration as the tool texts say it: "5 min", "90 s". */
