@@ -133,6 +133,11 @@ export type ClientEvent =
       fingerprint: string;
       pinnedNow: boolean;
     }
-  | { type: "paying" }
+  /**
+   * The signed payment is being sent: from here on money may move. It names the authorization
+   * (its nonce is the id `/receipts` fetches the report by) and the payment id a retry is charged
+   * once with (null over a channel), so a caller stopped now can still say where the report is.
+   */
+  | { type: "paying"; authorization: SentAuthorization; paymentId: string | null }
   | { type: "settled"; settlement: Settlement }
   | ({ type: "recovering" } & ({ transaction: Hex } | { authorization: SentAuthorization }));

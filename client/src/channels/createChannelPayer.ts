@@ -420,7 +420,7 @@ export function createChannelPayer(options: {
         await reservation.spend();
         sent.deposit = { payment: depositKey, amount: signed.deposit };
       }
-      options.emit({ type: "paying" });
+      options.emit({ type: "paying", authorization, paymentId: null });
       /**
        * A deposit whose answer never came may have landed: the state kept here (no balance yet)
        * would have the next check deposit again. With read access to Base it is forgotten, so the

@@ -71,6 +71,12 @@ describe("payExact", () => {
     expect(result).toMatchObject({ type: "report", charged: true, receipt: "verified" });
     expect(paymentId).toMatch(/^pay_/);
     expect(events.map((event) => event.type)).toEqual(["pinned", "verified", "paying", "settled"]);
+    // "paying" names what a caller stopped now needs: the receipt id and the retry's payment id.
+    const settlement = result.type === "report" ? result.settlement : null;
+    expect(events.find((event) => event.type === "paying")).toMatchObject({
+      authorization: { payer: settlement?.payer, amount: String(price) },
+      paymentId,
+    });
     expect(spendCap.spent()).toBe(price);
     expect(server.payments()).toBe(1);
   });

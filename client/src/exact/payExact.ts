@@ -100,7 +100,7 @@ export async function payExact<R extends Report | DeepReport>(
 
   // Pay. From here on money may move: counted first, given back only on proof.
   await reservation?.spend();
-  config.emit({ type: "paying" });
+  config.emit({ type: "paying", authorization, paymentId });
   let answer: Response;
   try {
     const paymentHeaders = http.encodePaymentSignatureHeader(payload);

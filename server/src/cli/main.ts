@@ -1,3 +1,4 @@
+import { constants } from "node:os";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { configDir } from "./openPinStore";
 import { exitCodes, runCli } from "./runCli";
@@ -40,5 +41,16 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     stdout: (text) => process.stdout.write(`${text}\n`),
     stderr: (text) => process.stderr.write(`${text}\n`),
     configDir: configDir(process.env),
+    onInterrupt: (handler) => {
+      // Ended at once, in the handler: nothing of the check runs on after what was printed.
+      const interrupt = (signal: NodeJS.Signals) =>
+        process.exit(handler() ?? 128 + constants.signals[signal]);
+      process.once("SIGINT", interrupt);
+      process.once("SIGTERM", interrupt);
+      return () => {
+        process.off("SIGINT", interrupt);
+        process.off("SIGTERM", interrupt);
+      };
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
+import { startTamperingProxy } from "../payments/testing/startTamperingProxy";
 import { openDailySpendCap } from "./openDailySpendCap";
 import { exitCodes } from "./runCli";
 
@@ -27,6 +28,30 @@ const presend = (argv: string[], env: Record<string, string>) =>
       { env: { ...process.env, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
+  });
+
+/**
+ * One `presend` process interrupted as a user's Ctrl-C does: `signal` is sent once `when`
+ * resolves (a request of the run's has reached the point the test holds it at).
+ */
+const interruptedPresend = (
+  argv: string[],
+  env: Record<string, string>,
+  when: Promise<void>,
+  signal: NodeJS.Signals = "SIGINT",
+) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [bin, ...argv], { env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    void when.then(() => child.kill(signal));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 
 // `presend` processes started at once by one user (an agent framework, a shell script's `&`),
@@ -184,4 +209,110 @@ describe("presend runs started at once as processes, sharing one config director
     expect(later.stderr).toContain("Daily spend cap reached");
     expect(before - (await stack.usdcBalance(wallet.address))).toBe(3n * price);
   }, 240_000);
+});
+
+// A user's Ctrl-C (or a script's timeout) while a paid check runs: a real process, a real signal,
+// the paid API behind a proxy that holds the run's request at the moment the test interrupts it.
+describe("presend check interrupted while it runs", () => {
+  let stack: PaidStack;
+  let server: Listening;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stack = await startPaidStack({ world, publicUrl: `http://127.0.0.1:${port}` });
+    server = await listen(stack.app, { port });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await stack?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A payer with USDC, its own config directory, and a proxy in front of the API. */
+  const setUp = async (name: string) => {
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-${name}`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 5n * routePrices.check);
+    const home = mkdtempSync(join(tmpdir(), "presend-interrupted-"));
+    dirs.push(home);
+    const proxy = await startTamperingProxy(server.url);
+    const env = { PRESEND_URL: proxy.url, PRESEND_PRIVATE_KEY: walletKey, XDG_CONFIG_HOME: home };
+    return { wallet, env, proxy };
+  };
+
+  it("after the payment was sent: charged unknown, the receipt id and the retry named, and that id fetches the report, charged once", async () => {
+    const { wallet, env, proxy } = await setUp("cli-interrupted-payer");
+    let reached = () => {};
+    const paidReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The server has settled the payment; its answer is held until the run was interrupted.
+    proxy.set({
+      after: async (request, upstream) => {
+        if (request.headers.has("payment-signature")) {
+          reached();
+          await held;
+        }
+        return upstream;
+      },
+    });
+    const target = privateKeyToAccount(generatePrivateKey()).address;
+    const before = await stack.usdcBalance(wallet.address);
+    try {
+      const run = await interruptedPresend(["check", target, "--no-channel"], env, paidReached);
+      expect(run.code, run.stderr).toBe(exitCodes.chargedNoReport);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("presend: interrupted while paying");
+      expect(run.stderr).toContain("presend: charged: unknown");
+      const nonce = /presend receipt (0x[0-9a-f]{64})/.exec(run.stderr)?.[1];
+      expect(nonce, run.stderr).toBeDefined();
+      expect(run.stderr).toMatch(/--payment-id pay_[0-9a-f]+/);
+      release();
+      proxy.set(null);
+
+      const fetched = await presend(["receipt", nonce ?? ""], env);
+      expect(fetched.code, fetched.stderr).toBe(exitCodes.ok);
+      expect(fetched.stdout).toContain(target);
+      expect(before - (await stack.usdcBalance(wallet.address))).toBe(routePrices.check);
+    } finally {
+      release();
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it("before anything was signed: charged no, ended as the signal ends a run, nothing paid", async () => {
+    const { wallet, env, proxy } = await setUp("cli-interrupted-early-payer");
+    let reached = () => {};
+    const challengeReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    // The unpaid challenge is held: the run has signed nothing when it is interrupted.
+    proxy.set({
+      after: async (request, upstream) => {
+        if (request.path !== "/check" || request.headers.has("payment-signature")) return upstream;
+        reached();
+        return new Promise<Response>(() => {});
+      },
+    });
+    const before = await stack.usdcBalance(wallet.address);
+    try {
+      const run = await interruptedPresend(
+        ["check", privateKeyToAccount(generatePrivateKey()).address, "--no-channel"],
+        env,
+        challengeReached,
+        "SIGTERM",
+      );
+      expect(run.code, run.stderr).toBe(143);
+      expect(run.stderr).toContain("presend: interrupted before paying\npresend: charged: no");
+      expect(proxy.paymentsForwarded()).toBe(0);
+      expect(await stack.usdcBalance(wallet.address)).toBe(before);
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
 });

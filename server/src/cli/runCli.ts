@@ -40,6 +40,13 @@ export type CliDeps = {
   fetch?: typeof fetch;
   /** Directory of pins.json; defaults to $XDG_CONFIG_HOME/presend. */
   configDir: string;
+  /**
+   * Listens for an interrupt (Ctrl-C, SIGTERM) while a check or deep runs; returns the function
+   * that stops listening. The handler prints what is known of the charge and returns the exit
+   * code to end with at once, or null when nothing was sent (then the signal's own): main exits
+   * the process with it. A payment already sent keeps going server-side.
+   */
+  onInterrupt?: (handler: () => number | null) => () => void;
 };
 
 /**
@@ -175,8 +182,13 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   }
   const pins = openPinStore(join(deps.configDir, "pins.json"));
   const route = `/${command.command}`;
+  // What an interrupt says: nothing sent yet, a payment sent (its receipt id), or settled.
+  let sent: Extract<ClientEvent, { type: "paying" }> | null = null;
+  let settled = false;
   // Printed the moment they happen: the settlement before anything reads the report.
   const onEvent = (event: ClientEvent) => {
+    if (event.type === "paying") sent = event;
+    if (event.type === "settled") settled = true;
     if (event.type === "pinned")
       deps.stderr(`presend: pinned attestation key ${event.kid} for ${event.origin} (first use)`);
     if (event.type === "key_followed")
@@ -214,9 +226,24 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     ...(command.from !== null && { from: command.from }),
     ...(command.paymentId !== null && { paymentId: command.paymentId }),
   };
-  const result: PaidResult<Report | DeepReport> =
-    command.command === "deep" ? await client.deep(input) : await client.check(input);
-  return report(result, command, deps, pins.file);
+  const stopListening = deps.onInterrupt?.(() => {
+    if (sent === null) {
+      // "paying" is told before the payment goes out: nothing was sent, so nothing charged.
+      deps.stderr("presend: interrupted before paying\npresend: charged: no");
+      return null;
+    }
+    deps.stderr(
+      `presend: interrupted while paying; the payment was sent and the server may still settle it\npresend: charged: ${settled ? "yes" : "unknown"}\npresend: to fetch the report: presend receipt ${sent.authorization.nonce} (once the server has it; ask again if it says not decided yet)${retryHint(sent.paymentId, command)}`,
+    );
+    return exitCodes.chargedNoReport;
+  });
+  try {
+    const result: PaidResult<Report | DeepReport> =
+      command.command === "deep" ? await client.deep(input) : await client.check(input);
+    return report(result, command, deps, pins.file);
+  } finally {
+    stopListening?.();
+  }
 }
 
 function report(

@@ -51,7 +51,16 @@ describe("createPaymentProgress", () => {
 
   it("shows paying, then checking, once the payment goes out", () => {
     const shown = vi.fn();
-    createPaymentProgress(shown).onEvent({ type: "paying" });
+    createPaymentProgress(shown).onEvent({
+      type: "paying",
+      authorization: {
+        payer: "0x9Cb2e6859F097014298CC31c8d39D4217502960f",
+        nonce: `0x${"1".repeat(64)}`,
+        amount: "10000",
+        payTo: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
+      },
+      paymentId: null,
+    });
     expect(shown.mock.calls).toEqual([[{ step: "paying" }], [{ step: "checking" }]]);
   });
 });
