@@ -434,6 +434,14 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     const result = await call(client, "check", { address: target });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/no_signer.*Charged: no\./s);
+    // Each tool that needs the key names the setting the host's user must add.
+    const closed = await call(client, "close_channel");
+    const fetched = await call(client, "receipt", { id: `0x${"1".repeat(64)}` });
+    for (const answer of [result, closed, fetched]) {
+      expect(answer.isError).toBe(true);
+      expect(text(answer)).toContain("set PRESEND_PRIVATE_KEY");
+    }
+    expect(text(closed)).not.toMatch(/No payment channel is configured/);
   });
 });
 

@@ -40,6 +40,10 @@ export type McpServerOptions = {
   log?: (line: string) => void;
 };
 
+/** What a tool that needs the paying key says without one: what the host's user must set. */
+const noKey =
+  "No paying key is configured: set PRESEND_PRIVATE_KEY (0x followed by 64 hex characters, the key of a Base account holding USDC) in this MCP server's environment, then restart it.";
+
 /** Below the MCP SDK's default request timeout (60 s), so the host hears what happened. */
 const defaultAnswerWithinMs = 50_000;
 /**
@@ -254,7 +258,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
     async ({ id }) => {
       if (options.payer === null) {
-        return toolError("No paying key is configured (PRESEND_PRIVATE_KEY): no report to fetch.");
+        // No charge is claimed either way: the id may name a payment of another key.
+        return telling(toolError(`No report to fetch: ${noKey}`));
       }
       return telling(
         receiptResult(await lookUpReceipt(options.client, options.payer, id as Hex), id),
@@ -277,6 +282,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     },
     async () => {
+      // Without a key there is no channel of this session's (the client would say none is
+      // configured, which reads as PRESEND_CHANNEL=off).
+      if (options.payer === null) {
+        return telling(toolError(`The channel was not closed: ${noKey} Charged: no.`));
+      }
       const closed = await options.client.closeChannel();
       if (closed.type === "failed") {
         return telling(
@@ -315,7 +325,9 @@ function toolResult(
     case "report":
       return reportAnswer(result);
     case "refused":
-      return toolError(`Refused to pay (${result.code}): ${sentence(result.message)} Charged: no.`);
+      return toolError(
+        `Refused to pay (${result.code}): ${sentence(result.message)}${result.code === "no_signer" ? ` ${noKey}` : ""} Charged: no.`,
+      );
     case "not_charged":
       // x402's code for a payer short of USDC says less than the client's sentence, which names
       // the address and the amount: the code is left out.
