@@ -113,6 +113,10 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     expect(byName.deep?.description).toContain("Price: $0.05 in USDC on Base");
     expect(byName.check?.description).toContain("at most $0.07 in total");
     expect(byName.check?.description).toContain("at most $1.00 a day (UTC)");
+    // The first paid call moves a channel's whole deposit, not the price: the host is told.
+    expect(byName.check?.description).toContain(
+      "the session's first paid call deposits ten checks' worth at the offered price, at most $0.07 into it",
+    );
     for (const tool of tools) expect(tool.description).not.toMatch(/USD \d|base units/);
 
     const start = await stack.usdcBalance(payer.address);

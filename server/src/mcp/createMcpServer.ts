@@ -22,6 +22,13 @@ export type McpServerOptions = {
   spendCapUnits: bigint;
   /** What all sessions and CLI runs with this config directory may spend a day (UTC). */
   dailyCapUnits: bigint;
+  /**
+   * The session's payment channel, when it pays through one the server offers (null with
+   * PRESEND_CHANNEL=off): its configured deposit (none: the client's default) and the most one
+   * deposit may put in. Stated in the paid tools' descriptions, since the first paid call moves
+   * the whole deposit, not the price.
+   */
+  channel?: { deposit?: bigint; maxDeposit: bigint } | null;
   version: string;
   /**
    * How long a paid tool call may take before the tool answers that it is still running
@@ -120,6 +127,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     const notes = untold.splice(0, untold.length);
     return { ...result, content: [...result.content, { type: "text", text: notes.join("\n") }] };
   };
+  const channel = options.channel ?? null;
+  const deposit =
+    channel === null
+      ? ""
+      : ` When the server offers a payment channel (PRESEND_CHANNEL=off pays each call on its own), the session's first paid call deposits ${channel.deposit === undefined ? `ten checks' worth at the offered price, at most ${formatUsdc(channel.maxDeposit)}` : formatUsdc(channel.deposit)} into it from that account (counted whole against the caps below), later calls pay from that deposit, and close_channel refunds what is left.`;
   const cap = `This session may spend at most ${formatUsdc(options.spendCapUnits)} in total (PRESEND_SPEND_CAP), and at most ${formatUsdc(options.dailyCapUnits)} a day (UTC) across all presend sessions and CLI runs with this config directory (PRESEND_DAILY_CAP).`;
 
   server.registerTool(
@@ -163,7 +175,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       route,
       {
         title,
-        description: `${what} Price: ${formatUsdc(routePrices[route])} in USDC on Base, paid through x402 from the PRESEND_PRIVATE_KEY account after the payee's signed attestation is verified. ${cap} Returns the verdict level, the headline, the next action, the report text and the structured report.`,
+        description: `${what} Price: ${formatUsdc(routePrices[route])} in USDC on Base, paid through x402 from the PRESEND_PRIVATE_KEY account after the payee's signed attestation is verified.${deposit} ${cap} Returns the verdict level, the headline, the next action, the report text and the structured report.`,
         inputSchema: checkInput,
         outputSchema: paidOutput,
         // Not read-only: each call pays USDC from the key's account, so a host must not treat it

@@ -68,6 +68,10 @@ export async function runMcpServer(
     payer: account?.address ?? null,
     spendCapUnits: spendCaps.session,
     dailyCapUnits: spendCaps.daily,
+    channel: channel && {
+      ...(channel.deposit !== undefined && { deposit: channel.deposit }),
+      maxDeposit: spendCaps.maxDeposit,
+    },
     version: "1.0.0",
     // stdout is the protocol's: what the host may not have shown goes to its log (stderr).
     log: (line) => process.stderr.write(`${line}\n`),
