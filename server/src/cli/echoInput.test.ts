@@ -18,4 +18,19 @@ describe("echoInput", () => {
   it("keeps a line a line: control characters and newlines show as ?", () => {
     expect(echoInput("0xab\ncd\u0007")).toBe("0xab?cd?");
   });
+
+  it("shows a lookalike or invisible character as its code point, so a refused input never looks like a valid address", () => {
+    // The last "A" is Cyrillic (U+0410): on screen the same address as the valid one.
+    expect(echoInput("0x5982758b12b31D28DEBeC877D26d26C9A0cB7Bf\u0410")).toBe(
+      "0x5982758b12b31D28DEBeC877D26d26C9A0cB7Bf\\u{410}",
+    );
+    expect(echoInput("0x5982758b12b31D28\u200bDEBeC877D26d26C9A0cB7BfA")).toBe(
+      "0x5982758b12b31D28\\u{200B}DEBeC877D26d26C9A0cB7BfA",
+    );
+    expect(echoInput("vitalik.eth")).toBe("vitalik.eth");
+    // Counted in characters as typed, not in the escapes shown for them.
+    expect(echoInput(`0x${"\u0430".repeat(100)}`)).toBe(
+      `"0x${"\\u{430}".repeat(8)}…${"\\u{430}".repeat(10)}" (shortened: 102 characters)`,
+    );
+  });
 });
