@@ -9,6 +9,15 @@ import { exitCodes, runCli } from "./runCli";
  * @example process.exitCode = await main(process.argv.slice(2));
  */
 export async function main(argv: readonly string[]): Promise<number | undefined> {
+  if (argv[0] !== "mcp") {
+    // A reader that stopped early (`| head -1`, `| true`) is no failure of the run: what it did
+    // not read is dropped, and the exit code stays the run's (stderr has already named a paid
+    // check's receipt). Unhandled, the write's EPIPE ended the run with a stack trace and exit 1,
+    // which reads as "address not valid".
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+    });
+  }
   if (argv[0] === "facilitator") {
     // Loaded only for this command: the client commands start without the server's modules.
     const { runFacilitatorCommand } = await import("../facilitatorService/runFacilitatorCommand");

@@ -213,7 +213,7 @@ describe("presend runs started at once as processes, sharing one config director
 
 // A user's Ctrl-C (or a script's timeout) while a paid check runs: a real process, a real signal,
 // the paid API behind a proxy that holds the run's request at the moment the test interrupts it.
-describe("presend check interrupted while it runs", () => {
+describe("presend check interrupted, or its output cut off, while it runs", () => {
   let stack: PaidStack;
   let server: Listening;
   const dirs: string[] = [];
@@ -283,6 +283,33 @@ describe("presend check interrupted while it runs", () => {
       release();
       await proxy.close();
     }
+  }, 120_000);
+
+  it("a reader that closed stdout before the answer: the run's own exit code, no EPIPE crash, the receipt still on stderr", async () => {
+    const { env, proxy } = await setUp("cli-closed-stdout-payer");
+    await proxy.close();
+    const direct = { ...env, PRESEND_URL: server.url };
+    /** A run whose stdout reader is gone at once, as `presend … | true` leaves it. */
+    const cutOff = (argv: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [bin, ...argv], {
+          env: { ...process.env, ...direct },
+        });
+        child.stdout.destroy();
+        let stderr = "";
+        child.stderr.on("data", (chunk) => {
+          stderr += chunk;
+        });
+        child.on("close", (code) => resolve({ code, stderr }));
+      });
+    const target = privateKeyToAccount(generatePrivateKey()).address;
+    const validated = await cutOff(["validate", target]);
+    expect(validated.code, validated.stderr).toBe(exitCodes.ok);
+    expect(validated.stderr).toBe("");
+    const checked = await cutOff(["check", target, "--no-channel"]);
+    expect(checked.code, checked.stderr).toBe(exitCodes.ok);
+    expect(checked.stderr).toMatch(/settlement 0x[0-9a-f]{64}/);
+    expect(checked.stderr).not.toMatch(/EPIPE|Unhandled/);
   }, 120_000);
 
   it("before anything was signed: charged no, ended as the signal ends a run, nothing paid", async () => {
