@@ -52,6 +52,17 @@ async function expectReadable(
   }));
   expect(page.scrollWidth).toBeLessThanOrEqual(page.clientWidth);
   for (const element of mustSee) await expect(element).toBeInViewport({ ratio: 1 });
+  // The header's short address is read at a glance: its two ends on one line, never split.
+  expect(await lineCount(panel.getByTestId("short-address"))).toBe(1);
+}
+
+/** How many lines the element's text takes (one box per line its text runs over). */
+function lineCount(element: Locator): Promise<number> {
+  return element.evaluate((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
 }
 
 /** Every control of the panel is reached by Tab, in order, and brought into view once focused. */

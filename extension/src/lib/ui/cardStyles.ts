@@ -86,7 +86,13 @@ h2 { font-size: 16px; }
 .card-head { display: flex; align-items: center; gap: var(--s2); padding: var(--s2) var(--s3);
   border-bottom: 1px solid var(--line); flex: none; }
 .card-head .icon-button:first-of-type { margin-left: auto; }
-.card-head .mono { word-break: normal; }
+/* The short address is read at a glance, its two ends on one line: never split at the "…". */
+.card-head .mono { word-break: normal; white-space: nowrap; }
+/* A card too narrow for the brand beside it (a side panel of 180 CSS pixels, a panel at 200%
+   zoom) leaves the brand out: the browser's panel header and the card's accessible name both
+   say presend, and the address it speaks about matters more. */
+.card { container: card / inline-size; }
+@container card (max-width: 240px) { .card-head .brand { display: none; } }
 .card-body { overflow-y: auto; overscroll-behavior: contain; padding: 0 var(--s3) var(--s3); flex: 1 1 auto;
   min-height: 0; }
 /* A control Tab scrolls to stops short of the body's edges, its focus ring whole (the body clips). */
