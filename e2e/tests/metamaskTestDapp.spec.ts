@@ -69,6 +69,24 @@ test("MetaMask's test dApp: a recipient pasted into 'To' gets the chip, the card
   await page.close();
 });
 
+test("MetaMask's test dApp: 'To' scrolled just into view at the window's bottom edge gets the chip beside it, over no other field", async ({
+  api,
+  context,
+  dappUrl,
+  wallet,
+}) => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTestDapp(page, wallet, dappUrl);
+  // Where Tab (or a browser's scroll-into-view) leaves a field below the fold: at the bottom edge.
+  await page.locator("#toInput").evaluate((field) => field.scrollIntoView({ block: "end" }));
+  await pasteInto(page, "#toInput", activeEoa(api.world));
+  await waitForBadge(page, (b) => b.visible && b.chip !== null);
+  await screenshot(page, "metamask-test-dapp-chip-bottom-edge");
+  expect(await coveredControls(page, "chip", ["input#toInput"])).toEqual([]);
+  await page.close();
+});
+
 test("MetaMask's test dApp: a token contract in 'ERC20 Token Address' gets no recipient warning", async ({
   context,
   dappUrl,

@@ -57,6 +57,21 @@ describe("badgePosition", () => {
     });
   });
 
+  it("keeps the chip beside a field the viewport's bottom edge cuts, not over the field above", () => {
+    // Tab scrolled the field just into view: its bottom a fraction of a pixel past the edge.
+    const field = { top: 779, bottom: 800.2, left: 30, right: 200 };
+    const fieldAbove = { top: 758, bottom: 779, left: 46, right: 224 };
+    expect(badgePosition(field, viewport, chip, "chip", [fieldAbove])).toEqual({
+      top: 778,
+      left: 230,
+    });
+    const narrowerAbove = { ...fieldAbove, right: 190 };
+    expect(badgePosition(field, viewport, chip, "chip", [narrowerAbove])).toEqual({
+      top: 778,
+      left: 206,
+    });
+  });
+
   it("keeps the chip near the top of a tall field", () => {
     const field = { top: 100, bottom: 300, left: 50, right: 400 };
     expect(badgePosition(field, viewport, chip, "chip").top).toBe(106);

@@ -19,8 +19,9 @@ function overlap(a: Rect, b: Rect): number {
  * viewport and covers neither the field nor any of the page's controls (`obstacles`); when every
  * place covers something, the one that covers least (the field counting most: the person must
  * see what they are checking).
- * - chip: beside the field's right edge; above the field's right end, where a form has its
- *   label row; below it; inside the field's right end as a last resort.
+ * - chip: beside the field's right edge (moved inside the viewport when its edge cuts the
+ *   field); above the field's right end, where a form has its label row; below it; inside the
+ *   field's right end as a last resort.
  * - card: beside the field on the right; below it, aligned with its left edge; above it; beside
  *   it on the left; else pinned inside the viewport (its own scroll region holds the rest).
  * @example badgePosition(field.getBoundingClientRect(), { width: innerWidth, height: innerHeight }, size, "chip", controls)
@@ -49,6 +50,7 @@ export function badgePosition(
     return { top, left };
   };
   const chipTop = field.top + clamp((fieldHeight - height) / 2, 0, 6);
+  const chipTopInside = clamp(chipTop, 0, viewport.height - height);
   const besideTop = clamp(field.top, margin, viewport.height - height - margin);
   const candidates: Array<{ top: number; left: number }> =
     mode === "chip"
@@ -59,9 +61,13 @@ export function badgePosition(
           // or below its right end; else past the wider fields of the rows around it.
           { top: field.top, left: field.right + gap },
           { top: field.bottom - height, left: field.right + gap },
+          // A field the viewport's edge cuts (Tab scrolls a field just into view, at the bottom):
+          // still beside it, moved inside the viewport, rather than over the row above or below.
+          { top: chipTopInside, left: field.right + gap },
           { top: field.top - height - 2, left: chipEnd },
           { top: field.bottom + 2, left: chipEnd },
           pastControls(chipTop),
+          pastControls(chipTopInside),
         ]
       : [
           { top: besideTop, left: field.right + gap },
