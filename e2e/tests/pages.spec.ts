@@ -28,6 +28,26 @@ test("the popup shows the active tab's wallet and the recent results, newest fir
     .fill("0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045".replace("d8dA", "d8Da"));
   await expect(popup.getByTestId("local-status")).toHaveAttribute("data-status", "invalid");
   await expect(popup.getByRole("button", { name: "Check $0.01" })).toBeDisabled();
+  // What holds no address is answered too: a name, a short hex, an address an invisible
+  // character splits. Nothing typed, nothing said.
+  const valid = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+  const expected = "Not an address: expected 0x followed by 40 hexadecimal characters.";
+  const invisible = "It holds an invisible character, copied along with it";
+  for (const [text, says] of [
+    ["vitalik.eth", expected],
+    ["0x1234", expected],
+    [`${valid.slice(0, 10)}\u200b${valid.slice(10)}`, invisible],
+  ] as const) {
+    await popup.getByLabel("Address").fill(text);
+    const status = popup.getByTestId("local-status");
+    await expect(status).toHaveAttribute("data-status", "malformed");
+    await expect(status).toContainText("Not an address");
+    await expect(status).toContainText(says);
+    await expect(popup.getByRole("button", { name: "Check $0.01" })).toBeDisabled();
+  }
+  await screenshot(popup, "popup-not-an-address");
+  await popup.getByLabel("Address").fill("  ");
+  await expect(popup.getByTestId("local-status")).toHaveCount(0);
 });
 
 test("the popup says so when the active tab has no wallet", async ({

@@ -1,3 +1,4 @@
+import { checksumStatus } from "@presend/shared/address/checksumStatus";
 import { findLookalike } from "@presend/shared/address/lookalike";
 import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import { type ChainName, chainById, chains } from "@presend/shared/chains/chains";
@@ -5,7 +6,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { Address } from "viem";
 import { browser } from "wxt/browser";
-import { assessLocally, specialAddressWarning } from "../../lib/address/assessLocally";
+import {
+  assessLocally,
+  checksumLabels,
+  specialAddressWarning,
+} from "../../lib/address/assessLocally";
 import { findAddressCandidate } from "../../lib/address/findAddressCandidate";
 import { randomHex } from "../../lib/dom/randomHex";
 import { lostCheckOutcome } from "../../lib/messaging/lostCheckOutcome";
@@ -49,7 +54,11 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
 
   const walletChain = wallet.data?.chainId ? (chainById(wallet.data.chainId)?.name ?? null) : null;
   const selectedChain = chain ?? walletChain ?? "base";
-  const candidate = findAddressCandidate(input.trim());
+  const typed = input.trim();
+  const candidate = findAddressCandidate(typed);
+  // Text with no address in it (a name, a short hex, a pasted invisible character) is said to
+  // be no address, rather than left without an answer.
+  const notAnAddress = typed !== "" && candidate === null;
   const known = useMemo(
     () => knownAddresses(recent.data ?? [], sent.data ?? []),
     [recent.data, sent.data],
@@ -161,6 +170,18 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         <div className="row" data-testid="local-status" data-status={assessment.status}>
           <span className={`pill level-${assessment.level}`}>{assessment.label}</span>
           <span className="muted">{assessment.checksum.checksum.message}</span>
+        </div>
+      )}
+      {notAnAddress && (
+        <div className="row" data-testid="local-status" data-status="malformed">
+          <span className={`pill level-${checksumLabels.malformed.level}`}>
+            {checksumLabels.malformed.label}
+          </span>
+          <span className="muted">
+            {/\p{Cf}/u.test(typed)
+              ? "It holds an invisible character, copied along with it: get the address again."
+              : checksumStatus(typed).checksum.message}
+          </span>
         </div>
       )}
       {assessment?.special && (

@@ -39,7 +39,8 @@ export type LocalAssessment = {
   contractField: boolean;
 };
 
-const checksumLabels = {
+/** The chip's label and level for each checksum status ("malformed": not an address at all). */
+export const checksumLabels = {
   valid: { label: "Checksum OK · not checked", level: "neutral" },
   missing: { label: "No checksum", level: "caution" },
   invalid: { label: "Wrong checksum", level: "danger" },
