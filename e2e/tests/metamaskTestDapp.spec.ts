@@ -87,6 +87,31 @@ test("MetaMask's test dApp: 'To' scrolled just into view at the window's bottom 
   await page.close();
 });
 
+test("MetaMask's test dApp: an address pasted into 'To' with an invisible character inside is called no address, and the card names the character", async ({
+  api,
+  context,
+  dappUrl,
+  wallet,
+}) => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTestDapp(page, wallet, dappUrl);
+  await page.locator("#toInput").evaluate((field) => field.scrollIntoView({ block: "center" }));
+  const address = activeEoa(api.world);
+  // A zero-width space copied along from a chat or a web page: on screen, the whole address.
+  await pasteInto(page, "#toInput", ` ${address.slice(0, 10)}\u200b${address.slice(10)}\n`);
+  const chip = await waitForBadge(page, (b) => b.visible && b.chip !== null);
+  expect({ chip: chip.chip, level: chip.localLevel }).toEqual({
+    chip: "Not an address",
+    level: "danger",
+  });
+  const card = await expandBadge(page);
+  expect(card.byTestId["local-decision"]).toContain("Don't send");
+  expect(card.byTestId.typo).toContain("it holds an invisible character");
+  await screenshot(page, "metamask-test-dapp-invisible-character");
+  await page.close();
+});
+
 test("MetaMask's test dApp: a token contract in 'ERC20 Token Address' gets no recipient warning", async ({
   context,
   dappUrl,

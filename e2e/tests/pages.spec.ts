@@ -32,7 +32,7 @@ test("the popup shows the active tab's wallet and the recent results, newest fir
   // character splits. Nothing typed, nothing said.
   const valid = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
   const expected = "Not an address: expected 0x followed by 40 hexadecimal characters.";
-  const invisible = "It holds an invisible character, copied along with it";
+  const invisible = "it holds an invisible character, copied along with it";
   for (const [text, says] of [
     ["vitalik.eth", expected],
     ["0x1234", expected],

@@ -56,8 +56,8 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
   const selectedChain = chain ?? walletChain ?? "base";
   const typed = input.trim();
   const candidate = findAddressCandidate(typed);
-  // Text with no address in it (a name, a short hex, a pasted invisible character) is said to
-  // be no address, rather than left without an answer.
+  // Text with no address in it (a name, a short hex) is said to be no address, rather than left
+  // without an answer.
   const notAnAddress = typed !== "" && candidate === null;
   const known = useMemo(
     () => knownAddresses(recent.data ?? [], sent.data ?? []),
@@ -177,11 +177,7 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
           <span className={`pill level-${checksumLabels.malformed.level}`}>
             {checksumLabels.malformed.label}
           </span>
-          <span className="muted">
-            {/\p{Cf}/u.test(typed)
-              ? "It holds an invisible character, copied along with it: get the address again."
-              : checksumStatus(typed).checksum.message}
-          </span>
+          <span className="muted">{checksumStatus(typed).checksum.message}</span>
         </div>
       )}
       {assessment?.special && (

@@ -42,6 +42,15 @@ describe("assessLocally", () => {
     expect(result.payable).toBe(false);
   });
 
+  it("says an address an invisible character splits is no address, naming the character", () => {
+    const split = `${vitalik.slice(0, 10)}\u200b${vitalik.slice(10)}`;
+    const result = assessLocally({ kind: "near-miss", value: split, hexLength: 40 }, []);
+    expect(result.status).toBe("malformed");
+    expect(result.level).toBe("danger");
+    expect(result.payable).toBe(false);
+    expect(result.checksum.checksum.message).toContain("invisible character");
+  });
+
   it("calls well-known addresses danger for free, and offers no payment where no key exists", () => {
     const sinks = {
       "0x0000000000000000000000000000000000000000": "Zero address",

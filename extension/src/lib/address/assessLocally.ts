@@ -74,6 +74,22 @@ export function specialAddressWarning(special: SpecialAddress): string {
 }
 
 /**
+ * A value that is no address because an invisible character splits it says so: on screen it
+ * looks like 0x and 40 hexadecimal characters, which the usual message says it is not.
+ */
+function withInvisibleNamed(value: string, checksum: ChecksumResult): ChecksumResult {
+  if (checksum.problem !== "malformed" || !/\p{Cf}/u.test(value)) return checksum;
+  return {
+    ...checksum,
+    checksum: {
+      ...checksum.checksum,
+      message:
+        "Not an address: it holds an invisible character, copied along with it. Do not send; get the address again.",
+    },
+  };
+}
+
+/**
  * The local, free verdict for a candidate: EIP-55 status, well-known addresses and the
  * lookalike warning.
  * @example assessLocally({ kind: "address", value }, knownAddresses).label // "Checksum OK"
@@ -84,7 +100,7 @@ export function assessLocally(
   options: { contractField?: boolean } = {},
 ): LocalAssessment {
   const contractField = options.contractField === true;
-  const checksum = checksumStatus(candidate.value);
+  const checksum = withInvisibleNamed(candidate.value, checksumStatus(candidate.value));
   const lookalikeOf = checksum.valid ? findLookalike(candidate.value, known) : null;
   const status = checksum.problem === "malformed" ? "malformed" : checksum.checksum.status;
   const found = checksum.problem === "malformed" ? null : classifySpecialAddress(candidate.value);

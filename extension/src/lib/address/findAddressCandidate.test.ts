@@ -37,6 +37,28 @@ describe("findAddressCandidate", () => {
     expect(findAddressCandidate(hex(45))).toBeNull();
   });
 
+  it("reports an address an invisible character splits as a near miss, not as no address", () => {
+    for (const character of ["\u200b", "\u200d", "\u2060", "\ufeff", "\u202e"]) {
+      const split = `${vitalik.slice(0, 10)}${character}${vitalik.slice(10)}`;
+      expect(findAddressCandidate(` ${split}\n`)).toEqual({
+        kind: "near-miss",
+        value: split,
+        hexLength: 40,
+      });
+    }
+    const split = `${vitalik.slice(0, 10)}\u200b${vitalik.slice(10)}`;
+    expect(findAddressCandidate(`\u200b${split}`)).toMatchObject({
+      kind: "near-miss",
+      value: split,
+    });
+    // Invisible characters beside a whole address leave it whole.
+    expect(findAddressCandidate(`\u200b${vitalik}\u200b`)).toEqual({
+      kind: "address",
+      value: vitalik,
+    });
+    expect(findAddressCandidate(`${vitalik.slice(0, 10)}\u200b${vitalik.slice(10)}ab`)).toBeNull();
+  });
+
   it("ignores text without 0x and short hex values", () => {
     expect(findAddressCandidate("hello")).toBeNull();
     expect(findAddressCandidate("0x1234")).toBeNull();
