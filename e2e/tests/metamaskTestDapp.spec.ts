@@ -5,7 +5,14 @@ import type { Page } from "@playwright/test";
 import { attachTestWallet } from "../fixtures/attachTestWallet";
 import { expect, test } from "../fixtures/test";
 import type { TestWallet } from "../fixtures/testWallet";
-import { badgeBox, clickBadgeButton, expandBadge, finished, waitForBadge } from "../helpers/badge";
+import {
+  badgeBox,
+  clickBadgeButton,
+  expandBadge,
+  finished,
+  readBadge,
+  waitForBadge,
+} from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import { pasteInto } from "../helpers/enterAddress";
 import { coveredControls, overlapArea } from "../helpers/overlap";
@@ -109,6 +116,24 @@ test("MetaMask's test dApp: an address pasted into 'To' with an invisible charac
   expect(card.byTestId["local-decision"]).toContain("Don't send");
   expect(card.byTestId.typo).toContain("it holds an invisible character");
   await screenshot(page, "metamask-test-dapp-invisible-character");
+  await page.close();
+});
+
+test("MetaMask's test dApp: a click anywhere badges none of the addresses the page came with (its preset fee token)", async ({
+  context,
+  dappUrl,
+  wallet,
+}) => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openTestDapp(page, wallet, dappUrl);
+  await expect(page.locator("#tempoFeeTokenInput")).toHaveValue(/^0x[0-9a-fA-F]{40}$/);
+  await page.waitForLoadState("load");
+  // The person's first click, on the page's heading: no field of theirs holds an address.
+  await page.getByRole("heading").first().click();
+  await page.waitForTimeout(1_000);
+  // No badge at all (one beside a field out of view is there, only hidden).
+  expect((await readBadge(page)).chip).toBeNull();
   await page.close();
 });
 

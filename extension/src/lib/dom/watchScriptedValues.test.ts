@@ -30,7 +30,7 @@ describe("watchScriptedValues", () => {
     const { ctx, fire, runTimers, listeners } = fakeContext();
     const seen: ScriptedValue[] = [];
     watchScriptedValues(document as unknown as Document, ctx, (value) => seen.push(value));
-    expect([...listeners.keys()]).toEqual(["click", "keyup", "change", "focusin"]);
+    expect([...listeners.keys()]).toEqual(["load", "click", "keyup", "change", "focusin"]);
 
     const book = document.getElementById("book") as unknown as HTMLInputElement;
     const shown = document.getElementById("shown") as unknown as HTMLInputElement;
@@ -49,6 +49,30 @@ describe("watchScriptedValues", () => {
     fire("keyup");
     runTimers();
     expect(seen).toHaveLength(2);
+  });
+
+  it("leaves alone the addresses a page was built with, and reports a later change to them", () => {
+    const { document } = parseHTML(
+      `<html><body><input id="fee" value="0x20c0000000000000000000000000000000000000"><input id="to"></body></html>`,
+    );
+    const { ctx, fire, runTimers } = fakeContext();
+    const seen: ScriptedValue[] = [];
+    watchScriptedValues(document as unknown as Document, ctx, (value) => seen.push(value));
+    const fee = document.getElementById("fee") as unknown as HTMLInputElement;
+    // The page's script fills a default in as it loads, before the load event.
+    const spender = document.createElement("input");
+    spender.value = address;
+    document.body.append(spender);
+    fire("load");
+    // The person's first click anywhere: nothing they did put an address in a field.
+    fire("click");
+    runTimers();
+    expect(seen).toEqual([]);
+    // Their pick from the page's address book afterwards is news.
+    fee.value = address;
+    fire("click");
+    runTimers();
+    expect(seen.map((value) => value.field)).toEqual([fee]);
   });
 
   it("reports one field however many a script filled at once: the last that changed", () => {

@@ -13,7 +13,8 @@ const rereadAfterMs = [0, 400];
 /**
  * Reports fields whose value a page script changed to an address: no input event fires for
  * that, so the fields of the document are re-read shortly after each interaction (never on a
- * timer of their own). Read-only and disabled fields are display, not entry, and are skipped.
+ * timer of their own). Read-only and disabled fields are display, not entry, and are skipped;
+ * what fields held when the page finished loading is the page's own, not a script's answer.
  * At most one field is reported per re-read: the focused one, else the last that changed.
  * @example watchScriptedValues(document, ctx, (value) => badge.show({ ...value, ancestors: ancestorsOf(value.field), trigger: "script", at: performance.now() }))
  */
@@ -42,6 +43,17 @@ export function watchScriptedValues(
     }
     if (chosen) onValue(chosen);
   };
+  // The values the page was built with (in its HTML, or put there by its scripts as it loaded:
+  // a preset fee token, a default spender) are not news: only a field read before is compared.
+  // Without this, the first click anywhere would badge every prefilled field the person never
+  // touched as if a script had just filled it.
+  const baseline = () => {
+    for (const element of doc.querySelectorAll<HTMLInputElement>("input, textarea")) {
+      if (!seen.has(element)) seen.set(element, element.value);
+    }
+  };
+  if (doc.readyState === "complete") baseline();
+  else if (doc.defaultView) ctx.addEventListener(doc.defaultView, "load", baseline);
   const schedule = () => {
     if (pending) return;
     pending = true;
