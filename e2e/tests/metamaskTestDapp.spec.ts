@@ -119,7 +119,7 @@ test("MetaMask's test dApp: an address pasted into 'To' with an invisible charac
   await page.close();
 });
 
-test("MetaMask's test dApp: a click anywhere badges none of the addresses the page came with (its preset fee token)", async ({
+test("MetaMask's test dApp: a click elsewhere badges none of the addresses the page came with (its preset fee token), stepping into that field does", async ({
   context,
   dappUrl,
   wallet,
@@ -134,6 +134,9 @@ test("MetaMask's test dApp: a click anywhere badges none of the addresses the pa
   await page.waitForTimeout(1_000);
   // No badge at all (one beside a field out of view is there, only hidden).
   expect((await readBadge(page)).chip).toBeNull();
+  // A preset is still what the page will use: stepping into its field shows what it holds.
+  await page.locator("#tempoFeeTokenInput").click();
+  await expect.poll(async () => (await readBadge(page)).chip).not.toBeNull();
   await page.close();
 });
 

@@ -73,6 +73,14 @@ describe("watchScriptedValues", () => {
     fire("click");
     runTimers();
     expect(seen.map((value) => value.field)).toEqual([fee]);
+    // A preset is what will be sent (a payment link's recipient): shown once they step into it.
+    focus(document, spender);
+    fire("focusin");
+    runTimers();
+    expect(seen.map((value) => value.field)).toEqual([fee, spender]);
+    fire("click");
+    runTimers();
+    expect(seen).toHaveLength(2);
   });
 
   it("reports one field however many a script filled at once: the last that changed", () => {
@@ -95,3 +103,8 @@ describe("watchScriptedValues", () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+/** Makes `element` the document's active element, as a person's focus would. */
+function focus(document: Document, element: Element) {
+  Object.defineProperty(document, "activeElement", { value: element, configurable: true });
+}

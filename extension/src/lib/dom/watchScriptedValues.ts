@@ -14,7 +14,8 @@ const rereadAfterMs = [0, 400];
  * Reports fields whose value a page script changed to an address: no input event fires for
  * that, so the fields of the document are re-read shortly after each interaction (never on a
  * timer of their own). Read-only and disabled fields are display, not entry, and are skipped;
- * what fields held when the page finished loading is the page's own, not a script's answer.
+ * what fields held when the page finished loading is the page's own, not a script's answer, and
+ * is reported only once the person is in that field.
  * At most one field is reported per re-read: the focused one, else the last that changed.
  * @example watchScriptedValues(document, ctx, (value) => badge.show({ ...value, ancestors: ancestorsOf(value.field), trigger: "script", at: performance.now() }))
  */
@@ -24,6 +25,8 @@ export function watchScriptedValues(
   onValue: (value: ScriptedValue) => void,
 ): void {
   const seen = new WeakMap<Element, string>();
+  // Fields still holding what the page loaded with, not yet shown: told once the person is in one.
+  const untouchedPresets = new WeakSet<Element>();
   let pending = false;
   const reread = () => {
     pending = false;
@@ -34,7 +37,9 @@ export function watchScriptedValues(
     for (const element of doc.querySelectorAll<HTMLInputElement>("input, textarea")) {
       if (element.readOnly || element.disabled || element.hasAttribute("readonly")) continue;
       const text = element.value;
-      if (seen.get(element) === text) continue;
+      const presetEntered = element === focused && untouchedPresets.has(element);
+      if (seen.get(element) === text && !presetEntered) continue;
+      untouchedPresets.delete(element);
       seen.set(element, text);
       if (chosen && chosen.field === focused) continue;
       const field = editableFieldFrom([element]);
@@ -44,12 +49,15 @@ export function watchScriptedValues(
     if (chosen) onValue(chosen);
   };
   // The values the page was built with (in its HTML, or put there by its scripts as it loaded:
-  // a preset fee token, a default spender) are not news: only a field read before is compared.
-  // Without this, the first click anywhere would badge every prefilled field the person never
-  // touched as if a script had just filled it.
+  // a preset fee token, a default spender) are not news on a click elsewhere: without this, the
+  // first click anywhere would badge every prefilled field the person never touched as if a
+  // script had just filled it. A preset is still what will be sent (a payment link's recipient),
+  // so it is shown once the person steps into its field.
   const baseline = () => {
     for (const element of doc.querySelectorAll<HTMLInputElement>("input, textarea")) {
-      if (!seen.has(element)) seen.set(element, element.value);
+      if (seen.has(element)) continue;
+      seen.set(element, element.value);
+      untouchedPresets.add(element);
     }
   };
   if (doc.readyState === "complete") baseline();
