@@ -23,6 +23,8 @@ export type RefusalCode =
   | "offer_invalid"
   | "over_max_price"
   | "cap_reached"
+  /** The spend cap's own record (the CLI's daily ledger file) cannot be read or written. */
+  | "ledger_unreadable"
   | "no_signer"
   | "pin_store_unreadable";
 

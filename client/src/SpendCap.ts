@@ -16,6 +16,17 @@ export type Reservation = {
 export type PaymentKey = { key: string };
 
 /**
+ * Why a cap held nothing. `ledger_unreadable`: the cap's own record (a file, say) cannot be read
+ * or written, so it holds no amount at all; its message says what is wrong and what to do, and
+ * advice about the cap's size or the deposit would mislead. Otherwise the amount does not fit.
+ */
+export type SpendCapRefusal = {
+  type: "refused";
+  message: string;
+  code?: "ledger_unreadable";
+};
+
+/**
  * A limit on what a client may pay. reserve() is called after every check of the challenge
  * and before anything is signed; payments under way count, so two at once cannot both pass.
  */
@@ -23,7 +34,7 @@ export type SpendCap = {
   reserve(
     amount: bigint,
     payment?: PaymentKey,
-  ): Promise<{ type: "reserved"; reservation: Reservation } | { type: "refused"; message: string }>;
+  ): Promise<{ type: "reserved"; reservation: Reservation } | SpendCapRefusal>;
   /**
    * What one more payment could reserve now. Optional: with it, a channel's default deposit is
    * lowered to fit what is left (a session whose channel the server refunded opens a smaller

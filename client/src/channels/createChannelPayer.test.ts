@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import type { PinRecord } from "../PinStore";
 import type { SentAuthorization } from "../PresendResult";
 import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
-import { createSessionSpendCap } from "../SpendCap";
+import { createSessionSpendCap, type SpendCap } from "../SpendCap";
 import { createChannelPayer } from "./createChannelPayer";
 
 // What the channel payer says about money when the server's answer is not the report: a boundary
@@ -291,10 +291,11 @@ describe("createChannelPayer: the wallet signs deposits only", () => {
 describe("createChannelPayer: the most one deposit may put in", () => {
   const bounded = (
     channel: { deposit?: bigint; maxDeposit: bigint },
-    spendCap?: ReturnType<typeof createSessionSpendCap>,
+    spendCap?: SpendCap,
   ) => {
     const account = privateKeyToAccount(generatePrivateKey());
     const asked: bigint[] = [];
+    const sent = { count: 0 };
     const channelPayer = createChannelPayer({
       base: "http://api.test",
       payer: {
@@ -317,9 +318,12 @@ describe("createChannelPayer: the most one deposit may put in", () => {
         requirement,
         route: "/check",
         pin,
-        post: async () => refusal(false),
+        post: async () => {
+          sent.count += 1;
+          return refusal(false);
+        },
       });
-    return { asked, pay };
+    return { asked, pay, sent };
   };
 
   it("puts in ten checks by default when the bound allows it", async () => {
@@ -368,6 +372,26 @@ describe("createChannelPayer: the most one deposit may put in", () => {
     expect(result.type === "refused" && result.message).toMatch(
       /what the spend cap has left does not pay this check; raise the cap or start a new session\.$/,
     );
+  });
+
+  it("passes on a cap that cannot read its own record as it says, with no advice on the cap or the deposit", async () => {
+    const unreadable =
+      "The daily spend ledger /home/a/.config/presend/spend.sqlite cannot be read or written (unable to open database file): nothing is paid until it can. Move it away.";
+    // The CLI's daily ledger with a directory in its file's place: it can neither count nor hold.
+    const cap: SpendCap = {
+      reserve: async () => ({ type: "refused", code: "ledger_unreadable", message: unreadable }),
+      available: async () => 0n,
+    };
+    const { asked, pay, sent } = bounded({ maxDeposit: 10n * price }, cap);
+    expect(await pay()).toEqual({
+      type: "refused",
+      code: "ledger_unreadable",
+      message: unreadable,
+      charged: false,
+    });
+    // Signed (the deposit is reserved after its signature), never sent.
+    expect(asked).toEqual([10n * price]);
+    expect(sent.count).toBe(0);
   });
 
   it("names a configured deposit below the check's price as the one too small, not the bound", async () => {

@@ -402,6 +402,15 @@ export function createChannelPayer(options: {
         // Held under a key of its own, so a later close (in another run too) can credit it.
         const depositKey = `channel deposit ${paymentId}`;
         const reserved = await options.spendCap.reserve(signed.deposit, { key: depositKey });
+        if (reserved.type === "refused" && reserved.code === "ledger_unreadable") {
+          // No deposit of any size fits a cap that cannot count: its message says what to do.
+          return {
+            type: "refused",
+            code: reserved.code,
+            message: reserved.message,
+            charged: false,
+          };
+        }
         if (reserved.type === "refused") {
           // A default deposit was already lowered to what the cap has left: that is below what
           // this check needs, so a smaller deposit would not help either.

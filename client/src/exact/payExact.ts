@@ -61,7 +61,9 @@ export async function payExact<R extends Report | DeepReport>(
       BigInt(requirement.amount),
       paymentId === null ? undefined : { key: `${config.origin} ${paymentId}` },
     );
-    if (reserved.type === "refused") return refused("cap_reached", reserved.message);
+    if (reserved.type === "refused") {
+      return refused(reserved.code ?? "cap_reached", reserved.message);
+    }
     reservation = reserved.reservation;
   }
   config.emit({

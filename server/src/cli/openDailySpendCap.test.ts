@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SpendCap } from "@presend/client";
@@ -129,9 +129,20 @@ describe("openDailySpendCap", () => {
     writeFileSync(file, "not a database, but not empty either: a damaged ledger file".repeat(80));
     const cap = openDailySpendCap(file, { limit: 10_000n, now: noon });
     const answer = await cap.reserve(1_000n);
-    expect(answer.type).toBe("refused");
+    expect(answer).toMatchObject({ type: "refused", code: "ledger_unreadable" });
     expect(answer.type === "refused" && answer.message).toContain(file);
     expect(answer.type === "refused" && answer.message).toContain("nothing is paid");
     expect(await cap.available()).toBe(0n);
+  });
+
+  it("says what to do with a ledger that cannot be opened (a directory in its place), and nothing of the cap's size", async () => {
+    const file = ledgerFile();
+    mkdirSync(file, { recursive: true });
+    const answer = await openDailySpendCap(file, { limit: 10_000n, now: noon }).reserve(1_000n);
+    expect(answer).toMatchObject({ type: "refused", code: "ledger_unreadable" });
+    const message = answer.type === "refused" ? answer.message : "";
+    expect(message).toContain(`The daily spend ledger ${file} cannot be read or written`);
+    expect(message).toMatch(/a file you can read and write.*move it away/);
+    expect(message).not.toMatch(/PRESEND_|raise|cap/i);
   });
 });

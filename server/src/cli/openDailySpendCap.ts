@@ -64,8 +64,9 @@ export function openDailySpendCap(
       return undefined;
     }
   };
+  // Says what is wrong with the file and what to do: no cap or deposit setting would help.
   const unreadable = (cause: unknown) =>
-    `The daily spend ledger ${file} cannot be read or written (${cause instanceof Error ? cause.message : String(cause)}): nothing is paid until it can. Remove it to start the day's count afresh.`;
+    `The daily spend ledger ${file} cannot be read or written (${cause instanceof Error ? cause.message : String(cause)}): nothing is paid until it can. Check that it is a file you can read and write, in a directory you can write; if it is damaged or something else is in its place, move it away: the next run starts a new ledger, counting today afresh.`;
 
   return {
     async available() {
@@ -99,7 +100,7 @@ export function openDailySpendCap(
           return null;
         });
       } catch (cause) {
-        return { type: "refused", message: unreadable(cause) };
+        return { type: "refused", code: "ledger_unreadable", message: unreadable(cause) };
       }
       if (outcome) {
         return {

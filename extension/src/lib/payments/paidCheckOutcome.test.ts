@@ -101,6 +101,10 @@ describe("paidCheckOutcome", () => {
     expect(await setup({ ledgerBroken: true }).outcome(refusal)).toMatchObject({
       code: "ledger_unreadable",
     });
+    // A cap whose refusal says so itself (the client's code) is called the same.
+    expect(await setup().outcome({ ...refusal, code: "ledger_unreadable" })).toMatchObject({
+      code: "ledger_unreadable",
+    });
     expect(await setup().outcome({ ...refusal, code: "payto_mismatch" })).toMatchObject({
       code: "attestation_mismatch",
     });

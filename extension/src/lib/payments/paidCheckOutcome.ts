@@ -209,6 +209,7 @@ function shown(code: RefusalCode): ShownRefusal {
     case "attestation_missing":
     case "attestation_invalid":
     case "cap_reached":
+    case "ledger_unreadable":
     case "unexpected_challenge":
       return code;
     case "payto_mismatch":
