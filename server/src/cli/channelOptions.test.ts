@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
@@ -89,6 +89,29 @@ process.stdin.once("data", () => {
       // Left as it was: the operator decides.
       expect(readFileSync(file, "utf8")).toBe(damaged);
     }
+  });
+
+  it("a session key file that cannot be read (a directory in its place) is an error naming it and what to do", () => {
+    const configDir = join(root, "unreadable-key");
+    const file = join(configDir, "channel-session.key");
+    mkdirSync(file, { recursive: true });
+    const taking = () => channelOptions({}, { configDir, durable: true, maxDeposit: 100_000n });
+    expect(taking).toThrow(ConfigurationError);
+    expect(taking).toThrow(`The channel session key ${file} cannot be read`);
+    expect(taking).toThrow(/a file you can read.*move it away: the next check makes a new key/);
+    // Left as it was: the operator decides.
+    expect(statSync(file).isDirectory()).toBe(true);
+  });
+
+  it("a damaged session key file is an error naming it and what to do, never a new key on its own", () => {
+    const configDir = join(root, "damaged-key");
+    const file = join(configDir, "channel-session.key");
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(file, "0x12ab\n");
+    const taking = () => channelOptions({}, { configDir, durable: true, maxDeposit: 100_000n });
+    expect(taking).toThrow(`The channel session key ${file} is damaged`);
+    expect(taking).toThrow(/from a backup.*otherwise move it away/);
+    expect(readFileSync(file, "utf8")).toBe("0x12ab\n");
   });
 
   it("a salt being replaced is never read half-written by another run", async () => {

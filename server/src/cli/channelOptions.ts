@@ -92,27 +92,56 @@ export function channelOptions(
  * The CLI's session key, made on first use; only a file its owner can read holds it. Runs started
  * at once in a new config directory all use the first one made: each writes its own key whole
  * under another name and links it into place, which fails when another run's is there already
- * (the one then read), so no run ever reads half a key or trips over another's file.
+ * (the one then read), so no run ever reads half a key or trips over another's file. A key file
+ * that cannot be made or read is an error naming it and what to do.
  */
 function storedSessionKey(configDir: string): Hex {
   const file = join(configDir, "channel-session.key");
+  // A new key signs for a new channel (the key is part of the channel's identity): what the old
+  // one holds comes back on its own.
+  const replaced =
+    "the next check makes a new key and pays through a new channel, with a new deposit, and the server refunds the rest of the old channel to your wallet once it has been idle (a day on presend's defaults)";
   if (!existsSync(file)) {
-    mkdirSync(configDir, { recursive: true });
-    const made = `${file}.${process.pid}.tmp`;
-    writeFileSync(made, `${generatePrivateKey()}\n`, { mode: 0o600 });
-    chmodSync(made, 0o600);
     try {
-      linkSync(made, file);
+      mkdirSync(configDir, { recursive: true });
+      const made = `${file}.${process.pid}.tmp`;
+      writeFileSync(made, `${generatePrivateKey()}\n`, { mode: 0o600 });
+      chmodSync(made, 0o600);
+      try {
+        linkSync(made, file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      } finally {
+        rmSync(made, { force: true });
+      }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    } finally {
-      rmSync(made, { force: true });
+      throw new ConfigurationError(
+        `The channel session key ${file} cannot be made (${fileError(error)}): check that you can write to ${configDir}`,
+      );
     }
   }
-  const stored = readFileSync(file, "utf8").trim();
-  if (!bytes32Pattern.test(stored))
-    throw new ConfigurationError(`${file} does not hold a session key`);
+  let stored: string;
+  try {
+    stored = readFileSync(file, "utf8").trim();
+  } catch (error) {
+    throw new ConfigurationError(
+      `The channel session key ${file} cannot be read (${fileError(error)}): it signs this wallet's channel payments. Check that it is a file you can read (it is made readable by its owner only); if something else is in its place, move it away: ${replaced}`,
+    );
+  }
+  if (!bytes32Pattern.test(stored)) {
+    throw new ConfigurationError(
+      `The channel session key ${file} is damaged: it does not hold a key (0x and 64 hex digits). Put back the file from a backup if you have one; otherwise move it away: ${replaced}`,
+    );
+  }
   return stored as Hex;
+}
+
+/** A file system error in a few words: what is wrong, without the path it repeats. */
+function fileError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EISDIR") return "a directory is in its place";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
