@@ -307,6 +307,39 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     expect(text(validated).length).toBeLessThan(400);
   });
 
+  it("validate against a server that never answers says so before the host gives up: a tool error, charged: no", async () => {
+    // Not presend: a real HTTP server that takes every request and never answers it.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      // The host's request timeout and the tool's wait, both shortened alike (60 s and 50 s).
+      const host = await inMemoryHost({
+        client: createPresendClient({
+          url: `http://127.0.0.1:${port}`,
+          pinStore: createMemoryPinStore(),
+        }),
+        payer: null,
+        spendCapUnits: 100_000n,
+        dailyCapUnits: 1_000_000n,
+        version: "test",
+        answerWithinMs: 1_000,
+      });
+      const answer = (await host.callTool(
+        { name: "validate", arguments: { address: target } },
+        undefined,
+        { timeout: 3_000 },
+      )) as CallToolResult;
+      expect(answer.isError).toBe(true);
+      expect(text(answer)).toBe(
+        "presend could not validate: no answer from the presend server within 1 s. Charged: no (validate is free). Call validate again later.",
+      );
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it("a key with no USDC is told in a sentence: its address, the price, nothing charged, what to do", async () => {
     const penniless = privateKeyToAccount(
       devnetPrivateKey(`lane-${shared.lane.index}-mcp-penniless-payer`),

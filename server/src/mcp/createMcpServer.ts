@@ -31,9 +31,10 @@ export type McpServerOptions = {
   channel?: { deposit?: bigint; maxDeposit: bigint } | null;
   version: string;
   /**
-   * How long a paid tool call may take before the tool answers that it is still running
-   * (default 50 s): the MCP SDK's clients give up on a request after 60 s by default, and an
-   * answer they gave up on would say nothing about the charge.
+   * How long a paid tool call may take before the tool answers that it is still running, and
+   * validate before it answers that no answer came (default 50 s): the MCP SDK's clients give up
+   * on a request after 60 s by default, and an answer they gave up on would say nothing about
+   * the charge.
    */
   answerWithinMs?: number;
   /**
@@ -53,6 +54,8 @@ const noKey =
 
 /** Below the MCP SDK's default request timeout (60 s), so the host hears what happened. */
 const defaultAnswerWithinMs = 50_000;
+/** What `within` gives for work that took longer than it may. */
+const late = Symbol("late");
 /**
  * Long enough for an agent told to call again to do so; short enough that the same check asked
  * much later (the address may have changed since) is checked again, not answered from the past.
@@ -149,7 +152,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     async ({ address }) => {
-      const outcome = await options.client.validate(address);
+      // Free, so nothing is kept for a call again: a server that hangs is said in time.
+      const outcome = await within(options.client.validate(address), answerWithinMs);
+      if (outcome === late)
+        return telling(
+          toolError(
+            `presend could not validate: no answer from the presend server within ${Math.round(answerWithinMs / 1000)} s. Charged: no (validate is free). Call validate again later.`,
+          ),
+        );
       if (outcome.type === "failed")
         return telling(
           toolError(
@@ -212,15 +222,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
           running.catch(() => unanswered.delete(key));
         }
         const paid = running;
-        const late = Symbol("late");
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const outcome = await Promise.race([
-          paid,
-          new Promise<typeof late>((resolve) => {
-            timer = setTimeout(() => resolve(late), answerWithinMs);
-          }),
-        ]);
-        clearTimeout(timer);
+        const outcome = await within(paid, answerWithinMs);
         if (outcome === late) {
           if (!outlived.has(paid)) {
             outlived.add(paid);
@@ -433,6 +435,21 @@ function withCharge(message: string, charged: true | "unknown"): string {
 function sentence(message: string): string {
   const trimmed = message.trimEnd();
   return /[.!?]["')]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** `work`'s outcome, or `late` once `ms` have passed without it (the work goes on). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | typeof late> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<typeof late>((resolve) => {
+        timer = setTimeout(() => resolve(late), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A duration as the tool texts say it: "5 min", "90 s". */
