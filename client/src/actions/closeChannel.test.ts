@@ -1,4 +1,5 @@
 import { encodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
 import { toClientEvmSigner } from "@x402/evm";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
@@ -8,9 +9,36 @@ import { baseNetwork, baseUsdc } from "../policy/checkRequirement";
 import { closeChannel } from "./closeChannel";
 
 // The refund itself (what the chain sends back, what the spend cap gets back) runs against the
-// paid stack in server/src/cli/channelCli.test.ts; here, what closing says without a channel.
+// paid stack in server/src/cli/channelCli.test.ts; here, what closing says when it cannot refund.
 const account = privateKeyToAccount(`0x${"33".repeat(32)}`);
 const channel = { voucherSigner: toClientEvmSigner(privateKeyToAccount(`0x${"44".repeat(32)}`)) };
+
+/** The server's refund terms: the challenge GET /check answers (the channel's requirement). */
+const refundTerms: PaymentRequired = {
+  x402Version: 2,
+  resource: {
+    url: "http://api.test/check",
+    description: "refund",
+    mimeType: "application/json",
+  },
+  accepts: [
+    {
+      scheme: "batch-settlement",
+      network: baseNetwork,
+      asset: baseUsdc,
+      amount: "10000",
+      payTo: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
+      maxTimeoutSeconds: 60,
+      extra: {
+        name: "USD Coin",
+        version: "2",
+        receiverAuthorizer: "0x8fE5995D4D5135D9bbd8988c99D98E76477B6E52",
+        withdrawDelay: 900,
+      },
+    },
+  ],
+};
+const terms = encodePaymentRequiredHeader(refundTerms);
 
 describe("closeChannel", () => {
   it("fails without a channel or without a paying key, asking nothing", async () => {
@@ -95,30 +123,6 @@ describe("closeChannel", () => {
 
   it("with no channel opened since the last close says so, and signs and sends no refund", async () => {
     const asked: { method: string | undefined; payment: string | null }[] = [];
-    const terms = encodePaymentRequiredHeader({
-      x402Version: 2,
-      resource: {
-        url: "http://api.test/check",
-        description: "refund",
-        mimeType: "application/json",
-      },
-      accepts: [
-        {
-          scheme: "batch-settlement",
-          network: baseNetwork,
-          asset: baseUsdc,
-          amount: "10000",
-          payTo: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
-          maxTimeoutSeconds: 60,
-          extra: {
-            name: "USD Coin",
-            version: "2",
-            receiverAuthorizer: "0x8fE5995D4D5135D9bbd8988c99D98E76477B6E52",
-            withdrawDelay: 900,
-          },
-        },
-      ],
-    });
     const config = createPresendConfig({
       url: "http://api.test",
       pinStore: createMemoryPinStore(),
@@ -138,6 +142,72 @@ describe("closeChannel", () => {
         "No payment channel is open here: no check was paid through one since the last close (or its record here was lost), so there is nothing to refund from here. A channel left without checks is refunded by the server on its own.",
     });
     // Only the refund terms were asked for: no refund voucher was signed or sent.
+    expect(asked).toEqual([{ method: "GET", payment: null }]);
+  });
+  /** A close of a channel whose state here is `state`, against a server answering `answer`. */
+  const closing = (
+    state: { balance: string; chargedCumulativeAmount: string },
+    answer: (payment: string | null) => Response,
+  ) => {
+    const asked: { method: string | undefined; payment: string | null }[] = [];
+    const config = createPresendConfig({
+      url: "http://api.test",
+      pinStore: createMemoryPinStore(),
+      channel: {
+        ...channel,
+        // Every channel of this client is the one kept here (the package keys it by its id).
+        storage: { get: async () => state, set: async () => {}, delete: async () => {} },
+      },
+      signer: account,
+      fetch: async (_url, init) => {
+        const payment = new Headers(init?.headers).get("payment-signature");
+        asked.push({ method: init?.method, payment });
+        return answer(payment);
+      },
+    });
+    return { asked, close: () => closeChannel(config) };
+  };
+  const challenge = (required: unknown) =>
+    Response.json(
+      {},
+      {
+        status: 402,
+        headers: { "payment-required": encodePaymentRequiredHeader(required as PaymentRequired) },
+      },
+    );
+  const allSpent = "Nothing left to refund: the channel's deposit was all spent on checks.";
+
+  it("a channel whose deposit the checks spent whole: nothing left to refund, in presend's words, no refund sent", async () => {
+    const { asked, close } = closing({ balance: "50000", chargedCumulativeAmount: "50000" }, () =>
+      challenge(refundTerms),
+    );
+    expect(await close()).toEqual({ type: "failed", message: allSpent });
+    expect(asked).toEqual([{ method: "GET", payment: null }]);
+  });
+
+  it("a server that counts the deposit spent whole: nothing left to refund, in presend's words", async () => {
+    const { asked, close } = closing(
+      { balance: "50000", chargedCumulativeAmount: "40000" },
+      (payment) =>
+        challenge(
+          payment === null
+            ? refundTerms
+            : { ...refundTerms, error: "invalid_batch_settlement_evm_refund_no_balance" },
+        ),
+    );
+    expect(await close()).toEqual({ type: "failed", message: allSpent });
+    expect(asked.map(({ payment }) => payment !== null)).toEqual([false, true]);
+  });
+
+  it("a refund challenge without an accepts list is refused in presend's words, nothing signed", async () => {
+    const { asked, close } = closing({ balance: "50000", chargedCumulativeAmount: "40000" }, () =>
+      challenge({ x402Version: 2, resource: refundTerms.resource }),
+    );
+    expect(await close()).toEqual({
+      type: "failed",
+      message:
+        "The server's payment challenge is not an x402 v2 one (PaymentRequired), so no refund was made.",
+    });
     expect(asked).toEqual([{ method: "GET", payment: null }]);
   });
 });

@@ -289,10 +289,7 @@ describe("createChannelPayer: the wallet signs deposits only", () => {
 });
 
 describe("createChannelPayer: the most one deposit may put in", () => {
-  const bounded = (
-    channel: { deposit?: bigint; maxDeposit: bigint },
-    spendCap?: SpendCap,
-  ) => {
+  const bounded = (channel: { deposit?: bigint; maxDeposit: bigint }, spendCap?: SpendCap) => {
     const account = privateKeyToAccount(generatePrivateKey());
     const asked: bigint[] = [];
     const sent = { count: 0 };

@@ -8,9 +8,11 @@ import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { PaymentRequiredV2Schema } from "@x402/core/schemas";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { ClientEvmSigner } from "@x402/evm";
 import {
+  type BatchSettlementClientContext,
   BatchSettlementEvmScheme,
   type ClientChannelStorage,
   InMemoryClientChannelStorage,
@@ -117,6 +119,25 @@ const exceedsBalance = "invalid_batch_settlement_evm_cumulative_exceeds_balance"
  */
 const belowClaimed = "invalid_batch_settlement_evm_cumulative_below_claimed";
 
+/** The server's refusal of a refund from a channel whose deposit was all charged. */
+const refundNoBalance = "invalid_batch_settlement_evm_refund_no_balance";
+
+/** Whether a PAYMENT-REQUIRED header is an x402 v2 challenge the package can read. */
+const isPaymentRequired = (header: string) => {
+  try {
+    return PaymentRequiredV2Schema.safeParse(decodePaymentRequiredHeader(header)).success;
+  } catch {
+    return false;
+  }
+};
+
+/** Whether a channel's state says its whole deposit was charged (nothing left to refund). */
+const depositAllCharged = (state: BatchSettlementClientContext | undefined) => {
+  const balance = state?.balance ?? "";
+  const charged = state?.chargedCumulativeAmount ?? "0";
+  return /^\d+$/.test(balance) && /^\d+$/.test(charged) && BigInt(balance) <= BigInt(charged);
+};
+
 /** The package's salt: the channel of a client that never chose one. */
 const zeroSalt: Hex = `0x${"00".repeat(32)}`;
 
@@ -154,13 +175,19 @@ export function createChannelPayer(options: {
   const storage = options.channel.storage ?? new InMemoryClientChannelStorage();
   /** Set when the scheme asked `storage` for a channel's state and found none. */
   let stateMissing = false;
+  /** The channel state the scheme last read or kept: what a close found. */
+  let lastState: BatchSettlementClientContext | undefined;
   const schemeStorage: ClientChannelStorage = {
     get: async (key) => {
       const state = await storage.get(key);
       if (state === undefined) stateMissing = true;
+      lastState = state;
       return state;
     },
-    set: (key, context) => storage.set(key, context),
+    set: (key, context) => {
+      lastState = context;
+      return storage.set(key, context);
+    },
     delete: (key) => storage.delete(key),
   };
   const saltStore = options.channel.saltStore ?? createMemoryChannelSaltStore();
@@ -278,9 +305,22 @@ export function createChannelPayer(options: {
     fetch: typeof globalThis.fetch,
   ): Promise<ChannelCloseResult> {
     stateMissing = false;
+    lastState = undefined;
+    let malformedChallenge = false;
+    // The package reads the refund's terms without checking their shape: a challenge without
+    // the x402 v2 fields (no accepts list, say) would fail it with a TypeError.
+    const checkedFetch: typeof globalThis.fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      const terms = answer.status === 402 ? answer.headers.get("PAYMENT-REQUIRED") : null;
+      if (terms !== null && !isPaymentRequired(terms)) {
+        malformedChallenge = true;
+        throw new Error("malformed payment challenge");
+      }
+      return answer;
+    };
     try {
       const { scheme } = await channel();
-      const settled = await scheme.refund(url, { fetch });
+      const settled = await scheme.refund(url, { fetch: checkedFetch });
       if (!settled.success) {
         return {
           type: "failed",
@@ -298,6 +338,13 @@ export function createChannelPayer(options: {
       });
       return { type: "closed", transaction: settled.transaction, refunded };
     } catch (cause) {
+      if (malformedChallenge) {
+        return {
+          type: "failed",
+          message:
+            "The server's payment challenge is not an x402 v2 one (PaymentRequired), so no refund was made.",
+        };
+      }
       // The refund signs a voucher at the channel's charged total, read from its state: without
       // one, no check was paid through this channel since it opened or was last closed.
       if (stateMissing) {
@@ -305,6 +352,14 @@ export function createChannelPayer(options: {
           type: "failed",
           message:
             "No payment channel is open here: no check was paid through one since the last close (or its record here was lost), so there is nothing to refund from here. A channel left without checks is refunded by the server on its own.",
+        };
+      }
+      // Told by the channel's state here (the package refuses before signing) or by the server:
+      // the checks were charged the whole deposit, none of it is left to send back.
+      if (depositAllCharged(lastState) || describeCause(cause).includes(refundNoBalance)) {
+        return {
+          type: "failed",
+          message: "Nothing left to refund: the channel's deposit was all spent on checks.",
         };
       }
       return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };

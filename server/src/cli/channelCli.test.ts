@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMemoryPinStore, createPresendClient, createSessionSpendCap } from "@presend/client";
@@ -6,6 +6,7 @@ import { devnetAccounts, devnetClient, devnetPrivateKey } from "@presend/devnet"
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
 import { toClientEvmSigner } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -557,6 +558,76 @@ describe("presend CLI paying over a channel", () => {
     const result = await cli(["check", target], { PRESEND_CHANNEL_DEPOSIT: "ten" });
     expect(result.code).toBe(exitCodes.usage);
     expect(result.stderr).toContain("PRESEND_CHANNEL_DEPOSIT");
+  });
+
+  it("a daily ledger that cannot be opened refuses the deposit by its file and what to do with it, never as a cap to raise: nothing paid", async () => {
+    const ownDir = mkdtempSync(join(tmpdir(), "presend-cli-ledger-"));
+    try {
+      // Something else in the ledger's place: SQLite cannot open it.
+      mkdirSync(join(ownDir, "spend.sqlite"));
+      const paidBefore = paidRequests;
+      const before = await stack.usdcBalance(payer.address);
+      const result = await cli(["check", target], {}, ownDir);
+      expect(result.code, result.stderr).toBe(exitCodes.refusedToPay);
+      expect(result.stderr).toContain(
+        `The daily spend ledger ${join(ownDir, "spend.sqlite")} cannot be read or written`,
+      );
+      expect(result.stderr).toMatch(/a file you can read and write.*move it away/);
+      expect(result.stderr).not.toMatch(
+        /raise the cap|PRESEND_SPEND_CAP|PRESEND_CHANNEL_DEPOSIT|smaller deposit/,
+      );
+      expect(result.stderr).toContain("presend: charged: no");
+      expect(paidRequests).toBe(paidBefore);
+      expect(await stack.usdcBalance(payer.address)).toBe(before);
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+
+  it("`presend close` of a channel whose deposit the checks spent whole says there is nothing left to refund, in presend's words", async () => {
+    const price = routePrices.check;
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-spent-payer`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 2n * price);
+    const ownDir = mkdtempSync(join(tmpdir(), "presend-cli-spent-"));
+    try {
+      const env = { PRESEND_PRIVATE_KEY: walletKey, PRESEND_CHANNEL_DEPOSIT: "0.02" };
+      for (const address of [target, devnetAccounts.sweptOnBase.address]) {
+        const paid = await cli(["check", address], env, ownDir);
+        expect(paid.code, paid.stderr).toBe(exitCodes.ok);
+      }
+      const before = await stack.usdcBalance(wallet.address);
+      const closed = await cli(["close"], env, ownDir);
+      expect(closed.code).toBe(exitCodes.serverError);
+      expect(closed.stderr).toBe(
+        "presend: Nothing left to refund: the channel's deposit was all spent on checks. (charged: no)",
+      );
+      expect(await stack.usdcBalance(wallet.address)).toBe(before);
+    } finally {
+      rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+
+  it("`presend close` against a refund challenge without an accepts list refuses it in presend's words, nothing signed", async () => {
+    // The real server's challenge with its accepts list taken out on the way.
+    const withoutAccepts: typeof fetch = async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      const answer = await stack.app.request(request);
+      const required = answer.headers.get("payment-required");
+      if (answer.status !== 402 || required === null) return answer;
+      const { accepts: _, ...rest } = decodePaymentRequiredHeader(required);
+      const headers = new Headers(answer.headers);
+      headers.set("payment-required", encodePaymentRequiredHeader(rest as PaymentRequired));
+      return new Response(answer.body, { status: 402, headers });
+    };
+    const paidBefore = paidRequests;
+    const closed = await cli(["close"], {}, configDir, withoutAccepts);
+    expect(closed.code).toBe(exitCodes.serverError);
+    expect(closed.stderr).toBe(
+      "presend: The server's payment challenge is not an x402 v2 one (PaymentRequired), so no refund was made. (charged: no)",
+    );
+    expect(closed.stderr).not.toMatch(/TypeError|Cannot read properties/);
+    expect(paidRequests).toBe(paidBefore);
   });
 
   it("without PRESEND_CHANNEL_DEPOSIT a run deposits the client's default, ten checks, within the spend cap", async () => {

@@ -144,7 +144,8 @@ async function closeChannel(deps: CliDeps) {
   });
   const closed = await client.closeChannel();
   if (closed.type === "failed") {
-    deps.stderr(`presend: ${closed.message}`);
+    // A close pays nothing: its refund voucher signs no more than the checks were charged.
+    deps.stderr(`presend: ${closed.message} (charged: no)`);
     return exitCodes.serverError;
   }
   deps.stdout(

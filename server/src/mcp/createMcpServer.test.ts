@@ -12,6 +12,8 @@ import { createMemoryPinStore, createPresendClient } from "@presend/client";
 import { devnetAccounts, devnetPrivateKey, senderWorld } from "@presend/devnet";
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { routePrices } from "@presend/shared/pricing/routePrices";
+import { encodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired } from "@x402/core/types";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "../http/freePort";
@@ -401,6 +403,48 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
       }
     } finally {
       await new Promise((resolve) => garbage.close(resolve));
+    }
+  });
+
+  it("close_channel against a refund challenge without an accepts list refuses it in presend's words: charged: no", async () => {
+    // Not presend: a real HTTP server whose 402 challenge decodes, but holds no accepts list.
+    const challenge = encodePaymentRequiredHeader({
+      x402Version: 2,
+      resource: {
+        url: "http://127.0.0.1/check",
+        description: "check",
+        mimeType: "application/json",
+      },
+    } as PaymentRequired);
+    const malformed = createServer((_request, response) => {
+      response.writeHead(402, {
+        "content-type": "application/json",
+        "payment-required": challenge,
+      });
+      response.end("{}");
+    });
+    await new Promise<void>((resolve) => malformed.listen(0, "127.0.0.1", resolve));
+    const { port } = malformed.address() as AddressInfo;
+    try {
+      const host = await inMemoryHost({
+        client: createPresendClient({
+          url: `http://127.0.0.1:${port}`,
+          signer: privateKeyToAccount(generatePrivateKey()),
+          pinStore: createMemoryPinStore(),
+          channel: { voucherSigner: privateKeyToAccount(generatePrivateKey()) },
+        }),
+        payer: privateKeyToAccount(generatePrivateKey()).address,
+        spendCapUnits: 100_000n,
+        dailyCapUnits: 1_000_000n,
+        version: "test",
+      });
+      const closed = await call(host, "close_channel");
+      expect(closed.isError).toBe(true);
+      expect(text(closed)).toBe(
+        "The channel was not closed: The server's payment challenge is not an x402 v2 one (PaymentRequired), so no refund was made. Charged: no.",
+      );
+    } finally {
+      await new Promise((resolve) => malformed.close(resolve));
     }
   });
 
