@@ -561,13 +561,17 @@ describe("presend CLI paying over a channel", () => {
   });
 
   it("a daily ledger that cannot be opened refuses the deposit by its file and what to do with it, never as a cap to raise: nothing paid", async () => {
+    // A wallet of its own: a check this file's payer made before would be read again, unpaid.
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-ledger-payer`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 10n * routePrices.check);
     const ownDir = mkdtempSync(join(tmpdir(), "presend-cli-ledger-"));
     try {
       // Something else in the ledger's place: SQLite cannot open it.
       mkdirSync(join(ownDir, "spend.sqlite"));
       const paidBefore = paidRequests;
-      const before = await stack.usdcBalance(payer.address);
-      const result = await cli(["check", target], {}, ownDir);
+      const before = await stack.usdcBalance(wallet.address);
+      const result = await cli(["check", target], { PRESEND_PRIVATE_KEY: walletKey }, ownDir);
       expect(result.code, result.stderr).toBe(exitCodes.refusedToPay);
       expect(result.stderr).toContain(
         `The daily spend ledger ${join(ownDir, "spend.sqlite")} cannot be read or written`,
@@ -578,7 +582,7 @@ describe("presend CLI paying over a channel", () => {
       );
       expect(result.stderr).toContain("presend: charged: no");
       expect(paidRequests).toBe(paidBefore);
-      expect(await stack.usdcBalance(payer.address)).toBe(before);
+      expect(await stack.usdcBalance(wallet.address)).toBe(before);
     } finally {
       rmSync(ownDir, { recursive: true, force: true });
     }
