@@ -185,7 +185,7 @@ describe("closeChannel", () => {
     expect(asked).toEqual([{ method: "GET", payment: null }]);
   });
 
-  it("a server that counts the deposit spent whole: nothing left to refund, in presend's words", async () => {
+  it("a server that says the channel holds nothing (spent, or refunded while idle): nothing left to refund, neither claimed", async () => {
     const { asked, close } = closing(
       { balance: "50000", chargedCumulativeAmount: "40000" },
       (payment) =>
@@ -195,7 +195,11 @@ describe("closeChannel", () => {
             : { ...refundTerms, error: "invalid_batch_settlement_evm_refund_no_balance" },
         ),
     );
-    expect(await close()).toEqual({ type: "failed", message: allSpent });
+    expect(await close()).toEqual({
+      type: "failed",
+      message:
+        "Nothing left to refund: the channel holds none of its deposit any more (spent on checks, or already sent back by the server's refund of an idle channel).",
+    });
     expect(asked.map(({ payment }) => payment !== null)).toEqual([false, true]);
   });
 

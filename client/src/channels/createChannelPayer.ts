@@ -354,12 +354,21 @@ export function createChannelPayer(options: {
             "No payment channel is open here: no check was paid through one since the last close (or its record here was lost), so there is nothing to refund from here. A channel left without checks is refunded by the server on its own.",
         };
       }
-      // Told by the channel's state here (the package refuses before signing) or by the server:
-      // the checks were charged the whole deposit, none of it is left to send back.
-      if (depositAllCharged(lastState) || describeCause(cause).includes(refundNoBalance)) {
+      // Told by the channel's state here (the package refuses before signing): the checks were
+      // charged the whole deposit, none of it is left to send back.
+      if (depositAllCharged(lastState)) {
         return {
           type: "failed",
           message: "Nothing left to refund: the channel's deposit was all spent on checks.",
+        };
+      }
+      // Told by the server alone: the state here does not say whether checks spent it or the
+      // server already refunded an idle channel, so neither is claimed.
+      if (describeCause(cause).includes(refundNoBalance)) {
+        return {
+          type: "failed",
+          message:
+            "Nothing left to refund: the channel holds none of its deposit any more (spent on checks, or already sent back by the server's refund of an idle channel).",
         };
       }
       return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };
