@@ -95,6 +95,16 @@ export const WalletCodeSchema = z
   );
 export type WalletCode = z.infer<typeof WalletCodeSchema>;
 
+export const KnownSweeperSchema = z
+  .object({
+    /** The registry's label for it, e.g. "Crime". */
+    label: z.string(),
+  })
+  .describe(
+    "A contract presend's registry lists as an EIP-7702 sweeper (by its address), checked as the address itself: the code stolen keys delegate to, which passes every deposit on to a thief. Present only then.",
+  );
+export type KnownSweeper = z.infer<typeof KnownSweeperSchema>;
+
 export const receiveOutcomes = ["kept", "rejected", "forwarded", "unavailable"] as const;
 export const ReceiveSimulationSchema = z
   .object({
@@ -156,6 +166,8 @@ export const ChainFactsSchema = z.object({
   implementation: z.string().nullable().optional().describe("EIP-1967 implementation address."),
   /** Set when the address is wallet software's own contract, not a wallet (kind is contract). */
   walletCode: WalletCodeSchema.optional(),
+  /** Set when the address is a known sweeper contract, not a deposit address (kind is contract). */
+  knownSweeper: KnownSweeperSchema.optional(),
   /** The EntryPoint an ERC-4337 account answers to. */
   entryPoint: z.string().optional().describe("ERC-4337 EntryPoint the account answers to."),
   /** Owner count and threshold, when kind is safe; the singleton its proxy runs; its owners. */

@@ -4,6 +4,7 @@ import type {
   Balance,
   ChainFacts,
   DelegateAssessment,
+  KnownSweeper,
   ReceiveSimulation,
   WalletCode,
 } from "../api/report";
@@ -31,6 +32,8 @@ export type FactsSpec = {
   implementation?: string;
   /** Wallet software's own contract, as the reader classified it. */
   walletCode?: WalletCode;
+  /** A known sweeper's own contract, as the reader classified it. */
+  knownSweeper?: KnownSweeper;
   /** Gas price in wei; null for an unreadable gas price. */
   gasPriceWei?: bigint | null;
 };
@@ -98,6 +101,7 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
       : {}),
     ...(spec.implementation ? { implementation: spec.implementation } : {}),
     ...(spec.walletCode ? { walletCode: spec.walletCode } : {}),
+    ...(spec.knownSweeper ? { knownSweeper: spec.knownSweeper } : {}),
     ...(spec.delegate ? { delegate: spec.delegate } : {}),
     // Tokens and plain contracts keep no count of their own transactions.
     outgoingTxs: ["token", "nft", "contract"].includes(kind) ? null : (spec.nonce ?? 0),

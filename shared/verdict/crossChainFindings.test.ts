@@ -171,4 +171,23 @@ describe("crossChainFindings", () => {
     });
     expect(forwarder.map((finding) => finding.code)).toEqual(["deposit_address_elsewhere"]);
   });
+
+  it("never sends the sender to the network of a known sweeper elsewhere", () => {
+    // It forwards a simulated deposit as a deposit address does; the target's own finding names
+    // it (sweeper_contract_elsewhere), never "send on Base, the network it was made for".
+    const findings = crossChainFindings({
+      address: "0x47c74dfd54b2bf7362e5976d748aad24c4f1f36d",
+      target: readableFacts("ethereum"),
+      others: [
+        readableFacts("base", {
+          kind: "contract",
+          receive: "forwarded",
+          knownSweeper: { label: "Crime" },
+        }),
+      ],
+      wrongNetwork: notFlagged,
+      tokenMismatch: [],
+    });
+    expect(findings.map((finding) => finding.code)).toEqual([]);
+  });
 });

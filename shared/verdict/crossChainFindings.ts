@@ -119,7 +119,10 @@ export function crossChainFindings({
   // the wrong network, not a send to somebody's unknown contract.
   // A registry protocol contract elsewhere (a bridge passes a deposit on too) is no deposit
   // address and no one's contract: the target's own findings name it (protocol_contract_elsewhere).
+  // Nor is a known sweeper elsewhere, which forwards deposits too: it is a thief's contract, never
+  // "the network this deposit address was made for" (sweeper_contract_elsewhere names it).
   const unnamed = readableOthers.filter((facts) => {
+    if (facts.knownSweeper) return false;
     const protocol = findProtocolContract(facts.name, address);
     return protocol === undefined || protocol.chains.includes(here);
   });

@@ -311,6 +311,37 @@ const rows: Row[] = [
     mentions: "On Polygon PoS this wallet",
   },
   {
+    // Today's deposit-forwarder rule would say "send on Base, the network this deposit address
+    // was made for": the thief's network.
+    name: "danger: a known sweeper's contract on Base, checked on Ethereum where it has no code",
+    address: "0x47c74dfd54b2bf7362e5976d748aad24c4f1f36d",
+    target: readableFacts("ethereum"),
+    others: othersOf("ethereum", {
+      base: readableFacts("base", {
+        kind: "contract",
+        receive: "forwarded",
+        knownSweeper: { label: "Crime" },
+      }),
+    }),
+    level: "danger",
+    // Active on Base, as any contract is where its code is; the danger decides what to do.
+    codes: ["sweeper_contract_elsewhere", "wrong_network", "fresh_address"],
+    next: "Do not send on any network: this address belongs to a contract that steals deposits.",
+    mentions: "On Ethereum nothing is deployed at it",
+  },
+  {
+    name: "danger: the known sweeper's contract checked on Base, where it is",
+    address: "0x47c74dfd54b2bf7362e5976d748aad24c4f1f36d",
+    target: readableFacts("base", {
+      kind: "contract",
+      receive: "forwarded",
+      knownSweeper: { label: "Crime" },
+    }),
+    others: othersOf("base"),
+    level: "danger",
+    codes: ["sweeper_contract"],
+  },
+  {
     name: "ok: a known wallet delegate elsewhere says nothing against the key",
     target: readableFacts("base", { nonce: 4 }),
     others: othersOf("base", {

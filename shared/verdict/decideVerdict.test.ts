@@ -6,6 +6,8 @@ import { decideVerdict } from "./decideVerdict";
 
 const wallet = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
 const delegate = "0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B";
+/** A sweeper of the registry (BundleBear's "Crime"). */
+const knownSweeper = "0x47c74dfd54b2bf7362e5976d748aad24c4f1f36d";
 
 const checksums: Record<Checksum["status"], Checksum> = {
   valid: { status: "valid", message: "Address checksum is correct." },
@@ -190,6 +192,31 @@ const rows: Row[] = [
     headline: "Deposit address (forwards deposits) on Base",
     next: "Send only the asset and network the exchange named for this deposit address (Base).",
     mentions: "in full to one collector (0x00000000000000000000000000000000C0FFEE00)",
+  },
+  {
+    // It forwards the deposit as a deposit address does; the registry knows it as a thief's.
+    name: "danger: a known sweeper's own contract is a thief's, not an exchange's deposit address",
+    address: knownSweeper,
+    target: readableFacts("base", {
+      kind: "contract",
+      receive: "forwarded",
+      forwardedTo: "0x00000000000000000000000000000000C0FFEE00",
+      knownSweeper: { label: "Crime" },
+    }),
+    level: "danger",
+    codes: ["sweeper_contract"],
+    headline: "Contract known to steal deposits on Base",
+    next: "Do not send: this contract passes what it receives to a thief; ask the recipient for their own wallet address.",
+    mentions: "a contract known to steal deposits",
+  },
+  {
+    name: "danger: a known sweeper's address where it has no code is no test-amount address",
+    address: knownSweeper,
+    target: readableFacts("arbitrum"),
+    level: "danger",
+    codes: ["sweeper_contract_elsewhere", "fresh_address"],
+    headline: "Address of a contract known to steal deposits",
+    next: "Do not send on any network: this address belongs to a contract that steals deposits.",
   },
   {
     name: "danger: Permit2, an ownerless protocol contract, is named (do not send)",

@@ -29,6 +29,8 @@ const findingPriority = [
   "stablecoin_contract",
   "listed_token_contract",
   "protocol_contract_elsewhere",
+  "sweeper_contract",
+  "sweeper_contract_elsewhere",
   "eip7702_sweeper",
   "eip7702_sweeper_elsewhere",
   "eip7702_open_delegate",

@@ -31,6 +31,63 @@ describe("targetFindings", () => {
     }
   });
 
+  describe("a known sweeper's own address", () => {
+    // BundleBear's "Crime": the code stolen keys delegate to.
+    const sweeper = "0x47c74dfd54b2bf7362e5976d748aad24c4f1f36d";
+    const findings = (target: ChainFacts) =>
+      targetFindings({ address: sweeper, checksum: valid, target });
+
+    it("is a contract that steals deposits, never an exchange's deposit address", () => {
+      // Its receive simulation forwards the deposit, as a deposit forwarder's does.
+      const [finding, ...rest] = findings(
+        readableFacts("base", {
+          kind: "contract",
+          receive: "forwarded",
+          knownSweeper: { label: "Crime" },
+        }),
+      );
+      expect(rest).toEqual([]);
+      expect(finding).toEqual({
+        code: "sweeper_contract",
+        level: "danger",
+        chain: "base",
+        message:
+          'This is a contract known to steal deposits on Base (an EIP-7702 sweeper, listed as "Crime"): it passes anything sent to it straight on to a thief, not to anyone you could be paying. It is not an exchange deposit address.',
+        headline: "Contract known to steal deposits on Base",
+        next: "Do not send: this contract passes what it receives to a thief; ask the recipient for their own wallet address.",
+      });
+    });
+
+    it("is still a thief's address where it has no code, or where the chain was not read", () => {
+      const noCode = findings(readableFacts("optimism"));
+      expect(noCode.map(({ code, level }) => `${code}:${level}`)).toEqual([
+        "sweeper_contract_elsewhere:danger",
+        "fresh_address:caution",
+      ]);
+      expect(noCode[0]?.message).toContain(
+        "On OP Mainnet nothing is deployed at it, and no one you could be paying holds a key for it.",
+      );
+      expect(noCode[0]?.next).toBe(
+        "Do not send on any network: this address belongs to a contract that steals deposits.",
+      );
+      const unread = findings(unreadableFacts("optimism"));
+      expect(unread.map((finding) => finding.code)).toEqual([
+        "sweeper_contract_elsewhere",
+        "chain_unavailable",
+      ]);
+      expect(unread[0]?.message).not.toContain("nothing is deployed");
+    });
+
+    it("leaves a forwarding contract the registry does not list a deposit forwarder", () => {
+      const forwarder = readableFacts("base", { kind: "contract", receive: "forwarded" });
+      expect(
+        targetFindings({ address: wallet, checksum: valid, target: forwarder }).map(
+          (finding) => finding.code,
+        ),
+      ).toEqual(["deposit_forwarder"]);
+    });
+  });
+
   it("never calls a contract that only answers like a Safe an active wallet", () => {
     const safe = (proxyVersion: string | null): ChainFacts => ({
       ...readableFacts("base", { kind: "safe", nonce: 3 }),

@@ -1,6 +1,7 @@
 import { classifySpecialAddress, type SpecialAddress } from "../address/specialAddresses";
-import type { ChainFacts, Checksum, WalletCode } from "../api/report";
+import type { ChainFacts, Checksum, KnownSweeper, WalletCode } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
+import { findKnownSweeper } from "../registry/knownSweepers";
 import { findKnownTokenChains } from "../registry/knownTokens";
 import { isOpenDelegate } from "../registry/openDelegates";
 import {
@@ -199,8 +200,11 @@ function kindFindings(
       next: "Do not send unless the recipient confirms this collection contract is meant to receive funds.",
     });
   }
-  // The classification decides what is wallet code (by the registry, or by how it answers).
-  if (target.kind === "contract" && target.walletCode) {
+  // The classification decides what is wallet code (by the registry, or by how it answers), and
+  // what is a known sweeper, which forwards a deposit as an exchange's deposit address does.
+  if (target.kind === "contract" && target.knownSweeper) {
+    findings.push(sweeperContractFinding(target.knownSweeper, chain));
+  } else if (target.kind === "contract" && target.walletCode) {
     findings.push(walletCodeFinding(target.walletCode, chain));
   } else if (target.kind === "contract" && outcome === "forwarded") {
     findings.push(depositForwarderFinding(target));
@@ -279,6 +283,44 @@ function walletCodeFinding(walletCode: WalletCode, chain: ChainName): Finding {
     message: `This is the contract ${whose}smart wallets run on ${where} (${how}), not anyone's wallet: no one you could be paying controls this address, so funds sent here are lost.`,
     headline: `${walletCode.name ? `${walletCode.name} wallet` : "Smart wallet"} code on ${where}, not a wallet`,
     next: `Do not send: this is the code ${walletCode.name ?? "smart"} wallets run, not a wallet; ask the recipient for their own wallet address.`,
+  };
+}
+
+/** A known sweeper's own contract: what stolen keys hand their accounts to, run by a thief. */
+function sweeperContractFinding(sweeper: KnownSweeper, chain: ChainName): Finding {
+  const { label: where } = chains[chain];
+  return {
+    code: "sweeper_contract",
+    level: "danger",
+    chain,
+    message: `This is a contract known to steal deposits on ${where} (an EIP-7702 sweeper, listed as "${sweeper.label}"): it passes anything sent to it straight on to a thief, not to anyone you could be paying. It is not an exchange deposit address.`,
+    headline: `Contract known to steal deposits on ${where}`,
+    next: "Do not send: this contract passes what it receives to a thief; ask the recipient for their own wallet address.",
+  };
+}
+
+/**
+ * A known sweeper's address where no code of it was read: copied from a swept account's page
+ * onto another network, or read where the chain did not answer. The registry lists it without a
+ * network, and an address that is a contract elsewhere has no key: no one you could be paying
+ * controls it here, and the thief may deploy the same code at it.
+ */
+function sweeperElsewhereFinding(address: string, target: ChainFacts): Finding | null {
+  if (target.knownSweeper) return null;
+  const sweeper = findKnownSweeper(address);
+  if (!sweeper) return null;
+  const here = chains[target.name].label;
+  const noCodeHere =
+    target.status === "ok" && target.isContract === false
+      ? ` On ${here} nothing is deployed at it, and no one you could be paying holds a key for it.`
+      : "";
+  return {
+    code: "sweeper_contract_elsewhere",
+    level: "danger",
+    chain: target.name,
+    message: `This is the address of a contract known to steal deposits (an EIP-7702 sweeper, listed as "${sweeper.label}"): it passes anything sent to it on to a thief.${noCodeHere}`,
+    headline: "Address of a contract known to steal deposits",
+    next: "Do not send on any network: this address belongs to a contract that steals deposits.",
   };
 }
 
@@ -498,10 +540,12 @@ export function targetFindings({ address, checksum, target }: TargetInput): Find
   const checksumIssue = checksumFinding(checksum);
   const listedToken = listedTokenFinding(address, target, special);
   const protocolElsewhere = protocolElsewhereFinding(address, target, special, listedToken);
+  const sweeperElsewhere = sweeperElsewhereFinding(address, target);
   return [
     ...(special ? [specialAddressFinding(special)] : []),
     ...(listedToken ? [listedToken] : []),
     ...(protocolElsewhere ? [protocolElsewhere] : []),
+    ...(sweeperElsewhere ? [sweeperElsewhere] : []),
     ...(checksumIssue ? [checksumIssue] : []),
     ...chainFindings(target, special, address),
   ];

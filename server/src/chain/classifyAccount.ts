@@ -3,6 +3,7 @@ import { type ChainName, chainNames, chains } from "@presend/shared/chains/chain
 import { assessDelegate } from "@presend/shared/registry/knownDelegates";
 import { findAccountImplementation } from "@presend/shared/registry/knownImplementations";
 import { findSafeProxyVersion } from "@presend/shared/registry/knownSafeProxies";
+import { findKnownSweeper } from "@presend/shared/registry/knownSweepers";
 import { findKnownToken } from "@presend/shared/registry/knownTokens";
 import { findWalletCode } from "@presend/shared/registry/knownWalletCode";
 import { findProtocolContract } from "@presend/shared/registry/protocolContracts";
@@ -55,6 +56,7 @@ export type Classification = Pick<
   | "delegateAssessment"
   | "implementation"
   | "walletCode"
+  | "knownSweeper"
   | "entryPoint"
   | "safe"
   | "token"
@@ -172,6 +174,19 @@ export function classifyAccount(input: ClassifyInput): Classification {
   // Wallet software's own contract answers like an unused smart account, yet nobody owns it.
   const registered = findWalletCode(input.address, null);
   if (registered) return { ...contract, ...walletCodeContract(registered) };
+  // A known sweeper passes a deposit on in full, as an exchange's deposit address does: only the
+  // registry tells the thief's contract apart, so it is named before anything it answers.
+  const sweeper = findKnownSweeper(input.address);
+  if (sweeper) {
+    return {
+      ...contract,
+      kind: "contract",
+      kindLabel: `EIP-7702 sweeper contract known to steal deposits (${sweeper.label})`,
+      vendor: null,
+      knownSweeper: sweeper,
+      outgoingTxs: null,
+    };
+  }
 
   const threshold = word(subcalls.get("threshold"));
   const owners = decoded<readonly Address[]>(subcalls.get("owners"), "getOwners");

@@ -481,3 +481,30 @@ describe("parseFactsBatch: wallet software's own contract", () => {
     });
   });
 });
+
+describe("parseFactsBatch: a known sweeper's own contract", () => {
+  // BundleBear's "Crime": the code stolen keys delegate to.
+  const sweeper = "0x47c74dfd54b2bf7362e5976d748aad24c4f1f36d";
+
+  it("names the registry's sweeper by address, whatever it answers", () => {
+    const facts = parse("base", { code: "0x6080", call: contractAt({}) }, sweeper);
+    expect(facts).toMatchObject({
+      kind: "contract",
+      isContract: true,
+      kindLabel: "EIP-7702 sweeper contract known to steal deposits (Crime)",
+      vendor: null,
+      knownSweeper: { label: "Crime" },
+      outgoingTxs: null,
+    });
+    expect(facts.walletCode).toBeUndefined();
+  });
+
+  it("leaves other contracts, and the sweeper's address without code, unnamed", () => {
+    const plain = parse("base", { code: "0x6080", call: contractAt({}) });
+    expect(plain).toMatchObject({ kind: "contract", kindLabel: "contract" });
+    expect(plain.knownSweeper).toBeUndefined();
+    const noCode = parse("base", { code: "0x", call: contractAt({}) }, sweeper);
+    expect(noCode.kind).toBe("eoa");
+    expect(noCode.knownSweeper).toBeUndefined();
+  });
+});
