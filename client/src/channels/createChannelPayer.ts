@@ -314,7 +314,7 @@ export function createChannelPayer(options: {
       const terms = answer.status === 402 ? answer.headers.get("PAYMENT-REQUIRED") : null;
       if (terms !== null && !isPaymentRequired(terms)) {
         malformedChallenge = true;
-        throw new Error("malformed payment challenge");
+        throw new PaymentError("malformed payment challenge", { code: "unexpected_challenge" });
       }
       return answer;
     };
