@@ -515,6 +515,8 @@ describe("presend mcp (stdio), driven by the MCP SDK's own client against the lo
     const result = await call(client, "check", { address: target });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/no_signer.*Charged: no\./s);
+    // Said once, with the setting to add: not the client's sentence and then the same again.
+    expect(text(result).match(/No paying key is configured/g)).toHaveLength(1);
     // Each tool that needs the key names the setting the host's user must add.
     const closed = await call(client, "close_channel");
     const fetched = await call(client, "receipt", { id: `0x${"1".repeat(64)}` });

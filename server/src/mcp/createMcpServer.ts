@@ -339,8 +339,9 @@ function toolResult(
     case "report":
       return reportAnswer(result);
     case "refused":
+      // Without a key the client's own sentence says less than `noKey`, which names the setting.
       return toolError(
-        `Refused to pay (${result.code}): ${sentence(result.message)}${result.code === "no_signer" ? ` ${noKey}` : ""} Charged: no.`,
+        `Refused to pay (${result.code}): ${result.code === "no_signer" ? noKey : sentence(result.message)} Charged: no.`,
       );
     case "not_charged":
       // x402's code for a payer short of USDC says less than the client's sentence, which names
