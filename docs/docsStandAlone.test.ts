@@ -44,6 +44,26 @@ function filesWithOurWords(dir: string): string[] {
   });
 }
 
+/** The anchors GitHub gives a Markdown text's headings (a repeated one gets `-1`, `-2`, …). */
+function anchorsOf(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const [, heading] of markdown.matchAll(/^#{1,6}\s+(.+?)\s*$/gm)) {
+    const base = (heading as string)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    anchors.add(count === 0 ? base : `${base}-${count}`);
+  }
+  return anchors;
+}
+
+function headingAnchors(file: string): Set<string> {
+  return anchorsOf(readFileSync(file, "utf8").replace(/^```[\s\S]*?^```/gm, ""));
+}
+
 describe("docs and comments stand alone", () => {
   const files = filesWithOurWords(root);
 
@@ -81,6 +101,34 @@ describe("docs and comments stand alone", () => {
     );
     expect(docs.length).toBeGreaterThan(3);
     expect(broken).toEqual([]);
+  });
+
+  it("links only to headings that exist (a renamed heading must take its links with it)", () => {
+    const docs = files.filter((file) => file.endsWith(".md"));
+    const broken = docs.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/\]\(([^)\s]*#[^)\s]+)\)/g)]
+        .map((match) => match[1] as string)
+        .filter((target) => !/^[a-z]+:/i.test(target))
+        .filter((target) => {
+          const [path, anchor] = target.split("#") as [string, string];
+          const linked = path === "" ? file : resolve(dirname(file), path);
+          return linked.endsWith(".md") && !headingAnchors(linked).has(anchor);
+        })
+        .map((target) => `${relative(root, file)} -> ${target}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it("derives heading anchors as GitHub does", () => {
+    const anchors = anchorsOf(
+      "## The sender: address poisoning and first payments\n## The CLI\n### `presend mcp`\n## The CLI\n",
+    );
+    expect([...anchors]).toEqual([
+      "the-sender-address-poisoning-and-first-payments",
+      "the-cli",
+      "presend-mcp",
+      "the-cli-1",
+    ]);
   });
 
   it("catches each kind of outside reference", () => {
