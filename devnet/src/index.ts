@@ -33,3 +33,4 @@ export { demoAddressListFile, lookalikeOf, senderWorld } from "./senderWorld";
 export { type AnvilInstance, type StartAnvilOptions, startAnvil } from "./startAnvil";
 export { type StartWorldOptions, startWorld, type World, type WorldChain } from "./startWorld";
 export { usdcBalanceOnBase } from "./usdcBalanceOnBase";
+export { worldRpcUrls } from "./worldRpcUrls";

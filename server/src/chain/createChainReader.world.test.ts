@@ -1,17 +1,17 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { demoAccounts, demoContracts, devnetAccounts, type World } from "@presend/devnet";
+import {
+  demoAccounts,
+  demoContracts,
+  devnetAccounts,
+  type World,
+  worldRpcUrls,
+} from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import type { Address } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ChainReader, createChainReader } from "./createChainReader";
-
-function rpcUrlsOf(world: World): Record<ChainName, string[]> {
-  return Object.fromEntries(
-    chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-  ) as Record<ChainName, string[]>;
-}
 
 // The reader against the seeded local world: five chains, the stablecoins at their mainnet
 // addresses and the demo addresses, all created with real transactions by the devnet seeder.
@@ -22,7 +22,7 @@ describe("createChainReader against the local world", () => {
   beforeAll(async () => {
     // Reads only: the run's shared world.
     world = sharedWorld();
-    reader = createChainReader({ rpcUrls: rpcUrlsOf(world) });
+    reader = createChainReader({ rpcUrls: worldRpcUrls(world) });
   });
 
   it("reads USDC and USDT balances and the nonce of the active EOA on base", async () => {
@@ -138,7 +138,7 @@ describe("createChainReader against the local world", () => {
     try {
       const { port } = refusing.address() as AddressInfo;
       const limited = createChainReader({
-        rpcUrls: { ...rpcUrlsOf(world), base: [`http://127.0.0.1:${port}`] },
+        rpcUrls: { ...worldRpcUrls(world), base: [`http://127.0.0.1:${port}`] },
       });
       const facts = await limited.read(demoAccounts.usedSafeOnBase, "base");
       expect(facts).toMatchObject({

@@ -7,9 +7,10 @@ import {
   safeInitializer,
   startWorld,
   type World,
+  worldRpcUrls,
 } from "@presend/devnet";
 import type { Level } from "@presend/shared/api/report";
-import { type ChainName, chainNames, multicall3Address } from "@presend/shared/chains/chains";
+import { type ChainName, multicall3Address } from "@presend/shared/chains/chains";
 import {
   type Abi,
   type Address,
@@ -104,9 +105,7 @@ describe("Safes on Ethereum and not on Base, on a deep check on Base (real anvil
 
   beforeAll(async () => {
     world = await startWorld({ seedDemo: false });
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     engine = createEngine({ reader: createChainReader({ rpcUrls }) });
 
     const { Safe, SafeProxyFactory, GnosisSafeL2, GnosisSafeProxyFactory } = publishedArtifacts;

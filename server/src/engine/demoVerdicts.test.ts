@@ -1,6 +1,5 @@
-import { demoAddresses, demoAddressListFile, type World } from "@presend/devnet";
+import { demoAddresses, demoAddressListFile, type World, worldRpcUrls } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
-import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createChainReader } from "../chain/createChainReader";
 import { createHistoryReader } from "../chain/history/createHistoryReader";
@@ -16,9 +15,7 @@ describe("demo world verdicts (real anvil chains)", () => {
   beforeAll(async () => {
     // Reads only: the run's shared world.
     world = sharedWorld();
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     // The engine as composeServer builds it: facts, history and the demo address list.
     engine = createEngine({
       reader: createChainReader({ rpcUrls }),
@@ -127,9 +124,7 @@ describe("demo world verdicts (real anvil chains)", () => {
   it("answers unavailable, not a report, when the target chain is down", async () => {
     const reader = createChainReader({
       rpcUrls: {
-        ...(Object.fromEntries(
-          chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-        ) as Record<ChainName, string[]>),
+        ...worldRpcUrls(world),
         base: ["http://127.0.0.1:9"],
       },
       timeoutMs: 500,

@@ -1,6 +1,11 @@
-import { devnetAccounts, devnetClient, startWorld, type World } from "@presend/devnet";
+import {
+  devnetAccounts,
+  devnetClient,
+  startWorld,
+  type World,
+  worldRpcUrls,
+} from "@presend/devnet";
 import type { Level } from "@presend/shared/api/report";
-import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { type Address, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -43,9 +48,7 @@ describe("recipients whose code burns all the gas it is given (real anvil chains
 
   beforeAll(async () => {
     world = await startWorld({ seedDemo: false });
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     engine = createEngine({ reader: createChainReader({ rpcUrls }) });
     const client = devnetClient("base", world.chains.base.rpcUrl);
     const faucet = privateKeyToAccount(devnetAccounts.faucet.privateKey);

@@ -1,5 +1,11 @@
-import { artifacts, devnetAccounts, devnetClient, startWorld, type World } from "@presend/devnet";
-import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import {
+  artifacts,
+  devnetAccounts,
+  devnetClient,
+  startWorld,
+  type World,
+  worldRpcUrls,
+} from "@presend/devnet";
 import { type Address, getAddress, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,9 +34,7 @@ describe("a known sweeper's own address as the recipient (real anvil chains)", (
 
   beforeAll(async () => {
     world = await startWorld({ seedDemo: false });
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     engine = createEngine({ reader: createChainReader({ rpcUrls }) });
     const client = devnetClient("base", world.chains.base.rpcUrl);
     await client.confirm(

@@ -4,13 +4,9 @@ import {
   mintStablecoin,
   startWorld,
   type World,
+  worldRpcUrls,
 } from "@presend/devnet";
-import {
-  type ChainName,
-  chainNames,
-  chains,
-  multicall3Address,
-} from "@presend/shared/chains/chains";
+import { chains, multicall3Address } from "@presend/shared/chains/chains";
 import { encodeFunctionData, erc20Abi, multicall3Abi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,9 +30,7 @@ describe("an EOA delegated to Multicall3 (real anvil chains, the real Multicall3
 
   beforeAll(async () => {
     world = await startWorld({ seedDemo: false });
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     engine = createEngine({ reader: createChainReader({ rpcUrls }) });
     const client = devnetClient("base", world.chains.base.rpcUrl);
     const faucet = privateKeyToAccount(devnetAccounts.faucet.privateKey);

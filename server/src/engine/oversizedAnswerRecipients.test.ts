@@ -1,5 +1,11 @@
-import { devnetAccounts, devnetClient, startWorld, type World } from "@presend/devnet";
-import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import {
+  devnetAccounts,
+  devnetClient,
+  startWorld,
+  type World,
+  worldRpcUrls,
+} from "@presend/devnet";
+import type { ChainName } from "@presend/shared/chains/chains";
 import { type Address, concat, getAddress, type Hex, parseEther, size } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,9 +34,7 @@ describe("recipients whose answers are over the size bound (real anvil chains)",
 
   beforeAll(async () => {
     world = await startWorld({ seedDemo: false });
-    rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    rpcUrls = worldRpcUrls(world);
     engine = createEngine({ reader: createChainReader({ rpcUrls }) });
     const client = devnetClient("base", world.chains.base.rpcUrl);
     const faucet = privateKeyToAccount(devnetAccounts.faucet.privateKey);

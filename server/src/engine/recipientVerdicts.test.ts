@@ -5,6 +5,7 @@ import {
   devnetClient,
   recipientKinds,
   type World,
+  worldRpcUrls,
 } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
 import type { Level } from "@presend/shared/api/report";
@@ -300,9 +301,7 @@ describe("recipients people really hit (real anvil chains, published artifacts)"
   beforeAll(() => {
     // Reads only: the run's shared world.
     world = sharedWorld();
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     reader = createChainReader({ rpcUrls });
     engine = createEngine({ reader });
   });

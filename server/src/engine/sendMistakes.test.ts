@@ -11,9 +11,10 @@ import {
   recipientKinds,
   startWorld,
   type World,
+  worldRpcUrls,
 } from "@presend/devnet";
 import type { Level } from "@presend/shared/api/report";
-import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { type Address, getAddress, parseEther, parseUnits, zeroAddress } from "viem";
 import { entryPoint08Address } from "viem/account-abstraction";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -69,9 +70,7 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
 
   beforeAll(async () => {
     world = await startWorld();
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     engine = createEngine({
       reader: createChainReader({ rpcUrls }),
       history: createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls }),

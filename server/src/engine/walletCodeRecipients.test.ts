@@ -10,8 +10,9 @@ import {
   publishedArtifacts,
   startWorld,
   type World,
+  worldRpcUrls,
 } from "@presend/devnet";
-import { type ChainName, chainNames, chains } from "@presend/shared/chains/chains";
+import { chains } from "@presend/shared/chains/chains";
 import {
   type Address,
   concat,
@@ -80,9 +81,7 @@ describe("wallet code and a paymaster as recipients (real anvil chains, publishe
 
   beforeAll(async () => {
     world = await startWorld({ seedDemo: false });
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     engine = createEngine({ reader: createChainReader({ rpcUrls }) });
     const client = devnetClient("base", world.chains.base.rpcUrl);
     await client.confirm(

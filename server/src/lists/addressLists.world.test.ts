@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { devnetAccounts } from "@presend/devnet";
+import { devnetAccounts, worldRpcUrls } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
-import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import type { ChainName } from "@presend/shared/chains/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainReader } from "../chain/createChainReader";
 import { createHistoryReader } from "../chain/history/createHistoryReader";
@@ -38,9 +38,7 @@ describe("address list entries for another chain (real anvil)", () => {
     );
     lists = loadAddressLists({ files: [file], watch: false });
     const world = sharedWorld();
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     engine = createEngine({
       reader: createChainReader({ rpcUrls }),
       history: createHistoryReader({ rpcUrls }),

@@ -1,4 +1,4 @@
-import { devnetAccounts, senderWorld } from "@presend/devnet";
+import { devnetAccounts, senderWorld, worldRpcUrls } from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { describe, expect, it } from "vitest";
@@ -8,9 +8,7 @@ import { formatBanner } from "./printBanner";
 describe("formatBanner", () => {
   it("lists every demo row, then the sender rows with their verdicts with from, and a --from command", () => {
     const world = sharedWorld();
-    const rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    const rpcUrls = worldRpcUrls(world);
     // Only what the banner reads of a running server: its URL and RPC URLs.
     const server = { url: "http://127.0.0.1:8402", rpcUrls } as unknown as RunningServer;
     const banner = formatBanner({ ...server, world });

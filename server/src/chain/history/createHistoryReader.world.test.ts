@@ -1,4 +1,10 @@
-import { demoAddressListFile, devnetAccounts, senderWorld, type World } from "@presend/devnet";
+import {
+  demoAddressListFile,
+  devnetAccounts,
+  senderWorld,
+  type World,
+  worldRpcUrls,
+} from "@presend/devnet";
 import { sharedWorld } from "@presend/devnet/testing";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,9 +27,7 @@ describe("history reader (real anvil, real transfers)", () => {
 
   beforeAll(async () => {
     world = sharedWorld();
-    rpcUrls = Object.fromEntries(
-      chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-    ) as Record<ChainName, string[]>;
+    rpcUrls = worldRpcUrls(world);
     faulty = await startFaultyRpc(world.chains.base.rpcUrl);
   });
   afterAll(async () => {
@@ -181,9 +185,7 @@ describe("history riding in the facts batch (real anvil, one HTTP request per ch
     world = sharedWorld();
     faulty = await startFaultyRpc(world.chains.base.rpcUrl);
     rpcUrls = {
-      ...(Object.fromEntries(
-        chainNames.map((name) => [name, [world.chains[name].rpcUrl]]),
-      ) as Record<ChainName, string[]>),
+      ...worldRpcUrls(world),
       base: [faulty.url],
     };
   });
