@@ -112,9 +112,10 @@ describe("closeChannel", () => {
         return Response.json({ error: { code: "not_found", message: "No." } }, { status: 404 });
       },
     });
-    expect(await closeChannel(config)).toMatchObject({
+    expect(await closeChannel(config)).toEqual({
       type: "failed",
-      message: expect.stringMatching(/^The refund failed: /),
+      message:
+        "The server did not offer a refund: it answered HTTP 404 where its refund terms (a 402) were expected. Nothing was signed or sent; the deposit stays in the channel, and the server refunds an idle channel on its own.",
     });
     // The refund goes to the check route through the config's transport, never following a
     // redirect.
@@ -211,6 +212,50 @@ describe("closeChannel", () => {
       type: "failed",
       message:
         "The server's payment challenge is not an x402 v2 one (PaymentRequired), so no refund was made.",
+    });
+    expect(asked).toEqual([{ method: "GET", payment: null }]);
+  });
+
+  it("a 402 without a payment challenge is a refusal in presend's words, nothing signed", async () => {
+    const { asked, close } = closing({ balance: "50000", chargedCumulativeAmount: "40000" }, () =>
+      Response.json({}, { status: 402 }),
+    );
+    expect(await close()).toEqual({
+      type: "failed",
+      message:
+        "The server refused the refund with a 402 that carries no payment challenge (no PAYMENT-REQUIRED header), so no refund was made. The deposit stays in the channel; the server refunds an idle channel on its own.",
+    });
+    expect(asked).toEqual([{ method: "GET", payment: null }]);
+  });
+
+  it("a server error after the signed refund says its outcome is unknown, never that nothing was refunded", async () => {
+    const { asked, close } = closing(
+      { balance: "50000", chargedCumulativeAmount: "40000" },
+      (payment) =>
+        payment === null
+          ? challenge(refundTerms)
+          : Response.json({ error: { code: "internal_error" } }, { status: 502 }),
+    );
+    expect(await close()).toEqual({
+      type: "failed",
+      message:
+        "The server answered HTTP 502 to the signed refund, so whether it was made is not known here. Close again: it refunds what is left, or says that nothing is.",
+    });
+    expect(asked.map(({ payment }) => payment !== null)).toEqual([false, true]);
+  });
+
+  it("terms that offer no channel any more: no refund asked for, said in presend's words", async () => {
+    const exactOnly = {
+      ...refundTerms,
+      accepts: refundTerms.accepts.map((requirement) => ({ ...requirement, scheme: "exact" })),
+    };
+    const { asked, close } = closing({ balance: "50000", chargedCumulativeAmount: "40000" }, () =>
+      challenge(exactOnly),
+    );
+    expect(await close()).toEqual({
+      type: "failed",
+      message:
+        "The server no longer offers payment channels on this route, so no refund was asked for. It refunds an idle channel on its own.",
     });
     expect(asked).toEqual([{ method: "GET", payment: null }]);
   });

@@ -33,6 +33,7 @@ import { type ChannelLock, createMemoryChannelLock } from "./channelLock";
 import { type ChannelSaltStore, createMemoryChannelSaltStore } from "./channelSaltStore";
 import { checkSignableTypedData } from "./checkSignableTypedData";
 import { createDepositLedger, type DepositLedgerStore } from "./createDepositLedger";
+import { explainRefundFailure, type RefundAnswer } from "./explainRefundFailure";
 
 /** How a client pays over a batch-settlement channel when the server offers one. */
 export type ChannelPaymentOptions = {
@@ -119,9 +120,6 @@ const exceedsBalance = "invalid_batch_settlement_evm_cumulative_exceeds_balance"
  */
 const belowClaimed = "invalid_batch_settlement_evm_cumulative_below_claimed";
 
-/** The server's refusal of a refund from a channel whose deposit was all charged. */
-const refundNoBalance = "invalid_batch_settlement_evm_refund_no_balance";
-
 /** Whether a PAYMENT-REQUIRED header is an x402 v2 challenge the package can read. */
 const isPaymentRequired = (header: string) => {
   try {
@@ -129,13 +127,6 @@ const isPaymentRequired = (header: string) => {
   } catch {
     return false;
   }
-};
-
-/** Whether a channel's state says its whole deposit was charged (nothing left to refund). */
-const depositAllCharged = (state: BatchSettlementClientContext | undefined) => {
-  const balance = state?.balance ?? "";
-  const charged = state?.chargedCumulativeAmount ?? "0";
-  return /^\d+$/.test(balance) && /^\d+$/.test(charged) && BigInt(balance) <= BigInt(charged);
 };
 
 /** The package's salt: the channel of a client that never chose one. */
@@ -307,11 +298,14 @@ export function createChannelPayer(options: {
     stateMissing = false;
     lastState = undefined;
     let malformedChallenge = false;
+    const answers: RefundAnswer[] = [];
     // The package reads the refund's terms without checking their shape: a challenge without
     // the x402 v2 fields (no accepts list, say) would fail it with a TypeError.
     const checkedFetch: typeof globalThis.fetch = async (input, init) => {
+      const signed = new Headers(init?.headers).has("PAYMENT-SIGNATURE");
       const answer = await fetch(input, init);
       const terms = answer.status === 402 ? answer.headers.get("PAYMENT-REQUIRED") : null;
+      answers.push({ status: answer.status, hasTerms: terms !== null, signed });
       if (terms !== null && !isPaymentRequired(terms)) {
         malformedChallenge = true;
         throw new PaymentError("malformed payment challenge", { code: "unexpected_challenge" });
@@ -338,40 +332,16 @@ export function createChannelPayer(options: {
       });
       return { type: "closed", transaction: settled.transaction, refunded };
     } catch (cause) {
-      if (malformedChallenge) {
-        return {
-          type: "failed",
-          message:
-            "The server's payment challenge is not an x402 v2 one (PaymentRequired), so no refund was made.",
-        };
-      }
-      // The refund signs a voucher at the channel's charged total, read from its state: without
-      // one, no check was paid through this channel since it opened or was last closed.
-      if (stateMissing) {
-        return {
-          type: "failed",
-          message:
-            "No payment channel is open here: no check was paid through one since the last close (or its record here was lost), so there is nothing to refund from here. A channel left without checks is refunded by the server on its own.",
-        };
-      }
-      // Told by the channel's state here (the package refuses before signing): the checks were
-      // charged the whole deposit, none of it is left to send back.
-      if (depositAllCharged(lastState)) {
-        return {
-          type: "failed",
-          message: "Nothing left to refund: the channel's deposit was all spent on checks.",
-        };
-      }
-      // Told by the server alone: the state here does not say whether checks spent it or the
-      // server already refunded an idle channel, so neither is claimed.
-      if (describeCause(cause).includes(refundNoBalance)) {
-        return {
-          type: "failed",
-          message:
-            "Nothing left to refund: the channel holds none of its deposit any more (spent on checks, or already sent back by the server's refund of an idle channel).",
-        };
-      }
-      return { type: "failed", message: `The refund failed: ${describeCause(cause)}` };
+      return {
+        type: "failed",
+        message: explainRefundFailure({
+          cause,
+          answers,
+          malformedChallenge,
+          stateMissing,
+          lastState,
+        }),
+      };
     }
   }
 
