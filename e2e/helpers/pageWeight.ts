@@ -92,3 +92,19 @@ export async function withExtension<T>(
     await page.close();
   }
 }
+
+/**
+ * Counts the extension's scripts as Chromium parses them in `page` and its frames (content
+ * scripts run in isolated worlds the page cannot see; the debugger sees every world), by path
+ * inside the extension. Start it before the page loads.
+ */
+export async function countExtensionScripts(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  const counts = new Map<string, number>();
+  cdp.on("Debugger.scriptParsed", ({ url }) => {
+    const path = /^chrome-extension:\/\/[^/]+(\/.*)$/.exec(url)?.[1];
+    if (path) counts.set(path, (counts.get(path) ?? 0) + 1);
+  });
+  await cdp.send("Debugger.enable");
+  return { parsed: (path: string) => counts.get(path) ?? 0 };
+}

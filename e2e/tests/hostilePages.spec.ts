@@ -12,6 +12,7 @@ import { activeEoa } from "../helpers/demo";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { getExtensionStorage, setExtensionStorage } from "../helpers/extensionStorage";
 import {
+  countExtensionScripts,
   manyFramesLoad,
   scriptFilledFieldsStall,
   withExtension,
@@ -290,8 +291,17 @@ test("weight under load: a page of 300 frames loads nearly as fast as without th
 }) => {
   test.setTimeout(180_000);
   const rounds = { with: 0, without: 0 };
+  const scripts: { loader: number; runtime: number }[] = [];
   for (let round = 0; round < 2; round++) {
-    rounds.with += await withExtension(context, (page) => manyFramesLoad(page, dappUrl, 300));
+    rounds.with += await withExtension(context, async (page) => {
+      const parsed = await countExtensionScripts(context, page);
+      const loadMs = await manyFramesLoad(page, dappUrl, 300);
+      scripts.push({
+        loader: parsed.parsed("/content-scripts/content.js"),
+        runtime: parsed.parsed("/page-runtime.js"),
+      });
+      return loadMs;
+    });
     rounds.without += await withoutExtension((page) => manyFramesLoad(page, dappUrl, 300));
   }
   const ratio = rounds.with / rounds.without;
@@ -305,6 +315,14 @@ test("weight under load: a page of 300 frames loads nearly as fast as without th
     loadMsWithout: Math.round(rounds.without / 2),
     ratio: Number(ratio.toFixed(2)),
   });
-  // Each frame starts only the small loader (it was about x2 with the whole badge in every frame).
-  expect(ratio).toBeLessThan(1.6);
+  // What keeps the page light, counted rather than timed: every frame (and the page) starts only
+  // the small loader, and the badge's runtime starts in none until the person enters a field
+  // (with the whole badge in every frame the load took about twice as long).
+  expect(scripts).toEqual([
+    { loader: 301, runtime: 0 },
+    { loader: 301, runtime: 0 },
+  ]);
+  // The timing itself only guards against a gross regression: this machine is shared, and one
+  // slow run measured x2.0 where runs usually measure about x1.3.
+  expect(ratio).toBeLessThan(3);
 });
