@@ -28,4 +28,17 @@ describe("unknownFacts", () => {
     const token = { ...readableFacts("ethereum", { kind: "token" }), outgoingTxs: null };
     expect(unknownFacts(token)).toEqual([]);
   });
+
+  it("names what a Safe or smart account does with a deposit when the test deposit did not run", () => {
+    const notRun = { outcome: "unavailable", amountWei: "1000", error: "method not found" } as const;
+    for (const kind of ["safe", "smart-account"] as const) {
+      const facts = { ...readableFacts("base", { kind }), receiveSimulation: notRun };
+      expect(unknownFacts(facts)).toEqual([
+        "what it does with a deposit (the test deposit could not be run)",
+      ]);
+    }
+    // A plain EOA runs no code on a deposit: the simulation could not tell anything more.
+    const eoa = { ...readableFacts("base", { kind: "eoa" }), receiveSimulation: notRun };
+    expect(unknownFacts(eoa)).toEqual([]);
+  });
 });

@@ -7,9 +7,16 @@ const walletKinds: readonly ChainFacts["kind"][] = [
   "smart-account",
 ];
 
+// Wallets with code of their own that no code hash vouches for (a Safe's singleton, a smart
+// account's implementation): only the receive simulation shows whether a deposit stays there or
+// is passed on. A plain EOA runs no code, and a known EIP-7702 wallet delegate is known by its
+// code; an unknown delegate's reason says itself that the test deposit could not be run.
+const simulatedWalletKinds: readonly ChainFacts["kind"][] = ["safe", "smart-account"];
+
 /**
  * The parts of a readable chain's facts that could not be read, in words: null balances, a
- * wallet's unknown outgoing activity, an unknown kind, and what the reader itself listed.
+ * wallet's unknown outgoing activity, an unknown kind, what a Safe or smart account does with a
+ * deposit when the receive simulation did not run, and what the reader itself listed.
  * @example unknownFacts({ ...facts, usdt: null }) // ["the USDT balance"]
  */
 export function unknownFacts(facts: ChainFacts): string[] {
@@ -23,6 +30,12 @@ export function unknownFacts(facts: ChainFacts): string[] {
   if (facts.usdcBridged === null) unknown.push("the bridged USDC balance");
   if (walletKinds.includes(facts.kind) && facts.outgoingTxs === null) {
     unknown.push("the outgoing transaction count");
+  }
+  if (
+    simulatedWalletKinds.includes(facts.kind) &&
+    facts.receiveSimulation?.outcome === "unavailable"
+  ) {
+    unknown.push("what it does with a deposit (the test deposit could not be run)");
   }
   for (const item of facts.unknowns ?? []) if (!unknown.includes(item)) unknown.push(item);
   return unknown;
