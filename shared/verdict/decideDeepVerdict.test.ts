@@ -242,7 +242,7 @@ const rows: Row[] = [
     target: readableFacts("base"),
     others: othersOf("base", { arbitrum: unreadableFacts("arbitrum") }),
     level: "danger",
-    codes: ["stablecoin_contract", "fresh_address", "other_chain_unavailable"],
+    codes: ["stablecoin_contract", "other_chain_unavailable"],
     tokenMismatch: [{ code: "token_contract", chains: ["arbitrum"] }],
   },
   {
@@ -325,7 +325,7 @@ const rows: Row[] = [
     }),
     level: "danger",
     // Active on Base, as any contract is where its code is; the danger decides what to do.
-    codes: ["sweeper_contract_elsewhere", "wrong_network", "fresh_address"],
+    codes: ["sweeper_contract_elsewhere", "wrong_network"],
     next: "Do not send on any network: this address belongs to a contract that steals deposits.",
     mentions: "On Ethereum nothing is deployed at it",
   },

@@ -62,7 +62,6 @@ describe("targetFindings", () => {
       const noCode = findings(readableFacts("optimism"));
       expect(noCode.map(({ code, level }) => `${code}:${level}`)).toEqual([
         "sweeper_contract_elsewhere:danger",
-        "fresh_address:caution",
       ]);
       expect(noCode[0]?.message).toContain(
         "On OP Mainnet nothing is deployed at it, and no one you could be paying holds a key for it.",

@@ -427,6 +427,7 @@ function chainFindings(
   target: ChainFacts,
   special: SpecialAddress | null,
   address: string,
+  keyless: boolean,
 ): Finding[] {
   const chain = target.name;
   if (target.status !== "ok") {
@@ -448,7 +449,11 @@ function chainFindings(
 
   // Its own nonce() says a lookalike Safe is active: only Safe's proxy code makes that a Safe's.
   const lookalikeSafe = isSafeLookalike(target);
+  // An address known to have no key (zero, burn, a precompile, a contract's address copied from
+  // another chain) is no wallet, whatever its nonce and balances: "an exchange deposit address
+  // or an unused wallet" or "send a small test amount first" would contradict its own reason.
   const isWalletKind =
+    !keyless &&
     !lookalikeSafe &&
     (target.kind === "eoa" ||
       target.kind === "eip7702-delegated" ||
@@ -547,6 +552,14 @@ export function targetFindings({ address, checksum, target }: TargetInput): Find
     ...(protocolElsewhere ? [protocolElsewhere] : []),
     ...(sweeperElsewhere ? [sweeperElsewhere] : []),
     ...(checksumIssue ? [checksumIssue] : []),
-    ...chainFindings(target, special, address),
+    ...chainFindings(
+      target,
+      special,
+      address,
+      special !== null ||
+        listedToken !== null ||
+        protocolElsewhere !== null ||
+        sweeperElsewhere !== null,
+    ),
   ];
 }

@@ -30,7 +30,11 @@ describe("unknownFacts", () => {
   });
 
   it("names what a Safe or smart account does with a deposit when the test deposit did not run", () => {
-    const notRun = { outcome: "unavailable", amountWei: "1000", error: "method not found" } as const;
+    const notRun = {
+      outcome: "unavailable",
+      amountWei: "1000",
+      error: "method not found",
+    } as const;
     for (const kind of ["safe", "smart-account"] as const) {
       const facts = { ...readableFacts("base", { kind }), receiveSimulation: notRun };
       expect(unknownFacts(facts)).toEqual([
