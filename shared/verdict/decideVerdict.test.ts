@@ -194,6 +194,28 @@ const rows: Row[] = [
     mentions: "in full to one collector (0x00000000000000000000000000000000C0FFEE00)",
   },
   {
+    // A used wallet does not pass deposits on: its code was replaced (a drainer's upgrade).
+    name: "danger: a used smart account whose code passes every deposit on",
+    target: readableFacts("base", {
+      kind: "smart-account",
+      nonce: 4,
+      receive: "forwarded",
+      forwardedTo: "0x00000000000000000000000000000000C0FFEE00",
+    }),
+    level: "danger",
+    codes: ["wallet_forwards_deposits", "active_wallet"],
+    headline: "Anything sent here is passed on at once on Base",
+    next: "Do not send: what arrives here goes straight on to another address; warn the owner that their wallet may be compromised.",
+    mentions: "in full to another address (0x00000000000000000000000000000000C0FFEE00)",
+  },
+  {
+    name: "danger: a Safe whose code passes every deposit on, never used",
+    target: readableFacts("base", { kind: "safe", nonce: 0, receive: "forwarded" }),
+    level: "danger",
+    codes: ["wallet_forwards_deposits", "unused_account"],
+    mentions: "passed a simulated ETH deposit on in full to another address:",
+  },
+  {
     // It forwards the deposit as a deposit address does; the registry knows it as a thief's.
     name: "danger: a known sweeper's own contract is a thief's, not an exchange's deposit address",
     address: knownSweeper,

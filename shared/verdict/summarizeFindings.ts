@@ -32,6 +32,7 @@ const findingPriority = [
   "sweeper_contract",
   "sweeper_contract_elsewhere",
   "eip7702_sweeper",
+  "wallet_forwards_deposits",
   "eip7702_sweeper_elsewhere",
   "eip7702_open_delegate",
   "wallet_code",

@@ -225,6 +225,9 @@ function kindFindings(
   if (deployedWalletKinds.includes(target.kind) && outcome === "rejected") {
     findings.push(rejectsNativeFinding(target, label));
   }
+  if (deployedWalletKinds.includes(target.kind) && outcome === "forwarded") {
+    findings.push(walletForwardsFinding(target, label));
+  }
   if (target.kind === "eip7702-delegated") findings.push(...delegateFindings(target));
   if (protocol) findings.push(protocolFinding(protocol, chain));
   return findings;
@@ -264,6 +267,26 @@ function rejectsNativeFinding(target: ChainFacts, label: string): Finding {
     message: `A native ${native} transfer to this ${label} on ${where} would revert, and ${unused}: nothing shows it can move tokens sent to it either.${lookalike}`,
     headline: `${capitalize(label)} on ${where} that refuses ${native}, never seen in use`,
     next: `Do not send here, tokens included, until the recipient shows this address can move funds on ${where}.`,
+  };
+}
+
+/**
+ * A Safe or smart account whose code passed the whole simulated deposit on: a wallet does not do
+ * that, a thief's code does once a drainer got the owner to upgrade the account to it (its
+ * UserOperations or Safe nonce still show it in use). What is sent never stays with the owner.
+ */
+function walletForwardsFinding(target: ChainFacts, label: string): Finding {
+  const chain = target.name;
+  const { label: where, nativeSymbol } = chains[chain];
+  const collector = target.receiveSimulation?.forwardedTo;
+  const to = collector ? `to another address (${collector})` : "to another address";
+  return {
+    code: "wallet_forwards_deposits",
+    level: "danger",
+    chain,
+    message: `This ${label} on ${where} passed a simulated ${nativeSymbol} deposit on in full ${to}: nothing sent here stays in the wallet, as happens when a wallet's code has been replaced by a thief's.`,
+    headline: `Anything sent here is passed on at once on ${where}`,
+    next: "Do not send: what arrives here goes straight on to another address; warn the owner that their wallet may be compromised.",
   };
 }
 
