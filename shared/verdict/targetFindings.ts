@@ -11,6 +11,7 @@ import {
 } from "../registry/protocolContracts";
 import { chainActivity } from "./chainActivity";
 import { chainLabels } from "./chainLabels";
+import { deployedWalletKinds } from "./deployedWalletKinds";
 import { isPositiveBalance } from "./isPositiveBalance";
 import { isSafeLookalike } from "./isSafeLookalike";
 import { joinNames } from "./joinNames";
@@ -144,8 +145,6 @@ function checksumFinding(checksum: Checksum): Finding | null {
   }
   return null;
 }
-
-const deployedWalletKinds: readonly ChainFacts["kind"][] = ["safe", "smart-account"];
 
 /** A protocol contract from the registry: what happens to funds sent there, by its authors' code. */
 function protocolFinding(protocol: ProtocolContract, chain: ChainName): Finding {

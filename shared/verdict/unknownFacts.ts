@@ -1,4 +1,5 @@
 import type { ChainFacts } from "../api/report";
+import { deployedWalletKinds } from "./deployedWalletKinds";
 
 const walletKinds: readonly ChainFacts["kind"][] = [
   "eoa",
@@ -6,12 +7,6 @@ const walletKinds: readonly ChainFacts["kind"][] = [
   "safe",
   "smart-account",
 ];
-
-// Wallets with code of their own that no code hash vouches for (a Safe's singleton, a smart
-// account's implementation): only the receive simulation shows whether a deposit stays there or
-// is passed on. A plain EOA runs no code, and a known EIP-7702 wallet delegate is known by its
-// code; an unknown delegate's reason says itself that the test deposit could not be run.
-const simulatedWalletKinds: readonly ChainFacts["kind"][] = ["safe", "smart-account"];
 
 /**
  * The parts of a readable chain's facts that could not be read, in words: null balances, a
@@ -32,7 +27,7 @@ export function unknownFacts(facts: ChainFacts): string[] {
     unknown.push("the outgoing transaction count");
   }
   if (
-    simulatedWalletKinds.includes(facts.kind) &&
+    deployedWalletKinds.includes(facts.kind) &&
     facts.receiveSimulation?.outcome === "unavailable"
   ) {
     unknown.push("what it does with a deposit (the test deposit could not be run)");
