@@ -5,6 +5,7 @@ import { sharedWorld } from "@presend/devnet/testing";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { composeServer } from "./composeServer";
 import { ConfigError, loadConfig } from "./config/loadConfig";
 import { worldConfig } from "./localDemo/worldConfig";
@@ -66,6 +67,38 @@ describe("the composed API", () => {
     expect(protocols?.map((x402) => x402.amount)).toEqual([units, units]);
     expect(operation?.description).toContain(units);
   });
+
+  // A client generated from the document, or a crawler checking the live 402 against it, reads
+  // each answer with the schema the document gives for its status: every answer must fit it.
+  it.each([
+    ["POST", "/check", { "content-type": "application/json" }, { address: "" }, 402],
+    ["POST", "/deep", { "content-type": "application/json" }, { address: "" }, 402],
+    [
+      "POST",
+      "/check",
+      { "content-type": "application/json", "payment-signature": "x" },
+      { address: "" },
+      402,
+    ],
+    ["POST", "/check", { "content-type": "application/json" }, { address: "0x12" }, 400],
+    ["POST", "/deep", { "content-type": "text/plain" }, { address: "" }, 415],
+    ["GET", "/check", {}, undefined, 402],
+    ["GET", "/validate", {}, undefined, 404],
+  ] as const)(
+    "answers %s %s as the document describes (%o %o: %i)",
+    async (method, path, headers, body, status) => {
+      const address = stack.world.demo[0]?.address ?? "";
+      const response = await stack.app.request(path, {
+        method,
+        headers,
+        ...(body && { body: JSON.stringify({ ...body, address: body.address || address }) }),
+      });
+      expect(response.status).toBe(status);
+      const schema = documentedAnswer(document, method, path, status);
+      const answer = schema.safeParse(await response.json());
+      expect(answer.error?.issues ?? []).toEqual([]);
+    },
+  );
 
   it.each([
     ["/validate", "verification"],
@@ -219,3 +252,23 @@ describe("the composed API", () => {
     }
   }, 60_000);
 });
+
+/**
+ * The schema the OpenAPI document gives the JSON answer of one operation and status, as zod reads
+ * JSON Schema: the document's components become the schema's $defs, so its $refs resolve.
+ */
+function documentedAnswer(document: unknown, method: string, path: string, status: number) {
+  const { paths, components } = document as {
+    paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    components: { schemas: Record<string, unknown> };
+  };
+  const answer = paths[path]?.[method.toLowerCase()]?.responses[String(status)] as
+    | { content: { "application/json": { schema: object } } }
+    | undefined;
+  if (answer === undefined) throw new Error(`${method} ${path} documents no ${status}`);
+  const rooted = JSON.stringify({
+    ...answer.content["application/json"].schema,
+    $defs: components.schemas,
+  }).replaceAll('"#/components/schemas/', '"#/$defs/');
+  return z.fromJSONSchema(JSON.parse(rooted));
+}

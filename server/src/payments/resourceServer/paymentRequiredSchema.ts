@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { AttestationBlockSchema } from "@presend/shared/attestation/attestationSchemas";
+import {
+  AttestationBlockSchema,
+  attestationExtensionKey,
+} from "@presend/shared/attestation/attestationSchemas";
 import { nativeUsdcDomain } from "@presend/shared/chains/chains";
 
 // The JSON body of a 402 (documentation only: the packages build it, paymentEnvelope copies it).
@@ -42,8 +45,22 @@ export const PaymentRequiredBodySchema = z
     }),
     resource: z.object({ url: z.string(), description: z.string(), mimeType: z.string() }),
     accepts: z.array(PaymentRequirementsEntrySchema),
-    extensions: z.object({
-      "x-presend-attestation": AttestationBlockSchema.extend({}).openapi("Attestation"),
-    }),
+    // Every entry has the x402 v2 extension shape: its data under `info`, that data's JSON Schema
+    // under `schema` (the official ones: bazaar, offer-receipt, sign-in-with-x, payment-identifier).
+    extensions: z
+      .object({
+        [attestationExtensionKey]: extensionEntry(
+          AttestationBlockSchema.extend({}).openapi("Attestation"),
+        ).openapi({ description: "The payee attestation (the block under info)." }),
+      })
+      .catchall(extensionEntry(z.record(z.string(), z.unknown()))),
   })
   .openapi("PaymentRequired");
+
+/** An x402 v2 extension entry: `info` and the JSON Schema that describes it. */
+function extensionEntry<Info extends z.ZodType>(info: Info) {
+  return z.object({
+    info,
+    schema: z.record(z.string(), z.unknown()).openapi({ description: "JSON Schema of info" }),
+  });
+}
