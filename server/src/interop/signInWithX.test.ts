@@ -92,9 +92,12 @@ describe("@x402/extensions/sign-in-with-x (createSIWxClientHook) with @x402/fetc
     const again = await check({ address: target.toLowerCase(), chain: "base" });
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual(report);
+    // The settlement the payment was first answered with, the payer as it was named then.
     expect(decodePaymentResponseHeader(again.headers.get("payment-response") ?? "")).toMatchObject({
       success: true,
       transaction: paid.transaction,
+      network: paid.network,
+      payer: paid.payer,
     });
     expect(again.headers.get("presend-report-signature")).toBeTruthy();
     // Challenge, then the signed-in request: no payment was sent, nothing charged.

@@ -5,6 +5,7 @@ import {
   encodePaymentResponseHeader,
 } from "@x402/core/http";
 import type { Context, MiddlewareHandler } from "hono";
+import { getAddress } from "viem";
 import type { AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import { holdLease, type Lease } from "../../paymentRecords/holdLease";
@@ -260,10 +261,12 @@ export async function recordedSettlement(
   tx: string,
   options: Pick<PaymentLedgerOptions, "settlementReceipt" | "publicUrl">,
 ): Promise<string> {
+  // Records keep the payer in lowercase; the settlement names it as the first answer did (EIP-55).
+  const payer = getAddress(record.payer);
   const extensions = await options
     .settlementReceipt({
       resourceUrl: `${options.publicUrl}${record.route}`,
-      payer: record.payer,
+      payer,
       network: record.network,
       transaction: tx,
     })
@@ -272,7 +275,7 @@ export async function recordedSettlement(
     success: true,
     transaction: tx,
     network: record.network as `${string}:${string}`,
-    payer: record.payer,
+    payer,
     amount: record.amount,
     extensions,
   });
