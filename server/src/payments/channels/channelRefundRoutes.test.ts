@@ -64,6 +64,20 @@ describe("GET /check and GET /deep: a payment channel's refund", () => {
     },
   );
 
+  // Hono routes HEAD to the GET handler, but the official middleware matches routes by method:
+  // HEAD passed it unmatched and met the 405 of a GET carrying a paying voucher.
+  it.each(["/check", "/deep"])(
+    "HEAD %s answers what GET does: the 402 with the same terms",
+    async (path) => {
+      const get = await stack.app.request(path);
+      const head = await stack.app.request(path, { method: "HEAD" });
+      expect(head.status).toBe(get.status);
+      const terms = (answer: Response) =>
+        decodePaymentRequiredHeader(answer.headers.get("payment-required") ?? "").accepts;
+      expect(terms(head)).toEqual(terms(get));
+    },
+  );
+
   it("GET with a payment header that is not base64 JSON answers the same terms, and writes nothing to stderr", async () => {
     const plain = decodePaymentRequiredHeader(
       (await stack.app.request("/check")).headers.get("payment-required") ?? "",
@@ -164,6 +178,10 @@ describe("GET /check and GET /deep: a payment channel's refund", () => {
       signer: wallet,
       pinStore: createMemoryPinStore(),
       fetch: async (input, init) => {
+        const refundVoucher =
+          (init?.method ?? "GET") === "GET" && new Headers(init?.headers).has("payment-signature");
+        // The same refund voucher on a HEAD first: answered the terms, nothing refunded.
+        if (refundVoucher) answers.push(await viaStack(input, { ...init, method: "HEAD" }));
         const answer = await viaStack(input, init);
         if ((init?.method ?? "GET") === "GET") answers.push(answer.clone());
         return answer;
@@ -177,8 +195,9 @@ describe("GET /check and GET /deep: a payment channel's refund", () => {
     const before = await stack.usdcBalance(wallet.address);
     answers.length = 0;
     expect(await client.closeChannel()).toMatchObject({ type: "closed" });
-    expect(answers.map((answer) => answer.status)).toEqual([402, 200]);
-    const refund = answers[1] as Response;
+    expect(answers.map((answer) => answer.status)).toEqual([402, 402, 200]);
+    expect(answers[1]?.headers.get("payment-response")).toBeNull();
+    const refund = answers[2] as Response;
     expect(await refund.json()).toEqual({
       message: "Refund acknowledged",
       channelId: expect.stringMatching(/^0x[0-9a-f]{64}$/i),

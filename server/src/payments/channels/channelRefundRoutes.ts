@@ -21,17 +21,23 @@ export function channelRefundRouteConfig(
   maxTimeoutSeconds: number,
   publicUrl: string,
 ): RoutesConfig {
+  // HEAD answers what GET answers, without the body (RFC 9110): the 402 with the terms. The
+  // official middleware matches routes by method, so HEAD is named too; it never refunds
+  // (dropUnreadablePayment drops its payment header).
   return Object.fromEntries(
-    paths.map((path) => [
-      `GET ${path}`,
-      {
+    paths.flatMap((path) => {
+      const terms = {
         accepts: channels.option(amountOf(path), maxTimeoutSeconds),
         resource: `${publicUrl}${path}`,
         description:
           "Cooperative refund of a batch-settlement channel (GET with a refund voucher).",
         mimeType: "application/json",
-      },
-    ]),
+      };
+      return [
+        [`GET ${path}`, terms],
+        [`HEAD ${path}`, terms],
+      ];
+    }),
   );
 }
 
@@ -91,12 +97,14 @@ function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
  * request anyone sends. Dropped here first, the answer is the same 402 and the log stays clean.
  * A payload of another x402 version than 2 is dropped too: the official middleware would hand a
  * version 1 payload naming `accepted` terms to the facilitator, which has no version 1 scheme,
- * and the 402 would blame an unavailable facilitator.
+ * and the 402 would blame an unavailable facilitator. A HEAD's payment is always dropped.
  */
 const dropUnreadablePayment: MiddlewareHandler = async (c, next) => {
   const headers = c.req.raw.headers;
   const header = headers.get("payment-signature");
-  if (header !== null) {
+  // A HEAD asks what a GET would answer; it must not act, so it never settles a refund.
+  if (c.req.method === "HEAD") headers.delete("payment-signature");
+  else if (header !== null) {
     let version: unknown;
     try {
       version = decodePaymentSignatureHeader(header).x402Version;
