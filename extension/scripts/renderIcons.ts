@@ -1,12 +1,12 @@
-// Renders assets/icon.svg to the PNG sizes browsers ask for (public/icon/<size>.png, which WXT
-// puts in the manifest). Run after changing the SVG: npx tsx scripts/renderIcons.ts
-import { readFileSync } from "node:fs";
+// Renders presend's icon (shared/brand/presendIcon, which the API serves as its favicon too) to
+// the PNG sizes browsers ask for (public/icon/<size>.png, which WXT puts in the manifest). Run
+// after changing the SVG: npx tsx scripts/renderIcons.ts
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { presendIconSvg as svg } from "@presend/shared/brand/presendIcon";
 import { chromium } from "playwright-core";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const svg = readFileSync(join(root, "assets/icon.svg"), "utf8");
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox"],

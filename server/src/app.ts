@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ErrorCode } from "@presend/shared/api/errors";
 import { reportSignatureHeader } from "@presend/shared/attestation/reportSigningInput";
+import { presendIconSvg } from "@presend/shared/brand/presendIcon";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -119,6 +120,12 @@ export function createApp(deps: AppDeps): App {
   app.get("/openapi.json", (c) =>
     c.json(withRateLimitAnswers(app.getOpenAPI31Document(documentConfig))),
   );
+
+  // The icon crawlers of x402 services (and browsers) show beside the origin.
+  app.get("/favicon.svg", (c) => {
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.body(presendIconSvg, 200, { "Content-Type": "image/svg+xml" });
+  });
 
   app.notFound((c) => jsonError(c, 404, "not_found", `No route ${c.req.method} ${c.req.path}.`));
   app.onError(async (error, c) => {

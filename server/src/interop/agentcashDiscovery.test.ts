@@ -2,6 +2,7 @@ import {
   checkEndpointSchema,
   discoverOriginSchema,
   getOpenAPI,
+  getWarningsForFavicon,
   getWarningsForL2,
   getWarningsForL3,
   getWarningsForLegacyWellKnown,
@@ -126,6 +127,13 @@ describe("@agentcash/discovery against the app", () => {
       expect(validatePaymentRequiredDetailed(post.paymentRequiredBody).valid).toBe(true);
     },
   );
+
+  it("finds the origin's icon, as the crawler's audit looks for one", async () => {
+    expect((await getWarningsForFavicon(server.url))._unsafeUnwrap()).toEqual([]);
+    const icon = await fetch(`${server.url}/favicon.svg`, { method: "HEAD" });
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+  });
 
   it("sees /.well-known/x402 only as an informational legacy note (the document stays served)", async () => {
     const probe = (await probeLegacyWellKnown(server.url))._unsafeUnwrap();
