@@ -5,6 +5,7 @@ import { presendIconSvg } from "@presend/shared/brand/presendIcon";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { agentGuidance } from "./agentGuidance";
 import type { ChainHealth } from "./health/probeChains";
 import { apiCors } from "./http/apiCors";
 import type { App, AppEnv } from "./http/appEnv";
@@ -99,6 +100,7 @@ export function createApp(deps: AppDeps): App {
       version: apiVersion,
       description:
         "Pre-send safety check for EVM addresses. Paid per call with x402 v2 (USDC on Base); no accounts, no API keys. A pre-send safety check, not a guarantee: it reads public on-chain state and does no mempool analysis, contract audit or sanctions screening.",
+      "x-guidance": agentGuidance,
     },
     servers: [{ url: deps.publicUrl }],
     tags: [

@@ -1,10 +1,12 @@
 import {
   checkEndpointSchema,
+  checkL4ForOpenAPI,
   discoverOriginSchema,
   getOpenAPI,
   getWarningsForFavicon,
   getWarningsForL2,
   getWarningsForL3,
+  getWarningsForL4,
   getWarningsForLegacyWellKnown,
   getWarningsForOpenAPI,
   isOpenApiParseFailure,
@@ -80,6 +82,14 @@ describe("@agentcash/discovery against the app", () => {
     if (!discovery.found) throw new Error("not found");
     const warnings = getWarningsForL2({ routes: discovery.endpoints, source: "openapi" });
     expect(warnings).toEqual([]);
+  });
+
+  it("hands agents the API's guidance (info.x-guidance), within the crawler's budget", async () => {
+    const openApi = (await getOpenAPI(server.url))._unsafeUnwrap();
+    if (openApi === null || isOpenApiParseFailure(openApi)) throw new Error("no OpenAPI");
+    const guidance = checkL4ForOpenAPI(openApi);
+    expect(getWarningsForL4(guidance)).toEqual([]);
+    expect(guidance?.guidance).toContain("POST /check ($0.01)");
   });
 
   it.each(["/check", "/deep"])(
