@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../config/loadConfig";
-import { startFacilitatorService } from "./startFacilitatorService";
+import { baseUnreadable, startFacilitatorService } from "./startFacilitatorService";
 
 // Settings only: each case is refused before anything starts (no chain, no port, no journal).
 const settings = {
@@ -51,6 +51,30 @@ describe("startFacilitatorService", () => {
       );
     } finally {
       taken.close();
+    }
+  });
+});
+
+describe("startFacilitatorService's /readyz", () => {
+  // The replicas' probe of the service is /supported, which needs no chain: without this the
+  // service looked healthy (compose's healthcheck, the replicas' /readyz) while every
+  // verification failed.
+  it("is 503 while no RPC_URLS_BASE endpoint answers, naming the setting and not its URL", async () => {
+    const service = await startFacilitatorService({
+      ...settings,
+      RPC_URLS_BASE: "http://127.0.0.1:9/v2/provider-key-0123, http://127.0.0.1:9/other-key",
+      FACILITATOR_AUTH_TOKEN: "t".repeat(32),
+      LOG_LEVEL: "silent",
+    });
+    try {
+      const answer = await fetch(`${service.url}/readyz`);
+      expect(answer.status).toBe(503);
+      const text = await answer.text();
+      expect(JSON.parse(text)).toEqual({ error: { code: "not_ready", message: baseUnreadable } });
+      expect(text).toContain("RPC_URLS_BASE");
+      expect(text).not.toMatch(/127\.0\.0\.1|provider-key|other-key/);
+    } finally {
+      await service.stop();
     }
   });
 });

@@ -61,6 +61,10 @@ export type FacilitatorService = {
   stop: () => Promise<void>;
 };
 
+/** /readyz's reason while no RPC_URLS_BASE endpoint answers (the URLs, which carry keys, unsaid). */
+export const baseUnreadable =
+  "Base does not answer on any RPC_URLS_BASE endpoint: nothing can be verified or settled";
+
 /** Network of every payment presend takes: USDC on Base. */
 const baseNetwork = chains.base.caip2;
 
@@ -103,12 +107,17 @@ export async function startFacilitatorService(
     batchSettlement: true,
   });
   // Settlement refuses authorizations by this machine's clock: a clock that strays is unready.
+  // So is a Base it cannot read: every verification and settlement would fail, and the replicas'
+  // /supported probe (which needs no chain) would still find the service up.
   const chain = createPaymentChain({
     rpcUrls: config.RPC_URLS_BASE,
     chainId: chains.base.id,
     asset: chains.base.usdc.address,
   });
-  const clockReadiness = clockCheck({ chainNow: () => chain.now() });
+  const clockReadiness = clockCheck({
+    chainNow: () => chain.now(),
+    whenUnreadable: { ready: false, reason: baseUnreadable },
+  });
   let server: DrainingServer | undefined;
   const app = createFacilitatorApp({
     facilitator,

@@ -40,6 +40,17 @@ describe("clockCheck against a real chain", () => {
     });
     expect(await check()).toEqual({ ready: true });
   });
+
+  it("answers what its caller says while the chain cannot be read", async () => {
+    const unreadable = { ready: false, reason: "no chain" } as const;
+    const down = clockCheck({
+      chainNow: () => Promise.reject(new Error("down")),
+      whenUnreadable: unreadable,
+    });
+    expect(await down()).toEqual(unreadable);
+    const up = clockCheck({ chainNow: () => chain.now(), whenUnreadable: unreadable });
+    expect(await up()).toEqual({ ready: true });
+  });
 });
 
 // A chain clock fixed by the test: the line is drawn to the second, which a live chain (a block

@@ -17,13 +17,18 @@ export type ClockCheckOptions = {
   chainNow: () => Promise<number>;
   /** This process's clock in milliseconds (tests move it). */
   clock?: () => number;
+  /**
+   * What to answer while the chain cannot be read (default: ready, for a process whose other
+   * checks report the chain, or that serves without it).
+   */
+  whenUnreadable?: Readiness;
 };
 
 /**
  * Compares this process's clock with the payment chain's latest block: payment validity is
  * judged by the local clock (here and in the facilitator), so a clock that strays is reported as
  * unready, naming the skew, instead of quietly refusing correct payers. An unreadable chain says
- * nothing about the clock (other checks report the chain).
+ * nothing about the clock: it answers `whenUnreadable`.
  * @example const clockReadiness = clockCheck({ chainNow: () => payments.chain.now() });
  */
 export function clockCheck(options: ClockCheckOptions): () => Promise<Readiness> {
@@ -37,7 +42,7 @@ export function clockCheck(options: ClockCheckOptions): () => Promise<Readiness>
     try {
       skew = await reading();
     } catch {
-      return { ready: true };
+      return options.whenUnreadable ?? { ready: true };
     }
     if (Math.abs(skew) <= maxClockSkewSeconds) return { ready: true };
     return {
