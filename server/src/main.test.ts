@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { devnetAccounts } from "@presend/devnet";
@@ -144,6 +144,38 @@ describe("npm start (server/src/main.ts)", { timeout: 240_000 }, () => {
     expect(await exited(child)).toBe(1);
     expect(stderr).toContain(`presend could not start`);
     expect(stderr).toMatch(new RegExp(`${field}: `));
+  });
+
+  // A key file an operator pasted wrong (the d of another key, a truncated value) passes the
+  // JSON and field checks; it stopped start-up with a stack trace from deep in the signer.
+  it("stops naming ATTESTATION_KEY_FILE, without a stack trace, when the key file's fields are not one key", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "presend-main-key-"));
+    const { loadAttestationKey } = await import("./payments/attestation/loadAttestationKey");
+    const key = await loadAttestationKey({ dataDir: dir });
+    const file = join(dir, "pasted-wrong.json");
+    writeFileSync(file, JSON.stringify({ ...key, d: key.d.slice(0, 20) }));
+    const child = spawn(process.execPath, nodeArgs, {
+      env: {
+        ...process.env,
+        PORT: "0",
+        PRESEND_NETWORK: "mainnet",
+        PUBLIC_URL: "https://presend.example.com",
+        PAY_TO: "0x0B62738DA3553dae5D0C6420bfc6a3EE6c951350",
+        FACILITATOR_URL: "http://127.0.0.1:9/",
+        DATA_DIR: dir,
+        ATTESTATION_KEY_FILE: file,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exited(child)).toBe(1);
+    expect(stderr).toContain(
+      `presend could not start: ATTESTATION_KEY_FILE: attestation key file ${file}: `,
+    );
+    expect(stderr).not.toMatch(/\n\s+at /);
   });
 
   it("a second start on busy ports writes nothing into the running chain and names the port and setting", async () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { AttestationError } from "@presend/shared/errors/AttestationError";
 import { afterEach, describe, expect, it } from "vitest";
 import { devAttestationKeyFile, loadAttestationKey } from "./loadAttestationKey";
 
@@ -40,5 +41,24 @@ describe("loadAttestationKey", () => {
     await expect(loadAttestationKey({ dataDir, file })).rejects.toThrow(
       `attestation key file ${file}: d: `,
     );
+  });
+
+  it("refuses an operator key file whose fields are not one key pair, naming the file", async () => {
+    const dataDir = tempDir();
+    const key = await loadAttestationKey({ dataDir });
+    const other = await loadAttestationKey({ dataDir: tempDir() });
+    const file = join(dataDir, "operator.json");
+    for (const broken of [
+      { ...key, d: key.d.slice(0, 20) },
+      { ...key, d: other.d },
+      { ...key, x: other.x },
+    ]) {
+      writeFileSync(file, JSON.stringify(broken));
+      const loaded = loadAttestationKey({ dataDir, file });
+      await expect(loaded).rejects.toBeInstanceOf(AttestationError);
+      await expect(loaded).rejects.toThrow(
+        `attestation key file ${file}: x, y and d are not one P-256 key pair`,
+      );
+    }
   });
 });

@@ -2,7 +2,7 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { AttestationKey } from "@presend/shared/attestation/attestationSchemas";
 import { AttestationError } from "@presend/shared/errors/AttestationError";
-import { exportJWK, generateKeyPair } from "jose";
+import { exportJWK, generateKeyPair, importJWK } from "jose";
 import { z } from "zod";
 
 /** The private ES256 JWK the server signs its attestation with (the public half is published). */
@@ -93,6 +93,16 @@ async function readKeyFile(path: string): Promise<AttestationPrivateKey> {
     const issue = parsed.error.issues[0];
     throw new AttestationError(
       `attestation key file ${path}: ${issue?.path.join(".") || "key"}: ${issue?.message ?? "invalid"} (expected a private ES256 JWK with kid presend-YYYY-MM)`,
+    );
+  }
+  // Each field a string is not yet a key: a truncated `d`, or `d` of one key with `x`, `y` of
+  // another, failed only when the first attestation was signed, as a stack trace at start.
+  try {
+    await importJWK(parsed.data, "ES256");
+  } catch (cause) {
+    throw new AttestationError(
+      `attestation key file ${path}: x, y and d are not one P-256 key pair (base64url, as exported)`,
+      { cause },
     );
   }
   return parsed.data;
