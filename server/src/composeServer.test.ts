@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sharedWorld } from "@presend/devnet/testing";
@@ -207,6 +207,27 @@ describe("the composed API", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  // Made, but SQLite cannot open its files there (a volume another user owns, a read-only mount;
+  // as root the test stands a directory where the file goes): SQLite's error named nothing, and
+  // main printed its stack trace.
+  it.each(["payments.sqlite", "channels.sqlite"])(
+    "a DATA_DIR where %s cannot be opened stops start-up, naming DATA_DIR and the file",
+    async (name) => {
+      const dir = mkdtempSync(join(tmpdir(), "presend-data-dir-"));
+      try {
+        mkdirSync(join(dir, name));
+        const config = worldConfig(loadConfig({ DATA_DIR: dir }), sharedWorld());
+        const composed = composeServer(config, { publicUrl: "http://presend.test" });
+        await expect(composed).rejects.toBeInstanceOf(ConfigError);
+        await expect(composed).rejects.toThrow(
+          `DATA_DIR: cannot open ${join(dir, name)} (unable to open database file): the directory must be writable`,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("a malformed address list stops start-up, naming ADDRESS_LISTS, the file and the line", async () => {
     const dir = mkdtempSync(join(tmpdir(), "presend-lists-"));

@@ -198,7 +198,9 @@ export async function composeServer(
   const records =
     options.records ??
     operations.records ??
-    openSqlitePaymentRecords(join(config.dataDir, "payments.sqlite"));
+    (await namingField("DATA_DIR", async () =>
+      inDataDir(join(config.dataDir, "payments.sqlite"), openSqlitePaymentRecords),
+    ));
   // Channels (on unless CHANNELS=off) live beside the payment records: SQLite in the data dir,
   // or shared by the replicas in PostgreSQL or Redis. The local world brings its receiver
   // authorizer; a single server keeps its own in the data dir (loadConfig refused a shared
@@ -208,9 +210,12 @@ export async function composeServer(
     ? undefined
     : (config.receiverAuthorizerKey ??
       (await namingField("DATA_DIR", () => loadReceiverAuthorizerKey(config.dataDir))));
+  // SQLite channels are DATA_DIR's (CHANNEL_STORE unset picks them); a shared store is CHANNEL_STORE's.
   const channelStore = !channelsWanted
     ? undefined
-    : await namingField("CHANNEL_STORE", () => openChannelStore(config, operations));
+    : await namingField(config.channelStore === "sqlite" ? "DATA_DIR" : "CHANNEL_STORE", () =>
+        openChannelStore(config, operations),
+      );
   const facilitatorJournal = fileSenderJournal(join(config.dataDir, facilitatorJournalFile));
   const payments = await createPayments(
     {
@@ -398,7 +403,23 @@ async function openChannelStore(config: Config, operations: Operations): Promise
     }
     return openRedisChannelStore(redis);
   }
-  return openSqliteChannelStore(join(config.dataDir, "channels.sqlite"));
+  return inDataDir(join(config.dataDir, "channels.sqlite"), openSqliteChannelStore);
+}
+
+/**
+ * Opens a database file in DATA_DIR; SQLite's own error ("unable to open database file") names
+ * neither the file nor what to do.
+ */
+function inDataDir<T>(file: string, open: (file: string) => T): T {
+  try {
+    return open(file);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `cannot open ${file} (${reason}): the directory must be writable by this process (its user and mode)`,
+      { cause: error },
+    );
+  }
 }
 
 /**
