@@ -247,6 +247,35 @@ describe("loadConfig", () => {
     );
   });
 
+  // The file holds keys and secrets: JSON.parse's message quotes the text around the fault.
+  it.each([
+    [
+      "a secret not in quotes",
+      '{"CDP_API_KEY_SECRET": supersecretvalue0123456789}',
+      /: not valid JSON$/,
+    ],
+    ["an .env file", "FACILITATOR_PRIVATE_KEY=0xsupersecretvalue0123456789\n", /: not valid JSON$/],
+    [
+      "a trailing comma",
+      '{\n  "CDP_API_KEY_SECRET": "supersecretvalue0123456789",\n}',
+      /: not valid JSON at line 3, column 1$/,
+    ],
+    ["a list", '["supersecretvalue0123456789"]', /\.env file is not read here\)$/],
+  ])("names PRESEND_CONFIG and where it breaks, never its text, for %s", (_, text, where) => {
+    const file = join(mkdtempSync(join(tmpdir(), "presend-config-")), "config.json");
+    writeFileSync(file, text);
+    let message = "";
+    try {
+      loadConfig({ PRESEND_CONFIG: file });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toContain(`PRESEND_CONFIG: ${file} is not a JSON object of settings`);
+    expect(message).toMatch(where);
+    expect(message).not.toMatch(/supersecr|SECRET|FACILITATOR_PRIVATE/);
+  });
+
   it("reads history endpoints and windows per chain, and the address list files", () => {
     const config = loadConfig({
       HISTORY_RPC_URLS_BASE: "https://archive.example/base",

@@ -343,18 +343,7 @@ export class ConfigError extends ConfigurationError<"invalid_setting"> {
  * @example const config = loadConfig(process.env);
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  let fileValues: Record<string, unknown> = {};
-  if (env.PRESEND_CONFIG) {
-    try {
-      fileValues = z
-        .record(z.string(), z.unknown())
-        .parse(JSON.parse(readFileSync(env.PRESEND_CONFIG, "utf8")));
-    } catch (error) {
-      throw new ConfigError(
-        `PRESEND_CONFIG: cannot read ${env.PRESEND_CONFIG} as a JSON object (${error instanceof Error ? error.message : error})`,
-      );
-    }
-  }
+  const fileValues = env.PRESEND_CONFIG ? readConfigFile(env.PRESEND_CONFIG) : {};
   const definedEnv = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
   );
@@ -427,6 +416,36 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : null,
     drainTimeoutMs: raw.DRAIN_TIMEOUT_MS,
   };
+}
+
+/**
+ * The settings of the PRESEND_CONFIG file. JSON.parse's own message quotes the text around the
+ * fault, which in this file is often a key or a secret: only where it is, is said.
+ */
+function readConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(
+      `PRESEND_CONFIG: cannot read ${file} (${error instanceof Error ? error.message : error})`,
+    );
+  }
+  const notAnObject = `PRESEND_CONFIG: ${file} is not a JSON object of settings (e.g. {"PORT": 8402}; a KEY=value .env file is not read here)`;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const position = /at position (\d+)/.exec(error instanceof Error ? error.message : "")?.[1];
+    if (position === undefined) throw new ConfigError(`${notAnObject}: not valid JSON`);
+    const before = text.slice(0, Number(position)).split("\n");
+    throw new ConfigError(
+      `${notAnObject}: not valid JSON at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`,
+    );
+  }
+  const settings = z.record(z.string(), z.unknown()).safeParse(json);
+  if (!settings.success) throw new ConfigError(notAnObject);
+  return settings.data;
 }
 
 // A config file may hold numbers and arrays; the schema reads strings like the environment does.
