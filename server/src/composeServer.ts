@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
+import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { calculateJwkThumbprint } from "jose";
 import { createApp } from "./app";
 import { type ChainReader, createChainReader } from "./chain/createChainReader";
@@ -415,7 +416,7 @@ function inDataDir<T>(file: string, open: (file: string) => T): T {
     return open(file);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
+    throw new ConfigurationError(
       `cannot open ${file} (${reason}): the directory must be writable by this process (its user and mode)`,
       { cause: error },
     );
