@@ -3,7 +3,8 @@
  * reader cannot fully see inside it: an element reaching past the container's or the window's
  * left or right edge, text cut by an overflow it hides or spilling out of its box (a word too
  * long for the line), the container or a region in it scrolling sideways. Content of a sideways
- * scroll region of its own (a wide table, .table-wrap) counts as seen: it scrolls.
+ * scroll region of its own (a wide table, .table-wrap) counts as seen: it scrolls, as does a text
+ * field's value.
  */
 export const layoutProblemsFn = `function () {
   const problems = [];
@@ -28,7 +29,9 @@ export const layoutProblemsFn = `function () {
     // A word too long for its line (an address, a type name) spills out of a box that shows it.
     if (style.overflowX === "visible" && style.display !== "inline" && element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1)
       problems.push(name(element) + " spills its content sideways by " + (element.scrollWidth - element.clientWidth) + "px");
-    if (hides(style.overflowX) && element.scrollWidth > element.clientWidth + 1 && style.textOverflow !== "ellipsis")
+    // A text field longer than its box scrolls its own value under the caret, as every field does.
+    const field = element.localName === "input" || element.localName === "textarea";
+    if (hides(style.overflowX) && !field && element.scrollWidth > element.clientWidth + 1 && style.textOverflow !== "ellipsis")
       problems.push(name(element) + " cuts its content sideways");
     if (hides(style.overflowY) && element.scrollHeight > element.clientHeight + 1 && element.localName !== "select")
       problems.push(name(element) + " cuts its content at the bottom");

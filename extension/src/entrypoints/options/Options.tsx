@@ -158,7 +158,7 @@ export function Options() {
           )}
           value={apiUrl}
           onChange={(e) => setApiUrl(e.target.value)}
-          style={{ flex: 1 }}
+          style={{ flex: "1 1 16em" }}
         />
       </label>
       {fieldError("apiUrl")}
@@ -177,7 +177,7 @@ export function Options() {
             data-testid="connection-result"
             data-ok={connection.data.ok ? "true" : "false"}
             className={connection.data.ok ? undefined : "level-danger"}
-            style={{ flex: "1 1 0" }}
+            style={{ flex: "1 1 12em" }}
           >
             {connection.data.summary}
           </span>
@@ -226,7 +226,7 @@ export function Options() {
           style={{ width: "100%" }}
         />
       </label>
-      <label className="row">
+      <label className="row checkbox-row">
         <input
           type="checkbox"
           name="checkAsPayer"

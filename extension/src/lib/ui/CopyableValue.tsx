@@ -13,9 +13,7 @@ export function CopyableValue({ value, label }: { value: string; label: string }
   };
   return (
     <div className="row copyable" data-testid="copyable">
-      <span className="mono" style={{ flex: "1 1 0", overflowWrap: "anywhere" }}>
-        {value}
-      </span>
+      <span className="mono">{value}</span>
       <button type="button" data-action="copy-value" onClick={copy}>
         {copied ? "Copied" : `Copy ${label}`}
       </button>

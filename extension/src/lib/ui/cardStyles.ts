@@ -26,6 +26,9 @@ button.primary:hover:not(:disabled) { background: #1e40af; }
 button:disabled { opacity: .55; cursor: not-allowed; }
 select, input, textarea { font: inherit; color: var(--ink); background: #fff; border: 1px solid #9ca3af;
   border-radius: 6px; padding: var(--s1) var(--s2); min-height: 28px; }
+/* A control never pushes past a narrow column (a 200 CSS px popup or options page): its own
+   intrinsic width (an input's 20 characters) gives way to the room there is. */
+select, input, textarea { min-width: 0; max-width: 100%; }
 .icon-button { border: none; background: none; font-size: 18px; line-height: 1; padding: 0 var(--s1);
   min-height: 0; color: var(--muted); }
 .muted { color: var(--muted); font-size: 12px; }
