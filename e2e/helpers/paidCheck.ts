@@ -81,9 +81,14 @@ export async function balances(api: PresendServer, addresses: Record<string, Add
   return Object.fromEntries(entries) as Record<string, bigint>;
 }
 
-/** The background colour the extension's stylesheet gives a verdict level, as CSS rgb(). */
-export function levelColour(level: string): string {
-  const match = new RegExp(`\\.level-${level} \\{ background: #([0-9a-f]{6})`).exec(styles);
+/**
+ * The background colour the extension's stylesheet gives a verdict level, as CSS rgb(), in the
+ * light scheme or in the dark one (the level's rule inside the prefers-color-scheme: dark block).
+ */
+export function levelColour(level: string, scheme: "light" | "dark" = "light"): string {
+  const dark = styles.indexOf("@media (prefers-color-scheme: dark)");
+  const from = scheme === "dark" ? styles.slice(dark) : dark < 0 ? styles : styles.slice(0, dark);
+  const match = new RegExp(`\\.level-${level} \\{ background: #([0-9a-f]{6})`).exec(from);
   if (!match?.[1]) throw new Error(`No colour for level ${level} in the stylesheet.`);
   const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(match[1]?.slice(i, i + 2) ?? "", 16));
   return `rgb(${r}, ${g}, ${b})`;

@@ -5,18 +5,23 @@ import type { Page } from "@playwright/test";
 import { attachTestWallet } from "../fixtures/attachTestWallet";
 import { expect, test } from "../fixtures/test";
 import type { TestWallet } from "../fixtures/testWallet";
+import { lookalikeOf, randomAddress } from "../helpers/addresses";
 import {
   badgeBox,
   clickBadgeButton,
   expandBadge,
   finished,
+  onBadgeElement,
   readBadge,
   waitForBadge,
 } from "../helpers/badge";
+import { lowContrastTextFn } from "../helpers/contrast";
 import { activeEoa } from "../helpers/demo";
 import { pasteInto } from "../helpers/enterAddress";
 import { coveredControls, overlapArea } from "../helpers/overlap";
+import { levelColour } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
+import { seedCheckedAddress } from "../helpers/seedHistory";
 
 // MetaMask's own test dApp (npm @metamask/test-dapp, served from its package), a page nobody here
 // wrote, with the test wallet announced through EIP-6963 and not connected to the site: the
@@ -159,3 +164,82 @@ test("MetaMask's test dApp: a token contract in 'ERC20 Token Address' gets no re
   await screenshot(page, "metamask-test-dapp-token-field");
   await page.close();
 });
+
+// A dark page for a person whose setting is light: the page's own colours, color-scheme and
+// fonts on everything it can reach, as a dark-themed dApp sets them.
+const darkPage = `:root { color-scheme: dark; background: #0d1117; color: #e6edf3; }
+  * { color: #e6edf3 !important; background-color: #161b22 !important; }`;
+// The card's surface in each scheme (the extension's --surface token).
+const surface = { light: "rgb(255, 255, 255)", dark: "rgb(17, 24, 39)" } as const;
+
+for (const { scheme, page: pageLook } of [
+  { scheme: "dark", page: "its own light page" },
+  { scheme: "light", page: "a dark page" },
+] as const) {
+  test(`MetaMask's test dApp, the person's setting ${scheme} on ${pageLook}: the chip and the card follow the setting, not the page, every text at 4.5:1 or more`, async ({
+    api,
+    context,
+    dappUrl,
+    serviceWorker,
+    wallet,
+  }) => {
+    const known = randomAddress();
+    await seedCheckedAddress(serviceWorker, known);
+    const page = await context.newPage();
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openTestDapp(page, wallet, dappUrl);
+    if (scheme === "light") await page.addStyleTag({ content: darkPage });
+    await page.locator("#toInput").evaluate((field) => field.scrollIntoView({ block: "center" }));
+    // A danger first (the lookalike of an address the person used), then a checked ok verdict.
+    await pasteInto(page, "#toInput", lookalikeOf(known));
+    await waitForBadge(page, (b) => b.visible && b.chip !== null);
+    await expandBadge(page);
+    await waitForBadge(page, (b) => b.localLevel === "danger");
+    const cardLook = () =>
+      onBadgeElement<{ card: string; scheme: string; decision: string | null }>(
+        page,
+        "card",
+        `function () {
+          const decision = this.querySelector(".decision");
+          return {
+            card: getComputedStyle(this).backgroundColor,
+            scheme: getComputedStyle(this).colorScheme,
+            decision: decision && getComputedStyle(decision).backgroundColor,
+          };
+        }`,
+      );
+    const lowContrast = () =>
+      onBadgeElement<string[]>(
+        page,
+        "card",
+        `function () { return (${lowContrastTextFn}).call(this, 4.5); }`,
+      );
+    expect(await cardLook()).toEqual({
+      card: surface[scheme],
+      scheme,
+      decision: levelColour("danger", scheme),
+    });
+    expect(await lowContrast()).toEqual([]);
+    await screenshot(page, `metamask-test-dapp-${scheme}-danger`);
+
+    await page.locator("#toInput").fill("");
+    await pasteInto(page, "#toInput", activeEoa(api.world));
+    const shown = await waitForBadge(page, (b) => b.visible);
+    if (!shown.expanded) await expandBadge(page);
+    await waitForBadge(page, (b) => "wallet-connect" in b.byTestId);
+    await clickBadgeButton(page, "check");
+    expect((await waitForBadge(page, finished, 30_000)).level).toBe("ok");
+    // The facts table too (a page in quirks mode gives tables colours of its own).
+    await clickBadgeButton(page, "details");
+    await waitForBadge(page, (b) => Object.keys(b.rows).length > 0);
+    expect(await cardLook()).toEqual({
+      card: surface[scheme],
+      scheme,
+      decision: levelColour("ok", scheme),
+    });
+    expect(await lowContrast()).toEqual([]);
+    await screenshot(page, `metamask-test-dapp-${scheme}-verdict`);
+    await page.close();
+  });
+}

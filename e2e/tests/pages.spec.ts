@@ -1,8 +1,11 @@
 import { utcDay } from "@presend/extension/payments/utcDay";
 import { expect, test } from "../fixtures/test";
+import { lookalikeOf, randomAddress } from "../helpers/addresses";
 import { readBadge, waitForBadge } from "../helpers/badge";
+import { lowContrastTextFn } from "../helpers/contrast";
 import { dappFields, pasteInto } from "../helpers/enterAddress";
 import { setExtensionStorage } from "../helpers/extensionStorage";
+import { levelColour } from "../helpers/paidCheck";
 import { newBlankTab, openPopup, tabWithWallet } from "../helpers/popup";
 import { screenshot } from "../helpers/screenshot";
 import { seedCheckedAddress } from "../helpers/seedHistory";
@@ -124,3 +127,63 @@ test("the popup shows a history entry's full report when it is opened", async ({
   await expect(popup.getByRole("button", { name: "Check $0.01" })).toBeDisabled();
   await screenshot(popup, "popup-history-and-free-danger");
 });
+
+// The person's light or dark setting, as the browser reports it (prefers-color-scheme).
+const canvas = { light: "rgb(255, 255, 255)", dark: "rgb(17, 24, 39)" } as const;
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`the popup and the options page in the ${scheme} scheme: the page, the fields and the verdict colours follow it, every text at 4.5:1 or more`, async ({
+    context,
+    extensionId,
+    serviceWorker,
+    dapp,
+  }) => {
+    void dapp;
+    const known = randomAddress();
+    await seedCheckedAddress(serviceWorker, known);
+    const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+    await popup.emulateMedia({ colorScheme: scheme });
+    await popup.setViewportSize({ width: 400, height: 900 });
+    // A danger (a lookalike of the address checked before), an ok verdict and a caution pill.
+    await popup.getByLabel("Address").fill(lookalikeOf(known));
+    await expect(popup.getByTestId("lookalike")).toBeVisible();
+    await popup.getByTestId("history-entry").locator("summary").first().click();
+    await popup.locator('summary[data-action="details"]').click();
+    await screenshot(popup, `popup-scheme-${scheme}`);
+    // The whole window, not only the popup's box: a dark popup on a white canvas shows its edge.
+    const page = await popup.evaluate(() => ({
+      canvas: getComputedStyle(document.documentElement).backgroundColor,
+      scheme: getComputedStyle(document.documentElement).colorScheme,
+      field: getComputedStyle(document.querySelector("input") as Element).backgroundColor,
+    }));
+    expect(page).toEqual({ canvas: canvas[scheme], scheme, field: canvas[scheme] });
+    await expect(popup.getByTestId("lookalike")).toHaveCSS(
+      "background-color",
+      levelColour("danger", scheme),
+    );
+    await expect(popup.getByTestId("verdict-decision")).toHaveCSS(
+      "background-color",
+      levelColour("ok", scheme),
+    );
+    expect(await popup.evaluate(`(${lowContrastTextFn}).call(document.body, 4.5)`)).toEqual([]);
+    await popup.close();
+
+    const options = await context.newPage();
+    await options.emulateMedia({ colorScheme: scheme });
+    await options.setViewportSize({ width: 720, height: 900 });
+    await options.goto(`chrome-extension://${extensionId}/options.html`);
+    await options.locator("input[name=cap]").fill("lots");
+    await options.getByRole("button", { name: "Save" }).click();
+    await expect(options.getByTestId("field-error")).toBeVisible();
+    await screenshot(options, `options-scheme-${scheme}`);
+    expect(
+      await options.evaluate(() => getComputedStyle(document.documentElement).backgroundColor),
+    ).toBe(canvas[scheme]);
+    await expect(options.getByTestId("field-error")).toHaveCSS(
+      "background-color",
+      levelColour("danger", scheme),
+    );
+    expect(await options.evaluate(`(${lowContrastTextFn}).call(document.body, 4.5)`)).toEqual([]);
+    await options.close();
+  });
+}

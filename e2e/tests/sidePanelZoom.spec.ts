@@ -4,6 +4,7 @@ import { getAddress } from "viem";
 import { expect, test } from "../fixtures/test";
 import { closedPort, lookalikeOf, randomAddress } from "../helpers/addresses";
 import { readBadge, waitForBadge } from "../helpers/badge";
+import { lowContrastTextFn } from "../helpers/contrast";
 import { activeEoa } from "../helpers/demo";
 import { pasteInto } from "../helpers/enterAddress";
 import { setExtensionSettings, setExtensionStorage } from "../helpers/extensionStorage";
@@ -21,17 +22,19 @@ import { emulateZoom, type ZoomedPage } from "../helpers/zoom";
 // sizes the panel in screen pixels whatever the zoom: a 360 px panel at 200% lays its page out in
 // 180 CSS pixels, one a person widened to 720 px in 360.
 
+// The narrowest once more in the dark scheme (the person's setting, which the panel follows).
 const panels = [
-  { percent: 100, width: 360 },
-  { percent: 200, width: 720 },
-  { percent: 200, width: 360 },
+  { percent: 100, width: 360, scheme: "light" },
+  { percent: 200, width: 720, scheme: "light" },
+  { percent: 200, width: 360, scheme: "light" },
+  { percent: 200, width: 360, scheme: "dark" },
 ] as const;
 // The panel's height: a 1080 px screen less the browser's tab strip and toolbar.
 const panelHeight = 960;
 
 /**
  * What the panel shows now is all there for a reader: nothing past an edge or cut, no sideways
- * scroll, and `mustSee` (the decision and the one next action) whole in the window without
+ * scroll, every text at 4.5:1 or more against what is behind it, and `mustSee` (the decision and the one next action) whole in the window without
  * scrolling. Saves test-results/screens/<name>.png first, so a failure can be looked at.
  */
 async function expectReadable(
@@ -51,6 +54,7 @@ async function expectReadable(
     clientWidth: document.documentElement.clientWidth,
   }));
   expect(page.scrollWidth).toBeLessThanOrEqual(page.clientWidth);
+  expect(await panel.evaluate(`(${lowContrastTextFn}).call(document.body, 4.5)`)).toEqual([]);
   for (const element of mustSee) await expect(element).toBeInViewport({ ratio: 1 });
   // The header's short address is read at a glance: its two ends on one line, never split.
   expect(await lineCount(panel.getByTestId("short-address"))).toBe(1);
@@ -76,10 +80,11 @@ async function expectKeyboardReachesAll(panel: Page): Promise<void> {
 const background = (element: Locator) =>
   element.evaluate((e) => getComputedStyle(e).backgroundColor);
 
-for (const { percent, width } of panels) {
+for (const { percent, width, scheme } of panels) {
   const cssWidth = Math.round(width / (percent / 100));
-  const name = `side-panel-zoom-${percent}-${width}`;
-  test(`the side panel ${width} px wide at ${percent}% zoom (${cssWidth} CSS px): free facts, paid button, a check in progress, a verdict and a failure, all readable and reached by Tab`, async ({
+  const dark = scheme === "dark" ? "-dark" : "";
+  const name = `side-panel-zoom-${percent}-${width}${dark}`;
+  test(`the side panel ${width} px wide at ${percent}% zoom (${cssWidth} CSS px${dark && ", dark scheme"}): free facts, paid button, a check in progress, a verdict and a failure, all readable and reached by Tab`, async ({
     api,
     dapp,
     context,
@@ -110,7 +115,11 @@ for (const { percent, width } of panels) {
       width: cssWidth,
       height: Math.round(panelHeight / (percent / 100)),
     });
+    await panel.emulateMedia({ colorScheme: scheme });
     const zoomed = await emulateZoom(panel, { width, height: panelHeight, percent });
+    expect(await panel.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe(
+      scheme,
+    );
     const card = panel.getByTestId("side-panel");
     const decision = card.getByTestId("local-decision");
     // The card is the panel's page: edge to edge, no width lost to a margin or frame.
@@ -125,7 +134,7 @@ for (const { percent, width } of panels) {
     await expect(decision).toHaveAttribute("data-level", "danger");
     await expect(decision.locator(".decision-title")).toHaveText("Don't send");
     await expect(card.getByTestId("lookalike")).toContainText("A lookalike address.");
-    expect(await background(decision)).toBe(levelColour("danger"));
+    expect(await background(decision)).toBe(levelColour("danger", scheme));
     const remove = card.getByRole("button", { name: "Remove the address" });
     // Shot once the paid buttons armed (half a second after the address showed), as read.
     const check = card.getByRole("button", { name: "Check $0.01" });
@@ -145,7 +154,7 @@ for (const { percent, width } of panels) {
     );
     await expect(decision).toHaveAttribute("data-level", "caution");
     await expect(decision.locator(".decision-title")).toHaveText("Check with the recipient");
-    expect(await background(decision)).toBe(levelColour("caution"));
+    expect(await background(decision)).toBe(levelColour("caution", scheme));
     await expect(check).toBeEnabled();
     await expectReadable(panel, zoomed, `${name}-free-caution`, [
       decision.locator(".decision-title"),
@@ -171,7 +180,7 @@ for (const { percent, width } of panels) {
     await expect(level).toHaveText("OK", { timeout: 30_000 });
     const verdict = card.getByTestId("verdict-decision");
     await expect(verdict.locator(".decision-title")).toHaveText("Looks fine to send");
-    expect(await background(verdict)).toBe(levelColour("ok"));
+    expect(await background(verdict)).toBe(levelColour("ok", scheme));
     await expectReadable(panel, zoomed, `${name}-verdict-ok`, [
       verdict.locator(".decision-title"),
       card.getByRole("button", { name: "Done" }),

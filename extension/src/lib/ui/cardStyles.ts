@@ -11,7 +11,7 @@ export const cardStyles = `
 .mono { font-family: monospace;
   font-size: 12px; word-break: break-all; }
 .lookalike { border: 1px solid var(--strong, var(--line)); border-radius: 6px; padding: var(--s2);
-  background: #fff; color: var(--ink); }
+  background: var(--surface); color: var(--ink); }
 .lookalike > * + * { margin-top: var(--s1); }
 .lookalike .mono { font-size: 13px; }
 mark.differs { background: #fde68a; color: #111827; font-weight: 800; text-decoration: underline;
@@ -20,11 +20,11 @@ mark.differs { background: #fde68a; color: #111827; font-weight: 800; text-decor
   font-size: 12px; white-space: nowrap; }
 .alert { border-radius: 6px; padding: var(--s2) var(--s3); margin: var(--s2) 0;
   border-left: 4px solid var(--strong, var(--line)); overflow-wrap: anywhere; }
-.notice { border-radius: 6px; padding: var(--s2) var(--s3); margin: var(--s2) 0; background: #f3f4f6; }
-button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
-button.primary:hover:not(:disabled) { background: #1e40af; }
+.notice { border-radius: 6px; padding: var(--s2) var(--s3); margin: var(--s2) 0; background: var(--quiet); }
+button.primary { background: var(--primary); border-color: var(--primary); color: #fff; }
+button.primary:hover:not(:disabled) { background: var(--primary-hover); }
 button:disabled { opacity: .55; cursor: not-allowed; }
-select, input, textarea { font: inherit; color: var(--ink); background: #fff; border: 1px solid #9ca3af;
+select, input, textarea { font: inherit; color: var(--ink); background: var(--surface); border: 1px solid var(--edge);
   border-radius: 6px; padding: var(--s1) var(--s2); min-height: 28px; }
 /* A control never pushes past a narrow column (a 200 CSS px popup or options page): its own
    intrinsic width (an input's 20 characters) gives way to the room there is. */
@@ -41,7 +41,9 @@ button.link { border: none; background: none; padding: 0; min-height: 0; color: 
 .reasons li > span:last-child { min-width: 0; overflow-wrap: anywhere; }
 .reasons li + li { border-top: 1px solid var(--line); }
 .table-wrap { overflow-x: auto; margin: var(--s2) 0; }
-table { border-collapse: collapse; font-size: 12px; width: 100%; }
+/* A page in quirks mode (no doctype, as MetaMask's test dApp) gives tables in the badge's shadow
+   root the quirk's colour instead of the card's (the page's text colour, or black on a dark card). */
+table { border-collapse: collapse; font-size: 12px; width: 100%; color: inherit; line-height: inherit; }
 th { font-weight: 600; color: var(--muted); }
 td, th { border-bottom: 1px solid var(--line); padding: var(--s1) var(--s2) var(--s1) 0; text-align: left;
   vertical-align: top; }
@@ -84,7 +86,7 @@ button.primary.danger:hover:not(:disabled) { background: #991b1b; }
 h2, h3 { font-size: 14px; margin: var(--s4) 0 var(--s2); }
 h2 { font-size: 16px; }
 .card { display: flex; flex-direction: column; width: min(440px, calc(100vw - 16px));
-  max-height: min(560px, calc(100vh - 16px), var(--presend-card-room, 100vh)); border: 1px solid #d1d5db; border-radius: 10px;
+  max-height: min(560px, calc(100vh - 16px), var(--presend-card-room, 100vh)); border: 1px solid var(--frame); border-radius: 10px;
   box-shadow: 0 8px 28px rgba(0,0,0,.22); background: var(--surface); overflow: hidden; }
 .card-head { display: flex; align-items: center; gap: var(--s2); padding: var(--s2) var(--s3);
   border-bottom: 1px solid var(--line); flex: none; }

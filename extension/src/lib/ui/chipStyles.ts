@@ -4,11 +4,17 @@
 // Plain CSS text: the badge cannot load files into a page. Generic font families only: a page's
 // @font-face can define any named family (its glyphs would then draw the badge's words), never a
 // generic one.
+// Light or dark follows the person's own setting (prefers-color-scheme), never the page's: the
+// host's "all: initial" keeps a page's color-scheme and colours from reaching the badge, and every
+// colour is a token here, so the dark block below is the only place the scheme changes. The
+// extension pages take the same tokens on :root (their canvas), which a shadow root never matches.
 export const chipStyles = `
 :host { all: initial; }
-.presend { --s1: 4px; --s2: 8px; --s3: 12px; --s4: 16px;
+:root, .presend { --s1: 4px; --s2: 8px; --s3: 12px; --s4: 16px;
   --ink: #111827; --muted: #4b5563; --line: #e5e7eb; --accent: #1d4ed8; --surface: #fff;
-  font: 13px/1.45 system-ui, sans-serif;
+  --raised: #fff; --hover: #f3f4f6; --edge: #9ca3af; --frame: #d1d5db; --quiet: #f3f4f6;
+  --primary: #1d4ed8; --primary-hover: #1e40af;
+  color-scheme: light; font: 13px/1.45 system-ui, sans-serif;
   color: var(--ink); background: var(--surface); box-sizing: border-box; text-align: left; }
 .presend *, .presend *::before, .presend *::after { box-sizing: border-box; }
 .level-neutral { background: #f3f4f6; color: #1f2937; --strong: #6b7280; }
@@ -16,9 +22,19 @@ export const chipStyles = `
 .level-caution { background: #fef3c7; color: #713f12; --strong: #b45309; }
 .level-warn { background: #ffedd5; color: #7c2d12; --strong: #c2410c; }
 .level-danger { background: #fee2e2; color: #7f1d1d; --strong: #b91c1c; }
-button { font: inherit; font-weight: 600; border: 1px solid #9ca3af; border-radius: 6px;
-  background: #fff; color: var(--ink); padding: var(--s1) var(--s3); cursor: pointer; min-height: 28px; }
-button:not(.badge-chip):hover:not(:disabled) { background: #f3f4f6; }
+@media (prefers-color-scheme: dark) {
+  :root, .presend { color-scheme: dark; --ink: #f3f4f6; --muted: #9ca3af; --line: #374151;
+    --accent: #60a5fa; --surface: #111827; --raised: #1f2937; --hover: #374151; --edge: #6b7280;
+    --frame: #4b5563; --quiet: #1f2937; --primary: #2563eb; --primary-hover: #1d4ed8; }
+  .level-neutral { background: #1f2937; color: #e5e7eb; --strong: #9ca3af; }
+  .level-ok { background: #052e16; color: #bbf7d0; --strong: #22c55e; }
+  .level-caution { background: #422006; color: #fde68a; --strong: #f59e0b; }
+  .level-warn { background: #431407; color: #fed7aa; --strong: #f97316; }
+  .level-danger { background: #450a0a; color: #fecaca; --strong: #f87171; }
+}
+button { font: inherit; font-weight: 600; border: 1px solid var(--edge); border-radius: 6px;
+  background: var(--raised); color: var(--ink); padding: var(--s1) var(--s3); cursor: pointer; min-height: 28px; }
+button:not(.badge-chip):hover:not(:disabled) { background: var(--hover); }
 button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-visible {
   outline: 2px solid var(--accent); outline-offset: 2px; }
 .badge-root { background: transparent; }

@@ -42,3 +42,35 @@ describe("styles", () => {
     expect(styles.indexOf(cardStyles)).toBe(chipStyles.length);
   });
 });
+
+// WCAG 2's contrast ratio of two #rrggbb colours.
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (bl ?? 0);
+  };
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return ((high ?? 0) + 0.05) / ((low ?? 0) + 0.05);
+}
+
+describe("the level colours", () => {
+  const darkStart = chipStyles.indexOf("@media (prefers-color-scheme: dark)");
+  const schemes = { light: chipStyles.slice(0, darkStart), dark: chipStyles.slice(darkStart) };
+
+  for (const [scheme, css] of Object.entries(schemes)) {
+    it(`keeps every level's words at 7:1 and its mark at 3:1 or more in the ${scheme} scheme`, () => {
+      for (const level of ["neutral", "ok", "caution", "warn", "danger"]) {
+        const rule = new RegExp(
+          `\\.level-${level} \\{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{6}); --strong: (#[0-9a-f]{6}); \\}`,
+        ).exec(css);
+        if (!rule) throw new Error(`no ${scheme} colours for level ${level}`);
+        const [, background = "", text = "", strong = ""] = rule;
+        expect(contrast(text, background), `${level} text`).toBeGreaterThanOrEqual(7);
+        expect(contrast(strong, background), `${level} mark`).toBeGreaterThanOrEqual(3);
+      }
+    });
+  }
+});
