@@ -472,7 +472,11 @@ test("the background stopped while a voucher is on its way: the card says so pla
   );
   expect(lost.text).not.toMatch(/message channel|nothing was charged/i);
   expect(lost.byTestId.recovery).toContain("Fetch my report");
-  expect(lost.byTestId["channel-balance"]).toContain("$0.03 of $0.05 left");
+  // The balance is read from storage beside the outcome: waited for, not raced.
+  await waitForBadge(
+    dapp,
+    (b) => b.byTestId["channel-balance"]?.includes("$0.03 of $0.05 left") === true,
+  );
   await screenshot(dapp, "channel-background-stopped");
 
   // The next click starts the worker again: the same channel, re-synced through the wallet's

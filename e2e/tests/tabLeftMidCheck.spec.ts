@@ -338,7 +338,10 @@ test("channel: the page reloads while the deposit is asked; nothing is deposited
 
   const next = await pasteAndCheck(dapp, randomAddress(), "check");
   expect(next.level, next.text).toBe("caution");
-  expect(next.byTestId["channel-balance"]).toContain("$0.04 of $0.05 left");
+  await waitForBadge(
+    dapp,
+    (b) => b.byTestId["channel-balance"]?.includes("$0.04 of $0.05 left") === true,
+  );
   expect(wallet.signRequests()).toHaveLength(2);
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - deposit);
   expect(await spentUnits(serviceWorker)).toBe(Number(deposit));
@@ -388,8 +391,12 @@ test("channel: the page reloads while a voucher is on its way; the report is in 
   ]);
 
   // Back on the page: the verdict and the balance as they are; the popup says the same.
-  const card = await verdictShownAgain(dapp, target, "Check with the recipient");
-  expect(card.byTestId["channel-balance"]).toContain("$0.03 of $0.05 left");
+  await verdictShownAgain(dapp, target, "Check with the recipient");
+  // The card reads the channel's balance from storage once it opens: waited for, not raced.
+  await waitForBadge(
+    dapp,
+    (b) => b.byTestId["channel-balance"]?.includes("$0.03 of $0.05 left") === true,
+  );
   await screenshot(dapp, "channel-page-reloaded-voucher-card");
   const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
   await expect(popup.getByTestId("history").locator("li")).toHaveCount(2);
