@@ -16,6 +16,7 @@ import { clockCheck } from "./health/clockCheck";
 import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
 import { loadAddressLists } from "./lists/loadAddressLists";
+import { reportErrors } from "./observability/reportErrors";
 import { composeOperations, type Operations } from "./operations/composeOperations";
 import { createMemoryInFlightLock } from "./paymentRecords/createMemoryInFlightLock";
 import { importLegacyReceipts, legacyReceiptsFile } from "./paymentRecords/importLegacyReceipts";
@@ -247,8 +248,9 @@ export async function composeServer(
       }),
       facilitatorJournal: {
         journal: facilitatorJournal,
-        onError: (error) => operations.logger.warn({ err: String(error) }, "settlement journal"),
+        onError: reportErrors(operations.logger, "settlement journal"),
       },
+      logger: operations.logger,
     },
   );
   // Receipts an older install kept in receipts.sqlite join the payment records (once; the file
@@ -293,6 +295,7 @@ export async function composeServer(
     return { facilitator: facilitatorWatch.reachability() };
   };
   const clockReadiness = clockCheck({ chainNow: () => payments.chain.now() });
+  const recordsStoreFault = reportErrors(operations.logger, "payment records store");
   const app = createApp({
     publicUrl,
     ownershipProofs: config.ownershipProofs,
@@ -304,7 +307,7 @@ export async function composeServer(
         const recordsAnswer = await records.unresolved(1).then(
           () => true,
           (error: unknown) => {
-            operations.logger.warn({ err: String(error) }, "payment records store");
+            recordsStoreFault(error);
             return false;
           },
         );
@@ -375,9 +378,9 @@ export async function composeServer(
       lists?.close();
       identity?.stop();
       // Outstanding vouchers are claimed and settled before the store closes.
-      await payments.channels?.stop().catch((error: unknown) => {
-        operations.logger.error({ error: String(error) }, "channel flush failed");
-      });
+      await payments.channels
+        ?.stop()
+        .catch(reportErrors(operations.logger, "channel flush failed", "error"));
       // After the channels' last transactions: what is still unmined stays journaled for the next start.
       await facilitatorJournal.close();
       await reconciling;

@@ -3,8 +3,11 @@ import type { PaymentRequirements } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/server";
 import { bazaarResourceServerExtension } from "@x402/extensions/bazaar";
 import { paymentIdentifierResourceServerExtension } from "@x402/extensions/payment-identifier";
+import { type Logger, pino } from "pino";
 import type { Address, Hex } from "viem";
 import { limits } from "../limits";
+import { createLogger } from "../observability/createLogger";
+import { reportErrors } from "../observability/reportErrors";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
 import { attestationExtension } from "./attestation/attestationExtension";
 import { type Attestation, createAttestation } from "./attestation/createAttestation";
@@ -74,6 +77,11 @@ export type CreatePaymentsOptions = {
 
 export type Payments = {
   config: PaymentsConfig;
+  /**
+   * Where the payment side reports what goes wrong (a failed claim, a record not written, a lock
+   * store down): one JSON line each, the server's log (the paid routes report through it too).
+   */
+  logger: Logger;
   /** The official x402 resource server (ExactEvmScheme on Base, attestation extension). */
   resourceServer: x402ResourceServer;
   facilitator: FacilitatorClient;
@@ -117,9 +125,17 @@ export type Payments = {
 export async function createPayments(
   input: PaymentsConfigInput,
   store: PaymentRecordStore,
-  options: CreatePaymentsOptions = {},
+  options: CreatePaymentsOptions & {
+    /** The server's logger (composeServer's); without one, JSON lines on stderr at `warn`. */
+    logger?: Logger;
+  } = {},
 ): Promise<Payments> {
   const config = PaymentsConfigSchema.parse(input);
+  // Never console.error: viem's text of one failed call is twenty lines with the RPC URL and the
+  // call data, outside the JSON log a shipper indexes.
+  const logger =
+    options.logger ??
+    createLogger({ level: "warn", name: "presend-payments" }, pino.destination(2));
   const chain = createPaymentChain({
     rpcUrls: config.baseRpcUrls,
     chainId: Number(config.network.split(":")[1]),
@@ -173,6 +189,7 @@ export async function createPayments(
     channelStore &&
     (await facilitatorSettlesChannels(watched.client, config.network, {
       required: options.channelsRequired === true,
+      warn: (reason) => logger.warn({ reason }, "channels not offered"),
       ...(options.facilitatorSetting && { setting: options.facilitatorSetting }),
     }))
       ? createChannels({
@@ -183,13 +200,19 @@ export async function createPayments(
           store: channelStore,
           records,
           chain: createChannelChain({ rpcUrls: config.baseRpcUrls }),
+          onError: reportErrors(logger, "channel job failed"),
         })
       : null;
   const resourceServer = new x402ResourceServer(timed).register(
     config.network,
     new ExactEvmScheme(),
   );
-  recordSettlements(resourceServer, { records, chain, ...(broadcastFor && { broadcastFor }) });
+  recordSettlements(resourceServer, {
+    records,
+    chain,
+    ...(broadcastFor && { broadcastFor }),
+    onError: reportErrors(logger, "payment record failed", "error"),
+  });
   if (channels) {
     resourceServer.register(config.network, channels.scheme);
     channels.manage(timed);
@@ -214,6 +237,7 @@ export async function createPayments(
   };
   return {
     config,
+    logger,
     resourceServer,
     facilitator: timed,
     facilitatorWatch: watched,

@@ -12,8 +12,8 @@ export type SignedReportOptions = {
   sign: ReportSigner;
   /** Public base URL (no trailing slash), for the receipt location. */
   publicUrl: string;
-  /** Where a signature that could not be made is reported (default: stderr). */
-  onError?: (error: unknown) => void;
+  /** Where a signature that could not be made is reported (the server's log). */
+  onError: (error: unknown) => void;
 };
 
 /**
@@ -22,12 +22,10 @@ export type SignedReportOptions = {
  * PAYMENT-RESPONSE it set names the settlement the signature binds. The payer was charged by
  * then: a signature that cannot be made turns the answer into the 502 that says so and where the
  * report is kept (`/receipts` signs it when asked), never into an error that escapes as a 500.
- * @example createRoute({ middleware: [guard, paymentIntake(), signedReport({ sign, publicUrl }), ledger, envelope, x402] })
+ * @example createRoute({ middleware: [guard, paymentIntake(), signedReport({ sign, publicUrl, onError }), ledger, envelope, x402] })
  */
 export function signedReport(options: SignedReportOptions): MiddlewareHandler<AppEnv> {
-  const onError =
-    options.onError ??
-    ((error: unknown) => console.error("presend: report signature", String(error)));
+  const { onError } = options;
   return async function signedReport(c, next) {
     await next();
     const header = c.res.headers.get("payment-response");

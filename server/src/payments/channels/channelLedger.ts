@@ -42,7 +42,8 @@ export type ChannelLedgerOptions = {
   signReport: ReportSigner;
   /** Public base URL (no trailing slash), for the receipt location. */
   publicUrl: string;
-  onError?: (error: unknown) => void;
+  /** Where a lock, store or record fault is reported (the server's log). */
+  onError: (error: unknown) => void;
 };
 
 /**
@@ -60,10 +61,7 @@ export type ChannelLedgerOptions = {
  * @example createRoute({ middleware: [guard, paymentIntake(), signed, paymentLedger(opts), channelLedger(opts), envelope, x402] })
  */
 export function channelLedger(options: ChannelLedgerOptions): MiddlewareHandler<AppEnv> {
-  const { records, store } = options;
-  const onError =
-    options.onError ??
-    ((error: unknown) => console.error("presend: channel ledger", String(error)));
+  const { records, store, onError } = options;
   const unavailable = (c: Context<AppEnv>) =>
     jsonError(
       c,

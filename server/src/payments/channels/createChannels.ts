@@ -47,7 +47,11 @@ export type ChannelsOptions = {
   records: PaymentRecords;
   /** The escrow as the books read it (claimed totals, Claimed events). */
   chain: ChannelChain;
-  onError?: (error: unknown) => void;
+  /**
+   * Where a failed claim, settlement or refund run (the manager's jobs) and a failed
+   * reconciliation are reported (the server's log); each is tried again on its next run.
+   */
+  onError: (error: unknown) => void;
 };
 
 export type Channels = {
@@ -98,12 +102,10 @@ export type ChannelOption = {
  * owns, and claims after which the payment records of the vouchers they cover are settled (with
  * the claim transaction the escrow's events name), so every voucher-paid request ends `settled`
  * like an `exact` one.
- * @example const channels = createChannels({ network, payTo, asset, receiverAuthorizerKey, store, records });
+ * @example const channels = createChannels({ network, payTo, asset, receiverAuthorizerKey, store, records, chain, onError });
  */
 export function createChannels(options: ChannelsOptions): Channels {
-  const { store, records, chain, network } = options;
-  const onError =
-    options.onError ?? ((error: unknown) => console.error("presend: channels", String(error)));
+  const { store, records, chain, network, onError } = options;
   const authorizer = privateKeyToAccount(options.receiverAuthorizerKey);
   const receiverAuthorizerSigner: AuthorizerSigner = {
     address: authorizer.address,

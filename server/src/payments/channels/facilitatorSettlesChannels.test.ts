@@ -16,9 +16,12 @@ const facilitator = (batchSettlement: boolean) =>
 
 describe("facilitatorSettlesChannels", () => {
   it("is true for a facilitator whose supported kinds name batch-settlement on the network", async () => {
-    expect(await facilitatorSettlesChannels(facilitator(true), network, { required: true })).toBe(
-      true,
-    );
+    expect(
+      await facilitatorSettlesChannels(facilitator(true), network, {
+        required: true,
+        warn: () => {},
+      }),
+    ).toBe(true);
   });
 
   it("by default leaves exact alone when the facilitator cannot settle channels, saying so", async () => {
@@ -33,11 +36,14 @@ describe("facilitatorSettlesChannels", () => {
 
   it("stops start-up with CHANNELS=on when the facilitator cannot settle channels", async () => {
     await expect(
-      facilitatorSettlesChannels(facilitator(false), network, { required: true }),
+      facilitatorSettlesChannels(facilitator(false), network, { required: true, warn: () => {} }),
     ).rejects.toThrow(/CHANNELS=on.*CHANNELS=off/);
     // Another network than the one the facilitator settles on is no better.
     await expect(
-      facilitatorSettlesChannels(facilitator(true), "eip155:84532", { required: true }),
+      facilitatorSettlesChannels(facilitator(true), "eip155:84532", {
+        required: true,
+        warn: () => {},
+      }),
     ).rejects.toThrow("eip155:84532");
   });
 
@@ -46,7 +52,7 @@ describe("facilitatorSettlesChannels", () => {
       getSupported: () => Promise.reject(new Error("connect ECONNREFUSED")),
     };
     await expect(
-      facilitatorSettlesChannels(unreachable, network, { required: false }),
+      facilitatorSettlesChannels(unreachable, network, { required: false, warn: () => {} }),
     ).rejects.toThrow(/^FACILITATOR_URL: .*ECONNREFUSED/);
   });
 });

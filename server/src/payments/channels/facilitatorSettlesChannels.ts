@@ -5,14 +5,15 @@ import type { FacilitatorClient } from "@x402/core/server";
  * Whether the facilitator settles batch-settlement on `network` (its supported kinds name it):
  * channels are offered only where their claims can be settled. Required and missing, or the
  * kinds unreadable, start-up stops saying so.
- * @example if (await facilitatorSettlesChannels(facilitator, network, { required: false })) register();
+ * @example if (await facilitatorSettlesChannels(facilitator, network, { required: false, warn })) register();
  */
 export async function facilitatorSettlesChannels(
   facilitator: Pick<FacilitatorClient, "getSupported">,
   network: string,
   options: {
     required: boolean;
-    warn?: (message: string) => void;
+    /** Where "only exact is offered" is reported (the server's log). */
+    warn: (message: string) => void;
     /** What the operator set to choose this facilitator, named when it does not answer. */
     setting?: string;
   },
@@ -36,8 +37,8 @@ export async function facilitatorSettlesChannels(
     );
   }
   if (!settles) {
-    (options.warn ?? console.warn)(
-      `presend: the facilitator does not settle batch-settlement on ${network}; only exact is offered`,
+    options.warn(
+      `the facilitator does not settle batch-settlement on ${network}; only exact is offered`,
     );
   }
   return settles;

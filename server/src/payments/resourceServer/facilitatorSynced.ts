@@ -16,8 +16,8 @@ import { jsonError } from "../../http/jsonError";
 export function facilitatorSynced(
   httpServer: Pick<x402HTTPResourceServer, "initialize">,
   x402: MiddlewareHandler,
-  onError: (error: unknown) => void = (error) =>
-    console.error("presend: the facilitator's supported kinds", String(error)),
+  /** Where a failed read is reported (the server's log). */
+  onError: (error: unknown) => void,
 ): MiddlewareHandler<AppEnv> {
   let synced: Promise<void> | null = null;
   const sync = () => {

@@ -30,8 +30,8 @@ export type PaymentLedgerOptions = {
   publicUrl: string;
   /** Signs the offer-receipt of a report answered from its record. */
   settlementReceipt: SettlementReceipt;
-  /** Where lock-store faults are reported (default: stderr). */
-  onError?: (error: unknown) => void;
+  /** Where lock-store faults are reported (the server's log). */
+  onError: (error: unknown) => void;
 };
 
 /**
@@ -78,9 +78,7 @@ const unavailableRefusals: Record<string, { code: ErrorCode; message: string } |
  * @example createRoute({ middleware: [guard, paymentIntake(), signedReport(sign), paymentLedger(opts), envelope, x402] })
  */
 export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<AppEnv> {
-  const { records, lock } = options;
-  const onError =
-    options.onError ?? ((error: unknown) => console.error("presend: payment lock", String(error)));
+  const { records, lock, onError } = options;
   /** A lease on `key`, null when held elsewhere, or the 503 answer when the lock store is down. */
   async function lease(c: Context<AppEnv>, key: string): Promise<Lease | null | Response> {
     try {

@@ -22,6 +22,7 @@ import type { Engine, EngineResult } from "../../engine/createEngine";
 import type { App, AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import { limits } from "../../limits";
+import { reportErrors } from "../../observability/reportErrors";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import { attestationExtensionEntry } from "../attestation/attestationExtension";
 import { offerReceiptDeclaration } from "../attestation/offerReceiptExtension";
@@ -71,7 +72,7 @@ export type PaidRoutesDeps = {
  */
 export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
-  const { config, channels, records } = deps.payments;
+  const { config, channels, records, logger } = deps.payments;
   const routes: RoutesConfig = Object.fromEntries(
     Object.values(paidRoutes).map((route) => [
       `POST ${route.path}`,
@@ -112,8 +113,11 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const x402 = facilitatorSynced(
     httpServer,
     paymentMiddlewareFromHTTPServer(httpServer, undefined, undefined, false),
+    reportErrors(logger, "facilitator supported kinds unreadable"),
   );
   const challengeWithoutPayment = unpaidChallenge(httpServer);
+  // The payer hears 503 payment_record_unavailable, nothing charged; the operator, why.
+  const recordNotWritten = reportErrors(logger, "payment record not written", "error");
   if (channels) registerChannelRefundRoutes(app, paths, x402);
 
   /**
@@ -129,7 +133,11 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
     // In: a voucher the channel would take starts the engine now, beside all that follows.
     ...(channels ? [earlyRunOverChannel(route)] : []),
     // Out, last: the detached report signature on a paid 200, whoever made it.
-    signedReport({ sign: deps.payments.signReport, publicUrl }),
+    signedReport({
+      sign: deps.payments.signReport,
+      publicUrl,
+      onError: reportErrors(logger, "report signature failed", "error"),
+    }),
     // In: a signed-in payer's recent check answered from its record, nothing charged.
     signInReread({
       records,
@@ -144,6 +152,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       lock: deps.lock,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
+      onError: reportErrors(logger, "payment lock failed"),
     }),
     // In and out: the same for a payment over a batch-settlement channel.
     ...(channels
@@ -156,6 +165,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
             network: config.network,
             publicUrl,
             signReport: deps.payments.signReport,
+            onError: reportErrors(logger, "channel ledger failed", "error"),
           }),
         ]
       : []),
@@ -286,7 +296,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
           "This payment authorization was already presented for a check; nothing more is charged for it. Sign a new one.",
         ) as never;
       }
-      console.error("presend: payment record not written", String(error));
+      recordNotWritten(error);
       c.set("refusedBeforePayment", true);
       return jsonError(
         c,

@@ -26,7 +26,8 @@ export type RecordSettlementsOptions = {
    * charged); a remote one does not (leave undefined).
    */
   broadcastFor?: (payer: string, nonce: string) => Hex | null;
-  onError?: (error: unknown) => void;
+  /** Where a record that could not be read or written is reported (the server's log). */
+  onError: (error: unknown) => void;
 };
 
 /**
@@ -39,15 +40,13 @@ export type RecordSettlementsOptions = {
  * answered `settlement_unknown`; only a proven non-charge is `failed` (nothing sent, a reverted
  * transfer, or an authorization the payer cancelled). A success that names no transaction is
  * decided the same way. Channel payments (no EIP-3009 authorization) are the channel ledger's.
- * @example recordSettlements(resourceServer, { records, chain, broadcastFor });
+ * @example recordSettlements(resourceServer, { records, chain, broadcastFor, onError });
  */
 export function recordSettlements(
   resourceServer: x402ResourceServer,
   options: RecordSettlementsOptions,
 ): void {
-  const { records, chain } = options;
-  const onError =
-    options.onError ?? ((error) => console.error("presend: payment record", String(error)));
+  const { records, chain, onError } = options;
   /** A record write that fails costs the bookkeeping (the reconciler decides it), not the answer. */
   const write = async (run: () => Promise<unknown>) => {
     try {

@@ -8,6 +8,10 @@ export type ServerProcess = {
   url: string;
   /** SIGKILL: no drain, no flush, no timer left; resolves once the process is gone. */
   kill(): Promise<void>;
+  /** SIGTERM: the server drains (channels flushed, stores closed) and exits; resolves then. */
+  stop(): Promise<void>;
+  /** Everything the process wrote so far, stdout and stderr interleaved as they arrived. */
+  output(): string;
 };
 
 const mainFile = new URL("./serverProcessMain.ts", import.meta.url).pathname;
@@ -22,6 +26,10 @@ export async function startServerProcess(options: {
   world: World;
   dataDir: string;
   receiverAuthorizerKey: `0x${string}`;
+  /** The Base RPC payments go through (a fault-injecting proxy). */
+  paymentRpcUrl?: string;
+  /** Further settings as the environment gives them (e.g. CHANNEL_CLAIM_INTERVAL_SECS). */
+  settings?: Record<string, string>;
 }): Promise<ServerProcess> {
   const worldFile = join(options.dataDir, "world.v8");
   const { stop: _stop, ...world } = options.world;
@@ -32,6 +40,8 @@ export async function startServerProcess(options: {
       PRESEND_TEST_WORLD_FILE: worldFile,
       PRESEND_TEST_DATA_DIR: options.dataDir,
       PRESEND_TEST_RECEIVER_AUTHORIZER_KEY: options.receiverAuthorizerKey,
+      ...(options.paymentRpcUrl && { PRESEND_TEST_PAYMENT_RPC_URL: options.paymentRpcUrl }),
+      ...(options.settings && { PRESEND_TEST_SETTINGS: JSON.stringify(options.settings) }),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -52,13 +62,19 @@ export async function startServerProcess(options: {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, kill: () => killed(child) };
+  return {
+    url,
+    kill: () => ended(child, "SIGKILL"),
+    stop: () => ended(child, "SIGTERM"),
+    output: () => output,
+  };
 }
 
-function killed(child: ChildProcess): Promise<void> {
+function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
+    // "close": the process is gone and everything it wrote has been read.
+    child.once("close", () => resolve());
+    child.kill(signal);
   });
 }
