@@ -45,6 +45,8 @@ import { recordSettlements } from "./settlement/recordSettlements";
 export type PaymentTiming = { phase: "verify" | "settle"; ms: number };
 
 export type CreatePaymentsOptions = {
+  /** The server's logger (composeServer's); without one, JSON lines on stderr at `warn`. */
+  logger?: Logger;
   onTiming?: (timing: PaymentTiming) => void;
   /** How long the in-process facilitator waits for a settlement to be mined (default 30 s). */
   confirmationTimeoutMs?: number;
@@ -125,10 +127,7 @@ export type Payments = {
 export async function createPayments(
   input: PaymentsConfigInput,
   store: PaymentRecordStore,
-  options: CreatePaymentsOptions & {
-    /** The server's logger (composeServer's); without one, JSON lines on stderr at `warn`. */
-    logger?: Logger;
-  } = {},
+  options: CreatePaymentsOptions = {},
 ): Promise<Payments> {
   const config = PaymentsConfigSchema.parse(input);
   // Never console.error: viem's text of one failed call is twenty lines with the RPC URL and the
