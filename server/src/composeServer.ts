@@ -16,6 +16,7 @@ import { clockCheck } from "./health/clockCheck";
 import { probeChains } from "./health/probeChains";
 import type { App } from "./http/appEnv";
 import { loadAddressLists } from "./lists/loadAddressLists";
+import { loggedError } from "./observability/loggedError";
 import { reportErrors } from "./observability/reportErrors";
 import { composeOperations, type Operations } from "./operations/composeOperations";
 import { createMemoryInFlightLock } from "./paymentRecords/createMemoryInFlightLock";
@@ -142,8 +143,9 @@ export async function composeServer(
             files: config.addressLists,
             onReload: (outcome) => {
               if ("error" in outcome) {
-                console.error(
-                  `presend: ${outcome.error.message}; the last good list stays in force`,
+                operations.logger.warn(
+                  { error: loggedError(outcome.error) },
+                  "address list not reloaded; the last good list stays in force",
                 );
               }
             },

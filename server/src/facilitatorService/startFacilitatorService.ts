@@ -9,6 +9,7 @@ import { type DrainingServer, serveWithDrain } from "../lifecycle/serveWithDrain
 import { limits } from "../limits";
 import { createLogger } from "../observability/createLogger";
 import { createMetrics } from "../observability/createMetrics";
+import { reportErrors } from "../observability/reportErrors";
 import { createLocalFacilitator } from "../payments/facilitator/createLocalFacilitator";
 import { createPaymentChain } from "../payments/facilitator/createPaymentChain";
 import { fileSenderJournal } from "../payments/facilitator/fileSenderJournal";
@@ -102,7 +103,7 @@ export async function startFacilitatorService(
     rpcUrls: config.RPC_URLS_BASE,
     privateKey: config.FACILITATOR_PRIVATE_KEY as `0x${string}`,
     journal,
-    onError: (error) => logger.warn({ err: String(error) }, "settlement journal"),
+    onError: reportErrors(logger, "settlement journal"),
     // Replicas offering batch-settlement channels send deposits, claims and refunds here too.
     batchSettlement: true,
   });

@@ -12,6 +12,7 @@ import { createLogger } from "../observability/createLogger";
 import { createMetrics, type Metrics } from "../observability/createMetrics";
 import { observeRequests } from "../observability/observeRequests";
 import { type Readiness, registerOpsRoutes } from "../observability/registerOpsRoutes";
+import { reportErrors } from "../observability/reportErrors";
 import type { InFlightLock } from "../paymentRecords/inFlightLock";
 import { openPostgresPaymentRecords } from "../paymentRecords/openPostgresPaymentRecords";
 import type { PaymentRecordStore } from "../paymentRecords/paymentRecordStore";
@@ -62,7 +63,7 @@ export async function composeOperations(config: Config): Promise<Operations> {
   const logger = createLogger({ level: config.logLevel, name: "presend-api" });
   const metrics = createMetrics();
   const redis = config.redisUrl
-    ? openRedis(config.redisUrl, (error) => logger.warn({ err: error.message }, "redis"))
+    ? openRedis(config.redisUrl, reportErrors(logger, "redis"))
     : undefined;
   let records: PaymentRecordStore | undefined;
   try {
@@ -87,7 +88,7 @@ export async function composeOperations(config: Config): Promise<Operations> {
     sharedCache: redis
       ? createRedisFactsCache(redis, {
           leaseMs: config.rpcTimeoutMs + 1_000,
-          onError: (error) => logger.warn({ err: String(error) }, "shared facts cache"),
+          onError: reportErrors(logger, "shared facts cache"),
         })
       : undefined,
     sharedHistoryCache: redis
@@ -95,7 +96,7 @@ export async function composeOperations(config: Config): Promise<Operations> {
           prefix: "presend:history:",
           schema: ChainHistorySchema,
           leaseMs: config.rpcTimeoutMs + 1_000,
-          onError: (error) => logger.warn({ err: String(error) }, "shared history cache"),
+          onError: reportErrors(logger, "shared history cache"),
         })
       : undefined,
     rpcFetch: (rpcUrls) => instrumentRpcFetch(rpcUrls, metrics),
@@ -146,7 +147,7 @@ export async function composeOperations(config: Config): Promise<Operations> {
             },
             ...(redis && { redis }),
             metrics,
-            onStoreError: (error) => logger.warn({ err: String(error) }, "rate-limit store"),
+            onStoreError: reportErrors(logger, "rate-limit store"),
           }),
         );
       }
