@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { attachTestWallet } from "../fixtures/attachTestWallet";
 import { expect, test } from "../fixtures/test";
 import type { TestWallet } from "../fixtures/testWallet";
@@ -32,7 +32,23 @@ const walletScript = readFileSync(
   "utf8",
 );
 
-async function openTestDapp(page: Page, wallet: TestWallet, dappUrl: string): Promise<void> {
+/**
+ * A new page on MetaMask's test dApp with the test wallet unconnected, at 1440x900 unless told
+ * otherwise (null keeps the context's viewport), in `colorScheme` when one is given.
+ */
+async function openTestDapp(
+  context: BrowserContext,
+  wallet: TestWallet,
+  dappUrl: string,
+  options: {
+    colorScheme?: "light" | "dark";
+    viewport?: { width: number; height: number } | null;
+  } = {},
+): Promise<Page> {
+  const page = await context.newPage();
+  if (options.colorScheme) await page.emulateMedia({ colorScheme: options.colorScheme });
+  const viewport = options.viewport === undefined ? { width: 1440, height: 900 } : options.viewport;
+  if (viewport) await page.setViewportSize(viewport);
   wallet.state.authorized = false;
   // Offline: its fonts and stylesheets from CDNs are refused at once rather than waited for.
   await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
@@ -40,6 +56,7 @@ async function openTestDapp(page: Page, wallet: TestWallet, dappUrl: string): Pr
   await page.addInitScript(walletScript);
   await page.goto(`${dappUrl}metamask/index.html`);
   await page.locator("#toInput").waitFor({ state: "attached", timeout: 30_000 });
+  return page;
 }
 
 test("MetaMask's test dApp: a recipient pasted into 'To' gets the chip, the card covers no control, connect then pay", async ({
@@ -48,9 +65,7 @@ test("MetaMask's test dApp: a recipient pasted into 'To' gets the chip, the card
   dappUrl,
   wallet,
 }) => {
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openTestDapp(page, wallet, dappUrl);
+  const page = await openTestDapp(context, wallet, dappUrl);
   await page.locator("#toInput").scrollIntoViewIfNeeded();
   await pasteInto(page, "#toInput", activeEoa(api.world));
   const chip = await waitForBadge(page, (b) => b.visible && b.chip !== null);
@@ -87,9 +102,7 @@ test("MetaMask's test dApp: 'To' scrolled just into view at the window's bottom 
   dappUrl,
   wallet,
 }) => {
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openTestDapp(page, wallet, dappUrl);
+  const page = await openTestDapp(context, wallet, dappUrl);
   // Where Tab (or a browser's scroll-into-view) leaves a field below the fold: at the bottom edge.
   await page.locator("#toInput").evaluate((field) => field.scrollIntoView({ block: "end" }));
   await pasteInto(page, "#toInput", activeEoa(api.world));
@@ -105,9 +118,7 @@ test("MetaMask's test dApp: an address pasted into 'To' with an invisible charac
   dappUrl,
   wallet,
 }) => {
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openTestDapp(page, wallet, dappUrl);
+  const page = await openTestDapp(context, wallet, dappUrl);
   await page.locator("#toInput").evaluate((field) => field.scrollIntoView({ block: "center" }));
   const address = activeEoa(api.world);
   // A zero-width space copied along from a chat or a web page: on screen, the whole address.
@@ -129,9 +140,7 @@ test("MetaMask's test dApp: a click elsewhere badges none of the addresses the p
   dappUrl,
   wallet,
 }) => {
-  const page = await context.newPage();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openTestDapp(page, wallet, dappUrl);
+  const page = await openTestDapp(context, wallet, dappUrl);
   await expect(page.locator("#tempoFeeTokenInput")).toHaveValue(/^0x[0-9a-fA-F]{40}$/);
   await page.waitForLoadState("load");
   // The person's first click, on the page's heading: no field of theirs holds an address.
@@ -150,8 +159,7 @@ test("MetaMask's test dApp: a token contract in 'ERC20 Token Address' gets no re
   dappUrl,
   wallet,
 }) => {
-  const page = await context.newPage();
-  await openTestDapp(page, wallet, dappUrl);
+  const page = await openTestDapp(context, wallet, dappUrl, { viewport: null });
   await page.locator("#eip747ContractAddress").scrollIntoViewIfNeeded();
   await pasteInto(page, "#eip747ContractAddress", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
   const chip = await waitForBadge(page, (b) => b.visible && b.chip !== null);
@@ -185,10 +193,7 @@ for (const { scheme, page: pageLook } of [
   }) => {
     const known = randomAddress();
     await seedCheckedAddress(serviceWorker, known);
-    const page = await context.newPage();
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await openTestDapp(page, wallet, dappUrl);
+    const page = await openTestDapp(context, wallet, dappUrl, { colorScheme: scheme });
     if (scheme === "light") await page.addStyleTag({ content: darkPage });
     await page.locator("#toInput").evaluate((field) => field.scrollIntoView({ block: "center" }));
     // A danger first (the lookalike of an address the person used), then a checked ok verdict.
