@@ -13,6 +13,11 @@ export const PaymentSummarySchema = z.object({
   lastPaidAt: z.string().nullable(),
   /** The block of the last one (decimal string). */
   lastPaidBlock: z.string(),
+  /**
+   * On a lookalike: zero-value transfers "from" the sender to it (anyone can emit these, so one
+   * was planted in the sender's history). Absent when none.
+   */
+  zeroValueFromSender: z.number().int().optional(),
 });
 export type PaymentSummary = z.infer<typeof PaymentSummarySchema>;
 

@@ -23,6 +23,8 @@ function history(spec: {
   status?: ChainHistory["status"];
   paidRecipient?: number;
   lookalike?: number;
+  /** Zero-value transfers "from" the sender to the lookalike. */
+  lookalikePlanted?: number;
   planted?: number;
   dust?: number;
   native?: ChainHistory["native"];
@@ -53,7 +55,14 @@ function history(spec: {
             address: from,
             counterparties: 3,
             paidRecipient: spec.paidRecipient ? paid(recipient, spec.paidRecipient) : null,
-            lookalikes: spec.lookalike ? [paid(genuine, spec.lookalike)] : [],
+            lookalikes: spec.lookalike
+              ? [
+                  {
+                    ...paid(genuine, spec.lookalike),
+                    ...(spec.lookalikePlanted && { zeroValueFromSender: spec.lookalikePlanted }),
+                  },
+                ]
+              : [],
             zeroValueToRecipient: spec.planted ?? 0,
             dustFromRecipient: spec.dust ?? 0,
           },
@@ -119,6 +128,54 @@ const rows: Row[] = [
     name: "paid more often than its lookalike: the known counterparty",
     from,
     target: facts("base", history({ paidRecipient: 3, lookalike: 1 })),
+    codes: ["known_counterparty", "active_wallet"],
+    level: "ok",
+  },
+  {
+    // The victim paid the genuine one once, then the planted lookalike a test amount and the rest.
+    name: "paid more often than its lookalike but planted in the history: poisoning, naming the other",
+    from,
+    target: facts("base", history({ paidRecipient: 2, lookalike: 1, planted: 1 })),
+    codes: ["address_poisoning", "active_wallet"],
+    level: "danger",
+    mentions: [
+      "You paid this address 2 times on Base",
+      `${genuine} once`,
+      'zero-value transfer "from" you to this address (once)',
+    ],
+  },
+  {
+    name: "paid more often than its lookalike after it sent the sender dust: poisoning",
+    from,
+    target: facts("base", history({ paidRecipient: 3, lookalike: 1, dust: 2 })),
+    codes: ["address_poisoning", "active_wallet"],
+    level: "danger",
+    mentions: ["zero-value or dust transfers from it to you (2 times)"],
+  },
+  {
+    // The same victim checking the genuine one: the lookalike paid more was the one planted.
+    name: "paid less often than a lookalike that was planted: warn naming the planted one, never danger pointing to it",
+    from,
+    target: facts("base", history({ paidRecipient: 1, lookalike: 2, lookalikePlanted: 1 })),
+    codes: ["paid_lookalikes", "active_wallet"],
+    level: "warn",
+    mentions: [`A zero-value transfer "from" you to ${genuine} was planted in your history (once)`],
+  },
+  {
+    name: "both planted, both paid: warn, either may be the imitation",
+    from,
+    target: facts(
+      "base",
+      history({ paidRecipient: 2, lookalike: 1, planted: 1, lookalikePlanted: 1 }),
+    ),
+    codes: ["paid_lookalikes", "active_wallet"],
+    level: "warn",
+    mentions: ["either may be the imitation"],
+  },
+  {
+    name: "paid more often than a planted lookalike: the known counterparty",
+    from,
+    target: facts("base", history({ paidRecipient: 5, lookalike: 1, lookalikePlanted: 1 })),
     codes: ["known_counterparty", "active_wallet"],
     level: "ok",
   },
@@ -273,6 +330,20 @@ describe("senderFindings", () => {
     });
     expect(verdict.level).toBe("danger");
     expect(verdict.reasons[0]).toMatchObject({ code: "address_poisoning", chain: "arbitrum" });
+  });
+
+  it("deep: paid here, a lookalike paid more on another chain: poisoning, naming the other chain", () => {
+    const verdict = decideDeepVerdict({
+      address: recipient,
+      checksum,
+      from,
+      target: facts("base", history({ paidRecipient: 1 })),
+      others: [facts("ethereum", history({ lookalike: 4 }))],
+    });
+    expect(verdict.level).toBe("danger");
+    expect(verdict.reasons[0]).toMatchObject({ code: "address_poisoning", chain: "base" });
+    expect(verdict.reasons[0]?.message).toContain(`${genuine} 4 times on Ethereum`);
+    expect(verdict.reasons.map((reason) => reason.code)).not.toContain("known_counterparty");
   });
 
   it("deep: history unknown on another chain with a sender is caution, named with its chain", () => {

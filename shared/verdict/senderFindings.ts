@@ -49,33 +49,94 @@ export function historyScope(name: ChainName, history: ChainHistory): string {
 
 type ReadChain = { name: ChainName; history: ChainHistory };
 
+/** A lookalike of the checked address the sender paid, and the chain it was paid on. */
+type PaidLookalike = { name: ChainName; payment: PaymentSummary };
+
 /**
- * The sender paid this address and a lookalike of it at least as often: danger when the lookalike
- * was paid more (this one imitates it), warn when as often (either may imitate the other).
+ * The lookalike the sender paid most on any chain read: a deep check reads them all, and an
+ * address paid on one chain imitates one paid on another as well.
+ */
+function mostPaidLookalike(read: readonly ReadChain[]): PaidLookalike | null {
+  let most: PaidLookalike | null = null;
+  for (const entry of read) {
+    const payment = entry.history.sender?.lookalikes[0];
+    if (payment && (!most || payment.payments > most.payment.payments)) {
+      most = { name: entry.name, payment };
+    }
+  }
+  return most;
+}
+
+/** What a poisoner plants in the sender's history from or for this address, in words; "" if none. */
+function plantedByThisAddress(read: readonly ReadChain[]): string {
+  const zero = read.reduce(
+    (sum, entry) => sum + (entry.history.sender?.zeroValueToRecipient ?? 0),
+    0,
+  );
+  const dust = read.reduce((sum, entry) => sum + (entry.history.sender?.dustFromRecipient ?? 0), 0);
+  const planted = [
+    ...(zero > 0 ? [`a zero-value transfer "from" you to this address (${times(zero)})`] : []),
+    ...(dust > 0 ? [`zero-value or dust transfers from it to you (${times(dust)})`] : []),
+  ];
+  return planted.length === 0
+    ? ""
+    : `Your history also shows ${planted.join(" and ")}: anyone can create those without your signature, and a poisoner does, to plant the lookalike where you copy addresses from.`;
+}
+
+/**
+ * The sender paid this address and a lookalike of it. Danger when this one was planted in the
+ * sender's history and the other was not, whatever the counts (a victim who fell for it pays it
+ * twice: the test amount, then the rest), or when the other, never planted, was paid more; none
+ * (the known counterparty) when this one, never planted, was paid more; warn otherwise: as often,
+ * or the evidence points both ways (the one paid more was planted), so either may be the
+ * imitation.
  */
 function paidLookalikeFinding(
   name: ChainName,
   paid: PaymentSummary,
-  genuine: PaymentSummary,
-): Finding {
+  genuine: PaidLookalike,
+  planted: string,
+): Finding | null {
   const where = chains[name].label;
-  const ends = visibleEnds(genuine.address);
-  const both = `You paid this address ${times(paid.payments)} on ${where} (${lastPaid(paid)}) and ${genuine.address} ${times(genuine.payments)} (${lastPaid(genuine)}): the same first 4 and last 4 hex characters (${ends}), a different middle.`;
-  if (genuine.payments > paid.payments) {
+  const other = genuine.payment;
+  const otherWhere = genuine.name === name ? "" : ` on ${chains[genuine.name].label}`;
+  const otherPlanted = (other.zeroValueFromSender ?? 0) > 0;
+  const ends = visibleEnds(other.address);
+  const both = `You paid this address ${times(paid.payments)} on ${where} (${lastPaid(paid)}) and ${other.address} ${times(other.payments)}${otherWhere} (${lastPaid(other)}): the same first 4 and last 4 hex characters (${ends}), a different middle.`;
+  const poisoning = {
+    code: "address_poisoning",
+    level: "danger",
+    chain: name,
+    headline: `Address poisoning: a lookalike of ${ends} you paid`,
+  } as const;
+  if (other.payments > paid.payments && !otherPlanted) {
     return {
-      code: "address_poisoning",
-      level: "danger",
-      chain: name,
-      message: `This address imitates ${genuine.address}, the one you paid most. ${both} Your payment to this one was likely meant for the other: a poisoner waits for a small test payment to arrive before the real one.`,
-      headline: `Address poisoning: a lookalike of ${ends} you paid`,
-      next: `Do not send: copy the address from the recipient, not from your history; the one you paid most is ${genuine.address}.`,
+      ...poisoning,
+      message: `This address imitates ${other.address}, the one you paid most. ${both} Your payment to this one was likely meant for the other: a poisoner waits for a small test payment to arrive before the real one.`,
+      next: `Do not send: copy the address from the recipient, not from your history; the one you paid most is ${other.address}.`,
     };
   }
+  if (planted !== "" && !otherPlanted) {
+    return {
+      ...poisoning,
+      message: `This address imitates ${other.address}. ${both} ${planted} Your payments to this one were likely meant for the other.`,
+      next: `Do not send: copy the address from the recipient, not from your history; the one it imitates is ${other.address}.`,
+    };
+  }
+  // Paid more than its lookalike and never planted: the known counterparty (the imitation got a
+  // victim's test payment).
+  if (paid.payments > other.payments && planted === "") return null;
+  const otherPlant = `A zero-value transfer "from" you to ${other.address} was planted in your history (${times(other.zeroValueFromSender ?? 0)}), which anyone can do without your signature`;
+  const why = !otherPlanted
+    ? " Two addresses that alike are almost never a coincidence: one of them likely imitates the other."
+    : planted === ""
+      ? ` ${otherPlant}: that one is likely the imitation, but presend cannot prove which is genuine.`
+      : ` ${planted} ${otherPlant} too: either may be the imitation.`;
   return {
     code: "paid_lookalikes",
     level: "warn",
     chain: name,
-    message: `${both} Two addresses that alike are almost never a coincidence: one of them likely imitates the other.`,
+    message: `${both}${why}`,
     headline: `You paid two addresses that look alike (${ends})`,
     next: "Confirm the whole address with the recipient through another channel before you send.",
   };
@@ -140,14 +201,16 @@ export function senderFindings(input: SenderFindingsInput): Finding[] {
     });
   }
   const paidOn = read.filter((entry) => entry.history.sender?.paidRecipient);
+  const genuine = mostPaidLookalike(read);
+  const planted = plantedByThisAddress(read);
   for (const entry of paidOn) {
     const paid = entry.history.sender?.paidRecipient as PaymentSummary;
     // Two addresses with the same visible ends, both paid: one imitates the other (a 4+4 match by
     // chance is one in four billion), and a payment to this one proves nothing. Victims send a
     // test amount to the lookalike, see it arrive, then send the rest.
-    const genuine = entry.history.sender?.lookalikes[0];
-    if (genuine && genuine.payments >= paid.payments) {
-      findings.push(paidLookalikeFinding(entry.name, paid, genuine));
+    const lookalike = genuine && paidLookalikeFinding(entry.name, paid, genuine, planted);
+    if (lookalike) {
+      findings.push(lookalike);
       continue;
     }
     findings.push({

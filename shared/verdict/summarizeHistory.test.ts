@@ -101,6 +101,23 @@ describe("summarizeHistory", () => {
     });
   });
 
+  it("a paid lookalike that was planted too carries its zero-value transfers from the sender", () => {
+    const history = summarizeHistory({
+      recipient: genuine,
+      sender,
+      read: read([
+        transfer(sender, genuine, 1_000_000n, 10n),
+        transfer(sender, lookalike, 0n, 11n),
+        transfer(sender, lookalike, 0n, 12n),
+        transfer(sender, lookalike, 2_000_000n, 13n),
+      ]),
+    });
+    expect(history.sender?.lookalikes).toMatchObject([
+      { address: getAddress(lookalike), payments: 1, zeroValueFromSender: 2 },
+    ]);
+    expect(history.sender?.paidRecipient).not.toHaveProperty("zeroValueFromSender");
+  });
+
   it("the same event read by two queries counts once", () => {
     const paid = transfer(sender, genuine, 2_000_000n);
     const history = summarizeHistory({ recipient: genuine, sender, read: read([paid, paid]) });

@@ -209,6 +209,7 @@ function senderHistory(
   const sender = senderAddress.toLowerCase();
   // Only non-zero payments count: a zero-value transferFrom "from" the sender needs no signature.
   const paid = new Map<string, Payments & { address: Address }>();
+  const zeroValueTo = new Map<string, number>();
   let zeroValueToRecipient = 0;
   let dustFromRecipient = 0;
   for (const transfer of transfers) {
@@ -221,7 +222,9 @@ function senderHistory(
     }
     if (transfer.from.toLowerCase() !== sender) continue;
     if (transfer.value === 0n) {
-      if (transfer.to.toLowerCase() === recipient) zeroValueToRecipient++;
+      const to = transfer.to.toLowerCase();
+      if (to === recipient) zeroValueToRecipient++;
+      zeroValueTo.set(to, (zeroValueTo.get(to) ?? 0) + 1);
       continue;
     }
     addPayment(paid, transfer.to, transfer.blockNumber, transfer.timestamp);
@@ -235,7 +238,14 @@ function senderHistory(
   const lookalikes = [...paid.values()]
     .filter((entry) => findLookalike(recipient, [entry.address]) !== null)
     .sort((a, b) => b.payments - a.payments)
-    .map((entry) => paymentSummary(entry.address, entry));
+    .map((entry) => {
+      // A lookalike planted too is the likelier imitation when both were paid.
+      const planted = zeroValueTo.get(entry.address.toLowerCase()) ?? 0;
+      return {
+        ...paymentSummary(entry.address, entry),
+        ...(planted > 0 && { zeroValueFromSender: planted }),
+      };
+    });
   return {
     address: getAddress(senderAddress),
     counterparties: paid.size,

@@ -54,6 +54,10 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
   let smartAccount: Address;
   // Got dust of the real USDC from a lookalike of an address it never paid in what is read.
   const dustOnlyVictim = privateKeyToAccount(generatePrivateKey());
+  // Paid the genuine counterparty once, then fell for a planted lookalike: a test amount, the rest.
+  const fellTwice = privateKeyToAccount(generatePrivateKey());
+  // Paid the genuine counterparty on Ethereum, then a lookalike of it once on Base.
+  const crossChainVictim = privateKeyToAccount(generatePrivateKey());
   const genuinePayments = 5;
   // Each lookalike keeps the genuine address's first and last 4 hex characters.
   const lookalikes = {} as Record<
@@ -64,7 +68,9 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
     | "paid"
     | "plantedOnly"
     | "smartGenuine"
-    | "dustOnly",
+    | "dustOnly"
+    | "paidTwice"
+    | "paidOnBase",
     Address
   >;
 
@@ -246,6 +252,75 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
     await client.impersonateAccount({ address: lookalikes.dustOnly });
     await transfer(lookalikes.dustOnly, usdc, dustOnlyVictim.address, 1_000n);
     await client.stopImpersonatingAccount({ address: lookalikes.dustOnly });
+
+    // One genuine payment, a lookalike planted by transferFrom(victim, lookalike, 0), then the
+    // victim pays the lookalike twice with its own key: 1 USDC to test, then the rest.
+    lookalikes.paidTwice = lookalikeOf(genuine.address, "send mistakes: paid twice");
+    await client.confirm(
+      client.sendTransaction({ account: faucet, to: fellTwice.address, value: parseEther("1") }),
+    );
+    await mintStablecoin(client, {
+      token: usdc,
+      minter: faucet,
+      to: fellTwice.address,
+      amount: usdcUnits("200"),
+    });
+    await transfer(fellTwice, usdc, genuine.address, usdcUnits("100"));
+    await client.confirm(
+      client.writeContract({
+        account: poisoner,
+        address: usdc,
+        abi,
+        functionName: "transferFrom",
+        args: [fellTwice.address, lookalikes.paidTwice, 0n],
+      }),
+    );
+    await transfer(fellTwice, usdc, lookalikes.paidTwice, usdcUnits("1"));
+    await transfer(fellTwice, usdc, lookalikes.paidTwice, usdcUnits("99"));
+
+    // Three USDC payments to the genuine counterparty on Ethereum, then a test payment of 1 USDC
+    // on Base to a lookalike of it.
+    const ethereum = devnetClient("ethereum", world.chains.ethereum.rpcUrl);
+    const ethereumUsdc = chains.ethereum.usdc.address;
+    await ethereum.confirm(
+      ethereum.sendTransaction({
+        account: faucet,
+        to: crossChainVictim.address,
+        value: parseEther("1"),
+      }),
+    );
+    await mintStablecoin(ethereum, {
+      token: ethereumUsdc,
+      minter: faucet,
+      to: crossChainVictim.address,
+      amount: usdcUnits("100"),
+    });
+    for (let payment = 0; payment < 3; payment++) {
+      await ethereum.confirm(
+        ethereum.writeContract({
+          account: crossChainVictim,
+          address: ethereumUsdc,
+          abi,
+          functionName: "transfer",
+          args: [genuine.address, usdcUnits("10")],
+        }),
+      );
+    }
+    lookalikes.paidOnBase = lookalikeOf(genuine.address, "send mistakes: paid on Base");
+    await client.confirm(
+      client.sendTransaction({
+        account: faucet,
+        to: crossChainVictim.address,
+        value: parseEther("1"),
+      }),
+    );
+    await mintStablecoin(client, {
+      token: usdc,
+      minter: faucet,
+      to: crossChainVictim.address,
+      amount: usdcUnits("10"),
+    });
+    await transfer(crossChainVictim, usdc, lookalikes.paidOnBase, usdcUnits("1"));
   }, 120_000);
 
   afterAll(async () => {
@@ -309,6 +384,53 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
           "known_counterparty",
         );
       }
+    });
+
+    it("a planted lookalike the victim paid more often than the genuine one (a test amount, then the rest) is danger, not a known counterparty", async () => {
+      const { check, deep } = await both(lookalikes.paidTwice, "base", fellTwice.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("danger");
+        expect(report.verdict.reasons[0]).toMatchObject({
+          code: "address_poisoning",
+          chain: "base",
+        });
+        expect(report.verdict.reasons[0]?.message).toContain(
+          `You paid this address 2 times on Base (last on ${report.checkedAt.slice(0, 10)}) and ${genuine.address} once`,
+        );
+        expect(report.verdict.reasons[0]?.message).toContain(
+          'a zero-value transfer "from" you to this address (once)',
+        );
+        expect(report.verdict.next).toContain(`the one it imitates is ${genuine.address}`);
+        expect(report.verdict.reasons.map((reason) => reason.code)).not.toContain(
+          "known_counterparty",
+        );
+      }
+    });
+
+    it("the genuine address of that victim is never danger pointing to the planted lookalike: warn, naming the lookalike as planted", async () => {
+      const { check, deep } = await both(genuine.address, "base", fellTwice.address);
+      for (const report of [check, deep]) {
+        expect(report.verdict.level).toBe("warn");
+        expect(report.verdict.reasons[0]?.code).toBe("paid_lookalikes");
+        expect(report.verdict.reasons[0]?.message).toContain(
+          `A zero-value transfer "from" you to ${lookalikes.paidTwice} was planted in your history (once)`,
+        );
+        expect(report.verdict.next).toBe(
+          "Confirm the whole address with the recipient through another channel before you send.",
+        );
+        expect(report.verdict.next).not.toContain(lookalikes.paidTwice);
+      }
+    });
+
+    it("deep: a lookalike paid once on Base of the address paid 3 times on Ethereum is danger, not a known counterparty", async () => {
+      const { deep } = await both(lookalikes.paidOnBase, "base", crossChainVictim.address);
+      expect(deep.verdict.level).toBe("danger");
+      expect(deep.verdict.reasons[0]).toMatchObject({ code: "address_poisoning", chain: "base" });
+      expect(deep.verdict.reasons[0]?.message).toContain(
+        `and ${genuine.address} 3 times on Ethereum`,
+      );
+      expect(deep.verdict.next).toContain(`the one you paid most is ${genuine.address}`);
+      expect(deep.verdict.reasons.map((reason) => reason.code)).not.toContain("known_counterparty");
     });
 
     it("the genuine address in one case (no checksum) is still the known counterparty, caution only for the checksum", async () => {
