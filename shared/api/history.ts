@@ -101,6 +101,11 @@ export const ChainHistorySchema = z
       .describe("not_asked: no `from`; unknown: the endpoint has no ots_ methods or refused."),
     sender: SenderHistorySchema.nullable(),
     recipient: RecipientHistorySchema.nullable(),
+    /**
+     * With status read: why the transfers to the checked address were not read (more than one
+     * check reads; `recipient` is null then). The sender's payments were read whole.
+     */
+    recipientError: z.string().optional(),
   })
   .describe(
     "Token history around the check on this chain: Transfer events of the chain's stablecoins from the sender and to or from the checked address, in a bounded block window.",

@@ -50,4 +50,22 @@ describe("recipientFingerprint", () => {
       "5 zero-value and 1 dust token transfers with 6 different addresses",
     );
   });
+
+  it("transfers to the address too many to read: a note that the fingerprint was not checked", () => {
+    const facts = sprayed(0, 0, 0);
+    if (facts.history?.status !== "read") throw new Error("unread");
+    const unread: ChainFacts = {
+      ...facts,
+      history: { ...facts.history, recipient: null, recipientError: "more than 5000 transfers" },
+    };
+    expect(recipientFingerprint([unread])).toEqual([
+      expect.objectContaining({
+        code: "history_unread",
+        chain: "base",
+        message: expect.stringContaining(
+          "The token transfers to this address on Base could not be read (more than 5000 transfers)",
+        ),
+      }),
+    ]);
+  });
 });

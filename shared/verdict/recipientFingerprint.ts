@@ -12,11 +12,24 @@ export const fingerprintThresholds = { warn: 3, danger: 10 } as const;
 /**
  * The checked address's own poisoning fingerprint on each chain whose history was read:
  * zero-value or dust transfers with many unrelated addresses. At least warn; danger when strong.
+ * Where the transfers to it were too many to read, a note says the fingerprint was not checked.
  * @example recipientFingerprint([baseFacts])[0]?.code // "poisoning_fingerprint"
  */
 export function recipientFingerprint(all: readonly ChainFacts[]): Finding[] {
   const findings: Finding[] = [];
   for (const facts of all) {
+    const unread = facts.history?.status === "read" ? facts.history.recipientError : undefined;
+    if (unread !== undefined) {
+      // The sender's payments were read whole; only this address's own transfers were not.
+      findings.push({
+        code: "history_unread",
+        level: "ok",
+        chain: facts.name,
+        message: `The token transfers to this address on ${chains[facts.name].label} could not be read (${unread}): the address-poisoning fingerprint was not checked there.`,
+        headline: "Token history not read",
+        next: "Send a small test amount first.",
+      });
+    }
     const recipient = facts.history?.status === "read" ? facts.history.recipient : null;
     if (!recipient) continue;
     const count = recipient.zeroOrDustCounterparties;

@@ -118,6 +118,28 @@ describe("summarizeHistory", () => {
     expect(history.sender?.paidRecipient).not.toHaveProperty("zeroValueFromSender");
   });
 
+  it("transfers to the checked address not read: the sender's payments whole, its own fingerprint null", () => {
+    const history = summarizeHistory({
+      recipient: lookalike,
+      sender,
+      read: {
+        status: "read",
+        tokens: ["USDC"],
+        fromBlock: 0n,
+        toBlock: 99n,
+        transfers: [transfer(sender, genuine, 1_000_000n), transfer(sender, lookalike, 0n)],
+        native: { status: "not_asked" },
+        recipientError: "more than 5000 transfers to this address",
+      },
+    });
+    expect(history).toMatchObject({
+      status: "read",
+      recipient: null,
+      recipientError: "more than 5000 transfers to this address",
+      sender: { zeroValueToRecipient: 1, lookalikes: [{ address: genuine, payments: 1 }] },
+    });
+  });
+
   it("the same event read by two queries counts once", () => {
     const paid = transfer(sender, genuine, 2_000_000n);
     const history = summarizeHistory({ recipient: genuine, sender, read: read([paid, paid]) });

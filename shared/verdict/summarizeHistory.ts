@@ -52,6 +52,11 @@ export type HistoryRead =
       /** Transfers from the sender, and to or from the checked address (duplicates allowed). */
       transfers: TokenTransfer[];
       native: NativeRead;
+      /**
+       * Why the transfers to the checked address were not read (more than a check reads), while
+       * those from the sender and from it were: the sender's payments are whole, its own are not.
+       */
+      recipientError?: string;
     }
   | { status: "unknown"; tokens: string[]; error: string; native: NativeRead };
 
@@ -190,13 +195,19 @@ export function summarizeHistory(input: {
       sender === null
         ? null
         : senderHistory(input.sender as Address, recipient, transfers, read.native),
-    recipient: {
-      transfers: recipientTransfers,
-      zeroValueTransfers,
-      dustTransfers,
-      zeroOrDustCounterparties: zeroOrDustCounterparties.size,
-      sentTo: [...sentTo.values()].sort((a, b) => b.transfers - a.transfers).slice(0, maxSentTo),
-    },
+    ...(read.recipientError !== undefined && { recipientError: read.recipientError }),
+    recipient:
+      read.recipientError !== undefined
+        ? null
+        : {
+            transfers: recipientTransfers,
+            zeroValueTransfers,
+            dustTransfers,
+            zeroOrDustCounterparties: zeroOrDustCounterparties.size,
+            sentTo: [...sentTo.values()]
+              .sort((a, b) => b.transfers - a.transfers)
+              .slice(0, maxSentTo),
+          },
   };
 }
 

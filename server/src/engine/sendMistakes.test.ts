@@ -42,6 +42,9 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
   // ots_getInternalOperations, as an endpoint with only part of Otterscan's methods would.
   let engineWithoutInternalOperations: Engine;
   let faulty: FaultyRpc;
+  // The same engine reading at most 20 transfers a query (the real limit is thousands): a lookalike
+  // that received more, as a poisoner's address planted in many histories does, is over it.
+  let engineWithSmallCap: Engine;
   const victim = privateKeyToAccount(generatePrivateKey());
   const genuine = privateKeyToAccount(generatePrivateKey());
   const poisoner = privateKeyToAccount(generatePrivateKey());
@@ -70,7 +73,8 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
     | "smartGenuine"
     | "dustOnly"
     | "paidTwice"
-    | "paidOnBase",
+    | "paidOnBase"
+    | "flooded",
     Address
   >;
 
@@ -81,6 +85,10 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
       reader: createChainReader({ rpcUrls }),
       history: createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls }),
       lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+    });
+    engineWithSmallCap = createEngine({
+      reader: createChainReader({ rpcUrls }),
+      history: createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls, maxLogs: 20 }),
     });
     faulty = await startFaultyRpc(world.chains.base.rpcUrl);
     faulty.failingMethod = "ots_getInternalOperations";
@@ -321,6 +329,25 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
       amount: usdcUnits("10"),
     });
     await transfer(crossChainVictim, usdc, lookalikes.paidOnBase, usdcUnits("1"));
+
+    // A lookalike planted in the victim's history and in 25 others: more transfers to it than the
+    // small-cap engine reads.
+    lookalikes.flooded = lookalikeOf(genuine.address, "send mistakes: flooded");
+    const plantedHistories = [
+      victim.address,
+      ...Array.from({ length: 25 }, () => privateKeyToAccount(generatePrivateKey()).address),
+    ];
+    for (const history of plantedHistories) {
+      await client.confirm(
+        client.writeContract({
+          account: poisoner,
+          address: usdc,
+          abi,
+          functionName: "transferFrom",
+          args: [history, lookalikes.flooded, 0n],
+        }),
+      );
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -431,6 +458,25 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
       );
       expect(deep.verdict.next).toContain(`the one you paid most is ${genuine.address}`);
       expect(deep.verdict.reasons.map((reason) => reason.code)).not.toContain("known_counterparty");
+    });
+
+    it("a lookalike planted in more histories than a check reads is still danger: only its own fingerprint is named as unread", async () => {
+      const input = { address: lookalikes.flooded, chain: "base", from: victim.address } as const;
+      for (const result of [
+        await engineWithSmallCap.check(input),
+        await engineWithSmallCap.deep(input),
+      ]) {
+        if (result.type !== "report") throw new Error("chain unreadable");
+        const { verdict } = result.report;
+        expect(verdict.level).toBe("danger");
+        expect(verdict.reasons[0]).toMatchObject({ code: "address_poisoning", chain: "base" });
+        expect(verdict.next).toContain(`the one you paid is ${genuine.address}`);
+        const codes = verdict.reasons.map((reason) => reason.code);
+        expect(codes).not.toContain("history_unknown");
+        expect(verdict.reasons.find((reason) => reason.code === "history_unread")?.message).toBe(
+          "The token transfers to this address on Base could not be read (more than 20 transfers to this address in the window, more than one check reads): the address-poisoning fingerprint was not checked there.",
+        );
+      }
     });
 
     it("the genuine address in one case (no checksum) is still the known counterparty, caution only for the checksum", async () => {

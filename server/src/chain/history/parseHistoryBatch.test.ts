@@ -69,23 +69,19 @@ describe("parseHistoryBatch", () => {
     expect(read.status === "read" && read.transfers).toEqual([]);
   });
 
+  const refused = {
+    error: { code: -32005, message: "range too large, see https://rpc.example/key=SECRET" },
+  };
+  const shown = (read: unknown) =>
+    JSON.stringify(read, (_, value) => (typeof value === "bigint" ? String(value) : value));
+
   it("a refused range makes the history unknown, in words of our own (never the endpoint's text)", () => {
-    const read = parseHistoryBatch(
-      "base",
-      answers({
-        to: {
-          error: { code: -32005, message: "range too large, see https://rpc.example/key=SECRET" },
-        },
-      }),
-      options,
-    );
+    const read = parseHistoryBatch("base", answers({ from: refused, to: refused }), options);
     expect(read).toMatchObject({
       status: "unknown",
       error: "the endpoint refused the log query (block range or result cap, code -32005)",
     });
-    expect(
-      JSON.stringify(read, (_, value) => (typeof value === "bigint" ? String(value) : value)),
-    ).not.toContain("SECRET");
+    expect(shown(read)).not.toContain("SECRET");
   });
 
   it("more events than the cap makes the history unknown", () => {
@@ -94,6 +90,29 @@ describe("parseHistoryBatch", () => {
       status: "unknown",
       error: "more than 3 transfers in the window, more than one check reads",
     });
+  });
+
+  // A poisoner's address gets thousands of planted transfers: the sender's own payments (all in
+  // the first query) are still read whole, and only the address's own fingerprint is not.
+  it("transfers to the checked address over the cap leave the sender's read, naming what was not", () => {
+    const many = [0, 1, 2, 3].map((index) => log({ index, value: 0n }));
+    const read = parseHistoryBatch("base", answers({ to: many }), options);
+    expect(read).toMatchObject({
+      status: "read",
+      recipientError:
+        "more than 3 transfers to this address in the window, more than one check reads",
+    });
+    if (read.status !== "read") throw new Error("unread");
+    expect(read.transfers).toHaveLength(1);
+  });
+
+  it("transfers to the checked address refused by a result cap: the same, in words of our own", () => {
+    const read = parseHistoryBatch("base", answers({ to: refused }), options);
+    expect(read).toMatchObject({
+      status: "read",
+      recipientError: "the endpoint refused the log query (block range or result cap, code -32005)",
+    });
+    expect(shown(read)).not.toContain("SECRET");
   });
 
   it("without ots_ only the native sends are unknown", () => {

@@ -183,9 +183,21 @@ export function parseHistoryBatch(
   const { native, inner } = parseNative(byId.get(historyBatchIds.nativeSends), options.from);
 
   const transfers: TokenTransfer[] = [];
+  let recipientError: string | undefined;
   for (const id of [historyBatchIds.transfersFrom, historyBatchIds.transfersTo]) {
     const entry = byId.get(id);
     if (!entry) throw new RpcMalformedResponseError(`history batch: no answer for entry ${id}`);
+    const tooMany =
+      !entry.error && Array.isArray(entry.result) && entry.result.length > options.maxLogs;
+    // Every transfer of the sender's (and from the checked address to it) is in the first query:
+    // transfers to the checked address beyond what a check reads (a poisoner's address gets
+    // thousands) leave only the address's own fingerprint unread, never the sender's payments.
+    if (id === historyBatchIds.transfersTo && (entry.error || tooMany)) {
+      recipientError = entry.error
+        ? logsError(entry.error)
+        : `more than ${options.maxLogs} transfers to this address in the window, more than one check reads`;
+      continue;
+    }
     if (entry.error)
       return {
         status: "unknown",
@@ -197,7 +209,7 @@ export function parseHistoryBatch(
       };
     const logs = parseLogs(entry.result, symbols);
     // More than the cap: what was left out could hold the one payment that matters.
-    if ((entry.result as unknown[]).length > options.maxLogs) {
+    if (tooMany) {
       return {
         status: "unknown",
         tokens: tokenNames,
@@ -216,6 +228,7 @@ export function parseHistoryBatch(
     toBlock: head ?? options.fromBlock,
     transfers,
     native,
+    ...(recipientError !== undefined && { recipientError }),
     head,
     inner,
   };
