@@ -61,6 +61,7 @@ describe("recipientFingerprint", () => {
     expect(recipientFingerprint([unread])).toEqual([
       expect.objectContaining({
         code: "history_unread",
+        level: "caution",
         chain: "base",
         message: expect.stringContaining(
           "The token transfers to this address on Base could not be read (more than 5000 transfers)",

@@ -20,14 +20,15 @@ export function recipientFingerprint(all: readonly ChainFacts[]): Finding[] {
   for (const facts of all) {
     const unread = facts.history?.status === "read" ? facts.history.recipientError : undefined;
     if (unread !== undefined) {
-      // The sender's payments were read whole; only this address's own transfers were not.
+      // The sender's payments were read whole; only this address's own transfers were not. The
+      // fingerprint can make an address danger, so not having read it is never ok.
       findings.push({
         code: "history_unread",
-        level: "ok",
+        level: "caution",
         chain: facts.name,
-        message: `The token transfers to this address on ${chains[facts.name].label} could not be read (${unread}): the address-poisoning fingerprint was not checked there.`,
+        message: `The token transfers to this address on ${chains[facts.name].label} could not be read (${unread}): the address-poisoning fingerprint was not checked there, so presend cannot tell whether this address plants itself in its victims' histories.`,
         headline: "Token history not read",
-        next: "Send a small test amount first.",
+        next: "Compare the whole address with the one the recipient gave you before you send.",
       });
     }
     const recipient = facts.history?.status === "read" ? facts.history.recipient : null;

@@ -291,11 +291,12 @@ const rows: Row[] = [
     mentions: ["block range too large"],
   },
   {
-    name: "history refused without a sender: named, the level stays that of the facts",
+    name: "history refused without a sender: the fingerprint unread, caution, never ok",
     from: null,
     target: facts("base", history({ status: "unknown" })),
-    codes: ["active_wallet", "history_unread"],
-    level: "ok",
+    codes: ["history_unread", "active_wallet"],
+    level: "caution",
+    mentions: ["block range too large", "fingerprint was not checked"],
   },
   {
     name: "without a sender nothing is said about payments",

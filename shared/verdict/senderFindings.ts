@@ -163,11 +163,11 @@ export function senderFindings(input: SenderFindingsInput): Finding[] {
       from === null
         ? {
             code: "history_unread",
-            level: "ok",
+            level: "caution",
             chain: facts.name,
-            message: `The token history of this address on ${where} could not be read (${why}): the address-poisoning fingerprint was not checked there.`,
+            message: `The token history of this address on ${where} could not be read (${why}): the address-poisoning fingerprint was not checked there, so presend cannot tell whether this address plants itself in its victims' histories.`,
             headline: "Token history not read",
-            next: "Send a small test amount first.",
+            next: "Compare the whole address with the one the recipient gave you before you send.",
           }
         : {
             code: "history_unknown",

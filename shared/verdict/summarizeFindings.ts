@@ -62,6 +62,7 @@ const findingPriority = [
   "eip7702_unknown_delegate",
   "eip7702_helper_delegate",
   "history_unknown",
+  "history_unread",
   "internal_sends_unknown",
   "first_time_recipient",
   "safe_owners_differ",
@@ -78,7 +79,6 @@ const findingPriority = [
   "exchange_deposit",
   "known_counterparty",
   "active_wallet",
-  "history_unread",
   "bridged_usdc_elsewhere",
 ] as const;
 

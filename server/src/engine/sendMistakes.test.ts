@@ -474,7 +474,7 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
         const codes = verdict.reasons.map((reason) => reason.code);
         expect(codes).not.toContain("history_unknown");
         expect(verdict.reasons.find((reason) => reason.code === "history_unread")?.message).toBe(
-          "The token transfers to this address on Base could not be read (more than 20 transfers to this address in the window, more than one check reads): the address-poisoning fingerprint was not checked there.",
+          "The token transfers to this address on Base could not be read (more than 20 transfers to this address in the window, more than one check reads): the address-poisoning fingerprint was not checked there, so presend cannot tell whether this address plants itself in its victims' histories.",
         );
       }
     });

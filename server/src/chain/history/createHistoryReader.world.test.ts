@@ -99,10 +99,11 @@ describe("history reader (real anvil, real transfers)", () => {
       expect(result.report.chain.history?.error).toContain(why);
       expect(result.report.verdict.level).toBe("caution");
       expect(result.report.verdict.reasons[0]?.code).toBe("history_unknown");
-      // Without from the fingerprint is named as unread; the facts decide the level.
+      // Without from the fingerprint is named as unread, and not having read it is never ok.
       const plain = await engine.check({ address: genuineCounterparty.address, chain: "base" });
       if (plain.type !== "report") throw new Error("chain unreadable");
-      expect(plain.report.verdict.reasons.map((reason) => reason.code)).toContain("history_unread");
+      expect(plain.report.verdict.reasons[0]?.code).toBe("history_unread");
+      expect(plain.report.verdict.level).toBe("caution");
       faulty.mode = "pass";
     },
   );
