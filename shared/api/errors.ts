@@ -35,6 +35,7 @@ export const errorCodes = [
   "malformed_request",
   "headers_too_large",
   "request_timeout",
+  "expectation_failed",
 ] as const;
 
 export const ErrorCodeSchema = z.enum(errorCodes);
