@@ -154,6 +154,32 @@ describe("errors", () => {
     expect(streamed.status).toBe(413);
   });
 
+  it("answers a body that stops before its end with 400 malformed_request, not a 500", async () => {
+    // What node-server hands over when the connection drops (or Node's parser gives up) in the
+    // middle of a chunked body: a stream that errors after its first bytes.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const cutOff = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"address":'));
+          controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+        },
+      });
+      const response = await app.request("/check", {
+        method: "POST",
+        body: cutOff,
+        headers: { "content-type": "application/json" },
+        duplex: "half",
+      } as RequestInit);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: "malformed_request" } });
+      // A broken request is not presend's fault: nothing is logged as one.
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it.each(["/validate?address=0x1", "/health", "/openapi.json", "/nope"])(
     "lets any origin read GET %s",
     async (path) => {

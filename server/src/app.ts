@@ -86,9 +86,27 @@ export function createApp(deps: AppDeps): App {
         `Request bodies are limited to ${limits.requestBodyBytes} bytes.`,
       ),
   });
-  app.use("*", (c, next) =>
-    c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next),
-  );
+  app.use("*", async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    let reachedRoutes = false;
+    try {
+      return await limitBody(c, () => {
+        reachedRoutes = true;
+        return next();
+      });
+    } catch (error) {
+      if (reachedRoutes) throw error;
+      // The body stopped before its end (a chunked body cut off, broken framing, a client gone or
+      // timed out): Node's answer (answerClientErrors) has gone out already, if the client is
+      // still there to read one. A broken request, not a fault of presend: no 500 to count.
+      return jsonError(
+        c,
+        400,
+        "malformed_request",
+        "The request's body did not arrive whole; send it again.",
+      );
+    }
+  });
 
   registerHealthRoute(app, { probe: deps.probe, version: apiVersion });
   for (const register of deps.routeGroups ?? []) register(app);
