@@ -3,6 +3,7 @@ import type { Address, Hex } from "viem";
 import type { PresendConfig } from "../createPresendConfig";
 import { notCharged } from "../outcomes";
 import type { ReceiptResult } from "../PresendResult";
+import { followKeyRotation } from "../policy/followKeyRotation";
 import { fetchStoredReceipt, type ReceiptKey } from "../recovery/fetchStoredReceipt";
 import { trustStoredReceipt } from "../recovery/trustStoredReceipt";
 
@@ -53,7 +54,13 @@ export async function receipt(
     const code = fetched.status === 409 ? "receipt_pending" : (fetched.code ?? "unreachable");
     return unavailable(code, fetched.status, fetched.message);
   }
-  const trusted = await trustStoredReceipt<Report | DeepReport>(fetched.body, pin, null, by);
+  const trusted = await trustStoredReceipt<Report | DeepReport>(
+    fetched.body,
+    pin,
+    null,
+    by,
+    (target) => followKeyRotation(config, pin, target),
+  );
   if (trusted !== null) return trusted;
   return {
     type: "forged",

@@ -2,6 +2,7 @@ import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { PresendConfig, PresendSigner } from "../createPresendConfig";
 import type { PinRecord } from "../PinStore";
 import type { PaidOutcome } from "../PresendResult";
+import { followKeyRotation } from "../policy/followKeyRotation";
 import { fetchStoredReceipt, type ReceiptKey } from "./fetchStoredReceipt";
 import { trustStoredReceipt } from "./trustStoredReceipt";
 
@@ -20,5 +21,7 @@ export async function recoverReport<R extends Report | DeepReport>(
   config.emit({ type: "recovering", ...by });
   const fetched = await fetchStoredReceipt(config, by, payer);
   if (fetched.type !== "found") return null;
-  return trustStoredReceipt<R>(fetched.body, pin, route, by);
+  return trustStoredReceipt<R>(fetched.body, pin, route, by, (target) =>
+    followKeyRotation(config, pin, target),
+  );
 }
