@@ -2,19 +2,20 @@ import { storage } from "wxt/utils/storage";
 import { defaultApiUrl } from "./defaultApiUrl";
 import {
   type HistoryEntry,
-  HistorySchema,
-  PendingRecoveriesSchema,
+  HistoryEntrySchema,
   type PendingRecovery,
+  PendingRecoverySchema,
   type PinnedKeys,
   PinnedKeysSchema,
   type SentRecipient,
-  SentRecipientsSchema,
+  SentRecipientSchema,
   type Settings,
   SettingsSchema,
   type SpendLedger,
   SpendLedgerSchema,
 } from "./schemas";
 import { validatedItem } from "./validatedItem";
+import { validatedList } from "./validatedList";
 
 // Every persisted value of the extension, in one place. Only the background adds to the money
 // related items (history, ledger, pinned keys); the options page can only reset the ledger and
@@ -27,10 +28,9 @@ const defaultSettings: Settings = {
 };
 
 /** Paid results, newest first, at most `historyLimit`. */
-export const history = validatedItem<HistoryEntry[]>(
+export const history = validatedList<HistoryEntry>(
   storage.defineItem<unknown>("local:history", { fallback: [], version: 1 }),
-  HistorySchema,
-  [],
+  HistoryEntrySchema,
 );
 export const historyLimit = 50;
 
@@ -38,17 +38,15 @@ export const historyLimit = 50;
  * Paid checks whose report has not arrived yet (see PendingRecoverySchema), newest first. Written
  * before a signed payment is sent, so a closed card, popup or stopped service worker loses none.
  */
-export const pendingRecoveries = validatedItem<PendingRecovery[]>(
+export const pendingRecoveries = validatedList<PendingRecovery>(
   storage.defineItem<unknown>("local:pendingRecoveries", { fallback: [], version: 1 }),
-  PendingRecoveriesSchema,
-  [],
+  PendingRecoverySchema,
 );
 
 /** Addresses the user sent funds to (seen by the wallet bridge), newest first. */
-export const sentRecipients = validatedItem<SentRecipient[]>(
+export const sentRecipients = validatedList<SentRecipient>(
   storage.defineItem<unknown>("local:sentRecipients", { fallback: [], version: 1 }),
-  SentRecipientsSchema,
-  [],
+  SentRecipientSchema,
 );
 
 export const settings = validatedItem<Settings>(

@@ -50,25 +50,9 @@ describe("chrome.storage written by release 8ef3672", () => {
 
   it("fetches the report of the payment whose answer was lost, verified with the key the release pinned", async () => {
     const items = await import("./items");
-    const { recoverReport } = await import("../payments/recoverReport");
     const [pending] = await items.pendingRecoveries.getValue();
     if (pending === undefined) throw new Error("the release's pending recovery was not read");
-    const asked: string[] = [];
-    const outcome = await recoverReport(pending.id, {
-      fetch: async (input) => {
-        asked.push(String(input));
-        return new Response(receipt, { headers: { "content-type": "application/json" } });
-      },
-      pinnedKeys: items.pinnedKeys,
-      recoveries: items.pendingRecoveries,
-      history: items.history,
-      historyLimit: items.historyLimit,
-      ledger: items.spendLedger,
-      // The answer above is the server's; the payer's proof only reaches it.
-      signMessage: async () => `0x${"11".repeat(65)}`,
-      now: () => new Date(),
-      randomId: () => "recovered",
-    });
+    const { outcome, asked } = await recover(pending.id);
     expect(asked).toEqual([
       expect.stringContaining(`/receipts/${pending.payer}/${pending.nonce}?signature=`),
     ]);
@@ -80,6 +64,30 @@ describe("chrome.storage written by release 8ef3672", () => {
     expect((await items.history.getValue()).map((entry) => entry.id)).toEqual([
       "recovered",
       ...(stored.local.history as Array<{ id: string }>).map((entry) => entry.id),
+    ]);
+  });
+
+  it("reads and recovers the pending payment beside entries another build wrote, and keeps those", async () => {
+    // Entries of a shape this build cannot read (a build that renamed a field): left out when
+    // read, never taking the readable ones with them, and still stored after every update.
+    const foreignPending = { id: "later-build", apiUrl: "http://127.0.0.1", payerAddress: "0x1" };
+    const foreignEntry = { id: "later-build-entry", level: "ok", reportV2: {} };
+    await fakeBrowser.storage.local.set({
+      pendingRecoveries: [foreignPending, ...(stored.local.pendingRecoveries as object[])],
+      history: [foreignEntry, ...(stored.local.history as object[])],
+    });
+    const items = await import("./items");
+    const [pending] = await items.pendingRecoveries.getValue();
+    expect(pending).toEqual((stored.local.pendingRecoveries as object[])[0]);
+    if (pending === undefined) throw new Error("the release's pending recovery was not read");
+    const { outcome } = await recover(pending.id);
+    expect(outcome).toMatchObject({ type: "recovered" });
+    const after = await fakeBrowser.storage.local.get(["pendingRecoveries", "history"]);
+    expect(after.pendingRecoveries).toEqual([foreignPending]);
+    expect(after.history).toEqual([
+      expect.objectContaining({ id: "recovered" }),
+      ...(stored.local.history as object[]),
+      foreignEntry,
     ]);
   });
 
@@ -105,3 +113,26 @@ describe("chrome.storage written by release 8ef3672", () => {
     ]);
   });
 });
+
+/** The pending payment's report fetched through recoverReport, /receipts answering `receipt`. */
+async function recover(pendingId: string) {
+  const items = await import("./items");
+  const { recoverReport } = await import("../payments/recoverReport");
+  const asked: string[] = [];
+  const outcome = await recoverReport(pendingId, {
+    fetch: async (input) => {
+      asked.push(String(input));
+      return new Response(receipt, { headers: { "content-type": "application/json" } });
+    },
+    pinnedKeys: items.pinnedKeys,
+    recoveries: items.pendingRecoveries,
+    history: items.history,
+    historyLimit: items.historyLimit,
+    ledger: items.spendLedger,
+    // The answer above is the server's; the payer's proof only reaches it.
+    signMessage: async () => `0x${"11".repeat(65)}`,
+    now: () => new Date(),
+    randomId: () => "recovered",
+  });
+  return { outcome, asked };
+}

@@ -10,7 +10,8 @@ import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 
 // Shapes of everything the extension persists. Storage is validated on every load: a value
-// written by an older build or edited by hand falls back instead of flowing on unchecked.
+// written by an older build or edited by hand falls back instead of flowing on unchecked (an
+// entry of a list is left out on its own, the others read; see validatedList).
 
 export const RouteSchema = z.enum(["check", "deep"]);
 export type Route = z.infer<typeof RouteSchema>;
@@ -35,9 +36,8 @@ export const HistoryEntrySchema = z.object({
   report: z.union([DeepReportSchema, ReportSchema]),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
-export const HistorySchema = z.array(HistoryEntrySchema);
 
-const SentRecipientSchema = z.object({
+export const SentRecipientSchema = z.object({
   address: AddressSchema,
   at: z.string(),
   /** The site whose page reported the send (a page can forge sends: each site has its share). */
@@ -81,9 +81,6 @@ export const PendingRecoverySchema = z.object({
     .nullable(),
 });
 export type PendingRecovery = z.infer<typeof PendingRecoverySchema>;
-export const PendingRecoveriesSchema = z.array(PendingRecoverySchema);
-
-export const SentRecipientsSchema = z.array(SentRecipientSchema);
 export type SentRecipient = z.infer<typeof SentRecipientSchema>;
 
 export const SettingsSchema = z.object({

@@ -29,7 +29,7 @@ export type ValidatedItem<T> = {
 };
 
 /** A zod schema, classic or mini (the card's items use zod's mini build to stay small). */
-type ItemSchema<T> = {
+export type ItemSchema<T> = {
   parse(value: unknown): T;
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
 };
