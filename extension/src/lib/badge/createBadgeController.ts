@@ -183,6 +183,7 @@ export function createBadgeController(options: BadgeControllerOptions) {
     onPlaced: () => {
       if (settled()) readiness.refresh();
     },
+    onLifted: () => visibility.placed(),
   });
   const settled = (): boolean => {
     const host = renderer.host();

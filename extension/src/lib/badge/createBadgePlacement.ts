@@ -1,6 +1,7 @@
 import { badgePosition, cardHasRoom, type Rect } from "./badgePosition";
 import type { BadgeLifecycle } from "./createBadgeController";
 import { setHostStyle } from "./createBadgeHost";
+import { keepHostAboveField } from "./keepHostAboveField";
 
 /** What the badge is placed beside, read at each placement. */
 export type PlacementTarget = { host: HTMLElement; field: Element; expanded: boolean };
@@ -12,6 +13,11 @@ export type BadgePlacementOptions = {
   target: () => PlacementTarget | null;
   /** After each placement: the badge may have moved (the click gate measures it). */
   onPlaced: () => void;
+  /**
+   * The host changed parent or layer (its field is in a modal dialog, a popover, a fullscreen
+   * element, or left it): what covered it before says nothing of now.
+   */
+  onLifted?: () => void;
 };
 
 // What a person clicks or types into: the badge must not sit on any of them.
@@ -53,6 +59,7 @@ export function createBadgePlacement(options: BadgePlacementOptions) {
     const target = options.target();
     if (!target) return;
     const { host, field, expanded } = target;
+    if (keepHostAboveField(host, field)) options.onLifted?.();
     const rect = field.getBoundingClientRect();
     const viewport = { width: win.innerWidth, height: win.innerHeight };
     // A collapsed chip whose field scrolled away goes with it rather than float at the edge.
