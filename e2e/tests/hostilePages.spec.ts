@@ -149,6 +149,54 @@ test("verdict beside another address: a page that swaps the field in step with t
   }
 });
 
+// The root is closed, but the browser's own text search (window.find) walks into it: a page
+// that swaps addresses into a field with a badge, then searches for the chip's or the card's
+// words, learned which addresses the person had checked (a verdict shown again, from any site)
+// and which look like one they sent to, without a click and without reading the badge's DOM.
+test("reading the badge by searching the page's text (window.find): a page learns nothing of what the person checked or sent to", async ({
+  dapp,
+  serviceWorker,
+}) => {
+  const checked = "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045";
+  await seedCheckedAddress(serviceWorker, checked);
+  await dapp.reload();
+  await pasteInto(dapp, "#to", randomAddress());
+  await waitForBadge(dapp, (b) => b.visible && b.chip !== null);
+  const searched = (words: string[]) =>
+    dapp.evaluate((list) => {
+      const find = (window as unknown as { find: (text: string) => boolean }).find.bind(window);
+      return list.map((text) => {
+        getSelection()?.removeAllRanges();
+        return { text, found: find(text), selected: getSelection()?.toString() ?? "" };
+      });
+    }, words);
+  const nothingFound = (words: string[]) =>
+    words.map((text) => ({ text, found: false, selected: "" }));
+  const words = ["Looks fine to send", "Lookalike", "presend", "Checksum OK"];
+  for (const [address, chip] of [
+    [checked, "Looks fine to send"],
+    [lookalikeOf(checked), "Lookalike"],
+  ] as const) {
+    // The page's own swap (no input event): the badge follows the field, as it must.
+    await dapp.evaluate((value) => {
+      (document.getElementById("to") as HTMLInputElement).value = value;
+    }, address);
+    await waitForBadge(dapp, (b) => b.chip?.startsWith(chip) ?? false);
+    expect(await searched(words)).toEqual(nothingFound(words));
+  }
+  // The card the person opened says more (the verdict, the address it looks like): the same.
+  await expandBadge(dapp);
+  const card = await waitForBadge(dapp, (b) => b.expanded && b.text.includes(checked));
+  expect(card.text).toContain("which you used before");
+  const cardWords = [
+    checked.slice(0, 12),
+    "Don't send",
+    "which you used before",
+    "Turn presend off",
+  ];
+  expect(await searched(cardWords)).toEqual(nothingFound(cardWords));
+});
+
 test("hidden text in a rich-text field: display:none text is not read, the address the person sees is", async ({
   dapp,
 }) => {

@@ -106,7 +106,12 @@ export function createBadgeHost(doc: Document, onTampered: () => void = () => {}
   const shadow = host.attachShadow({ mode: "closed" });
   const style = doc.createElement("style");
   style.textContent = privateCustomProperties(chipStyles);
-  const container = doc.createElement("div");
+  // The browser's text search (window.find) walks into closed roots, so a page could search for
+  // the badge's words and learn what it says of an address it put in a field (checked before,
+  // a lookalike of a recipient). It skips an <object>'s contents: without data the element
+  // shows them as its fallback, drawn, clickable and read by screen readers like a <div>'s.
+  const container = doc.createElement("object");
+  container.style.display = "block";
   shadow.append(style, container);
   (doc.documentElement ?? doc).append(host);
   return { host, container };
