@@ -197,6 +197,65 @@ test("reading the badge by searching the page's text (window.find): a page learn
   expect(await searched(cardWords)).toEqual(nothingFound(cardWords));
 });
 
+// A page fills fields the person cannot see (display:none, one pixel, off-screen) with other
+// addresses, telling of it with input events of its own and changing them after every click:
+// the badge went to the last of them, out of sight, and the person's field lost its warning.
+test("hidden fields a page fills: the badge and its warning stay with the field the person is in", async ({
+  dapp,
+}) => {
+  // Lower-case: the chip warns "No checksum", the warning that must not wander off.
+  const entered = randomAddress().toLowerCase();
+  await dapp.evaluate(() => {
+    // Addresses with chips of their own ("Zero address", "Burn address"), one then the other.
+    const others = [
+      "0x0000000000000000000000000000000000000000",
+      "0x000000000000000000000000000000000000dEaD",
+    ];
+    let turn = 0;
+    const styles = [
+      "display:none",
+      "position:absolute;width:1px;height:1px;padding:0;border:0;overflow:hidden;clip:rect(0 0 0 0)",
+      "position:absolute;left:-9999px",
+    ];
+    const hidden = styles.map((css) => {
+      const input = document.createElement("input");
+      input.style.cssText = css;
+      document.body.append(input);
+      return input;
+    });
+    const fill = () => {
+      turn += 1;
+      for (const input of hidden) {
+        input.value = others[turn % 2] as string;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    };
+    document.addEventListener("click", () => setTimeout(fill, 50));
+    setInterval(fill, 100);
+  });
+  await pasteInto(dapp, "#to", entered);
+  await waitForBadge(dapp, (b) => b.visible && b.chip === "No checksum");
+  for (let click = 0; click < 4; click++) {
+    // The person clicks around the page (not in a field), as before pressing Send.
+    await dapp.mouse.click(700, 500);
+    await dapp.waitForTimeout(500);
+    const badge = await readBadge(dapp);
+    const beside = await dapp.evaluate(() => {
+      const host = document.querySelector("presend-badge")?.getBoundingClientRect();
+      const field = document.getElementById("to")?.getBoundingClientRect();
+      return host && field ? Math.abs(host.top - field.top) < field.height : false;
+    });
+    expect({ click, visible: badge.visible, chip: badge.chip, beside }).toEqual({
+      click,
+      visible: true,
+      chip: "No checksum",
+      beside: true,
+    });
+  }
+  const card = await expandBadge(dapp);
+  expect(card.byTestId.address).toBe(entered);
+});
+
 test("hidden text in a rich-text field: display:none text is not read, the address the person sees is", async ({
   dapp,
 }) => {

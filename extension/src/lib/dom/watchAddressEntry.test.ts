@@ -41,7 +41,12 @@ describe("watchAddressEntry", () => {
   it("reports a pasted address from the clipboard before the page inserts it", () => {
     const { doc, fire } = fakeDocument();
     const entries: AddressEntry[] = [];
-    watchAddressEntry(doc, { onEntry: (e) => entries.push(e), onClear: vi.fn(), now: () => 7 });
+    watchAddressEntry(doc, {
+      onEntry: (e) => entries.push(e),
+      onClear: vi.fn(),
+      now: () => 7,
+      inSight: () => true,
+    });
     const field = fakeInput("");
     fire("paste", {
       composedPath: () => [field],
@@ -63,7 +68,7 @@ describe("watchAddressEntry", () => {
     const { doc, fire } = fakeDocument();
     const onEntry = vi.fn();
     const onClear = vi.fn();
-    watchAddressEntry(doc, { onEntry, onClear, now: () => 1 });
+    watchAddressEntry(doc, { onEntry, onClear, now: () => 1, inSight: () => true });
     const field = fakeInput(address);
     fire("input", { composedPath: () => [field] });
     expect(onEntry).toHaveBeenCalledWith(expect.objectContaining({ field, trigger: "input" }));
@@ -75,10 +80,37 @@ describe("watchAddressEntry", () => {
   it("ignores events outside editable fields and stops listening when unsubscribed", () => {
     const { doc, fire, listeners } = fakeDocument();
     const onEntry = vi.fn();
-    const stop = watchAddressEntry(doc, { onEntry, onClear: vi.fn(), now: () => 1 });
+    const stop = watchAddressEntry(doc, {
+      onEntry,
+      onClear: vi.fn(),
+      now: () => 1,
+      inSight: () => true,
+    });
     fire("input", { composedPath: () => [] });
     expect(onEntry).not.toHaveBeenCalled();
     stop();
     expect(listeners.size).toBe(0);
+  });
+
+  it("takes a page's own paste or input event in a field out of sight as no entry, the person's as one", () => {
+    const { doc, fire } = fakeDocument();
+    const onEntry = vi.fn();
+    const onClear = vi.fn();
+    const hidden = fakeInput(address);
+    watchAddressEntry(doc, { onEntry, onClear, now: () => 1, inSight: (f) => f !== hidden });
+    const clipboardData = { getData: () => address } as unknown as DataTransfer;
+    // A script filling a hidden field, again and again: the badge stays where the person is.
+    fire("input", { composedPath: () => [hidden], isTrusted: false });
+    fire("paste", { composedPath: () => [hidden], clipboardData, isTrusted: false });
+    expect(onEntry).not.toHaveBeenCalled();
+    expect(onClear).not.toHaveBeenCalled();
+    // The same events in a field in sight (a framework's own input events) still count.
+    const shown = fakeInput(address);
+    fire("input", { composedPath: () => [shown], isTrusted: false });
+    expect(onEntry).toHaveBeenCalledTimes(1);
+    // What the person does counts wherever it lands (a field hiding as the address arrives).
+    fire("input", { composedPath: () => [hidden], isTrusted: true });
+    expect(onEntry).toHaveBeenCalledTimes(2);
+    expect(onEntry.mock.calls[1]?.[0].field).toBe(hidden);
   });
 });

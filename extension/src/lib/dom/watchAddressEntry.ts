@@ -1,6 +1,7 @@
 import { type AddressCandidate, findAddressCandidate } from "../address/findAddressCandidate";
 import { ancestorsOf } from "./ancestorsOf";
 import { type EditableField, editableFieldFrom } from "./editableFieldFrom";
+import { fieldInSight } from "./fieldInSight";
 import { fieldText } from "./fieldText";
 
 export type AddressEntry = {
@@ -22,6 +23,11 @@ export type WatchOptions = {
   /** The field no longer holds an address (cleared or edited away). */
   onClear: (field: EditableField) => void;
   now: () => number;
+  /**
+   * Whether the person can see the field. A page script's own paste or input event in a field
+   * out of sight is not an entry: it would take the badge from the field the person is using.
+   */
+  inSight?: (field: EditableField) => boolean;
 };
 
 /**
@@ -31,9 +37,15 @@ export type WatchOptions = {
  * @example const stop = watchAddressEntry(document, { onEntry, onClear, now: () => performance.now() })
  */
 export function watchAddressEntry(doc: Document, options: WatchOptions): () => void {
+  const inSight = options.inSight ?? fieldInSight;
+  // The person's own events are entries wherever they land; a page's only in a field in sight.
+  const entered = (event: Event): EditableField | null => {
+    const field = editableFieldFrom(event.composedPath());
+    return field && (event.isTrusted || inSight(field)) ? field : null;
+  };
   const onPaste = (event: Event) => {
     const at = options.now();
-    const field = editableFieldFrom(event.composedPath());
+    const field = entered(event);
     if (!field) return;
     // The clipboard text is known before the page inserts it: the badge can show at once.
     const pasted = (event as ClipboardEvent).clipboardData?.getData("text/plain") ?? "";
@@ -44,7 +56,7 @@ export function watchAddressEntry(doc: Document, options: WatchOptions): () => v
   };
   const onInput = (event: Event) => {
     const at = options.now();
-    const field = editableFieldFrom(event.composedPath());
+    const field = entered(event);
     if (!field) return;
     const candidate = findAddressCandidate(fieldText(field));
     if (candidate) {

@@ -29,7 +29,12 @@ describe("watchScriptedValues", () => {
     );
     const { ctx, fire, runTimers, listeners } = fakeContext();
     const seen: ScriptedValue[] = [];
-    watchScriptedValues(document as unknown as Document, ctx, (value) => seen.push(value));
+    watchScriptedValues(
+      document as unknown as Document,
+      ctx,
+      (value) => seen.push(value),
+      () => true,
+    );
     expect([...listeners.keys()]).toEqual(["load", "click", "keyup", "change", "focusin"]);
 
     const book = document.getElementById("book") as unknown as HTMLInputElement;
@@ -57,7 +62,12 @@ describe("watchScriptedValues", () => {
     );
     const { ctx, fire, runTimers } = fakeContext();
     const seen: ScriptedValue[] = [];
-    watchScriptedValues(document as unknown as Document, ctx, (value) => seen.push(value));
+    watchScriptedValues(
+      document as unknown as Document,
+      ctx,
+      (value) => seen.push(value),
+      () => true,
+    );
     const fee = document.getElementById("fee") as unknown as HTMLInputElement;
     // The page's script fills a default in as it loads, before the load event.
     const spender = document.createElement("input");
@@ -87,7 +97,12 @@ describe("watchScriptedValues", () => {
     const { document } = parseHTML("<html><body></body></html>");
     const { ctx, fire, runTimers } = fakeContext();
     const seen: ScriptedValue[] = [];
-    watchScriptedValues(document as unknown as Document, ctx, (value) => seen.push(value));
+    watchScriptedValues(
+      document as unknown as Document,
+      ctx,
+      (value) => seen.push(value),
+      () => true,
+    );
     const fields = Array.from({ length: 300 }, (_, i) => {
       const input = document.createElement("input");
       input.value = `0x${(i + 1).toString(16).padStart(40, "0")}`;
@@ -101,6 +116,40 @@ describe("watchScriptedValues", () => {
     fire("click");
     runTimers();
     expect(seen).toHaveLength(1);
+  });
+
+  it("reports no field the person cannot see, and a hidden one once it is shown", () => {
+    const { document } = parseHTML(
+      '<html><body><input id="to"><input id="mirror"><button id="next"></button></body></html>',
+    );
+    const { ctx, fire, runTimers } = fakeContext();
+    const seen: ScriptedValue[] = [];
+    const hidden = new Set<unknown>();
+    watchScriptedValues(
+      document as unknown as Document,
+      ctx,
+      (value) => seen.push(value),
+      (field) => !hidden.has(field),
+    );
+    const to = document.getElementById("to") as unknown as HTMLInputElement;
+    const mirror = document.getElementById("mirror") as unknown as HTMLInputElement;
+    hidden.add(mirror);
+    to.value = address;
+    fire("click");
+    runTimers();
+    expect(seen.map((value) => value.field)).toEqual([to]);
+    // The page fills its hidden field after every click: the badge stays with "to".
+    for (const other of [address.toLowerCase(), address]) {
+      mirror.value = other;
+      fire("click");
+      runTimers();
+    }
+    expect(seen.map((value) => value.field)).toEqual([to]);
+    // A form's next step shows the field: what it holds is news now.
+    hidden.delete(mirror);
+    fire("click");
+    runTimers();
+    expect(seen.map((value) => value.field)).toEqual([to, mirror]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { type AddressCandidate, findAddressCandidate } from "../address/findAddressCandidate";
 import type { BadgeLifecycle } from "../badge/createBadgeController";
 import { type EditableField, editableFieldFrom } from "./editableFieldFrom";
+import { fieldInSight } from "./fieldInSight";
 import { fieldText } from "./fieldText";
 
 export type ScriptedValue = { field: EditableField; candidate: AddressCandidate };
@@ -17,12 +18,14 @@ const rereadAfterMs = [0, 400];
  * what fields held when the page finished loading is the page's own, not a script's answer, and
  * is reported only once the person is in that field.
  * At most one field is reported per re-read: the focused one, else the last that changed.
+ * A field the person cannot see (`inSight`) is not reported, and is read again until it is.
  * @example watchScriptedValues(document, ctx, (value) => badge.show({ ...value, ancestors: ancestorsOf(value.field), trigger: "script", at: performance.now() }))
  */
 export function watchScriptedValues(
   doc: Document,
   ctx: Pick<BadgeLifecycle, "addEventListener" | "setTimeout">,
   onValue: (value: ScriptedValue) => void,
+  inSight: (field: EditableField) => boolean = fieldInSight,
 ): void {
   const seen = new WeakMap<Element, string>();
   // Fields still holding what the page loaded with, not yet shown: told once the person is in one.
@@ -44,7 +47,11 @@ export function watchScriptedValues(
       if (chosen && chosen.field === focused) continue;
       const field = editableFieldFrom([element]);
       const candidate = field && findAddressCandidate(fieldText(field));
-      if (field && candidate) chosen = { field, candidate };
+      if (!field || !candidate) continue;
+      // A hidden field a script fills would take the badge from the field the person is in
+      // (every click, if the script keeps at it); once shown (a form's next step), it is news.
+      if (!inSight(field)) seen.delete(element);
+      else chosen = { field, candidate };
     }
     if (chosen) onValue(chosen);
   };
