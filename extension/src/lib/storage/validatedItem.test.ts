@@ -1,36 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { slowStorageItem } from "./testing/slowStorageItem";
 import { StoredValueInvalidError, validatedItem } from "./validatedItem";
-
-// A storage item whose reads and writes take a turn of the event loop, like chrome.storage.
-function slowItem(initial: unknown) {
-  let stored = initial;
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
-  return {
-    key: "local:test" as const,
-    stored: () => stored,
-    getValue: async () => {
-      await tick();
-      return stored;
-    },
-    setValue: async (value: unknown) => {
-      await tick();
-      stored = value;
-    },
-    watch: () => () => undefined,
-  };
-}
 
 const Counter = z.object({ n: z.number().int().nonnegative() });
 
 describe("validatedItem", () => {
   it("reads an invalid stored value as the fallback", async () => {
-    const item = validatedItem(slowItem({ n: "two" }), Counter, { n: 0 });
+    const item = validatedItem(slowStorageItem({ n: "two" }), Counter, { n: 0 });
     await expect(item.getValue()).resolves.toEqual({ n: 0 });
   });
 
   it("throws on an invalid stored value when told to, for reads and updates", async () => {
-    const item = validatedItem(slowItem({ n: -1 }), Counter, { n: 0 }, { onInvalid: "throw" });
+    const item = validatedItem(
+      slowStorageItem({ n: -1 }),
+      Counter,
+      { n: 0 },
+      { onInvalid: "throw" },
+    );
     await expect(item.getValue()).rejects.toBeInstanceOf(StoredValueInvalidError);
     await expect(item.update(({ n }) => ({ n: n + 1 }))).rejects.toBeInstanceOf(
       StoredValueInvalidError,
@@ -38,14 +25,14 @@ describe("validatedItem", () => {
   });
 
   it("refuses to write a value that does not match the schema", async () => {
-    const storage = slowItem({ n: 1 });
+    const storage = slowStorageItem({ n: 1 });
     const item = validatedItem(storage, Counter, { n: 0 });
     await expect(item.setValue({ n: -5 })).rejects.toThrow();
     expect(storage.stored()).toEqual({ n: 1 });
   });
 
   it("loses no write when updates overlap (each one sees the one before)", async () => {
-    const storage = slowItem({ n: 0 });
+    const storage = slowStorageItem({ n: 0 });
     const item = validatedItem(storage, Counter, { n: 0 });
     const add = () => item.update(({ n }) => ({ n: n + 1 }));
     const results = await Promise.all([add(), add(), add()]);
@@ -54,7 +41,7 @@ describe("validatedItem", () => {
   });
 
   it("goes on with the next update after one that failed", async () => {
-    const storage = slowItem({ n: 0 });
+    const storage = slowStorageItem({ n: 0 });
     const item = validatedItem(storage, Counter, { n: 0 });
     const failed = item.update(() => ({ n: -1 }));
     const next = item.update(({ n }) => ({ n: n + 1 }));

@@ -1,25 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { slowStorageItem } from "./testing/slowStorageItem";
 import { validatedList } from "./validatedList";
-
-// A storage item whose reads and writes take a turn of the event loop, like chrome.storage.
-function slowItem(initial: unknown) {
-  let stored = initial;
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
-  return {
-    key: "local:test" as const,
-    stored: () => stored,
-    getValue: async () => {
-      await tick();
-      return stored;
-    },
-    setValue: async (value: unknown) => {
-      await tick();
-      stored = value;
-    },
-    watch: () => () => undefined,
-  };
-}
 
 const Entry = z.object({ id: z.string(), paid: z.number().int().nonnegative() });
 // What a build with another shape of entry might have left beside ours.
@@ -28,7 +10,7 @@ const foreign = { id: "from-another-build", paid: "10000", payer: "0xabc" };
 describe("validatedList", () => {
   it("reads the entries that match and leaves out only the one that does not", async () => {
     const list = validatedList(
-      slowItem([{ id: "a", paid: 1 }, foreign, { id: "b", paid: 2 }]),
+      slowStorageItem([{ id: "a", paid: 1 }, foreign, { id: "b", paid: 2 }]),
       Entry,
     );
     await expect(list.getValue()).resolves.toEqual([
@@ -38,7 +20,7 @@ describe("validatedList", () => {
   });
 
   it("keeps an unreadable entry in storage through an update, after the readable ones", async () => {
-    const storage = slowItem([{ id: "a", paid: 1 }, foreign]);
+    const storage = slowStorageItem([{ id: "a", paid: 1 }, foreign]);
     const list = validatedList(storage, Entry);
     const written = await list.update((entries) => [{ id: "new", paid: 3 }, ...entries]);
     expect(written).toEqual([
@@ -49,12 +31,14 @@ describe("validatedList", () => {
   });
 
   it("reads a stored value that is not a list as empty", async () => {
-    await expect(validatedList(slowItem({ id: "a" }), Entry).getValue()).resolves.toEqual([]);
-    await expect(validatedList(slowItem(undefined), Entry).getValue()).resolves.toEqual([]);
+    await expect(validatedList(slowStorageItem({ id: "a" }), Entry).getValue()).resolves.toEqual(
+      [],
+    );
+    await expect(validatedList(slowStorageItem(undefined), Entry).getValue()).resolves.toEqual([]);
   });
 
   it("refuses to write an entry that does not match, and writes nothing then", async () => {
-    const storage = slowItem([{ id: "a", paid: 1 }]);
+    const storage = slowStorageItem([{ id: "a", paid: 1 }]);
     const list = validatedList(storage, Entry);
     await expect(list.update((entries) => [...entries, { id: "b", paid: -1 }])).rejects.toThrow();
     await expect(list.setValue([{ id: "c", paid: -1 }])).rejects.toThrow();
@@ -62,13 +46,13 @@ describe("validatedList", () => {
   });
 
   it("replaces the whole list, unreadable entries included, on setValue (a reset on purpose)", async () => {
-    const storage = slowItem([foreign]);
+    const storage = slowStorageItem([foreign]);
     await validatedList(storage, Entry).setValue([]);
     expect(storage.stored()).toEqual([]);
   });
 
   it("loses no write when updates overlap, and goes on after one that failed", async () => {
-    const storage = slowItem([foreign]);
+    const storage = slowStorageItem([foreign]);
     const list = validatedList(storage, Entry);
     const add = (id: string, paid: number) => list.update((entries) => [...entries, { id, paid }]);
     const results = await Promise.allSettled([add("a", 1), add("bad", -1), add("b", 2)]);
