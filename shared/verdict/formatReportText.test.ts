@@ -202,12 +202,12 @@ describe("formatReportText: a smart account's internal sends", () => {
 
   it("says the internal calls were read, or that they were not and why", () => {
     expect(withInternal({ status: "read", transactions: 3 })).toContain(
-      "native: the sender's last 4 transactions, internal calls in 3 of them included",
+      "native: the last 4 transactions to or from the sender, internal calls in 3 of them included",
     );
     expect(
       withInternal({ status: "unknown", transactions: 3, error: "no ots_getInternalOperations" }),
     ).toContain(
-      "native: the sender's last 4 transactions; its sends through internal calls in 3 of them not read (no ots_getInternalOperations)",
+      "native: the last 4 transactions to or from the sender; its sends through internal calls in 3 of them not read (no ots_getInternalOperations)",
     );
   });
 });

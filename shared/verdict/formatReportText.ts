@@ -116,7 +116,7 @@ function historyText(history: ChainHistory): string {
   }
   if (history.native.status === "read") {
     const internal = history.native.internal;
-    const last = `native: the sender's last ${history.native.transactionsRead} transactions`;
+    const last = `native: the last ${history.native.transactionsRead} transactions to or from the sender`;
     parts.push(
       internal === undefined
         ? last

@@ -225,7 +225,7 @@ const rows: Row[] = [
     level: "caution",
     mentions: [
       "The ETH history of your smart account on Base could not be read",
-      "inside 3 of your last 4 transactions",
+      "inside 3 of the last 4 transactions to or from you",
     ],
   },
   {
@@ -244,7 +244,7 @@ const rows: Row[] = [
     codes: ["internal_sends_unknown", "first_time_recipient", "active_wallet"],
     level: "caution",
     mentions: [
-      "and the ETH of your own transactions among your last 4; 3 of them you took part in without signing (as a Safe or smart account does): the ETH you sent in them through internal calls was not read (no ots_getInternalOperations)",
+      "and the ETH of your own transactions among the last 4 transactions to or from you; 3 of them you took part in without signing (as a Safe or smart account does): the ETH you sent in them through internal calls was not read (no ots_getInternalOperations)",
     ],
   },
   {
@@ -263,7 +263,7 @@ const rows: Row[] = [
     codes: ["first_time_recipient", "active_wallet"],
     level: "caution",
     mentions: [
-      "and your last 4 transactions, with the ETH you sent in internal calls in the 3 of them you took part in without signing",
+      "and the last 4 transactions to or from you, with the ETH you sent in internal calls in the 3 of them you took part in without signing",
     ],
   },
   {
@@ -272,7 +272,9 @@ const rows: Row[] = [
     target: facts("base", history({})),
     codes: ["first_time_recipient", "active_wallet"],
     level: "caution",
-    mentions: ["USDC and USDT transfers in blocks 0–100 and your last 25 ETH transactions"],
+    mentions: [
+      "USDC and USDT transfers in blocks 0–100 and the ETH in the last 25 transactions to or from you",
+    ],
   },
   {
     name: "never paid, native not readable: first-time recipient names the unread native sends",

@@ -32,13 +32,15 @@ export function historyScope(name: ChainName, history: ChainHistory): string {
   const symbol = chains[name].nativeSymbol;
   switch (history.native.status) {
     case "read": {
-      const last = history.native.transactionsRead;
+      // The last transactions to or from the sender, not only its own: transfers others send it
+      // (spam included) count among them, so the words say so rather than "your last".
+      const last = `the last ${history.native.transactionsRead} transactions to or from you`;
       const internal = history.native.internal;
-      if (!internal) return `${tokens} and your last ${last} ${symbol} transactions`;
+      if (!internal) return `${tokens} and the ${symbol} in ${last}`;
       const inner = `${internal.transactions} of them you took part in without signing (as a Safe or smart account does)`;
       return internal.status === "read"
-        ? `${tokens} and your last ${last} transactions, with the ${symbol} you sent in internal calls in the ${inner}`
-        : `${tokens} and the ${symbol} of your own transactions among your last ${last}; ${inner}: the ${symbol} you sent in them through internal calls was not read (${internal.error ?? "unknown error"})`;
+        ? `${tokens} and ${last}, with the ${symbol} you sent in internal calls in the ${inner}`
+        : `${tokens} and the ${symbol} of your own transactions among ${last}; ${inner}: the ${symbol} you sent in them through internal calls was not read (${internal.error ?? "unknown error"})`;
     }
     case "unknown":
       return `${tokens}; native ${chains[name].nativeSymbol} sends were not read (${history.native.error})`;
@@ -195,7 +197,7 @@ export function senderFindings(input: SenderFindingsInput): Finding[] {
       code: "internal_sends_unknown",
       level: "caution",
       chain: entry.name,
-      message: `The ${chains[entry.name].nativeSymbol} history of your smart account on ${chains[entry.name].label} could not be read: it pays in internal calls, inside ${native.internal.transactions} of your last ${native.transactionsRead} transactions, and those were not read (${native.internal.error ?? "unknown error"}). presend cannot tell whether this address imitates one you paid in ${chains[entry.name].nativeSymbol}.`,
+      message: `The ${chains[entry.name].nativeSymbol} history of your smart account on ${chains[entry.name].label} could not be read: it pays in internal calls, inside ${native.internal.transactions} of the last ${native.transactionsRead} transactions to or from you, and those were not read (${native.internal.error ?? "unknown error"}). presend cannot tell whether this address imitates one you paid in ${chains[entry.name].nativeSymbol}.`,
       headline: "Your smart account's ETH payments could not be read",
       next: "Compare the whole address with the one the recipient gave you before you send.",
     });

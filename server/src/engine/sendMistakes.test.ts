@@ -576,7 +576,7 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
         (reason) => reason.code === "first_time_recipient",
       );
       expect(firstTime?.message).toMatch(
-        /and your last \d+ transactions, with the ETH you sent in internal calls in the \d+ of them you took part in without signing/,
+        /and the last \d+ transactions to or from you, with the ETH you sent in internal calls in the \d+ of them you took part in without signing/,
       );
     });
 
@@ -594,7 +594,7 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
         "The ETH history of your smart account on Base could not be read",
       );
       const firstTime = verdict.reasons.find((reason) => reason.code === "first_time_recipient");
-      expect(firstTime?.message).not.toMatch(/your last \d+ ETH transactions/);
+      expect(firstTime?.message).not.toMatch(/and the ETH in the last \d+ transactions/);
       expect(firstTime?.message).toContain(
         "the ETH you sent in them through internal calls was not read",
       );
