@@ -51,9 +51,10 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
-          reject(
-            new MessageError({ code: "no_wallet", message: "The wallet bridge did not answer." }),
-          );
+          // The bridge was running (it said it was ready): what did not answer is the wallet
+          // behind it (hung, or its prompt left open), not a missing wallet. A late answer finds
+          // no request and is dropped.
+          reject(new MessageError({ code: "no_answer", message: "The wallet did not answer." }));
         }, timeoutMs);
         pending.set(id, {
           kind,

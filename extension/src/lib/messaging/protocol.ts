@@ -94,9 +94,20 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
      * the next check (checking again is the remedy; no setting is). background_stopped: the
      * background stopped before this check paid anything (lostCheckOutcome; checking again is
      * the remedy here too). page_left: the page the check was clicked in was left (reloaded,
-     * another site, closed) before its wallet signed, and nothing was paid.
+     * another site, closed) before its wallet signed, and nothing was paid. wallet_signature: the
+     * wallet's signature is not the one it was asked for (another account, another chain, other
+     * terms, malformed) and paid nothing. wallet_silent: the wallet never answered the request.
+     * Neither is mended by settings.
      */
-    code: z.enum(["channel_out_of_step", "background_stopped", "page_left"]).optional(),
+    code: z
+      .enum([
+        "channel_out_of_step",
+        "background_stopped",
+        "page_left",
+        "wallet_signature",
+        "wallet_silent",
+      ])
+      .optional(),
   }),
   /** A report arrived whose signature does not verify with the pinned key: not shown, not trusted. */
   z.object({
@@ -271,9 +282,12 @@ export const MessageFailureSchema = z.object({
    * switch_declined: the person declined to switch the wallet to Base (no payment was shown).
    * page_left: the request names a document the tab no longer shows (nothing was asked of it),
    * or the tab was closed before its page answered.
+   * no_answer: the wallet was asked and did not answer in time (a hung wallet; its late answer
+   * is dropped).
    */
   code: z.enum([
     "page_left",
+    "no_answer",
     "rejected",
     "cancelled",
     "switch_declined",

@@ -4,6 +4,7 @@ import { authorizationTypes, ERC3009_DEPOSIT_COLLECTOR_ADDRESS } from "@x402/evm
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it, vi } from "vitest";
+import { MessageError } from "../messaging/MessageError";
 import { createWalletSigner, type RemoteWallet } from "./createWalletSigner";
 
 const account = privateKeyToAccount(
@@ -98,6 +99,28 @@ describe("createWalletSigner", () => {
     await expect(signer.signTypedData(exact)).rejects.toBe(declined);
     expect(seen).toEqual(["asking TransferWithAuthorization"]);
     expect(failures).toEqual([declined]);
+  });
+
+  it("refuses a wallet's answer that is no whole signature: not sent, no pending recovery kept", async () => {
+    for (const answer of [
+      () => Promise.resolve("0x1234" as Hex),
+      () => Promise.reject(new MessageError({ code: "invalid", message: "Malformed answer." })),
+    ]) {
+      const { signer, wallet, seen, failures } = setup();
+      vi.mocked(wallet.signTypedData).mockImplementationOnce(answer);
+      const refusal = signer.signTypedData(exact);
+      await expect(refusal).rejects.toBeInstanceOf(PaymentError);
+      await expect(refusal).rejects.toMatchObject({ code: "invalid_wallet_signature" });
+      expect(seen).toEqual(["asking TransferWithAuthorization"]);
+      expect(failures).toHaveLength(1);
+    }
+  });
+
+  it("passes on a smart account's signature, longer than an ECDSA one (ERC-6492)", async () => {
+    const { signer, wallet } = setup();
+    const long = `0x${"ab".repeat(200)}` as Hex;
+    vi.mocked(wallet.signTypedData).mockResolvedValueOnce(long);
+    expect(await signer.signTypedData(exact)).toBe(long);
   });
 
   it("never asks for a receipt signature on its own: that takes the person's click", async () => {

@@ -1,8 +1,9 @@
 import type { PresendSigner } from "@presend/client";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
-import type { Address, Hex } from "viem";
+import { type Address, type Hex, size } from "viem";
 import { createPageChainReader } from "../channel/createPageChainReader";
+import { MessageError } from "../messaging/MessageError";
 import { guardWalletTypedData } from "./guardWalletTypedData";
 
 /** The page wallet as the background reaches it (through the content script and the bridge). */
@@ -62,7 +63,26 @@ export function createWalletSigner(options: WalletSignerOptions): PresendSigner 
           }
         }
         options.beforeAsking(typedData);
-        const signature = await wallet.signTypedData(typedData);
+        const signature = await wallet.signTypedData(typedData).catch((error: unknown) => {
+          // The wallet answered, but with no signature (the bridge could not read its answer).
+          if (error instanceof MessageError && error.code === "invalid") {
+            throw new PaymentError("The wallet's answer was not a signature. Nothing was sent.", {
+              code: "invalid_wallet_signature",
+              cause: error,
+            });
+          }
+          throw error;
+        });
+        // An ECDSA signature is 65 bytes; a smart account's (ERC-1271, ERC-6492) is longer. A
+        // shorter one cannot pay: it is not sent, and no pending recovery is kept for it.
+        if (size(signature) < 65) {
+          throw new PaymentError(
+            "The wallet's answer was not a whole signature. Nothing was sent.",
+            {
+              code: "invalid_wallet_signature",
+            },
+          );
+        }
         await options.afterSigned(typedData);
         return signature;
       } catch (error) {

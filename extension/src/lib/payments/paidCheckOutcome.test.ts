@@ -7,7 +7,7 @@ import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import { memoryItem } from "../storage/memoryItem";
 import type { HistoryEntry, PendingRecovery } from "../storage/schemas";
 import { createPendingRecovery } from "./createPendingRecovery";
-import { paidCheckOutcome } from "./paidCheckOutcome";
+import { badSignatureMessage, paidCheckOutcome, walletRefusal } from "./paidCheckOutcome";
 
 const payer = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -251,5 +251,58 @@ describe("paidCheckOutcome", () => {
       } as const;
       expect(await setup().outcome(refused)).toEqual(words);
     }
+  });
+
+  it("tells a wallet signature that did not pay apart from a setting to fix: what happened, what to do", async () => {
+    for (const code of [
+      "invalid_exact_evm_signature",
+      "invalid_exact_evm_failed_to_parse_signature",
+      "invalid_batch_settlement_evm_receive_authorization_signature",
+    ]) {
+      const { outcome, recovery, recoveries } = setup();
+      await recovery.recordSigned(signedTransfer);
+      const shown = await outcome({
+        type: "not_charged",
+        code,
+        status: 402,
+        message: `The server refused the payment (${code}): nothing was charged.`,
+        charged: false,
+        paymentId: null,
+      });
+      expect(shown).toEqual({
+        type: "failed",
+        message: badSignatureMessage,
+        charged: false,
+        code: "wallet_signature",
+      });
+      expect(shown.type === "failed" && shown.message).not.toContain(code);
+      expect(recoveries.value()).toEqual([]);
+    }
+    const refusedHere = await setup({
+      signingError: new PaymentError("Not a signature.", { code: "invalid_wallet_signature" }),
+    }).outcome({
+      type: "not_charged",
+      code: "signing_failed",
+      status: null,
+      message: "Signing failed: Not a signature.",
+      charged: false,
+      paymentId: null,
+    });
+    expect(refusedHere).toMatchObject({ code: "wallet_signature", charged: false });
+  });
+
+  it("tells a wallet that never answered apart from no wallet: nothing paid, what to do", async () => {
+    const silent = new MessageError({ code: "no_answer", message: "The wallet did not answer." });
+    const shown = await setup({ signingError: silent }).outcome({
+      type: "not_charged",
+      code: "signing_failed",
+      status: null,
+      message: "Signing failed: The wallet did not answer.",
+      charged: false,
+      paymentId: null,
+    });
+    expect(shown).toMatchObject({ type: "failed", charged: false, code: "wallet_silent" });
+    expect(shown.type === "failed" && shown.message).toContain("did not answer");
+    expect(walletRefusal(silent, false)).toMatchObject({ code: "wallet_silent" });
   });
 });

@@ -94,6 +94,14 @@ export async function paidCheckOutcome(
       }
       const refusal = walletRefusal(cause, context.accountShared);
       if (refusal) return refusal;
+      if (badSignature(result, cause)) {
+        return {
+          type: "failed",
+          message: badSignatureMessage,
+          charged: false,
+          code: "wallet_signature",
+        };
+      }
       if (result.status === 400) {
         return { type: "refused", code: "invalid_address", message: result.message };
       }
@@ -155,6 +163,27 @@ export async function paidCheckOutcome(
   }
 }
 
+/**
+ * What the person reads when the wallet's signature was not the one asked for: the server
+ * refused it, or it was refused here before it was sent.
+ */
+export const badSignatureMessage =
+  "Your wallet's signature did not match the payment it was shown (signed by another account, for another network, or not a signature), so it paid nothing. Make sure your wallet is on the account this site is connected to, then check again.";
+
+/**
+ * A signature the wallet gave that cannot pay: the server's x402 refusal of its signature
+ * (exact or a channel deposit), or the bridge's answer that was no signature at all.
+ */
+function badSignature(result: { status: number | null; code: string }, cause: unknown): boolean {
+  if (result.status === 402 && /_signature$/.test(result.code)) return true;
+  if (result.status === 402 && result.code === "invalid_exact_evm_failed_to_parse_signature")
+    return true;
+  return (
+    walkCauses(cause, (e) => e instanceof PaymentError && e.code === "invalid_wallet_signature") !==
+    null
+  );
+}
+
 /** What the person reads when the page a check was clicked in was left before its wallet signed. */
 export const pageLeftMessage =
   "The page you paid from was closed, reloaded or left before your wallet signed, and no other page was asked anything. Check again on the page with your wallet.";
@@ -169,6 +198,17 @@ export function walletRefusal(error: unknown, accountShared: boolean): CheckOutc
     // The tab closed, reloaded or went elsewhere before the wallet signed: no other page was
     // asked anything.
     return { type: "failed", message: pageLeftMessage, charged: false, code: "page_left" };
+  }
+  if (cause === "no_answer") {
+    // The request timed out in the content script: a signature the wallet gives later is
+    // dropped there, so nothing signed was sent.
+    return {
+      type: "failed",
+      message:
+        "Your wallet did not answer, so nothing was paid. If it still shows presend's request, reject it there, then check again.",
+      charged: false,
+      code: "wallet_silent",
+    };
   }
   if (cause === "cancelled") {
     return { type: "rejected", message: "You cancelled before signing." };

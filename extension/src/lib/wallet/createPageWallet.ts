@@ -13,7 +13,7 @@ import {
   watchConnection,
   watchConnectors,
 } from "@wagmi/core";
-import { type Address, getAddress, type Hex, http, type TypedDataDefinition } from "viem";
+import { type Address, getAddress, type Hex, http, type TypedDataDefinition, toHex } from "viem";
 import { arbitrum, base, mainnet, optimism, polygon } from "viem/chains";
 import type { WalletInfo } from "../messaging/protocol";
 import { isUserRejection } from "./isUserRejection";
@@ -212,8 +212,16 @@ export function createPageWallet(): PageWallet {
         } as Parameters<typeof signTypedData>[1]);
       } finally {
         // Leave the wallet where the dApp had it; failing to switch back must not hide the result.
+        // Asked of the wallet itself: wagmi switches only to the chains configured here, and the
+        // dApp's chain may be any the wallet knows (it was on it).
         if (switched) {
-          await switchChain(config, { chainId: previous as typeof base.id }).catch(() => undefined);
+          const provider = (await connector.getProvider()) as Eip1193Events;
+          await provider
+            .request({
+              method: "wallet_switchEthereumChain",
+              params: [{ chainId: toHex(previous) }],
+            })
+            .catch(() => undefined);
         }
       }
     },

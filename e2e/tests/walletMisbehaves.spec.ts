@@ -1,0 +1,183 @@
+import { badSignatureMessage } from "@presend/extension/payments/paidCheckOutcome";
+import type { Hex, TypedDataDefinition } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { expect, test } from "../fixtures/test";
+import type { TestWallet } from "../fixtures/testWallet";
+import { finished, waitForBadge } from "../helpers/badge";
+import { activeEoa } from "../helpers/demo";
+import { getExtensionStorage } from "../helpers/extensionStorage";
+import { balances, pasteAndCheck, pasteAndClick, payerAndPayTo } from "../helpers/paidCheck";
+import { screenshot } from "../helpers/screenshot";
+
+// The person's wallet misbehaving the ways real wallets do, while a paid check pays through it:
+// the real API refuses what cannot pay, the local Base chain shows what moved, and the card says
+// what happened and what to do.
+
+// Another account of the same wallet (the person switched to it while the prompt was open).
+const otherAccount = privateKeyToAccount(generatePrivateKey());
+
+const badSignatures: Record<string, (wallet: TestWallet) => void> = {
+  "signs with another account it switched to mid-prompt": (wallet) => {
+    wallet.state.answerSignature = async (typedData) => {
+      await wallet.emit("accountsChanged", [otherAccount.address]);
+      return otherAccount.signTypedData(typedData);
+    };
+  },
+  "signs other terms than it was asked (a dollar)": (wallet) => {
+    wallet.state.answerSignature = (typedData) =>
+      wallet.account.signTypedData({
+        ...typedData,
+        message: { ...(typedData.message as Record<string, unknown>), value: "1000000" },
+      } as TypedDataDefinition);
+  },
+  "signs for Ethereum's chain id": (wallet) => {
+    wallet.state.answerSignature = (typedData) =>
+      wallet.account.signTypedData({
+        ...typedData,
+        domain: { ...typedData.domain, chainId: 1 },
+      } as TypedDataDefinition);
+  },
+  "answers a short signature": (wallet) => {
+    wallet.state.answerSignature = async () => "0x1234";
+  },
+  "answers something that is no signature": (wallet) => {
+    wallet.state.answerSignature = async () => ({ signature: null });
+  },
+};
+
+for (const [name, misbehave] of Object.entries(badSignatures)) {
+  test(`the wallet ${name}: the card says the signature did not pay and what to do, no settings offered; nothing charged, counted or kept`, async ({
+    api,
+    dapp,
+    wallet,
+    serviceWorker,
+  }) => {
+    misbehave(wallet);
+    const who = payerAndPayTo(api, wallet);
+    const before = await balances(api, who);
+
+    const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+
+    expect(badge.state).toBe("failed");
+    expect(badge.text).toContain(badSignatureMessage);
+    expect(badge.text).toContain("Nothing was charged.");
+    // No x402 reason code, and no settings button: no setting mends a wallet's signature.
+    expect(badge.text).not.toMatch(/invalid_|Malformed|Open settings/);
+    expect(wallet.signRequests()).toHaveLength(1);
+    expect(await balances(api, who)).toEqual(before);
+    expect([undefined, 0]).toContain(
+      (
+        (await getExtensionStorage(serviceWorker, "spendLedger")) as
+          | { spentUnits?: number }
+          | undefined
+      )?.spentUnits,
+    );
+    expect((await getExtensionStorage(serviceWorker, "pendingRecoveries")) ?? []).toEqual([]);
+    if (name.startsWith("signs with another account")) {
+      await screenshot(dapp, "card-wallet-signature-mismatch");
+    }
+  });
+}
+
+test("a wallet on a chain presend does not know switches to Base to sign and back to that chain; paid once", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  wallet.state.chainId = 424242;
+  await dapp.reload();
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+  expect(badge.level).toBe("ok");
+  const switches = wallet
+    .requestsOf("wallet_switchEthereumChain")
+    .map((r) => (r.params as Array<{ chainId: string }>)[0]?.chainId);
+  expect(switches).toEqual(["0x2105", "0x67932"]);
+  expect(wallet.state.chainId).toBe(424242);
+  expect((await balances(api, who)).payer).toBe((before.payer ?? 0n) - 10_000n);
+});
+
+const paysOnce: Record<string, (wallet: TestWallet) => void> = {
+  "shares many accounts (the first pays)": (wallet) => {
+    wallet.state.accounts = [wallet.account.address, otherAccount.address];
+  },
+  "shares its account in lowercase": (wallet) => {
+    wallet.state.accounts = [wallet.account.address.toLowerCase()];
+  },
+  "disconnects from the site (accountsChanged to none) while its prompt is open, then signs": (
+    wallet,
+  ) => {
+    wallet.state.answerSignature = async (typedData) => {
+      await wallet.emit("accountsChanged", []);
+      return wallet.account.signTypedData(typedData);
+    };
+  },
+  "moves to Ethereum (chainChanged) while its prompt is open, then signs": (wallet) => {
+    wallet.state.answerSignature = async (typedData) => {
+      wallet.state.chainId = 1;
+      await wallet.emit("chainChanged", "0x1");
+      return wallet.account.signTypedData(typedData);
+    };
+  },
+};
+
+for (const [name, misbehave] of Object.entries(paysOnce)) {
+  test(`the wallet ${name}: the signature it gave pays once and the verdict shows`, async ({
+    api,
+    dapp,
+    wallet,
+  }) => {
+    misbehave(wallet);
+    await dapp.reload();
+    const who = payerAndPayTo(api, wallet);
+    const before = await balances(api, who);
+    const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+    expect(badge.level).toBe("ok");
+    expect(wallet.signRequests()).toHaveLength(1);
+    const after = await balances(api, who);
+    expect(after.payer).toBe((before.payer ?? 0n) - 10_000n);
+    expect(after.payTo).toBe((before.payTo ?? 0n) + 10_000n);
+  });
+}
+
+test("a wallet that shares no account asks for no signature and charges nothing, and says so", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  wallet.state.accounts = [];
+  await dapp.reload();
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+  expect(badge.state).toBe("failed");
+  expect(badge.text).toContain("Your wallet did not share its account, so nothing was paid.");
+  expect(badge.text).toContain("Nothing was charged.");
+  expect(wallet.requestsOf("eth_requestAccounts")).toHaveLength(1);
+  expect(wallet.signRequests()).toEqual([]);
+  expect(await balances(api, who)).toEqual(before);
+  expect(await getExtensionStorage(serviceWorker, "spendLedger")).toBeUndefined();
+});
+
+test("a hardware wallet that takes 70 s to sign: the card waits for it, no failure meanwhile, and the signature pays once", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  test.setTimeout(150_000);
+  wallet.state.answerSignature = async (typedData) => {
+    await new Promise((resolve) => setTimeout(resolve, 70_000));
+    return wallet.account.signTypedData(typedData) as Promise<Hex>;
+  };
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  await pasteAndClick(dapp, activeEoa(api.world), "check");
+  await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(1);
+  await dapp.waitForTimeout(60_000);
+  expect((await waitForBadge(dapp, () => true)).state).toBe("waiting-wallet");
+  const badge = await waitForBadge(dapp, finished, 40_000);
+  expect(badge.level).toBe("ok");
+  expect((await balances(api, who)).payer).toBe((before.payer ?? 0n) - 10_000n);
+});
