@@ -1,4 +1,7 @@
-import { badSignatureMessage } from "@presend/extension/payments/paidCheckOutcome";
+import {
+  badSignatureMessage,
+  signedTooLateMessage,
+} from "@presend/extension/payments/paidCheckOutcome";
 import type { Hex, TypedDataDefinition } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect, test } from "../fixtures/test";
@@ -161,23 +164,49 @@ test("a wallet that shares no account asks for no signature and charges nothing,
   expect(await getExtensionStorage(serviceWorker, "spendLedger")).toBeUndefined();
 });
 
-test("a hardware wallet that takes 70 s to sign: the card waits for it, no failure meanwhile, and the signature pays once", async ({
+/** The wallet signs with its key after `seconds`, as a hardware wallet the person unlocks first. */
+function slowWallet(wallet: TestWallet, seconds: number) {
+  wallet.state.answerSignature = async (typedData) => {
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    return wallet.account.signTypedData(typedData) as Promise<Hex>;
+  };
+}
+
+test("a hardware wallet that takes 40 s to sign: the card waits for it, and the signature pays once", async ({
   api,
   dapp,
   wallet,
 }) => {
-  test.setTimeout(150_000);
-  wallet.state.answerSignature = async (typedData) => {
-    await new Promise((resolve) => setTimeout(resolve, 70_000));
-    return wallet.account.signTypedData(typedData) as Promise<Hex>;
-  };
+  test.setTimeout(120_000);
+  slowWallet(wallet, 40);
   const who = payerAndPayTo(api, wallet);
   const before = await balances(api, who);
   await pasteAndClick(dapp, activeEoa(api.world), "check");
   await expect.poll(() => wallet.signRequests().length, { timeout: 20_000 }).toBe(1);
-  await dapp.waitForTimeout(60_000);
+  await dapp.waitForTimeout(30_000);
   expect((await waitForBadge(dapp, () => true)).state).toBe("waiting-wallet");
   const badge = await waitForBadge(dapp, finished, 40_000);
   expect(badge.level).toBe("ok");
   expect((await balances(api, who)).payer).toBe((before.payer ?? 0n) - 10_000n);
+});
+
+test("a hardware wallet that takes 70 s, past the payment's minute: the card says it signed too late and what to do, not a raw server code; nothing charged", async ({
+  api,
+  dapp,
+  wallet,
+  serviceWorker,
+}) => {
+  test.setTimeout(150_000);
+  slowWallet(wallet, 70);
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  await pasteAndClick(dapp, activeEoa(api.world), "check");
+  const badge = await waitForBadge(dapp, finished, 100_000);
+  expect(badge.state).toBe("failed");
+  expect(badge.text).toContain(signedTooLateMessage);
+  expect(badge.text).toContain("Nothing was charged.");
+  expect(badge.text).not.toMatch(/invalid_|Open settings/);
+  expect(await balances(api, who)).toEqual(before);
+  expect((await getExtensionStorage(serviceWorker, "pendingRecoveries")) ?? []).toEqual([]);
+  await screenshot(dapp, "card-wallet-signed-too-late");
 });

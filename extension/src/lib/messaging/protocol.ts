@@ -96,7 +96,7 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
      * the remedy here too). page_left: the page the check was clicked in was left (reloaded,
      * another site, closed) before its wallet signed, and nothing was paid. wallet_signature: the
      * wallet's signature is not the one it was asked for (another account, another chain, other
-     * terms, malformed) and paid nothing. wallet_silent: the wallet never answered the request.
+     * terms, malformed, or given after its time to sign ran out) and paid nothing. wallet_silent: the wallet never answered the request.
      * Neither is mended by settings.
      */
     code: z

@@ -31,7 +31,10 @@ const deposit = {
   message: { ...authorization, value: 500_000n, to: ERC3009_DEPOSIT_COLLECTOR_ADDRESS },
 };
 
-function setup(fits: (units: bigint) => Promise<string | null> = async () => null) {
+function setup(
+  fits: (units: bigint) => Promise<string | null> = async () => null,
+  now = new Date("2026-01-01T00:00:00Z"),
+) {
   const wallet: RemoteWallet = {
     account: async () => account.address,
     signTypedData: vi.fn(
@@ -45,6 +48,7 @@ function setup(fits: (units: bigint) => Promise<string | null> = async () => nul
     wallet,
     payer: account.address,
     fits,
+    now: () => now,
     beforeAsking: (typedData) => seen.push(`asking ${typedData.primaryType}`),
     afterSigned: async (typedData) => {
       seen.push(`signed ${typedData.primaryType}`);
@@ -114,6 +118,14 @@ describe("createWalletSigner", () => {
       expect(seen).toEqual(["asking TransferWithAuthorization"]);
       expect(failures).toHaveLength(1);
     }
+  });
+
+  it("does not send a signature given after the authorization's time ran out (a slow hardware wallet)", async () => {
+    const { signer, seen, failures } = setup(undefined, new Date(1_900_000_000 * 1000));
+    const late = signer.signTypedData(exact);
+    await expect(late).rejects.toMatchObject({ code: "signature_expired" });
+    expect(seen).toEqual(["asking TransferWithAuthorization"]);
+    expect(failures).toHaveLength(1);
   });
 
   it("passes on a smart account's signature, longer than an ECDSA one (ERC-6492)", async () => {

@@ -31,6 +31,8 @@ export type WalletSignerOptions = {
   beforeAsking(typedData: TypedData): void;
   /** Told once the wallet signed, before the signature leaves (the pending recovery keeps it). */
   afterSigned(typedData: TypedData): Promise<void>;
+  /** The clock an authorization's validity is read against. */
+  now: () => Date;
   /** Told of every signature that failed, before it is thrown (the outcome reads its cause). */
   onFailure(error: unknown): void;
 };
@@ -41,7 +43,7 @@ export type WalletSignerOptions = {
  * refused before the wallet is asked, and a receipt signature is never asked for unprompted
  * (fetching a report again takes the person's click). Chain reads (a channel's resync) go through
  * the page's wallet too.
- * @example const signer = createWalletSigner({ wallet, payer, fits, beforeAsking, afterSigned, onFailure });
+ * @example const signer = createWalletSigner({ wallet, payer, fits, now, beforeAsking, afterSigned, onFailure });
  */
 export function createWalletSigner(options: WalletSignerOptions): PresendSigner {
   const { wallet, payer } = options;
@@ -82,6 +84,14 @@ export function createWalletSigner(options: WalletSignerOptions): PresendSigner 
               code: "invalid_wallet_signature",
             },
           );
+        }
+        // An authorization is valid for about a minute from the price's offer: one signed after
+        // that (a hardware wallet taking its time) cannot pay, and is not sent.
+        const validBefore = Number(typedData.message.validBefore);
+        if (Number.isFinite(validBefore) && options.now().getTime() / 1000 >= validBefore) {
+          throw new PaymentError("The wallet signed after the payment's time ran out.", {
+            code: "signature_expired",
+          });
         }
         await options.afterSigned(typedData);
         return signature;

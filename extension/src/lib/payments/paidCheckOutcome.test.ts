@@ -7,7 +7,12 @@ import { exampleHistoryEntry } from "../storage/exampleHistoryEntry";
 import { memoryItem } from "../storage/memoryItem";
 import type { HistoryEntry, PendingRecovery } from "../storage/schemas";
 import { createPendingRecovery } from "./createPendingRecovery";
-import { badSignatureMessage, paidCheckOutcome, walletRefusal } from "./paidCheckOutcome";
+import {
+  badSignatureMessage,
+  paidCheckOutcome,
+  signedTooLateMessage,
+  walletRefusal,
+} from "./paidCheckOutcome";
 
 const payer = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const payTo = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -289,6 +294,38 @@ describe("paidCheckOutcome", () => {
       paymentId: null,
     });
     expect(refusedHere).toMatchObject({ code: "wallet_signature", charged: false });
+  });
+
+  it("tells a signature given too late (a slow hardware wallet) as such, refused here or by the server", async () => {
+    const late = {
+      type: "failed",
+      message: signedTooLateMessage,
+      charged: false,
+      code: "wallet_signature",
+    };
+    const code = "invalid_exact_evm_payload_authorization_valid_before";
+    expect(
+      await setup().outcome({
+        type: "not_charged",
+        code,
+        status: 402,
+        message: `The server refused the payment (${code}): nothing was charged.`,
+        charged: false,
+        paymentId: null,
+      }),
+    ).toEqual(late);
+    expect(
+      await setup({
+        signingError: new PaymentError("Too late.", { code: "signature_expired" }),
+      }).outcome({
+        type: "not_charged",
+        code: "signing_failed",
+        status: null,
+        message: "Signing failed: Too late.",
+        charged: false,
+        paymentId: null,
+      }),
+    ).toEqual(late);
   });
 
   it("tells a wallet that never answered apart from no wallet: nothing paid, what to do", async () => {

@@ -94,6 +94,14 @@ export async function paidCheckOutcome(
       }
       const refusal = walletRefusal(cause, context.accountShared);
       if (refusal) return refusal;
+      if (signedTooLate(result, cause)) {
+        return {
+          type: "failed",
+          message: signedTooLateMessage,
+          charged: false,
+          code: "wallet_signature",
+        };
+      }
       if (badSignature(result, cause)) {
         return {
           type: "failed",
@@ -169,6 +177,18 @@ export async function paidCheckOutcome(
  */
 export const badSignatureMessage =
   "Your wallet's signature did not match the payment it was shown (signed by another account, for another network, or not a signature), so it paid nothing. Make sure your wallet is on the account this site is connected to, then check again.";
+
+/** What the person reads when the wallet signed after the authorization's validity ran out. */
+export const signedTooLateMessage =
+  "Your wallet signed after the payment's time to sign had run out (about a minute), so it paid nothing. Check again and sign within the minute; with a hardware wallet, unlock it and open its Ethereum app before you click.";
+
+/** A signature given too late: refused here before it was sent, or by the server. */
+function signedTooLate(result: { status: number | null; code: string }, cause: unknown): boolean {
+  if (result.status === 402 && result.code.endsWith("_authorization_valid_before")) return true;
+  return (
+    walkCauses(cause, (e) => e instanceof PaymentError && e.code === "signature_expired") !== null
+  );
+}
 
 /**
  * A signature the wallet gave that cannot pay: the server's x402 refusal of its signature

@@ -162,6 +162,7 @@ export async function runPaidCheck(
         wallet: deps.wallet,
         payer,
         fits: (units) => spendCap.fits(units),
+        now: deps.now,
         beforeAsking: (typedData) => progress.askingWallet(typedData, sender),
         afterSigned: (typedData) => recovery.recordSigned(typedData),
         // The channel payer reports a failed signature without its cause: kept for the outcome.
