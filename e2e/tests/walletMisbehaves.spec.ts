@@ -1,14 +1,23 @@
+import { baseUsdc } from "@presend/client";
+import { devnetAccounts, devnetPrivateKey } from "@presend/devnet";
 import {
   badSignatureMessage,
   signedTooLateMessage,
 } from "@presend/extension/payments/paidCheckOutcome";
-import type { Hex, TypedDataDefinition } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  type Hex,
+  http,
+  type TypedDataDefinition,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect, test } from "../fixtures/test";
-import type { TestWallet } from "../fixtures/testWallet";
+import { createTestWallet, type TestWallet } from "../fixtures/testWallet";
 import { finished, waitForBadge } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
-import { getExtensionStorage } from "../helpers/extensionStorage";
+import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
 import { balances, pasteAndCheck, pasteAndClick, payerAndPayTo } from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
@@ -210,3 +219,51 @@ test("a hardware wallet that takes 70 s, past the payment's minute: the card say
   expect((await getExtensionStorage(serviceWorker, "pendingRecoveries")) ?? []).toEqual([]);
   await screenshot(dapp, "card-wallet-signed-too-late");
 });
+
+// A wallet of its own holding $0.02 of USDC on Base: more than one check, less than a deposit.
+const withTwoCents = test.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form.
+  wallet: async ({}, use) => {
+    await use(createTestWallet({ privateKey: generatePrivateKey() }));
+  },
+});
+
+withTwoCents(
+  "a channel deposit larger than the account's USDC (which would pay one check) is told as the deposit, with the setting that mends it; set to 0, the check pays once",
+  async ({ api, dapp, wallet, serviceWorker, startSibling }) => {
+    const base = createWalletClient({
+      account: privateKeyToAccount(devnetAccounts.payer.privateKey),
+      transport: http(api.world.chains.base.rpcUrl),
+    });
+    const funded = await base.writeContract({
+      chain: null,
+      address: baseUsdc,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [wallet.account.address, 20_000n],
+    });
+    await createPublicClient({
+      transport: http(api.world.chains.base.rpcUrl),
+    }).waitForTransactionReceipt({ hash: funded });
+    expect(await api.usdcOnBase(wallet.account.address)).toBe(20_000n);
+    const channels = await startSibling({
+      CHANNELS: "on",
+      RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-two-cents"),
+    });
+    await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+
+    const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+    expect(badge.state).toBe("failed");
+    expect(badge.text).toContain("does not hold enough USDC on Base for the channel deposit");
+    expect(badge.text).toContain("Set a smaller deposit in the settings");
+    expect(badge.text).toContain("Nothing was charged.");
+    expect(badge.text).toContain("Open settings");
+    expect(await api.usdcOnBase(wallet.account.address)).toBe(20_000n);
+    await screenshot(dapp, "card-deposit-above-usdc");
+
+    await setExtensionSettings(serviceWorker, { apiUrl: channels.url, channelDepositUnits: 0 });
+    const paid = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+    expect(paid.level).toBe("ok");
+    expect(await api.usdcOnBase(wallet.account.address)).toBe(10_000n);
+  },
+);

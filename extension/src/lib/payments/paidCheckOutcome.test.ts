@@ -235,27 +235,32 @@ describe("paidCheckOutcome", () => {
     });
   });
 
-  it("tells a payer short of USDC what to do, for an exact payment and a channel's deposit", async () => {
-    const words = {
-      type: "failed",
-      message:
-        "Your wallet's account does not hold enough USDC on Base for this payment. Add USDC on Base to it, or set a smaller channel deposit in the settings, then check again.",
-      charged: false,
-    };
-    for (const code of [
-      "invalid_exact_evm_insufficient_balance",
-      "invalid_batch_settlement_evm_insufficient_balance",
-    ]) {
-      const refused = {
+  it("tells a payer short of USDC what to do: USDC for an exact payment, a smaller deposit for a channel's", async () => {
+    const refused = (code: string) =>
+      ({
         type: "not_charged",
         code,
         status: 402,
         message: `The server refused the payment (${code}): nothing was charged.`,
         charged: false,
         paymentId: null,
-      } as const;
-      expect(await setup().outcome(refused)).toEqual(words);
-    }
+      }) as const;
+    const exact = await setup().outcome(refused("invalid_exact_evm_insufficient_balance"));
+    expect(exact).toEqual({
+      type: "failed",
+      message:
+        "Your wallet's account does not hold enough USDC on Base for this payment. Add USDC on Base to it, then check again.",
+      charged: false,
+    });
+    const deposit = await setup().outcome(
+      refused("invalid_batch_settlement_evm_insufficient_balance"),
+    );
+    expect(deposit).toEqual({
+      type: "failed",
+      message:
+        "Your wallet's account does not hold enough USDC on Base for the channel deposit. Set a smaller deposit in the settings (0 pays each check on its own), or add USDC on Base, then check again.",
+      charged: false,
+    });
   });
 
   it("tells a wallet signature that did not pay apart from a setting to fix: what happened, what to do", async () => {

@@ -116,10 +116,14 @@ export async function paidCheckOutcome(
       if (result.status === 402 && result.code.endsWith("_insufficient_balance")) {
         // x402's reason for a payer short of USDC (exact: invalid_exact_evm_…, a channel's
         // deposit: invalid_batch_settlement_evm_…): what the person can do about it, not the code.
+        // A deposit is several checks' worth: an account that holds less may still pay one check
+        // at a time, which is a setting; an exact payment's remedy is USDC alone.
+        const deposit = result.code.startsWith("invalid_batch_settlement_");
         return {
           type: "failed",
-          message:
-            "Your wallet's account does not hold enough USDC on Base for this payment. Add USDC on Base to it, or set a smaller channel deposit in the settings, then check again.",
+          message: deposit
+            ? "Your wallet's account does not hold enough USDC on Base for the channel deposit. Set a smaller deposit in the settings (0 pays each check on its own), or add USDC on Base, then check again."
+            : "Your wallet's account does not hold enough USDC on Base for this payment. Add USDC on Base to it, then check again.",
           charged: false,
         };
       }
