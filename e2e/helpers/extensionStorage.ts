@@ -36,12 +36,13 @@ export async function getExtensionStorage(serviceWorker: Worker, key: string): P
   );
 }
 
-/** The extension's settings (API URL, daily cap in USDC base units, disabled sites). */
+/** The extension's settings (API URL, daily cap and channel deposit in USDC base units, disabled sites). */
 export async function setExtensionSettings(
   serviceWorker: Worker,
   settings: {
     apiUrl: string;
     dailyCapUnits?: number;
+    channelDepositUnits?: number;
     disabledSites?: string[];
     checkAsPayer?: boolean;
   },

@@ -1,9 +1,9 @@
-import { baseUsdc } from "@presend/client";
 import { devnetAccounts, devnetPrivateKey } from "@presend/devnet";
 import {
   badSignatureMessage,
   signedTooLateMessage,
 } from "@presend/extension/payments/paidCheckOutcome";
+import { chains } from "@presend/shared/chains/chains";
 import {
   createPublicClient,
   createWalletClient,
@@ -237,7 +237,7 @@ withTwoCents(
     });
     const funded = await base.writeContract({
       chain: null,
-      address: baseUsdc,
+      address: chains.base.usdc.address,
       abi: erc20Abi,
       functionName: "transfer",
       args: [wallet.account.address, 20_000n],
