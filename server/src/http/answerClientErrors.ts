@@ -59,47 +59,34 @@ const refusals: Record<string, Refusal> = {
  * @example answerClientErrors(server);
  */
 export function answerClientErrors(server: Server): void {
-  // Per connection, the requests not answered to their last byte yet, and the refusal waiting
-  // for the whole ones among them.
-  const unanswered = new WeakMap<Duplex, Set<IncomingMessage>>();
-  const refusalAfter = new WeakMap<Duplex, Refusal>();
-  const track = (request: IncomingMessage, response: ServerResponse) => {
-    const socket = request.socket;
-    const requests = unanswered.get(socket) ?? new Set<IncomingMessage>();
-    unanswered.set(socket, requests);
-    requests.add(request);
-    response.once("close", () => {
-      requests.delete(request);
-      const refusal = refusalAfter.get(socket);
-      if (refusal === undefined || whole(requests).length > 0) return;
-      refusalAfter.delete(socket);
-      if (socket.writable) refuse(socket, refusal);
-      else socket.destroy();
-    });
+  // Sockets whose refusal waits for the answers ahead of it.
+  const refusing = new WeakSet<Duplex>();
+  // Read from the socket when a request breaks, never tracked per request: the hottest route
+  // (/validate) would pay a listener on every answer for what only a broken request needs.
+  const refuseInTurn = (socket: Duplex, refusal: Refusal) => {
+    const answering = answeringOn(socket);
+    // Node answers a connection's requests one at a time, in order: the one on the socket now
+    // came whole before the broken bytes, so the refusal waits for it, then for the next one.
+    if (answering?.req?.complete && !answering.writableFinished) {
+      answering.once("close", () => setImmediate(() => refuseInTurn(socket, refusal)));
+      return;
+    }
+    refusing.delete(socket);
+    if (!socket.writable) socket.destroy();
+    // An answer already under way (to a request whose own body broke) is not interrupted.
+    else if (answering?.headersSent) socket.destroy();
+    else refuse(socket, refusal);
   };
-  // Ahead of node-server's listener, which may answer (and close) before a later one runs.
-  server.prependListener("request", track);
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A refusal already waits for the answers ahead of it: more broken bytes change nothing.
-    if (refusalAfter.has(socket) && error.code !== "ECONNRESET") return;
+    if (refusing.has(socket) && error.code !== "ECONNRESET") return;
     // A reset peer hears nothing.
     if (error.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
       return;
     }
-    const refusal = refusals[error.code ?? ""] ?? malformed;
-    // The broken bytes follow requests that came whole: those are answered first, then this.
-    if (whole(unanswered.get(socket)).length > 0) {
-      refusalAfter.set(socket, refusal);
-      return;
-    }
-    // An answer already under way (to a request whose own body broke) is not interrupted.
-    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (answering?.headersSent) {
-      socket.destroy();
-      return;
-    }
-    refuse(socket, refusal);
+    refusing.add(socket);
+    refuseInTurn(socket, refusals[error.code ?? ""] ?? malformed);
   });
   // Without a listener Node drops a CONNECT's connection with no answer at all.
   server.on("connect", (_request, socket: Duplex) => {
@@ -108,15 +95,14 @@ export function answerClientErrors(server: Server): void {
   });
   // Without a listener Node answers an unknown expectation with a bare 417 and keeps the
   // connection; with one, the request is not handed to the app.
-  server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
-    track(request, response);
+  server.on("checkExpectation", (_request: IncomingMessage, response: ServerResponse) => {
     answer(response, expectationRefused);
   });
 }
 
-/** The requests among `requests` whose bytes all arrived. */
-function whole(requests: Set<IncomingMessage> | undefined): IncomingMessage[] {
-  return [...(requests ?? [])].filter((request) => request.complete);
+/** The answer Node is writing on this connection now (the first one not finished), if any. */
+function answeringOn(socket: Duplex): ServerResponse | undefined {
+  return (socket as { _httpMessage?: ServerResponse })._httpMessage ?? undefined;
 }
 
 function body(refusal: Refusal): string {
