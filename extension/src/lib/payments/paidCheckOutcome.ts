@@ -199,9 +199,8 @@ function signedTooLate(result: { status: number | null; code: string }, cause: u
  * (exact or a channel deposit), or the bridge's answer that was no signature at all.
  */
 function badSignature(result: { status: number | null; code: string }, cause: unknown): boolean {
+  // Every x402 refusal of a signature ends so (invalid_exact_evm_failed_to_parse_signature too).
   if (result.status === 402 && /_signature$/.test(result.code)) return true;
-  if (result.status === 402 && result.code === "invalid_exact_evm_failed_to_parse_signature")
-    return true;
   return (
     walkCauses(cause, (e) => e instanceof PaymentError && e.code === "invalid_wallet_signature") !==
     null
