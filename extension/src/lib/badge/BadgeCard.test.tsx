@@ -51,4 +51,44 @@ describe("BadgeCard", () => {
     show(exampleBadgeProps({ outcome: report, expanded: true }));
     expect(body.scrollTop).toBe(0);
   });
+
+  it("names the wallet that pays when the page has several, and how to pay with another", async () => {
+    const { document } = parseHTML("<html><body><div id='root'></div></body></html>");
+    vi.stubGlobal("document", document);
+    const { act } = await import("preact/test-utils");
+    const { createRoot } = await import("react-dom/client");
+    const container = document.getElementById("root") as unknown as HTMLElement;
+    const root = createRoot(container);
+    const textOf = (props: BadgeProps, testId: string) => {
+      act(() => root.render(<BadgeCard {...props} />));
+      return container.querySelector(`[data-testid=${testId}]`)?.textContent ?? null;
+    };
+    const wallet = {
+      available: true,
+      address: null,
+      chainId: 8453,
+      name: "Rabby",
+      others: ["MetaMask", "Phantom"],
+    };
+    const notConnected = textOf(exampleBadgeProps({ expanded: true, wallet }), "wallet-connect");
+    expect(notConnected).toContain("Your wallet (Rabby) is not connected to this site.");
+    expect(notConnected).toContain(
+      "To pay with MetaMask or Phantom instead, connect this site with it, using the site's own button.",
+    );
+    const connected = { ...wallet, address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045" as const };
+    expect(textOf(exampleBadgeProps({ expanded: true, wallet: connected }), "paying-wallet")).toBe(
+      "Checks are paid with Rabby, the wallet this site is connected to.",
+    );
+    // One wallet: nothing to tell apart.
+    const alone = { ...connected, others: [] };
+    expect(
+      textOf(exampleBadgeProps({ expanded: true, wallet: alone }), "paying-wallet"),
+    ).toBeNull();
+    expect(
+      textOf(
+        exampleBadgeProps({ expanded: true, wallet: { ...wallet, others: [] } }),
+        "wallet-connect",
+      ),
+    ).not.toContain("instead");
+  });
 });

@@ -75,8 +75,23 @@ function walletNotice(props: BadgeProps): string | null {
 function connectNotice(props: BadgeProps): string | null {
   const { wallet } = props;
   if (!props.assessment.payable || !wallet?.available || wallet.address) return null;
-  return `Your wallet${wallet.name ? ` (${wallet.name})` : ""} is not connected to this site. A paid check asks it to connect first; you can refuse, and nothing is charged.`;
+  const others =
+    wallet.others.length > 0
+      ? ` To pay with ${anyOf(wallet.others)} instead, connect this site with it, using the site's own button.`
+      : "";
+  return `Your wallet${wallet.name ? ` (${wallet.name})` : ""} is not connected to this site. A paid check asks it to connect first; you can refuse, and nothing is charged.${others}`;
 }
+
+// With several wallets in the page, the one connected to the site pays: the card names it, as the
+// person may expect another.
+function payingWallet(props: BadgeProps): string | null {
+  const { wallet } = props;
+  if (!props.assessment.payable || !wallet?.address || wallet.others.length === 0) return null;
+  return `Checks are paid with ${wallet.name ?? "your wallet"}, the wallet this site is connected to.`;
+}
+
+const anyOf = (names: readonly string[]) =>
+  new Intl.ListFormat("en", { type: "disjunction" }).format(names);
 
 /** What the free, local check found, as a decision: the first thing the card says. */
 function LocalDecision(props: BadgeProps) {
@@ -171,6 +186,7 @@ export function BadgeCard(props: BadgeProps) {
   const { assessment, outcome } = props;
   const notice = walletNotice(props);
   const connect = connectNotice(props);
+  const paying = payingWallet(props);
   const paidFor = isPaidFor(outcome);
   const report = outcome?.type === "report" ? outcome.entry.report : null;
   const localDanger = assessment.level === "danger";
@@ -267,6 +283,11 @@ export function BadgeCard(props: BadgeProps) {
         {!paidFor && connect && (
           <div className="notice" data-testid="wallet-connect">
             {connect}
+          </div>
+        )}
+        {!paidFor && paying && (
+          <div className="muted" data-testid="paying-wallet">
+            {paying}
           </div>
         )}
         {paidFor && (

@@ -201,7 +201,7 @@ describe("createBadgeController", () => {
   });
 
   it("preselects the page wallet's chain unless the person picked one", async () => {
-    const optimism = { available: true, address: null, chainId: 10, name: null };
+    const optimism = { available: true, address: null, chainId: 10, name: null, others: [] };
     const wallet = setup();
     wallet.enter();
     await chunkArrives();
@@ -219,7 +219,13 @@ describe("createBadgeController", () => {
 
   it("follows the wallet to another chain after a verdict, and shows the verdict again back on its chain", async () => {
     const entry = exampleHistoryEntry({ address, checkedAt: new Date() });
-    const onChain = (chainId: number) => ({ available: true, address: null, chainId, name: null });
+    const onChain = (chainId: number) => ({
+      available: true,
+      address: null,
+      chainId,
+      name: null,
+      others: [],
+    });
     const { badge, enter, card, openCard } = setup({
       freshVerdict: (_address, chain) => (chain === "base" ? entry : null),
     });

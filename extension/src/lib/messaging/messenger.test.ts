@@ -26,7 +26,7 @@ function loopback(sender: MessageSender) {
   return api;
 }
 
-const info = { available: true, address: null, chainId: 8453, name: "Test Wallet" };
+const info = { available: true, address: null, chainId: 8453, name: "Test Wallet", others: [] };
 
 describe("createMessenger", () => {
   it("delivers a validated request and returns the validated answer", async () => {

@@ -14,6 +14,11 @@ export const WalletInfoSchema = z.object({
   chainId: z.number().int().nullable(),
   /** The wallet's display name from EIP-6963, when announced. */
   name: z.string().nullable(),
+  /**
+   * The other wallets in the page (their EIP-6963 names): the one connected to the site pays,
+   * so the card can say how to pay with another.
+   */
+  others: z.array(z.string().max(64)).max(8),
 });
 export type WalletInfo = z.infer<typeof WalletInfoSchema>;
 

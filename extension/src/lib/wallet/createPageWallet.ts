@@ -84,6 +84,9 @@ export function createPageWallet(): PageWallet {
   let chosen: Connector | null = null;
   let chainWhileDisconnected: number | null = null;
   let loading: Promise<Connector | null> | null = null;
+  /** The wallets present when last chosen; the others are named in the card. */
+  let wallets: Connector[] = [];
+  const following = new WeakSet<object>();
   const listeners = new Set<() => void>();
   let last = "";
 
@@ -100,6 +103,11 @@ export function createPageWallet(): PageWallet {
       address: connection?.address ? getAddress(connection.address) : null,
       chainId: connection?.chainId ?? chainWhileDisconnected,
       name: chosen.name ?? null,
+      // Names are the page's to set: kept short, and only a few.
+      others: wallets
+        .filter((w) => w !== chosen)
+        .slice(0, 8)
+        .map((w) => w.name.slice(0, 64)),
     };
   };
 
@@ -111,52 +119,90 @@ export function createPageWallet(): PageWallet {
     for (const listener of listeners) listener();
   };
 
-  // An EIP-6963 announced wallet is explicit about who it is; window.ethereum is the fallback.
-  const pick = async (): Promise<Connector | null> => {
+  /**
+   * Every wallet in the page, announced ones first (an EIP-6963 wallet is explicit about who it
+   * is), window.ethereum last as the fallback; one entry per provider (window.ethereum is
+   * usually one of the announced wallets again).
+   */
+  const present = async (): Promise<Connector[]> => {
     const all = getConnectors(config);
     const ordered = [
       ...all.filter((c) => c.id !== "injected"),
       ...all.filter((c) => c.id === "injected"),
     ];
+    const found: Connector[] = [];
+    const providers: unknown[] = [];
     for (const connector of ordered) {
       const provider = await connector.getProvider().catch(() => undefined);
-      if (provider) return connector;
+      if (!provider || providers.includes(provider)) continue;
+      providers.push(provider);
+      found.push(connector);
     }
-    return null;
+    return found;
   };
 
-  /** Finds the wallet and reads it once: eth_accounts (reconnect) and, if not connected, eth_chainId. */
-  const load = async (): Promise<Connector | null> => {
-    const connector = await pick();
-    if (!connector) return null;
-    chosen = connector;
-    await reconnect(config, { connectors: [connector] }).catch(() => []);
-    if (!connected()) chainWhileDisconnected = await connector.getChainId().catch(() => null);
+  /**
+   * Listens to a wallet's own events once: its chain while the site is not connected (wagmi
+   * follows the chain only of a connected wallet), and its accounts, so that connecting the site
+   * with another of the person's wallets (with the dApp's own button) makes that one pay.
+   */
+  const follow = async (connector: Connector) => {
     const provider = (await connector.getProvider().catch(() => null)) as Eip1193Events | null;
-    // wagmi follows chainChanged only once connected; the card names the chain before that.
-    provider?.on?.("chainChanged", (chainId) => {
+    if (!provider || following.has(provider)) return;
+    following.add(provider);
+    provider.on?.("chainChanged", (chainId) => {
+      if (connector !== chosen) return;
       const id = Number(chainId);
       chainWhileDisconnected = Number.isInteger(id) ? id : null;
       changed();
     });
+    provider.on?.("accountsChanged", (accounts) => {
+      const nowConnected = Array.isArray(accounts) && accounts.length > 0;
+      // A wallet newly connected while none paying is, or the paying one leaving the site.
+      if ((nowConnected && !connected()) || (!nowConnected && connector === chosen)) void reload();
+    });
+  };
+
+  /**
+   * Chooses the wallet that pays: the one this site is connected to (a person with several
+   * wallets sends from the one the dApp uses, and presend reads that account's history), else
+   * the first announced. wagmi's reconnect asks each wallet for its accounts (eth_accounts, no
+   * prompt) and makes the first one connected to the site the current connection.
+   */
+  const choose = async (): Promise<Connector | null> => {
+    wallets = await present();
+    if (wallets.length === 0) return null;
+    await reconnect(config, { connectors: wallets }).catch(() => []);
+    const connector = connected()?.connector ?? wallets[0] ?? null;
+    chosen = connector;
+    chainWhileDisconnected = connected()
+      ? null
+      : ((await connector?.getChainId().catch(() => null)) ?? null);
+    for (const each of wallets) await follow(each);
     changed();
     return connector;
   };
-  const ready = (): Promise<Connector | null> => {
-    loading ??= load().then((connector) => {
+
+  /** Chooses again, one choice at a time (wallet events can come in bursts). */
+  const reload = (): Promise<Connector | null> => {
+    const previous = loading ?? Promise.resolve(null);
+    const next: Promise<Connector | null> = previous.then(choose, choose).then((connector) => {
       // No wallet yet: a later announcement (watchConnectors) tries again.
-      if (!connector) loading = null;
+      if (!connector && loading === next) loading = null;
       return connector;
     });
-    return loading;
+    loading = next;
+    return next;
   };
+  const ready = (): Promise<Connector | null> => loading ?? reload();
 
   watchConnection(config, { onChange: changed });
   watchChainId(config, { onChange: changed });
-  // EIP-6963 wallets announce when the page's scripts run, after this bridge started.
+  // EIP-6963 wallets announce when the page's scripts run, after this bridge started: a wallet
+  // that comes late is considered too, unless the one chosen is already connected to the site.
   watchConnectors(config, {
     onChange: () => {
-      if (!chosen) void ready();
+      if (!chosen || !connected()) void reload();
     },
   });
 
@@ -172,7 +218,8 @@ export function createPageWallet(): PageWallet {
     // the wallet now shares with this site.
     const provider = (await connector.getProvider()) as Eip1193Events;
     await provider.request({ method: "eth_requestAccounts" });
-    if (!connected()) await reconnect(config, { connectors: [connector] });
+    // Chosen again in turn with the wallet's own accountsChanged (never two reconnects at once).
+    if (!connected()) await reload();
   };
 
   return {
