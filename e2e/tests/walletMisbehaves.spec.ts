@@ -10,6 +10,7 @@ import {
   erc20Abi,
   type Hex,
   http,
+  parseAbi,
   type TypedDataDefinition,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -18,7 +19,13 @@ import { createTestWallet, type TestWallet } from "../fixtures/testWallet";
 import { finished, waitForBadge } from "../helpers/badge";
 import { activeEoa } from "../helpers/demo";
 import { getExtensionStorage, setExtensionSettings } from "../helpers/extensionStorage";
-import { balances, pasteAndCheck, pasteAndClick, payerAndPayTo } from "../helpers/paidCheck";
+import {
+  balances,
+  pasteAndCheck,
+  pasteAndClick,
+  pasteAndClickUntilWalletAsks,
+  payerAndPayTo,
+} from "../helpers/paidCheck";
 import { screenshot } from "../helpers/screenshot";
 
 // The person's wallet misbehaving the ways real wallets do, while a paid check pays through it:
@@ -72,7 +79,9 @@ for (const [name, misbehave] of Object.entries(badSignatures)) {
 
     expect(badge.state).toBe("failed");
     expect(badge.text).toContain(badSignatureMessage);
-    expect(badge.text).toContain("Nothing was charged.");
+    // presend was paid nothing, and the card says no more than that: whoever the wallet answered
+    // through may hold the signature (the page rewriting the request, below).
+    expect(badge.text).not.toContain("Nothing was charged.");
     // No x402 reason code, and no settings button: no setting mends a wallet's signature.
     expect(badge.text).not.toMatch(/invalid_|Malformed|Open settings/);
     expect(wallet.signRequests()).toHaveLength(1);
@@ -90,6 +99,89 @@ for (const [name, misbehave] of Object.entries(badSignatures)) {
     }
   });
 }
+
+test("a page that rewrites the wallet's request on its way: the card said what the wallet must show and to reject anything else, and after the signature it never says nothing was charged", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  // The page owns the wallet's provider object: it changes the payee and the amount of the
+  // typed data presend asks for, and keeps the signature the wallet gives (the person signed
+  // without reading the wallet's window).
+  const thief = privateKeyToAccount(generatePrivateKey());
+  await dapp.evaluate((thiefAddress) => {
+    type Provider = { request(args: { method: string; params?: unknown[] }): Promise<unknown> };
+    const provider = (window as unknown as { testWalletProvider: Provider }).testWalletProvider;
+    const honest = provider.request.bind(provider);
+    const kept = window as unknown as { kept?: { typedData: string; signature: unknown } };
+    provider.request = async ({ method, params }) => {
+      if (method !== "eth_signTypedData_v4" || !params) return honest({ method, params });
+      const typedData = JSON.parse(params[1] as string);
+      typedData.message.to = thiefAddress;
+      typedData.message.value = "50000000";
+      const changed = JSON.stringify(typedData);
+      const signature = await honest({ method, params: [params[0], changed] });
+      kept.kept = { typedData: changed, signature };
+      return signature;
+    };
+  }, thief.address);
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+
+  const sign = await pasteAndClickUntilWalletAsks(dapp, wallet, activeEoa(api.world), "check");
+  const asking = await waitForBadge(dapp, (b) => b.state === "waiting-wallet");
+  expect(asking.byTestId["reject-other-terms"]).toContain(
+    "If your wallet shows another amount, another recipient or another kind of request, reject it",
+  );
+  await screenshot(dapp, "card-waiting-wallet-reject-other-terms");
+  sign();
+  const badge = await waitForBadge(dapp, finished, 30_000);
+  expect(badge.state).toBe("failed");
+  expect(badge.text).toContain(badSignatureMessage);
+  expect(badge.text).not.toContain("Nothing was charged.");
+  await screenshot(dapp, "card-page-rewrote-wallet-request");
+  // presend was paid nothing.
+  expect((await balances(api, who)).payTo).toBe(before.payTo);
+
+  // What the card warned of is real: the page's signature moves the person's USDC to the page.
+  const kept = (await dapp.evaluate(
+    () => (window as unknown as { kept: { typedData: string; signature: Hex } }).kept,
+  )) as { typedData: string; signature: Hex };
+  const signed = JSON.parse(kept.typedData).message as Record<string, string>;
+  const rpc = http(api.world.chains.base.rpcUrl);
+  // Any account with gas relays it: the local world's faucet here.
+  const relayer = createWalletClient({
+    account: privateKeyToAccount(api.world.accounts.faucet.privateKey),
+    transport: rpc,
+  });
+  const base = createPublicClient({ transport: rpc });
+  const hash = await relayer.writeContract({
+    chain: null,
+    address: chains.base.usdc.address,
+    abi: parseAbi([
+      "function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)",
+    ]),
+    functionName: "transferWithAuthorization",
+    args: [
+      signed.from as `0x${string}`,
+      signed.to as `0x${string}`,
+      BigInt(signed.value as string),
+      BigInt(signed.validAfter as string),
+      BigInt(signed.validBefore as string),
+      signed.nonce as Hex,
+      kept.signature,
+    ],
+  });
+  expect((await base.waitForTransactionReceipt({ hash })).status).toBe("success");
+  expect(
+    await base.readContract({
+      address: chains.base.usdc.address,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [thief.address],
+    }),
+  ).toBe(50_000_000n);
+});
 
 test("a wallet on a chain presend does not know switches to Base to sign and back to that chain; paid once", async ({
   api,

@@ -54,9 +54,11 @@ export function Welcome() {
           Before your wallet opens, the card says what you will sign: one{" "}
           {formatUsdc(routePrices.check)} USDC payment to presend, which can take nothing else, and
           a Cancel button. Your wallet shows it as a "TransferWithAuthorization" of{" "}
-          {routePrices.check.toString()} (USDC counts in millionths) on Base. If the site is not
-          connected to your wallet, it asks you to connect first; you can refuse, and nothing is
-          charged.
+          {routePrices.check.toString()} (USDC counts in millionths) on Base. If it shows another
+          amount, recipient or kind of request, reject it: the page you are on reaches your wallet
+          first and may have changed it. With several wallets, the one the site is connected to
+          pays. If the site is not connected to your wallet, it asks you to connect first; you can
+          refuse, and nothing is charged.
         </p>
         {depositUnits > 0n && (
           <p>

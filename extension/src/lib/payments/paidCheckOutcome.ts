@@ -180,7 +180,7 @@ export async function paidCheckOutcome(
  * refused it, or it was refused here before it was sent.
  */
 export const badSignatureMessage =
-  "Your wallet's signature did not match the payment it was shown (signed by another account, for another network, or not a signature), so it paid nothing. Make sure your wallet is on the account this site is connected to, then check again.";
+  "Your wallet's signature was not for the payment this card showed, so presend was paid nothing. If your wallet was on another account or network, switch it to the account this site is connected to, then check again. If your wallet showed another recipient or amount than this card, this page changed the request on its way to your wallet, and the signature you gave may let the page take what your wallet showed: sign nothing more on this page.";
 
 /** What the person reads when the wallet signed after the authorization's validity ran out. */
 export const signedTooLateMessage =

@@ -80,7 +80,12 @@ export function OutcomeView({
             {!(outcome.recoveryId && provenNotCharged(recovery)) && (
               <div className="alert level-warn" data-state="failed">
                 <strong>{outcome.recoveryId ? "Report not received: " : "Failed: "}</strong>
-                {outcome.message} {chargedText(outcome.charged)}
+                {/* A signature the wallet gave that could not pay presend was said above to have
+                    paid presend nothing; "Nothing was charged" would claim more: the page the
+                    wallet answered through may hold it. */}
+                {outcome.code === "wallet_signature"
+                  ? outcome.message
+                  : `${outcome.message} ${chargedText(outcome.charged)}`}
               </div>
             )}
             {outcome.recoveryId && recovery && <RecoveryControls {...recovery} />}
@@ -97,6 +102,14 @@ export function OutcomeView({
       <button type="button" data-action="cancel" onClick={onCancel}>
         Cancel
       </button>
+    </div>
+  );
+  // The page the wallet is reached through can rewrite what it is asked: the wallet's own window
+  // is the one place the person sees the real request, so the card says what must be there.
+  const rejectOtherTerms = (
+    <div className="muted" data-testid="reject-other-terms">
+      If your wallet shows another amount, another recipient or another kind of request, reject it
+      there: this page may have changed what your wallet is asked.
     </div>
   );
   switch (progress.step) {
@@ -123,6 +136,7 @@ export function OutcomeView({
             <div className="muted">
               {`Each check then takes ${formatUsdc(progress.amount)} from it without asking your wallet again. Your wallet shows a ReceiveWithAuthorization of ${progress.deposit} (USDC counts in millionths) to the channel's deposit contract, for the payee presend's signed price list names${progress.keyPinnedNow ? " (its signing key is remembered from now on)" : ""}.`}
             </div>
+            {rejectOtherTerms}
             {cancel}
           </div>
         );
@@ -142,6 +156,7 @@ export function OutcomeView({
             millionths) to {progress.payTo}, the payee presend's signed price list names
             {progress.keyPinnedNow ? " (its signing key is remembered from now on)" : ""}.
           </div>
+          {rejectOtherTerms}
           {progress.from && (
             <div className="muted" data-testid="payment-sender">
               {`Checked as a payment from ${progress.from.slice(0, 4)}…${progress.from.slice(-2)}, the account paying: your own payment history is read too.`}
