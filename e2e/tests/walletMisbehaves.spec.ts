@@ -217,6 +217,14 @@ const paysOnce: Record<string, (wallet: TestWallet) => void> = {
       return wallet.account.signTypedData(typedData);
     };
   },
+  "gives the recovery byte of its signature as 0 or 1 (y parity), as some hardware-wallet bridges do":
+    (wallet) => {
+      wallet.state.answerSignature = async (typedData) => {
+        const signature = await wallet.account.signTypedData(typedData);
+        const parity = Number.parseInt(signature.slice(-2), 16) - 27;
+        return `${signature.slice(0, -2)}0${parity}`;
+      };
+    },
   "moves to Ethereum (chainChanged) while its prompt is open, then signs": (wallet) => {
     wallet.state.answerSignature = async (typedData) => {
       wallet.state.chainId = 1;

@@ -102,7 +102,8 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
      * another site, closed) before its wallet signed, and nothing was paid. wallet_signature: the
      * wallet's signature is not the one it was asked for (another account, another chain, other
      * terms, malformed, or given after its time to sign ran out) and paid nothing. wallet_silent: the wallet never answered the request.
-     * Neither is mended by settings.
+     * payment_refused: the server refused the signed payment before taking it, for a reason of
+     * x402's (told in the message). None is mended by settings.
      */
     code: z
       .enum([
@@ -111,6 +112,7 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
         "page_left",
         "wallet_signature",
         "wallet_silent",
+        "payment_refused",
       ])
       .optional(),
   }),

@@ -135,6 +135,23 @@ describe("createWalletSigner", () => {
     expect(await signer.signTypedData(exact)).toBe(long);
   });
 
+  it("gives the payer's signature with its recovery byte as 0 or 1 (y parity) as 27 or 28, which USDC's contract takes", async () => {
+    const { signer, wallet } = setup();
+    const proper = (await account.signTypedData(exact as never)) as Hex;
+    const parity = Number.parseInt(proper.slice(-2), 16) - 27;
+    const asParity = `${proper.slice(0, -2)}0${parity}` as Hex;
+    vi.mocked(wallet.signTypedData).mockResolvedValueOnce(asParity);
+    expect(await signer.signTypedData(exact)).toBe(proper);
+  });
+
+  it("leaves a 65-byte signature ending in 0 or 1 that is not the payer's as it is (a smart account's own encoding)", async () => {
+    const { signer, wallet } = setup();
+    const contractSignature =
+      `0x${"00".repeat(12)}${account.address.slice(2).toLowerCase()}${"00".repeat(32)}00` as Hex;
+    vi.mocked(wallet.signTypedData).mockResolvedValueOnce(contractSignature);
+    expect(await signer.signTypedData(exact)).toBe(contractSignature);
+  });
+
   it("never asks for a receipt signature on its own: that takes the person's click", async () => {
     const { signer } = setup();
     await expect(signer.signMessage({ message: "presend receipt 0x01" })).rejects.toMatchObject({

@@ -1,7 +1,15 @@
 import type { PresendSigner } from "@presend/client";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
-import { type Address, type Hex, size } from "viem";
+import {
+  type Address,
+  type Hex,
+  isAddressEqual,
+  parseSignature,
+  recoverTypedDataAddress,
+  serializeSignature,
+  size,
+} from "viem";
 import { createPageChainReader } from "../channel/createPageChainReader";
 import { MessageError } from "../messaging/MessageError";
 import { guardWalletTypedData } from "./guardWalletTypedData";
@@ -36,6 +44,29 @@ export type WalletSignerOptions = {
   /** Told of every signature that failed, before it is thrown (the outcome reads its cause). */
   onFailure(error: unknown): void;
 };
+
+/**
+ * The signature as USDC's contract takes it. Some wallets and hardware-wallet bridges give an
+ * ECDSA signature's recovery byte as 0 or 1 (its y parity) rather than 27 or 28: off-chain
+ * checks accept both, the token's on-chain check only the latter, so the payment would be
+ * refused at settlement. Rewritten only when it is the payer's own signature of these terms
+ * (a 65-byte smart-account signature may use that byte for its own meaning, and is left as is).
+ */
+async function normalizedRecovery(
+  signature: Hex,
+  typedData: TypedData,
+  payer: Address,
+): Promise<Hex> {
+  if (size(signature) !== 65) return signature;
+  const recoveryByte = Number.parseInt(signature.slice(-2), 16);
+  if (recoveryByte !== 0 && recoveryByte !== 1) return signature;
+  const signer = await recoverTypedDataAddress({
+    ...(typedData as Parameters<typeof recoverTypedDataAddress>[0]),
+    signature,
+  }).catch(() => null);
+  if (signer === null || !isAddressEqual(signer, payer)) return signature;
+  return serializeSignature(parseSignature(signature));
+}
 
 /**
  * The presend client's signer over the page wallet, for one check: only the typed data presend
@@ -85,6 +116,7 @@ export function createWalletSigner(options: WalletSignerOptions): PresendSigner 
             },
           );
         }
+        const payable = await normalizedRecovery(signature, typedData, payer);
         // An authorization is valid for about a minute from the price's offer: one signed after
         // that (a hardware wallet taking its time) cannot pay, and is not sent.
         const validBefore = Number(typedData.message.validBefore);
@@ -94,7 +126,7 @@ export function createWalletSigner(options: WalletSignerOptions): PresendSigner 
           });
         }
         await options.afterSigned(typedData);
-        return signature;
+        return payable;
       } catch (error) {
         options.onFailure(error);
         throw error;

@@ -301,6 +301,24 @@ describe("paidCheckOutcome", () => {
     expect(refusedHere).toMatchObject({ code: "wallet_signature", charged: false });
   });
 
+  it("tells any other x402 refusal once, with the server's reason, and offers no settings", async () => {
+    const code = "invalid_exact_evm_transaction_simulation_failed";
+    const shown = await setup().outcome({
+      type: "not_charged",
+      code,
+      status: 402,
+      message: `The server refused the payment (${code}): nothing was charged.`,
+      charged: false,
+      paymentId: null,
+    });
+    expect(shown).toEqual({
+      type: "failed",
+      message: `presend's server refused the payment before taking it (its reason: ${code}).`,
+      charged: false,
+      code: "payment_refused",
+    });
+  });
+
   it("tells a signature given too late (a slow hardware wallet) as such, refused here or by the server", async () => {
     const late = {
       type: "failed",

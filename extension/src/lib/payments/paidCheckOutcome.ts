@@ -135,6 +135,17 @@ export async function paidCheckOutcome(
           charged: false,
         };
       }
+      if (result.status === 402) {
+        // Any other refusal of the payment by x402 (a settlement the chain would revert, a
+        // payment not for this resource): the server's reason once, and no settings offered,
+        // since none mends it.
+        return {
+          type: "failed",
+          message: `presend's server refused the payment before taking it (its reason: ${result.code}).`,
+          charged: false,
+          code: "payment_refused",
+        };
+      }
       return { type: "failed", message: result.message, charged: false };
     }
     case "unrecovered": {
