@@ -367,3 +367,44 @@ withTwoCents(
     expect(await api.usdcOnBase(wallet.account.address)).toBe(10_000n);
   },
 );
+
+test("a wallet that does not know Base adds it with Base's public parameters (as MetaMask asks), signs there and goes back; paid once", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  wallet.state.chainId = 1;
+  wallet.state.knownChains = new Set([1, 42161]);
+  await dapp.reload();
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+  expect(badge.state).not.toBe("failed");
+  expect(wallet.state.addedChains).toEqual([
+    expect.objectContaining({ chainId: "0x2105", chainName: "Base" }),
+  ]);
+  expect(wallet.signRequests()).toHaveLength(1);
+  // Back where the dApp had it.
+  expect(wallet.state.chainId).toBe(1);
+  expect((await balances(api, who)).payer).toBe((before.payer ?? 0n) - 10_000n);
+});
+
+test("a wallet that does not know Base, and the person does not add it: the card says so and what to do; nothing signed or charged", async ({
+  api,
+  dapp,
+  wallet,
+}) => {
+  wallet.state.chainId = 1;
+  wallet.state.knownChains = new Set([1, 42161]);
+  wallet.state.refuseAddChain = true;
+  await dapp.reload();
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+  const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+  expect(badge.state).toBe("rejected");
+  expect(badge.text).toContain("You declined to switch your wallet to Base.");
+  expect(badge.text).toContain("Nothing was charged.");
+  expect(wallet.signRequests()).toEqual([]);
+  expect(wallet.state.chainId).toBe(1);
+  expect(await balances(api, who)).toEqual(before);
+});
