@@ -75,6 +75,8 @@ export const facilitatorJournalFile = "facilitator-journal.json";
 export const reconcileIntervalMs = 30_000;
 /** How long one /health reading is shared. */
 export const healthCacheMs = 3_000;
+/** How long /readyz shares one probe write of the payment records store. */
+export const recordsProbeMs = 1_000;
 
 export type ComposeOptions = CreatePaymentsOptions & {
   /** The public base URL the documents name (main.ts derives it from the bound port). */
@@ -298,6 +300,10 @@ export async function composeServer(
   };
   const clockReadiness = clockCheck({ chainNow: () => payments.chain.now() });
   const recordsStoreFault = reportErrors(operations.logger, "payment records store");
+  // A write, not a read: a read-only database (a standby after a failover) or a full disk still
+  // answers reads, and every paid request would be refused 503. Shared for a second, so however
+  // often /readyz is asked the store takes one probe write per second at most.
+  const recordsTakeWrites = cachedProbe(() => records.writable(), recordsProbeMs);
   const app = createApp({
     publicUrl,
     ownershipProofs: config.ownershipProofs,
@@ -306,15 +312,18 @@ export async function composeServer(
         await payments.ready();
         // /readyz is public behind the proxy: the store's own error (its host and port, its
         // user) goes to the log, the probe hears what is wrong in general.
-        const recordsAnswer = await records.unresolved(1).then(
+        const recordsWritable = await recordsTakeWrites().then(
           () => true,
           (error: unknown) => {
             recordsStoreFault(error);
             return false;
           },
         );
-        if (!recordsAnswer) {
-          return { ready: false, reason: "the payment records store does not answer" };
+        if (!recordsWritable) {
+          return {
+            ready: false,
+            reason: "the payment records store does not answer or does not take writes",
+          };
         }
         const fleet = identity?.readiness() ?? { ready: true };
         return fleet.ready ? clockReadiness() : fleet;

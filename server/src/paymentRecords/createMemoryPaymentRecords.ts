@@ -118,6 +118,8 @@ export function createMemoryPaymentRecords(): PaymentRecordStore {
       for (const row of rows.values()) if (status === undefined || row.status === status) n++;
       return n;
     },
+    // Memory always takes a write.
+    async writable() {},
     async close() {},
   };
 }

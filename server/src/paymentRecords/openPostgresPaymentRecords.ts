@@ -50,6 +50,12 @@ export const postgresMigrations: readonly string[] = [
   `ALTER TABLE payment_records ADD COLUMN checked_at TIMESTAMPTZ;
   CREATE INDEX payment_records_open_turn ON payment_records (checked_at NULLS FIRST, id)
     WHERE status IN ('pending', 'unknown');`,
+  // One row each replica's readiness probe rewrites: a write that commits, not a read, is what
+  // shows the database takes writes (a standby or a read-only database still answers reads).
+  `CREATE TABLE presend_write_probe (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    written_at TIMESTAMPTZ NOT NULL
+  );`,
 ];
 
 // Any constant of our own: replicas starting together take turns migrating.
@@ -225,6 +231,12 @@ export async function openPostgresPaymentRecords(
               [status],
             );
       return Number(result.rows[0]?.n ?? 0);
+    },
+    async writable() {
+      await pool.query(
+        `INSERT INTO presend_write_probe (id, written_at) VALUES (1, now())
+         ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at`,
+      );
     },
     async close() {
       await pool.end();

@@ -66,6 +66,13 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
   db.exec(
     "CREATE UNIQUE INDEX IF NOT EXISTS payment_records_payment_id ON payment_records (payment_id) WHERE payment_id IS NOT NULL",
   );
+  // One row the readiness probe rewrites: a full disk refuses it as it refuses a record.
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS presend_write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), written_at TEXT NOT NULL) STRICT",
+  );
+  const probeWrite = db.prepare(
+    "INSERT INTO presend_write_probe (id, written_at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET written_at = excluded.written_at",
+  );
   const insert = db.prepare(
     `INSERT INTO payment_records
        (payer, nonce, network, asset, pay_to, route, amount, valid_before, report_json, payment_id, request_hash, status, tx, created_at, updated_at)
@@ -164,6 +171,9 @@ export function openSqlitePaymentRecords(file: string): PaymentRecordStore {
     },
     async count(status) {
       return Count.parse(status === undefined ? countAll.get() : countStatus.get(status)).n;
+    },
+    async writable() {
+      probeWrite.run(new Date().toISOString());
     },
     async close() {
       if (db.open) db.close();

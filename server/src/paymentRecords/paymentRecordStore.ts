@@ -122,6 +122,12 @@ export type PaymentRecordStore = {
   markChecked(keys: AuthorizationKey[]): Promise<void>;
   /** How many records there are (in one status, or all). */
   count(status?: PaymentStatus): Promise<number>;
+  /**
+   * Commits a small write of the store's own (a heartbeat row, no record) and resolves once it
+   * is durable; throws while the store takes no writes (a read-only database, a standby after a
+   * failover, a full disk), which a read alone would not show. /readyz's probe.
+   */
+  writable(): Promise<void>;
   close(): Promise<void>;
 };
 

@@ -293,6 +293,14 @@ export function describePaymentRecordStore(
         return undefined;
       }));
 
+    it("takes the readiness probe's write again and again without adding a record", () =>
+      withStore(async (store) => {
+        await store.writable();
+        await store.writable();
+        expect(await store.count()).toBe(0);
+        return undefined;
+      }));
+
     it("keeps every record across a reopen", () =>
       withStore(async (_store, reopen) => {
         const sample = samplePaymentRecord(30);

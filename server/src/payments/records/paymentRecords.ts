@@ -8,8 +8,10 @@ import type { PaymentChain } from "../facilitator/createPaymentChain";
 import {
   decidedBy,
   decidePayment,
+  judgePayment,
   type ReconcileResult,
   reconcilePayments,
+  writeVerdict,
 } from "./reconcilePayments";
 
 export {
@@ -88,13 +90,15 @@ export type PaymentRecordsOptions = {
    * covers it (the channel reconciler), never by time.
    */
   claimDecidedFrom?: number;
+  /** Where a decision the chain made but the store could not keep is reported (the server's log). */
+  onUnwritten?: (error: unknown) => void;
 };
 
 /**
  * @example const records = createPaymentRecords({ store, chain, claimDecidedFrom: channelRecordValidBefore });
  */
 export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRecords {
-  const { store, chain, claimDecidedFrom } = options;
+  const { store, chain, claimDecidedFrom, onUnwritten } = options;
   const awaitsClaim = (record: PaymentRecord) =>
     claimDecidedFrom !== undefined && record.validBefore >= claimDecidedFrom;
   const answerOf = (record: PaymentRecord): RecordAnswer => {
@@ -136,7 +140,21 @@ export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRec
       // The payer asking gets the chain's answer as soon as the chain has one: a used
       // authorization is a charge, whose report is theirs now; a non-charge is only decided once
       // the promised time has passed. An unreadable chain leaves the record as it is.
-      return answerOf(await decide(record).catch(() => record));
+      const verdict = await judgePayment({ chain, record }).catch(() => null);
+      if (verdict === null) return answer;
+      // The chain's word stands even when the store takes no writes (a read-only database after
+      // a failover, a full disk): a charged payer gets the report kept in the record now, and
+      // the record is marked once the store takes writes again (the next ask, or the reconciler).
+      const written = await writeVerdict(store, record, verdict).catch((error: unknown) => {
+        onUnwritten?.(error);
+        return undefined;
+      });
+      return answerOf(
+        written ??
+          (verdict.status === "settled"
+            ? { ...record, status: "settled", tx: verdict.tx.toLowerCase() }
+            : { ...record, status: "failed" }),
+      );
     },
   };
 }

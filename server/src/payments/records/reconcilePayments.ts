@@ -85,28 +85,53 @@ export async function decidePayment(options: {
   /** The chain's time (seconds), if already read. */
   now?: number;
 }): Promise<PaymentRecord> {
-  const { records, chain, record } = options;
+  const { records, record } = options;
+  const verdict = await judgePayment(options);
+  return verdict === null ? record : ((await writeVerdict(records, record, verdict)) ?? record);
+}
+
+/** What the chain decides of an open record: charged by `tx`, never charged, or not yet (null). */
+export type PaymentVerdict = { status: "settled"; tx: Hex } | { status: "failed" };
+
+/**
+ * The chain's decision on one open record, read and not written (decidePayment writes it): the
+ * same rules, for a caller that must answer from the chain when the record cannot be written.
+ * Throws when the chain cannot be read.
+ */
+export async function judgePayment(options: {
+  chain: PaymentChain;
+  record: PaymentRecord;
+  now?: number;
+}): Promise<PaymentVerdict | null> {
+  const { chain, record } = options;
   const key = { payer: record.payer, nonce: record.nonce };
   const now = async () => options.now ?? (await chain.now());
+  const failed = { status: "failed" } as const;
   if (await chain.authorizationUsed(record.payer, record.nonce)) {
     const tx = await transferOf(chain, key, record.tx as Hex | null, record.validBefore);
-    if (tx !== null) return (await records.markSettled(key, tx)) ?? record;
+    if (tx !== null) return { status: "settled", tx };
     // Used without a transfer in its window: once the window is closed for good, that is a
     // cancellation wherever its event lies (a payer may cancel long after expiry, outside any
     // window worth searching). Before then, only the cancellation's own event proves it.
-    if ((await now()) > record.validBefore + settleGraceSeconds) {
-      return (await records.markFailed(key)) ?? record;
-    }
+    if ((await now()) > record.validBefore + settleGraceSeconds) return failed;
     const since = record.validBefore - authorizationLookBackSeconds;
-    if (await chain.authorizationCanceled(record.payer, record.nonce, since)) {
-      return (await records.markFailed(key)) ?? record;
-    }
-    return record;
+    if (await chain.authorizationCanceled(record.payer, record.nonce, since)) return failed;
+    return null;
   }
-  if ((await now()) > record.validBefore + settleGraceSeconds) {
-    return (await records.markFailed(key)) ?? record;
-  }
-  return record;
+  if ((await now()) > record.validBefore + settleGraceSeconds) return failed;
+  return null;
+}
+
+/** Writes the chain's verdict to the record; the record as the store now has it. */
+export function writeVerdict(
+  records: Pick<PaymentRecordStore, "markSettled" | "markFailed">,
+  record: PaymentRecord,
+  verdict: PaymentVerdict,
+): Promise<PaymentRecord | undefined> {
+  const key = { payer: record.payer, nonce: record.nonce };
+  return verdict.status === "settled"
+    ? records.markSettled(key, verdict.tx)
+    : records.markFailed(key);
 }
 
 /**

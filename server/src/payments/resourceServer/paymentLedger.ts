@@ -204,6 +204,15 @@ export function paymentLedger(options: PaymentLedgerOptions): MiddlewareHandler<
   /** The answer once settlement is over: the record's, when it says more than the response. */
   async function finish(c: Context<AppEnv>, record: PaymentRecord | null) {
     const answer = record && records.answerOf(record);
+    if (answer?.type === "open" && settledIn(c.res) !== null) {
+      // The facilitator answered the transaction and the report is in hand, but the record's
+      // settled mark was not written (the store stopped taking writes after the charge): the
+      // payer gets what they paid for, and the record is marked when the chain is next asked
+      // (/receipts, the reconciler). A 502 here would read "may have been charged" for a charge
+      // that is known, and send the payer to a receipt the store cannot mark yet.
+      scrubPaymentResponse(c);
+      return;
+    }
     if (answer?.type === "open" || answer?.type === "awaiting_claim") {
       c.res = undefined;
       c.res = unknownOutcome(c, answer.record, options);
