@@ -178,7 +178,9 @@ describe("payment records in a PostgreSQL that turns read-only", () => {
     // Each payer fetches its report by its authorization; each ask marks its record.
     for (const { nonce } of payments) {
       const proof = await payer.signMessage({ message: receiptMessage(nonce.toLowerCase()) });
-      const receipt = await stack.app.request(`/receipts/${payer.address}/${nonce}?signature=${proof}`);
+      const receipt = await stack.app.request(
+        `/receipts/${payer.address}/${nonce}?signature=${proof}`,
+      );
       expect(receipt.status).toBe(200);
     }
     const settled = await Promise.all(
