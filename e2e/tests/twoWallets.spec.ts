@@ -139,3 +139,27 @@ test("a wallet connected to the site that announces itself late takes over from 
   expect(asksOf(other, ["eth_requestAccounts"])).toEqual([]);
   await page.close();
 });
+
+test("another wallet that never answers (locked, waiting for its password) holds up neither the card nor the payment", async ({
+  context,
+  api,
+  wallet,
+  dappUrl,
+}) => {
+  const other = createTestWallet({ privateKey: generatePrivateKey() });
+  other.state.silentAccounts = true;
+  const page = await openWithTwoWallets(context, wallet, other, dappUrl);
+  const who = payerAndPayTo(api, wallet);
+  const before = await balances(api, who);
+
+  await pasteInto(page, "#to", activeEoa(api.world));
+  await expandBadge(page);
+  const card = await waitForBadge(page, (b) => "paying-wallet" in b.byTestId && b.clickReady);
+  expect(card.byTestId["paying-wallet"]).toContain("presend Test Wallet");
+  await clickBadgeButton(page, "check");
+  const done = await waitForBadge(page, finished, 30_000);
+  expect(done.level).toBe("ok");
+  expect(wallet.signRequests()).toHaveLength(1);
+  expect((await balances(api, who)).payer).toBe((before.payer ?? 0n) - 10_000n);
+  await page.close();
+});

@@ -49,6 +49,12 @@ export type PageWallet = {
   watch(onChange: () => void): () => void;
 };
 
+/**
+ * How long a wallet may take to say which accounts it shares before it is passed over for now
+ * (one answering later is considered then).
+ */
+const accountsWaitMs = 1_500;
+
 type Eip1193Events = {
   on?: (event: string, listener: (value: unknown) => void) => void;
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
@@ -164,20 +170,54 @@ export function createPageWallet(): PageWallet {
   };
 
   /**
+   * The accounts a wallet shares with this site (eth_accounts: no prompt), or none when it does
+   * not answer in time: a locked wallet may wait for its password before answering, and must not
+   * hold up the others. Its late answer, if it shares an account, chooses again.
+   */
+  const accountsOf = async (connector: Connector): Promise<readonly unknown[]> => {
+    const provider = (await connector.getProvider().catch(() => null)) as Eip1193Events | null;
+    if (!provider) return [];
+    let late = false;
+    const asked = provider
+      .request({ method: "eth_accounts" })
+      .then((accounts) => (Array.isArray(accounts) ? accounts : []))
+      .catch(() => []);
+    void asked.then((accounts) => {
+      if (late && accounts.length > 0 && !connected()) void reload();
+    });
+    return Promise.race([
+      asked,
+      new Promise<readonly unknown[]>((resolve) =>
+        setTimeout(() => {
+          late = true;
+          resolve([]);
+        }, accountsWaitMs),
+      ),
+    ]);
+  };
+
+  /**
    * Chooses the wallet that pays: the one this site is connected to (a person with several
    * wallets sends from the one the dApp uses, and presend reads that account's history), else
-   * the first announced. wagmi's reconnect asks each wallet for its accounts (eth_accounts, no
-   * prompt) and makes the first one connected to the site the current connection.
+   * the first announced. Each wallet is asked for its accounts at once; wagmi then connects the
+   * first that shares one (its reconnect asks that wallet alone, so a silent one holds up none).
    */
   const choose = async (): Promise<Connector | null> => {
     wallets = await present();
     if (wallets.length === 0) return null;
-    await reconnect(config, { connectors: wallets }).catch(() => []);
-    const connector = connected()?.connector ?? wallets[0] ?? null;
+    const shared = await Promise.all(wallets.map(accountsOf));
+    const siteWallet = wallets.find((_, index) => (shared[index]?.length ?? 0) > 0);
+    if (siteWallet) await reconnect(config, { connectors: [siteWallet] }).catch(() => []);
+    const connector = connected()?.connector ?? siteWallet ?? wallets[0] ?? null;
     chosen = connector;
-    chainWhileDisconnected = connected()
-      ? null
-      : ((await connector?.getChainId().catch(() => null)) ?? null);
+    // A silent wallet's chain is not known yet; its chainChanged event tells it later.
+    chainWhileDisconnected =
+      connected() || !connector
+        ? null
+        : await Promise.race([
+            connector.getChainId().catch(() => null),
+            new Promise<null>((resolve) => setTimeout(() => resolve(null), accountsWaitMs)),
+          ]);
     for (const each of wallets) await follow(each);
     changed();
     return connector;
