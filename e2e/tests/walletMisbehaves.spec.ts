@@ -409,3 +409,36 @@ test("a wallet that does not know Base, and the person does not add it: the card
   expect(wallet.state.chainId).toBe(1);
   expect(await balances(api, who)).toEqual(before);
 });
+
+const walletErrors = [
+  // A Ledger whose Ethereum app refuses the typed data: the wallet's words are the clue.
+  [-32603, "Ledger device: UNKNOWN_ERROR (0x6a80)", "a hardware wallet: unlocked"],
+  [
+    4100,
+    "The requested account and/or method has not been authorized by the user.",
+    "Allow this site",
+  ],
+  [4200, "Method not supported", "with another wallet"],
+] as const;
+
+for (const [code, said, advice] of walletErrors) {
+  test(`the wallet answers the signature request with its own error ${code}: the card says what it means, with the wallet's words, and offers no settings; nothing charged`, async ({
+    api,
+    dapp,
+    wallet,
+  }) => {
+    wallet.state.answerSignature = async () => {
+      throw Object.assign(new Error(said), { code });
+    };
+    const who = payerAndPayTo(api, wallet);
+    const before = await balances(api, who);
+    const badge = await pasteAndCheck(dapp, activeEoa(api.world), "check");
+    expect(badge.state).toBe("failed");
+    expect(badge.text).toContain(`(it said: "${said}")`);
+    expect(badge.text).toContain(advice);
+    expect(badge.text).not.toContain("An internal error was received");
+    expect(badge.text).not.toContain("Open settings");
+    expect(await balances(api, who)).toEqual(before);
+    if (code === -32603) await screenshot(dapp, "card-wallet-own-error");
+  });
+}

@@ -12,6 +12,7 @@ import { createPageWallet } from "../../lib/wallet/createPageWallet";
 import { isUserRejection } from "../../lib/wallet/isUserRejection";
 import { NoWalletError } from "../../lib/wallet/NoWalletError";
 import { SwitchDeclinedError } from "../../lib/wallet/SwitchDeclinedError";
+import { walletFailure } from "../../lib/wallet/walletFailure";
 
 // The MAIN-world half of the extension: the only code that can reach the dApp's wallet. It runs
 // in the page's world, so the page can observe or disturb it; it holds no authority. It answers
@@ -46,6 +47,8 @@ export default defineUnlistedScript(() => {
         if (walkCauses(error, (e) => e instanceof NoWalletError)) {
           return { code: "no_wallet", message: "No wallet in this page." };
         }
+        const fromWallet = walletFailure(error);
+        if (fromWallet) return fromWallet;
         const message = error instanceof Error ? error.message : String(error);
         return { code: "failed", message: message.split("\n")[0] ?? message };
       };

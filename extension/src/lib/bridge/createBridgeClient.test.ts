@@ -16,7 +16,7 @@ function setup() {
   return { client, posted, events };
 }
 
-const info = { available: true, address: null, chainId: 1, name: "W" };
+const info = { available: true, address: null, chainId: 1, name: "W", others: [] };
 
 describe("createBridgeClient", () => {
   it("matches an answer to its request and validates it", async () => {

@@ -103,7 +103,8 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
      * wallet's signature is not the one it was asked for (another account, another chain, other
      * terms, malformed, or given after its time to sign ran out) and paid nothing. wallet_silent: the wallet never answered the request.
      * payment_refused: the server refused the signed payment before taking it, for a reason of
-     * x402's (told in the message). None is mended by settings.
+     * x402's (told in the message). wallet_error: the wallet answered with an error of its own
+     * (its words in the message). None is mended by settings.
      */
     code: z
       .enum([
@@ -113,6 +114,7 @@ export const CheckOutcomeSchema = z.discriminatedUnion("type", [
         "wallet_signature",
         "wallet_silent",
         "payment_refused",
+        "wallet_error",
       ])
       .optional(),
   }),
@@ -290,7 +292,9 @@ export const MessageFailureSchema = z.object({
    * page_left: the request names a document the tab no longer shows (nothing was asked of it),
    * or the tab was closed before its page answered.
    * no_answer: the wallet was asked and did not answer in time (a hung wallet; its late answer
-   * is dropped).
+   * is dropped). wallet_unauthorized, wallet_unsupported, wallet_busy, wallet_error: the wallet
+   * answered with an error of its own (EIP-1193 4100; 4200 or -32601; -32002, another request
+   * of the site open in it; any other), the message being the wallet's own words.
    */
   code: z.enum([
     "page_left",
@@ -302,6 +306,10 @@ export const MessageFailureSchema = z.object({
     "not_allowed",
     "invalid",
     "failed",
+    "wallet_unauthorized",
+    "wallet_unsupported",
+    "wallet_busy",
+    "wallet_error",
   ]),
   message: z.string(),
 });

@@ -365,4 +365,27 @@ describe("paidCheckOutcome", () => {
     expect(shown.type === "failed" && shown.message).toContain("did not answer");
     expect(walletRefusal(silent, false)).toMatchObject({ code: "wallet_silent" });
   });
+
+  it("tells a wallet's own error by what it means for the person, with the wallet's words, and offers no settings", async () => {
+    const cases = [
+      ["wallet_error", "Ledger device: UNKNOWN_ERROR (0x6a80)", "a hardware wallet: unlocked"],
+      ["wallet_unauthorized", "Not authorized.", "Allow this site for the account"],
+      ["wallet_unsupported", "Method not supported", "with another wallet"],
+      ["wallet_busy", "Already processing eth_requestAccounts.", "finish or reject that request"],
+    ] as const;
+    for (const [code, said, advice] of cases) {
+      const error = new MessageError({ code, message: said });
+      const shown = await setup({ signingError: error }).outcome({
+        type: "not_charged",
+        code: "signing_failed",
+        status: null,
+        message: `Signing failed: ${said}`,
+        charged: false,
+        paymentId: null,
+      });
+      expect(shown).toMatchObject({ type: "failed", charged: false, code: "wallet_error" });
+      expect(shown.type === "failed" && shown.message).toContain(`(it said: "${said}")`);
+      expect(shown.type === "failed" && shown.message).toContain(advice);
+    }
+  });
 });

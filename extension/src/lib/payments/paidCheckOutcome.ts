@@ -267,7 +267,32 @@ export function walletRefusal(error: unknown, accountShared: boolean): CheckOutc
       message: "No wallet in this tab: open the dApp page with your wallet, then try again.",
     };
   }
+  const fromWallet = walletErrorMessage(error);
+  if (fromWallet) {
+    return { type: "failed", message: fromWallet, charged: false, code: "wallet_error" };
+  }
   return null;
+}
+
+/**
+ * What the person reads when the wallet answered with an error of its own: what it means for
+ * them, with the wallet's words (a hardware wallet's reason) when it gave some.
+ */
+function walletErrorMessage(error: unknown): string | null {
+  const failure = walkCauses(error, (e) => e instanceof MessageError) as MessageError | null;
+  const said = failure?.message ? ` (it said: "${failure.message}")` : "";
+  switch (failure?.code) {
+    case "wallet_unauthorized":
+      return `Your wallet did not let this site ask it for a signature${said}, so nothing was paid. Allow this site for the account in your wallet, then check again.`;
+    case "wallet_unsupported":
+      return `Your wallet cannot sign this kind of request (EIP-712 typed data)${said}, so nothing was paid. Pay for checks with another wallet on this site.`;
+    case "wallet_busy":
+      return `Your wallet already has a request from this site open${said}, so nothing was paid. Open your wallet, finish or reject that request, then check again.`;
+    case "wallet_error":
+      return `Your wallet could not do what was asked${said}, so nothing was paid. Open your wallet (a hardware wallet: unlocked, its Ethereum app open), then check again.`;
+    default:
+      return null;
+  }
 }
 
 // The client's refusals, in the fewer words the extension's UI distinguishes.
