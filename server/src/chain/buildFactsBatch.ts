@@ -306,8 +306,15 @@ export type SimulateV1Params = [
     traceTransfers: boolean;
     validation: boolean;
   },
-  "latest",
+  BlockParameter,
 ];
+
+/** The block a read is made at: a number (hex), or the node's own head. */
+export type BlockParameter = Hex | "latest";
+
+/** The block parameter of a read pinned to `block`, or the node's head when there is no pin. */
+export const blockParameter = (block: bigint | undefined): BlockParameter =>
+  block === undefined ? "latest" : numberToHex(block);
 
 /**
  * The receive simulation as the send the person is about to make: `eth_simulateV1` runs, in one
@@ -321,6 +328,7 @@ export type SimulateV1Params = [
 export function receiveSimulationParams(
   address: Address,
   sender: Address = receiveSimulationSender,
+  at: BlockParameter = "latest",
 ): SimulateV1Params {
   const readBalance: ReceiveSimulationCall = {
     to: multicall3Address,
@@ -341,7 +349,7 @@ export function receiveSimulationParams(
       traceTransfers: true,
       validation: false,
     },
-    "latest",
+    at,
   ];
 }
 
@@ -358,6 +366,13 @@ export type FactsBatchOptions = {
    * megabytes; what those two would have told stays unknown.
    */
   lean?: boolean;
+  /**
+   * The block every entry reads at. Load balancers send consecutive calls, and some the entries
+   * of one batch, to nodes at different heights: at one number each answer is of the same block,
+   * and a node that has not reached it says so ("header not found") instead of answering from an
+   * older one. Absent: each entry at its node's head ("latest").
+   */
+  block?: bigint;
 };
 
 /**
@@ -378,33 +393,31 @@ export function buildFactsBatch(
     method,
     params,
   });
+  const at = blockParameter(options.block);
   return [
-    request(factsBatchIds.code, "eth_getCode", [target, "latest"]),
-    request(factsBatchIds.nonce, "eth_getTransactionCount", [target, "latest"]),
+    request(factsBatchIds.code, "eth_getCode", [target, at]),
+    request(factsBatchIds.nonce, "eth_getTransactionCount", [target, at]),
     request(factsBatchIds.gasPrice, "eth_gasPrice", []),
     // One aggregate3 eth_call instead of one eth_call per probe (chain id, head and native
     // balance included, through Multicall3's getters): reverts come back as
     // success=false inside a successful answer, so a JSON-RPC error on that entry means the
     // endpoint itself failed.
-    request(factsBatchIds.multicall, "eth_call", [
-      { to: multicall3Address, data: aggregate },
-      "latest",
-    ]),
+    request(factsBatchIds.multicall, "eth_call", [{ to: multicall3Address, data: aggregate }, at]),
     // The last three may fail on their own (an endpoint without eth_simulateV1 or deployless
     // calls): the facts they feed are then unknown, and the rest of the batch stands.
     request(factsBatchIds.implementation, "eth_getStorageAt", [
       target,
       eip1967ImplementationSlot,
-      "latest",
+      at,
     ]),
-    request(factsBatchIds.delegateCodeHash, "eth_call", [{ data: codeHashProbe }, "latest"]),
+    request(factsBatchIds.delegateCodeHash, "eth_call", [{ data: codeHashProbe }, at]),
     ...(options.lean
       ? []
       : [
           request(
             factsBatchIds.receiveSimulation,
             "eth_simulateV1",
-            receiveSimulationParams(target, options.sender && getAddress(options.sender)),
+            receiveSimulationParams(target, options.sender && getAddress(options.sender), at),
           ),
         ]),
   ];

@@ -245,7 +245,7 @@ describe("createChainReader", () => {
       return {
         outcomes,
         companion: {
-          entries: [logs],
+          entries: () => [logs],
           maxResponseBytes: 1_000,
           settle: (outcome: CompanionOutcome) => outcomes.push(outcome),
         },

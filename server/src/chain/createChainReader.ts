@@ -6,6 +6,7 @@ import { limits } from "../limits";
 import { buildFactsBatch, type FactsBatchOptions, type JsonRpcRequest } from "./buildFactsBatch";
 import {
   ChainReadError,
+  RpcBlockNotReachedError,
   RpcHttpError,
   RpcMalformedResponseError,
   RpcMethodError,
@@ -39,6 +40,11 @@ export type ChainReaderOptions = {
   sharedCache?: SharedFactsCache;
   /** Clock for cache expiry (tests inject one). */
   now?: () => number;
+  /**
+   * How long a head the reader learned pins reads: within it a check reads every entry at that
+   * block (default: the facts' cache lifetime, the age a served fact may have anyway).
+   */
+  pinWithinMs?: number;
 };
 
 export type ChainReaderStats = {
@@ -53,8 +59,11 @@ export type ChainReaderStats = {
 
 /** What became of a companion's entries; `settle` hears it exactly once per read. */
 export type CompanionOutcome =
-  /** Answered in the facts' own request; `facts` are what that answer said (chain id checked). */
-  | { type: "answered"; answers: unknown[]; facts: ChainFacts }
+  /**
+   * Answered in the facts' own request; `facts` are what that answer said (chain id checked),
+   * `block` the block the batch was pinned to (absent: each entry at its node's head).
+   */
+  | { type: "answered"; answers: unknown[]; facts: ChainFacts; block?: bigint }
   /** Answered, but the companion's part is unusable (e.g. over its size bound). */
   | { type: "failed"; error: string }
   /** Not sent (facts from a cache, or the shared request failed): the companion reads alone. */
@@ -67,7 +76,8 @@ export type CompanionOutcome =
  * they answer (a refused range, an oversized result) never fails the facts.
  */
 export type BatchCompanion = {
-  entries: JsonRpcRequest[];
+  /** The entries, reading up to `block` when the batch is pinned to one. */
+  entries(block: bigint | undefined): JsonRpcRequest[];
   maxResponseBytes: number;
   settle(outcome: CompanionOutcome): void;
 };
@@ -104,8 +114,13 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
   const maxEntries = options.maxEntries ?? 10_000;
   const fetchFn = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
+  const pinWithinMs = options.pinWithinMs ?? limits.factsCacheTtlMs;
 
   const cache = new Map<string, CacheEntry>();
+  // Each chain's head as an unpinned answer last gave it. Load balancers send consecutive calls,
+  // and some the entries of one batch, to nodes at different heights: a check pinned to one
+  // block reads every fact of that block, or hears from a node that has not reached it.
+  const heads = new Map<ChainName, { block: bigint; at: number }>();
   const inFlight = new Map<string, Promise<ChainFacts>>();
   // Index of the endpoint that last answered, per chain: a dead first endpoint costs one timeout
   // once, not on every read.
@@ -134,12 +149,13 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     const { signal } = controller;
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const batch = buildFactsBatch(address, chain, batchOptions);
+    const companionEntries = companion?.entries(batchOptions.block) ?? [];
     let text: string;
     try {
       const response = await fetchFn(url, {
         method: "POST",
         headers: jsonHeaders,
-        body: JSON.stringify(companion ? [...batch, ...companion.entries] : batch),
+        body: JSON.stringify(companion ? [...batch, ...companionEntries] : batch),
         signal,
       });
       if (!response.ok) {
@@ -164,10 +180,13 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     } catch (cause) {
       throw new RpcMalformedResponseError("not JSON", { cause });
     }
-    const lean = { lean: batchOptions.lean === true };
+    const lean = {
+      lean: batchOptions.lean === true,
+      ...(batchOptions.block !== undefined && { block: batchOptions.block }),
+    };
     if (!companion || !Array.isArray(body)) return parseFactsBatch(chain, body, address, lean);
     // One answer for both: each part is bounded and judged on its own.
-    const theirIds = new Set(companion.entries.map((entry) => entry.id));
+    const theirIds = new Set(companionEntries.map((entry) => entry.id));
     const own: unknown[] = [];
     const theirs: unknown[] = [];
     for (const entry of body as { id?: unknown }[]) {
@@ -183,7 +202,12 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
             type: "failed",
             error: new RpcResponseTooLargeError(companion.maxResponseBytes).shortMessage,
           }
-        : { type: "answered", answers: theirs, facts },
+        : {
+            type: "answered",
+            answers: theirs,
+            facts,
+            ...(batchOptions.block !== undefined && { block: batchOptions.block }),
+          },
     );
     return facts;
   }
@@ -200,14 +224,24 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
     const failures: string[] = [];
     let riding = companion;
     let asking = batchOptions;
+    let pin = pinnedHead(chain);
     for (let step = 0; step < urls.length; step++) {
       const index = (start + step) % urls.length;
       const url = urls[index] as string;
       try {
-        const facts = await fetchFrom(url, address, chain, asking, riding);
+        const facts = await fetchFrom(url, address, chain, { ...asking, block: pin }, riding);
         preferred.set(chain, index);
+        if (pin === undefined && facts.blockNumber !== null) learnHead(chain, facts.blockNumber);
         return facts;
       } catch (error) {
+        // A node behind the pinned block (another behind the same load balancer, or the chain
+        // after a reorg to a shorter branch): asked once more at its head, which is learned anew.
+        if (pin !== undefined && error instanceof RpcBlockNotReachedError) {
+          heads.delete(chain);
+          pin = undefined;
+          step--;
+          continue;
+        }
         if (riding) {
           // The shared request failed: the companion reads on its own from here, and when its
           // entries may be what the endpoint refused, the facts are asked again alone there.
@@ -236,6 +270,23 @@ export function createChainReader(options: ChainReaderOptions): ChainReader {
       }
     }
     return unavailableFacts(chain, `all RPC endpoints failed: ${failures.join("; ")}`);
+  }
+
+  /**
+   * A head an unpinned answer gave. Never back while the one known is young: a node behind the
+   * others answered, and the next checks read at the higher block (a node that has not reached
+   * it says so, and the check is asked again at the head).
+   */
+  function learnHead(chain: ChainName, blockNumber: string) {
+    const block = BigInt(blockNumber);
+    const known = pinnedHead(chain);
+    if (known === undefined || block >= known) heads.set(chain, { block, at: now() });
+  }
+
+  /** The head reads are pinned to, while the one last learned is young enough. */
+  function pinnedHead(chain: ChainName): bigint | undefined {
+    const known = heads.get(chain);
+    return known && now() - known.at <= pinWithinMs ? known.block : undefined;
   }
 
   function remember(key: string, facts: ChainFacts) {

@@ -9,6 +9,7 @@ export type ChainReadErrorCode =
   | "rpc_network_error"
   | "rpc_malformed_response"
   | "rpc_method_error"
+  | "rpc_block_not_reached"
   | "rpc_wrong_chain"
   | "rpc_response_too_large";
 
@@ -72,6 +73,27 @@ export class RpcMethodError extends ChainReadError {
     message: string,
   ) {
     super("rpc_method_error", `${method} failed: ${code} ${message.slice(0, 120)}`);
+  }
+}
+
+/**
+ * Words nodes use for a block they do not have yet (geth, Erigon, Reth, Nethermind, anvil): the
+ * node answering is behind the block asked for, which is no refusal of the query itself.
+ */
+export const blockNotReached =
+  /header not found|unknown block|block not found|beyond (the )?current head|BlockOutOfRange|greater than (the )?(current )?head|not (yet )?(been )?reached/i;
+
+/**
+ * An entry of a batch pinned to one block was answered by a node that has not reached it (behind
+ * the others of its load balancer, or the chain reorganised to a shorter branch).
+ */
+export class RpcBlockNotReachedError extends ChainReadError {
+  override name = "RpcBlockNotReachedError";
+  constructor(
+    readonly method: string,
+    readonly block: bigint,
+  ) {
+    super("rpc_block_not_reached", `${method}: the node answering had not reached block ${block}`);
   }
 }
 

@@ -19,7 +19,13 @@ import {
 } from "./buildFactsBatch";
 import { classifyAccount, type SubcallResult, word } from "./classifyAccount";
 import { decodeCallResults } from "./decodeCallResults";
-import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
+import {
+  blockNotReached,
+  RpcBlockNotReachedError,
+  RpcMalformedResponseError,
+  RpcMethodError,
+  RpcWrongChainError,
+} from "./errors";
 
 const NATIVE_TRANSFER_GAS = 21_000n;
 // A typical ERC-20 transfer to an address that already holds the token costs ~35-55k gas;
@@ -80,7 +86,11 @@ export function parseFactsBatch(
   chainName: ChainName,
   body: unknown,
   address: Address,
-  options: { lean?: boolean } = {},
+  options: {
+    lean?: boolean;
+    /** The block the batch was pinned to: an entry its node had not reached fails the batch. */
+    block?: bigint;
+  } = {},
 ): ChainFacts {
   const chain = chains[chainName];
   const answer = BatchAnswerSchema.safeParse(body);
@@ -97,6 +107,11 @@ export function parseFactsBatch(
     if (!entry.success) throw new RpcMalformedResponseError("batch entry without result or error");
     if ("error" in entry.data) {
       const { id, error } = entry.data;
+      // Any entry, optional ones too: read again at the node's head, every fact of one block.
+      if (options.block !== undefined && blockNotReached.test(error.message)) {
+        const method = (id !== null && methodById[id]) || "batch";
+        throw new RpcBlockNotReachedError(method, options.block);
+      }
       if (id !== null && optionalIds.has(id)) {
         optionalErrors.set(id, `${error.code} ${error.message.slice(0, 80)}`);
         continue;

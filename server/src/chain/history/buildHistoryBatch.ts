@@ -1,6 +1,6 @@
 import { type ChainName, chains } from "@presend/shared/chains/chains";
 import { type Address, getAddress, type Hex, numberToHex, pad, toEventSelector } from "viem";
-import type { JsonRpcRequest } from "../buildFactsBatch";
+import { blockParameter, type JsonRpcRequest } from "../buildFactsBatch";
 
 /** keccak256("Transfer(address,address,uint256)"): the ERC-20 Transfer event. */
 export const transferTopic: Hex = toEventSelector("Transfer(address,address,uint256)");
@@ -30,6 +30,19 @@ export function historyTokens(chainName: ChainName): { address: Address; symbol:
 
 const topicOf = (address: Address): Hex => pad(address.toLowerCase() as Hex, { size: 32 });
 
+export type HistoryBatchInput = {
+  address: Address;
+  from: Address | null;
+  chain: ChainName;
+  fromBlock: bigint;
+  /**
+   * The last block read (the facts' block when the check is pinned to one): the queries end
+   * there, so a node that has not reached it refuses them or is found out, instead of answering
+   * up to its own older head. Absent: up to the answering node's head ("latest").
+   */
+  toBlock?: bigint;
+};
+
 /**
  * The history batch for one check on one chain (one HTTP request, at most 5 of the 10 entries an
  * endpoint allows): two topic-filtered eth_getLogs on the chain's stablecoins (an address array,
@@ -37,16 +50,15 @@ const topicOf = (address: Address): Hex => pad(address.toLowerCase() as Hex, { s
  * Otterscan's ots_searchTransactionsBefore.
  * @example await fetch(url, { method: "POST", body: JSON.stringify(buildHistoryBatch({ address, from, chain: "base", fromBlock: 0n })) });
  */
-export function buildHistoryBatch(input: {
-  address: Address;
-  from: Address | null;
-  chain: ChainName;
-  fromBlock: bigint;
-}): JsonRpcRequest[] {
+export function buildHistoryBatch(input: HistoryBatchInput): JsonRpcRequest[] {
   const recipient = getAddress(input.address);
   const sender = input.from === null ? null : getAddress(input.from);
   const tokens = historyTokens(input.chain).map((token) => token.address);
-  const range = { address: tokens, fromBlock: numberToHex(input.fromBlock), toBlock: "latest" };
+  const range = {
+    address: tokens,
+    fromBlock: numberToHex(input.fromBlock),
+    toBlock: blockParameter(input.toBlock),
+  };
   const request = (id: number, method: string, params: unknown[]): JsonRpcRequest => ({
     jsonrpc: "2.0",
     id,
@@ -68,7 +80,8 @@ export function buildHistoryBatch(input: {
       : [
           request(historyBatchIds.nativeSends, "ots_searchTransactionsBefore", [
             sender,
-            0,
+            // Page start 0 is the node's head; a block number reads before it (exclusive).
+            input.toBlock === undefined ? 0 : Number(input.toBlock + 1n),
             nativeTransactionsRead,
           ]),
         ]),
@@ -84,12 +97,7 @@ export const companionIdOffset = 100;
  * reads the head, so those two are left out.
  * @example [...buildFactsBatch(address, "base"), ...buildHistoryCompanion({ address, from, chain: "base", fromBlock })]
  */
-export function buildHistoryCompanion(input: {
-  address: Address;
-  from: Address | null;
-  chain: ChainName;
-  fromBlock: bigint;
-}): JsonRpcRequest[] {
+export function buildHistoryCompanion(input: HistoryBatchInput): JsonRpcRequest[] {
   return buildHistoryBatch(input)
     .filter(
       (entry) => entry.id !== historyBatchIds.chainId && entry.id !== historyBatchIds.blockNumber,

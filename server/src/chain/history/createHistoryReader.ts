@@ -46,6 +46,11 @@ export type HistoryReaderOptions = {
   sharedCache?: SharedFactsCache<ChainHistory>;
   fetch?: typeof fetch;
   now?: () => number;
+  /**
+   * How long the head last read pins the history's own batch: within it the log queries end at
+   * that block (default: the facts' cache lifetime).
+   */
+  pinWithinMs?: number;
 };
 
 export type HistoryInput = { address: Address; from: Address | null; chain: ChainName };
@@ -92,6 +97,7 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
   const maxEntries = options.maxEntries ?? 10_000;
   const fetchFn = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
+  const pinWithinMs = options.pinWithinMs ?? limits.factsCacheTtlMs;
   const cache = new Map<string, { history: ChainHistory; expiresAt: number }>();
   const inFlight = new Map<string, Promise<ChainHistory>>();
   const heads = new Map<ChainName, { block: bigint; at: number }>();
@@ -164,8 +170,21 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
 
   async function readFrom(url: string, input: HistoryInput): Promise<ChainHistory> {
     const fromBlock = windowStart(input.chain, await estimatedHead(url, input.chain));
-    const body = await post(url, input.chain, buildHistoryBatch({ ...input, fromBlock }));
-    const read = parseHistoryBatch(input.chain, body, { ...input, fromBlock, maxLogs });
+    // The queries end at the head last read, while it is young: a node that has not reached it
+    // (behind the others of a load balancer) is found out instead of answering up to its own.
+    const known = heads.get(input.chain);
+    const pin = known && now() - known.at <= pinWithinMs ? known.block : undefined;
+    const readAt = async (toBlock: bigint | undefined) => {
+      const at = { fromBlock, ...(toBlock !== undefined && { toBlock }) };
+      const body = await post(url, input.chain, buildHistoryBatch({ ...input, ...at }));
+      return parseHistoryBatch(input.chain, body, { ...input, ...at, maxLogs });
+    };
+    let read = await readAt(pin);
+    if (pin !== undefined && read.status === "unknown" && read.notReached) {
+      // Asked once more: the load balancer may send it to a node that has the block; a node
+      // whose own head is lower (the chain reorganised to a shorter branch) is asked up to it.
+      read = await readAt(read.head !== null && read.head < pin ? read.head : pin);
+    }
     if (read.head !== null) heads.set(input.chain, { block: read.head, at: now() });
     return summarizeHistory({
       recipient: input.address,
@@ -357,8 +376,14 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
     if (!known) return null;
     const elapsed = BigInt(Math.floor((now() - known.at) / 1000 / secondsPerBlock[input.chain]));
     const fromBlock = windowStart(input.chain, known.block + elapsed);
-    // The chain id and the head come from the facts' answer.
-    const entries = buildHistoryCompanion({ ...normalized, fromBlock });
+    // The chain id and the head come from the facts' answer; the queries end at the block the
+    // facts are pinned to, when they are.
+    const entries = (toBlock: bigint | undefined) =>
+      buildHistoryCompanion({
+        ...normalized,
+        fromBlock,
+        ...(toBlock !== undefined && { toBlock }),
+      });
     let needed = () => {};
     const upstreamCalled = new Promise<void>((resolve) => {
       needed = resolve;
@@ -419,8 +444,15 @@ export function createHistoryReader(options: HistoryReaderOptions): HistoryReade
         id: typeof entry?.id === "number" ? entry.id - companionIdOffset : entry?.id,
       })),
     ];
-    const read = parseHistoryBatch(input.chain, body, { ...input, fromBlock, maxLogs });
-    if (read.head !== null) heads.set(input.chain, { block: read.head, at: now() });
+    const read = parseHistoryBatch(input.chain, body, {
+      ...input,
+      fromBlock,
+      ...(answer.block !== undefined && { toBlock: answer.block }),
+      maxLogs,
+    });
+    if (read.head !== null && answer.block === undefined) {
+      heads.set(input.chain, { block: read.head, at: now() });
+    }
     const urls = options.rpcUrls[input.chain] ?? [];
     const url = urls[preferred.get(input.chain) ?? 0] ?? urls[0];
     return summarizeHistory({

@@ -8,7 +8,7 @@ import type {
   TokenTransfer,
 } from "@presend/shared/verdict/summarizeHistory";
 import { type Address, getAddress, type Hex, hexToBigInt, isHex } from "viem";
-import { RpcMalformedResponseError, RpcWrongChainError } from "../errors";
+import { blockNotReached, RpcMalformedResponseError, RpcWrongChainError } from "../errors";
 import { historyBatchIds, historyTokens, transferTopic } from "./buildHistoryBatch";
 
 type Entry = { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
@@ -17,9 +17,12 @@ type Entry = { id?: unknown; result?: unknown; error?: { code?: unknown; message
 const refusedRange = /range|limit|too many|exceed|results|too large|timeout/i;
 
 /** Why an eth_getLogs entry failed, in words safe to show (never the endpoint's own text). */
-function logsError(error: NonNullable<Entry["error"]>): string {
+function logsError(error: NonNullable<Entry["error"]>, toBlock: bigint | undefined): string {
   const code = typeof error.code === "number" ? error.code : null;
   const message = typeof error.message === "string" ? error.message : "";
+  if (blockNotReached.test(message)) {
+    return `the node answering had not reached block ${toBlock ?? "the check read at"}`;
+  }
   if (code === -32005 || refusedRange.test(message)) {
     return `the endpoint refused the log query (block range or result cap${code === null ? "" : `, code ${code}`})`;
   }
@@ -52,7 +55,11 @@ const topicAddress = (topic: unknown): Address | null =>
     ? (`0x${topic.slice(26).toLowerCase()}` as Address)
     : null;
 
-function parseLogs(result: unknown, symbols: Map<string, string>): TokenTransfer[] {
+function parseLogs(
+  result: unknown,
+  symbols: Map<string, string>,
+  lastBlock: bigint | null,
+): TokenTransfer[] {
   if (!Array.isArray(result)) throw new RpcMalformedResponseError("eth_getLogs: not an array");
   const transfers: TokenTransfer[] = [];
   for (const log of result as Record<string, unknown>[]) {
@@ -65,6 +72,9 @@ function parseLogs(result: unknown, symbols: Map<string, string>): TokenTransfer
     // Only standard Transfer(address indexed, address indexed, uint256) events of the read tokens.
     if (!token || topics?.[0] !== transferTopic || !from || !to || blockNumber === null) continue;
     if (typeof data !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(data)) continue;
+    // A log past the block the history ends at came from a node ahead of the one that gave the
+    // head (a load balancer's): left out, what is kept is that history up to its last block.
+    if (lastBlock !== null && blockNumber > lastBlock) continue;
     transfers.push({
       id: `${String(log.transactionHash)}:${String(log.logIndex)}`,
       token,
@@ -165,8 +175,15 @@ export function parseInternalSends(
 export function parseHistoryBatch(
   chainName: ChainName,
   body: unknown,
-  options: { address: Address; from: Address | null; fromBlock: bigint; maxLogs: number },
-): HistoryRead & { head: bigint | null; inner: InnerTransaction[] } {
+  options: {
+    address: Address;
+    from: Address | null;
+    fromBlock: bigint;
+    /** The block the queries were pinned to end at (absent: "latest", the answer's head). */
+    toBlock?: bigint;
+    maxLogs: number;
+  },
+): HistoryRead & { head: bigint | null; inner: InnerTransaction[]; notReached?: true } {
   if (!Array.isArray(body)) throw new RpcMalformedResponseError("history batch: not an array");
   const byId = new Map<unknown, Entry>();
   for (const entry of body as Entry[]) byId.set(entry?.id, entry);
@@ -181,6 +198,20 @@ export function parseHistoryBatch(
   }
   const head = quantity(byId.get(historyBatchIds.blockNumber)?.result);
   const { native, inner } = parseNative(byId.get(historyBatchIds.nativeSends), options.from);
+  const { toBlock } = options;
+  // The same answer's head below the block the queries end at: the node had not reached it, and
+  // some answer a range past their head with the logs up to it, silently fewer.
+  if (toBlock !== undefined && head !== null && head < toBlock) {
+    return {
+      status: "unknown",
+      tokens: tokenNames,
+      error: `the node answering had not reached block ${toBlock} (its head was ${head})`,
+      native,
+      head,
+      inner,
+      notReached: true,
+    };
+  }
 
   const transfers: TokenTransfer[] = [];
   let recipientError: string | undefined;
@@ -194,7 +225,7 @@ export function parseHistoryBatch(
     // thousands) leave only the address's own fingerprint unread, never the sender's payments.
     if (id === historyBatchIds.transfersTo && (entry.error || tooMany)) {
       recipientError = entry.error
-        ? logsError(entry.error)
+        ? logsError(entry.error, toBlock)
         : `more than ${options.maxLogs} transfers to this address in the window, more than one check reads`;
       continue;
     }
@@ -202,12 +233,13 @@ export function parseHistoryBatch(
       return {
         status: "unknown",
         tokens: tokenNames,
-        error: logsError(entry.error),
+        error: logsError(entry.error, toBlock),
         native,
         head,
         inner,
+        ...(blockNotReached.test(String(entry.error.message)) && { notReached: true as const }),
       };
-    const logs = parseLogs(entry.result, symbols);
+    const logs = parseLogs(entry.result, symbols, toBlock ?? head);
     // More than the cap: what was left out could hold the one payment that matters.
     if (tooMany) {
       return {
@@ -225,7 +257,7 @@ export function parseHistoryBatch(
     status: "read",
     tokens: tokenNames,
     fromBlock: options.fromBlock,
-    toBlock: head ?? options.fromBlock,
+    toBlock: toBlock ?? head ?? options.fromBlock,
     transfers,
     native,
     ...(recipientError !== undefined && { recipientError }),
