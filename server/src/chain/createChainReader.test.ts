@@ -333,3 +333,72 @@ describe("createChainReader", () => {
     });
   });
 });
+
+describe("createChainReader: reads pinned to one block", () => {
+  const single = { ...urls, base: [first] };
+  const isBlockNumber = (param: unknown): param is string =>
+    typeof param === "string" && /^0x[0-9a-f]+$/i.test(param) && param.length < 20;
+  /** A fetch answering as a node at `head`: a block past it is "header not found". */
+  function nodeAt(head: () => bigint) {
+    return vi.fn<typeof fetch>(async (_, init) => {
+      const batch = JSON.parse(String(init?.body)) as JsonRpcRequest[];
+      const tooHigh = (entry: JsonRpcRequest) =>
+        entry.params.some((param) => isBlockNumber(param) && BigInt(param) > head());
+      return Response.json(
+        batch.map((entry) =>
+          tooHigh(entry)
+            ? { jsonrpc: "2.0", id: entry.id, error: { code: -32000, message: "header not found" } }
+            : answerFactsBatch([entry], { chainId: 8453, nonce: 5n, blockNumber: head() })[0],
+        ),
+      );
+    });
+  }
+  const blocksAsked = (fetch: ReturnType<typeof nodeAt>, call: number) =>
+    (JSON.parse(String(fetch.mock.calls[call]?.[1]?.body)) as JsonRpcRequest[]).map((entry) =>
+      entry.params.at(-1),
+    );
+
+  it("the first read at the node's head, the next at the head it gave, in every entry", async () => {
+    const fetch = nodeAt(() => 1234n);
+    const reader = createChainReader({ rpcUrls: single, fetch, ttlMs: 0 });
+    expect(await reader.read(alice, "base")).toMatchObject({ status: "ok", blockNumber: "1234" });
+    expect(JSON.parse(String(fetch.mock.calls[0]?.[1]?.body))).toEqual(
+      buildFactsBatch(alice, "base"),
+    );
+    await reader.read(bob, "base");
+    expect(JSON.parse(String(fetch.mock.calls[1]?.[1]?.body))).toEqual(
+      buildFactsBatch(bob, "base", { block: 1234n }),
+    );
+    // eth_getCode, nonce, aggregate3, storage slot, delegate probe, simulation: all at 1234.
+    expect(blocksAsked(fetch, 1).filter((block) => block === "0x4d2")).toHaveLength(6);
+  });
+
+  it("a node that has not reached the pinned block: asked once more at its head, which is learned", async () => {
+    let head = 2000n;
+    const fetch = nodeAt(() => head);
+    const reader = createChainReader({ rpcUrls: single, fetch, ttlMs: 0 });
+    await reader.read(alice, "base");
+    head = 1990n; // the next request meets a node behind, or the chain after a reorg
+    expect(await reader.read(alice, "base")).toMatchObject({ status: "ok", blockNumber: "1990" });
+    expect(fetch).toHaveBeenCalledTimes(3);
+    expect(blocksAsked(fetch, 2)).toContain("latest");
+    await reader.read(alice, "base");
+    expect(blocksAsked(fetch, 3)).toContain("0x7c6");
+  });
+
+  it("a head older than the pin window is not pinned to", async () => {
+    let clock = 0;
+    const fetch = nodeAt(() => 50n);
+    const reader = createChainReader({
+      rpcUrls: single,
+      fetch,
+      ttlMs: 0,
+      pinWithinMs: 1_000,
+      now: () => clock,
+    });
+    await reader.read(alice, "base");
+    clock = 1_001;
+    await reader.read(alice, "base");
+    expect(blocksAsked(fetch, 1)).toContain("latest");
+  });
+});

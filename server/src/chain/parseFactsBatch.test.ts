@@ -12,7 +12,12 @@ import {
 } from "viem";
 import { describe, expect, it } from "vitest";
 import { buildFactsBatch, eip1967ImplementationSlot } from "./buildFactsBatch";
-import { RpcMalformedResponseError, RpcMethodError, RpcWrongChainError } from "./errors";
+import {
+  RpcBlockNotReachedError,
+  RpcMalformedResponseError,
+  RpcMethodError,
+  RpcWrongChainError,
+} from "./errors";
 import { answerFactsBatch, type FakeCallResult, type FakeChainState } from "./fakeRpc";
 import { parseFactsBatch } from "./parseFactsBatch";
 
@@ -507,4 +512,26 @@ describe("parseFactsBatch: a known sweeper's own contract", () => {
     expect(noCode.kind).toBe("eoa");
     expect(noCode.knownSweeper).toBeUndefined();
   });
+});
+
+describe("parseFactsBatch: a batch pinned to one block", () => {
+  it.each(["eth_getCode", "eth_simulateV1"])(
+    "%s answered 'header not found': the batch is of no one block, the node had not reached it",
+    (method) => {
+      const batch = buildFactsBatch(who, "base", { block: 77n });
+      const notThere = { code: -32000, message: "header not found" };
+      const body = answerFactsBatch(batch, { chainId: 8453 }).map((entry, index) =>
+        batch[index]?.method === method
+          ? { jsonrpc: "2.0", id: batch[index]?.id, error: notThere }
+          : entry,
+      );
+      expect(() => parseFactsBatch("base", body, who, { block: 77n })).toThrow(
+        RpcBlockNotReachedError,
+      );
+      // Unpinned, an optional entry's failure stays its own unknown, as before.
+      if (method === "eth_simulateV1") {
+        expect(parseFactsBatch("base", body, who).receiveSimulation?.outcome).toBe("unavailable");
+      }
+    },
+  );
 });

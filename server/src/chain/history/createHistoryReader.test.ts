@@ -166,3 +166,56 @@ describe("createHistoryReader", () => {
     expect(endpoint.calls).toHaveLength(2);
   });
 });
+
+describe("createHistoryReader: its own batch pinned to the head last read", () => {
+  /** Gives the head `heads[n]` to the n-th request (the last one after). */
+  function nodesAt(heads: bigint[]) {
+    const calls: Call[][] = [];
+    const fetch: typeof globalThis.fetch = async (_url, init) => {
+      const body = JSON.parse(String(init?.body)) as Call | Call[];
+      const batch = Array.isArray(body) ? body : [body];
+      const head = heads[Math.min(calls.length, heads.length - 1)] as bigint;
+      calls.push(batch);
+      const answers = batch.map((call) => {
+        if (call.method === "eth_chainId") return { jsonrpc: "2.0", id: call.id, result: "0x2105" };
+        if (call.method === "eth_blockNumber") {
+          return { jsonrpc: "2.0", id: call.id, result: numberToHex(head) };
+        }
+        // As anvil and older geth: logs up to a block past the head are those up to the head.
+        if (call.method === "eth_getLogs") return { jsonrpc: "2.0", id: call.id, result: [] };
+        return { jsonrpc: "2.0", id: call.id, result: { txs: [], receipts: [] } };
+      });
+      return Response.json(Array.isArray(body) ? answers : answers[0]);
+    };
+    const toBlocks = () =>
+      calls.map((batch) => {
+        const logs = batch.find((call) => call.method === "eth_getLogs");
+        return (logs?.params[0] as { toBlock?: string } | undefined)?.toBlock;
+      });
+    return { fetch, toBlocks };
+  }
+  const input = { address, from, chain: "base" } as const;
+  const readerOn = (node: ReturnType<typeof nodesAt>) =>
+    createHistoryReader({ rpcUrls: rpcUrls(["https://rpc.example"]), ttlMs: 0, fetch: node.fetch });
+
+  it("the log queries end at the head read before; a node behind it is asked once more up to its own", async () => {
+    // The head at start, a read, then a request that meets a node 5 blocks behind.
+    const node = nodesAt([100n, 100n, 95n, 95n]);
+    const reader = readerOn(node);
+    expect(await reader.read(input)).toMatchObject({ status: "read", toBlock: "100" });
+    expect(await reader.read(input)).toMatchObject({ status: "read", toBlock: "95" });
+    expect(node.toBlocks()).toEqual([undefined, "0x64", "0x64", "0x5f"]);
+  });
+
+  it("behind the block it is asked up to twice (another node behind again): unknown, never read short", async () => {
+    const node = nodesAt([100n, 100n, 90n, 80n]);
+    const reader = readerOn(node);
+    await reader.read(input);
+    const history = await reader.read(input);
+    expect(history).toMatchObject({
+      status: "unknown",
+      error: "the node answering had not reached block 90 (its head was 80)",
+    });
+    expect(node.toBlocks()).toEqual([undefined, "0x64", "0x64", "0x5a"]);
+  });
+});

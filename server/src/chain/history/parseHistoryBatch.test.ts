@@ -252,3 +252,48 @@ describe("parseInternalSends", () => {
     );
   });
 });
+
+describe("parseHistoryBatch: a batch pinned to one block", () => {
+  it("ends at the pinned block, and leaves out a log past it (a node ahead answered the logs)", () => {
+    const later = { ...log({ value: 5n, index: 1 }), blockNumber: "0x29" };
+    const read = parseHistoryBatch("base", answers({ from: [log({ value: 0n }), later] }), {
+      ...options,
+      toBlock: 0x28n,
+    });
+    expect(read).toMatchObject({ status: "read", toBlock: 0x28n });
+    if (read.status !== "read") throw new Error("unread");
+    expect(read.transfers.map((transfer) => transfer.blockNumber)).toEqual([32n]);
+  });
+
+  it("unpinned, a log past the answer's own head is left out too", () => {
+    const ahead = { ...log({ value: 5n, index: 1 }), blockNumber: "0x31" };
+    const read = parseHistoryBatch("base", answers({ from: [log(), ahead] }), options);
+    if (read.status !== "read") throw new Error("unread");
+    expect(read.toBlock).toBe(0x30n);
+    expect(read.transfers).toHaveLength(1);
+  });
+
+  it("the answer's head below the pinned block: unknown, the node had not reached it", () => {
+    const read = parseHistoryBatch("base", answers(), { ...options, toBlock: 0x40n });
+    expect(read).toMatchObject({ status: "unknown", notReached: true });
+    if (read.status !== "unknown") throw new Error("read");
+    expect(read.error).toBe("the node answering had not reached block 64 (its head was 48)");
+  });
+
+  it.each([
+    "header not found",
+    "block range extends beyond current head block",
+    "BlockOutOfRangeError: block height is 2 but requested was 9",
+  ])("a log query answered %j: unknown, a node behind, not a refused range", (message) => {
+    const read = parseHistoryBatch(
+      "base",
+      answers({ from: { error: { code: -32000, message } } }),
+      { ...options, toBlock: 0x30n },
+    );
+    expect(read).toMatchObject({
+      status: "unknown",
+      error: "the node answering had not reached block 48",
+      notReached: true,
+    });
+  });
+});
