@@ -134,6 +134,11 @@ describe("nodes out of step behind one endpoint (real anvil, real transfers)", (
     expect(report.chain.history?.status).toBe("unknown");
     expect(report.chain.history?.error).toMatch(/had not reached block \d+/);
     expectLookalikeHonest(report);
+    // A deep check reads base the same way, beside the other four chains.
+    const deep = await engine.deep({ address: planted, chain: "base", from: victim.address });
+    if (deep.type !== "report") throw new Error(`no report: ${deep.error}`);
+    expect(deep.report.chain.history?.status).toBe("unknown");
+    expectLookalikeHonest(deep.report);
   });
 
   it("the history's own endpoint splitting its batch: the head from one node, the logs from one behind", async () => {
