@@ -164,6 +164,7 @@ export async function createPayments(
     store,
     chain,
     claimDecidedFrom: channelRecordValidBefore,
+    payTo: config.payTo,
     onUnwritten: reportErrors(logger, "payment record not marked as the chain decided", "error"),
   });
   const watched = watchedFacilitator(facilitator, {

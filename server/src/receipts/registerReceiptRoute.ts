@@ -31,17 +31,18 @@ const responses = {
   },
   400: {
     description:
-      "invalid_body: the signature query parameter given more than once (one 0x value is asked); receipt_ambiguous (by transaction only): the transaction is a payment channel's claim, which settled several checks at once: fetch each by /receipts/{payer}/{nonce}.",
+      "invalid_body: the signature query parameter given more than once (one 0x value is asked); receipt_ambiguous (by transaction only): the transaction is a payment channel's claim, or otherwise settled several payments at once: fetch each by /receipts/{payer}/{nonce}.",
     content: errorContent,
   },
   403: { description: "Missing signature, or not signed by the payer.", content: errorContent },
   404: {
-    description: "No settled payment recorded here (or one that was never charged).",
+    description:
+      "receipt_not_found: nothing was charged. By transaction: no record carries it and Base shows no payment recorded here in it (or does not know the transaction); by authorization: no such payment recorded, or one that was never charged.",
     content: errorContent,
   },
   409: {
     description:
-      "settlement_unknown: the payment's outcome is not known yet; the message says by when it will be.",
+      "settlement_unknown: the payment's outcome is not known yet; the message says by when it will be. By transaction also: no record carries it and Base could not be read to tell what it charged (or it is not mined yet): ask again shortly.",
     content: errorContent,
   },
   500: {
@@ -57,7 +58,7 @@ const byTransaction = createRoute({
   tags: ["verification"],
   summary: "Fetch a paid report again, by settlement transaction",
   description:
-    'For a payer whose response was lost: the stored report of a settled payment. Prove you are the payer with an EIP-191 signature (personal_sign) by the paying key over "presend receipt <tx>" (tx in lowercase) in the signature query parameter.',
+    'For a payer whose response was lost: the stored report of a settled payment. Prove you are the payer with an EIP-191 signature (personal_sign) by the paying key over "presend receipt <tx>" (tx in lowercase) in the signature query parameter. A transaction no record carries yet (its settled mark was not written) is looked up on Base: the payment whose authorization it used is answered as by /receipts/{payer}/{nonce}.',
   security: [],
   request: {
     params: z.object({ tx: z.string().openapi({ description: "Settlement transaction hash" }) }),
@@ -94,12 +95,13 @@ export function registerReceiptRoute(
   app: App,
   deps: {
     /**
-     * What a record answers is the records' (`answerNow`): they decide an open record past its
-     * promised time from the chain; nothing else is written here.
+     * What a record answers is the records' (`answerNow`): they decide an open record from the
+     * chain, and find the record of a transaction no record carries from its receipt
+     * (`byChainTransaction`); nothing else is written here.
      */
     records: Pick<
       PaymentRecords,
-      "byTransaction" | "byAuthorization" | "paidOverChannel" | "answerNow"
+      "byTransaction" | "byChainTransaction" | "byAuthorization" | "paidOverChannel" | "answerNow"
     >;
     signReport: ReportSigner;
     /** The wallet a Sign-In-With-X header proves, if it proves one (it stands for `signature`). */
@@ -108,28 +110,53 @@ export function registerReceiptRoute(
 ): void {
   app.openapi(byTransaction, async (c) => {
     const { tx } = c.req.valid("param");
-    const record = bytes32Pattern.test(tx) ? await deps.records.byTransaction(tx) : undefined;
-    if (record === undefined) {
+    if (!bytes32Pattern.test(tx)) {
       return jsonError(
         c,
         404,
         "receipt_not_found",
-        bytes32Pattern.test(tx)
-          ? `No settled payment ${tx} is recorded here.`
-          : "No settled payment is recorded here under that path: a transaction hash is 0x and 64 hex characters.",
+        "No settled payment is recorded here under that path: a transaction hash is 0x and 64 hex characters.",
       ) as never;
     }
-    if (deps.records.paidOverChannel(record)) {
-      // One claim settles every voucher of a channel since the last one, from any number of
-      // checks: the record the store finds first would be any of them.
-      return jsonError(
-        c,
-        400,
-        "receipt_ambiguous",
-        `Transaction ${tx} is a payment channel's claim: it settled every check the claimed vouchers paid for, so it names no single report. Fetch each check's report by GET /receipts/{payer}/{nonce}, the receipt PRESEND-RECEIPT named when the check was paid.`,
-      ) as never;
+    let record = await deps.records.byTransaction(tx);
+    let chargedBy: Hex | undefined;
+    if (record === undefined) {
+      // No record carries it, yet it may be a charge whose settled mark was not written (the
+      // store refused the write) or whose settlement's answer was lost: the chain tells, from
+      // the transaction's receipt, before anyone is told nothing was charged.
+      const charge = await deps.records.byChainTransaction(tx as Hex);
+      if (charge.type === "not_charged") {
+        return jsonError(
+          c,
+          404,
+          "receipt_not_found",
+          `Transaction ${tx} charged no payment recorded here (Base shows none in it): nothing was charged by it.`,
+        ) as never;
+      }
+      if (charge.type === "unknown") {
+        return jsonError(
+          c,
+          409,
+          "settlement_unknown",
+          charge.reason === "pending"
+            ? `Transaction ${tx} is not mined yet: what it charged is not known. Ask again once it is.`
+            : `Whether transaction ${tx} charged a payment here is not known: the payment chain could not be read just now. Ask again shortly.`,
+        ) as never;
+      }
+      if (charge.type === "several") {
+        return jsonError(
+          c,
+          400,
+          "receipt_ambiguous",
+          `Transaction ${tx} settled several payments at once, so it names no single report. Fetch each by GET /receipts/{payer}/{nonce}.`,
+        ) as never;
+      }
+      if (charge.type === "channel_claim") return channelClaim(c, tx) as never;
+      record = charge.record;
+      chargedBy = charge.tx;
     }
-    return (await answer(c, record, tx, c.req.valid("query").signature, deps)) as never;
+    if (deps.records.paidOverChannel(record)) return channelClaim(c, tx) as never;
+    return (await answer(c, record, tx, c.req.valid("query").signature, deps, chargedBy)) as never;
   });
 
   app.openapi(byAuthorization, async (c) => {
@@ -152,6 +179,18 @@ export function registerReceiptRoute(
   });
 }
 
+/** A payment channel's claim: one transaction for every check the claimed vouchers paid for. */
+function channelClaim(c: Context<AppEnv>, tx: string): Response {
+  // One claim settles every voucher of a channel since the last one, from any number of checks:
+  // the record the store finds first would be any of them.
+  return jsonError(
+    c,
+    400,
+    "receipt_ambiguous",
+    `Transaction ${tx} is a payment channel's claim: it settled every check the claimed vouchers paid for, so it names no single report. Fetch each check's report by GET /receipts/{payer}/{nonce}, the receipt PRESEND-RECEIPT named when the check was paid.`,
+  );
+}
+
 async function answer(
   c: Context<AppEnv>,
   record: PaymentRecord,
@@ -162,6 +201,8 @@ async function answer(
     signReport: ReportSigner;
     signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
   },
+  /** The transaction the chain showed using the record's authorization, if it was read. */
+  chargedBy?: Hex,
 ): Promise<Response> {
   const { signReport } = deps;
   const message = receiptMessage(signed);
@@ -184,7 +225,7 @@ async function answer(
   }
   // Only the payer's request may make the records read the chain (an open record past its
   // promised time is decided now).
-  const recorded: RecordAnswer = await deps.records.answerNow(record);
+  const recorded: RecordAnswer = await deps.records.answerNow(record, chargedBy);
   if (recorded.type === "not_charged") {
     return jsonError(
       c,

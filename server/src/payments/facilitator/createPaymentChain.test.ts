@@ -13,7 +13,7 @@ import {
 import { sharedPaymentWorld } from "@presend/devnet/testing";
 import { chains, nativeUsdcDomain } from "@presend/shared/chains/chains";
 import { authorizationTypes } from "@x402/evm";
-import { type Hex, parseSignature, toHex } from "viem";
+import { type Hex, parseAbiItem, parseSignature, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryPaymentRecords } from "../../paymentRecords/createMemoryPaymentRecords";
@@ -174,6 +174,35 @@ describe("createPaymentChain (a real anvil chain)", () => {
     } finally {
       await rpc.close();
     }
+  });
+
+  it("reads what a transaction paid from its receipt: the EIP-3009 transfer and its payee; none in a cancellation; a hash the chain does not know is absent", async () => {
+    expect(await chain.paymentsIn(transferTx)).toEqual({
+      type: "mined",
+      transfers: [
+        {
+          payer: payer.address.toLowerCase(),
+          nonce: nonce(1),
+          to: payTo.toLowerCase(),
+        },
+      ],
+      claimReceivers: [],
+    });
+    const [cancelLog] = await client.getLogs({
+      address: usdc,
+      event: parseAbiItem(
+        "event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)",
+      ),
+      args: { authorizer: payer.address, nonce: nonce(2) },
+      fromBlock: 0n,
+    });
+    expect(cancelLog).toBeDefined();
+    expect(await chain.paymentsIn(cancelLog?.transactionHash as Hex)).toEqual({
+      type: "mined",
+      transfers: [],
+      claimReceivers: [],
+    });
+    expect(await chain.paymentsIn(`0x${"5a".repeat(32)}`)).toEqual({ type: "absent" });
   });
 
   it("reads an authorization never sent: unused, not cancelled", async () => {

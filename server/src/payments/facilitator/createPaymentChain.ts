@@ -1,5 +1,6 @@
 import { UpstreamError } from "@presend/shared/errors/UpstreamError";
-import { type Address, type Hex, isHash, parseAbi, parseAbiItem } from "viem";
+import { BATCH_SETTLEMENT_ADDRESS } from "@x402/evm";
+import { type Address, type Hex, isHash, parseAbi, parseAbiItem, parseEventLogs } from "viem";
 import { createBoundedRpcClient } from "../../http/createBoundedRpcClient";
 
 const eip3009 = parseAbi([
@@ -10,6 +11,13 @@ const authorizationUsed = parseAbiItem(
 );
 const authorizationCanceled = parseAbiItem(
   "event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)",
+);
+const transfer = parseAbiItem(
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+);
+// The batch-settlement escrow's claim (the same event the channel books read).
+const claimed = parseAbiItem(
+  "event Claimed(bytes32 indexed channelId, address indexed receiver, uint128 amount, uint128 totalClaimed)",
 );
 
 /**
@@ -67,6 +75,23 @@ function isLogRangeRefusal(error: unknown): boolean {
  */
 export const authorizationLookBackSeconds = 600;
 
+/** One EIP-3009 transfer a transaction made: the authorization it used and where the money went. */
+export type AuthorizedTransfer = { payer: Hex; nonce: Hex; to: Hex };
+
+/** What one transaction did with the token, as its receipt alone tells. */
+export type TransactionPayments =
+  /** The chain knows no such transaction. */
+  | { type: "absent" }
+  /** Sent and not mined yet: what it does is not known. */
+  | { type: "pending" }
+  | {
+      type: "mined";
+      /** Its EIP-3009 transfers of the token (none when it reverted). */
+      transfers: AuthorizedTransfer[];
+      /** The batch-settlement escrow's Claimed receivers in it (a channel claim). */
+      claimReceivers: Hex[];
+    };
+
 export type PaymentChain = {
   /** Chain id matches and the chain answers: payments can be verified and settled. */
   reachable(): Promise<boolean>;
@@ -98,6 +123,12 @@ export type PaymentChain = {
     sinceSeconds?: number,
     untilSeconds?: number,
   ): Promise<boolean>;
+  /**
+   * What a transaction did with the token, from its receipt (one read, capped in size like every
+   * answer; one more, for the transaction itself, only when there is no receipt). Throws when
+   * the chain cannot be read.
+   */
+  paymentsIn(tx: string): Promise<TransactionPayments>;
   /** The chain's latest block time (seconds), the clock validBefore is judged by. */
   now(): Promise<number>;
 };
@@ -273,6 +304,52 @@ export function createPaymentChain(options: PaymentChainOptions): PaymentChain {
         untilSeconds,
       );
       return logs.length > 0;
+    },
+    async paymentsIn(tx) {
+      if (!isHash(tx)) return { type: "absent" };
+      let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>>;
+      try {
+        receipt = await client.getTransactionReceipt({ hash: tx });
+      } catch (error) {
+        if (!(error instanceof Error && error.name === "TransactionReceiptNotFoundError")) {
+          throw error;
+        }
+        // No receipt: a transaction still waiting to be mined may yet charge, so "absent" is
+        // said only of one the chain does not know at all.
+        const sent = await client.getTransaction({ hash: tx }).catch((missing: unknown) => {
+          if (missing instanceof Error && missing.name === "TransactionNotFoundError") return null;
+          throw missing;
+        });
+        return sent === null ? { type: "absent" } : { type: "pending" };
+      }
+      const asset = options.asset.toLowerCase();
+      const logs = parseEventLogs({
+        abi: [authorizationUsed, transfer, claimed],
+        logs: receipt.logs,
+        strict: true,
+      });
+      const transfers: AuthorizedTransfer[] = [];
+      const claimReceivers: Hex[] = [];
+      for (const [index, log] of logs.entries()) {
+        if (log.eventName === "Claimed") {
+          if (log.address.toLowerCase() === BATCH_SETTLEMENT_ADDRESS.toLowerCase()) {
+            claimReceivers.push(log.args.receiver.toLowerCase() as Hex);
+          }
+          continue;
+        }
+        if (log.eventName !== "AuthorizationUsed" || log.address.toLowerCase() !== asset) continue;
+        // EIP-3009 (USDC's FiatToken, the devnet's token) marks the authorization used, then
+        // moves the money: its Transfer is the token's next event, from the authorizer.
+        const next = logs.slice(index + 1).find((later) => later.address.toLowerCase() === asset);
+        const payer = log.args.authorizer.toLowerCase() as Hex;
+        if (next?.eventName !== "Transfer" || next.args.from.toLowerCase() !== payer) continue;
+        transfers.push({
+          payer,
+          nonce: log.args.nonce.toLowerCase() as Hex,
+          to: next.args.to.toLowerCase() as Hex,
+        });
+      }
+      return { type: "mined", transfers, claimReceivers };
     },
     async now() {
       return Number((await client.getBlock({ blockTag: "latest" })).timestamp);

@@ -1,17 +1,18 @@
 import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import type { Hex } from "viem";
-import type { PaymentChain } from "./createPaymentChain";
+import type { PaymentChain, TransactionPayments } from "./createPaymentChain";
 
 /**
  * A payment chain for unit tests that knows which authorizations were used and by which
- * transaction, and which the payer cancelled (the token's authorizationState is true for both).
- * Every read throws while `down`.
+ * transaction, and which the payer cancelled (the token's authorizationState is true for both),
+ * and what the transactions it is told of did (any other is absent). Every read throws while `down`.
  * @example const chain = fakePaymentChain({ now: 1_900_000_000, used: new Map([[nonce, tx]]) });
  */
 export function fakePaymentChain(state: {
   now: number;
   used: Map<string, Hex>;
   canceled?: Set<string>;
+  transactions?: Map<string, TransactionPayments>;
   down?: boolean;
 }): PaymentChain {
   const readable = async () => {
@@ -35,6 +36,10 @@ export function fakePaymentChain(state: {
     async authorizationCanceled(_payer, nonce) {
       await readable();
       return state.canceled?.has(nonce) ?? false;
+    },
+    async paymentsIn(tx) {
+      await readable();
+      return state.transactions?.get(tx.toLowerCase()) ?? { type: "absent" };
     },
     async now() {
       await readable();

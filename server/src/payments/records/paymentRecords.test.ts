@@ -108,6 +108,38 @@ describe("createPaymentRecords", () => {
     expect(await store.byAuthorization(longPast)).toMatchObject({ status: "pending" });
   });
 
+  it("settles a record by a transaction the chain showed using its authorization, with no further read, and answers it even when the store refuses the mark", async () => {
+    const store = createMemoryPaymentRecords();
+    // The chain is down for any further read: the transaction's receipt was all it took.
+    const records = createPaymentRecords({
+      store,
+      chain: fakePaymentChain({ now: 0, used: new Map(), down: true }),
+    });
+    const open = await records.begin(samplePaymentRecord(40, { validBefore }));
+    const failed = await records.begin(samplePaymentRecord(41, { validBefore }));
+    await records.markFailed(failed);
+    expect(await records.answerNow(open, tx(40))).toMatchObject({ type: "report", tx: tx(40) });
+    expect(await store.byAuthorization(open)).toMatchObject({ status: "settled", tx: tx(40) });
+    // A record wrongly failed is corrected by the chain's word: the payer is not told "never charged".
+    expect(await records.answerNow(failed, tx(41))).toMatchObject({ type: "report", tx: tx(41) });
+    // A store that takes no writes: the answer is the chain's, the record stays to be marked.
+    const unwritten: unknown[] = [];
+    const readOnly = createPaymentRecords({
+      store: {
+        ...store,
+        markSettled: async () => {
+          throw new Error("read-only");
+        },
+      },
+      chain: fakePaymentChain({ now: 0, used: new Map(), down: true }),
+      onUnwritten: (error) => unwritten.push(error),
+    });
+    const pending = await readOnly.begin(samplePaymentRecord(42, { validBefore }));
+    expect(await readOnly.answerNow(pending, tx(42))).toMatchObject({ type: "report", tx: tx(42) });
+    expect(await store.byAuthorization(pending)).toMatchObject({ status: "pending" });
+    expect(unwritten).toHaveLength(1);
+  });
+
   it("keeps a channel voucher's books: settled by the claim that covers it, or failed when not charged, keys in any case", async () => {
     const store = createMemoryPaymentRecords();
     const records = createPaymentRecords({

@@ -1,3 +1,4 @@
+import type { Hex } from "viem";
 import type {
   AuthorizationKey,
   NewPaymentRecord,
@@ -5,10 +6,12 @@ import type {
   PaymentRecordStore,
 } from "../../paymentRecords/paymentRecordStore";
 import type { PaymentChain } from "../facilitator/createPaymentChain";
+import { chargeOfTransaction, type TransactionCharge } from "./chargeOfTransaction";
 import {
   decidedBy,
   decidePayment,
   judgePayment,
+  type PaymentVerdict,
   type ReconcileResult,
   reconcilePayments,
   writeVerdict,
@@ -18,7 +21,7 @@ export {
   AuthorizationAlreadyRecorded,
   normalizeKey,
 } from "../../paymentRecords/paymentRecordStore";
-export type { AuthorizationKey, NewPaymentRecord, PaymentRecord };
+export type { AuthorizationKey, NewPaymentRecord, PaymentRecord, TransactionCharge };
 
 /**
  * What a record says to whoever asks for its report (a retried payment id, a lost answer,
@@ -59,6 +62,12 @@ export type PaymentRecords = {
   byPaymentId(paymentId: string): Promise<PaymentRecord | undefined>;
   byTransaction(tx: string): Promise<PaymentRecord | undefined>;
   /**
+   * For a transaction no record carries (its settled mark was not written, or the settlement's
+   * answer was lost): what it charged here, read from its receipt on chain and matched to the
+   * records by authorization. Never "not charged" unless the chain says so.
+   */
+  byChainTransaction(tx: Hex): Promise<TransactionCharge>;
+  /**
    * Whether the record is a channel payment's: its transaction is the claim that settled every
    * voucher it covered, so that transaction names no single record.
    */
@@ -76,9 +85,10 @@ export type PaymentRecords = {
    * What a record answers for its report now: an open one is decided from the chain first, so a
    * charge the chain shows is answered at once (its record's mark may have been lost) and a
    * promise that passed is kept rather than repeated. `overdue` when the chain could not be read
-   * to decide it past its `decidedBy`.
+   * to decide it past its `decidedBy`. `chargedBy`: a transaction the chain already showed using
+   * this record's authorization (byChainTransaction): the record is settled by it, no more read.
    */
-  answerNow(record: PaymentRecord): Promise<RecordAnswer>;
+  answerNow(record: PaymentRecord, chargedBy?: Hex): Promise<RecordAnswer>;
 };
 
 export type PaymentRecordsOptions = {
@@ -92,13 +102,15 @@ export type PaymentRecordsOptions = {
   claimDecidedFrom?: number;
   /** Where a decision the chain made but the store could not keep is reported (the server's log). */
   onUnwritten?: (error: unknown) => void;
+  /** This server's payTo: which batch-settlement claims are its own (byChainTransaction). */
+  payTo?: string;
 };
 
 /**
  * @example const records = createPaymentRecords({ store, chain, claimDecidedFrom: channelRecordValidBefore });
  */
 export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRecords {
-  const { store, chain, claimDecidedFrom, onUnwritten } = options;
+  const { store, chain, claimDecidedFrom, onUnwritten, payTo } = options;
   const awaitsClaim = (record: PaymentRecord) =>
     claimDecidedFrom !== undefined && record.validBefore >= claimDecidedFrom;
   const answerOf = (record: PaymentRecord): RecordAnswer => {
@@ -124,6 +136,8 @@ export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRec
     byAuthorization: (key) => store.byAuthorization(key),
     byPaymentId: (paymentId) => store.byPaymentId(paymentId),
     byTransaction: (tx) => store.byTransaction(tx),
+    byChainTransaction: (tx) =>
+      chargeOfTransaction({ store, chain, tx, ...(payTo !== undefined && { payTo }) }),
     paidOverChannel: awaitsClaim,
     decide,
     reconcile: (limit) =>
@@ -134,13 +148,18 @@ export function createPaymentRecords(options: PaymentRecordsOptions): PaymentRec
         ...(claimDecidedFrom !== undefined && { claimDecidedFrom }),
       }),
     answerOf,
-    async answerNow(record) {
+    async answerNow(record, chargedBy) {
       const answer = answerOf(record);
-      if (answer.type !== "open") return answer;
+      // A transaction the chain showed using the authorization settles any record that does not
+      // say so yet (a failed one too: the chain is the truth).
+      const shown = chargedBy !== undefined && answer.type !== "report";
+      if (!shown && answer.type !== "open") return answer;
       // The payer asking gets the chain's answer as soon as the chain has one: a used
       // authorization is a charge, whose report is theirs now; a non-charge is only decided once
       // the promised time has passed. An unreadable chain leaves the record as it is.
-      const verdict = await judgePayment({ chain, record }).catch(() => null);
+      const verdict: PaymentVerdict | null = shown
+        ? { status: "settled", tx: chargedBy }
+        : await judgePayment({ chain, record }).catch(() => null);
       if (verdict === null) return answer;
       // The chain's word stands even when the store takes no writes (a read-only database after
       // a failover, a full disk): a charged payer gets the report kept in the record now, and
