@@ -142,7 +142,7 @@ export async function createPayments(
   });
   let facilitatorAddress: Address | null = null;
   let facilitator: FacilitatorClient;
-  let broadcastFor: ((payer: string, nonce: string) => Hex | null) | undefined;
+  let broadcastFor: ((payer: string, nonce: string) => Hex | null | undefined) | undefined;
   if (config.facilitator.type === "local") {
     const local = createLocalFacilitator({
       network: config.network,

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { freePort } from "../../http/freePort";
 import { type FaultyRpc, startFaultyRpc } from "../testing/startFaultyRpc";
 import { createLocalFacilitator } from "./createLocalFacilitator";
+import { broadcastKeptMs } from "./settlementBroadcasts";
 
 const { world } = sharedPaymentWorld();
 const price = 10_000n;
@@ -76,6 +77,39 @@ describe("createLocalFacilitator", () => {
     // The failures are there to be read (not swallowed), with the provider's host.
     expect(text).toContain("127.0.0.1");
     expect(text).not.toContain("SECRET-KEY");
+  });
+
+  it("holds each settlement's broadcast for a window after it, not for the process's life", async () => {
+    let clock = Date.now();
+    const facilitator = createLocalFacilitator({
+      network: chains.base.caip2,
+      rpcUrls: [world.chains.base.rpcUrl],
+      privateKey: world.accounts.facilitator.privateKey,
+      now: () => clock,
+    });
+    const settleOne = async () => {
+      const paid = await payment(price);
+      const answer = await facilitator.settle(paid, requirements(price));
+      expect(answer).toMatchObject({ success: true });
+      const { from, nonce } = (paid.payload as { authorization: { from: string; nonce: string } })
+        .authorization;
+      return { from, nonce, transaction: answer.transaction };
+    };
+    const settled = [];
+    for (let index = 0; index < 4; index++) settled.push(await settleOne());
+    expect(facilitator.heldBroadcasts()).toBe(4);
+    for (const { from, nonce, transaction } of settled) {
+      expect(facilitator.broadcastFor(from, nonce)).toBe(transaction);
+    }
+    // Weeks of settlements, one window at a time: only the last window's stay held, and one
+    // forgotten is not known here any more (never "nothing was sent").
+    clock += broadcastKeptMs + 1;
+    const latest = await settleOne();
+    expect(facilitator.heldBroadcasts()).toBe(1);
+    expect(facilitator.broadcastFor(latest.from, latest.nonce)).toBe(latest.transaction);
+    for (const { from, nonce } of settled) {
+      expect(facilitator.broadcastFor(from, nonce)).toBeUndefined();
+    }
   });
 
   describe("when the Base RPC fails reads of contract code (a public endpoint's rate limit)", () => {

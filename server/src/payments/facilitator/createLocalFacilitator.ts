@@ -23,6 +23,7 @@ import { keyHiddenFallbackTransport } from "../../http/keyHiddenFallbackTranspor
 import { shownRpcUrl } from "../../http/shownRpcUrl";
 import { createSettlementSender } from "./createSettlementSender";
 import type { SenderJournal } from "./fileSenderJournal";
+import { createSettlementBroadcasts } from "./settlementBroadcasts";
 
 export type LocalFacilitatorOptions = {
   network: Network;
@@ -42,6 +43,8 @@ export type LocalFacilitatorOptions = {
   onError?: (error: unknown) => void;
   /** Also settle x402 `batch-settlement` (deposits, claims, settlements, refunds), same queue. */
   batchSettlement?: boolean;
+  /** Clock of the broadcasts' window (tests move it). */
+  now?: () => number;
 };
 
 export type LocalFacilitator = FacilitatorClient & {
@@ -49,9 +52,13 @@ export type LocalFacilitator = FacilitatorClient & {
   address: Address;
   /**
    * The settlement transaction broadcast for this authorization, or null when none was:
-   * a settlement that failed with null here certainly charged nothing.
+   * a settlement that failed with null here certainly charged nothing. Undefined when no
+   * settlement of it is known here (none ran here, or it ended longer ago than
+   * `broadcastKeptMs`): that says nothing either way.
    */
-  broadcastFor(payer: string, nonce: string): Hex | null;
+  broadcastFor(payer: string, nonce: string): Hex | null | undefined;
+  /** Authorizations whose broadcast is held now (those settling, and the window's). */
+  heldBroadcasts(): number;
 };
 
 /**
@@ -105,8 +112,8 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
     ...(options.journal && { journal: options.journal }),
     ...(options.onError && { onError: options.onError }),
   });
-  const broadcasts = new Map<string, Hex>();
-  const keyOf = (payer: string, nonce: string) => `${payer.toLowerCase()}:${nonce.toLowerCase()}`;
+  // Held per settlement call and a window after it, not for the process's life.
+  const broadcasts = createSettlementBroadcasts(options.now ? { now: options.now } : {});
   // An explicit adapter: the scheme's signer types are looser than viem's, and spreading the
   // client into toFacilitatorEvmSigner does not typecheck under strict mode.
   const signer = toFacilitatorEvmSigner({
@@ -141,7 +148,7 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
       });
       if (args.functionName === "transferWithAuthorization") {
         const [from, , , , , nonce] = args.args as [string, string, bigint, bigint, bigint, Hex];
-        broadcasts.set(keyOf(from, nonce), hash);
+        broadcasts.broadcast(from, nonce, hash);
       }
       return hash;
     },
@@ -163,9 +170,10 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
   return {
     address: account.address,
     broadcastFor(payer, nonce) {
-      const hash = broadcasts.get(keyOf(payer, nonce));
-      return hash === undefined ? null : sender.finalHash(hash);
+      const hash = broadcasts.of(payer, nonce);
+      return hash ? sender.finalHash(hash) : hash;
     },
+    heldBroadcasts: () => broadcasts.size(),
     async verify(payload, requirements) {
       await readAssetCode(requirements.asset);
       const call = { failed: false };
@@ -178,15 +186,32 @@ export function createLocalFacilitator(options: LocalFacilitatorOptions): LocalF
       return answer;
     },
     async settle(payload, requirements) {
-      await readAssetCode(requirements.asset);
-      const result = await facilitator.settle(payload, requirements);
-      // A replaced transaction: name the one that carries the transfer.
-      return result.transaction
-        ? { ...result, transaction: sender.finalHash(result.transaction as Hex) }
-        : result;
+      // Known as settling from before anything can be sent: a null broadcast then proves nothing
+      // was. A channel's payload carries no EIP-3009 authorization.
+      const authorization = eip3009Authorization(payload.payload);
+      const ended = authorization && broadcasts.settling(authorization.from, authorization.nonce);
+      try {
+        await readAssetCode(requirements.asset);
+        const result = await facilitator.settle(payload, requirements);
+        // A replaced transaction: name the one that carries the transfer.
+        return result.transaction
+          ? { ...result, transaction: sender.finalHash(result.transaction as Hex) }
+          : result;
+      } finally {
+        ended?.();
+      }
     },
     getSupported: async () => facilitator.getSupported() as SupportedResponse,
   };
+}
+
+/** The payer and nonce of an exact payment's EIP-3009 authorization, null when it has none. */
+function eip3009Authorization(payload: unknown): { from: string; nonce: string } | null {
+  const authorization = (payload as { authorization?: { from?: unknown; nonce?: unknown } })
+    ?.authorization;
+  const from = authorization?.from;
+  const nonce = authorization?.nonce;
+  return typeof from === "string" && typeof nonce === "string" ? { from, nonce } : null;
 }
 
 /** A contract's own refusal (execution reverted), as opposed to a read that got no answer. */

@@ -64,7 +64,7 @@ const unexplainedFailure = async (): Promise<SettleResponse> => ({
 async function settleThrough(
   facilitator: FacilitatorClient,
   chain: PaymentChain,
-  broadcastFor?: (payer: string, nonce: string) => Hex | null,
+  broadcastFor?: (payer: string, nonce: string) => Hex | null | undefined,
   begin: (records: PaymentRecords) => Promise<unknown> = (records) => records.begin(record),
 ) {
   const store = createMemoryPaymentRecords();
@@ -226,6 +226,21 @@ describe("recordSettlements: every settlement of an authorization ends in its re
       );
       expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
       expect(stored).toMatchObject({ status: "unknown", tx: transfer });
+    }
+  });
+
+  it("stays unknown, never failed, when the in-process facilitator no longer knows the authorization", async () => {
+    // Its broadcasts are forgotten a while after each settlement: not knowing one proves nothing,
+    // even beside a refusal that names no transaction.
+    for (const facilitator of [
+      remoteFacilitator(unexplainedFailure),
+      remoteFacilitator(async () => {
+        throw new Error("timeout");
+      }),
+    ]) {
+      const { answer, stored } = await settleThrough(facilitator, before(), () => undefined);
+      expect(answer).toMatchObject({ success: false, errorReason: "settlement_unknown" });
+      expect(stored).toMatchObject({ status: "unknown" });
     }
   });
 

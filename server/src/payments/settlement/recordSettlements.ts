@@ -23,9 +23,10 @@ export type RecordSettlementsOptions = {
   chain: PaymentChain;
   /**
    * The in-process facilitator knows what it broadcast (null: nothing, so nothing can be
-   * charged); a remote one does not (leave undefined).
+   * charged; undefined: it does not know the authorization, which proves nothing); a remote one
+   * does not (leave undefined).
    */
-  broadcastFor?: (payer: string, nonce: string) => Hex | null;
+  broadcastFor?: (payer: string, nonce: string) => Hex | null | undefined;
   /** Where a record that could not be read or written is reported (the server's log). */
   onError: (error: unknown) => void;
 };
@@ -152,8 +153,9 @@ export function recordSettlements(
       await write(() => records.markUnknown(key, candidate));
       return refused(settlementUnknown, candidate ?? "");
     }
-    // Nothing was broadcast (the in-process facilitator knows), or the facilitator answered a
-    // refusal before sending anything: no charge is possible.
+    // Nothing was broadcast (the in-process facilitator knows; one that no longer knows the
+    // authorization proves nothing), or the facilitator answered a refusal before sending
+    // anything: no charge is possible.
     const neverSent =
       broadcast === null || (options.broadcastFor === undefined && answered !== null && !candidate);
     if (neverSent) {
