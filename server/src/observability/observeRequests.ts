@@ -9,11 +9,15 @@ export type ObserveRequestsDeps = { logger: Logger; metrics: Metrics };
 
 // Routes that take a payment: their answers tell the settlement outcome.
 const paidPaths = new Set(["/check", "/deep"]);
+// The methods a label names; Node's parser takes some thirty more (PROPFIND, M-SEARCH, ...),
+// each of which would be a series of its own per route and status: they are all "other".
+const labelledMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /**
  * The first middleware of every request: a request id (nginx's X-Request-Id when it sent one, else
  * a new one; echoed in the answer), one JSON log line, and the request metrics labelled by the
- * route pattern (never the raw path, so an address in a URL does not make a new series).
+ * route pattern (never the raw path, so an address in a URL does not make a new series) and the
+ * method (an unusual one as "other"), so the series do not grow with what clients send.
  * One plain function, not async and not Hono's requestId middleware wrapped in ours: each layer
  * and each await costs the hottest route (/validate) a share of its throughput (npm run bench).
  * @example app.use("*", observeRequests({ logger, metrics }));
@@ -32,9 +36,10 @@ export function observeRequests(deps: ObserveRequestsDeps): MiddlewareHandler {
       // answered); the last matched one would be a catch-all middleware registered after it.
       const route = routeLabel(routePath(c));
       const method = c.req.method;
+      const methodLabel = labelledMethods.has(method) ? method : "other";
       const status = c.res.status;
-      deps.metrics.requests.inc({ method, route, status: String(status) });
-      deps.metrics.requestSeconds.observe({ method, route }, seconds);
+      deps.metrics.requests.inc({ method: methodLabel, route, status: String(status) });
+      deps.metrics.requestSeconds.observe({ method: methodLabel, route }, seconds);
       const outcome = settlementOutcome(c);
       if (outcome) deps.metrics.settlements.inc({ outcome });
       deps.logger.info(
