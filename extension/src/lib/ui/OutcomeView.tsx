@@ -133,11 +133,11 @@ export function OutcomeView({
               <span className="mono">{payTo}</span>) on Base; unspent funds come back to you when
               you close it.
             </div>
+            {cancel}
             <div className="muted">
               {`Each check then takes ${formatUsdc(progress.amount)} from it without asking your wallet again. Your wallet shows a ReceiveWithAuthorization of ${progress.deposit} (USDC counts in millionths) to the channel's deposit contract, for the payee presend's signed price list names${progress.keyPinnedNow ? " (its signing key is remembered from now on)" : ""}.`}
             </div>
             {rejectOtherTerms}
-            {cancel}
           </div>
         );
       }
@@ -151,6 +151,8 @@ export function OutcomeView({
             <span className="mono">{payTo}</span>) on Base. The signature allows this one payment;
             it can take nothing else.
           </div>
+          {/* Right under the terms: in a narrow or zoomed panel, the way out stays in view. */}
+          {cancel}
           <div className="muted">
             Your wallet shows it as a TransferWithAuthorization of {progress.amount} (USDC counts in
             millionths) to {progress.payTo}, the payee presend's signed price list names
@@ -162,7 +164,6 @@ export function OutcomeView({
               {`Checked as a payment from ${progress.from.slice(0, 4)}…${progress.from.slice(-2)}, the account paying: your own payment history is read too.`}
             </div>
           )}
-          {cancel}
         </div>
       );
     }
