@@ -26,6 +26,7 @@ export type RefusalCode =
   /** The spend cap's own record (the CLI's daily ledger file) cannot be read or written. */
   | "ledger_unreadable"
   | "no_signer"
+  /** The pinned keys cannot be read, or a key to pin cannot be written. */
   | "pin_store_unreadable";
 
 /** The transfer that paid for a report, as the server's PAYMENT-RESPONSE named it. */

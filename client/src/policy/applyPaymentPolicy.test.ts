@@ -150,4 +150,22 @@ describe("applyPaymentPolicy: the fail-closed checks before signing", () => {
       message: "The pinned keys cannot be read: pins.json is not JSON",
     });
   });
+
+  it("refuses when a first-seen key cannot be pinned (a read-only or full config directory): nothing paid, nothing said pinned", async () => {
+    const { paymentRequired } = await challenge();
+    const unwritable: PinStore = {
+      get: async () => undefined,
+      set: async () => {
+        throw new Error("EROFS: read-only file system, mkdir '/config/presend'");
+      },
+    };
+    const { decision, events } = decide(paymentRequired, { pinStore: unwritable });
+    expect(await decision).toMatchObject({
+      type: "refused",
+      code: "pin_store_unreadable",
+      message:
+        "The attestation key cannot be pinned (the pinned keys cannot be written: EROFS: read-only file system, mkdir '/config/presend'); nothing is paid until it can.",
+    });
+    expect(events.map((event) => event.type)).not.toContain("pinned");
+  });
 });

@@ -77,7 +77,12 @@ export async function applyPaymentPolicy(
     attested.thumbprint !== undefined
   ) {
     // A rotation is followed only as far as the pinned key vouched for it, statement by statement.
-    const followed = await followKeyRotation(config, pinned, { thumbprint: attested.thumbprint });
+    let followed: Awaited<ReturnType<typeof followKeyRotation>>;
+    try {
+      followed = await followKeyRotation(config, pinned, { thumbprint: attested.thumbprint });
+    } catch (cause) {
+      return pinNotKept(cause);
+    }
     if (followed.type === "refused") {
       return refused(
         "key_changed",
@@ -106,7 +111,11 @@ export async function applyPaymentPolicy(
     pinnedAt: config.now().toISOString(),
     apiUrl: config.origin,
   };
-  await config.pinStore.set(config.origin, pin);
+  try {
+    await config.pinStore.set(config.origin, pin);
+  } catch (cause) {
+    return pinNotKept(cause);
+  }
   config.emit({
     type: "pinned",
     origin: config.origin,
@@ -114,6 +123,19 @@ export async function applyPaymentPolicy(
     fingerprint: pin.fingerprint,
   });
   return { type: "accepted", requirement, pin, pinnedNow: true };
+}
+
+/**
+ * A key that cannot be pinned (a read-only or full config directory, say) is not paid to: the
+ * report's signature is verified, now and when it is fetched again, with the pinned key, so a
+ * payment made without the pin kept could not be proven later, and the next run would trust
+ * whatever key it is shown.
+ */
+function pinNotKept(cause: unknown): PolicyDecision {
+  return refused(
+    "pin_store_unreadable",
+    `The attestation key cannot be pinned (the pinned keys cannot be written: ${describeCause(cause)}); nothing is paid until it can.`,
+  );
 }
 
 /** The attestation's failures the payer can act on keep their name; the rest are "invalid". */

@@ -102,9 +102,9 @@ function storedSessionKey(configDir: string): Hex {
   const replaced =
     "the next check makes a new key and pays through a new channel, with a new deposit, and the server refunds the rest of the old channel to your wallet once it has been idle (a day on presend's defaults)";
   if (!existsSync(file)) {
+    const made = `${file}.${process.pid}.tmp`;
     try {
       mkdirSync(configDir, { recursive: true });
-      const made = `${file}.${process.pid}.tmp`;
       writeFileSync(made, `${generatePrivateKey()}\n`, { mode: 0o600 });
       chmodSync(made, 0o600);
       try {
@@ -115,6 +115,8 @@ function storedSessionKey(configDir: string): Hex {
         rmSync(made, { force: true });
       }
     } catch (error) {
+      // A key half written on a full disk is no key: nothing of it is left behind.
+      rmSync(made, { force: true });
       throw new ConfigurationError(
         `The channel session key ${file} cannot be made (${fileError(error)}): check that you can write to ${configDir}`,
       );

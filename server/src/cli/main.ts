@@ -10,13 +10,16 @@ import { exitCodes, runCli } from "./runCli";
  */
 export async function main(argv: readonly string[]): Promise<number | undefined> {
   if (argv[0] !== "mcp") {
-    // A reader that stopped early (`| head -1`, `| true`) is no failure of the run: what it did
-    // not read is dropped, and the exit code stays the run's (stderr has already named a paid
-    // check's receipt). Unhandled, the write's EPIPE ended the run with a stack trace and exit 1,
-    // which reads as "address not valid".
-    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EPIPE") throw error;
-    });
+    // A reader that stopped early (`| head -1`, `| true`, `2>&1 | head -c 20`) is no failure of
+    // the run: what it did not read is dropped, and the exit code stays the run's (a paid check's
+    // receipt is on whichever stream is still read). Unhandled, the write's EPIPE ended the run
+    // with a stack trace and exit 1, which reads as "address not valid": on stderr, after the
+    // payment was settled and before its report was fetched.
+    for (const stream of [process.stdout, process.stderr]) {
+      stream.on("error", (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EPIPE") throw error;
+      });
+    }
   }
   if (argv[0] === "facilitator") {
     // Loaded only for this command: the client commands start without the server's modules.

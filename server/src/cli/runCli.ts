@@ -281,7 +281,7 @@ function report(
               result.message.includes("PRESEND_DAILY_CAP")
               ? ""
               : " (PRESEND_SPEND_CAP, PRESEND_CHANNEL_DEPOSIT)"
-            : result.code === "key_changed"
+            : result.code === "key_changed" || result.code === "pin_store_unreadable"
               ? ` (pins: ${pinsFile})`
               : "";
       const message = `${result.message}${where}`;

@@ -50,6 +50,8 @@ export async function runMcpServer(
     durable: false,
     maxDeposit: spendCaps.maxDeposit,
   });
+  // stdout is the protocol's: what the host may not have shown goes to its log (stderr).
+  const log = (line: string) => process.stderr.write(`${line}\n`);
   const account = config.PRESEND_PRIVATE_KEY
     ? privateKeyToAccount(config.PRESEND_PRIVATE_KEY as Hex)
     : null;
@@ -62,6 +64,17 @@ export async function runMcpServer(
     signIn: true,
     // A channel's deposit is reserved whole in the session's and the day's caps when it is signed.
     ...(channel && { channel }),
+    // Each payment's receipt id in the host's log the moment it is sent: a host that goes away
+    // mid-call (or a session that ends before answering) takes the answer with it, and this line
+    // is then the only record of where the charged report is.
+    onEvent: (event) => {
+      if (event.type === "paying")
+        log(
+          `presend mcp: payment sent from ${event.authorization.payer}; if its answer is lost, the receipt tool with {"id":"${event.authorization.nonce}"} or \`presend receipt ${event.authorization.nonce}\` fetches its report`,
+        );
+      if (event.type === "settled")
+        log(`presend mcp: payment settled (receipt ${event.settlement.transaction})`);
+    },
   });
   const server = createMcpServer({
     client,
@@ -73,8 +86,31 @@ export async function runMcpServer(
       maxDeposit: spendCaps.maxDeposit,
     },
     version: "1.0.0",
-    // stdout is the protocol's: what the host may not have shown goes to its log (stderr).
-    log: (line) => process.stderr.write(`${line}\n`),
+    log,
+  });
+  // A line that is not JSON-RPC gets no answer from the SDK; the host's log says why, bounded
+  // (a parse error quotes the line). A line over the SDK's 10 MiB ends the session: said too.
+  server.server.onerror = (error) =>
+    log(
+      `presend mcp: unreadable message from the host: ${error.name === "ZodError" ? "valid JSON but not a JSON-RPC message" : oneLine(error.message)}`,
+    );
+  server.server.onclose = () => log("presend mcp: session ended");
+  // A host that went away (its end of stdout closed) is no crash: the session ends, a payment
+  // under way finishes and is named in the log above; unhandled, EPIPE killed the process with
+  // a stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    log("presend mcp: the host closed stdout");
+    void server.close();
+  });
+  process.stderr.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
   });
   await server.connect(new StdioServerTransport());
+}
+
+/** An error's first line, at most 200 characters: the host's log is read by people. */
+function oneLine(message: string): string {
+  const line = message.split(/\r?\n/)[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
