@@ -48,20 +48,29 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     }
     return undefined;
   }
+  let dir: string;
+  try {
+    dir = configDir(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`presend: ${error.shortMessage}\n`);
+    return exitCodes.usage;
+  }
   return runCli(argv, {
     env: process.env,
     stdout: (text) => process.stdout.write(`${text}\n`),
     stderr: (text) => process.stderr.write(`${text}\n`),
-    configDir: configDir(process.env),
+    configDir: dir,
     onInterrupt: (handler) => {
       // Ended at once, in the handler: nothing of the check runs on after what was printed.
       const interrupt = (signal: NodeJS.Signals) =>
         process.exit(handler() ?? 128 + constants.signals[signal]);
-      process.once("SIGINT", interrupt);
-      process.once("SIGTERM", interrupt);
+      // SIGHUP too: the terminal or the CI runner's session that started the run went away.
+      // Unhandled, it ended the run silently, the receipt of a payment already sent unsaid.
+      const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+      for (const signal of signals) process.once(signal, interrupt);
       return () => {
-        process.off("SIGINT", interrupt);
-        process.off("SIGTERM", interrupt);
+        for (const signal of signals) process.off(signal, interrupt);
       };
     },
   });

@@ -82,4 +82,23 @@ for (let j = 0; j < ${origins}; j++) await pins.set("http://p${index}-" + j + ".
     expect(configDir({ XDG_CONFIG_HOME: "/x" })).toBe("/x/presend");
     expect(configDir({ HOME: "/home/u" })).toBe("/home/u/.config/presend");
   });
+
+  it("ignores a relative XDG_CONFIG_HOME or HOME (one config directory whatever the working directory), and names the settings when no home is known", () => {
+    const home = () => "/home/from-passwd";
+    expect(configDir({ XDG_CONFIG_HOME: "cfg", HOME: "/home/u" }, home)).toBe(
+      "/home/u/.config/presend",
+    );
+    expect(configDir({ XDG_CONFIG_HOME: "cfg", HOME: "." }, home)).toBe(
+      "/home/from-passwd/.config/presend",
+    );
+    expect(configDir({}, home)).toBe("/home/from-passwd/.config/presend");
+    // A container's bare UID: no HOME, no entry in the password database.
+    const noEntry = () => {
+      throw new Error("uv_os_get_passwd returned ENOENT");
+    };
+    expect(() => configDir({}, noEntry)).toThrow(
+      "no config directory: set XDG_CONFIG_HOME (or HOME) to an absolute path",
+    );
+    expect(configDir({ XDG_CONFIG_HOME: "/x" }, noEntry)).toBe("/x/presend");
+  });
 });

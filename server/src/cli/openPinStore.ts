@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { userInfo } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 import { type PinRecord, PinRecordSchema, type PinStore } from "@presend/client";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { z } from "zod";
@@ -11,10 +11,33 @@ const PinsFileSchema = z.object({
   servers: z.record(z.string(), PinRecordSchema),
 });
 
-/** $XDG_CONFIG_HOME/presend (or ~/.config/presend): where the CLI keeps what it trusts. */
-export function configDir(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
-  return join(base, "presend");
+/**
+ * $XDG_CONFIG_HOME/presend (or ~/.config/presend): where the CLI keeps what it trusts. A relative
+ * XDG_CONFIG_HOME or HOME is ignored, as the XDG spec says: relative, the directory would change
+ * with the working directory, each one another pins file (a key trusted anew on first use) and
+ * another day's spend ledger (the daily cap counted apart). With neither, the account's home
+ * (`passwdHome`, the password database's); a user without one (a container run as a bare UID
+ * with HOME unset) is a ConfigurationError naming the settings, never a crash.
+ */
+export function configDir(
+  env: Record<string, string | undefined>,
+  passwdHome: () => string = () => userInfo().homedir,
+): string {
+  const usable = (path: string | undefined) => (path && isAbsolute(path) ? path : undefined);
+  const xdg = usable(env.XDG_CONFIG_HOME);
+  if (xdg) return join(xdg, "presend");
+  let home = usable(env.HOME);
+  if (!home) {
+    try {
+      home = usable(passwdHome());
+    } catch {}
+  }
+  if (!home) {
+    throw new ConfigurationError(
+      "no config directory: set XDG_CONFIG_HOME (or HOME) to an absolute path; presend keeps its pinned keys and spend ledger in $XDG_CONFIG_HOME/presend",
+    );
+  }
+  return join(home, ".config", "presend");
 }
 
 /**

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +91,59 @@ describe("presend in a constrained environment", () => {
     expect(again.stdout).toContain(target);
     expect(again.stderr).toContain("read again signed in");
     expect(before - (await stack.usdcBalance(wallet.address))).toBe(routePrices.check);
+  }, 60_000);
+
+  it("SIGHUP (the terminal or CI session that started it went away) after the payment was sent: charged unknown, exit 6, the receipt id named, and it fetches the report", async () => {
+    const home = mkdtempSync(join(tmpdir(), "presend-hangup-"));
+    dirs.push(home);
+    const { wallet, env } = await payer("cli-hangup-payer", home);
+    const proxy = await startTamperingProxy(server.url);
+    let reached = () => {};
+    const paidReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The server has settled the payment; its answer is held until the run was hung up on.
+    proxy.set({
+      after: async (request, upstream) => {
+        if (request.headers.has("payment-signature")) {
+          reached();
+          await held;
+        }
+        return upstream;
+      },
+    });
+    const target = newAddress();
+    const before = await stack.usdcBalance(wallet.address);
+    try {
+      const child = spawn(process.execPath, [bin, "check", target, "--no-channel"], {
+        env: { ...process.env, ...env, PRESEND_URL: proxy.url },
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+      await paidReached;
+      child.kill("SIGHUP");
+      const code = await exited;
+      expect(code, stderr).toBe(exitCodes.chargedNoReport);
+      expect(stderr).toContain("presend: charged: unknown");
+      const nonce = /presend receipt (0x[0-9a-f]{64})/.exec(stderr)?.[1];
+      expect(nonce, stderr).toBeDefined();
+      release();
+      proxy.set(null);
+      const fetched = await shell(`$PRESEND receipt ${nonce}`, { ...env, PRESEND_URL: proxy.url });
+      expect(fetched.code, fetched.stderr).toBe(exitCodes.ok);
+      expect(fetched.stdout).toContain(target);
+      expect(before - (await stack.usdcBalance(wallet.address))).toBe(routePrices.check);
+    } finally {
+      release();
+      await proxy.close();
+    }
   }, 60_000);
 
   it("a read-only config directory: a first check refuses to pay (exit 3) naming the pins file, nothing sent; a channel check refuses at its key (exit 2)", async () => {
