@@ -206,7 +206,9 @@ describe("presend in a constrained environment", () => {
     fill();
     const ledger = await shell(`$PRESEND check ${newAddress()} --no-channel`, env);
     expect(ledger.code, ledger.stderr).toBe(exitCodes.refusedToPay);
-    expect(ledger.stderr).toContain(`The daily spend ledger ${join(home, "presend", "spend.sqlite")}`);
+    expect(ledger.stderr).toContain(
+      `The daily spend ledger ${join(home, "presend", "spend.sqlite")}`,
+    );
     expect(ledger.stderr).toContain("charged: no");
 
     const channel = await shell(`$PRESEND check ${newAddress()}`, env);

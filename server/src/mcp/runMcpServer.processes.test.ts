@@ -51,7 +51,11 @@ function rawMcp(env: Record<string, string>) {
     jsonrpc: "2.0",
     id: 0,
     method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
   });
   send({ jsonrpc: "2.0", method: "notifications/initialized" });
   return {
