@@ -98,24 +98,8 @@ describe("presend in a constrained environment", () => {
     dirs.push(home);
     const { wallet, env } = await payer("cli-hangup-payer", home);
     const proxy = await startTamperingProxy(server.url);
-    let reached = () => {};
-    const paidReached = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     // The server has settled the payment; its answer is held until the run was hung up on.
-    proxy.set({
-      after: async (request, upstream) => {
-        if (request.headers.has("payment-signature")) {
-          reached();
-          await held;
-        }
-        return upstream;
-      },
-    });
+    const { reached: paidReached, release } = proxy.holdPaidAnswers();
     const target = newAddress();
     const before = await stack.usdcBalance(wallet.address);
     try {

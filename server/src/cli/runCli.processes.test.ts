@@ -243,24 +243,8 @@ describe("presend check interrupted, or its output cut off, while it runs", () =
 
   it("after the payment was sent: charged unknown, the receipt id and the retry named, and that id fetches the report, charged once", async () => {
     const { wallet, env, proxy } = await setUp("cli-interrupted-payer");
-    let reached = () => {};
-    const paidReached = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     // The server has settled the payment; its answer is held until the run was interrupted.
-    proxy.set({
-      after: async (request, upstream) => {
-        if (request.headers.has("payment-signature")) {
-          reached();
-          await held;
-        }
-        return upstream;
-      },
-    });
+    const { reached: paidReached, release } = proxy.holdPaidAnswers();
     const target = privateKeyToAccount(generatePrivateKey()).address;
     const before = await stack.usdcBalance(wallet.address);
     try {

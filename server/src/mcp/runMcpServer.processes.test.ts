@@ -100,24 +100,8 @@ describe("presend mcp over stdio when the host misbehaves", () => {
     const home = mkdtempSync(join(tmpdir(), "presend-mcp-host-gone-"));
     dirs.push(home);
     const proxy = await startTamperingProxy(server.url);
-    let reached = () => {};
-    const paidReached = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     // The server has settled the payment; its answer is held until the host is gone.
-    proxy.set({
-      after: async (request, upstream) => {
-        if (request.headers.has("payment-signature")) {
-          reached();
-          await held;
-        }
-        return upstream;
-      },
-    });
+    const { reached: paidReached, release } = proxy.holdPaidAnswers();
     const env = {
       PRESEND_URL: proxy.url,
       PRESEND_PRIVATE_KEY: walletKey,

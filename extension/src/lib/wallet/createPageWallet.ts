@@ -55,6 +55,15 @@ export type PageWallet = {
  */
 const accountsWaitMs = 1_500;
 
+/** What `promise` gives within `accountsWaitMs`, else `fallback` (a wallet that does not answer). */
+function withinWait<T, F>(promise: Promise<T>, fallback: F): Promise<T | F> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise<F>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), accountsWaitMs);
+  });
+  return Promise.race([promise, waited]).finally(() => clearTimeout(timer));
+}
+
 type Eip1193Events = {
   on?: (event: string, listener: (value: unknown) => void) => void;
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
@@ -177,23 +186,16 @@ export function createPageWallet(): PageWallet {
   const accountsOf = async (connector: Connector): Promise<readonly unknown[]> => {
     const provider = (await connector.getProvider().catch(() => null)) as Eip1193Events | null;
     if (!provider) return [];
-    let late = false;
     const asked = provider
       .request({ method: "eth_accounts" })
       .then((accounts) => (Array.isArray(accounts) ? accounts : []))
       .catch(() => []);
+    const answer = await withinWait(asked, null);
+    if (answer !== null) return answer;
     void asked.then((accounts) => {
-      if (late && accounts.length > 0 && !connected()) void reload();
+      if (accounts.length > 0 && !connected()) void reload();
     });
-    return Promise.race([
-      asked,
-      new Promise<readonly unknown[]>((resolve) =>
-        setTimeout(() => {
-          late = true;
-          resolve([]);
-        }, accountsWaitMs),
-      ),
-    ]);
+    return [];
   };
 
   /**
@@ -214,10 +216,10 @@ export function createPageWallet(): PageWallet {
     chainWhileDisconnected =
       connected() || !connector
         ? null
-        : await Promise.race([
+        : await withinWait(
             connector.getChainId().catch(() => null),
-            new Promise<null>((resolve) => setTimeout(() => resolve(null), accountsWaitMs)),
-          ]);
+            null,
+          );
     for (const each of wallets) await follow(each);
     changed();
     return connector;

@@ -21,6 +21,11 @@ export type TamperingProxy = {
   set(tampering: Tampering | null): void;
   /** Requests carrying a payment that reached the upstream server. */
   paymentsForwarded(): number;
+  /**
+   * Holds every paid request's answer (the server has settled it) until `release`: `reached`
+   * resolves when the first one is held, the moment a test interrupts the client.
+   */
+  holdPaidAnswers(): { reached: Promise<void>; release: () => void };
   close(): Promise<void>;
 };
 
@@ -70,6 +75,26 @@ export async function startTamperingProxy(target: string): Promise<TamperingProx
       tampering = next;
     },
     paymentsForwarded: () => forwarded,
+    holdPaidAnswers() {
+      let reach = () => {};
+      const reached = new Promise<void>((resolve) => {
+        reach = resolve;
+      });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      tampering = {
+        after: async (request, upstream) => {
+          if (request.headers.has("payment-signature")) {
+            reach();
+            await held;
+          }
+          return upstream;
+        },
+      };
+      return { reached, release };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
