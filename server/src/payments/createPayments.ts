@@ -25,6 +25,7 @@ import type { ChannelStore } from "./channels/channelStore";
 import { createChannelChain } from "./channels/createChannelChain";
 import { type ChannelOption, type Channels, createChannels } from "./channels/createChannels";
 import { facilitatorSettlesChannels } from "./channels/facilitatorSettlesChannels";
+import { refuseWithdrawingChannels } from "./channels/refuseWithdrawingChannels";
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
@@ -216,6 +217,7 @@ export async function createPayments(
   });
   if (channels) {
     resourceServer.register(config.network, channels.scheme);
+    refuseWithdrawingChannels(resourceServer, channels.store);
     channels.manage(timed);
   }
   resourceServer

@@ -7,6 +7,9 @@ import { createBoundedRpcClient } from "../../http/createBoundedRpcClient";
 const channels = parseAbiItem(
   "function channels(bytes32 channelId) view returns (uint128 balance, uint128 totalClaimed)",
 );
+const pendingWithdrawals = parseAbiItem(
+  "function pendingWithdrawals(bytes32 channelId) view returns (uint128 amount, uint40 initiatedAt)",
+);
 const receivers = parseAbiItem(
   "function receivers(address receiver, address token) view returns (uint128 totalClaimed, uint128 totalSettled)",
 );
@@ -23,9 +26,20 @@ const maxLogRequests = 300;
 /** One claim on chain that raised a channel's claimed total from `from` (exclusive) to `to`. */
 export type ChannelClaim = { from: bigint; to: bigint; tx: Hex };
 
+/** A channel as the escrow holds it now. */
+export type EscrowChannel = {
+  /** Everything deposited, less what was refunded or withdrawn. */
+  balance: bigint;
+  totalClaimed: bigint;
+  /** When the payer started a timed withdrawal still pending (unix seconds), else 0. */
+  withdrawRequestedAt: number;
+};
+
 export type ChannelChain = {
   /** What the escrow holds as claimed from the channel (its `totalClaimed`). */
   totalClaimed(channelId: string): Promise<bigint>;
+  /** The channel's balance, claimed total and pending withdrawal, read together. */
+  channel(channelId: string): Promise<EscrowChannel>;
   /**
    * What the escrow has claimed for `receiver` in `token` across all its channels, and how much
    * of that it has already transferred to the receiver (settled).
@@ -61,6 +75,23 @@ export function createChannelChain(options: {
         args: [channelId as Hex],
       });
       return total;
+    },
+    async channel(channelId) {
+      const [[balance, totalClaimed], [, initiatedAt]] = await Promise.all([
+        client.readContract({
+          address: BATCH_SETTLEMENT_ADDRESS,
+          abi: [channels],
+          functionName: "channels",
+          args: [channelId as Hex],
+        }),
+        client.readContract({
+          address: BATCH_SETTLEMENT_ADDRESS,
+          abi: [pendingWithdrawals],
+          functionName: "pendingWithdrawals",
+          args: [channelId as Hex],
+        }),
+      ]);
+      return { balance, totalClaimed, withdrawRequestedAt: initiatedAt };
     },
     async receiverTotals(receiver, token) {
       const [claimedTotal, settled] = await client.readContract({

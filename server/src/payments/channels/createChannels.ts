@@ -12,6 +12,7 @@ import { computeChannelId } from "@x402/evm/batch-settlement/client";
 import {
   type BatchSettlementChannelManager,
   BatchSettlementEvmScheme,
+  type ClaimResult,
 } from "@x402/evm/batch-settlement/server";
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -21,11 +22,12 @@ import type { PaymentRecords } from "../records/paymentRecords";
 import { type ChannelJobLeader, channelJobLeader } from "./channelJobLeader";
 import type { ChannelPayment } from "./channelPaymentOf";
 import { type ChannelSchedule, channelSchedule } from "./channelSchedule";
-import type { ChannelStore } from "./channelStore";
+import type { Channel, ChannelStore } from "./channelStore";
 import type { ChannelChain } from "./createChannelChain";
 import { type ChannelReconcileResult, reconcileChannelCharges } from "./reconcileChannelCharges";
 import { selectIdleRefunds } from "./selectIdleRefunds";
 import { settleOutstanding } from "./settleOutstanding";
+import { syncWithEscrow } from "./syncWithEscrow";
 
 // Read by the receipts' answer for a voucher not yet claimed (when to ask again).
 export { channelSchedule };
@@ -63,8 +65,8 @@ export type Channels = {
   option(amount: string, maxTimeoutSeconds: number): ChannelOption;
   /**
    * Whether the channel would take this voucher now, as far as its stored state tells (a known
-   * channel, not serving another request, the voucher's ceiling exactly its charged total plus
-   * `price`, within its balance). Only a hint, read before the scheme verifies anything: the
+   * channel, not serving another request, no withdrawal of its payer's seen, the voucher's
+   * ceiling exactly its charged total plus `price`, within its balance). Only a hint, read before the scheme verifies anything: the
    * scheme still decides.
    */
   takesVoucher(payment: ChannelPayment, price: bigint): Promise<boolean>;
@@ -72,6 +74,11 @@ export type Channels = {
   manage(facilitator: FacilitatorClient): BatchSettlementChannelManager;
   /** The channel manager built by `manage` (claims, settlement, refunds on demand). */
   manager(): BatchSettlementChannelManager;
+  /**
+   * Claims now what the claim job would: every channel's charged vouchers, each cut to what the
+   * escrow can still pay (syncWithEscrow), whoever leads the job.
+   */
+  claim(): Promise<ClaimResult[]>;
   /** Settles the records of claimed channel payments from the escrow (also run after each claim). */
   reconcile(): Promise<ChannelReconcileResult>;
   /**
@@ -121,6 +128,9 @@ export function createChannels(options: ChannelsOptions): Channels {
   // The leases of the claim and refund jobs, once started.
   let leaders: { claim: ChannelJobLeader; refund: ChannelJobLeader } | null = null;
   const { payTo, asset } = options;
+  // What the escrow can still pay, read right before each claim or refund (syncWithEscrow).
+  const payable = (channels: Channel[], now: number) =>
+    syncWithEscrow(channels, { store, chain, onError, now });
   const outstandingSettle = () => {
     if (manager === null)
       throw new ConfigurationError("the channel manager is built with manage()");
@@ -177,6 +187,7 @@ export function createChannels(options: ChannelsOptions): Channels {
       const busy = (channel.pendingRequest?.expiresAt ?? 0) > Date.now();
       return (
         !busy &&
+        channel.withdrawRequestedAt === 0 &&
         BigInt(channel.chargedCumulativeAmount) + price === payment.cumulative &&
         payment.cumulative <= BigInt(channel.balance)
       );
@@ -189,6 +200,13 @@ export function createChannels(options: ChannelsOptions): Channels {
       if (manager === null)
         throw new ConfigurationError("the channel manager is built with manage()");
       return manager;
+    },
+    claim() {
+      if (manager === null)
+        throw new ConfigurationError("the channel manager is built with manage()");
+      return manager.claim({
+        selectClaimChannels: (channels, context) => payable(channels, context.now),
+      });
     },
     reconcile: () => reconcileChannelCharges({ store, records, chain }),
     start(schedule = channelSchedule, lock = createMemoryInFlightLock()) {
@@ -204,9 +222,14 @@ export function createChannels(options: ChannelsOptions): Channels {
         settleIntervalSecs: schedule.settleIntervalSecs,
         refundIntervalSecs: schedule.refundIntervalSecs,
         // Also the drain's claim at stop: a replica that does not lead leaves it to the leader.
-        selectClaimChannels: async (channels) => ((await claim.lead()) ? channels : []),
-        selectRefundChannels: async (channels, context) =>
-          (await refund.lead()) ? selectIdleRefunds(channels, { now: context.now, idleMs }) : [],
+        selectClaimChannels: async (channels, context) =>
+          (await claim.lead()) ? payable(channels, context.now) : [],
+        selectRefundChannels: async (channels, context) => {
+          if (!(await refund.lead())) return [];
+          const idle = selectIdleRefunds(channels, { now: context.now, idleMs });
+          // Selected again once synced: a channel its payer emptied has nothing left to refund.
+          return selectIdleRefunds(await payable(idle, context.now), { now: context.now, idleMs });
+        },
         onError,
       });
       // The manager settles only after a claim of its own process: what a previous process (or

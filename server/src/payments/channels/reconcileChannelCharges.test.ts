@@ -21,7 +21,7 @@ const tx = (digit: string) => `0x${digit.repeat(64)}` as Hex;
 function escrow(state: {
   totals: Record<string, bigint | Error>;
   claims?: Record<string, ChannelClaim[] | Error>;
-}): ChannelChain & { asked: string[] } {
+}): Pick<ChannelChain, "totalClaimed" | "claimsAbove" | "receiverTotals"> & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
