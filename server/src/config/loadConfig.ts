@@ -8,7 +8,11 @@ import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import { z } from "zod";
 import { limits } from "../limits";
-import { type ChannelSchedule, channelSchedule } from "../payments/channels/channelSchedule";
+import {
+  type ChannelSchedule,
+  channelSchedule,
+  maxClaimIntervalSecs,
+} from "../payments/channels/channelSchedule";
 import type { FacilitatorAuth } from "../payments/facilitator/createFacilitatorClient";
 import { facilitatorAuthOf, facilitatorEnv, missingFacilitatorKeys } from "./facilitatorEnv";
 
@@ -137,7 +141,9 @@ const ConfigSchema = z
      * channels refunded, and how long a channel stays unused before its rest is refunded
      * (seconds; the defaults suit a public server, tests run them in seconds).
      */
-    CHANNEL_CLAIM_INTERVAL_SECS: channelSecs.default(channelSchedule.claimIntervalSecs),
+    CHANNEL_CLAIM_INTERVAL_SECS: channelSecs
+      .max(maxClaimIntervalSecs)
+      .default(channelSchedule.claimIntervalSecs),
     CHANNEL_SETTLE_INTERVAL_SECS: channelSecs.default(channelSchedule.settleIntervalSecs),
     CHANNEL_REFUND_INTERVAL_SECS: channelSecs.default(channelSchedule.refundIntervalSecs),
     CHANNEL_IDLE_REFUND_SECS: z.coerce

@@ -19,3 +19,10 @@ export const channelSchedule: ChannelSchedule = {
   refundIntervalSecs: 3_600,
   idleRefundSecs: 24 * 3_600,
 };
+
+/**
+ * The longest claim interval a server may run: a payer's own timed withdrawal is seen by the next
+ * claim (vouchers refused from then on) and what was charged before it claimed in that run, which
+ * has to land well within the escrow's 900 s withdraw delay, or the payer takes it back.
+ */
+export const maxClaimIntervalSecs = 300;

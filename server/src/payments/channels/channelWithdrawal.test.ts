@@ -22,6 +22,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { receiptLocationHeader } from "../resourceServer/paymentLedger";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
+import { maxClaimIntervalSecs } from "./channelSchedule";
 import { channelWithdrawDelaySeconds } from "./createChannels";
 import { channelWithdrawalPending } from "./refuseWithdrawingChannels";
 
@@ -172,11 +173,11 @@ describe("a payer acting on the escrow directly while its channel is in use", ()
         params: [payer.account.address, "0xde0b6b3a7640000"],
       } as never);
     }
-    // The schedule's claims wait an hour: each claim here is the test's.
+    // The schedule's claims wait the longest allowed: each claim here is the test's.
     stack = await startPaidStack({
       world,
       channels: true,
-      env: { CHANNEL_CLAIM_INTERVAL_SECS: "3600" },
+      env: { CHANNEL_CLAIM_INTERVAL_SECS: String(maxClaimIntervalSecs) },
     });
     payToAtStart = await stack.usdcBalance(world.accounts.payTo.address);
   }, 120_000);
