@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
 import { calculateJwkThumbprint } from "jose";
@@ -140,20 +140,31 @@ export async function composeServer(
   // A bad list line stops start-up here, naming the file and the line.
   const lists =
     config.addressLists.length > 0
-      ? await namingField("ADDRESS_LISTS", async () =>
+      ? await namingField("ADDRESS_LISTS", () =>
           loadAddressLists({
             files: config.addressLists,
+            maxBytes: config.addressListsMaxMiB * 2 ** 20,
             onReload: (outcome) => {
               if ("error" in outcome) {
                 operations.logger.warn(
-                  { error: loggedError(outcome.error) },
+                  { file: outcome.file, error: loggedError(outcome.error) },
                   "address list not reloaded; the last good list stays in force",
+                );
+              } else {
+                operations.logger.info(
+                  { file: outcome.file, entries: outcome.entries },
+                  "address list reloaded",
                 );
               }
             },
           }),
         )
       : undefined;
+  if (lists) {
+    operations.metrics.readAddressListsFrom(() =>
+      lists.status().map((list) => ({ ...list, file: basename(list.file) })),
+    );
+  }
   const plainEngine = operations.countVerdicts(
     createEngine({ reader, history, ...(lists && { lists }) }),
   );

@@ -32,6 +32,11 @@ export const limits = {
    * a /readyz asks its /supported again.
    */
   facilitatorProbeMs: 15_000,
+  /**
+   * Largest address list file read (ADDRESS_LISTS_MAX_MB default, in MiB): about a million entries; a
+   * larger file (a wrong file, a dump) is refused unread rather than filling the memory.
+   */
+  addressListMiB: 256,
   /** How long paid requests in flight may take to finish after SIGTERM (DRAIN_TIMEOUT_MS default). */
   drainTimeoutMs: 30_000,
 } as const;

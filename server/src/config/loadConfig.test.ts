@@ -291,5 +291,8 @@ describe("loadConfig", () => {
       "/etc/presend/exchanges.jsonl",
     ]);
     expect(loadConfig({}).addressLists).toEqual([]);
+    expect(loadConfig({}).addressListsMaxMiB).toBe(256);
+    expect(loadConfig({ ADDRESS_LISTS_MAX_MB: "1024" }).addressListsMaxMiB).toBe(1024);
+    expect(() => loadConfig({ ADDRESS_LISTS_MAX_MB: "0" })).toThrow("ADDRESS_LISTS_MAX_MB");
   });
 });

@@ -177,6 +177,8 @@ const ConfigSchema = z
           .filter(Boolean),
       )
       .optional(),
+    /** The largest address list file read, in MiB; a larger one is refused unread. */
+    ADDRESS_LISTS_MAX_MB: z.coerce.number().int().positive().default(limits.addressListMiB),
     ...facilitatorEnv,
     /** Ownership proofs published in the OpenAPI for x402 crawlers (comma-separated). */
     OWNERSHIP_PROOFS: z
@@ -307,6 +309,7 @@ export type Config = {
   historyWindowBlocks: Partial<Record<ChainName, number>>;
   /** The operator's address list files. */
   addressLists: string[];
+  addressListsMaxMiB: number;
   facilitatorUrl?: string;
   /** How presend authenticates to a remote facilitator (a hosted provider's API key, or none). */
   facilitatorAuth: FacilitatorAuth;
@@ -387,6 +390,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     historyRpcUrls,
     historyWindowBlocks,
     addressLists: raw.ADDRESS_LISTS ?? [],
+    addressListsMaxMiB: raw.ADDRESS_LISTS_MAX_MB,
     facilitatorUrl: raw.FACILITATOR_URL,
     facilitatorAuth: facilitatorAuthOf(raw),
     facilitatorTimeouts: {

@@ -20,7 +20,7 @@ describe("demo world verdicts (real anvil chains)", () => {
     engine = createEngine({
       reader: createChainReader({ rpcUrls }),
       history: createHistoryReader({ rpcUrls }),
-      lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+      lists: await loadAddressLists({ files: [demoAddressListFile], watch: false }),
     });
   });
 

@@ -84,7 +84,7 @@ describe("send mistakes on real history (real anvil chains, the real engine)", (
     engine = createEngine({
       reader: createChainReader({ rpcUrls }),
       history: createHistoryReader({ rpcUrls, factsRpcUrls: rpcUrls }),
-      lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+      lists: await loadAddressLists({ files: [demoAddressListFile], watch: false }),
     });
     engineWithSmallCap = createEngine({
       reader: createChainReader({ rpcUrls }),

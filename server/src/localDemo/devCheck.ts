@@ -60,7 +60,7 @@ async function main(): Promise<number> {
     const engine = createEngine({
       reader: createChainReader({ rpcUrls }),
       history,
-      lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+      lists: await loadAddressLists({ files: [demoAddressListFile], watch: false }),
     });
     const input = { address, chain, ...(from && { from }) };
     const result = deep ? await engine.deep(input) : await engine.check(input);

@@ -2,18 +2,26 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
 export type Metrics = ReturnType<typeof createMetrics>;
 export type CacheResult = "hit" | "coalesced" | "miss";
+/** One address list file as /metrics shows it: by its file name only, never its directory. */
+export type AddressListMetric = {
+  file: string;
+  entries: number;
+  loadedAt: number;
+  current: boolean;
+};
 
 /**
  * The Prometheus metrics of one process, in their own registry (tests build several side by side):
  * requests and latency per route, verdict levels, settlements by outcome, upstream RPC latency and
- * errors per chain, chain-facts cache results, rate-limited requests and whether the facilitator
- * answered last.
+ * errors per chain, chain-facts cache results, rate-limited requests, whether the facilitator
+ * answered last and what each address list file serves.
  * @example const metrics = createMetrics(); metrics.settlements.inc({ outcome: "settled" });
  */
 export function createMetrics() {
   const registry = new Registry();
   let cacheSource: (() => Record<CacheResult, number>) | undefined;
   let facilitatorSource: (() => Record<string, 0 | 1>) | undefined;
+  let addressListsSource: (() => readonly AddressListMetric[]) | undefined;
   return {
     registry,
     requests: new Counter({
@@ -84,6 +92,40 @@ export function createMetrics() {
     /** Where the facilitator's state comes from (the payments' watch): 1 for the current one. */
     readFacilitatorFrom(source: () => Record<string, 0 | 1>) {
       facilitatorSource = source;
+    },
+    addressListEntries: new Gauge({
+      name: "presend_address_list_entries",
+      help: "Entries served from each address list file (ADDRESS_LISTS), by file name.",
+      labelNames: ["file"] as const,
+      registers: [registry],
+      collect() {
+        for (const list of addressListsSource?.() ?? [])
+          this.set({ file: list.file }, list.entries);
+      },
+    }),
+    addressListCurrent: new Gauge({
+      name: "presend_address_list_current",
+      help: "1 while an address list file holds what is served; 0 while its last change was refused or it is gone (the last good list is served).",
+      labelNames: ["file"] as const,
+      registers: [registry],
+      collect() {
+        for (const list of addressListsSource?.() ?? [])
+          this.set({ file: list.file }, list.current ? 1 : 0);
+      },
+    }),
+    addressListLoaded: new Gauge({
+      name: "presend_address_list_loaded_timestamp_seconds",
+      help: "When the served content of each address list file was read (Unix time): an update job that stopped shows as an old value.",
+      labelNames: ["file"] as const,
+      registers: [registry],
+      collect() {
+        for (const list of addressListsSource?.() ?? [])
+          this.set({ file: list.file }, Math.floor(list.loadedAt / 1000));
+      },
+    }),
+    /** Where the address lists' figures come from (the loaded lists' status). */
+    readAddressListsFrom(source: () => readonly AddressListMetric[]) {
+      addressListsSource = source;
     },
     rateLimited: new Counter({
       name: "presend_rate_limited_total",

@@ -147,7 +147,7 @@ describe("history reader (real anvil, real transfers)", () => {
     const engine = createEngine({
       reader: createChainReader({ rpcUrls }),
       history,
-      lists: loadAddressLists({ files: [demoAddressListFile], watch: false }),
+      lists: await loadAddressLists({ files: [demoAddressListFile], watch: false }),
     });
     const result = await engine.deep({
       address: senderWorld.activeLookalike,
