@@ -12,10 +12,17 @@ const rateLimitedAnswer = {
   headers: {
     "Retry-After": {
       description: "Seconds until the client's window ends.",
+      required: true,
       schema: { type: "integer", minimum: 0 },
     },
     RateLimit: {
       description: "draft-7 RateLimit: limit, remaining and reset of the window.",
+      required: true,
+      schema: { type: "string" },
+    },
+    "RateLimit-Policy": {
+      description: "draft-7 RateLimit-Policy: the limit and its window in seconds.",
+      required: true,
       schema: { type: "string" },
     },
   },

@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from "hono";
 import type { App } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import type { PaidPath } from "../paidRoutes";
+import { paymentRequired, paymentResponse } from "../routes/paymentHeaders";
 import type { Channels } from "./createChannels";
 
 /**
@@ -75,12 +76,19 @@ function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
       200: {
         description:
           "Refund settled: PAYMENT-RESPONSE (base64 JSON) names the refund transaction, the channel and the amount refunded.",
+        headers: paymentResponse(
+          "The refund (base64 JSON): transaction, and the channel's state with the amount refunded.",
+          true,
+        ),
         content: { "application/json": { schema: ChannelRefundSchema } },
       },
       402: {
         description:
           "The refund terms (no PAYMENT-SIGNATURE, or one that is not base64 JSON of x402 version 2): PaymentRequired in the PAYMENT-REQUIRED header (base64), batch-settlement only, the body {}; or the refund was refused (PAYMENT-REQUIRED's error says why, e.g. nothing left to refund). Nothing is charged.",
         // The official middleware's 402: the terms travel in the header, the body is empty JSON.
+        headers: paymentRequired(
+          "PaymentRequired (base64 JSON): the batch-settlement terms, or why the refund was refused.",
+        ),
         content: { "application/json": { schema: z.object({}).openapi("ChannelRefundTerms") } },
       },
       405: error(

@@ -52,6 +52,20 @@ export const PaymentRequiredBodySchema = z
         [attestationExtensionKey]: extensionEntry(
           AttestationBlockSchema.extend({}).openapi("Attestation"),
         ).openapi({ description: "The payee attestation (the block under info)." }),
+        // The official Sign-In-With-X entry names the chains a wallet may sign in with beside
+        // its info, where the x402 v2 extension shape has nothing.
+        "sign-in-with-x": extensionEntry(z.record(z.string(), z.unknown()))
+          .extend({
+            supportedChains: z.array(
+              z.object({
+                chainId: z.string().openapi({ example: "eip155:8453" }),
+                type: z.string().openapi({ example: "eip191" }),
+                signatureScheme: z.string().optional(),
+              }),
+            ),
+          })
+          .optional()
+          .openapi({ description: "Sign-In-With-X: read a paid report again by signing in." }),
       })
       .catchall(extensionEntry(z.record(z.string(), z.unknown()))),
   })

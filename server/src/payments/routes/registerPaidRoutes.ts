@@ -48,6 +48,13 @@ import { signInSecurityScheme } from "../siwx/registerSignInSecurityScheme";
 import { signInReread } from "../siwx/signInReread";
 import { declareSignInWithX, signInWithXExtension } from "../siwx/signInWithXExtension";
 import { discoveryExtension } from "./discoveryExtension";
+import {
+  type AnswerHeaders,
+  paymentRequired,
+  paymentResponse,
+  receiptLocation,
+  reportSignature,
+} from "./paymentHeaders";
 import { paymentInfo, paymentInfoField } from "./paymentInfo";
 
 export type PaidRoutesDeps = {
@@ -314,8 +321,9 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
   reportSchema: T,
   middleware: (route: PaidRoute) => MiddlewareHandler[],
 ) {
-  const error = (description: string) => ({
+  const error = (description: string, headers?: AnswerHeaders) => ({
     description,
+    ...(headers && { headers }),
     content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
   });
   return createRoute({
@@ -348,6 +356,16 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
     responses: {
       200: {
         description: "The report. PAYMENT-RESPONSE carries the settlement (transaction hash).",
+        headers: {
+          ...paymentResponse(
+            "The settlement (base64 JSON): transaction (empty for a channel's voucher), network, payer.",
+            true,
+          ),
+          ...reportSignature,
+          ...receiptLocation(
+            "A check paid over a channel: /receipts/{payer}/{nonce}, where its report is fetched again.",
+          ),
+        },
         content: { "application/json": { schema: reportSchema } },
       },
       400: error(
@@ -356,10 +374,20 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
       402: {
         description:
           "Payment required (or the payment was refused: error says why). PaymentRequired in the PAYMENT-REQUIRED header (base64) and as JSON here.",
+        headers: {
+          ...paymentRequired("PaymentRequired (base64 JSON), the same as the body."),
+          ...paymentResponse(
+            "Only when a settlement was tried and failed: success false, errorReason and transaction (empty: nothing was sent, nothing charged).",
+            false,
+          ),
+        },
         content: { "application/json": { schema: PaymentRequiredBodySchema } },
       },
       409: error(
         "authorization_in_flight / authorization_used: this authorization is already paying for another request, or already paid; payment_id_in_flight / payment_id_conflict: a request with this payment id is being served, or the id paid for a different request (or was not charged); the engine was not run and nothing was charged.",
+        receiptLocation(
+          "Where the outcome and report of the payment this authorization or payment id made are fetched.",
+        ),
       ),
       413: error(`Body larger than ${limits.requestBodyBytes / 1024} KB.`),
       415: error(
@@ -370,6 +398,10 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
       ),
       502: error(
         "settlement_unknown: the settlement was sent but its outcome could not be read (you may have been charged), or you were charged (PAYMENT-RESPONSE then names the settlement) and the answer could not be completed (the report could not be signed); either way PRESEND-RECEIPT names where the kept report is fetched. facilitator_unavailable: the facilitator failed before settling, nothing charged.",
+        {
+          ...receiptLocation("Where the kept report is fetched once the outcome is known."),
+          ...paymentResponse("The settlement, when the payment was charged.", false),
+        },
       ),
       503: error(
         "chain_unavailable (the target chain could not be read), payment_network_unavailable (Base is down) or payment_record_unavailable: no report, nothing charged.",
