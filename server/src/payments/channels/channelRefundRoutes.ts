@@ -77,7 +77,7 @@ function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
         description:
           "Refund settled: PAYMENT-RESPONSE (base64 JSON) names the refund transaction, the channel and the amount refunded.",
         headers: paymentResponse(
-          "The refund (base64 JSON): transaction, and the channel's state with the amount refunded.",
+          "The refund (base64 JSON): its transaction and the amount sent back to the payer.",
           true,
         ),
         content: { "application/json": { schema: ChannelRefundSchema } },

@@ -375,7 +375,9 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
         description:
           "Payment required (or the payment was refused: error says why). PaymentRequired in the PAYMENT-REQUIRED header (base64) and as JSON here.",
         headers: {
-          ...paymentRequired("PaymentRequired (base64 JSON), the same as the body."),
+          ...paymentRequired(
+            "PaymentRequired (base64 JSON), what x402 clients read: the body's terms, without each entry's description, mimeType and outputSchema.",
+          ),
           ...paymentResponse(
             "Only when a settlement was tried and failed: success false, errorReason and transaction (empty: nothing was sent, nothing charged).",
             false,
