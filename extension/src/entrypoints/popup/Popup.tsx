@@ -149,11 +149,25 @@ export function Popup({ messenger, tabId }: { messenger: Messenger; tabId: numbe
         </button>
       </div>
       <div className="muted" data-testid="wallet-status" title={wallet.data?.address ?? undefined}>
-        {wallet.isPending
-          ? "Looking for a wallet in the active tab…"
-          : noWallet
-            ? "No wallet in the active tab: open your dApp page to pay for checks."
-            : `Wallet: ${wallet.data?.name ?? "injected"}${wallet.data?.address ? ` ${visibleEnds(wallet.data.address)}` : ""}`}
+        {wallet.isPending ? (
+          "Looking for a wallet in the active tab…"
+        ) : noWallet ? (
+          "No wallet in the active tab: open your dApp page to pay for checks."
+        ) : (
+          // The name is the page's (EIP-6963), in any script: isolated, a right-to-left one
+          // cannot pull the address's leading 0 over to its other side.
+          <>
+            Wallet: <bdi>{wallet.data?.name ?? "injected"}</bdi>
+            {wallet.data?.address && (
+              <>
+                {" "}
+                <bdi dir="ltr" data-testid="wallet-address">
+                  {visibleEnds(wallet.data.address)}
+                </bdi>
+              </>
+            )}
+          </>
+        )}
       </div>
       <ChannelControls messenger={messenger} tabId={tabId} />
       <div className="row">

@@ -91,4 +91,35 @@ describe("BadgeCard", () => {
       ),
     ).not.toContain("instead");
   });
+
+  it("isolates each wallet name (the page's to set): a right-to-left name or an override stays inside it", async () => {
+    const { document } = parseHTML("<html><body><div id='root'></div></body></html>");
+    vi.stubGlobal("document", document);
+    const { act } = await import("preact/test-utils");
+    const { createRoot } = await import("react-dom/client");
+    const container = document.getElementById("root") as unknown as HTMLElement;
+    const root = createRoot(container);
+    const isolatedIn = (props: BadgeProps, testId: string) => {
+      act(() => root.render(<BadgeCard {...props} />));
+      const shown = container.querySelector(`[data-testid=${testId}]`);
+      return [...(shown?.querySelectorAll("bdi") ?? [])].map((bdi) => bdi.textContent);
+    };
+    // An Arabic name, and one whose right-to-left override would reverse the sentence after it.
+    const wallet = {
+      available: true,
+      address: null,
+      chainId: 8453,
+      name: "محفظتي",
+      others: ["Evil\u202e", "MetaMask"],
+    };
+    expect(isolatedIn(exampleBadgeProps({ expanded: true, wallet }), "wallet-connect")).toEqual([
+      "محفظتي",
+      "Evil\u202e",
+      "MetaMask",
+    ]);
+    const connected = { ...wallet, address: "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045" as const };
+    expect(
+      isolatedIn(exampleBadgeProps({ expanded: true, wallet: connected }), "paying-wallet"),
+    ).toEqual(["محفظتي"]);
+  });
 });

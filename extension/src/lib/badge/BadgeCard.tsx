@@ -1,7 +1,7 @@
 import { visibleEnds } from "@presend/shared/address/visibleEnds";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { chains } from "@presend/shared/chains/chains";
-import { useEffect, useMemo, useRef } from "react";
+import { Fragment, type ReactNode, useEffect, useMemo, useRef } from "react";
 import { type LocalAssessment, specialAddressWarning } from "../address/assessLocally";
 import type { CheckOutcome, Progress, RecoveryOutcome, WalletInfo } from "../messaging/protocol";
 import type { Route } from "../storage/schemas";
@@ -70,28 +70,57 @@ function walletNotice(props: BadgeProps): string | null {
     : "No wallet on this page to pay for a check. Open your dApp's page, or paste the address into presend's toolbar popup there.";
 }
 
+// A wallet's name is the page's to set (EIP-6963), in any script and with any bidi control: each
+// is isolated (<bdi>), so a right-to-left name or a stray override stays inside its own words and
+// never reorders the card's sentence around it.
+const walletName = (name: string) => <bdi data-testid="wallet-name">{name}</bdi>;
+
 // A wallet the site is not connected to answers no account until the person agrees: the paid
 // click asks it to connect first, which the person can refuse.
-function connectNotice(props: BadgeProps): string | null {
+function connectNotice(props: BadgeProps): ReactNode {
   const { wallet } = props;
   if (!props.assessment.payable || !wallet?.available || wallet.address) return null;
-  const others =
-    wallet.others.length > 0
-      ? ` To pay with ${anyOf(wallet.others)} instead, connect this site with it, using the site's own button.`
-      : "";
-  return `Your wallet${wallet.name ? ` (${wallet.name})` : ""} is not connected to this site. A paid check asks it to connect first; you can refuse, and nothing is charged.${others}`;
+  return (
+    <>
+      Your wallet{wallet.name && <> ({walletName(wallet.name)})</>} is not connected to this site. A
+      paid check asks it to connect first; you can refuse, and nothing is charged.
+      {wallet.others.length > 0 && (
+        <>
+          {" "}
+          To pay with {anyOf(wallet.others)} instead, connect this site with it, using the site's
+          own button.
+        </>
+      )}
+    </>
+  );
 }
 
 // With several wallets in the page, the one connected to the site pays: the card names it, as the
 // person may expect another.
-function payingWallet(props: BadgeProps): string | null {
+function payingWallet(props: BadgeProps): ReactNode {
   const { wallet } = props;
   if (!props.assessment.payable || !wallet?.address || wallet.others.length === 0) return null;
-  return `Checks are paid with ${wallet.name ?? "your wallet"}, the wallet this site is connected to.`;
+  return (
+    <>
+      Checks are paid with {wallet.name ? walletName(wallet.name) : "your wallet"}, the wallet this
+      site is connected to.
+    </>
+  );
 }
 
-const anyOf = (names: readonly string[]) =>
-  new Intl.ListFormat("en", { type: "disjunction" }).format(names);
+// "A, B or C", each name isolated; a part is keyed by where it starts in the sentence.
+function anyOf(names: readonly string[]): ReactNode {
+  let at = 0;
+  return new Intl.ListFormat("en", { type: "disjunction" }).formatToParts(names).map((part) => {
+    const start = at;
+    at += part.value.length;
+    return part.type === "element" ? (
+      <Fragment key={start}>{walletName(part.value)}</Fragment>
+    ) : (
+      part.value
+    );
+  });
+}
 
 /** What the free, local check found, as a decision: the first thing the card says. */
 function LocalDecision(props: BadgeProps) {

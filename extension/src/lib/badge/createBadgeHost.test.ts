@@ -25,6 +25,12 @@ function setup() {
 }
 
 describe("createBadgeHost", () => {
+  it("lays the badge out left to right whatever the page's direction (all: initial keeps it)", () => {
+    const { host } = setup();
+    expect(host.style.getPropertyValue("direction")).toBe("ltr");
+    expect(host.style.getPropertyValue("unicode-bidi")).toBe("isolate");
+  });
+
   it("takes the extension's own style changes as they are", async () => {
     const { host, tampered } = setup();
     setHostStyle(host, "display", "block");

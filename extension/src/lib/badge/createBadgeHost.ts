@@ -6,8 +6,13 @@ export type BadgeHost = { host: HTMLElement; container: HTMLElement };
 // Inline and !important: a page stylesheet (even with !important) cannot move, fade or
 // animate the host. What it can still do from outside, cover it or style <html>, the
 // visibility check of paid clicks catches (createVisibilityGate, clickGate).
+// "all" leaves out direction and unicode-bidi: without their own values the badge would take the
+// page's direction (<html dir="rtl">), and its English sentences would be laid out right to left,
+// their full stops and buttons on the wrong side. The badge's words are English, left to right.
 const hostStyle: Record<string, string> = {
   all: "initial",
+  direction: "ltr",
+  "unicode-bidi": "isolate",
   position: "fixed",
   "z-index": "2147483647",
   top: "0",

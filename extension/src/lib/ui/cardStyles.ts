@@ -10,6 +10,10 @@ export const cardStyles = `
    defines reach into the badge's shadow root: its glyphs would draw the card's address. */
 .mono { font-family: monospace;
   font-size: 12px; word-break: break-all; }
+/* Addresses, keys and hashes read left to right, each on its own: beside right-to-left words (a
+   wallet's name, a page's text) the bidi algorithm would otherwise move an address's leading 0
+   to the other side of them. */
+.mono { direction: ltr; unicode-bidi: isolate; }
 .lookalike { border: 1px solid var(--strong, var(--line)); border-radius: 6px; padding: var(--s2);
   background: var(--surface); color: var(--ink); }
 .lookalike > * + * { margin-top: var(--s1); }
