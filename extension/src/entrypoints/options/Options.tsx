@@ -1,15 +1,28 @@
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
+import { capStartsAgainAt } from "../../lib/payments/capStartsAgainAt";
 import { utcDay } from "../../lib/payments/utcDay";
 import { useStoredValue } from "../../lib/queries/useStoredValue";
 import { noSpending, pinnedKeys, settings, spendLedger } from "../../lib/storage/items";
 import { pinScope } from "../../lib/storage/pinScope";
 import { channelDepositDefault } from "../../lib/storage/schemas";
+import { parseDollarAmount } from "../../lib/ui/parseDollarAmount";
 import { testConnection } from "../../lib/ui/testConnection";
 
-/** Today's spend against the daily cap, in words and as a bar. */
-function SpentToday({ spentUnits, capUnits }: { spentUnits: bigint; capUnits: bigint | null }) {
+/**
+ * Today's spend against the daily cap, in words and as a bar, and when the cap starts again: the
+ * cap counts UTC days, whose midnight is the person's afternoon or evening in some places.
+ */
+function SpentToday({
+  spentUnits,
+  capUnits,
+  day,
+}: {
+  spentUnits: bigint;
+  capUnits: bigint | null;
+  day: string;
+}) {
   const left = capUnits === null ? null : capUnits > spentUnits ? capUnits - spentUnits : 0n;
   return (
     <div data-testid="spent-today">
@@ -19,6 +32,9 @@ function SpentToday({ spentUnits, capUnits }: { spentUnits: bigint; capUnits: bi
           ? " spent today (UTC)."
           : ` of ${formatUsdc(capUnits)} spent today (UTC).`}
         {left !== null && <span className="muted"> {formatUsdc(left)} left.</span>}
+      </div>
+      <div className="muted" data-testid="cap-starts-again">
+        {`The cap starts again at ${capStartsAgainAt(day)} (midnight UTC).`}
       </div>
       {capUnits !== null && (
         <meter
@@ -46,12 +62,10 @@ function findProblem(values: Record<TypedSetting, string>): FieldProblem | null 
   if (!URL.canParse(values.apiUrl)) {
     return { field: "apiUrl", message: "The API server URL must be a full address (https://…)." };
   }
-  const cap = Number(values.cap);
-  if (!Number.isFinite(cap) || cap < 0) {
+  if (parseDollarAmount(values.cap) === null) {
     return { field: "cap", message: "The cap must be a dollar amount." };
   }
-  const deposit = Number(values.channelDeposit);
-  if (!Number.isFinite(deposit) || deposit < 0) {
+  if (parseDollarAmount(values.channelDeposit) === null) {
     return { field: "channelDeposit", message: "The channel deposit must be a dollar amount." };
   }
   return null;
@@ -94,8 +108,12 @@ export function Options() {
 
   const save = useMutation({
     mutationFn: async () => {
-      const capUnits = Math.round(Number(cap) * 1_000_000);
-      const depositUnits = Math.round(Number(deposit) * 1_000_000);
+      // Read as findProblem read them: submit saves only values it found no problem in.
+      const capUnits = parseDollarAmount(cap);
+      const depositUnits = parseDollarAmount(deposit);
+      if (capUnits === null || depositUnits === null) {
+        throw new Error("The cap and the channel deposit must be dollar amounts.");
+      }
       await settings.setValue({
         apiUrl: new URL(apiUrl).toString().replace(/\/$/, ""),
         dailyCapUnits: capUnits,
@@ -120,6 +138,7 @@ export function Options() {
     mutationFn: () => spendLedger.setValue(noSpending),
   });
   const currentScope = current.data ? pinScope(current.data.apiUrl) : null;
+  const today = utcDay(new Date());
   const pinList = Object.values(pins.data ?? {}).sort(
     (a, b) => Number(b.apiUrl === currentScope) - Number(a.apiUrl === currentScope),
   );
@@ -129,6 +148,8 @@ export function Options() {
     const found = findProblem({ apiUrl, cap, channelDeposit: deposit });
     setProblem(found);
     if (found) {
+      // "Saved." of an earlier save beside "Not saved" would say both of this one.
+      save.reset();
       // The keyboard and a screen reader land on the value to fix; its error is its description.
       event.currentTarget.querySelector<HTMLInputElement>(`[name="${found.field}"]`)?.focus();
       return;
@@ -271,10 +292,9 @@ export function Options() {
       ) : (
         <SpentToday
           spentUnits={
-            ledger.data && ledger.data.day === utcDay(new Date())
-              ? BigInt(ledger.data.spentUnits)
-              : 0n
+            ledger.data && ledger.data.day === today ? BigInt(ledger.data.spentUnits) : 0n
           }
+          day={today}
           capUnits={current.data ? BigInt(current.data.dailyCapUnits) : null}
         />
       )}

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { memoryItem } from "../storage/memoryItem";
 import type { SpendLedger } from "../storage/schemas";
 import { StoredValueInvalidError } from "../storage/validatedItem";
+import { capStartsAgainAt } from "./capStartsAgainAt";
 import { createLedgerSpendCap } from "./createLedgerSpendCap";
 import { createPendingSpend } from "./createPendingSpend";
 
@@ -60,16 +61,20 @@ describe("createLedgerSpendCap", () => {
     expect([first.type, second.type].sort()).toEqual(["refused", "reserved"]);
   });
 
-  it("says how much is left when the payment does not fit, and that the cap is used up at zero", async () => {
+  it("says how much is left when the payment does not fit, that the cap is used up at zero, and when it starts again", async () => {
+    // The person's own clock time of the next midnight UTC (capStartsAgainAt): "today" alone
+    // misleads where the UTC day ends in the afternoon.
+    const again = `${capStartsAgainAt(today)} (midnight UTC)`;
     const { cap } = setup(99_500);
     expect(await cap.reserve(10_000n)).toEqual({
       type: "refused",
-      message:
-        "This check costs $0.01, more than the $0.0005 left of today's $0.10 cap ($0.0995 spent). Raise the cap in the settings, or try a cheaper check.",
+      message: `This check costs $0.01, more than the $0.0005 left of today's $0.10 cap ($0.0995 spent). Raise the cap in the settings, or try a cheaper check; the cap starts again at ${again}.`,
     });
     const full = setup(100_000);
-    const refused = await full.cap.reserve(1n);
-    expect(refused.type === "refused" && refused.message).toMatch(/is used up/);
+    expect(await full.cap.reserve(1n)).toEqual({
+      type: "refused",
+      message: `Today's spending cap of $0.10 is used up ($0.10 spent). It starts again at ${again}; raise it in the settings to pay before then.`,
+    });
   });
 
   it("refuses when the ledger is unreadable instead of counting from $0, and says so", async () => {

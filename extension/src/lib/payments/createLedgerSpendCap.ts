@@ -2,6 +2,7 @@ import type { SpendCap } from "@presend/client";
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import type { SpendLedger } from "../storage/schemas";
 import type { ValidatedItem } from "../storage/validatedItem";
+import { capStartsAgainAt } from "./capStartsAgainAt";
 import type { PendingSpend } from "./createPendingSpend";
 
 export const ledgerUnreadable =
@@ -61,7 +62,7 @@ export function createLedgerSpendCap(options: {
   const refusal = (inLedger: bigint | null, amount: bigint): string | null => {
     if (inLedger === null) return ledgerUnreadable;
     const spent = inLedger + pending.total();
-    return spent + amount > cap ? capMessage(spent, cap, amount) : null;
+    return spent + amount > cap ? capMessage(spent, cap, amount, today) : null;
   };
   // Takes up to `amount` off `day`'s spending, never more than `held` (what the payment counted
   // there) nor than the ledger holds; says how much.
@@ -122,11 +123,13 @@ export function createLedgerSpendCap(options: {
   };
 }
 
-// Says what is true: the cap may not be reached yet, only too close for this check's price.
-function capMessage(spent: bigint, cap: bigint, price: bigint): string {
+// Says what is true: the cap may not be reached yet, only too close for this check's price. And
+// when "today" ends: the cap counts UTC days, whose midnight is the afternoon in Kiritimati.
+function capMessage(spent: bigint, cap: bigint, price: bigint, today: string): string {
   const left = cap > spent ? cap - spent : 0n;
+  const again = `${capStartsAgainAt(today)} (midnight UTC)`;
   if (left === 0n) {
-    return `Today's spending cap of ${formatUsdc(cap)} is used up (${formatUsdc(spent)} spent). Raise it in the settings to pay again today.`;
+    return `Today's spending cap of ${formatUsdc(cap)} is used up (${formatUsdc(spent)} spent). It starts again at ${again}; raise it in the settings to pay before then.`;
   }
-  return `This check costs ${formatUsdc(price)}, more than the ${formatUsdc(left)} left of today's ${formatUsdc(cap)} cap (${formatUsdc(spent)} spent). Raise the cap in the settings, or try a cheaper check.`;
+  return `This check costs ${formatUsdc(price)}, more than the ${formatUsdc(left)} left of today's ${formatUsdc(cap)} cap (${formatUsdc(spent)} spent). Raise the cap in the settings, or try a cheaper check; the cap starts again at ${again}.`;
 }
