@@ -172,7 +172,9 @@ test("options: a help text and an error are read with the input they are about, 
   await options.getByRole("button", { name: "Save" }).click();
   await expect(cap).toBeFocused();
   await expect(cap).toHaveAttribute("aria-invalid", "true");
-  await expect(cap).toHaveAccessibleDescription("The cap must be a dollar amount.");
+  await expect(cap).toHaveAccessibleDescription(
+    "The cap must be a dollar amount, like 5, 7.50 or 7,50, with no thousands separator.",
+  );
   await expect(options.getByRole("alert")).toHaveText(
     "Not saved: the daily spending cap needs fixing.",
   );
@@ -183,7 +185,7 @@ test("options: a help text and an error are read with the input they are about, 
   await options.getByRole("button", { name: "Save" }).click();
   await expect(deposit).toBeFocused();
   await expect(deposit).toHaveAccessibleDescription(
-    /^The channel deposit must be a dollar amount\. Where the server offers a payment channel/,
+    /^The channel deposit must be a dollar amount, like 5, 7\.50 or 7,50, with no thousands separator\. Where the server offers a payment channel/,
   );
   await expect(cap).not.toHaveAttribute("aria-invalid");
   await screenshot(options, "options-field-error");

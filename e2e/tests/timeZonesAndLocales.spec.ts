@@ -54,7 +54,9 @@ for (const person of people) {
         // A comma that may group thousands is not guessed at.
         await cap.fill("1,000");
         await options.getByRole("button", { name: "Save" }).click();
-        await expect(cap).toHaveAccessibleDescription("The cap must be a dollar amount.");
+        await expect(cap).toHaveAccessibleDescription(
+          "The cap must be a dollar amount, like 5, 7.50 or 7,50, with no thousands separator.",
+        );
         await expect(options.getByTestId("saved")).toBeHidden();
         await screenshot(options, `options-${person.timezone.replace("/", "-")}-${person.locale}`);
       } finally {

@@ -10,6 +10,10 @@ import { channelDepositDefault } from "../../lib/storage/schemas";
 import { parseDollarAmount } from "../../lib/ui/parseDollarAmount";
 import { testConnection } from "../../lib/ui/testConnection";
 
+// What parseDollarAmount takes, said where it refuses: "1,000" is refused as ambiguous, so the
+// person is told to leave out the thousands separator.
+const amountShape = "like 5, 7.50 or 7,50, with no thousands separator";
+
 /**
  * Today's spend against the daily cap, in words and as a bar, and when the cap starts again: the
  * cap counts UTC days, whose midnight is the person's afternoon or evening in some places.
@@ -63,10 +67,13 @@ function findProblem(values: Record<TypedSetting, string>): FieldProblem | null 
     return { field: "apiUrl", message: "The API server URL must be a full address (https://…)." };
   }
   if (parseDollarAmount(values.cap) === null) {
-    return { field: "cap", message: "The cap must be a dollar amount." };
+    return { field: "cap", message: `The cap must be a dollar amount, ${amountShape}.` };
   }
   if (parseDollarAmount(values.channelDeposit) === null) {
-    return { field: "channelDeposit", message: "The channel deposit must be a dollar amount." };
+    return {
+      field: "channelDeposit",
+      message: `The channel deposit must be a dollar amount, ${amountShape}.`,
+    };
   }
   return null;
 }
