@@ -1,54 +1,28 @@
 import {
   closeSync,
-  mkdtempSync,
   openSync,
   renameSync,
-  rmSync,
   symlinkSync,
   unlinkSync,
   utimesSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readableFacts } from "@presend/shared/verdict/chainFacts.test-helpers";
 import type { Address } from "viem";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { listDir, listEntry, listedScam, listFile } from "./addressListFiles.test-helpers";
 import { loadAddressLists } from "./loadAddressLists";
 import { AddressListError } from "./readAddressList";
 
-const scam = "0x2f2d9c4cdd3ad4c16557010b5a215615b140fb91";
 const collector = "0x55fED1fadf2fEF3691896CD72FC2f82BA130B342";
 const other = "0x0000000000000000000000000000000000c0ffee";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const entry = (spec: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    address: scam,
-    chains: ["base"],
-    label: "Demo scam",
-    category: "scam",
-    source: "test list",
-    licence: "CC0-1.0",
-    date: "2026-11-24",
-    ...spec,
-  });
-
-const dirs: string[] = [];
-function listFile(text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "presend-lists-"));
-  dirs.push(dir);
-  const file = join(dir, "list.jsonl");
-  writeFileSync(file, text);
-  return file;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe("loadAddressLists", () => {
   it("fails at start on a malformed file, naming its line", async () => {
-    const file = listFile(`${entry()}\n${entry({ chains: [] })}\n`);
+    const file = listFile(`${listEntry()}\n${listEntry({ chains: [] })}\n`);
     await expect(loadAddressLists({ files: [file], watch: false })).rejects.toThrow(
       `${file} line 2: chains`,
     );
@@ -56,7 +30,7 @@ describe("loadAddressLists", () => {
 
   it("matches the address with its chains, and where its tokens go among exchange collectors", async () => {
     const file = listFile(
-      `${entry({ chains: ["ethereum"] })}\n${entry({ address: collector, category: "exchange-collector", label: "Exchange X", date: "2026-11-25" })}\n`,
+      `${listEntry({ chains: ["ethereum"] })}\n${listEntry({ address: collector, category: "exchange-collector", label: "Exchange X", date: "2026-11-25" })}\n`,
     );
     const lists = await loadAddressLists({ files: [file], watch: false });
     const base = readableFacts("base");
@@ -91,7 +65,7 @@ describe("loadAddressLists", () => {
   });
 
   it("reloads a file when it changes, and keeps the last good list when the change is bad", async () => {
-    const file = listFile(`${entry()}\n`);
+    const file = listFile(`${listEntry()}\n`);
     const reloads: unknown[] = [];
     let notify = () => {};
     const lists = await loadAddressLists({
@@ -109,12 +83,12 @@ describe("loadAddressLists", () => {
       let next = reloaded();
       writeFileSync(
         file,
-        `${entry()}\n${entry({ address: collector, category: "exchange-collector" })}\n`,
+        `${listEntry()}\n${listEntry({ address: collector, category: "exchange-collector" })}\n`,
       );
       await next;
       expect(lists.size()).toBe(2);
       next = reloaded();
-      writeFileSync(file, `${entry()}\nnot json at all\n`);
+      writeFileSync(file, `${listEntry()}\nnot json at all\n`);
       await next;
       expect(lists.size()).toBe(2);
       expect(reloads.at(-1)).toMatchObject({ error: expect.any(AddressListError) });
@@ -124,9 +98,9 @@ describe("loadAddressLists", () => {
   });
 
   it("reports every entry naming an address in EIP-55 form, files in order, an entry repeated in two files once", async () => {
-    const first = listFile(`${entry({ label: "Fake airdrop" })}\n`);
+    const first = listFile(`${listEntry({ label: "Fake airdrop" })}\n`);
     const second = listFile(
-      `${entry({ address: scam.toUpperCase().replace("0X", "0x"), label: "Fake airdrop" })}\n${entry({ label: "Address poisoner", category: "drainer" })}\n`,
+      `${listEntry({ address: listedScam.toUpperCase().replace("0X", "0x"), label: "Fake airdrop" })}\n${listEntry({ label: "Address poisoner", category: "drainer" })}\n`,
     );
     const lists = await loadAddressLists({ files: [first, second], watch: false });
     const report = lists.report("0x2F2D9c4CdD3Ad4C16557010b5a215615B140Fb91", "base", []);
@@ -137,12 +111,12 @@ describe("loadAddressLists", () => {
     expect(lists.size()).toBe(3);
   });
 
-  // How update jobs replace a list: each one from list A (the scam and another) to list B (the
+  // How update jobs replace a list: each one from list A (the listedScam and another) to list B (the
   // collector, a line of the same length, and the same other), while the lists are asked all
   // along: one of the two lists is always served, never an empty or half-written one, and B is
   // served in the end.
-  const listA = `${entry()}\n${entry({ address: other })}\n`;
-  const listB = `${entry({ address: collector.toLowerCase() })}\n${entry({ address: other })}\n`;
+  const listA = `${listEntry()}\n${listEntry({ address: other })}\n`;
+  const listB = `${listEntry({ address: collector.toLowerCase() })}\n${listEntry({ address: other })}\n`;
   const sameTime = new Date("2026-11-24T00:00:00Z");
   it.each<[string, (file: string) => Promise<void>]>([
     [
@@ -196,8 +170,7 @@ describe("loadAddressLists", () => {
       },
     ],
   ])("picks up a list %s, serving the last good one meanwhile", async (_name, update) => {
-    const dir = mkdtempSync(join(tmpdir(), "presend-lists-"));
-    dirs.push(dir);
+    const dir = listDir();
     const file = join(dir, "list.jsonl");
     const release = join(dir, "release-a.jsonl");
     writeFileSync(release, listA);
@@ -205,7 +178,7 @@ describe("loadAddressLists", () => {
     symlinkSync(release, file);
     const lists = await loadAddressLists({ files: [file], watchIntervalMs: 20 });
     const served = () =>
-      [scam, collector, other].filter(
+      [listedScam, collector, other].filter(
         (address) => lists.report(address as Address, "base", []).matches.length > 0,
       );
     const seen: string[][] = [];
@@ -219,14 +192,14 @@ describe("loadAddressLists", () => {
       lists.close();
     }
     expect(lists.size()).toBe(2);
-    const [a, b] = [JSON.stringify([scam, other]), JSON.stringify([collector, other])];
+    const [a, b] = [JSON.stringify([listedScam, other]), JSON.stringify([collector, other])];
     expect(seen.map((one) => JSON.stringify(one)).filter((one) => one !== a && one !== b)).toEqual(
       [],
     );
   });
 
   it("tells a list that is gone or emptied, keeps serving the last good one, and serves it again once back", async () => {
-    const file = listFile(`${entry()}\n`);
+    const file = listFile(`${listEntry()}\n`);
     const reloads: Array<{ file: string; entries: number } | { file: string; error: Error }> = [];
     const lists = await loadAddressLists({
       files: [file],
@@ -252,7 +225,7 @@ describe("loadAddressLists", () => {
         },
       });
       expect(lists.size()).toBe(1);
-      writeFileSync(file, `${entry()}\n${entry({ address: other })}\n`);
+      writeFileSync(file, `${listEntry()}\n${listEntry({ address: other })}\n`);
       await expect
         .poll(() => lists.status()[0], { timeout: 2_000 })
         .toMatchObject({
