@@ -26,7 +26,7 @@ export type PaymentLane = {
 };
 
 /** Enough lanes for every paying test file of the run (a file claims one, never gives it back). */
-export const paymentLaneCount = 64;
+export const paymentLaneCount = 80;
 
 /** What a lane's accounts hold when the run starts. */
 export const laneFunds = {

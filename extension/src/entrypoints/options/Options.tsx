@@ -1,3 +1,4 @@
+import { InputError } from "@presend/shared/errors/InputError";
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
@@ -119,7 +120,7 @@ export function Options() {
       const capUnits = parseDollarAmount(cap);
       const depositUnits = parseDollarAmount(deposit);
       if (capUnits === null || depositUnits === null) {
-        throw new Error("The cap and the channel deposit must be dollar amounts.");
+        throw new InputError("The cap and the channel deposit must be dollar amounts.");
       }
       await settings.setValue({
         apiUrl: new URL(apiUrl).toString().replace(/\/$/, ""),

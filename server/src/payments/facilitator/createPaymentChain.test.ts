@@ -369,7 +369,9 @@ describe("createPaymentChain: a transfer far behind the head", () => {
         rpcUrls: [rpc.url],
         chainId: chains.base.id,
         asset: usdc,
-        timeoutMs: 300,
+        // Long enough that the calls the proxy answers never time out on a busy machine; only the
+        // held eth_getLogs reaches it.
+        timeoutMs: 1_500,
       });
       const since = validBefore - authorizationLookBackSeconds;
       rpc.state.hangLogs = true;
