@@ -197,7 +197,7 @@ async function answer(
   signed: string,
   signature: string | undefined,
   deps: {
-    records: Pick<PaymentRecords, "answerNow">;
+    records: Pick<PaymentRecords, "answerNow" | "paidOverChannel">;
     signReport: ReportSigner;
     signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
   },
@@ -227,11 +227,16 @@ async function answer(
   // promised time is decided now).
   const recorded: RecordAnswer = await deps.records.answerNow(record, chargedBy);
   if (recorded.type === "not_charged") {
+    // A receipt proves a charge: a check whose voucher the escrow proves can never be claimed
+    // (its request failed before the charge, or its payer withdrew the channel's deposit before
+    // the server's claim) was not paid for, and its report was the paid answer it was served with.
     return jsonError(
       c,
       404,
       "receipt_not_found",
-      "This authorization was never settled: nothing was charged and there is no report to fetch.",
+      deps.records.paidOverChannel(record)
+        ? "This check was paid over a channel whose voucher was never claimed and can no longer be (the request failed before it was charged, or the payer withdrew the channel's deposit before the server's claim): nothing was charged for it, so there is no receipt to fetch. Run the check again for a current report."
+        : "This authorization was never settled: nothing was charged and there is no report to fetch.",
     );
   }
   if (recorded.type === "awaiting_claim") {

@@ -33,6 +33,11 @@ if redis.call("HGET", KEYS[1], "committed") ~= "0" then return 0 end
 redis.call("DEL", KEYS[1])
 redis.call("SREM", KEYS[2], ARGV[1])
 return 1`;
+const dropUnclaimableScript = `
+if redis.call("HGET", KEYS[1], "claimedTx") ~= "" then return 0 end
+redis.call("DEL", KEYS[1])
+redis.call("SREM", KEYS[2], ARGV[1])
+return 1`;
 const markClaimedScript = `
 if redis.call("HGET", KEYS[1], "claimedTx") ~= "" then return 0 end
 redis.call("HSET", KEYS[1], "claimedTx", ARGV[2])
@@ -106,6 +111,11 @@ export function openRedisChannelStore(redis: Redis, prefix = defaultPrefix): Cha
       const { payer, nonce } = normalizeKey(key);
       const id = chargeId(payer, nonce);
       await redis.eval(dropChargeScript, 2, chargeKey(id), openSet, id);
+    },
+    async dropUnclaimable(key) {
+      const { payer, nonce } = normalizeKey(key);
+      const id = chargeId(payer, nonce);
+      await redis.eval(dropUnclaimableScript, 2, chargeKey(id), openSet, id);
     },
     async unclaimedCharges(channelId) {
       const ids = await redis.smembers(openSet);

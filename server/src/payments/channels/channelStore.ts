@@ -32,6 +32,11 @@ export type ChannelStore = ChannelStorage & {
   commitCharge(key: AuthorizationKey): Promise<void>;
   /** It was not charged (the request failed before the scheme committed it). */
   dropCharge(key: AuthorizationKey): Promise<void>;
+  /**
+   * No claim can ever cover it, committed or not (its payer withdrew what it would be claimed
+   * from, and its record is failed): it leaves the index. A claimed charge stays.
+   */
+  dropUnclaimable(key: AuthorizationKey): Promise<void>;
   /** Charges of `channelId` not yet covered by a claim, lowest ceiling first. */
   unclaimedCharges(channelId?: string): Promise<ChannelCharge[]>;
   /** A claim in `tx` covered these charges. */

@@ -131,5 +131,19 @@ export function describeChannelStore(
         await store.markClaimed([key("c")], hex("9", 64));
         expect(await store.unclaimedCharges(id)).toEqual([]);
       }));
+
+    it("drops an unclaimable charge, committed or not", () =>
+      withStores(async (open) => {
+        const store = await open();
+        const key = (digit: string) => ({ payer: hex("1", 40), nonce: hex(digit, 64) });
+        await store.addCharge({ key: key("a"), channelId: id, cumulative: 10n });
+        await store.addCharge({ key: key("b"), channelId: id, cumulative: 20n });
+        await store.addCharge({ key: key("c"), channelId: id, cumulative: 30n });
+        await store.commitCharge(key("a"));
+        await store.commitCharge(key("b"));
+        await store.markClaimed([key("a")], hex("9", 64));
+        for (const digit of ["a", "b", "c"]) await store.dropUnclaimable(key(digit));
+        expect(await store.unclaimedCharges(id)).toEqual([]);
+      }));
   });
 }

@@ -121,6 +121,13 @@ export async function openPostgresChannelStore(url: string): Promise<ChannelStor
         [payer, nonce],
       );
     },
+    async dropUnclaimable(key) {
+      const { payer, nonce } = normalizeKey(key);
+      await pool.query(
+        "DELETE FROM presend_channel_charges WHERE payer = $1 AND nonce = $2 AND claimed_tx IS NULL",
+        [payer, nonce],
+      );
+    },
     async unclaimedCharges(channelId) {
       const result =
         channelId === undefined

@@ -72,6 +72,9 @@ export function openSqliteChannelStore(file: string): ChannelStore {
   const drop = db.prepare(
     "DELETE FROM channel_charges WHERE payer = ? AND nonce = ? AND committed = 0",
   );
+  const dropUnclaimable = db.prepare(
+    "DELETE FROM channel_charges WHERE payer = ? AND nonce = ? AND claimed_tx IS NULL",
+  );
   const openCharges = db.prepare("SELECT * FROM channel_charges WHERE claimed_tx IS NULL");
   const openChargesOf = db.prepare(
     "SELECT * FROM channel_charges WHERE claimed_tx IS NULL AND channel_id = ?",
@@ -150,6 +153,10 @@ export function openSqliteChannelStore(file: string): ChannelStore {
     async dropCharge(key) {
       const { payer, nonce } = normalizeKey(key);
       drop.run(payer, nonce);
+    },
+    async dropUnclaimable(key) {
+      const { payer, nonce } = normalizeKey(key);
+      dropUnclaimable.run(payer, nonce);
     },
     async unclaimedCharges(channelId) {
       const rows =

@@ -17,20 +17,24 @@ const nonce = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 const key = (n: number): AuthorizationKey => ({ payer, nonce: nonce(n) });
 const tx = (digit: string) => `0x${digit.repeat(64)}` as Hex;
 
-/** An escrow holding these claimed totals and Claimed events (newest first, as claimsAbove returns them). */
+/**
+ * An escrow holding these claimed totals, balances (default: far above every charge) and Claimed
+ * events (newest first, as claimsAbove returns them).
+ */
 function escrow(state: {
   totals: Record<string, bigint | Error>;
+  balances?: Record<string, bigint>;
   claims?: Record<string, ChannelClaim[] | Error>;
-}): Pick<ChannelChain, "totalClaimed" | "claimsAbove" | "receiverTotals"> & { asked: string[] } {
+}): Pick<ChannelChain, "channel" | "claimsAbove" | "receiverTotals"> & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
-    async totalClaimed(channelId) {
+    async channel(channelId) {
       asked.push(channelId);
-      const total = state.totals[channelId];
-      if (total === undefined) return 0n;
+      const total = state.totals[channelId] ?? 0n;
       if (total instanceof Error) throw total;
-      return total;
+      const balance = state.balances?.[channelId] ?? 1_000_000_000n;
+      return { balance, totalClaimed: total, withdrawRequestedAt: 0 };
     },
     async claimsAbove(channelId, above) {
       const claims = state.claims?.[channelId] ?? [];
@@ -215,6 +219,62 @@ describe("reconcileChannelCharges", () => {
     });
     expect(marks).toEqual([{ nonce: nonce(1), status: "settled", tx: tx("d") }]);
     expect((await store.unclaimedCharges()).map((open) => open.key.nonce)).toEqual([nonce(2)]);
+  });
+
+  describe("a charged voucher above what the escrow still holds (its payer withdrew the rest)", () => {
+    // The escrow claimed 100 and holds 150: the charge at 200 can never be claimed, the one at
+    // 150 still can.
+    const chain = escrow({
+      totals: { [channelA]: 100n },
+      balances: { [channelA]: 150n },
+      claims: { [channelA]: [{ from: 0n, to: 100n, tx: tx("d") }] },
+    });
+
+    it("is failed and leaves the index; the channel is cut to the balance, so no later claim reaches it", async () => {
+      await store.updateChannel(channelA, () => sampleChannel(channelA, 200n));
+      await charge(1, channelA, 100n, true);
+      await charge(2, channelA, 150n, true);
+      await charge(3, channelA, 200n, true);
+      const { records, marks } = recordBook();
+      expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+        settled: 1,
+        failed: 1,
+        open: 1,
+      });
+      expect(marks).toEqual(
+        expect.arrayContaining([
+          { nonce: nonce(1), status: "settled", tx: tx("d") },
+          { nonce: nonce(3), status: "failed" },
+        ]),
+      );
+      expect(marks).toHaveLength(2);
+      expect((await store.unclaimedCharges()).map((open) => open.key.nonce)).toEqual([nonce(2)]);
+      expect(await store.get(channelA)).toMatchObject({
+        chargedCumulativeAmount: "150",
+        balance: "150",
+        totalClaimed: "100",
+      });
+    });
+
+    it("stays open while its channel serves a request (that request's charge counts from the stored total)", async () => {
+      await store.updateChannel(channelA, () => ({
+        ...sampleChannel(channelA, 200n),
+        pendingRequest: {
+          pendingId: "p",
+          signedMaxClaimable: "300",
+          expiresAt: Date.now() + 60_000,
+        },
+      }));
+      await charge(3, channelA, 200n, true);
+      const { records, marks } = recordBook();
+      expect(await reconcileChannelCharges({ store, records, chain })).toEqual({
+        settled: 0,
+        failed: 0,
+        open: 1,
+      });
+      expect(marks).toEqual([]);
+      expect((await store.get(channelA))?.chargedCumulativeAmount).toBe("200");
+    });
   });
 
   it("leaves a charge claimed before the log window open, never guessing its transaction", async () => {

@@ -1,6 +1,6 @@
 import type { AuthorizationKey, PaymentRecords } from "../records/paymentRecords";
 import type { ChannelCharge, ChannelStore } from "./channelStore";
-import type { ChannelChain } from "./createChannelChain";
+import type { ChannelChain, EscrowChannel } from "./createChannelChain";
 
 export type ChannelReconcileResult = { settled: number; failed: number; open: number };
 
@@ -20,14 +20,18 @@ export const unchargedGraceMs = 10 * 60_000;
  * refunded and gone, above its claimed total), whose record is older than any request runs: the
  * scheme never charged that ceiling (its process died mid-request, or an operating-system crash
  * lost the charge with the channel's state), no claim can reach it, so its record is `failed`
- * rather than pending for ever. Nothing changes when the chain cannot be read.
+ * rather than pending for ever. A charged voucher above what the escrow still holds (its payer
+ * withdrew the deposit while no claim ran) can never be claimed either: the channel is cut to the
+ * escrow's balance for good, so no later deposit can make a claim reach it, and its record is
+ * `failed` (the chain proves the payer was not charged for it). Nothing changes when the chain
+ * cannot be read.
  * @example await reconcileChannelCharges({ store, records, chain });
  */
 export async function reconcileChannelCharges(options: {
   store: ChannelStore;
   /** The payment records' one owner, which marks each covered charge's record. */
   records: Pick<PaymentRecords, "markSettled" | "markFailed" | "byAuthorization">;
-  chain: Pick<ChannelChain, "totalClaimed" | "claimsAbove">;
+  chain: Pick<ChannelChain, "channel" | "claimsAbove">;
   /** Only these channels (after a claim); default every channel with open charges. */
   channelIds?: string[];
   /** The time records' ages are judged at (ms); default now. */
@@ -43,15 +47,26 @@ export async function reconcileChannelCharges(options: {
     byChannel.set(charge.channelId, [...(byChannel.get(charge.channelId) ?? []), charge]);
   }
   for (const [channelId, charges] of byChannel) {
-    let total: bigint;
+    let escrow: EscrowChannel;
     try {
-      total = await chain.totalClaimed(channelId);
+      escrow = await chain.channel(channelId);
     } catch {
       result.open += charges.length;
       continue;
     }
+    const total = escrow.totalClaimed;
     const covered = charges.filter((charge) => charge.cumulative <= total);
-    const above = charges.filter((charge) => charge.cumulative > total);
+    const unpayable = await unpayableOf(charges, channelId, escrow, options).catch(
+      (): AuthorizationKey[] => [],
+    );
+    for (const key of unpayable) {
+      await records.markFailed(key);
+      await store.dropUnclaimable(key);
+    }
+    result.failed += unpayable.length;
+    const above = charges.filter(
+      (charge) => charge.cumulative > total && !unpayable.includes(charge.key),
+    );
     // A store or records read that fails leaves them open for the next pass, like the chain's.
     const uncharged = await unchargedOf(above, channelId, total, options).catch(() => []);
     for (const key of uncharged) {
@@ -93,6 +108,40 @@ export async function reconcileChannelCharges(options: {
     }
   }
   return result;
+}
+
+/**
+ * The charged (committed) vouchers of `channelId` above the escrow's balance: claims cannot reach
+ * them (the escrow refuses a claim above its balance), since its payer withdrew what was left.
+ * The stored channel is cut to that balance first, so no claim ever covers them, not even after
+ * a later deposit; a channel serving a request now is left for the next pass (the request's
+ * charge is counted from the stored total). A channel gone from the store has no claim left.
+ */
+async function unpayableOf(
+  charges: ChannelCharge[],
+  channelId: string,
+  escrow: EscrowChannel,
+  options: { store: ChannelStore; now?: number },
+): Promise<AuthorizationKey[]> {
+  const beyond = charges.filter((charge) => charge.committed && charge.cumulative > escrow.balance);
+  if (beyond.length === 0) return [];
+  const now = options.now ?? Date.now();
+  let busy = false;
+  await options.store.updateChannel(channelId, (current) => {
+    if (current === undefined) return current;
+    if ((current.pendingRequest?.expiresAt ?? 0) > now) {
+      busy = true;
+      return current;
+    }
+    if (BigInt(current.chargedCumulativeAmount) <= escrow.balance) return current;
+    return {
+      ...current,
+      chargedCumulativeAmount: String(escrow.balance),
+      balance: String(escrow.balance),
+      totalClaimed: String(escrow.totalClaimed),
+    };
+  });
+  return busy ? [] : beyond.map((charge) => charge.key);
 }
 
 /**
