@@ -1,4 +1,5 @@
 import { channelReceiptNonce } from "@presend/shared/api/channelReceiptNonce";
+import { channelWithdrawalPending } from "@presend/shared/api/channelWithdrawalPending";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import { DeepReportSchema, ReportSchema } from "@presend/shared/api/report";
@@ -505,10 +506,18 @@ export function createChannelPayer(options: {
         await reservation?.release();
         const reason = reasonOf(answer);
         if (result.recovered && attempt === 0 && reason === refusedByServer) continue;
-        if (!moved && (reason === exceedsBalance || reason === belowClaimed)) {
+        if (
+          !moved &&
+          (reason === exceedsBalance ||
+            reason === belowClaimed ||
+            reason === channelWithdrawalPending)
+        ) {
           // Refused before anything was settled, so this check was not charged: it is paid once,
           // through a new channel. A voucher beyond the escrow's balance means the server
           // refunded the channel on its own: the cap gets back what is known to have been left.
+          // A withdrawal the payer started on the escrow (from another tool with this wallet)
+          // ends the channel for the server: what it returns reaches the wallet only when the
+          // payer finalizes it, so the cap is credited nothing for it.
           moved = true;
           if (reason === exceedsBalance && signed.deposit === null) {
             await deposits.refundedUnstated();
@@ -519,7 +528,9 @@ export function createChannelPayer(options: {
             return notCharged(
               reason,
               402,
-              `The channel is spent and a new one could not be kept (${describeCause(cause)}); nothing was charged.`,
+              reason === channelWithdrawalPending
+                ? `The payer started a timed withdrawal of the channel on the escrow, so the server takes nothing more over it, and a new channel could not be kept (${describeCause(cause)}); nothing was charged. Pay this check with exact, or fix the channel state storage and try again.`
+                : `The channel is spent and a new one could not be kept (${describeCause(cause)}); nothing was charged.`,
             );
           }
           continue;
