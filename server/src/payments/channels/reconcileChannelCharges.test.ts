@@ -275,6 +275,32 @@ describe("reconcileChannelCharges", () => {
       expect(marks).toEqual([]);
       expect((await store.get(channelA))?.chargedCumulativeAmount).toBe("200");
     });
+
+    it("stays open when a request used its channel after the escrow was read (a deposit may have raised the balance)", async () => {
+      await store.updateChannel(channelA, () => sampleChannel(channelA, 200n));
+      await charge(3, channelA, 200n, true);
+      // A deposit's check lands between the escrow's read and the cut.
+      const racing: typeof chain = {
+        ...chain,
+        async channel(channelId) {
+          const read = await chain.channel(channelId);
+          await store.updateChannel(channelA, (current) =>
+            current === undefined
+              ? current
+              : { ...current, chargedCumulativeAmount: "300", lastRequestTimestamp: Date.now() },
+          );
+          return read;
+        },
+      };
+      const { records, marks } = recordBook();
+      expect(await reconcileChannelCharges({ store, records, chain: racing })).toEqual({
+        settled: 0,
+        failed: 0,
+        open: 1,
+      });
+      expect(marks).toEqual([]);
+      expect((await store.get(channelA))?.chargedCumulativeAmount).toBe("300");
+    });
   });
 
   it("leaves a charge claimed before the log window open, never guessing its transaction", async () => {

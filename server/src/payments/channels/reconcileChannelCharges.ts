@@ -1,5 +1,5 @@
 import type { AuthorizationKey, PaymentRecords } from "../records/paymentRecords";
-import type { ChannelCharge, ChannelStore } from "./channelStore";
+import type { Channel, ChannelCharge, ChannelStore } from "./channelStore";
 import type { ChannelChain, EscrowChannel } from "./createChannelChain";
 
 export type ChannelReconcileResult = { settled: number; failed: number; open: number };
@@ -47,6 +47,9 @@ export async function reconcileChannelCharges(options: {
     byChannel.set(charge.channelId, [...(byChannel.get(charge.channelId) ?? []), charge]);
   }
   for (const [channelId, charges] of byChannel) {
+    // The stored channel as it was before the escrow was read: a request that charged it since
+    // makes that read too old to cut it by (null: unreadable, never cut).
+    const before = await store.get(channelId).catch(() => null);
     let escrow: EscrowChannel;
     try {
       escrow = await chain.channel(channelId);
@@ -56,7 +59,7 @@ export async function reconcileChannelCharges(options: {
     }
     const total = escrow.totalClaimed;
     const covered = charges.filter((charge) => charge.cumulative <= total);
-    const unpayable = await unpayableOf(charges, channelId, escrow, options).catch(
+    const unpayable = await unpayableOf(charges, { channelId, before, escrow, store }).catch(
       (): AuthorizationKey[] => [],
     );
     for (const key of unpayable) {
@@ -114,34 +117,43 @@ export async function reconcileChannelCharges(options: {
  * The charged (committed) vouchers of `channelId` above the escrow's balance: claims cannot reach
  * them (the escrow refuses a claim above its balance), since its payer withdrew what was left.
  * The stored channel is cut to that balance first, so no claim ever covers them, not even after
- * a later deposit; a channel serving a request now is left for the next pass (the request's
- * charge is counted from the stored total). A channel gone from the store has no claim left.
+ * a later deposit. A channel serving a request now, or one a request used since the escrow was
+ * read (a deposit may have raised the balance read), is left for the next pass: the request's
+ * charge is counted from the stored total. A channel gone from the store has no claim left.
  */
 async function unpayableOf(
   charges: ChannelCharge[],
-  channelId: string,
-  escrow: EscrowChannel,
-  options: { store: ChannelStore; now?: number },
+  options: {
+    channelId: string;
+    /** The stored channel read before the escrow was (null: it could not be read). */
+    before: Channel | undefined | null;
+    escrow: EscrowChannel;
+    store: ChannelStore;
+  },
 ): Promise<AuthorizationKey[]> {
+  const { channelId, before, escrow, store } = options;
   const beyond = charges.filter((charge) => charge.committed && charge.cumulative > escrow.balance);
-  if (beyond.length === 0) return [];
-  const now = options.now ?? Date.now();
-  let busy = false;
-  await options.store.updateChannel(channelId, (current) => {
+  if (beyond.length === 0 || before === null) return [];
+  let deferred = false;
+  await store.updateChannel(channelId, (current) => {
     if (current === undefined) return current;
-    if ((current.pendingRequest?.expiresAt ?? 0) > now) {
-      busy = true;
+    const used = current.lastRequestTimestamp !== before?.lastRequestTimestamp;
+    // Wall-clock time, as the scheme stamps a request's expiry.
+    if (used || (current.pendingRequest?.expiresAt ?? 0) > Date.now()) {
+      deferred = true;
       return current;
     }
     if (BigInt(current.chargedCumulativeAmount) <= escrow.balance) return current;
+    const claimed = BigInt(current.totalClaimed);
     return {
       ...current,
       chargedCumulativeAmount: String(escrow.balance),
       balance: String(escrow.balance),
-      totalClaimed: String(escrow.totalClaimed),
+      // A claim that landed after the read has already raised the stored total.
+      totalClaimed: String(escrow.totalClaimed > claimed ? escrow.totalClaimed : claimed),
     };
   });
-  return busy ? [] : beyond.map((charge) => charge.key);
+  return deferred ? [] : beyond.map((charge) => charge.key);
 }
 
 /**
