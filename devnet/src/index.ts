@@ -23,6 +23,7 @@ export {
   entryPointV08Salt,
   safeInitializer,
 } from "./demoWorld";
+export { deployCoinbaseSmartWallet } from "./deployCoinbaseSmartWallet";
 export { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 export { type DevnetClient, devnetClient } from "./devnetClient";
 export { devnetPrivateKey } from "./devnetPrivateKey";

@@ -366,7 +366,12 @@ export async function composeServer(
         registerReceiptRoute(app, {
           records: payments.records,
           signReport: payments.signReport,
-          signedIn: signedInPayer({ origin: publicUrl, state: signIn }),
+          verifyMessage: payments.verifyPayerMessage,
+          signedIn: signedInPayer({
+            origin: publicUrl,
+            state: signIn,
+            verifyMessage: payments.verifyPayerMessage,
+          }),
         }),
       (app) => registerDiscoveryRoute(app, { payments, publicUrl, previousKeys }),
       (app) => registerDataRoutes(app, snapshots),

@@ -28,6 +28,10 @@ import { facilitatorSettlesChannels } from "./channels/facilitatorSettlesChannel
 import { refuseWithdrawingChannels } from "./channels/refuseWithdrawingChannels";
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
+import {
+  createPayerMessageVerifier,
+  type PayerMessageVerifier,
+} from "./facilitator/createPayerMessageVerifier";
 import { createPaymentChain, type PaymentChain } from "./facilitator/createPaymentChain";
 import type { SenderJournal } from "./facilitator/fileSenderJournal";
 import { guardedFacilitator } from "./facilitator/guardedFacilitator";
@@ -94,6 +98,8 @@ export type Payments = {
   facilitatorAddress: Address | null;
   /** The payment chain as the bookkeeping reads it (authorization state, settlement lookup). */
   chain: PaymentChain;
+  /** A payer's message signature (/receipts, Sign-In-With-X) as the payment chain checks it. */
+  verifyPayerMessage: PayerMessageVerifier;
   /** The payment records' one owner: every write to a record goes through it. */
   records: PaymentRecords;
   attestation: Attestation;
@@ -246,6 +252,7 @@ export async function createPayments(
     facilitatorWatch: watched,
     facilitatorAddress,
     chain,
+    verifyPayerMessage: createPayerMessageVerifier({ rpcUrls: config.baseRpcUrls }),
     records,
     attestation,
     signReport: keptReportSignature(

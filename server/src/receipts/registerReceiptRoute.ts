@@ -5,11 +5,12 @@ import { type Receipt, ReceiptSchema } from "@presend/shared/api/receipt";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { bytes32Pattern } from "@presend/shared/hex/bytes32Pattern";
 import type { Context } from "hono";
-import { getAddress, type Hex, verifyMessage } from "viem";
+import { getAddress, type Hex } from "viem";
 import type { App, AppEnv } from "../http/appEnv";
 import { jsonError } from "../http/jsonError";
 import type { ReportSigner } from "../payments/attestation/createReportSigner";
 import { channelSchedule } from "../payments/channels/createChannels";
+import type { PayerMessageVerifier } from "../payments/facilitator/createPayerMessageVerifier";
 import type {
   PaymentRecord,
   PaymentRecords,
@@ -104,6 +105,11 @@ export function registerReceiptRoute(
       "byTransaction" | "byChainTransaction" | "byAuthorization" | "paidOverChannel" | "answerNow"
     >;
     signReport: ReportSigner;
+    /**
+     * The payer's signature as the payment chain checks it: a smart account's (ERC-1271,
+     * ERC-6492) as well as an EOA's.
+     */
+    verifyMessage: PayerMessageVerifier;
     /** The wallet a Sign-In-With-X header proves, if it proves one (it stands for `signature`). */
     signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
   },
@@ -199,6 +205,7 @@ async function answer(
   deps: {
     records: Pick<PaymentRecords, "answerNow" | "paidOverChannel">;
     signReport: ReportSigner;
+    verifyMessage: PayerMessageVerifier;
     signedIn?: (c: Context<AppEnv>, record: PaymentRecord) => Promise<boolean>;
   },
   /** The transaction the chain showed using the record's authorization, if it was read. */
@@ -209,11 +216,9 @@ async function answer(
   const proven =
     (signature !== undefined &&
       hexSignature.test(signature) &&
-      (await verifyMessage({
-        address: record.payer as Hex,
-        message,
-        signature: signature as Hex,
-      }).catch(() => false))) ||
+      (await deps
+        .verifyMessage({ address: getAddress(record.payer), message, signature: signature as Hex })
+        .catch(() => false))) ||
     (await deps.signedIn?.(c, record)) === true;
   if (!proven) {
     return jsonError(

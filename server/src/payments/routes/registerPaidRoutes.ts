@@ -151,6 +151,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
       state: deps.signIn,
       publicUrl,
       settlementReceipt: deps.payments.settlementReceipt,
+      verifyMessage: deps.payments.verifyPayerMessage,
     }),
     // In: leases per payment id and authorization, retries answered from their record.
     // Out: the record decides the answer once settlement is over; no upstream text.

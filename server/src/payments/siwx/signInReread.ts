@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
+import type { PayerMessageVerifier } from "../facilitator/createPayerMessageVerifier";
 import type { PaymentRecords } from "../records/paymentRecords";
 import { settledReport } from "../resourceServer/paymentLedger";
 import { type PaidRequest, rereadWindowSeconds, type SignInState } from "./createSignInState";
@@ -16,6 +17,8 @@ export type SignInRereadOptions = {
   /** Public base URL (no trailing slash): the origin sign-ins are bound to. */
   publicUrl: string;
   settlementReceipt: SettlementReceipt;
+  /** The sign-in's signature as the payment chain checks it (a smart account's too). */
+  verifyMessage: PayerMessageVerifier;
   clock?: () => number;
 };
 
@@ -60,6 +63,7 @@ export function signInReread(options: SignInRereadOptions): MiddlewareHandler<Ap
     const signedIn = await verifySignIn(header, {
       origin: options.publicUrl,
       state: options.state,
+      verifyMessage: options.verifyMessage,
     });
     if (signedIn === null) return null;
     const request = await paidRequest(c, signedIn.payer);

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { PayerMessageVerifier } from "../facilitator/createPayerMessageVerifier";
 import type { PaymentRecord } from "../records/paymentRecords";
 import type { SignInState } from "./createSignInState";
 import { signInHeader, verifySignIn } from "./verifySignIn";
@@ -8,9 +9,13 @@ import { signInHeader, verifySignIn } from "./verifySignIn";
  * sign-in's nonce is spent when it is: one signed message reads one receipt. When the sign-in
  * state does not answer the sign-in is refused (false: the route's 403 names the signature
  * parameter, which needs no state).
- * @example registerReceiptRoute(app, { records, signReport, signedIn: signedInPayer({ origin, state }) })
+ * @example registerReceiptRoute(app, { records, signReport, signedIn: signedInPayer({ origin, state, verifyMessage }) })
  */
-export function signedInPayer(options: { origin: string; state: SignInState }) {
+export function signedInPayer(options: {
+  origin: string;
+  state: SignInState;
+  verifyMessage: PayerMessageVerifier;
+}) {
   return async (c: Context, record: PaymentRecord): Promise<boolean> => {
     try {
       const signedIn = await verifySignIn(c.req.header(signInHeader), options);

@@ -4,6 +4,7 @@ import {
   validateSIWxMessage,
   verifySIWxSignature,
 } from "@x402/extensions/sign-in-with-x";
+import type { PayerMessageVerifier } from "../facilitator/createPayerMessageVerifier";
 import type { SignInState } from "./createSignInState";
 import { SignInUnavailable } from "./SignInUnavailable";
 
@@ -22,13 +23,14 @@ export type SignedIn = { payer: string; nonce: string; expiresAt: number };
 /**
  * Checks a SIGN-IN-WITH-X header with the official functions: the message is bound to presend's
  * public origin, fresh (issued within 5 minutes, not expired), its nonce not used before, and
- * signed by the wallet it names (EIP-191). null when any of it fails; rejects with
+ * signed by the wallet it names (EIP-191; a smart account's signature through ERC-1271 or
+ * ERC-6492 on the payment chain, `verifyMessage`). null when any of it fails; rejects with
  * SignInUnavailable when the nonce store cannot say whether the nonce was used.
  * @example const signedIn = await verifySignIn(c.req.header(signInHeader), { origin, state });
  */
 export async function verifySignIn(
   header: string | undefined,
-  options: { origin: string; state: SignInState },
+  options: { origin: string; state: SignInState; verifyMessage: PayerMessageVerifier },
 ): Promise<SignedIn | null> {
   if (header === undefined || header === "") return null;
   let storeError: unknown;
@@ -47,7 +49,9 @@ export async function verifySignIn(
     });
     if (storeError !== undefined) throw new SignInUnavailable({ cause: storeError });
     if (!validation.isValid) return null;
-    const verification = await verifySIWxSignature(payload);
+    const verification = await verifySIWxSignature(payload, {
+      evmVerifier: (args) => options.verifyMessage(args),
+    });
     if (!verification.isValid || verification.payer === undefined) return null;
     const issuedAt = Date.parse(payload.issuedAt);
     const expiration = payload.expirationTime ? Date.parse(payload.expirationTime) : Infinity;

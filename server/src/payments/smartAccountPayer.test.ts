@@ -1,0 +1,105 @@
+import { createMemoryPinStore, createPresendClient, type PresendSigner } from "@presend/client";
+import {
+  deployCoinbaseSmartWallet,
+  devnetAccounts,
+  devnetClient,
+  devnetPrivateKey,
+} from "@presend/devnet";
+import { sharedPaymentWorld } from "@presend/devnet/testing";
+import { routePrices } from "@presend/shared/pricing/routePrices";
+import type { Address } from "viem";
+import { toCoinbaseSmartAccount } from "viem/account-abstraction";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PaidStack, startPaidStack } from "./testing/startPaidStack";
+
+// This file's payTo and facilitator: a payment lane of the run's shared world. The payer is a
+// smart account (Coinbase-Smart-Wallet-like, on the local Base chain): its address is a contract,
+// its signatures are its owner's wrapped as the account's ERC-1271 check expects.
+const shared = sharedPaymentWorld();
+const target = devnetAccounts.activeOnBase.address;
+const price = BigInt(routePrices.check);
+const owner = privateKeyToAccount(devnetPrivateKey("smart-account-payer-owner"));
+
+describe("a smart account pays (exact, ERC-1271 signatures)", () => {
+  let stack: PaidStack;
+  let smartAccount: Address;
+  const base = () => devnetClient("base", shared.world.chains.base.rpcUrl);
+  /** The account as a wallet presents it: viem's Coinbase Smart Account over the owner key. */
+  const signerOf = async (address: Address): Promise<PresendSigner> => {
+    const account = await toCoinbaseSmartAccount({
+      client: base(),
+      owners: [owner],
+      address,
+      version: "1",
+    });
+    return {
+      address,
+      signTypedData: (typedData) => account.signTypedData(typedData as never),
+      signMessage: ({ message }) => account.signMessage({ message }),
+    };
+  };
+  // One pin store: the key pinned by the payment verifies the report fetched again.
+  const pinStore = createMemoryPinStore();
+  const clientOf = (signer: PresendSigner, options: { signIn?: boolean } = {}) =>
+    createPresendClient({
+      url: stack.publicUrl,
+      signer,
+      pinStore,
+      ...options,
+      fetch: async (input, init) =>
+        stack.app.request(input instanceof Request ? input : new Request(input, init)),
+    });
+
+  beforeAll(async () => {
+    smartAccount = await deployCoinbaseSmartWallet(base(), {
+      deployer: privateKeyToAccount(devnetPrivateKey("smart-account-payer-deployer")),
+      owner: owner.address,
+    });
+    await shared.fund(smartAccount, 1_000_000n);
+    stack = await startPaidStack({ world: shared.world });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("is charged once for a report; fetches it again by /receipts with its ERC-1271 message signature, and signed in (Sign-In-With-X) without paying again", async () => {
+    const signer = await signerOf(smartAccount);
+    const before = await stack.usdcBalance(smartAccount);
+    const paid = await clientOf(signer).check({ address: target });
+    expect(paid).toMatchObject({ type: "report", charged: true });
+    if (paid.type !== "report") throw new Error("not paid");
+    expect(before - (await stack.usdcBalance(smartAccount))).toBe(price);
+
+    const again = await clientOf(signer).receipt(paid.settlement.transaction);
+    expect(again).toMatchObject({ type: "report" });
+    if (again.type !== "report") throw new Error("no receipt");
+    expect(again.report).toEqual(paid.report);
+
+    const reread = await clientOf(signer, { signIn: true }).check({ address: target });
+    expect(reread).toMatchObject({ type: "report", signedIn: true });
+    if (reread.type !== "report") throw new Error("not re-read");
+    expect(reread.report).toEqual(paid.report);
+    expect(before - (await stack.usdcBalance(smartAccount))).toBe(price);
+  }, 30_000);
+
+  it("a signature that is not the account's owner's fetches nothing from /receipts", async () => {
+    const signer = await signerOf(smartAccount);
+    const paid = await clientOf(signer).check({ address: target });
+    if (paid.type !== "report") throw new Error("not paid");
+    const stranger = privateKeyToAccount(devnetPrivateKey("smart-account-payer-stranger"));
+    const forged = await (
+      await toCoinbaseSmartAccount({
+        client: base(),
+        owners: [stranger],
+        address: smartAccount,
+        version: "1",
+      })
+    ).signMessage({ message: `presend receipt ${paid.settlement.transaction}` });
+    const answer = await stack.app.request(
+      `/receipts/${paid.settlement.transaction}?signature=${forged}`,
+    );
+    expect(answer.status).toBe(403);
+    expect((await answer.json()).error.code).toBe("receipt_forbidden");
+  }, 30_000);
+});
