@@ -1,6 +1,7 @@
 // The package's entry: browser-safe (no node: imports), used by the CLI, the MCP server and the
 // extension's background.
 
+export { undeployedAccountReasons } from "./answers/undeployedAccountMessage";
 export { type ChannelLock, createMemoryChannelLock } from "./channels/channelLock";
 export { type ChannelSaltStore, createMemoryChannelSaltStore } from "./channels/channelSaltStore";
 export {

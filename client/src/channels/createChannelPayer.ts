@@ -25,6 +25,7 @@ import {
 } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, toHex } from "viem";
 import { insufficientBalanceMessage } from "../answers/insufficientBalanceMessage";
+import { undeployedAccountMessage } from "../answers/undeployedAccountMessage";
 import { describeCause, notCharged } from "../outcomes";
 import type { PinRecord } from "../PinStore";
 import type { ClientEvent, PaidOutcome, SentAuthorization, Settlement } from "../PresendResult";
@@ -543,12 +544,13 @@ export function createChannelPayer(options: {
             "The payment channel is out of step with the server: an earlier check paid through it was charged but its answer was lost. Resyncing it needs read access to Base (the signer's readContract), which this client does not have or could not use. Nothing was charged; pay this check on its own (exact), or with read access to Base.",
           );
         }
-        const poor = insufficientBalanceMessage(reason, {
-          payer: signed.payer,
-          price,
-          deposit: signed.deposit,
-        });
-        if (poor !== null && reason !== undefined) return notCharged(reason, 402, poor);
+        const plain =
+          insufficientBalanceMessage(reason, {
+            payer: signed.payer,
+            price,
+            deposit: signed.deposit,
+          }) ?? undeployedAccountMessage(reason, signed.payer);
+        if (plain !== null && reason !== undefined) return notCharged(reason, 402, plain);
         return notCharged(
           reason ?? "payment_refused",
           402,

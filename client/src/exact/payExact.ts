@@ -12,6 +12,7 @@ import { classifyPaidAnswer } from "../answers/classifyPaidAnswer";
 import { insufficientBalanceMessage } from "../answers/insufficientBalanceMessage";
 import { namedReceiptNonce } from "../answers/namedReceiptNonce";
 import { readPaidReport } from "../answers/readPaidReport";
+import { undeployedAccountMessage } from "../answers/undeployedAccountMessage";
 import type { PresendConfig, PresendSigner } from "../createPresendConfig";
 import { describeCause, notCharged, refused } from "../outcomes";
 import type { PinRecord } from "../PinStore";
@@ -131,12 +132,13 @@ export async function payExact<R extends Report | DeepReport>(
   }
   if (classified.type === "not_charged") {
     await reservation?.release();
-    // x402's code alone names neither the address nor the amount the payer must fix.
-    const poor = insufficientBalanceMessage(classified.code, {
-      payer: payer.address,
-      price: BigInt(requirement.amount),
-    });
-    if (poor !== null) return notCharged(classified.code, classified.status, poor);
+    // x402's code alone names neither the address nor what the payer must fix.
+    const plain =
+      insufficientBalanceMessage(classified.code, {
+        payer: payer.address,
+        price: BigInt(requirement.amount),
+      }) ?? undeployedAccountMessage(classified.code, payer.address);
+    if (plain !== null) return notCharged(classified.code, classified.status, plain);
     return notCharged(classified.code, classified.status, classified.message);
   }
   if (classified.settlement !== null) {

@@ -102,4 +102,26 @@ describe("a smart account pays (exact, ERC-1271 signatures)", () => {
     expect(answer.status).toBe(403);
     expect((await answer.json()).error.code).toBe("receipt_forbidden");
   }, 30_000);
+
+  it("a counterfactual account (ERC-6492 signature, not deployed on Base) is refused before any charge, and told to deploy it first", async () => {
+    // An address with no code: the wallet wraps the owner's signature with the factory that
+    // would deploy it (Coinbase's), which the facilitator does not deploy with.
+    const counterfactual = privateKeyToAccount(
+      devnetPrivateKey("smart-account-payer-counterfactual"),
+    ).address;
+    await shared.fund(counterfactual, 1_000_000n);
+    const before = await stack.usdcBalance(counterfactual);
+    const refused = await clientOf(await signerOf(counterfactual)).check({ address: target });
+    expect(refused).toMatchObject({
+      type: "not_charged",
+      charged: false,
+      code: "eip6492_factory_not_allowed",
+    });
+    if (refused.type !== "not_charged") throw new Error("not refused");
+    expect(refused.message).toContain(
+      `The paying address ${counterfactual} is a smart account that is not deployed on Base yet`,
+    );
+    expect(await stack.usdcBalance(counterfactual)).toBe(before);
+    expect(await base().getCode({ address: counterfactual })).toBeUndefined();
+  }, 30_000);
 });
