@@ -301,6 +301,27 @@ describe("paidCheckOutcome", () => {
     expect(refusedHere).toMatchObject({ code: "wallet_signature", charged: false });
   });
 
+  it("tells a smart account not deployed on Base (ERC-6492, its factory not taken) to deploy it first or use another account, not the code", async () => {
+    for (const code of [
+      "eip6492_factory_not_allowed",
+      "invalid_batch_settlement_evm_eip6492_factory_not_allowed",
+    ]) {
+      const shown = await setup().outcome({
+        type: "not_charged",
+        code,
+        status: 402,
+        message: `The server refused the payment (${code}): nothing was charged.`,
+        charged: false,
+        paymentId: null,
+      });
+      expect(shown).toMatchObject({ type: "failed", charged: false, code: "payment_refused" });
+      if (shown.type !== "failed") throw new Error("not failed");
+      expect(shown.message).toContain("smart account that is not deployed on Base yet");
+      expect(shown.message).toContain("Make one transaction with this account on Base first");
+      expect(shown.message).not.toContain(code);
+    }
+  });
+
   it("tells any other x402 refusal once, with the server's reason, and offers no settings", async () => {
     const code = "invalid_exact_evm_transaction_simulation_failed";
     const shown = await setup().outcome({

@@ -1,4 +1,4 @@
-import type { PaidResult, RefusalCode } from "@presend/client";
+import { type PaidResult, type RefusalCode, undeployedAccountReasons } from "@presend/client";
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { ChainName } from "@presend/shared/chains/chains";
 import { PaymentError } from "@presend/shared/errors/PaymentError";
@@ -125,6 +125,18 @@ export async function paidCheckOutcome(
             ? "Your wallet's account does not hold enough USDC on Base for the channel deposit. Set a smaller deposit in the settings (0 pays each check on its own), or add USDC on Base, then check again."
             : "Your wallet's account does not hold enough USDC on Base for this payment. Add USDC on Base to it, then check again.",
           charged: false,
+        };
+      }
+      if (result.status === 402 && undeployedAccountReasons.has(result.code)) {
+        // A smart account not yet on Base signs ERC-6492 (its signature names the factory that
+        // would deploy it); the server's facilitator does not deploy accounts. Another try cannot
+        // pay: the account must exist on Base first, or another account pay.
+        return {
+          type: "failed",
+          message:
+            "Your wallet's account is a smart account that is not deployed on Base yet, and presend's server cannot take a payment from it until it is. Make one transaction with this account on Base first (your wallet deploys it then), or connect an account already on Base, then check again.",
+          charged: false,
+          code: "payment_refused",
         };
       }
       if (result.status === null && result.code === "unreachable") {
