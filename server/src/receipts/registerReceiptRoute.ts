@@ -59,7 +59,7 @@ const byTransaction = createRoute({
   tags: ["verification"],
   summary: "Fetch a paid report again, by settlement transaction",
   description:
-    'For a payer whose response was lost: the stored report of a settled payment. Prove you are the payer with an EIP-191 signature (personal_sign) by the paying key over "presend receipt <tx>" (tx in lowercase) in the signature query parameter. A transaction no record carries yet (its settled mark was not written) is looked up on Base: the payment whose authorization it used is answered as by /receipts/{payer}/{nonce}.',
+    'For a payer whose response was lost: the stored report of a settled payment. Prove you are the payer with an EIP-191 signature (personal_sign) by the paying account over "presend receipt <tx>" (tx in lowercase) in the signature query parameter; the signature of a smart account is checked on Base through ERC-1271 (ERC-6492 when not deployed). A transaction no record carries yet (its settled mark was not written) is looked up on Base: the payment whose authorization it used is answered as by /receipts/{payer}/{nonce}.',
   security: [],
   request: {
     params: z.object({ tx: z.string().openapi({ description: "Settlement transaction hash" }) }),
