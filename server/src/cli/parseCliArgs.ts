@@ -69,8 +69,8 @@ environment:
 exit codes: 0 done, 1 address not valid (validate), 2 usage, 3 refused to pay (charged: no),
   4 payment refused by the server (charged: no), 5 server error or unreachable (charged: no),
   6 charged or possibly charged but no report (stderr names the presend receipt command that
-  fetches it; also Ctrl-C once the payment was sent), 7 forged report; Ctrl-C (or SIGTERM)
-  before paying: charged: no, 130 (143)`;
+  fetches it; also Ctrl-C once the payment was sent), 7 forged report; Ctrl-C (or SIGTERM,
+  or SIGHUP when the terminal closes) before paying: charged: no, 130 (143, 129)`;
 
 /**
  * Parses the presend command line; never throws.
