@@ -32,6 +32,7 @@ export const errorCodes = [
   "not_ready",
   "facilitator_unauthorized",
   "sign_in_unavailable",
+  "signature_unverifiable",
   "malformed_request",
   "headers_too_large",
   "request_timeout",

@@ -11,6 +11,7 @@ import { jsonError } from "../http/jsonError";
 import type { ReportSigner } from "../payments/attestation/createReportSigner";
 import { channelSchedule } from "../payments/channels/createChannels";
 import type { PayerMessageVerifier } from "../payments/facilitator/createPayerMessageVerifier";
+import { SignatureUnverifiable } from "../payments/facilitator/SignatureUnverifiable";
 import type {
   PaymentRecord,
   PaymentRecords,
@@ -35,7 +36,11 @@ const responses = {
       "invalid_body: the signature query parameter given more than once (one 0x value is asked); receipt_ambiguous (by transaction only): the transaction is a payment channel's claim, or otherwise settled several payments at once: fetch each by /receipts/{payer}/{nonce}.",
     content: errorContent,
   },
-  403: { description: "Missing signature, or not signed by the payer.", content: errorContent },
+  403: {
+    description:
+      "receipt_forbidden: missing signature, or one the payment chain shows is not the payer's.",
+    content: errorContent,
+  },
   404: {
     description:
       "receipt_not_found: nothing was charged. By transaction: no record carries it and Base shows no payment recorded here in it (or does not know the transaction); by authorization: no such payment recorded, or one that was never charged.",
@@ -49,6 +54,18 @@ const responses = {
   500: {
     description:
       "internal_error: a fault in presend (the payment records could not be read, a bug); it says nothing about charging: ask again shortly.",
+    content: errorContent,
+  },
+  503: {
+    description:
+      "signature_unverifiable: the signature (or the SIGN-IN-WITH-X sign-in) is not a plain ECDSA signature of the payer, and Base could not be read to check it as a smart account's (ERC-1271, ERC-6492): whether it is the payer's is not known. It says nothing about charging: ask again after Retry-After seconds.",
+    headers: {
+      "Retry-After": {
+        description: "Seconds to wait before asking again.",
+        required: true,
+        schema: { type: "integer" as const, minimum: 0 },
+      },
+    },
     content: errorContent,
   },
 };
@@ -185,6 +202,16 @@ export function registerReceiptRoute(
   });
 }
 
+/** Whether a proof of the payer holds: "unknown" when the payment chain could not be read to tell. */
+async function proof(check: () => Promise<boolean>): Promise<boolean | "unknown"> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof SignatureUnverifiable) return "unknown";
+    throw error;
+  }
+}
+
 /** A payment channel's claim: one transaction for every check the claimed vouchers paid for. */
 function channelClaim(c: Context<AppEnv>, tx: string): Response {
   // One claim settles every voucher of a channel since the last one, from any number of checks:
@@ -213,14 +240,32 @@ async function answer(
 ): Promise<Response> {
   const { signReport } = deps;
   const message = receiptMessage(signed);
-  const proven =
-    (signature !== undefined &&
+  // Each proof is yes, no, or unknown (Base could not be read to check a smart account's
+  // signature): only a no from every proof offered is a 403; an unknown is asked again later.
+  const bySignature = await proof(
+    async () =>
+      signature !== undefined &&
       hexSignature.test(signature) &&
-      (await deps
-        .verifyMessage({ address: getAddress(record.payer), message, signature: signature as Hex })
-        .catch(() => false))) ||
-    (await deps.signedIn?.(c, record)) === true;
-  if (!proven) {
+      (await deps.verifyMessage({
+        address: getAddress(record.payer),
+        message,
+        signature: signature as Hex,
+      })),
+  );
+  const bySignIn =
+    bySignature === true
+      ? true
+      : await proof(async () => (await deps.signedIn?.(c, record)) === true);
+  if (bySignature !== true && bySignIn !== true) {
+    if (bySignature === "unknown" || bySignIn === "unknown") {
+      c.header("Retry-After", String(SignatureUnverifiable.retryAfterSeconds));
+      return jsonError(
+        c,
+        503,
+        "signature_unverifiable",
+        `Whether this signature is the payer's is not known: it is not the paying key's own (ECDSA) signature, and Base could not be read just now to check it as the paying account's (ERC-1271). Nothing is refused: ask again in ${SignatureUnverifiable.retryAfterSeconds} s with the same signature.`,
+      );
+    }
     return jsonError(
       c,
       403,

@@ -5,7 +5,11 @@ import { receiptLocationHeader } from "../resourceServer/paymentLedger";
 // reads the terms, the settlement and the report's signature from these, not from the body, so a
 // client generated from the document must know they are there.
 
-type HeaderDeclaration = { description: string; required: boolean; schema: { type: "string" } };
+type HeaderDeclaration = {
+  description: string;
+  required: boolean;
+  schema: { type: "string" } | { type: "integer"; minimum: number };
+};
 /** The `headers` of one documented answer. */
 export type AnswerHeaders = Record<string, HeaderDeclaration>;
 

@@ -407,7 +407,14 @@ function paidRoute<T extends typeof ReportSchema | typeof DeepReportSchema>(
         },
       ),
       503: error(
-        "chain_unavailable (the target chain could not be read), payment_network_unavailable (Base is down) or payment_record_unavailable: no report, nothing charged.",
+        "chain_unavailable (the target chain could not be read), payment_network_unavailable (Base is down) or payment_record_unavailable: no report, nothing charged. A SIGN-IN-WITH-X re-read without a payment: sign_in_unavailable (the sign-in store does not answer), or signature_unverifiable (the sign-in is a smart account's and Base could not be read to check it; ask again after Retry-After seconds rather than paying again); nothing charged.",
+        {
+          "Retry-After": {
+            description: "With signature_unverifiable: seconds to wait before signing in again.",
+            required: false,
+            schema: { type: "integer", minimum: 0 },
+          },
+        },
       ),
     },
   });

@@ -5,6 +5,7 @@ import type { AppEnv } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
 import type { SettlementReceipt } from "../attestation/offerReceiptExtension";
 import type { PayerMessageVerifier } from "../facilitator/createPayerMessageVerifier";
+import { SignatureUnverifiable } from "../facilitator/SignatureUnverifiable";
 import type { PaymentRecords } from "../records/paymentRecords";
 import { settledReport } from "../resourceServer/paymentLedger";
 import { type PaidRequest, rereadWindowSeconds, type SignInState } from "./createSignInState";
@@ -31,6 +32,11 @@ export type SignInRereadOptions = {
  * When the sign-in state does not answer (the fleet's Redis is down) the sign-in is refused, never
  * taken unchecked: a request that also carries a payment goes on and pays as usual; a sign-in
  * alone gets 503 `sign_in_unavailable`, saying to pay or to use /receipts.
+ * When Base cannot be read to check a sign-in that is not the wallet's plain ECDSA signature (a
+ * smart account's), whether the wallet signed is unknown: a sign-in alone gets 503
+ * `signature_unverifiable` with Retry-After, never the 402, since a client that was told to pay
+ * would pay again for a report it may be entitled to read; a request that also carries a payment
+ * goes on and pays as usual, as its sender chose.
  * @example createRoute({ middleware: [checkRequestGuard(), paymentIntake(), signedReport(sign), signInReread(opts), ledger, envelope, x402] })
  */
 export function signInReread(options: SignInRereadOptions): MiddlewareHandler<AppEnv> {
@@ -43,8 +49,19 @@ export function signInReread(options: SignInRereadOptions): MiddlewareHandler<Ap
         const answer = await reread(c, header);
         if (answer !== null) return answer;
       } catch (error) {
-        if (!(error instanceof SignInUnavailable)) throw error;
-        if (!c.req.raw.headers.has("payment-signature")) {
+        if (error instanceof SignatureUnverifiable) {
+          if (!c.req.raw.headers.has("payment-signature")) {
+            c.header("Retry-After", String(SignatureUnverifiable.retryAfterSeconds));
+            return jsonError(
+              c,
+              503,
+              "signature_unverifiable",
+              `This sign-in is not the wallet's own (ECDSA) signature, and Base could not be read just now to check it as a smart account's (ERC-1271), so it is neither taken nor refused. Nothing was charged: sign in again in ${SignatureUnverifiable.retryAfterSeconds} s to read a report this wallet paid for, or fetch it from /receipts.`,
+            );
+          }
+        } else if (!(error instanceof SignInUnavailable)) {
+          throw error;
+        } else if (!c.req.raw.headers.has("payment-signature")) {
           return jsonError(
             c,
             503,

@@ -5,6 +5,7 @@ import {
   verifySIWxSignature,
 } from "@x402/extensions/sign-in-with-x";
 import type { PayerMessageVerifier } from "../facilitator/createPayerMessageVerifier";
+import { SignatureUnverifiable } from "../facilitator/SignatureUnverifiable";
 import type { SignInState } from "./createSignInState";
 import { SignInUnavailable } from "./SignInUnavailable";
 
@@ -25,7 +26,9 @@ export type SignedIn = { payer: string; nonce: string; expiresAt: number };
  * public origin, fresh (issued within 5 minutes, not expired), its nonce not used before, and
  * signed by the wallet it names (EIP-191; a smart account's signature through ERC-1271 or
  * ERC-6492 on the payment chain, `verifyMessage`). null when any of it fails; rejects with
- * SignInUnavailable when the nonce store cannot say whether the nonce was used.
+ * SignInUnavailable when the nonce store cannot say whether the nonce was used, and with
+ * SignatureUnverifiable when the payment chain cannot be read to check a signature that is not
+ * the wallet's plain ECDSA one (whether it signed is unknown, never taken as a no).
  * @example const signedIn = await verifySignIn(c.req.header(signInHeader), { origin, state });
  */
 export async function verifySignIn(
@@ -34,6 +37,7 @@ export async function verifySignIn(
 ): Promise<SignedIn | null> {
   if (header === undefined || header === "") return null;
   let storeError: unknown;
+  let unverifiable: SignatureUnverifiable | undefined;
   try {
     const payload = parseSIWxHeader(header);
     const validation = await validateSIWxMessage(payload, new URL(options.origin), {
@@ -50,8 +54,15 @@ export async function verifySignIn(
     if (storeError !== undefined) throw new SignInUnavailable({ cause: storeError });
     if (!validation.isValid) return null;
     const verification = await verifySIWxSignature(payload, {
-      evmVerifier: (args) => options.verifyMessage(args),
+      // The official check takes a verifier's rejection for an invalid signature: the chain
+      // not answering is kept aside here and told as what it is.
+      evmVerifier: (args) =>
+        options.verifyMessage(args).catch((error: unknown) => {
+          if (error instanceof SignatureUnverifiable) unverifiable = error;
+          throw error;
+        }),
     });
+    if (unverifiable !== undefined) throw unverifiable;
     if (!verification.isValid || verification.payer === undefined) return null;
     const issuedAt = Date.parse(payload.issuedAt);
     const expiration = payload.expirationTime ? Date.parse(payload.expirationTime) : Infinity;
@@ -61,7 +72,7 @@ export async function verifySignIn(
       expiresAt: Math.min(issuedAt + signInMaxAgeMs, expiration),
     };
   } catch (error) {
-    if (error instanceof SignInUnavailable) throw error;
+    if (error instanceof SignInUnavailable || error instanceof SignatureUnverifiable) throw error;
     return null;
   }
 }
