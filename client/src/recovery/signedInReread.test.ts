@@ -39,10 +39,19 @@ describe("signedInReread", () => {
   });
 
   /** A 402 offering Sign-In-With-X on Base, and the paid 200 the server re-reads for it. */
-  async function reread(options: { signerKey: `0x${string}`; from?: string; forged?: boolean }) {
-    const { answer, settlement, pin } = await paidAnswerFixture(
-      options.forged ? { afterPayment: "forged" } : {},
-    );
+  async function reread(options: {
+    signerKey: `0x${string}`;
+    from?: string;
+    forged?: boolean;
+    /** What the server answers the sign-in instead of the re-read report. */
+    answer?: Response;
+  }) {
+    const {
+      answer: paidAnswer,
+      settlement,
+      pin,
+    } = await paidAnswerFixture(options.forged ? { afterPayment: "forged" } : {});
+    const answer = options.answer ?? paidAnswer;
     const requirement = {
       scheme: "exact",
       network: baseNetwork,
@@ -122,6 +131,33 @@ describe("signedInReread", () => {
   it("answers null for an altered report: nothing was paid now, so the check goes on to pay", async () => {
     const { result, posted } = await reread({ signerKey: paidWith, forged: true });
     expect(posted).toHaveLength(1);
+    expect(result).toBeNull();
+  });
+
+  it("answers not charged, never going on to pay, when the server could not check the sign-in (503 signature_unverifiable)", async () => {
+    const unverifiable = new Response(
+      JSON.stringify({
+        error: { code: "signature_unverifiable", message: "Base could not be read." },
+      }),
+      { status: 503, headers: { "content-type": "application/json", "retry-after": "5" } },
+    );
+    const { result, posted } = await reread({ signerKey: paidWith, answer: unverifiable });
+    expect(posted).toHaveLength(1);
+    expect(result).toMatchObject({
+      type: "not_charged",
+      code: "signature_unverifiable",
+      status: 503,
+      charged: false,
+    });
+    expect(result?.type === "not_charged" && result.message).toContain("in 5 s");
+  });
+
+  it("answers null on a sign_in_unavailable 503: the sign-in store is down, paying is what the server asks", async () => {
+    const unavailable = new Response(
+      JSON.stringify({ error: { code: "sign_in_unavailable", message: "Redis is down." } }),
+      { status: 503, headers: { "content-type": "application/json" } },
+    );
+    const { result } = await reread({ signerKey: paidWith, answer: unavailable });
     expect(result).toBeNull();
   });
 });

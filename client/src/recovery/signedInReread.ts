@@ -1,9 +1,11 @@
 import type { DeepReport, Report } from "@presend/shared/api/report";
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { errorOf } from "../answers/errorOf";
 import { readPaidReport } from "../answers/readPaidReport";
 import { readSettlement } from "../answers/readSettlement";
 import { type AskedSubject, reportSubjectMismatch } from "../answers/reportSubjectMismatch";
 import type { PresendConfig } from "../createPresendConfig";
+import { notCharged } from "../outcomes";
 import type { PinRecord } from "../PinStore";
 import type { PaidOutcome } from "../PresendResult";
 import { baseNetwork } from "../policy/checkRequirement";
@@ -15,6 +17,10 @@ import { baseNetwork } from "../policy/checkRequirement";
  * anything else goes on to the usual payment. The server's re-read window knows the route,
  * address and chain, not the sender: a check with `from` after the same one without it (or
  * with another) is offered a report without that sender's payments, which must not pass for it.
+ * One answer is not "go on and pay": 503 `signature_unverifiable` (the wallet is a smart account
+ * and the server could not read Base to check its sign-in). The report may well be this wallet's
+ * to read again, so paying now could charge it twice for it: the check ends "not charged" (nothing
+ * was sent to pay with), asking to try again shortly.
  * @example const again = await signedInReread<Report>(config, { route, asked, paymentRequired, requirement, pin, post });
  */
 export async function signedInReread<R extends Report | DeepReport>(
@@ -42,6 +48,17 @@ export async function signedInReread<R extends Report | DeepReport>(
     );
     if (header === null) return null;
     const answer = await request.post({ [signInHeaderName]: header });
+    if (answer.status === 503) {
+      const error = await errorOf(answer);
+      if (error.code === "signature_unverifiable") {
+        const wait = Number.parseInt(answer.headers.get("retry-after") ?? "", 10);
+        return notCharged(
+          error.code,
+          503,
+          `presend could not check this wallet's sign-in just now (Base did not answer the smart account's signature check), so it was neither taken nor refused. Nothing was charged, and nothing was paid so that a report this wallet already paid for is not paid twice: try again ${Number.isFinite(wait) ? `in ${wait} s` : "shortly"}.`,
+        );
+      }
+    }
     const settlement = readSettlement(answer, request.requirement);
     if (answer.status !== 200 || settlement === null) return null;
     if (settlement.payer.toLowerCase() !== payer.address.toLowerCase()) return null;
