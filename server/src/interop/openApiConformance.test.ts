@@ -341,7 +341,7 @@ describe("every answer as /openapi.json (and the 402's bazaar declaration) docum
     },
   );
 
-  it("GET /receipts: 200, 400, 403, 404 and 409, by transaction and by authorization", async () => {
+  it("GET /receipts: 200, 400, 403, 404, 409 and 503, by transaction and by authorization", async () => {
     const body = { address: target };
     const payment = await exactPayment("/check", body);
     const paid = await post("/check", body, payment.headers);
@@ -368,6 +368,16 @@ describe("every answer as /openapi.json (and the 402's bazaar declaration) docum
         await expectDocumented("GET", template(path), response);
       }
       expect(statuses).toEqual([200, 400, 403]);
+      // A signature that is no ECDSA one of the payer's while Base cannot be read to check it as
+      // a smart account's: not known to be the payer's, nor known not to be.
+      paymentRpc.mode = "garbage";
+      try {
+        const unverifiable = await stack.app.request(`${path}?signature=0x${"11".repeat(65)}`);
+        expect(unverifiable.status).toBe(503);
+        await expectDocumented("GET", template(path), unverifiable);
+      } finally {
+        paymentRpc.mode = "pass";
+      }
     }
     for (const path of [
       `/receipts/0x${"ab".repeat(32)}`,
