@@ -39,7 +39,7 @@ function SpentToday({
         {left !== null && <span className="muted"> {formatUsdc(left)} left.</span>}
       </div>
       <div className="muted" data-testid="cap-starts-again">
-        {`The cap starts again at ${capStartsAgainAt(day)} (midnight UTC).`}
+        {`The cap starts again at ${capStartsAgainAt(day)}.`}
       </div>
       {capUnits !== null && (
         <meter

@@ -127,7 +127,7 @@ export function createLedgerSpendCap(options: {
 // when "today" ends: the cap counts UTC days, whose midnight is the afternoon in Kiritimati.
 function capMessage(spent: bigint, cap: bigint, price: bigint, today: string): string {
   const left = cap > spent ? cap - spent : 0n;
-  const again = `${capStartsAgainAt(today)} (midnight UTC)`;
+  const again = capStartsAgainAt(today);
   if (left === 0n) {
     return `Today's spending cap of ${formatUsdc(cap)} is used up (${formatUsdc(spent)} spent). It starts again at ${again}; raise it in the settings to pay before then.`;
   }
