@@ -105,6 +105,18 @@ export const KnownSweeperSchema = z
   );
 export type KnownSweeper = z.infer<typeof KnownSweeperSchema>;
 
+export const SafeNotSetUpSchema = z
+  .object({
+    /** The Safe release whose proxy code is at the address, e.g. "1.4.1". */
+    proxyVersion: z.string(),
+    /** The Safe singleton the proxy runs (its masterCopy()); null when the proxy did not say. */
+    singleton: z.string().nullable(),
+  })
+  .describe(
+    "A Safe proxy (its code is the proxy of a Safe release) whose setup() never ran: threshold 0, no owners. It keeps what is sent to it, and the first caller of setup() makes themselves its owner. Present only then (kind is contract).",
+  );
+export type SafeNotSetUp = z.infer<typeof SafeNotSetUpSchema>;
+
 export const receiveOutcomes = ["kept", "rejected", "forwarded", "unavailable"] as const;
 export const ReceiveSimulationSchema = z
   .object({
@@ -168,6 +180,8 @@ export const ChainFactsSchema = z.object({
   walletCode: WalletCodeSchema.optional(),
   /** Set when the address is a known sweeper contract, not a deposit address (kind is contract). */
   knownSweeper: KnownSweeperSchema.optional(),
+  /** Set when the address is a Safe proxy whose setup never ran: no owners (kind is contract). */
+  safeNotSetUp: SafeNotSetUpSchema.optional(),
   /** The EntryPoint an ERC-4337 account answers to. */
   entryPoint: z.string().optional().describe("ERC-4337 EntryPoint the account answers to."),
   /** Owner count and threshold, when kind is safe; the singleton its proxy runs; its owners. */

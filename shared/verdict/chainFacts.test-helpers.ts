@@ -6,6 +6,7 @@ import type {
   DelegateAssessment,
   KnownSweeper,
   ReceiveSimulation,
+  SafeNotSetUp,
   WalletCode,
 } from "../api/report";
 import { type ChainName, chains } from "../chains/chains";
@@ -34,6 +35,8 @@ export type FactsSpec = {
   walletCode?: WalletCode;
   /** A known sweeper's own contract, as the reader classified it. */
   knownSweeper?: KnownSweeper;
+  /** A Safe proxy whose setup never ran, as the reader classified it. */
+  safeNotSetUp?: SafeNotSetUp;
   /** Gas price in wei; null for an unreadable gas price. */
   gasPriceWei?: bigint | null;
 };
@@ -102,6 +105,7 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
     ...(spec.implementation ? { implementation: spec.implementation } : {}),
     ...(spec.walletCode ? { walletCode: spec.walletCode } : {}),
     ...(spec.knownSweeper ? { knownSweeper: spec.knownSweeper } : {}),
+    ...(spec.safeNotSetUp ? { safeNotSetUp: spec.safeNotSetUp } : {}),
     ...(spec.delegate ? { delegate: spec.delegate } : {}),
     // Tokens and plain contracts keep no count of their own transactions.
     outgoingTxs: ["token", "nft", "contract"].includes(kind) ? null : (spec.nonce ?? 0),

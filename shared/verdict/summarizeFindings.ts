@@ -35,6 +35,7 @@ const findingPriority = [
   "wallet_forwards_deposits",
   "eip7702_sweeper_elsewhere",
   "eip7702_open_delegate",
+  "safe_not_set_up",
   "wallet_code",
   "checksum_invalid",
   "token_contract",

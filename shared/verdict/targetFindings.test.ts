@@ -31,6 +31,25 @@ describe("targetFindings", () => {
     }
   });
 
+  it("calls a Safe proxy never set up a Safe anyone can take, never an unknown contract", () => {
+    // It keeps a send like any contract; its setup() makes the first caller its owner.
+    const address = "0x5eD176d9B3991ab1Bbc2686eB2FeBDA4Ac5640F6";
+    const findings = targetFindings({
+      address,
+      checksum: valid,
+      target: readableFacts("base", {
+        kind: "contract",
+        receive: "kept",
+        native: "0.1",
+        safeNotSetUp: { proxyVersion: "1.4.1", singleton: null },
+      }),
+    });
+    expect(findings.map((finding) => [finding.code, finding.level])).toEqual([
+      ["safe_not_set_up", "danger"],
+    ]);
+    expect(findings[0]?.next).toContain("Do not send");
+  });
+
   describe("a known sweeper's own address", () => {
     // BundleBear's "Crime": the code stolen keys delegate to.
     const sweeper = "0x47c74dfd54b2bf7362e5976d748aad24c4f1f36d";

@@ -203,6 +203,8 @@ function kindFindings(
   // what is a known sweeper, which forwards a deposit as an exchange's deposit address does.
   if (target.kind === "contract" && target.knownSweeper) {
     findings.push(sweeperContractFinding(target.knownSweeper, chain));
+  } else if (target.kind === "contract" && target.safeNotSetUp) {
+    findings.push(safeNotSetUpFinding(chain));
   } else if (target.kind === "contract" && target.walletCode) {
     findings.push(walletCodeFinding(target.walletCode, chain));
   } else if (target.kind === "contract" && outcome === "forwarded") {
@@ -305,6 +307,22 @@ function walletCodeFinding(walletCode: WalletCode, chain: ChainName): Finding {
     message: `This is the contract ${whose}smart wallets run on ${where} (${how}), not anyone's wallet: no one you could be paying controls this address, so funds sent here are lost.`,
     headline: `${walletCode.name ? `${walletCode.name} wallet` : "Smart wallet"} code on ${where}, not a wallet`,
     next: `Do not send: this is the code ${walletCode.name ?? "smart"} wallets run, not a wallet; ask the recipient for their own wallet address.`,
+  };
+}
+
+/**
+ * A Safe proxy whose setup never ran: Safe's own code, so it keeps what is sent, but it has no
+ * owners, and setup() makes whoever calls it first the owner, a stranger as well as the recipient.
+ */
+function safeNotSetUpFinding(chain: ChainName): Finding {
+  const { label: where } = chains[chain];
+  return {
+    code: "safe_not_set_up",
+    level: "danger",
+    chain,
+    message: `This Safe shared wallet on ${where} was never set up: it has no owners yet, so anyone can make themselves its owner and take what is sent here.`,
+    headline: `Safe never set up on ${where}: anyone can take what is sent here`,
+    next: "Do not send: this Safe has no owners yet; the recipient must finish setting it up (add owners) before it can be paid.",
   };
 }
 

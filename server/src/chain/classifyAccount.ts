@@ -57,6 +57,7 @@ export type Classification = Pick<
   | "implementation"
   | "walletCode"
   | "knownSweeper"
+  | "safeNotSetUp"
   | "entryPoint"
   | "safe"
   | "token"
@@ -210,6 +211,27 @@ export function classifyAccount(input: ClassifyInput): Classification {
       },
       outgoingTxs: safeNonce === undefined ? null : Number(safeNonce),
     };
+  }
+
+  // A Safe proxy whose setup() never ran answers threshold 0 through a Safe singleton. It keeps a
+  // send, and setup() is open to the first caller, who becomes its owner: no one's wallet yet.
+  // Only Safe's own proxy code makes that certain (the hash is taken only for this answer).
+  if (threshold === 0n) {
+    const proxyVersion = findSafeProxyVersion(keccak256(code));
+    if (proxyVersion) {
+      const singleton = decoded<Address>(subcalls.get("masterCopy"), "masterCopy");
+      return {
+        ...contract,
+        kind: "contract",
+        kindLabel: `Safe ${proxyVersion} proxy, never set up (no owners)`,
+        vendor: "Safe",
+        safeNotSetUp: {
+          proxyVersion,
+          singleton: singleton && !isAddressEqual(singleton, zeroAddress) ? singleton : null,
+        },
+        outgoingTxs: null,
+      };
+    }
   }
 
   const knownImplementation = implementation
