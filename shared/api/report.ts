@@ -35,7 +35,13 @@ export type Balance = z.infer<typeof BalanceSchema>;
 
 export const GasSchema = z.object({
   gasPriceWei: z.string(),
-  /** Cost of a plain native transfer (21000 gas) at the current gas price. */
+  /**
+   * Gas a native send to this address uses, as a decimal string: 21000 where no code runs on
+   * receipt, more where it does (a Safe, a smart account, a forwarder), as the receive simulation
+   * measured it. Absent from reports made before presend read it.
+   */
+  nativeTransferGas: z.string().optional(),
+  /** Cost of a native transfer to this address (nativeTransferGas) at the current gas price. */
   nativeTransferCost: BalanceSchema,
   /** Cost of a typical ERC-20 transfer (65000 gas) at the current gas price. */
   tokenTransferCost: BalanceSchema,

@@ -39,6 +39,8 @@ export type FactsSpec = {
   safeNotSetUp?: SafeNotSetUp;
   /** Gas price in wei; null for an unreadable gas price. */
   gasPriceWei?: bigint | null;
+  /** Gas a native send to the address uses (21000 unless its code runs on receipt). */
+  nativeTransferGas?: bigint;
 };
 
 const defaultKindLabels: Record<AddressKind, string> = {
@@ -126,7 +128,12 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
         ? null
         : {
             gasPriceWei: gasPriceWei.toString(),
-            nativeTransferCost: gasCost(gasPriceWei, 21_000n, chain.nativeSymbol),
+            nativeTransferGas: (spec.nativeTransferGas ?? 21_000n).toString(),
+            nativeTransferCost: gasCost(
+              gasPriceWei,
+              spec.nativeTransferGas ?? 21_000n,
+              chain.nativeSymbol,
+            ),
             tokenTransferCost: gasCost(gasPriceWei, 65_000n, chain.nativeSymbol),
           },
     blockNumber: "100",

@@ -15,6 +15,20 @@ describe("summarizeGas", () => {
       "Sending POL costs about 0.00063 POL on Polygon PoS; a token transfer about 0.002 POL.",
     ],
     [
+      "a Safe on Base, whose receive code makes a native send use 27,329 gas",
+      readableFacts("base", { kind: "safe", nativeTransferGas: 27_329n }),
+      "Sending ETH costs about 0.000027 ETH on Base (27,329 gas: its code runs when it receives ETH, so a send limited to 21,000 gas fails); a token transfer about 0.000065 ETH.",
+    ],
+    [
+      "a report made before the native send's gas was read",
+      (() => {
+        const facts = readableFacts("base");
+        if (facts.gas) delete facts.gas.nativeTransferGas;
+        return facts;
+      })(),
+      "Sending ETH costs about 0.000021 ETH on Base; a token transfer about 0.000065 ETH.",
+    ],
+    [
       "an unreadable gas price",
       readableFacts("base", { gasPriceWei: null }),
       "Gas cost on Base is unknown: the gas price could not be read.",

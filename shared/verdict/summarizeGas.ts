@@ -5,8 +5,11 @@ import { approximateAmount } from "./approximateAmount";
 
 export type VerdictGas = z.infer<typeof VerdictGasSchema>;
 
+const plainTransferGas = 21_000n;
+
 /**
- * What sending costs on the target chain, as one sentence plus the two costs, or why it is unknown.
+ * What sending costs on the target chain, as one sentence plus the two costs, or why it is unknown;
+ * a native send that runs the address's code says how much gas it needs.
  * @example summarizeGas(baseFacts).summary // "Sending ETH costs about 0.000021 ETH on Base; a token transfer about 0.000065 ETH."
  */
 export function summarizeGas(target: ChainFacts): VerdictGas {
@@ -27,8 +30,15 @@ export function summarizeGas(target: ChainFacts): VerdictGas {
   const { nativeTransferCost, tokenTransferCost } = target.gas;
   const native = `${approximateAmount(nativeTransferCost)} ${nativeTransferCost.symbol}`;
   const token = `${approximateAmount(tokenTransferCost)} ${tokenTransferCost.symbol}`;
+  const nativeGas = BigInt(target.gas.nativeTransferGas ?? plainTransferGas);
+  // Exchanges and scripts send "plain" native transfers with a 21,000 gas limit: to an address
+  // whose code runs on receipt, that send reverts and its fee is spent.
+  const codeRuns =
+    nativeGas > plainTransferGas
+      ? ` (${nativeGas.toLocaleString("en-US")} gas: its code runs when it receives ${nativeTransferCost.symbol}, so a send limited to 21,000 gas fails)`
+      : "";
   return {
-    summary: `Sending ${nativeTransferCost.symbol} costs about ${native} on ${chains[target.name].label}; a token transfer about ${token}.`,
+    summary: `Sending ${nativeTransferCost.symbol} costs about ${native} on ${chains[target.name].label}${codeRuns}; a token transfer about ${token}.`,
     nativeTransferCost,
     tokenTransferCost,
   };

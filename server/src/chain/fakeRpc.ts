@@ -36,6 +36,8 @@ export type FakeChainState = {
   receive?: "kept" | "rejected" | "forwarded" | "refused";
   /** Where a forwarded deposit goes, as the node's transfer trace shows it. */
   forwardTo?: Address;
+  /** Gas the simulated transfer uses (default 21000; null: the node does not say). */
+  receiveGas?: bigint | null;
   /**
    * The address burns all the gas of every call (as a precompile given input it refuses): the
    * aggregate3 the probes run in fails, the rest of the outer one answers.
@@ -78,7 +80,12 @@ function answerSimulation(state: FakeChainState, params: unknown[]): unknown {
   const sent =
     state.receive === "rejected"
       ? { status: "0x0", returnData: "0x", logs: [], error: { code: 3, message: "reverted" } }
-      : { status: "0x1", returnData: "0x", logs };
+      : {
+          status: "0x1",
+          returnData: "0x",
+          logs,
+          ...(state.receiveGas !== null && { gasUsed: numberToHex(state.receiveGas ?? 21_000n) }),
+        };
   return [{ calls: [read(before), sent, read(after)] }];
 }
 

@@ -84,6 +84,7 @@ describe("parseFactsBatch", () => {
       usdcBridged: { raw: "0", decimals: 6, formatted: "0", symbol: "USDbC" },
       gas: {
         gasPriceWei: "2000000000",
+        nativeTransferGas: "21000",
         nativeTransferCost: {
           raw: "42000000000000",
           decimals: 18,
@@ -248,6 +249,28 @@ describe("parseFactsBatch", () => {
     expect(refused.receiveSimulation?.error).toMatch(/eth_simulateV1/);
     // Nothing else fails: the rest of the batch stands.
     expect(refused).toMatchObject({ status: "ok", kind: "eoa", outgoingTxs: 3 });
+  });
+
+  it("prices a native send with the gas the simulated one used: code that runs on receipt costs more than 21000", () => {
+    const sendGas = (state: Omit<FakeChainState, "chainId">) => {
+      const { gas } = parse("base", { gasPrice: 1_000_000_000n, ...state });
+      return [gas?.nativeTransferGas, gas?.nativeTransferCost.raw];
+    };
+    // A Safe 1.4.1's receive: 27,329 gas on the local chain, as the real send's receipt says.
+    expect(sendGas({ code: "0x6080", receiveGas: 27_329n })).toEqual(["27329", "27329000000000"]);
+    expect(sendGas({ code: "0x6080", receive: "forwarded", receiveGas: 30_485n })).toEqual([
+      "30485",
+      "30485000000000",
+    ]);
+    // A plain transfer, a send that fails, a node that does not say, no simulation: 21000.
+    for (const state of [
+      {},
+      { code: "0x6080" as Hex, receive: "rejected" as const, receiveGas: 40_000n },
+      { code: "0x6080" as Hex, receiveGas: null },
+      { code: "0x6080" as Hex, receive: "refused" as const },
+    ]) {
+      expect(sendGas(state)).toEqual(["21000", "21000000000000"]);
+    }
   });
 
   it("names the one address a forwarded deposit went to, from the node's transfer trace", () => {

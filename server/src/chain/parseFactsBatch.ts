@@ -27,6 +27,7 @@ import {
   RpcWrongChainError,
 } from "./errors";
 
+/** A plain native transfer: what a send costs where no code runs on receipt. */
 const NATIVE_TRANSFER_GAS = 21_000n;
 // A typical ERC-20 transfer to an address that already holds the token costs ~35-55k gas;
 // 65k leaves room for a first-time recipient slot and proxy tokens such as USDC.
@@ -184,6 +185,10 @@ export function parseFactsBatch(
       : optionalErrors.get(factsBatchIds.receiveSimulation),
     address,
   );
+  const nativeTransferGas = nativeSendGas(
+    receiveSimulation,
+    results.get(factsBatchIds.receiveSimulation),
+  );
 
   return {
     name: chain.name,
@@ -199,7 +204,8 @@ export function parseFactsBatch(
     ...(chain.usdcBridged ? { usdcBridged: token("usdcBridged", chain.usdcBridged) } : {}),
     gas: {
       gasPriceWei: gasPrice.toString(),
-      nativeTransferCost: native(gasPrice * NATIVE_TRANSFER_GAS),
+      nativeTransferGas: nativeTransferGas.toString(),
+      nativeTransferCost: native(gasPrice * nativeTransferGas),
       tokenTransferCost: native(gasPrice * TOKEN_TRANSFER_GAS),
     },
     blockNumber: blockNumber.toString(),
@@ -208,6 +214,7 @@ export function parseFactsBatch(
 
 const SimulatedCallSchema = z.object({
   status: QuantitySchema,
+  gasUsed: QuantitySchema.optional(),
   returnData: HexSchema,
   logs: z
     .array(z.object({ address: z.string(), topics: z.array(z.string()), data: z.string() }))
@@ -254,6 +261,22 @@ function parseReceiveSimulation(
 }
 
 type SimulatedCall = z.infer<typeof SimulatedCallSchema>;
+
+/**
+ * The gas a native send to the address uses: what the simulated transfer used where it went
+ * through (a Safe's or a smart account's receive code, a forwarder's onward send cost more than
+ * a plain transfer, and a send limited to 21000 gas reverts there), else a plain transfer's.
+ */
+function nativeSendGas(simulation: ReceiveSimulation, answer: unknown): bigint {
+  if (simulation.outcome !== "kept" && simulation.outcome !== "forwarded") {
+    return NATIVE_TRANSFER_GAS;
+  }
+  const parsed = SimulatedBlocksSchema.safeParse(answer);
+  const gasUsed = parsed.success ? parsed.data[0]?.calls[1]?.gasUsed : undefined;
+  if (gasUsed === undefined) return NATIVE_TRANSFER_GAS;
+  const used = hexToBigInt(gasUsed as Hex);
+  return used > NATIVE_TRANSFER_GAS ? used : NATIVE_TRANSFER_GAS;
+}
 
 function simulatedWord(call: SimulatedCall): bigint | undefined {
   if (hexToBigInt(call.status as Hex) !== 1n) return undefined;
