@@ -209,6 +209,64 @@ describe("presend runs started at once as processes, sharing one config director
     expect(later.stderr).toContain("Daily spend cap reached");
     expect(before - (await stack.usdcBalance(wallet.address))).toBe(3n * price);
   }, 240_000);
+  it("nine checks at once as the channel runs out: the deposits the day's cap holds pay six, each once; three refused before signing, charged no; the chain and the records agree", async () => {
+    // A deposit of three checks, a day's cap of eight: the first deposit and one top-up fit, a
+    // third deposit does not. The runs share the channel's state, lock and the day's ledger.
+    const price = routePrices.check;
+    const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-runs-out-payer`);
+    const wallet = privateKeyToAccount(walletKey);
+    await fund(wallet.address, 20n * price);
+    const home = mkdtempSync(join(tmpdir(), "presend-runs-out-"));
+    dirs.push(home);
+    const env = {
+      PRESEND_URL: server.url,
+      PRESEND_PRIVATE_KEY: walletKey,
+      XDG_CONFIG_HOME: home,
+      PRESEND_CHANNEL_DEPOSIT: "0.03",
+      PRESEND_DAILY_CAP: "0.08",
+    };
+    const usedToday = async () =>
+      80_000n -
+      (await openDailySpendCap(join(home, "presend", "spend.sqlite"), {
+        limit: 80_000n,
+      }).available());
+    const before = await stack.usdcBalance(wallet.address);
+    const targets = Array.from(
+      { length: 9 },
+      () => privateKeyToAccount(generatePrivateKey()).address,
+    );
+
+    const runs = await Promise.all(targets.map((target) => presend(["check", target], env)));
+
+    const paid = runs.filter((run) => run.code === exitCodes.ok);
+    const nonces = new Set<string>();
+    for (const run of paid) {
+      const receipt = /over the payment channel .*; receipt (0x[0-9a-f]{64})/.exec(run.stderr);
+      expect(receipt, run.stderr).not.toBeNull();
+      nonces.add(receipt?.[1] ?? "");
+    }
+    expect(paid, runs.map((run) => run.stderr).join("\n")).toHaveLength(6);
+    expect(nonces.size).toBe(6);
+    for (const run of runs.filter((each) => each.code !== exitCodes.ok)) {
+      expect(run.code, run.stderr).toBe(exitCodes.refusedToPay);
+      expect(run.stderr).toContain("charged: no");
+    }
+    // Two deposits left the wallet and the day's ledger holds them, within the cap.
+    expect(before - (await stack.usdcBalance(wallet.address))).toBe(6n * price);
+    expect(await usedToday()).toBe(6n * price);
+    await stack.payments.channels?.manager().claim();
+    await stack.reconcile();
+    for (const nonce of nonces) {
+      expect(await stack.records.byAuthorization({ payer: wallet.address, nonce })).toMatchObject({
+        status: "settled",
+        amount: String(price),
+      });
+    }
+    const open = await stack.records.unresolved();
+    expect(
+      open.filter((record) => record.payer.toLowerCase() === wallet.address.toLowerCase()),
+    ).toEqual([]);
+  }, 240_000);
 });
 
 // A user's Ctrl-C (or a script's timeout) while a paid check runs: a real process, a real signal,

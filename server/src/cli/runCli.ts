@@ -14,6 +14,7 @@ import { readBaseChainReader } from "./readBaseChainReader";
 import { readServerUrl } from "./readServerUrl";
 import { readSpendCaps, type SpendCaps } from "./readSpendCaps";
 import { runReceiptCommand } from "./runReceiptCommand";
+import { unansweredPayments } from "./unansweredPayments";
 
 /** Exit codes: scripts can tell a refusal to pay from a failed payment or a server fault. */
 export const exitCodes = {
@@ -183,12 +184,33 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
   }
   const pins = openPinStore(join(deps.configDir, "pins.json"));
   const route = `/${command.command}`;
+  // A run killed after its payment left (SIGKILL: nothing of it runs on) told no receipt id:
+  // its note is told here, by the next run, so its report can still be fetched.
+  const unanswered = unansweredPayments(join(deps.configDir, "unanswered"));
+  for (const earlier of unanswered.takeAbandoned()) {
+    deps.stderr(
+      `presend: an earlier run (pid ${earlier.pid}) was stopped at ${earlier.sentAt} after sending the payment for ${earlier.command} ${earlier.address}, before its answer; charged: unknown\npresend: to fetch its report: presend receipt ${earlier.nonce} (once the server has it; ask again if it says not decided yet)${retryHint(earlier.paymentId, earlier)}`,
+    );
+  }
+  const noted: string[] = [];
   // What an interrupt says: nothing sent yet, a payment sent (its receipt id), or settled.
   let sent: Extract<ClientEvent, { type: "paying" }> | null = null;
   let settled = false;
   // Printed the moment they happen: the settlement before anything reads the report.
   const onEvent = (event: ClientEvent) => {
-    if (event.type === "paying") sent = event;
+    if (event.type === "paying") {
+      sent = event;
+      // Written before the payment leaves; gone once this run has told its outcome.
+      unanswered.note({
+        command: command.command === "deep" ? "deep" : "check",
+        address: command.address,
+        chain: command.chain,
+        from: command.from,
+        nonce: event.authorization.nonce,
+        paymentId: event.paymentId,
+      });
+      noted.push(event.authorization.nonce);
+    }
     if (event.type === "settled") settled = true;
     if (event.type === "pinned")
       deps.stderr(`presend: pinned attestation key ${event.kid} for ${event.origin} (first use)`);
@@ -236,6 +258,7 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     deps.stderr(
       `presend: interrupted while paying; the payment was sent and the server may still settle it\npresend: charged: ${settled ? "yes" : "unknown"}\npresend: to fetch the report: presend receipt ${sent.authorization.nonce} (once the server has it; ask again if it says not decided yet)${retryHint(sent.paymentId, command)}`,
     );
+    for (const nonce of noted) unanswered.answered(nonce);
     return exitCodes.chargedNoReport;
   });
   try {
@@ -244,6 +267,7 @@ async function paidCheck(command: CliCommand, server: string, deps: CliDeps) {
     return report(result, command, deps, pins.file);
   } finally {
     stopListening?.();
+    for (const nonce of noted) unanswered.answered(nonce);
   }
 }
 
@@ -336,7 +360,10 @@ function nothingSentAdvice(code: string, command: CliCommand): string {
 }
 
 /** How to ask again without paying twice: the same call with the payment id it was sent with. */
-function retryHint(paymentId: string | null, command: CliCommand): string {
+function retryHint(
+  paymentId: string | null,
+  command: Pick<CliCommand, "command" | "address" | "from"> & { chain: string },
+): string {
   if (paymentId === null) return "";
   return `\npresend: payment id ${paymentId}; or retry without paying twice: presend ${command.command} ${command.address} --chain ${command.chain}${command.from === null ? "" : ` --from ${command.from}`} --payment-id ${paymentId}`;
 }

@@ -10,7 +10,7 @@ import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { routePrices } from "@presend/shared/pricing/routePrices";
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from "@x402/core/http";
 import { toClientEvmSigner } from "@x402/evm";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PaidStack, startPaidStack } from "../testing/startPaidStack";
 
@@ -199,6 +199,115 @@ describe("@presend/client over a batch-settlement channel", () => {
     expect(await stack.usdcBalance(lane.payTo.address)).toBe(payToBefore + charged);
     expect(cap.spent()).toBe(charged);
   });
+
+  it.each([
+    ["a deposit the caller configured (asked whole, the cap refuses it)", undefined, 5n],
+    ["a bounded default deposit (lowered to what the cap has left)", 5n, 8n],
+  ])(
+    "fourteen checks at once as the channel runs out, %s: each paid once or refused uncharged, the cap never exceeded, reconciled with the chain",
+    async (_, maxDepositChecks, paidChecks) => {
+      // One agent's Promise.all over a deposit of five checks inside a spend cap of eight: five
+      // vouchers fit the first deposit, the sixth needs a second one, which the cap holds only in
+      // part. Every check ends with a report or a refusal that charged nothing, and the chain, the
+      // server's records and the cap agree on what was paid.
+      const price = routePrices.check;
+      const tag = maxDepositChecks === undefined ? "configured" : "bounded";
+      const payerWallet = privateKeyToAccount(
+        devnetPrivateKey(`lane-${lane.index}-client-runs-out-${tag}-payer`),
+      );
+      await fund(payerWallet.address, 100n * price);
+      const count = 14;
+      let asked = 0;
+      let allAsked = () => {};
+      const everyoneAsked = new Promise<void>((resolve) => {
+        allAsked = resolve;
+      });
+      const barrier = async (input: RequestInfo | URL, init?: RequestInit) => {
+        const request = input instanceof Request ? input : new Request(input, init);
+        const paying = request.headers.has("payment-signature");
+        const answer = await stack.app.request(request);
+        if (request.method === "POST" && !paying && answer.status === 402) {
+          asked += 1;
+          if (asked === count) allAsked();
+          await everyoneAsked;
+        }
+        return answer;
+      };
+      const limit = 8n * price;
+      const cap = createSessionSpendCap(limit);
+      const client = createPresendClient({
+        url: stack.publicUrl,
+        signer: payerWallet,
+        pinStore: createMemoryPinStore(),
+        spendCap: cap,
+        fetch: barrier,
+        channel: {
+          voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+          ...(maxDepositChecks === undefined
+            ? { deposit: 5n * price }
+            : { maxDeposit: maxDepositChecks * price }),
+        },
+      });
+      const manager = stack.payments.channels?.manager();
+      const walletBefore = await stack.usdcBalance(payerWallet.address);
+      const targets = Array.from(
+        { length: count },
+        () => privateKeyToAccount(generatePrivateKey()).address,
+      );
+
+      const results = await Promise.all(targets.map((address) => client.check({ address })));
+
+      const nonces: string[] = [];
+      for (const [index, result] of results.entries()) {
+        if (result.type === "report") {
+          expect(result, `check ${index}`).toMatchObject({ charged: true, signature: "verified" });
+          expect(result.report.address.toLowerCase()).toBe(targets[index]?.toLowerCase());
+          nonces.push(result.settlement.transaction);
+        } else {
+          expect(result, `check ${index}`).toMatchObject({
+            type: "refused",
+            code: "cap_reached",
+            charged: false,
+          });
+        }
+      }
+      expect(nonces).toHaveLength(Number(paidChecks));
+      expect(new Set(nonces).size).toBe(nonces.length);
+      // What left the wallet is what the cap holds, never above its limit.
+      const deposited = walletBefore - (await stack.usdcBalance(payerWallet.address));
+      expect(cap.spent()).toBe(deposited);
+      expect(cap.spent()).toBeLessThanOrEqual(limit);
+
+      // Claimed: each charged check's record is settled and its report fetchable; no record of
+      // the payer's is left open (no refused check was charged).
+      await manager?.claim();
+      await stack.reconcile();
+      for (const nonce of nonces) {
+        expect(
+          await stack.records.byAuthorization({ payer: payerWallet.address, nonce }),
+        ).toMatchObject({ status: "settled", amount: String(price) });
+      }
+      const open = await stack.records.unresolved();
+      expect(
+        open.filter((record) => record.payer.toLowerCase() === payerWallet.address.toLowerCase()),
+      ).toEqual([]);
+      expect(
+        await client.receipt({ payer: payerWallet.address, nonce: nonces.at(-1) as `0x${string}` }),
+      ).toMatchObject({ type: "report", signature: "verified", recovered: true });
+      // The checks spent the deposits whole: the payer paid exactly the checks it got reports
+      // for, and a close has nothing to send back.
+      expect(deposited).toBe(paidChecks * price);
+      const closed = await client.closeChannel();
+      expect(closed).toMatchObject({
+        type: "failed",
+        message: expect.stringContaining("Nothing left"),
+      });
+      expect(walletBefore - (await stack.usdcBalance(payerWallet.address))).toBe(
+        paidChecks * price,
+      );
+      expect(cap.spent()).toBe(paidChecks * price);
+    },
+  );
 
   it("refuses a deposit the spend cap cannot hold, before sending it", async () => {
     const payerKey = devnetPrivateKey(`lane-${lane.index}-client-capped-payer`);
