@@ -707,6 +707,55 @@ describe("presend mcp's close_channel, over a channel the session opened", () =>
     }
   });
 
+  it("eight paid tool calls at once as the channel runs out: six paid once over the deposits the cap holds, two refused saying charged: no, reconciled with the chain", async () => {
+    // Deposits of three checks in a session cap of seven: the first deposit and one top-up fit,
+    // a third does not. Every call's answer says truly whether it was charged.
+    const key = devnetPrivateKey(`lane-${shared.lane.index}-mcp-runs-out-payer`);
+    const wallet = privateKeyToAccount(key);
+    await shared.fund(wallet.address, 20n * price);
+    const { stack: own, server: direct } = await serveStackWithChannels();
+    const targets = Array.from(
+      { length: 8 },
+      () => privateKeyToAccount(generatePrivateKey()).address,
+    );
+    const home = mkdtempSync(join(tmpdir(), "presend-mcp-runs-out-"));
+    const session = new Client({ name: "presend-test", version: "1.0.0" });
+    try {
+      await session.connect(
+        presendMcpOverStdio({
+          XDG_CONFIG_HOME: home,
+          PRESEND_PRIVATE_KEY: key,
+          PRESEND_URL: direct.url,
+          PRESEND_CHANNEL_DEPOSIT: "0.03",
+          PRESEND_SPEND_CAP: "0.07",
+        }),
+      );
+      const start = await own.usdcBalance(wallet.address);
+      const results = (await Promise.all(
+        targets.map((address) => session.callTool({ name: "check", arguments: { address } })),
+      )) as CallToolResult[];
+      const paid = results.filter((result) => !result.isError);
+      expect(paid, results.map(text).join("\n")).toHaveLength(6);
+      for (const result of results.filter((each) => each.isError)) {
+        expect(text(result)).toMatch(/charged: no/i);
+      }
+      // Two deposits, spent whole on the six checks.
+      expect(start - (await own.usdcBalance(wallet.address))).toBe(6n * price);
+      await own.payments.channels?.manager().claim();
+      await own.reconcile();
+      const open = await own.records.unresolved();
+      expect(
+        open.filter((record) => record.payer.toLowerCase() === wallet.address.toLowerCase()),
+      ).toEqual([]);
+      expect(await own.records.count("settled")).toBe(6);
+    } finally {
+      await session.close();
+      await direct.close();
+      await own.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it("does not start with a deposit above the session's spend cap", async () => {
     await expect(
       runMcpServer(
