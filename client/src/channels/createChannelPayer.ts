@@ -35,7 +35,7 @@ import { type ChannelLock, createMemoryChannelLock } from "./channelLock";
 import { type ChannelSaltStore, createMemoryChannelSaltStore } from "./channelSaltStore";
 import { checkSignableTypedData } from "./checkSignableTypedData";
 import { createDepositLedger, type DepositLedgerStore } from "./createDepositLedger";
-import { explainRefundFailure, type RefundAnswer } from "./explainRefundFailure";
+import { explainRefundFailure, type RefundAnswer, refundOutOfStep } from "./explainRefundFailure";
 
 /** How a client pays over a batch-settlement channel when the server offers one. */
 export type ChannelPaymentOptions = {
@@ -98,7 +98,12 @@ type SentDeposit = { payment: string; amount: bigint };
 /** What closing the channel did: the rest of the deposit sent back, or why not. */
 export type ChannelCloseResult =
   | { type: "closed"; transaction: string; refunded: string | null }
-  | { type: "failed"; message: string };
+  | {
+      type: "failed";
+      message: string;
+      /** Set when the server refused the refund as out of step with the state here. */
+      code?: typeof refundOutOfStep;
+    };
 
 export type ChannelPayer = {
   pay<R extends Report | DeepReport>(payment: ChannelPayment): Promise<PaidOutcome<R>>;
@@ -343,6 +348,7 @@ export function createChannelPayer(options: {
           stateMissing,
           lastState,
         }),
+        ...(describeCause(cause).includes(refundOutOfStep) && { code: refundOutOfStep }),
       };
     }
   }

@@ -11,6 +11,21 @@ const failure = (overrides: Partial<RefundFailure>): RefundFailure => ({
 });
 
 describe("explainRefundFailure", () => {
+  it("a refund refused as out of step says why and what to do, not the package's code", () => {
+    const said = explainRefundFailure(
+      failure({
+        cause: new Error("Refund failed: invalid_batch_settlement_evm_cumulative_amount_mismatch"),
+        answers: [
+          { status: 402, hasTerms: true, signed: false },
+          { status: 402, hasTerms: true, signed: true },
+        ],
+      }),
+    );
+    expect(said).toMatch(/^The payment channel's record here is behind the server's/);
+    expect(said).toContain("No refund was made. Close again with read access to Base");
+    expect(said).not.toContain("invalid_batch_settlement");
+  });
+
   it("never says what the server's answers do not tell: a 2xx failure falls back to the cause", () => {
     expect(
       explainRefundFailure(

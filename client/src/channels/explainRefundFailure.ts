@@ -25,6 +25,11 @@ export type RefundFailure = {
 
 /** The server's refusal of a refund from a channel whose deposit was all charged. */
 const refundNoBalance = "invalid_batch_settlement_evm_refund_no_balance";
+/**
+ * The server's refusal of a refund voucher counted from an older channel state than its own: a
+ * check's answer was lost after the server charged it, and the package could not resync.
+ */
+export const refundOutOfStep = "invalid_batch_settlement_evm_cumulative_amount_mismatch";
 /** The package's words when the terms offer no channel (batch-settlement) at all. */
 const noChannelOffered = /^No batch-settlement payment option/;
 
@@ -75,6 +80,11 @@ export function explainRefundFailure(failure: RefundFailure): string {
   // server already refunded an idle channel, so neither is claimed.
   if (said.includes(refundNoBalance)) {
     return "Nothing left to refund: the channel holds none of its deposit any more (spent on checks, or already sent back by the server's refund of an idle channel).";
+  }
+  // Told by the server: the record here is behind its own. Said in full, since the package's
+  // code names no remedy and a close retried as it is fails the same way.
+  if (said.includes(refundOutOfStep)) {
+    return "The payment channel's record here is behind the server's: a check paid through it was charged but its answer never arrived here (a run stopped or cut off), and the refund could not be resynced, which reads the channel on Base (the signer's readContract, not given or not usable). No refund was made. Close again with read access to Base, or leave the channel: the server refunds an idle channel on its own.";
   }
   return `The refund failed: ${said}`;
 }

@@ -12,6 +12,7 @@ import { freePort } from "../http/freePort";
 import { type Listening, listen } from "../http/listen";
 import { type PaidStack, startPaidStack } from "../payments/testing/startPaidStack";
 import { startTamperingProxy } from "../payments/testing/startTamperingProxy";
+import { openDailySpendCap } from "./openDailySpendCap";
 import { exitCodes } from "./runCli";
 
 const bin = fileURLToPath(new URL("../../bin/presend.js", import.meta.url));
@@ -71,10 +72,10 @@ describe("presend check killed while its channel payment is answered", () => {
   });
 
   it.each([
-    ["with Base read access", true],
-    ["without Base read access", false],
+    ["its voucher, with Base read access", true],
+    ["its voucher, without Base read access", false],
   ])(
-    "%s: the next run names the killed run's receipt, which fetches its report; every charge once, the chain and the records agree",
+    "killed after sending %s: the next run names the killed run's receipt, which fetches its report; every charge once, the chain and the records agree",
     async (_, baseAccess) => {
       const walletKey = devnetPrivateKey(`lane-${lane.index}-cli-killed-${baseAccess}-payer`);
       const wallet = privateKeyToAccount(walletKey);
@@ -137,9 +138,24 @@ describe("presend check killed while its channel payment is answered", () => {
         // The wallet paid the first check, the killed one and the ones that said so, each once.
         const charged = BigInt(2 + paid) * price;
         const closed = await presend(["close"], env);
-        if (closed.code === exitCodes.ok) {
+        if (baseAccess) {
+          expect(closed.code, closed.stderr).toBe(exitCodes.ok);
           expect(before - (await stack.usdcBalance(wallet.address))).toBe(charged);
+        } else {
+          // The close's refund voucher counts from the state the killed run left: refused,
+          // said in presend's words with what to do.
+          expect(closed.code, closed.stderr).toBe(exitCodes.serverError);
+          expect(closed.stderr).toContain("record here is behind the server's");
+          expect(closed.stderr).toContain("PRESEND_BASE_RPC_URL");
+          expect(closed.stderr).toContain("(charged: no)");
         }
+        // The day's ledger never holds less than left the wallet.
+        const left = before - (await stack.usdcBalance(wallet.address));
+        const limit = 1_000_000n;
+        const used =
+          limit -
+          (await openDailySpendCap(join(home, "presend", "spend.sqlite"), { limit }).available());
+        expect(used).toBeGreaterThanOrEqual(left);
         await stack.payments.channels?.manager().claim();
         await stack.reconcile();
         const open = await stack.records.unresolved();

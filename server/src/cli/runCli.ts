@@ -146,7 +146,9 @@ async function closeChannel(deps: CliDeps) {
   const closed = await client.closeChannel();
   if (closed.type === "failed") {
     // A close pays nothing: its refund voucher signs no more than the checks were charged.
-    deps.stderr(`presend: ${closed.message} (charged: no)`);
+    deps.stderr(
+      `presend: ${closed.message}${closed.code === channelOutOfStep ? " (set PRESEND_BASE_RPC_URL to a Base JSON-RPC endpoint)" : ""} (charged: no)`,
+    );
     return exitCodes.serverError;
   }
   deps.stdout(
