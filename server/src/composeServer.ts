@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { type ChainName, chainNames } from "@presend/shared/chains/chains";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
@@ -223,16 +223,19 @@ export async function composeServer(
   // authorizer; a single server keeps its own in the data dir (loadConfig refused a shared
   // store without one given).
   const channelsWanted = config.channels !== "off";
-  const receiverAuthorizerKey = !channelsWanted
-    ? undefined
-    : (config.receiverAuthorizerKey ??
-      (await namingField("DATA_DIR", () => loadReceiverAuthorizerKey(config.dataDir))));
   // SQLite channels are DATA_DIR's (CHANNEL_STORE unset picks them); a shared store is CHANNEL_STORE's.
-  const channelStore = !channelsWanted
-    ? undefined
-    : await namingField(config.channelStore === "sqlite" ? "DATA_DIR" : "CHANNEL_STORE", () =>
-        openChannelStore(config, operations),
-      );
+  // With CHANNELS=off, the channels payers still hold (opened while they were offered) are
+  // opened too: their charged vouchers are claimed and the rest of their deposits refunded.
+  const channelStore = await namingField(
+    config.channelStore === "sqlite" ? "DATA_DIR" : "CHANNEL_STORE",
+    () =>
+      channelsWanted ? openChannelStore(config, operations) : openLeftChannels(config, operations),
+  );
+  const receiverAuthorizerKey =
+    channelStore === undefined
+      ? undefined
+      : (config.receiverAuthorizerKey ??
+        (await namingField("DATA_DIR", () => loadReceiverAuthorizerKey(config.dataDir))));
   const facilitatorJournal = fileSenderJournal(join(config.dataDir, facilitatorJournalFile));
   const payments = await createPayments(
     {
@@ -252,6 +255,7 @@ export async function composeServer(
     {
       ...(channelStore && { channelStore }),
       channelsRequired: config.channels === "on",
+      channelsOffered: channelsWanted,
       ...(options.facilitatorProbeMs !== undefined && {
         facilitatorProbeMs: options.facilitatorProbeMs,
       }),
@@ -381,7 +385,7 @@ export async function composeServer(
   const reconcile = async () => {
     const result = await payments.records.reconcile();
     // Channel payments are settled by the claims that cover them, read from the escrow.
-    await payments.channels?.reconcile().catch(() => {});
+    await (payments.channels ?? payments.closingChannels)?.reconcile().catch(() => {});
     return result;
   };
   let reconciling: Promise<unknown> = reconcile().catch(() => {});
@@ -390,6 +394,7 @@ export async function composeServer(
   }, reconcileIntervalMs);
   timer.unref();
   payments.channels?.start(config.channelSchedule, lock);
+  payments.closingChannels?.startClosing(config.channelSchedule, lock);
   return {
     app,
     engine,
@@ -405,7 +410,7 @@ export async function composeServer(
       lists?.close();
       identity?.stop();
       // Outstanding vouchers are claimed and settled before the store closes.
-      await payments.channels
+      await (payments.channels ?? payments.closingChannels)
         ?.stop()
         .catch(reportErrors(operations.logger, "channel flush failed", "error"));
       // After the channels' last transactions: what is still unmined stays journaled for the next start.
@@ -435,6 +440,32 @@ async function openChannelStore(config: Config, operations: Operations): Promise
     return openRedisChannelStore(redis);
   }
   return inDataDir(join(config.dataDir, "channels.sqlite"), openSqliteChannelStore);
+}
+
+/**
+ * With CHANNELS=off, the store of the channels payers opened while they were offered, when it
+ * still holds one or a voucher not yet claimed; otherwise none is opened (nor made).
+ */
+async function openLeftChannels(
+  config: Config,
+  operations: Operations,
+): Promise<ChannelStore | undefined> {
+  let store: ChannelStore;
+  if (config.channelStore === "sqlite") {
+    const file = join(config.dataDir, "channels.sqlite");
+    if (!existsSync(file)) return undefined;
+    store = inDataDir(file, openSqliteChannelStore);
+  } else if (config.channelStore === "postgres" && config.databaseUrl) {
+    store = await openPostgresChannelStore(config.databaseUrl);
+  } else if (config.channelStore === "redis" && operations.redis) {
+    // Only emptied from here on: no voucher is taken that a restart of Redis could lose.
+    store = openRedisChannelStore(operations.redis);
+  } else {
+    return undefined;
+  }
+  if ((await store.list()).length > 0 || (await store.unclaimedCharges()).length > 0) return store;
+  await store.close();
+  return undefined;
 }
 
 /**

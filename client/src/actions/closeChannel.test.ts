@@ -102,6 +102,7 @@ describe("closeChannel", () => {
 
   it("a refund the server cannot take is a failure, not a close", async () => {
     const asked: { url: string; redirect: RequestRedirect | undefined }[] = [];
+    let status = 500;
     const config = createPresendConfig({
       url: "http://api.test",
       pinStore: createMemoryPinStore(),
@@ -109,14 +110,23 @@ describe("closeChannel", () => {
       signer: account,
       fetch: async (url, init) => {
         asked.push({ url: String(url), redirect: init?.redirect });
-        return Response.json({ error: { code: "not_found", message: "No." } }, { status: 404 });
+        return Response.json({ error: { code: "internal", message: "No." } }, { status });
       },
     });
     expect(await closeChannel(config)).toEqual({
       type: "failed",
       message:
-        "The server did not offer a refund: it answered HTTP 404 where its refund terms (a 402) were expected. Nothing was signed or sent; the deposit stays in the channel, and the server refunds an idle channel on its own.",
+        "The server did not offer a refund: it answered HTTP 500 where its refund terms (a 402) were expected. Nothing was signed or sent; the deposit stays in the channel, and the server refunds an idle channel on its own.",
     });
+    // No refund route at all (the operator turned channels off): the server refunds them itself,
+    // so the deposit is not said to stay.
+    status = 404;
+    expect(await closeChannel(config)).toEqual({
+      type: "failed",
+      message:
+        "The server no longer offers payment channels here (HTTP 404 where its refund terms were expected), so no refund was asked for and nothing was signed or sent. A server that stops offering channels sends back what is left of their deposits on its own.",
+    });
+    asked.pop();
     // The refund goes to the check route through the config's transport, never following a
     // redirect.
     expect(asked).toEqual([{ url: "http://api.test/check", redirect: "manual" }]);

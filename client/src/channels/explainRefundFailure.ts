@@ -57,6 +57,11 @@ export function explainRefundFailure(failure: RefundFailure): string {
   if (last?.status === 402 && !last.hasTerms) {
     return "The server refused the refund with a 402 that carries no payment challenge (no PAYMENT-REQUIRED header), so no refund was made. The deposit stays in the channel; the server refunds an idle channel on its own.";
   }
+  // No refund route at all: presend serves it wherever it offers channels, so it stopped (or
+  // this is not its API). A presend server that stops offering channels refunds them itself.
+  if (last?.status === 404 && !signedSent) {
+    return "The server no longer offers payment channels here (HTTP 404 where its refund terms were expected), so no refund was asked for and nothing was signed or sent. A server that stops offering channels sends back what is left of their deposits on its own.";
+  }
   if (last !== undefined && last.status !== 402 && (last.status < 200 || last.status > 299)) {
     return signedSent
       ? `The server answered HTTP ${last.status} to the signed refund, so whether it was made is not known here. Close again: it refunds what is left, or says that nothing is.`

@@ -67,6 +67,11 @@ export type CreatePaymentsOptions = {
    */
   channelsRequired?: boolean;
   /**
+   * False (CHANNELS=off) with a `channelStore` that still holds channels: they are not offered
+   * any more, only claimed and refunded (`closingChannels`). Default true.
+   */
+  channelsOffered?: boolean;
+  /**
    * What the operator set to choose a remote facilitator (composeServer's description), named
    * when its supported kinds cannot be read; FACILITATOR_URL without it.
    */
@@ -119,6 +124,11 @@ export type Payments = {
   accepts(path: PaidPath): [ReturnType<typeof paymentOptionOf>, ...ChannelOption[]];
   /** The batch-settlement channels (scheme, store, manager schedule), or null when not offered. */
   channels: Channels | null;
+  /**
+   * Channels payers still hold that are no longer offered (CHANNELS=off after they were): what
+   * they were charged is claimed and the rest refunded, no voucher taken. Null otherwise.
+   */
+  closingChannels: Channels | null;
   /** The payment requirements of a paid route (every accepted scheme), as the 402 header carries them. */
   requirements(path: PaidPath): Promise<PaymentRequirements[]>;
   /** Resolves once the facilitator's supported kinds are loaded. */
@@ -193,11 +203,15 @@ export async function createPayments(
     kid: didJwkKeyId(config.attestationKey),
   });
   const channelStore = config.receiverAuthorizerKey ? options.channelStore : undefined;
-  const channels =
+  const channelsOffered = options.channelsOffered !== false;
+  const builtChannels =
     channelStore &&
     (await facilitatorSettlesChannels(watched.client, config.network, {
       required: options.channelsRequired === true,
-      warn: (reason) => logger.warn({ reason }, "channels not offered"),
+      warn: (reason) =>
+        channelsOffered
+          ? logger.warn({ reason }, "channels not offered")
+          : logger.error({ reason }, "channels left open cannot be closed"),
       ...(options.facilitatorSetting && { setting: options.facilitatorSetting }),
     }))
       ? createChannels({
@@ -211,6 +225,8 @@ export async function createPayments(
           onError: reportErrors(logger, "channel job failed"),
         })
       : null;
+  const channels = channelsOffered ? builtChannels : null;
+  const closingChannels = channelsOffered ? null : builtChannels;
   const resourceServer = new x402ResourceServer(timed).register(
     config.network,
     new ExactEvmScheme(),
@@ -226,6 +242,7 @@ export async function createPayments(
     refuseWithdrawingChannels(resourceServer, channels.store);
     channels.manage(timed);
   }
+  closingChannels?.manage(timed);
   resourceServer
     .registerExtension(attestationExtension(attestation))
     .registerExtension(bazaarResourceServerExtension)
@@ -266,6 +283,7 @@ export async function createPayments(
     paymentOption: (path) => paymentOptionOf(config, path),
     accepts,
     channels,
+    closingChannels,
     async requirements(path) {
       await ready();
       const built = await Promise.all(

@@ -89,6 +89,13 @@ export type Channels = {
    */
   start(schedule?: ChannelSchedule, lock?: InFlightLock): void;
   /**
+   * Starts as `start` does for channels no longer offered (CHANNELS=off after they were): no
+   * voucher comes any more, so every channel is refunded now (what was charged claimed first, the
+   * rest sent back to its payer), not after a day idle, and again on each refund run for a
+   * channel that was busy or whose refund failed.
+   */
+  startClosing(schedule?: ChannelSchedule, lock?: InFlightLock): void;
+  /**
    * Stops the schedule, claims what is outstanding and settles everything the escrow holds
    * claimed and unsettled for payTo, whoever claimed it (the drain).
    */
@@ -209,6 +216,28 @@ export function createChannels(options: ChannelsOptions): Channels {
       });
     },
     reconcile: () => reconcileChannelCharges({ store, records, chain }),
+    startClosing(schedule = channelSchedule, lock = createMemoryInFlightLock()) {
+      this.start({ ...schedule, idleRefundSecs: 0 }, lock);
+      const current = manager;
+      if (current === null || leaders === null) return;
+      const { claim, refund } = leaders;
+      const started = startSettle;
+      // The refund job would first run an interval from now (an hour by default): payers get
+      // their rest back at start instead.
+      startSettle = (async () => {
+        await started;
+        if (await claim.lead()) {
+          await current.claim({
+            selectClaimChannels: (channels, context) => payable(channels, context.now),
+          });
+        }
+        if (!(await refund.lead())) return;
+        const now = Date.now();
+        const left = selectIdleRefunds(await payable(await store.list(), now), { now, idleMs: 0 });
+        if (left.length > 0) await current.refund(left.map((channel) => channel.channelId));
+        await settleOutstanding({ chain, payTo, asset, settle: outstandingSettle });
+      })().catch(onError);
+    },
     start(schedule = channelSchedule, lock = createMemoryInFlightLock()) {
       if (manager === null) return;
       const idleMs = schedule.idleRefundSecs * 1000;
