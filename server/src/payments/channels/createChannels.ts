@@ -1,5 +1,6 @@
 import { nativeUsdcDomain } from "@presend/shared/chains/chains";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
+import { UpstreamError } from "@presend/shared/errors/UpstreamError";
 import type { FacilitatorClient } from "@x402/core/server";
 import type { Network, PaymentPayload, SettleResponse } from "@x402/core/types";
 import {
@@ -14,7 +15,7 @@ import {
   BatchSettlementEvmScheme,
   type ClaimResult,
 } from "@x402/evm/batch-settlement/server";
-import type { Address, Hex, TypedDataDefinition } from "viem";
+import { type Address, getAddress, type Hex, type TypedDataDefinition } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createMemoryInFlightLock } from "../../paymentRecords/createMemoryInFlightLock";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
@@ -135,9 +136,65 @@ export function createChannels(options: ChannelsOptions): Channels {
   // The leases of the claim and refund jobs, once started.
   let leaders: { claim: ChannelJobLeader; refund: ChannelJobLeader } | null = null;
   const { payTo, asset } = options;
+  // The facilitator the manager was built over (manage()).
+  let settling: FacilitatorClient | null = null;
+  /**
+   * Payees other than payTo that channels in the store name: channels opened before PAY_TO
+   * was changed. Their claims pay the payee the channel names, so each is swept to it too; the
+   * manager settles only payTo. Kept once seen: a refunded channel leaves the store.
+   */
+  const earlierPayees = new Set<Address>();
+  const notePayees = (channels: Channel[]) => {
+    for (const channel of channels) {
+      const receiver = getAddress(channel.channelConfig.receiver);
+      if (receiver !== getAddress(payTo)) earlierPayees.add(receiver);
+    }
+  };
   // What the escrow can still pay, read right before each claim or refund (syncWithEscrow).
-  const payable = (channels: Channel[], now: number) =>
-    syncWithEscrow(channels, { store, chain, onError, now });
+  const payable = (channels: Channel[], now: number) => {
+    notePayees(channels);
+    return syncWithEscrow(channels, { store, chain, onError, now });
+  };
+  /** Sends the escrow's settle(receiver, asset) for a payee other than payTo. */
+  const settleEarlierPayee = async (receiver: Address) => {
+    if (settling === null)
+      throw new ConfigurationError("the channel manager is built with manage()");
+    const requirements = {
+      scheme: "batch-settlement",
+      network,
+      asset,
+      amount: "0",
+      payTo: receiver,
+      maxTimeoutSeconds: operationTimeoutSeconds,
+      extra: {},
+    };
+    const result = await settling.settle(
+      {
+        x402Version: 2,
+        accepted: requirements,
+        payload: { type: "settle", receiver, token: asset },
+      } as PaymentPayload,
+      requirements,
+    );
+    if (!result.success) {
+      throw new UpstreamError(
+        `settling what was claimed for the earlier payee ${receiver} failed: ${result.errorReason ?? "no reason given"}`,
+        { code: "channel_settlement_failed" },
+      );
+    }
+    return { transaction: result.transaction };
+  };
+  /** Sweeps what the escrow holds claimed and unsettled for every earlier payee seen. */
+  const settleEarlierPayees = async () => {
+    for (const receiver of earlierPayees) {
+      await settleOutstanding({
+        chain,
+        payTo: receiver,
+        asset,
+        settle: () => settleEarlierPayee(receiver),
+      });
+    }
+  };
   const outstandingSettle = () => {
     if (manager === null)
       throw new ConfigurationError("the channel manager is built with manage()");
@@ -169,6 +226,12 @@ export function createChannels(options: ChannelsOptions): Channels {
             computeChannelId(claim.voucher.channel, network),
           );
           await reconcileChannelCharges({ store, records, chain, channelIds }).catch(onError);
+          // Claimed for a payee the manager does not settle: swept to it now.
+          for (const claim of claims) {
+            const receiver = getAddress(claim.voucher.channel.receiver);
+            if (receiver !== getAddress(payTo)) earlierPayees.add(receiver);
+          }
+          if (earlierPayees.size > 0) await settleEarlierPayees().catch(onError);
         }
         return result;
       },
@@ -200,6 +263,7 @@ export function createChannels(options: ChannelsOptions): Channels {
       );
     },
     manage(facilitator) {
+      settling = facilitator;
       manager = scheme.createChannelManager(recording(facilitator), network, options.asset);
       return manager;
     },
@@ -263,10 +327,11 @@ export function createChannels(options: ChannelsOptions): Channels {
       });
       // The manager settles only after a claim of its own process: what a previous process (or
       // another replica) claimed and never settled goes to payTo now, not after the next claim.
-      startSettle = settleOutstanding({ chain, payTo, asset, settle: outstandingSettle }).then(
-        () => undefined,
-        onError,
-      );
+      startSettle = (async () => {
+        notePayees(await store.list());
+        await settleOutstanding({ chain, payTo, asset, settle: outstandingSettle });
+        await settleEarlierPayees();
+      })().then(() => undefined, onError);
     },
     async stop() {
       await startSettle;
@@ -282,6 +347,9 @@ export function createChannels(options: ChannelsOptions): Channels {
           failure ??= error;
         },
       );
+      await settleEarlierPayees().catch((error: unknown) => {
+        failure ??= error;
+      });
       // Another replica leads from its next run on, not after this one's lease lapses.
       await Promise.all([leaders?.claim.resign(), leaders?.refund.resign()]);
       if (failure !== null) throw failure;
