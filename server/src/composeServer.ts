@@ -7,6 +7,7 @@ import { createApp } from "./app";
 import { type ChainReader, createChainReader } from "./chain/createChainReader";
 import { defaultRpcUrls } from "./chain/defaultRpcUrls";
 import { createHistoryReader } from "./chain/history/createHistoryReader";
+import { wrongChainEndpoints } from "./chain/wrongChainEndpoints";
 import { type Config, ConfigError } from "./config/loadConfig";
 import { registerDataRoutes } from "./data/dataRoutes";
 import { type LoadedSnapshots, loadSnapshots } from "./data/loadSnapshots";
@@ -39,6 +40,7 @@ import {
   type Payments,
 } from "./payments/createPayments";
 import { fileSenderJournal } from "./payments/facilitator/fileSenderJournal";
+import { requireExactSettlement } from "./payments/facilitator/requireExactSettlement";
 import { facilitatorStates } from "./payments/facilitator/watchedFacilitator";
 import { paymentNetworks } from "./payments/paymentNetworks";
 import { failedRequestAnswer } from "./payments/resourceServer/failedRequestAnswer";
@@ -113,6 +115,23 @@ export async function composeServer(
       config.rpcUrls[name] ?? defaultRpcUrls[name],
     ]),
   ) as Record<ChainName, string[]>;
+  // An RPC URL of another chain (RPC_URLS_ETHEREUM given an Arbitrum endpoint) would have every
+  // paid report on that chain describe another one: start-up stops, naming the setting.
+  const wrongChains = await wrongChainEndpoints(
+    chainNames.flatMap((name) => {
+      const upper = name.toUpperCase();
+      return [
+        { setting: `RPC_URLS_${upper}`, chain: name, urls: config.rpcUrls[name] ?? [] },
+        {
+          setting: `HISTORY_RPC_URLS_${upper}`,
+          chain: name,
+          urls: config.historyRpcUrls[name] ?? [],
+        },
+      ];
+    }),
+    { timeoutMs: config.rpcTimeoutMs },
+  );
+  if (wrongChains.length > 0) throw new ConfigError(wrongChains.join("\n"));
   const operations = await composeOperations(config);
   const reader = createChainReader({
     rpcUrls,
@@ -283,6 +302,9 @@ export async function composeServer(
   );
   // The facilitator must answer before we take payments: a wrong URL stops start-up here.
   await namingField(facilitatorNamed, () => payments.ready());
+  await namingField(facilitatorNamed, () =>
+    requireExactSettlement(payments.facilitator, payments.config.network),
+  );
   const lock = options.lock ?? operations.lock ?? createMemoryInFlightLock();
   const publicUrl = options.publicUrl.replace(/\/+$/, "");
   // Sign-In-With-X: who paid for what recently, and the sign-in nonces spent (the fleet's with
