@@ -8,7 +8,7 @@ import { requireExactSettlement } from "./requireExactSettlement";
 const world = sharedWorld();
 
 describe("requireExactSettlement", () => {
-  const supporting = (...kinds: { scheme: string; network: string }[]) => ({
+  const supporting = (...kinds: { scheme: string; network: `${string}:${string}` }[]) => ({
     getSupported: async () => ({
       kinds: kinds.map((kind) => ({ x402Version: 2, ...kind })),
       extensions: [],
