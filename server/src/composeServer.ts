@@ -42,6 +42,7 @@ import {
 import { fileSenderJournal } from "./payments/facilitator/fileSenderJournal";
 import { requireExactSettlement } from "./payments/facilitator/requireExactSettlement";
 import { facilitatorStates } from "./payments/facilitator/watchedFacilitator";
+import type { PaidPath } from "./payments/paidRoutes";
 import { paymentNetworks } from "./payments/paymentNetworks";
 import { failedRequestAnswer } from "./payments/resourceServer/failedRequestAnswer";
 import { registerDiscoveryRoute } from "./payments/routes/registerDiscoveryRoute";
@@ -93,6 +94,11 @@ export type ComposeOptions = CreatePaymentsOptions & {
   paymentRpcUrl?: string;
   /** Further middleware before every route, inside the operations' own (tests put faults here). */
   beforeRoutes?: Array<(app: App) => void>;
+  /**
+   * The paid routes' prices in USDC base units (default: routePrices). A release that changes
+   * routePrices changes them; tests start a server at other prices to play one.
+   */
+  prices?: Record<PaidPath, string>;
 };
 
 /**
@@ -269,6 +275,7 @@ export async function composeServer(
       payTo,
       attestationKey,
       ...(receiverAuthorizerKey && { receiverAuthorizerKey }),
+      ...(options.prices && { prices: options.prices }),
     },
     records,
     {

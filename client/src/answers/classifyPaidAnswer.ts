@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Settlement } from "../PresendResult";
 import { errorCode, errorOf, isRedirect } from "./errorOf";
 import { readSettlement } from "./readSettlement";
+import { termsChangedMessage } from "./termsChangedMessage";
 
 /**
  * What the answer to a paid request says about money:
@@ -71,6 +72,15 @@ export async function classifyPaidAnswer(
     };
   }
   if (settlement === null && (await provesNoCharge(answer))) {
+    const changed = termsChangedMessage(answer, requirement);
+    if (changed !== null) {
+      return {
+        type: "not_charged",
+        code: "terms_changed",
+        status: answer.status,
+        message: changed,
+      };
+    }
     const refusal = paymentRefusal(answer);
     if (refusal !== null && (await errorCode(answer)) === null) {
       return {

@@ -25,6 +25,7 @@ import {
 } from "@x402/extensions/payment-identifier";
 import { type Address, type Hex, toHex } from "viem";
 import { insufficientBalanceMessage } from "../answers/insufficientBalanceMessage";
+import { termsChangedMessage } from "../answers/termsChangedMessage";
 import { undeployedAccountMessage } from "../answers/undeployedAccountMessage";
 import { describeCause, notCharged } from "../outcomes";
 import type { PinRecord } from "../PinStore";
@@ -511,6 +512,8 @@ export function createChannelPayer(options: {
           );
         }
         await reservation?.release();
+        const changed = termsChangedMessage(answer, requirement);
+        if (changed !== null) return notCharged("terms_changed", 402, changed);
         const reason = reasonOf(answer);
         if (result.recovered && attempt === 0 && reason === refusedByServer) continue;
         if (

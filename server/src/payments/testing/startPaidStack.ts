@@ -12,6 +12,7 @@ import { worldConfig } from "../../localDemo/worldConfig";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { CreatePaymentsOptions, Payments } from "../createPayments";
+import type { PaidPath } from "../paidRoutes";
 import type { FacilitatorAuth } from "../facilitator/createFacilitatorClient";
 
 export type PaidStackOptions = CreatePaymentsOptions & {
@@ -40,6 +41,8 @@ export type PaidStackOptions = CreatePaymentsOptions & {
   channels?: boolean;
   /** Further middleware before every route (tests throw from here, after a paid answer). */
   beforeRoutes?: Array<(app: App) => void>;
+  /** The paid routes' prices in USDC base units, as a release that changes routePrices would set them. */
+  prices?: Record<PaidPath, string>;
   /** Further settings as the environment gives them (e.g. ATTESTATION_PREVIOUS_KEYS_FILE, or FACILITATOR_URL for a remote facilitator). */
   env?: Record<string, string>;
 };
@@ -98,6 +101,7 @@ export async function startPaidStack(options: PaidStackOptions = {}): Promise<Pa
     ...(options.records ? { records: options.records } : {}),
     ...(options.lock ? { lock: options.lock } : {}),
     ...(options.beforeRoutes && { beforeRoutes: options.beforeRoutes }),
+    ...(options.prices && { prices: options.prices }),
     ...(options.confirmationTimeoutMs !== undefined && {
       confirmationTimeoutMs: options.confirmationTimeoutMs,
     }),
