@@ -12,8 +12,8 @@ import { worldConfig } from "../../localDemo/worldConfig";
 import type { InFlightLock } from "../../paymentRecords/inFlightLock";
 import type { PaymentRecordStore } from "../../paymentRecords/paymentRecordStore";
 import type { CreatePaymentsOptions, Payments } from "../createPayments";
-import type { PaidPath } from "../paidRoutes";
 import type { FacilitatorAuth } from "../facilitator/createFacilitatorClient";
+import type { PaidPath } from "../paidRoutes";
 
 export type PaidStackOptions = CreatePaymentsOptions & {
   /** Reuse a running world (tests share one); otherwise one is started and stopped with the stack. */
