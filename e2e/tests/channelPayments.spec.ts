@@ -886,3 +886,63 @@ test("a voucher whose answer is lost was written down before it left: its report
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 2n * price);
   expect(await api.usdcOnBase(channels.payTo)).toBe(payToAtStart + 2n * price);
 });
+
+test("a channel the server refunded while idle: closing says the rest is already back and stops offering it; the next check opens a new channel with one deposit", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-idle-refund"),
+    // The server's idle refund, in seconds instead of a day.
+    CHANNEL_CLAIM_INTERVAL_SECS: "1",
+    CHANNEL_SETTLE_INTERVAL_SECS: "1",
+    CHANNEL_REFUND_INTERVAL_SECS: "1",
+    CHANNEL_IDLE_REFUND_SECS: "3",
+  });
+  await setExtensionSettings(serviceWorker, { apiUrl: channels.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const [refunded] = await storedBalances(serviceWorker);
+  // Left idle, the channel is refunded by the server: the payer paid the one check.
+  await expect
+    .poll(async () => payerAtStart - (await api.usdcOnBase(payer)), { timeout: 30_000 })
+    .toBe(price);
+
+  // The extension cannot know yet: it offers the rest back. Closing says where it is.
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.setViewportSize({ width: 420, height: 700 });
+  await popup.getByRole("button", { name: "Close the channel, get $0.04 back" }).click();
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "Already closed by presend's server: what was left of the deposit went back to your wallet",
+    { timeout: 30_000 },
+  );
+  await expect(popup.getByTestId("channel-closed")).not.toContainText(/stays in the channel/);
+  await expect(popup.getByTestId("channel-balance")).toBeHidden();
+  await expect(popup.getByRole("button", { name: /Close the channel/ })).toBeHidden();
+  await screenshot(popup, "channel-refunded-by-server-closed");
+  expect(await storedBalances(serviceWorker)).toEqual([]);
+
+  // The next check: one new deposit, a new channel, its own balance.
+  await dapp.bringToFront();
+  const next = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(next.level, JSON.stringify(next.text)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
+  const [opened] = await storedBalances(serviceWorker);
+  expect(opened?.channelId).not.toBe(refunded?.channelId);
+  expect(opened).toMatchObject({ deposited: String(deposit), charged: String(price) });
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - price - deposit);
+  // The session key is still out of the page's reach.
+  const read = await inContentScript(
+    dapp,
+    "chrome.storage.session.get(null).then((items) => ({ items }), (e) => ({ refused: String(e.message ?? e) }))",
+  );
+  expect(read).toMatchObject({ refused: expect.stringMatching(/not allowed/i) });
+  await popup.close();
+});

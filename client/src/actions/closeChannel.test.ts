@@ -192,7 +192,7 @@ describe("closeChannel", () => {
     const { asked, close } = closing({ balance: "50000", chargedCumulativeAmount: "50000" }, () =>
       challenge(refundTerms),
     );
-    expect(await close()).toEqual({ type: "failed", message: allSpent });
+    expect(await close()).toEqual({ type: "failed", message: allSpent, nothingLeft: true });
     expect(asked).toEqual([{ method: "GET", payment: null }]);
   });
 
@@ -210,6 +210,7 @@ describe("closeChannel", () => {
       type: "failed",
       message:
         "Nothing left to refund: the channel holds none of its deposit any more (spent on checks, or already sent back by the server's refund of an idle channel).",
+      nothingLeft: true,
     });
     expect(asked.map(({ payment }) => payment !== null)).toEqual([false, true]);
   });

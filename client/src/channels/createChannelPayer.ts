@@ -8,7 +8,7 @@ import { verifyReportSignature } from "@presend/shared/attestation/verifyReportS
 import { PaymentError } from "@presend/shared/errors/PaymentError";
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { decodePaymentRequiredHeader, decodePaymentSignatureHeader } from "@x402/core/http";
 import { PaymentRequiredV2Schema } from "@x402/core/schemas";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import type { ClientEvmSigner } from "@x402/evm";
@@ -36,7 +36,12 @@ import { type ChannelLock, createMemoryChannelLock } from "./channelLock";
 import { type ChannelSaltStore, createMemoryChannelSaltStore } from "./channelSaltStore";
 import { checkSignableTypedData } from "./checkSignableTypedData";
 import { createDepositLedger, type DepositLedgerStore } from "./createDepositLedger";
-import { explainRefundFailure, type RefundAnswer, refundOutOfStep } from "./explainRefundFailure";
+import {
+  explainRefundFailure,
+  nothingLeftToRefund,
+  type RefundAnswer,
+  refundOutOfStep,
+} from "./explainRefundFailure";
 
 /** How a client pays over a batch-settlement channel when the server offers one. */
 export type ChannelPaymentOptions = {
@@ -104,6 +109,11 @@ export type ChannelCloseResult =
       message: string;
       /** Set when the server refused the refund as out of step with the state here. */
       code?: typeof refundOutOfStep;
+      /**
+       * The channel holds nothing a later close could return (all spent, or the server already
+       * refunded it and no longer holds it): it need not be offered back.
+       */
+      nothingLeft?: true;
     };
 
 export type ChannelPayer = {
@@ -309,8 +319,14 @@ export function createChannelPayer(options: {
     const answers: RefundAnswer[] = [];
     // The package reads the refund's terms without checking their shape: a challenge without
     // the x402 v2 fields (no accepts list, say) would fail it with a TypeError.
+    // The channel the refund voucher names: left for a new one when it holds nothing any more.
+    let refundedChannel: Hex | null = null;
     const checkedFetch: typeof globalThis.fetch = async (input, init) => {
-      const signed = new Headers(init?.headers).has("PAYMENT-SIGNATURE");
+      const voucher = new Headers(init?.headers).get("PAYMENT-SIGNATURE");
+      const signed = voucher !== null;
+      if (voucher !== null) {
+        refundedChannel = channelOf(decodePaymentSignatureHeader(voucher))?.channelId ?? null;
+      }
       const answer = await fetch(input, init);
       const terms = answer.status === 402 ? answer.headers.get("PAYMENT-REQUIRED") : null;
       answers.push({ status: answer.status, hasTerms: terms !== null, signed });
@@ -340,16 +356,20 @@ export function createChannelPayer(options: {
       });
       return { type: "closed", transaction: settled.transaction, refunded };
     } catch (cause) {
+      const failure = { cause, answers, malformedChallenge, stateMissing, lastState };
+      const nothingLeft = nothingLeftToRefund(failure);
+      if (nothingLeft && refundedChannel !== null) {
+        // Spent, or refunded by the server once idle and forgotten there: the escrow keeps its
+        // claimed total, so the next check pays through a new channel, as after a close.
+        await moveToNewChannel(refundedChannel).catch(() => {
+          // Not kept: the next check finds out from the server's refusal, as before.
+        });
+      }
       return {
         type: "failed",
-        message: explainRefundFailure({
-          cause,
-          answers,
-          malformedChallenge,
-          stateMissing,
-          lastState,
-        }),
+        message: explainRefundFailure(failure),
         ...(describeCause(cause).includes(refundOutOfStep) && { code: refundOutOfStep }),
+        ...(nothingLeft && { nothingLeft: true as const }),
       };
     }
   }

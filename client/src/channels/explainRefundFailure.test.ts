@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { explainRefundFailure, type RefundFailure } from "./explainRefundFailure";
+import {
+  explainRefundFailure,
+  nothingLeftToRefund,
+  type RefundFailure,
+} from "./explainRefundFailure";
 
 const failure = (overrides: Partial<RefundFailure>): RefundFailure => ({
   cause: new Error("Refund failed: something the package said"),
@@ -68,5 +72,33 @@ describe("explainRefundFailure", () => {
         }),
       ),
     ).toBe("Nothing left to refund: the channel's deposit was all spent on checks.");
+  });
+
+  it("a channel the server no longer holds (refunded while idle) is named as already closed, its rest back", () => {
+    const refunded = failure({
+      cause: new Error("Refund failed: invalid_batch_settlement_evm_missing_channel"),
+      answers: [
+        { status: 402, hasTerms: true, signed: false },
+        { status: 402, hasTerms: true, signed: true },
+      ],
+    });
+    expect(explainRefundFailure(refunded)).toBe(
+      "Already closed by presend's server: what was left of the deposit went back to your wallet (the server closes a channel after a time without checks).",
+    );
+    expect(nothingLeftToRefund(refunded)).toBe(true);
+  });
+
+  it("only a refusal that shows the channel holds nothing leaves nothing to refund", () => {
+    expect(
+      nothingLeftToRefund(
+        failure({ cause: new Error("invalid_batch_settlement_evm_refund_no_balance") }),
+      ),
+    ).toBe(true);
+    expect(nothingLeftToRefund(failure({}))).toBe(false);
+    expect(
+      nothingLeftToRefund(
+        failure({ answers: [{ status: 402, hasTerms: false, signed: true }], cause: new Error("x") }),
+      ),
+    ).toBe(false);
   });
 });

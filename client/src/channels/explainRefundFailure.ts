@@ -30,6 +30,11 @@ const refundNoBalance = "invalid_batch_settlement_evm_refund_no_balance";
  * check's answer was lost after the server charged it, and the package could not resync.
  */
 export const refundOutOfStep = "invalid_batch_settlement_evm_cumulative_amount_mismatch";
+/**
+ * The server's refusal of a refund from a channel it holds no state of: it refunded the channel
+ * once idle (or it was closed) and forgot it, so the deposit's rest is already back.
+ */
+const refundMissingChannel = "invalid_batch_settlement_evm_missing_channel";
 /** The package's words when the terms offer no channel (batch-settlement) at all. */
 const noChannelOffered = /^No batch-settlement payment option/;
 
@@ -91,5 +96,24 @@ export function explainRefundFailure(failure: RefundFailure): string {
   if (said.includes(refundOutOfStep)) {
     return "The payment channel's record here is behind the server's: a check paid through it was charged but its answer never arrived here (a run stopped or cut off), and the refund could not be resynced, which reads the channel on Base (the signer's readContract, not given or not usable). No refund was made. Close again with read access to Base, or leave the channel: the server refunds an idle channel on its own.";
   }
+  if (said.includes(refundMissingChannel)) {
+    return "Already closed by presend's server: what was left of the deposit went back to your wallet (the server closes a channel after a time without checks).";
+  }
   return `The refund failed: ${said}`;
+}
+
+/**
+ * Whether a failed close shows the channel holds nothing to refund any more (all spent, already
+ * refunded by the server, or no longer held by it): nothing a later close could return, so the
+ * channel need not be offered back again.
+ * @example if (nothingLeftToRefund(failure)) forget(channelId)
+ */
+export function nothingLeftToRefund(failure: RefundFailure): boolean {
+  const said = describeCause(failure.cause);
+  return (
+    !failure.malformedChallenge &&
+    (depositAllCharged(failure.lastState) ||
+      said.includes(refundNoBalance) ||
+      said.includes(refundMissingChannel))
+  );
 }

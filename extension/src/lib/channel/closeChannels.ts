@@ -110,6 +110,13 @@ export async function closeChannels(deps: CloseChannelsDeps): Promise<CloseOutco
           .refund(refunded < left ? refunded : left)
           .catch(() => 0n);
       }
+    } else if (closed.nothingLeft === true) {
+      // Already refunded by the server once idle (or all spent): the balance shown was stale, it
+      // kept offering "get $0.04 back" after the rest was in the wallet. Said as the end of the
+      // channel, not a failure; the client left the channel (its record and balance with it),
+      // so the next check opens a new one.
+      closedAny = true;
+      messages.push(closed.message);
     } else if (outOfStepCodes.some((code) => closed.message.includes(code))) {
       // A check's answer was lost: the server counted a voucher this record does not, and no
       // wallet could read Base to resync it. The channel is left, as a check that meets it

@@ -210,4 +210,51 @@ describe("GET /check and GET /deep: a payment channel's refund", () => {
     });
     expect(await stack.usdcBalance(wallet.address)).toBe(before + 4n * price);
   });
+
+  it("a refund voucher for a channel the server refunded while idle is refused with why (missing channel), not a bare 402; the client says the rest is back and its next check opens a new channel", async () => {
+    const wallet = privateKeyToAccount(devnetPrivateKey(`lane-${lane.index}-refund-route-idle`));
+    await fund(wallet.address, 20n * price);
+    const answers: Response[] = [];
+    const client = createPresendClient({
+      url: stack.publicUrl,
+      signer: wallet,
+      pinStore: createMemoryPinStore(),
+      fetch: async (input, init) => {
+        const answer = await viaStack(input, init);
+        if ((init?.method ?? "GET") === "GET") answers.push(answer.clone());
+        return answer;
+      },
+      channel: {
+        voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+        deposit: 5n * price,
+      },
+    });
+    expect(await client.check({ address: target })).toMatchObject({ type: "report" });
+    // The server's idle refund (a day without checks, here at once): the rest is back, and the
+    // server no longer holds the channel.
+    const refunds =
+      (await stack.payments.channels?.manager().refundIdleChannels({ idleSecs: 0 })) ?? [];
+    expect(refunds.length).toBeGreaterThanOrEqual(1);
+    const afterRefund = await stack.usdcBalance(wallet.address);
+
+    expect(await client.closeChannel()).toEqual({
+      type: "failed",
+      message:
+        "Already closed by presend's server: what was left of the deposit went back to your wallet (the server closes a channel after a time without checks).",
+      nothingLeft: true,
+    });
+    const refused = answers.at(-1) as Response;
+    expect(refused.status).toBe(402);
+    const header = refused.headers.get("payment-required");
+    if (header === null) throw new Error("the refusal carries no PAYMENT-REQUIRED");
+    expect(decodePaymentRequiredHeader(header)).toMatchObject({
+      error: "invalid_batch_settlement_evm_missing_channel",
+      accepts: [{ scheme: "batch-settlement" }],
+    });
+    expect(await stack.usdcBalance(wallet.address)).toBe(afterRefund);
+
+    // The next check pays through a new channel: one new deposit.
+    expect(await client.check({ address: target })).toMatchObject({ type: "report" });
+    expect(await stack.usdcBalance(wallet.address)).toBe(afterRefund - 5n * price);
+  });
 });

@@ -1,7 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ErrorBodySchema } from "@presend/shared/api/errors";
-import { decodePaymentSignatureHeader } from "@x402/core/http";
+import {
+  decodePaymentRequiredHeader,
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+} from "@x402/core/http";
 import type { RoutesConfig } from "@x402/core/server";
+import { isBatchSettlementRefundPayload } from "@x402/evm";
+import type { ChannelStorage } from "@x402/evm/batch-settlement/server";
 import type { MiddlewareHandler } from "hono";
 import type { App } from "../../http/appEnv";
 import { jsonError } from "../../http/jsonError";
@@ -50,7 +56,7 @@ const ChannelRefundSchema = z
   .openapi("ChannelRefund");
 
 /** The OpenAPI operation of GET on a paid route: a channel's cooperative refund, free. */
-function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
+function refundRoute(path: PaidPath, x402: MiddlewareHandler, store: ChannelStorage) {
   const error = (description: string) => ({
     description,
     content: { "application/json": { schema: ErrorBodySchema.extend({}).openapi("Error") } },
@@ -63,7 +69,7 @@ function refundRoute(path: PaidPath, x402: MiddlewareHandler) {
     description: `Cooperative refund of an x402 batch-settlement channel, as @x402/evm's client asks for it (BatchSettlementEvmScheme.refund). Without PAYMENT-SIGNATURE the answer is a 402 naming the channel terms (batch-settlement only, at POST ${path}'s price). With a zero-charge refund voucher signed by the channel's voucher signer, the server claims what the channel was charged and sends the rest of the deposit back to the payer on Base: 200, PAYMENT-RESPONSE names the refund transaction and the amount sent back. Costs nothing; a check is POST ${path}.`,
     // The refund voucher's signature is the authority; nothing is paid here.
     security: [],
-    middleware: [dropUnreadablePayment, x402] as const,
+    middleware: [dropUnreadablePayment, refuseRefundOfUnknownChannel(store), x402] as const,
     request: {
       headers: z.object({
         "payment-signature": z.string().optional().openapi({
@@ -124,21 +130,50 @@ const dropUnreadablePayment: MiddlewareHandler = async (c, next) => {
   return next();
 };
 
+/** The package's code for a channel the server holds no state of. */
+const missingChannel = "invalid_batch_settlement_evm_missing_channel";
+
+/**
+ * A refund voucher for a channel this server holds no state of (refunded once idle, or closed,
+ * and forgotten): the official middleware fails it only while settling and answers a bare 402
+ * (no PAYMENT-REQUIRED, body {}), from which a payer cannot tell why, and presend's client then
+ * said the deposit "stays in the channel" of a channel whose rest was already back in the
+ * wallet. Answered here instead with the refund terms and why, as every other refused refund:
+ * PAYMENT-REQUIRED's error is `invalid_batch_settlement_evm_missing_channel`. Nothing is settled.
+ */
+function refuseRefundOfUnknownChannel(store: ChannelStorage): MiddlewareHandler {
+  return async (c, next) => {
+    const header = c.req.raw.headers.get("payment-signature");
+    if (header === null) return next();
+    const payload = decodePaymentSignatureHeader(header).payload;
+    if (!isBatchSettlementRefundPayload(payload)) return next();
+    if ((await store.get(payload.voucher.channelId.toLowerCase())) !== undefined) return next();
+    // The terms the same GET without the voucher is answered, with the refusal's reason.
+    c.req.raw.headers.delete("payment-signature");
+    await next();
+    const terms = c.res.headers.get("payment-required");
+    if (c.res.status !== 402 || terms === null) return;
+    const refused = { ...decodePaymentRequiredHeader(terms), error: missingChannel };
+    c.res.headers.set("payment-required", encodePaymentRequiredHeader(refused));
+  };
+}
+
 /**
  * GET on a paid route: the official middleware answers the refund itself (the scheme skips the
  * handler, then the refund is settled on chain); anything else that reaches the handler (a GET
  * carrying a voucher or a deposit) is answered 405, so nothing is settled or charged. Registered
  * as OpenAPI operations, so the document names the refund a client's close uses.
- * @example registerChannelRefundRoutes(app, ["/check", "/deep"], x402);
+ * @example registerChannelRefundRoutes(app, ["/check", "/deep"], x402, channels.store);
  */
 export function registerChannelRefundRoutes(
   app: App,
   paths: readonly PaidPath[],
   x402: MiddlewareHandler,
+  store: ChannelStorage,
 ): void {
   for (const path of paths) {
     app.openapi(
-      refundRoute(path, x402),
+      refundRoute(path, x402, store),
       // jsonError's answer is an untyped Response; its 405 is the one documented above.
       (c) =>
         jsonError(

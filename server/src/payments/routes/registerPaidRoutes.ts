@@ -125,7 +125,7 @@ export function registerPaidRoutes(app: App, deps: PaidRoutesDeps): void {
   const challengeWithoutPayment = unpaidChallenge(httpServer);
   // The payer hears 503 payment_record_unavailable, nothing charged; the operator, why.
   const recordNotWritten = reportErrors(logger, "payment record not written", "error");
-  if (channels) registerChannelRefundRoutes(app, paths, x402);
+  if (channels) registerChannelRefundRoutes(app, paths, x402, channels.store);
 
   /**
    * A paid route's steps, in the order a request meets them on its way in; each one that shapes
