@@ -920,7 +920,7 @@ test("a channel the server refunded while idle: closing says the rest is already
   await popup.setViewportSize({ width: 420, height: 700 });
   await popup.getByRole("button", { name: "Close the channel, get $0.04 back" }).click();
   await expect(popup.getByTestId("channel-closed")).toContainText(
-    "Already closed by presend's server: what was left of the deposit went back to your wallet",
+    "Already closed: what was left of this channel's deposit went back to your wallet",
     { timeout: 30_000 },
   );
   await expect(popup.getByTestId("channel-closed")).not.toContainText(/stays in the channel/);
@@ -944,5 +944,62 @@ test("a channel the server refunded while idle: closing says the rest is already
     "chrome.storage.session.get(null).then((items) => ({ items }), (e) => ({ refused: String(e.message ?? e) }))",
   );
   expect(read).toMatchObject({ refused: expect.stringMatching(/not allowed/i) });
+  await popup.close();
+});
+
+test("the background stopped while the channel closes: the popup says the refund's outcome is unknown, closing again says it is already closed, and the next check opens a new channel", async ({
+  api,
+  context,
+  extensionId,
+  serviceWorker,
+  dapp,
+  wallet,
+  startSibling,
+  startProxy,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-close-stopped"),
+  });
+  const proxy = await startProxy(channels.url);
+  await setExtensionSettings(serviceWorker, { apiUrl: proxy.url });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  await pasteAndCheck(dapp, randomAddress(), "check");
+  const popup = await openPopup(context, extensionId, await tabWithWallet(serviceWorker));
+  await popup.setViewportSize({ width: 420, height: 700 });
+
+  // The signed refund is held on its way when Chrome stops the service worker; the server then
+  // makes the refund, and its answer has nobody to reach.
+  let release: () => void = () => undefined;
+  proxy.holdPaid = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await popup.getByRole("button", { name: "Close the channel, get $0.04 back" }).click();
+  await expect.poll(() => proxy.held, { timeout: 20_000 }).toBe(1);
+  await stopBackground(dapp);
+  proxy.holdPaid = null;
+  release();
+  await expect(popup.getByTestId("channel-closed")).toHaveText(
+    "presend's background stopped while closing the channel, so whether the rest was sent back is not known here. Close again: it sends back what is left, or says the channel is already closed.",
+    { timeout: 30_000 },
+  );
+  await screenshot(popup, "channel-background-stopped-while-closing");
+  // The refund was made: the payer paid the one check.
+  await expect.poll(async () => payerAtStart - (await api.usdcOnBase(payer))).toBe(price);
+
+  await popup.reload();
+  await popup.getByRole("button", { name: "Close the channel, get $0.04 back" }).click();
+  await expect(popup.getByTestId("channel-closed")).toContainText(
+    "Already closed: what was left of this channel's deposit went back to your wallet",
+    { timeout: 30_000 },
+  );
+  await expect(popup.getByTestId("channel-balance")).toBeHidden();
+  await screenshot(popup, "channel-closed-again-after-stop");
+
+  const next = await pasteAndCheck(dapp, randomAddress(), "check");
+  expect(next.level, JSON.stringify(next.text)).toBeTruthy();
+  expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
+  expect(await api.usdcOnBase(payer)).toBe(payerAtStart - price - deposit);
   await popup.close();
 });

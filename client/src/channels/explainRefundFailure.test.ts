@@ -83,7 +83,7 @@ describe("explainRefundFailure", () => {
       ],
     });
     expect(explainRefundFailure(refunded)).toBe(
-      "Already closed by presend's server: what was left of the deposit went back to your wallet (the server closes a channel after a time without checks).",
+      "Already closed: what was left of this channel's deposit went back to your wallet (a close whose answer was lost, or presend's server's own refund after a time without checks).",
     );
     expect(nothingLeftToRefund(refunded)).toBe(true);
   });

@@ -97,7 +97,7 @@ export function explainRefundFailure(failure: RefundFailure): string {
     return "The payment channel's record here is behind the server's: a check paid through it was charged but its answer never arrived here (a run stopped or cut off), and the refund could not be resynced, which reads the channel on Base (the signer's readContract, not given or not usable). No refund was made. Close again with read access to Base, or leave the channel: the server refunds an idle channel on its own.";
   }
   if (said.includes(refundMissingChannel)) {
-    return "Already closed by presend's server: what was left of the deposit went back to your wallet (the server closes a channel after a time without checks).";
+    return "Already closed: what was left of this channel's deposit went back to your wallet (a close whose answer was lost, or presend's server's own refund after a time without checks).";
   }
   return `The refund failed: ${said}`;
 }

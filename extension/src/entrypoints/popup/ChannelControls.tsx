@@ -1,6 +1,7 @@
 import { formatUsdc } from "@presend/shared/pricing/formatUsdc";
 import { useState } from "react";
 import { channelLeft } from "../../lib/channel/channelBalances";
+import { lostCloseOutcome } from "../../lib/channel/lostCloseOutcome";
 import type { Messenger } from "../../lib/messaging/messenger";
 import type { ResponseOf } from "../../lib/messaging/protocol";
 import { ChannelBalanceLine, useChannelBalances } from "../../lib/ui/ChannelBalanceLine";
@@ -26,12 +27,7 @@ export function ChannelControls({
     setClosing(true);
     messenger
       .send("channel.close", { tabId })
-      .then(setResult, (error: unknown) =>
-        setResult({
-          type: "failed",
-          message: error instanceof Error ? error.message : String(error),
-        }),
-      )
+      .then(setResult, (error: unknown) => setResult(lostCloseOutcome(error)))
       .finally(() => setClosing(false));
   };
   return (

@@ -240,7 +240,7 @@ describe("GET /check and GET /deep: a payment channel's refund", () => {
     expect(await client.closeChannel()).toEqual({
       type: "failed",
       message:
-        "Already closed by presend's server: what was left of the deposit went back to your wallet (the server closes a channel after a time without checks).",
+        "Already closed: what was left of this channel's deposit went back to your wallet (a close whose answer was lost, or presend's server's own refund after a time without checks).",
       nothingLeft: true,
     });
     const refused = answers.at(-1) as Response;
