@@ -1,8 +1,14 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page, Worker } from "@playwright/test";
 import { devnetPrivateKey } from "@presend/devnet";
 import { utcDay } from "@presend/extension/payments/utcDay";
 import type { HistoryEntry, PendingRecovery } from "@presend/extension/storage/schemas";
 import { hexToString } from "viem";
+import { extensionDir } from "../extensionDir";
+import { launchChromiumWithExtension } from "../fixtures/launchChromium";
+import { openDapp } from "../fixtures/openDapp";
 import { expect, test } from "../fixtures/test";
 import { randomAddress } from "../helpers/addresses";
 import { clickBadgeButton, finished, waitForBadge } from "../helpers/badge";
@@ -1002,4 +1008,74 @@ test("the background stopped while the channel closes: the popup says the refund
   expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
   expect(await api.usdcOnBase(payer)).toBe(payerAtStart - price - deposit);
   await popup.close();
+});
+
+test("the browser closed and started again on the same profile: the key and the channel's record are gone, the rest is named as the server's to refund, and the next check opens a new channel", async ({
+  api,
+  wallet,
+  startSibling,
+  dappUrl,
+}) => {
+  const channels = await startSibling({
+    CHANNELS: "on",
+    RECEIVER_AUTHORIZER_KEY: devnetPrivateKey("e2e-channel-authorizer-real-restart"),
+  });
+  const payer = wallet.account.address;
+  const payerAtStart = await api.usdcOnBase(payer);
+  // A browser of its own on a profile of its own, closed and started again (not the emulated
+  // restart above, which assumes Chromium empties session storage on a restart).
+  const profile = mkdtempSync(join(tmpdir(), "presend-e2e-profile-"));
+  try {
+    const before = await launchChromiumWithExtension(extensionDir, { userDataDir: profile });
+    await setExtensionSettings(before.serviceWorker, { apiUrl: channels.url });
+    const page = await openDapp(before.context, wallet, dappUrl);
+    await pasteAndCheck(page, randomAddress(), "check");
+    await pasteAndCheck(page, randomAddress(), "check");
+    const [opened] = await storedBalances(before.serviceWorker);
+    await before.close();
+
+    const after = await launchChromiumWithExtension(extensionDir, { userDataDir: profile });
+    try {
+      expect(after.extensionId).toBe(before.extensionId);
+      const session = await after.serviceWorker.evaluate(async () => {
+        const { chrome } = globalThis as unknown as {
+          chrome: { storage: { session: { get(k: null): Promise<Record<string, unknown>> } } };
+        };
+        return chrome.storage.session.get(null);
+      });
+      expect(session).toEqual({});
+      const dapp = await openDapp(after.context, wallet, dappUrl);
+      const popup = await openPopup(
+        after.context,
+        after.extensionId,
+        await tabWithWallet(after.serviceWorker),
+      );
+      await popup.setViewportSize({ width: 420, height: 700 });
+      await expect(popup.getByTestId("channel-balance")).toContainText(
+        "An earlier channel holds $0.03: it pays no more checks, and presend's server sends it back to your wallet after a day without checks.",
+      );
+      await expect(popup.getByRole("button", { name: /Close the channel/ })).toBeHidden();
+      await screenshot(popup, "channel-after-real-restart");
+
+      await dapp.bringToFront();
+      const next = await pasteAndCheck(dapp, randomAddress(), "check");
+      expect(next.level, JSON.stringify(next.text)).toBeTruthy();
+      expect(signedTypes(wallet)).toEqual(["ReceiveWithAuthorization", "ReceiveWithAuthorization"]);
+      expect(await storedBalances(after.serviceWorker)).toMatchObject([
+        { deposited: String(deposit), charged: String(price) },
+        { channelId: opened?.channelId, sessionEnded: true },
+      ]);
+      expect(await api.usdcOnBase(payer)).toBe(payerAtStart - 2n * deposit);
+      // The new session's key is as far from the page as the first one was.
+      const read = await inContentScript(
+        dapp,
+        "chrome.storage.session.get(null).then((items) => ({ items }), (e) => ({ refused: String(e.message ?? e) }))",
+      );
+      expect(read).toMatchObject({ refused: expect.stringMatching(/not allowed/i) });
+    } finally {
+      await after.close();
+    }
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
 });

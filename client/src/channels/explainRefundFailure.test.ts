@@ -97,7 +97,10 @@ describe("explainRefundFailure", () => {
     expect(nothingLeftToRefund(failure({}))).toBe(false);
     expect(
       nothingLeftToRefund(
-        failure({ answers: [{ status: 402, hasTerms: false, signed: true }], cause: new Error("x") }),
+        failure({
+          answers: [{ status: 402, hasTerms: false, signed: true }],
+          cause: new Error("x"),
+        }),
       ),
     ).toBe(false);
   });

@@ -15,6 +15,9 @@ describe("lostCloseOutcome", () => {
 
   it("an error the background answered with keeps its words", () => {
     const refused = new MessageError({ code: "not_allowed", message: "Only the popup closes." });
-    expect(lostCloseOutcome(refused)).toEqual({ type: "failed", message: "Only the popup closes." });
+    expect(lostCloseOutcome(refused)).toEqual({
+      type: "failed",
+      message: "Only the popup closes.",
+    });
   });
 });
