@@ -112,7 +112,12 @@ describe("npm start (server/src/main.ts)", { timeout: 240_000 }, () => {
   });
 
   it("leaves no chain running when the server process is killed outright", async () => {
-    const started = await startMain();
+    // A misspelled setting is said at start (and the server starts: the environment is shared).
+    const started = await startMain({ CHANELS: "off", PATH: process.env.PATH ?? "" });
+    expect(started.output()).toContain(
+      "presend ignores CHANELS (did you mean CHANNELS?): not a setting it reads.",
+    );
+    expect(started.output()).not.toContain("presend ignores PATH");
     started.child.kill("SIGKILL");
     await exited(started.child);
     for (const url of started.rpcUrls) {

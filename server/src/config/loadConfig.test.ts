@@ -243,6 +243,14 @@ describe("loadConfig", () => {
     expect(config.rpcUrls.arbitrum).toEqual(["https://arb.example"]);
   });
 
+  it("refuses a config file naming a setting presend does not read, with the one it is nearest to", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "presend-config-")), "config.json");
+    writeFileSync(file, JSON.stringify({ PORT: 9000, CHANELS: "off", colour: "blue" }));
+    expect(() => loadConfig({ PRESEND_CONFIG: file })).toThrow(
+      `PRESEND_CONFIG: ${file} names settings presend does not read: CHANELS (did you mean CHANNELS?), colour.`,
+    );
+  });
+
   it("names PRESEND_CONFIG when the file is unreadable", () => {
     expect(() => loadConfig({ PRESEND_CONFIG: "/nonexistent/presend.json" })).toThrow(
       /PRESEND_CONFIG: /,

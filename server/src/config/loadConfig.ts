@@ -15,6 +15,7 @@ import {
 } from "../payments/channels/channelSchedule";
 import type { FacilitatorAuth } from "../payments/facilitator/createFacilitatorClient";
 import { facilitatorAuthOf, facilitatorEnv, missingFacilitatorKeys } from "./facilitatorEnv";
+import { unknownSettings } from "./unknownSettings";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -455,6 +456,15 @@ function readConfigFile(file: string): Record<string, unknown> {
   }
   const settings = z.record(z.string(), z.unknown()).safeParse(json);
   if (!settings.success) throw new ConfigError(notAnObject);
+  // Every key of this file is meant for presend: one it does not read would leave its setting at
+  // the default without a word (CHANELS: "off" and channels stay on).
+  const fileSettings = configVariables.filter((name) => name !== "PRESEND_CONFIG");
+  const unknown = unknownSettings(Object.keys(settings.data), fileSettings, "all");
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `PRESEND_CONFIG: ${file} names settings presend does not read: ${unknown.map((setting) => setting.described).join(", ")}. Correct or remove them (the README's Configuration section lists every setting).`,
+    );
+  }
   return settings.data;
 }
 

@@ -1,4 +1,6 @@
-import { startFacilitatorService } from "./startFacilitatorService";
+import { configVariables } from "../config/loadConfig";
+import { unknownSettings } from "../config/unknownSettings";
+import { facilitatorServiceVariables, startFacilitatorService } from "./startFacilitatorService";
 
 /**
  * `presend facilitator`: runs the facilitator service until SIGTERM or SIGINT, then drains the
@@ -8,6 +10,14 @@ import { startFacilitatorService } from "./startFacilitatorService";
 export async function runFacilitatorCommand(
   env: Record<string, string | undefined>,
 ): Promise<number> {
+  // A misspelled variable is read by nothing: its setting keeps the default unless someone says so.
+  // One environment often serves the API and `presend facilitator`: neither's names are typos.
+  const known = [...facilitatorServiceVariables, ...configVariables];
+  for (const typo of unknownSettings(Object.keys(env), known, "typos")) {
+    process.stderr.write(
+      `presend facilitator ignores ${typo.described}: not a setting it reads.\n`,
+    );
+  }
   let service: Awaited<ReturnType<typeof startFacilitatorService>>;
   try {
     service = await startFacilitatorService(env);
