@@ -1,7 +1,13 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createMemoryPinStore, createPresendClient, createSessionSpendCap } from "@presend/client";
-import { usdcBalanceOnBase } from "@presend/devnet";
+import {
+  type PaidResult as ClientPaidResult,
+  createMemoryPinStore,
+  createPresendClient,
+  createSessionSpendCap,
+  type PresendClient,
+} from "@presend/client";
+import { devnetClient, mintStablecoin, usdcBalanceOnBase } from "@presend/devnet";
 import { receiptMessage } from "@presend/shared/api/receiptMessage";
 import { chains } from "@presend/shared/chains/chains";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
@@ -27,6 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAttestationKeyFile } from "../src/payments/attestation/loadAttestationKey";
 import { rotateAttestationKey } from "../src/payments/attestation/rotateAttestationKey";
 import { leaseTtlMs } from "../src/payments/resourceServer/paymentLedger";
+import { startTamperingProxy } from "../src/payments/testing/startTamperingProxy";
 import { type Fleet, type Replica, startFleet } from "./startFleet";
 
 const freeLimit = 10;
@@ -81,6 +88,16 @@ function fetchFrom(localAddress: string): typeof fetch {
       dispatcher,
     });
   }) as unknown as typeof fetch;
+}
+
+/** fetch from a new address of `127.a.b.*` on every request (many clients behind one payer). */
+function fetchRotating(prefix: string): typeof fetch {
+  const fetches = Array.from({ length: 250 }, (_, i) => fetchFrom(`${prefix}.${i + 1}`));
+  let next = 0;
+  return ((input: RequestInfo | URL, init?: RequestInit) => {
+    next = (next + 1) % fetches.length;
+    return (fetches[next] as typeof fetch)(input, init);
+  }) as typeof fetch;
 }
 
 function payingFetch(key: Hex, localAddress: string): typeof fetch {
@@ -636,6 +653,394 @@ describe("presend as a fleet: facilitator service, two replicas behind nginx, Po
       expect(await client.closeChannel()).toMatchObject({ type: "closed" });
       expect(await usdc(payer), `payer ${i}`).toBe(before + 2n * price);
     }
+  });
+
+  /**
+   * Payers over channels, each its checks one after the other until `stop` resolves, every
+   * outcome kept with the voucher's record key (the client's `paying` event names it).
+   */
+  type ChannelOutcome = { payer: number; nonce: Hex | null; result: ClientPaidResult<unknown> };
+  async function channelPayersFor(count: number, subnet: number) {
+    const minter = privateKeyToAccount(fleet.world.accounts.faucet.privateKey);
+    const chain = devnetClient("base", fleet.world.chains.base.rpcUrl);
+    const accounts = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()));
+    for (const account of accounts) {
+      await mintStablecoin(chain, {
+        token: chains.base.usdc.address,
+        minter,
+        to: account.address,
+        amount: 10_000_000n,
+      });
+    }
+    const sending: Array<Hex | null> = accounts.map(() => null);
+    const routes: Array<string | null> = accounts.map(() => null);
+    const rotating = accounts.map((_, i) => fetchRotating(`127.${subnet}.${i + 1}`));
+    const clients = accounts.map((account, i) =>
+      createPresendClient({
+        url: fleet.nginx.url,
+        // Read access to Base, as the CLI gives it: a channel whose answer was lost resyncs.
+        signer: { ...account, readContract: (args) => base.readContract(args as never) },
+        pinStore: createMemoryPinStore(),
+        spendCap: createSessionSpendCap(10_000_000n),
+        // A new loopback address per request: the per-address limits are not what is tested.
+        // The fleet's origin is what the client pins and pays; `routes` may send it elsewhere.
+        fetch: async (input, init) => {
+          const request = new Request(input, init);
+          const url = request.url.replace(fleet.nginx.url, routes[i] ?? fleet.nginx.url);
+          const body = ["GET", "HEAD"].includes(request.method)
+            ? undefined
+            : await request.arrayBuffer();
+          return (rotating[i] as typeof fetch)(url, {
+            method: request.method,
+            headers: request.headers,
+            redirect: "manual",
+            ...(body && { body }),
+          });
+        },
+        channel: {
+          voucherSigner: toClientEvmSigner(privateKeyToAccount(generatePrivateKey())),
+          deposit: 200n * price,
+        },
+        onEvent: (event) => {
+          if (event.type === "paying") sending[i] = event.authorization.nonce;
+        },
+      }),
+    );
+    const outcomes: ChannelOutcome[] = [];
+    const checkOnce = async (i: number) => {
+      sending[i] = null;
+      const result = await (clients[i] as PresendClient).check({
+        address: demoTargets()[outcomes.length % 2] as Hex,
+      });
+      // Null when nothing was sent (refused before signing).
+      const nonce: Hex | null = sending.at(i) ?? null;
+      outcomes.push({ payer: i, nonce, result });
+      return result;
+    };
+    /** The payers (default all) check one after another until `stop` resolves. */
+    const loop = async (stop: Promise<unknown>, which = accounts.map((_, i) => i)) => {
+      let stopped = false;
+      void stop.then(() => {
+        stopped = true;
+      });
+      await Promise.all(
+        which.map(async (i) => {
+          while (!stopped) await checkOnce(i);
+        }),
+      );
+    };
+    const balances = () => Promise.all(accounts.map((account) => usdc(account.address)));
+    /** Sends payer `i`'s requests to `url` instead of the fleet's nginx (null: back to it). */
+    const routeThrough = (i: number, url: string | null) => {
+      routes[i] = url;
+    };
+    return { accounts, clients, outcomes, checkOnce, loop, balances, routeThrough };
+  }
+
+  /**
+   * The books of channel payments after faults: every outcome the client said was charged, and
+   * every "charged: unknown" that /receipts answers with the report, is a voucher whose record is
+   * settled by a successful claim; every "not charged" has no charge behind it; each payer's
+   * channel closed, it paid exactly price times its charged checks; payTo got the same.
+   */
+  async function reconcileChannelOutcomes(
+    payers: Awaited<ReturnType<typeof channelPayersFor>>,
+    before: { balances: bigint[]; payTo: bigint },
+  ) {
+    const { accounts, clients, outcomes } = payers;
+    const kinds = new Map<string, number>();
+    for (const { result } of outcomes) {
+      const kind = `${result.type}${result.type === "not_charged" ? ` ${result.code}` : ""}`;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    }
+    // Nobody hears "internal error" or a refusal of the client's own, and nothing is forged.
+    for (const { result } of outcomes) {
+      expect(["report", "not_charged", "unrecovered"]).toContain(result.type);
+      if (result.type === "not_charged") expect(result.status).not.toBe(500);
+    }
+    const charged = outcomes.filter((o) => o.result.type === "report");
+    const unknown = outcomes.filter((o) => o.result.type === "unrecovered");
+    const notCharged = outcomes.filter((o) => o.result.type === "not_charged");
+    const keysOf = (list: ChannelOutcome[]) =>
+      list.flatMap((o) =>
+        o.nonce === null
+          ? []
+          : [
+              {
+                payer: String(accounts[o.payer]?.address).toLowerCase(),
+                nonce: o.nonce.toLowerCase(),
+              },
+            ],
+      );
+    const recordsOf = async (list: ChannelOutcome[]) => {
+      const keys = keysOf(list);
+      const rows = await db.query<{ payer: string; nonce: string; status: string; tx: string }>(
+        "SELECT lower(payer) AS payer, lower(nonce) AS nonce, status, tx FROM payment_records WHERE lower(nonce) = ANY($1)",
+        [keys.map((key) => key.nonce)],
+      );
+      return new Map(rows.rows.map((row) => [row.nonce, row]));
+    };
+    // Every charged voucher is claimed: its record settled with a successful claim.
+    await expect
+      .poll(
+        async () =>
+          [...(await recordsOf(charged)).values()].filter((row) => row.status === "settled").length,
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(charged.length);
+    // "Charged: unknown": /receipts answers the report once claimed, or proves no charge.
+    const recovered: ChannelOutcome[] = [];
+    for (const outcome of unknown) {
+      let fetched = await (clients[outcome.payer] as PresendClient).receipt({
+        payer: accounts[outcome.payer]?.address as Hex,
+        nonce: outcome.nonce as Hex,
+      });
+      const deadline = Date.now() + 60_000;
+      while (fetched.type === "receipt_unavailable" && Date.now() < deadline) {
+        await sleep(1_000);
+        fetched = await (clients[outcome.payer] as PresendClient).receipt({
+          payer: accounts[outcome.payer]?.address as Hex,
+          nonce: outcome.nonce as Hex,
+        });
+      }
+      expect(["report", "not_charged"], JSON.stringify(fetched)).toContain(fetched.type);
+      if (fetched.type === "report") {
+        expect(fetched.signature).toBe("verified");
+        recovered.push(outcome);
+      }
+    }
+    const paid = [...charged, ...recovered];
+    const records = await recordsOf(paid);
+    for (const key of keysOf(paid)) {
+      expect(records.get(key.nonce)?.status, `record ${key.nonce}`).toBe("settled");
+    }
+    const claims = [...new Set([...records.values()].map((row) => row.tx as Hex))];
+    for (const claim of claims) {
+      expect((await base.getTransactionReceipt({ hash: claim })).status).toBe("success");
+    }
+    // A "not charged" is true: no record of it stands as charged.
+    const refusedRecords = await recordsOf(notCharged);
+    for (const row of refusedRecords.values()) expect(row.status).not.toBe("settled");
+    // Money: payTo gets the claimed sum, each payer paid for its charged checks, the rest refunded.
+    const expected = BigInt(paid.length) * price;
+    await expect
+      .poll(async () => (await usdc(fleet.world.accounts.payTo.address)) - before.payTo, {
+        timeout: 60_000,
+        interval: 500,
+      })
+      .toBe(expected);
+    for (const [i, client] of clients.entries()) {
+      const closed = await client.closeChannel();
+      expect(closed, `payer ${i} closes: ${JSON.stringify(closed)}`).toMatchObject({
+        type: "closed",
+      });
+    }
+    const after = await payers.balances();
+    for (const [i] of accounts.entries()) {
+      const spent = (before.balances[i] ?? 0n) - (after[i] ?? 0n);
+      expect(spent, `payer ${i}`).toBe(BigInt(paid.filter((o) => o.payer === i).length) * price);
+    }
+    expect((await usdc(fleet.world.accounts.payTo.address)) - before.payTo).toBe(expected);
+    return {
+      kinds: [...kinds].map(([kind, n]) => `${n} ${kind}`).join(", "),
+      charged: charged.length,
+      recovered: recovered.length,
+      claims: claims.length,
+    };
+  }
+
+  it("channel payments through Redis killed, PostgreSQL frozen and the facilitator frozen during a claim: every voucher served is claimed once, every 'not charged' is true, the rest refunded", async () => {
+    // Four payers through every fault; the fifth opens its channel (its deposit) while the
+    // facilitator is frozen, the sixth while it is frozen settling that deposit.
+    const payers = await channelPayersFor(6, 20);
+    const early = [0, 1, 2, 3];
+    const before = {
+      balances: await payers.balances(),
+      payTo: await usdc(fleet.world.accounts.payTo.address),
+    };
+    // Each payer's channel opened (the deposit), then vouchers one after another.
+    await Promise.all(early.map((i) => payers.checkOnce(i)));
+    for (const { result } of payers.outcomes) expect(result.type).toBe("report");
+
+    // Redis killed under the vouchers, back 5 s later.
+    const redisDown = (async () => {
+      await sleep(1_000);
+      await fleet.redis.kill();
+      await sleep(5_000);
+      await fleet.redis.restart();
+      await sleep(1_500);
+    })();
+    await payers.loop(redisDown, early);
+    const afterRedis = payers.outcomes.length;
+
+    // PostgreSQL frozen under the vouchers (and the claims the leader runs every 2 s).
+    const postgresFrozen = (async () => {
+      await sleep(1_000);
+      fleet.postgres.freeze();
+      // Past the pool's query deadline (5 s): statements sent before the freeze time out.
+      await sleep(7_000);
+      fleet.postgres.thaw();
+      await sleep(1_500);
+    })();
+    await payers.loop(postgresFrozen, early);
+    const afterPostgres = payers.outcomes.length;
+
+    // The facilitator frozen past a claim's deadline (20 s) while vouchers wait to be claimed:
+    // the claim it held is sent when it wakes, and the manager claims again meanwhile.
+    await Promise.all(early.map((i) => payers.checkOnce(i)));
+    const jobFailures = () =>
+      fleet.replicas
+        .map((replica) => replica.service.output().split("channel job failed").length - 1)
+        .reduce((sum, n) => sum + n, 0);
+    const jobFailuresBefore = jobFailures();
+    fleet.facilitator.kill("SIGSTOP");
+    let deposit: Promise<unknown> = Promise.resolve();
+    try {
+      await sleep(500);
+      deposit = payers.checkOnce(4);
+      await sleep(21_500);
+    } finally {
+      fleet.facilitator.kill("SIGCONT");
+    }
+    await deposit;
+    // The claims and settles the leader sent meanwhile went unanswered (each logged, run again).
+    const unanswered = jobFailures() - jobFailuresBefore;
+    const depositOutcome = payers.outcomes.find((outcome) => outcome.payer === 4);
+    await Promise.all([0, 1, 2, 3, 4].map((i) => payers.checkOnce(i)));
+
+    // A deposit whose settlement the facilitator holds: frozen the moment the deposit's /settle
+    // reaches it (a replica of its own, with a 6 s settle deadline, behind a proxy that sees it),
+    // awake 10 s later, when it sends the deposit the replica stopped waiting for.
+    const toFacilitator = await startTamperingProxy(fleet.facilitator.url);
+    let heldDeposit = false;
+    toFacilitator.set({
+      before: (request) => {
+        if (request.path === "/settle" && request.body.includes('"deposit"') && !heldDeposit) {
+          heldDeposit = true;
+          fleet.facilitator.kill("SIGSTOP");
+          setTimeout(() => fleet.facilitator.kill("SIGCONT"), 10_000);
+        }
+        return undefined;
+      },
+    });
+    const held = await fleet.spawnReplica({
+      FACILITATOR_URL: toFacilitator.url,
+      FACILITATOR_SETTLE_TIMEOUT_MS: "6000",
+    });
+    const heldFront = await fleet.proxy([held]);
+    try {
+      payers.routeThrough(5, heldFront.url);
+      await payers.checkOnce(5);
+      expect(heldDeposit).toBe(true);
+      await sleep(5_000);
+      payers.routeThrough(5, null);
+      await payers.checkOnce(5);
+    } finally {
+      fleet.facilitator.kill("SIGCONT");
+      await heldFront.stop();
+      await held.service.stop();
+      await toFacilitator.close();
+    }
+    const heldOutcomes = payers.outcomes.filter((outcome) => outcome.payer === 5);
+    // The check the held deposit paid: charged unknown (its settlement attempted, then refused
+    // at the deadline); the payer's next check, once the deposit landed, is served over it.
+    expect(heldOutcomes.map((o) => o.result.type)).toEqual(["unrecovered", "report"]);
+
+    const books = await reconcileChannelOutcomes(payers, before);
+    figures.push(
+      `channel faults: 6 payers, ${payers.outcomes.length} channel checks (${afterRedis} through Redis killed 5 s, ${afterPostgres - afterRedis} through PostgreSQL frozen 7 s, then the facilitator frozen 22 s with vouchers unclaimed, ${unanswered} channel job(s) unanswered meanwhile, a deposit sent meanwhile answered ${depositOutcome?.result.type}; a deposit whose settlement the facilitator held answered ${heldOutcomes.map((o) => o.result.type).join(", then ")}): ${books.kinds}; ${books.charged} charged + ${books.recovered} recovered through /receipts, claimed in ${books.claims} transaction(s), each payer paid exactly its charged checks`,
+    );
+    await expect.poll(() => readyz(fleet.replicas[0] as Replica), { timeout: 20_000 }).toBe(200);
+  });
+
+  it("channel vouchers when a replica dies after charging one (nginx answers 502), when one drains on SIGTERM with vouchers unclaimed and when the facilitator dies as it journals a claim: the lost answer's report comes through /receipts, the next check resyncs, every voucher claimed once", async () => {
+    const [a, b] = fleet.replicas as [Replica, Replica];
+    const payers = await channelPayersFor(3, 21);
+    const before = {
+      balances: await payers.balances(),
+      payTo: await usdc(fleet.world.accounts.payTo.address),
+    };
+    await Promise.all(payers.clients.map((_, i) => payers.checkOnce(i)));
+    for (const { result } of payers.outcomes) expect(result.type).toBe("report");
+
+    // A lost answer: payer 0 through an nginx of A alone. A is stopped (SIGSTOP) the moment the
+    // shared channel store shows its voucher charged, and killed unless the answer already left.
+    const lostPayer = String(payers.accounts[0]?.address).toLowerCase();
+    const channelRow = (
+      await db.query<{ channel_id: string; channel_json: string }>(
+        "SELECT channel_id, channel_json FROM presend_channels",
+      )
+    ).rows.find((row) => row.channel_json.toLowerCase().includes(lostPayer.slice(2)));
+    expect(channelRow).toBeDefined();
+    const chargedNow = async () =>
+      (
+        await db.query<{ charged: string }>(
+          "SELECT channel_json::json->>'chargedCumulativeAmount' AS charged FROM presend_channels WHERE channel_id = $1",
+          [channelRow?.channel_id],
+        )
+      ).rows[0]?.charged;
+    const onlyA = await fleet.proxy([a]);
+    payers.routeThrough(0, onlyA.url);
+    let lost: ChannelOutcome | undefined;
+    for (let attempt = 0; attempt < 10 && lost === undefined; attempt++) {
+      const chargedBefore = await chargedNow();
+      let answered = false;
+      const check = payers.checkOnce(0).finally(() => {
+        answered = true;
+      });
+      while (!answered && (await chargedNow()) === chargedBefore) await sleep(0);
+      a.service.kill("SIGSTOP");
+      if (answered) {
+        a.service.kill("SIGCONT");
+        await check;
+        continue;
+      }
+      a.service.kill("SIGKILL");
+      await check;
+      lost = payers.outcomes.at(-1);
+    }
+    await onlyA.stop();
+    payers.routeThrough(0, null);
+    await fleet.restart(a);
+    expect(lost?.result).toMatchObject({ type: "unrecovered", charged: "unknown" });
+    // The payer's next check through the fleet: its channel resynced, charged for itself.
+    const next = await payers.checkOnce(0);
+    expect(next, JSON.stringify(next)).toMatchObject({ type: "report", charged: true });
+
+    // SIGTERM drains B while the payers' vouchers land on both replicas, some not yet claimed:
+    // B finishes what it took, the rest go to A (nginx's next upstream), all claimed once.
+    const drained = (async () => {
+      await sleep(1_500);
+      b.service.kill("SIGTERM");
+      await b.service.exited;
+      await sleep(1_000);
+    })();
+    await payers.loop(drained);
+    expect(b.service.process.exitCode).toBe(0);
+    await fleet.restart(b);
+
+    // The facilitator service killed the moment a claim (or the escrow's settle) is on its way to
+    // the chain: its journal takes each transaction before it is broadcast, so the kill lands
+    // between that write and the answer. Started again 2 s later on its journal: the manager's
+    // next run claims what is left, nothing claimed twice.
+    const journalFile = join(fleet.dir, "facilitator-journal.json");
+    const journal = () => (existsSync(journalFile) ? readFileSync(journalFile, "utf8") : "");
+    await Promise.all(payers.clients.map((_, i) => payers.checkOnce(i)));
+    const journalBefore = journal();
+    const deadline = Date.now() + 30_000;
+    while (journal() === journalBefore) {
+      if (Date.now() > deadline) throw new Error("no claim sent within 30 s");
+      await sleep(1);
+    }
+    fleet.facilitator.kill("SIGKILL");
+    await sleep(2_000);
+    await fleet.restartFacilitator();
+    await Promise.all(payers.clients.map((_, i) => payers.checkOnce(i)));
+
+    const books = await reconcileChannelOutcomes(payers, before);
+    figures.push(
+      `channel lost answer and drain: ${payers.outcomes.length} channel checks by 3 payers (one answer lost to a replica killed after charging its voucher, nginx ${lost?.result.type === "unrecovered" ? "502" : "?"}; replica B drained on SIGTERM under vouchers; the facilitator SIGKILLed as it journaled a claim): ${books.kinds}; ${books.charged} charged + ${books.recovered} recovered through /receipts, claimed in ${books.claims} transaction(s)`,
+    );
   });
 
   it("speed: paid checks per second through nginx with one and with two replicas, upstream requests per check with the cache warm", async () => {

@@ -36,6 +36,11 @@ export type Fleet = {
   nginx: LocalNginx;
   /** Payer keys with USDC on the local Base, one per simulated client. */
   payers: Hex[];
+  /**
+   * Starts the facilitator service again on its port and journal (after a kill): it adopts what
+   * its predecessor left unmined.
+   */
+  restartFacilitator: () => Promise<void>;
   /** Starts `replica` again on its port (after a kill), with the same settings. */
   restart: (replica: Replica) => Promise<void>;
   /** Starts one more replica with the fleet's settings and `env` over them (resolves once ready). */
@@ -93,23 +98,26 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const facilitatorAuthToken = randomBytes(32).toString("hex");
     const facilitatorPort = await freePort();
     const facilitatorUrl = `http://127.0.0.1:${facilitatorPort}`;
-    const facilitatorService = await spawnService({
-      name: "presend facilitator",
-      command: process.execPath,
-      args: [presendBin, "facilitator"],
-      env: {
-        ...process.env,
-        PORT: String(facilitatorPort),
-        FACILITATOR_PRIVATE_KEY: world.accounts.facilitator.privateKey,
-        FACILITATOR_AUTH_TOKEN: facilitatorAuthToken,
-        FACILITATOR_JOURNAL_FILE: join(dir, "facilitator-journal.json"),
-        RPC_URLS_BASE: world.chains.base.rpcUrl,
-        LOG_LEVEL: "warn",
-      },
-      ready: () => isReady(facilitatorUrl),
-      timeoutMs: 60_000,
+    const spawnFacilitator = () =>
+      spawnService({
+        name: "presend facilitator",
+        command: process.execPath,
+        args: [presendBin, "facilitator"],
+        env: {
+          ...process.env,
+          PORT: String(facilitatorPort),
+          FACILITATOR_PRIVATE_KEY: world.accounts.facilitator.privateKey,
+          FACILITATOR_AUTH_TOKEN: facilitatorAuthToken,
+          FACILITATOR_JOURNAL_FILE: join(dir, "facilitator-journal.json"),
+          RPC_URLS_BASE: world.chains.base.rpcUrl,
+          LOG_LEVEL: "warn",
+        },
+        ready: () => isReady(facilitatorUrl),
+        timeoutMs: 60_000,
+      });
+    const facilitator: Fleet["facilitator"] = Object.assign(await spawnFacilitator(), {
+      url: facilitatorUrl,
     });
-    const facilitator = Object.assign(facilitatorService, { url: facilitatorUrl });
     started.push(facilitator);
 
     // One attestation key for the fleet: every replica signs with it (clients pin it).
@@ -174,7 +182,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       port: nginxPort,
     });
     started.push(nginx);
-    return {
+    const fleet: Fleet = {
       world,
       postgres,
       redis,
@@ -182,6 +190,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       replicas,
       nginx,
       payers,
+      restartFacilitator: async () => {
+        await fleet.facilitator.stop();
+        fleet.facilitator = Object.assign(await spawnFacilitator(), { url: facilitatorUrl });
+        started.push(fleet.facilitator);
+      },
       restart: async (replica) => {
         await replica.service.stop();
         replica.service = await spawnReplica(replica.name, replica.port);
@@ -199,6 +212,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       },
       stop: stopAll,
     };
+    return fleet;
   } catch (error) {
     await stopAll();
     throw error;

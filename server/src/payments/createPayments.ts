@@ -26,6 +26,7 @@ import { createChannelChain } from "./channels/createChannelChain";
 import { type ChannelOption, type Channels, createChannels } from "./channels/createChannels";
 import { facilitatorSettlesChannels } from "./channels/facilitatorSettlesChannels";
 import { refuseWithdrawingChannels } from "./channels/refuseWithdrawingChannels";
+import { releaseFailedChannelSettlements } from "./channels/releaseFailedChannelSettlements";
 import { createFacilitatorClient } from "./facilitator/createFacilitatorClient";
 import { createLocalFacilitator } from "./facilitator/createLocalFacilitator";
 import {
@@ -231,6 +232,15 @@ export async function createPayments(
     config.network,
     new ExactEvmScheme(),
   );
+  // Before recordSettlements, which recovers every failure: a failed channel settlement frees
+  // the channel it reserved first.
+  if (channels) {
+    releaseFailedChannelSettlements(
+      resourceServer,
+      channels.scheme,
+      reportErrors(logger, "channel reservation not released"),
+    );
+  }
   recordSettlements(resourceServer, {
     records,
     chain,
