@@ -32,15 +32,6 @@ const usdc = usdcBalanceOnBase(world.chains.base);
 /** Both servers publish this URL; the client's requests go to whichever runs. */
 const publicUrl = "http://presend.test";
 
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return condition();
-}
-
 describe("channels switched off while a payer holds an open channel", { timeout: 150_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), "presend-channels-off-"));
   let first: ServerProcess;
@@ -117,15 +108,20 @@ describe("channels switched off while a payer holds an open channel", { timeout:
     ).accepts;
     expect(accepts.map((accept) => accept.scheme)).toEqual(["exact"]);
     // The two checks served are paid to payTo, the other eight go back to the payer.
-    const settled = await until(
-      async () => (await usdc(lane.payTo.address)) === payToAtStart + 2n * price,
-      20_000,
-    );
-    expect(settled, "the served vouchers reach payTo").toBe(true);
-    expect(
-      await until(async () => (await usdc(wallet.address)) === walletAtStart - 2n * price, 20_000),
-      "the rest of the deposit is back with the payer",
-    ).toBe(true);
+    await expect
+      .poll(() => usdc(lane.payTo.address), {
+        timeout: 20_000,
+        interval: 250,
+        message: "the served vouchers reach payTo",
+      })
+      .toBe(payToAtStart + 2n * price);
+    await expect
+      .poll(() => usdc(wallet.address), {
+        timeout: 20_000,
+        interval: 250,
+        message: "the rest of the deposit is back with the payer",
+      })
+      .toBe(walletAtStart - 2n * price);
     await second.reconcile();
     expect(await second.records.count("pending")).toBe(0);
     expect(await second.records.count("settled")).toBe(2);

@@ -32,15 +32,6 @@ const target = devnetAccounts.activeOnBase.address;
 const usdc = usdcBalanceOnBase(world.chains.base);
 const publicUrl = "http://presend.test";
 
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return condition();
-}
-
 describe("PAY_TO moved while a payer holds a channel to the old payee", {
   timeout: 150_000,
 }, () => {
@@ -124,22 +115,28 @@ describe("PAY_TO moved while a payer holds a channel to the old payee", {
   });
 
   it("the old channel's two checks reach the old payTo and the rest of its deposit the payer", async () => {
-    expect(
-      await until(
-        async () => (await usdc(lane.payTo.address)) === oldPayToAtStart + 2n * price,
-        20_000,
-      ),
-      "the old channel's claims are swept to the payTo it named",
-    ).toBe(true);
+    await expect
+      .poll(() => usdc(lane.payTo.address), {
+        timeout: 20_000,
+        interval: 250,
+        message: "the old channel's claims are swept to the payTo it named",
+      })
+      .toBe(oldPayToAtStart + 2n * price);
     // Both channels idle past CHANNEL_IDLE_REFUND_SECS: the payer ends charged three checks.
-    expect(
-      await until(async () => (await usdc(wallet.address)) === walletAtStart - 3n * price, 20_000),
-      "the rest of both deposits is back with the payer",
-    ).toBe(true);
-    expect(
-      await until(async () => (await usdc(newPayTo.address)) === price, 20_000),
-      "the new channel's check reaches the new payTo",
-    ).toBe(true);
+    await expect
+      .poll(() => usdc(wallet.address), {
+        timeout: 20_000,
+        interval: 250,
+        message: "the rest of both deposits is back with the payer",
+      })
+      .toBe(walletAtStart - 3n * price);
+    await expect
+      .poll(() => usdc(newPayTo.address), {
+        timeout: 20_000,
+        interval: 250,
+        message: "the new channel's check reaches the new payTo",
+      })
+      .toBe(price);
     await second?.reconcile();
     expect(await second?.records.count("pending")).toBe(0);
   });
