@@ -27,6 +27,12 @@ export { deployCoinbaseSmartWallet } from "./deployCoinbaseSmartWallet";
 export { type DevnetAccount, devnetAccounts } from "./devnetAccounts";
 export { type DevnetClient, devnetClient } from "./devnetClient";
 export { devnetPrivateKey } from "./devnetPrivateKey";
+export {
+  depositorAccount,
+  devnetL1FeeValues,
+  installOpStackFeeOracle,
+  l1BlockAddress,
+} from "./installOpStackFeeOracle";
 export { mintStablecoin } from "./mintStablecoin";
 export { prepareDevnetChain } from "./prepareDevnetChain";
 export { entryPointV07Salt, recipientKinds } from "./recipientKinds";

@@ -41,10 +41,22 @@ export const GasSchema = z.object({
    * measured it. Absent from reports made before presend read it.
    */
   nativeTransferGas: z.string().optional(),
-  /** Cost of a native transfer to this address (nativeTransferGas) at the current gas price. */
+  /**
+   * Cost of a native transfer to this address (nativeTransferGas) at the current gas price, plus
+   * its L1 data fee where `l1DataFee` is read.
+   */
   nativeTransferCost: BalanceSchema,
-  /** Cost of a typical ERC-20 transfer (65000 gas) at the current gas price. */
+  /** Cost of a typical ERC-20 transfer (65000 gas) at the current gas price, plus its L1 data fee. */
   tokenTransferCost: BalanceSchema,
+  /**
+   * On OP-stack chains (Base, OP Mainnet): the L1 data fee of each of the two sends, as the
+   * GasPriceOracle predeploy computes it, already counted in the two costs; null when it could
+   * not be read (the costs leave it out). Absent on other chains.
+   */
+  l1DataFee: z
+    .object({ nativeTransfer: BalanceSchema, tokenTransfer: BalanceSchema })
+    .nullable()
+    .optional(),
 });
 export type Gas = z.infer<typeof GasSchema>;
 

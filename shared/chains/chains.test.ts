@@ -5,6 +5,7 @@ import {
   chainById,
   chainNames,
   chains,
+  gasPriceOracleAddress,
   isChainName,
   multicall3Address,
   nativeUsdcDomain,
@@ -30,6 +31,13 @@ describe.each(chainNames)("%s", (name) => {
     const viemsMulticall3 = viems.contracts?.multicall3?.address;
     expect(viemsMulticall3).toBeDefined();
     expect(getAddress(viemsMulticall3 as string)).toBe(multicall3Address);
+  });
+
+  it("is an OP-stack chain exactly where viem names a GasPriceOracle, at the predeploy", () => {
+    const viemsOracle = (viems.contracts as { gasPriceOracle?: { address: string } } | undefined)
+      ?.gasPriceOracle?.address;
+    expect(ours.opStack === true).toBe(viemsOracle !== undefined);
+    if (viemsOracle) expect(getAddress(viemsOracle)).toBe(gasPriceOracleAddress);
   });
 
   it("names its stablecoins with checksummed addresses and 6 decimals", () => {

@@ -27,6 +27,11 @@ export type ChainInfo = {
   usdt: StablecoinInfo;
   /** The bridged (pre-native) USDC variant, where the chain has one. */
   usdcBridged?: StablecoinInfo;
+  /**
+   * An OP-stack rollup: every transaction also pays an L1 data fee, which the GasPriceOracle
+   * predeploy (`gasPriceOracleAddress`) computes.
+   */
+  opStack?: true;
 };
 
 const usdc = (address: Address): StablecoinInfo => ({ address, symbol: "USDC", decimals: 6 });
@@ -49,6 +54,7 @@ export const chains: Record<ChainName, ChainInfo> = {
     nativeSymbol: "ETH",
     usdc: usdc("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"),
     usdt: usdt("0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2"),
+    opStack: true,
     usdcBridged: {
       address: "0xd9aAEc86B65D86f6A7B5B1b0c42FFA531710b6CA",
       symbol: "USDbC",
@@ -83,6 +89,7 @@ export const chains: Record<ChainName, ChainInfo> = {
     nativeSymbol: "ETH",
     usdc: usdc("0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85"),
     usdt: usdt("0x94b008aA00579c1307B0EF2c499aD98a8ce58e58"),
+    opStack: true,
     usdcBridged: {
       address: "0x7F5c764cBc14f9669B88837ca1490cCa17c31607",
       symbol: "USDC.e",
@@ -106,6 +113,9 @@ export const chains: Record<ChainName, ChainInfo> = {
 
 /** Multicall3, at the same address on all five chains (and on the local world). */
 export const multicall3Address: Address = "0xcA11bde05977b3631167028862bE2a173976CA11";
+
+/** The OP-stack GasPriceOracle predeploy, at the same address on every OP-stack chain. */
+export const gasPriceOracleAddress: Address = "0x420000000000000000000000000000000000000F";
 
 /** Narrows an arbitrary string to a supported chain name. */
 export function isChainName(value: string): value is ChainName {

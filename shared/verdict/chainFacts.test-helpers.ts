@@ -41,6 +41,11 @@ export type FactsSpec = {
   gasPriceWei?: bigint | null;
   /** Gas a native send to the address uses (21000 unless its code runs on receipt). */
   nativeTransferGas?: bigint;
+  /**
+   * On OP-stack chains, the L1 data fee of each send in wei (default 0.00001 ETH); null when the
+   * GasPriceOracle could not be read (then it is listed among the unknowns, as the reader does).
+   */
+  l1DataFeeWei?: bigint | null;
 };
 
 const defaultKindLabels: Record<AddressKind, string> = {
@@ -61,8 +66,8 @@ export function balanceOf(amount: string, symbol: string, decimals: number): Bal
   return { raw: parseUnits(amount, decimals).toString(), decimals, formatted: amount, symbol };
 }
 
-function gasCost(gasPriceWei: bigint, gas: bigint, symbol: string): Balance {
-  const raw = gasPriceWei * gas;
+function gasCost(gasPriceWei: bigint, gas: bigint, symbol: string, l1DataFee = 0n): Balance {
+  const raw = gasPriceWei * gas + l1DataFee;
   return { raw: raw.toString(), decimals: 18, formatted: formatUnits(raw, 18), symbol };
 }
 
@@ -74,6 +79,11 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
   const chain = chains[name];
   const kind = spec.kind ?? "eoa";
   const gasPriceWei = spec.gasPriceWei === undefined ? 1_000_000_000n : spec.gasPriceWei;
+  const l1DataFeeWei = chain.opStack
+    ? spec.l1DataFeeWei === undefined
+      ? 10_000_000_000_000n
+      : spec.l1DataFeeWei
+    : undefined;
   return {
     name,
     chainId: chain.id,
@@ -109,6 +119,7 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
     ...(spec.knownSweeper ? { knownSweeper: spec.knownSweeper } : {}),
     ...(spec.safeNotSetUp ? { safeNotSetUp: spec.safeNotSetUp } : {}),
     ...(spec.delegate ? { delegate: spec.delegate } : {}),
+    ...(l1DataFeeWei === null ? { unknowns: ["the L1 data fee"] } : {}),
     // Tokens and plain contracts keep no count of their own transactions.
     outgoingTxs: ["token", "nft", "contract"].includes(kind) ? null : (spec.nonce ?? 0),
     native: balanceOf(spec.native ?? "0", chain.nativeSymbol, 18),
@@ -133,8 +144,23 @@ export function readableFacts(name: ChainName, spec: FactsSpec = {}): ChainFacts
               gasPriceWei,
               spec.nativeTransferGas ?? 21_000n,
               chain.nativeSymbol,
+              l1DataFeeWei ?? 0n,
             ),
-            tokenTransferCost: gasCost(gasPriceWei, 65_000n, chain.nativeSymbol),
+            tokenTransferCost: gasCost(
+              gasPriceWei,
+              65_000n,
+              chain.nativeSymbol,
+              l1DataFeeWei ?? 0n,
+            ),
+            ...(chain.opStack && {
+              l1DataFee:
+                l1DataFeeWei === null
+                  ? null
+                  : {
+                      nativeTransfer: gasCost(0n, 0n, chain.nativeSymbol, l1DataFeeWei),
+                      tokenTransfer: gasCost(0n, 0n, chain.nativeSymbol, l1DataFeeWei),
+                    },
+            }),
           },
     blockNumber: "100",
   };

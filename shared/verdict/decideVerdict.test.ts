@@ -620,7 +620,22 @@ describe("decideVerdict", () => {
       target: readableFacts("base", { nonce: 1 }),
     });
     expect(verdict.gas.summary).toBe(
-      "Sending ETH costs about 0.000021 ETH on Base; a token transfer about 0.000065 ETH.",
+      "Sending ETH costs about 0.000031 ETH on Base including the L1 data fee; a token transfer about 0.000075 ETH.",
     );
+  });
+
+  it("an L1 data fee Base's GasPriceOracle did not answer: caution, no worse, and the cost says so", () => {
+    const verdict = decideVerdict({
+      address: wallet,
+      checksum: checksums.valid,
+      target: readableFacts("base", { nonce: 1, l1DataFeeWei: null }),
+    });
+    expect(verdict.level).toBe("caution");
+    expect(verdict.reasons.map((reason) => [reason.code, reason.level])).toEqual([
+      ["unclassified", "caution"],
+      ["active_wallet", "ok"],
+    ]);
+    expect(verdict.reasons[0]?.message).toContain("the L1 data fee unknown");
+    expect(verdict.gas.summary).toContain("0.000021 ETH on Base, not counting the L1 data fee");
   });
 });

@@ -78,7 +78,9 @@ describe("formatReportText", () => {
     expect(text).toMatch(/^ {2}Native {8}1\.25 ETH$/m);
     expect(text).toMatch(/^ {2}USDC {10}100 USDC$/m);
     expect(text).toMatch(/^ {2}Bridged USDC {2}0 USDbC$/m);
-    expect(text).toContain("Sending ETH costs about 0.000021 ETH on Base");
+    expect(text).toContain(
+      "Sending ETH costs about 0.000031 ETH on Base including the L1 data fee",
+    );
     expect(text).not.toContain("All chains");
   });
 

@@ -5,9 +5,19 @@ import { summarizeGas } from "./summarizeGas";
 describe("summarizeGas", () => {
   it.each([
     [
-      "Base at 1 gwei",
+      "Base at 1 gwei, with an L1 data fee of 0.00001 ETH a send",
       readableFacts("base"),
-      "Sending ETH costs about 0.000021 ETH on Base; a token transfer about 0.000065 ETH.",
+      "Sending ETH costs about 0.000031 ETH on Base including the L1 data fee; a token transfer about 0.000075 ETH.",
+    ],
+    [
+      "OP Mainnet whose GasPriceOracle could not be read",
+      readableFacts("optimism", { l1DataFeeWei: null }),
+      "Sending ETH costs about 0.000021 ETH on OP Mainnet, not counting the L1 data fee (it could not be read); a token transfer about 0.000065 ETH.",
+    ],
+    [
+      "Arbitrum One, no OP-stack chain: no L1 data fee is named",
+      readableFacts("arbitrum"),
+      "Sending ETH costs about 0.000021 ETH on Arbitrum One; a token transfer about 0.000065 ETH.",
     ],
     [
       "Polygon PoS at 30 gwei, in POL",
@@ -17,7 +27,7 @@ describe("summarizeGas", () => {
     [
       "a Safe on Base, whose receive code makes a native send use 27,329 gas",
       readableFacts("base", { kind: "safe", nativeTransferGas: 27_329n }),
-      "Sending ETH costs about 0.000027 ETH on Base (27,329 gas: its code runs when it receives ETH, so a send limited to 21,000 gas fails); a token transfer about 0.000065 ETH.",
+      "Sending ETH costs about 0.000037 ETH on Base including the L1 data fee (27,329 gas: its code runs when it receives ETH, so a send limited to 21,000 gas fails); a token transfer about 0.000075 ETH.",
     ],
     [
       "a report made before the native send's gas was read",
@@ -26,7 +36,7 @@ describe("summarizeGas", () => {
         if (facts.gas) delete facts.gas.nativeTransferGas;
         return facts;
       })(),
-      "Sending ETH costs about 0.000021 ETH on Base; a token transfer about 0.000065 ETH.",
+      "Sending ETH costs about 0.000031 ETH on Base including the L1 data fee; a token transfer about 0.000075 ETH.",
     ],
     [
       "an unreadable gas price",

@@ -70,7 +70,8 @@ const optimism = "@eth-optimism/contracts-bedrock/forge-artifacts";
  * `@safe-global/safe-contracts`, Safe 1.3.0 L2 from `@gnosis.pm/safe-contracts`, the ERC-4337
  * EntryPoints v0.8, v0.7 and v0.6 from `@account-abstraction/contracts` 0.8.0, 0.7.0 and 0.6.0 (with
  * the v0.7 SimpleAccount and its factory, and the v0.6 VerifyingPaymaster), Optimism's
- * L1StandardBridge and Proxy from `@eth-optimism/contracts-bedrock` 0.17.3, UniswapV2Factory and
+ * L1StandardBridge, Proxy and its GasPriceOracle and L1Block predeploys from
+ * `@eth-optimism/contracts-bedrock` 0.17.3, UniswapV2Factory and
  * UniswapV2Pair from `@uniswap/v2-core` 1.0.1, WETH9 from `@uniswap/v2-periphery` 1.1.0-beta.0,
  * MetaMask's EIP7702StatelessDeleGator from `@metamask/delegation-abis` 2.0.0): the local world
  * deploys these bytes, so presend is tried on the real code, not on lookalikes. Permit2 is published
@@ -105,6 +106,8 @@ export const publishedArtifacts = {
     "L1StandardBridge",
   ),
   OptimismProxy: loadForge(`${optimism}/Proxy.sol/Proxy.json`, "Proxy"),
+  GasPriceOracle: loadForge(`${optimism}/GasPriceOracle.sol/GasPriceOracle.json`, "GasPriceOracle"),
+  L1Block: loadForge(`${optimism}/L1Block.sol/L1Block.json`, "L1Block"),
   UniswapV2Factory: loadWaffle("@uniswap/v2-core/build/UniswapV2Factory.json", "UniswapV2Factory"),
   UniswapV2Pair: loadWaffle("@uniswap/v2-core/build/UniswapV2Pair.json", "UniswapV2Pair"),
   WETH9: loadWaffle("@uniswap/v2-periphery/build/WETH9.json", "WETH9"),

@@ -1,4 +1,9 @@
-import { chainNames, chains, multicall3Address } from "@presend/shared/chains/chains";
+import {
+  chainNames,
+  chains,
+  gasPriceOracleAddress,
+  multicall3Address,
+} from "@presend/shared/chains/chains";
 import {
   decodeFunctionData,
   getAddress,
@@ -13,6 +18,7 @@ import {
   encodeCallDataDirectly,
   entryPoints,
   factsBatchIds,
+  gasPriceOracleAbi,
   maxBatchEntries,
   multicall3GettersAbi,
   probeKeys,
@@ -20,6 +26,7 @@ import {
   receiveSimulationWei,
   type SimulateV1Params,
 } from "./buildFactsBatch";
+import { typicalTransfers } from "./typicalTransfers";
 
 const who = "0xd8da6bf26964af9d7eed9e03e53415d37aa96045";
 
@@ -61,7 +68,19 @@ describe("buildFactsBatch", () => {
       chains.base.usdt.address,
       chains.base.usdcBridged?.address,
       ...Object.values(entryPoints),
+      gasPriceOracleAddress,
+      gasPriceOracleAddress,
       multicall3Address,
+    ]);
+    // Base is an OP-stack chain: the oracle prices the L1 data fee of the two sends presend prices.
+    const l1Fees = calls.slice(-3, -1).map((c) => {
+      const decoded = decodeFunctionData({ abi: gasPriceOracleAbi, data: c.callData });
+      return [decoded.functionName, decoded.args];
+    });
+    const transfers = typicalTransfers(who, chains.base);
+    expect(l1Fees).toEqual([
+      ["getL1Fee", [transfers.nativeTransfer]],
+      ["getL1Fee", [transfers.tokenTransfer]],
     ]);
     expect(calls.every((c) => c.allowFailure)).toBe(true);
     // The probes of the address sit in an inner aggregate3, last: code that burns every call's
@@ -86,6 +105,13 @@ describe("buildFactsBatch", () => {
       ["getBlockNumber", []],
       ["getEthBalance", [getAddress(who)]],
     ]);
+  });
+
+  it("asks no GasPriceOracle on a chain that is not OP-stack", () => {
+    const call = buildFactsBatch(who, "arbitrum")[3]?.params[0] as { data: `0x${string}` };
+    const { args } = decodeFunctionData({ abi: multicall3Abi, data: call.data });
+    const targets = (args[0] as readonly { target: string }[]).map((c) => c.target);
+    expect(targets).not.toContain(gasPriceOracleAddress);
   });
 
   it("leaves out the bridged USDC call on a chain without one", () => {

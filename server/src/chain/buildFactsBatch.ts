@@ -2,6 +2,7 @@ import {
   type ChainInfo,
   type ChainName,
   chains,
+  gasPriceOracleAddress,
   multicall3Address,
 } from "@presend/shared/chains/chains";
 import {
@@ -23,6 +24,7 @@ import {
   entryPoint07Address,
   entryPoint08Address,
 } from "viem/account-abstraction";
+import { typicalTransfers } from "./typicalTransfers";
 
 export type JsonRpcRequest = {
   jsonrpc: "2.0";
@@ -81,6 +83,11 @@ export const multicall3GettersAbi = parseAbi([
   "function getEthBalance(address addr) view returns (uint256)",
 ]);
 
+/** The OP-stack GasPriceOracle's price of a transaction's L1 data fee, from its unsigned bytes. */
+export const gasPriceOracleAbi = parseAbi([
+  "function getL1Fee(bytes unsignedTransaction) view returns (uint256)",
+]);
+
 /** ERC-165 interface ids of the NFT standards. */
 export const nftInterfaces = { erc721: "0x80ac58cd", erc1155: "0xd9b67a26" } as const;
 
@@ -108,6 +115,8 @@ export type FactsSubcallKey =
   | "entryPointNonceV06"
   | "entryPointNonceV07"
   | "entryPointNonceV08"
+  | "l1FeeNativeTransfer"
+  | "l1FeeTokenTransfer"
   | "probes";
 
 /**
@@ -218,13 +227,14 @@ export function factsSubcallKeys(chain: ChainInfo): OuterSubcallKey[] {
     "entryPointNonceV06",
     "entryPointNonceV07",
     "entryPointNonceV08",
+    ...(chain.opStack ? (["l1FeeNativeTransfer", "l1FeeTokenTransfer"] as const) : []),
     "probes",
   ];
 }
 
 /**
- * The sub-calls of the single aggregate3 eth_call: stablecoin balances and EntryPoint nonces,
- * then the behaviour probes in an inner aggregate3 of their own.
+ * The sub-calls of the single aggregate3 eth_call: stablecoin balances, EntryPoint nonces, on
+ * OP-stack chains the L1 data fee of the two sends presend prices, then the behaviour probes in an inner aggregate3 of their own.
  */
 export function factsSubcalls(
   address: Address,
@@ -254,6 +264,15 @@ export function factsSubcalls(
           })),
     ],
   });
+  const transfers = typicalTransfers(address, chain);
+  const l1Fee = (unsignedTransaction: Hex) => ({
+    target: gasPriceOracleAddress,
+    callData: encodeFunctionData({
+      abi: gasPriceOracleAbi,
+      functionName: "getL1Fee",
+      args: [unsignedTransaction],
+    }),
+  });
   const targets: Record<OuterSubcallKey, { target: Address; callData: Hex }> = {
     // Multicall3's own getters: the chain id guards against an endpoint configured for the wrong
     // chain, and head and balance are read at the same block as every probe.
@@ -271,6 +290,9 @@ export function factsSubcalls(
     entryPointNonceV06: entryPointNonce(entryPoints["v0.6"]),
     entryPointNonceV07: entryPointNonce(entryPoints["v0.7"]),
     entryPointNonceV08: entryPointNonce(entryPoints["v0.8"]),
+    // Every OP-stack transaction pays this on top of gas x price, often as much again on Base.
+    l1FeeNativeTransfer: l1Fee(transfers.nativeTransfer),
+    l1FeeTokenTransfer: l1Fee(transfers.tokenTransfer),
     probes: { target: multicall3Address, callData: probes },
   };
   return factsSubcallKeys(chain).map((key) => ({ key, ...targets[key] }));

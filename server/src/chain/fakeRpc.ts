@@ -1,4 +1,4 @@
-import { multicall3Address } from "@presend/shared/chains/chains";
+import { gasPriceOracleAddress, multicall3Address } from "@presend/shared/chains/chains";
 import {
   type Address,
   decodeFunctionData,
@@ -45,6 +45,11 @@ export type FakeChainState = {
   probesRunOutOfGas?: boolean;
   /** Methods answered with a JSON-RPC error instead (e.g. "eth_getStorageAt"). */
   failing?: string[];
+  /**
+   * What the OP-stack GasPriceOracle's getL1Fee answers for any transaction (default 0); null:
+   * no oracle at the predeploy (empty data).
+   */
+  l1Fee?: bigint | null;
 };
 
 const nativeTransferLog = (from: Address, to: Address, amount: bigint) => ({
@@ -109,6 +114,16 @@ function multicallGetter(state: FakeChainState, target: Address, callData: Hex) 
   }
 }
 
+/** The GasPriceOracle's getL1Fee, answered from `state`; undefined for any other call. */
+function gasPriceOracle(state: FakeChainState, target: Address): FakeCallResult | undefined {
+  if (target.toLowerCase() !== gasPriceOracleAddress.toLowerCase()) return undefined;
+  if (state.l1Fee === null) return { success: true, returnData: "0x" };
+  return {
+    success: true,
+    returnData: encodeAbiParameters([{ type: "uint256" }], [state.l1Fee ?? 0n]),
+  };
+}
+
 /** What Multicall3's aggregate3 returns for `data`, an aggregate3 inside it answered the same way. */
 function answerAggregate(state: FakeChainState, data: Hex): Hex {
   const { args } = decodeFunctionData({ abi: multicall3Abi, data });
@@ -121,7 +136,8 @@ function answerAggregate(state: FakeChainState, data: Hex): Hex {
     }
     return (
       multicallGetter(state, call.target, call.callData) ??
-      state.call?.(call.target, call.callData) ?? { success: true, returnData: "0x" as Hex }
+      state.call?.(call.target, call.callData) ??
+      gasPriceOracle(state, call.target) ?? { success: true, returnData: "0x" as Hex }
     );
   });
   return encodeFunctionResult({ abi: multicall3Abi, functionName: "aggregate3", result: answers });

@@ -1,5 +1,5 @@
 import { publishedArtifacts } from "@presend/devnet";
-import { chains } from "@presend/shared/chains/chains";
+import { chains, gasPriceOracleAddress } from "@presend/shared/chains/chains";
 import {
   type Address,
   encodeAbiParameters,
@@ -67,6 +67,7 @@ describe("parseFactsBatch", () => {
       balance: parseEther("1.5"),
       gasPrice: 2_000_000_000n,
       blockNumber: 123_456n,
+      l1Fee: 3_000_000_000_000n,
     });
     expect(facts).toEqual({
       name: "base",
@@ -85,21 +86,54 @@ describe("parseFactsBatch", () => {
       gas: {
         gasPriceWei: "2000000000",
         nativeTransferGas: "21000",
+        // gas x price plus the L1 data fee Base's GasPriceOracle prices each send at.
         nativeTransferCost: {
-          raw: "42000000000000",
+          raw: "45000000000000",
           decimals: 18,
-          formatted: "0.000042",
+          formatted: "0.000045",
           symbol: "ETH",
         },
         tokenTransferCost: {
-          raw: "130000000000000",
+          raw: "133000000000000",
           decimals: 18,
-          formatted: "0.00013",
+          formatted: "0.000133",
           symbol: "ETH",
+        },
+        l1DataFee: {
+          nativeTransfer: {
+            raw: "3000000000000",
+            decimals: 18,
+            formatted: "0.000003",
+            symbol: "ETH",
+          },
+          tokenTransfer: {
+            raw: "3000000000000",
+            decimals: 18,
+            formatted: "0.000003",
+            symbol: "ETH",
+          },
         },
       },
       blockNumber: "123456",
     });
+  });
+
+  it("an OP-stack chain without an answering GasPriceOracle: the costs leave the L1 data fee out and it is unknown", () => {
+    const facts = parse("optimism", { gasPrice: 1_000_000_000n, l1Fee: null });
+    expect(facts.gas?.l1DataFee).toBeNull();
+    expect(facts.gas?.nativeTransferCost.raw).toBe("21000000000000");
+    expect(facts.unknowns).toEqual(["the L1 data fee"]);
+    // An oracle whose getL1Fee reverts tells no more.
+    const reverted = parse("base", {
+      call: (target) => (target === gasPriceOracleAddress ? revert : undefined),
+    });
+    expect([reverted.gas?.l1DataFee, reverted.unknowns]).toEqual([null, ["the L1 data fee"]]);
+  });
+
+  it("no L1 data fee key where the chain is not OP-stack", () => {
+    const facts = parse("arbitrum", { gasPrice: 1_000_000_000n, l1Fee: 5n });
+    expect(facts.gas).not.toHaveProperty("l1DataFee");
+    expect(facts.gas?.nativeTransferCost.raw).toBe("21000000000000");
   });
 
   it("uses POL on polygon and has no bridged USDC key on ethereum", () => {

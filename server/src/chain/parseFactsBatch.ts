@@ -26,12 +26,7 @@ import {
   RpcMethodError,
   RpcWrongChainError,
 } from "./errors";
-
-/** A plain native transfer: what a send costs where no code runs on receipt. */
-const NATIVE_TRANSFER_GAS = 21_000n;
-// A typical ERC-20 transfer to an address that already holds the token costs ~35-55k gas;
-// 65k leaves room for a first-time recipient slot and proxy tokens such as USDC.
-const TOKEN_TRANSFER_GAS = 65_000n;
+import { plainTransferGas, tokenTransferGas } from "./typicalTransfers";
 
 const HexSchema = z.string().regex(/^0x[0-9a-fA-F]*$/, "not hex") as unknown as z.ZodType<Hex>;
 const QuantitySchema = z.string().regex(/^0x[0-9a-fA-F]+$/, "not a hex quantity");
@@ -190,6 +185,11 @@ export function parseFactsBatch(
     results.get(factsBatchIds.receiveSimulation),
   );
 
+  // On an OP-stack chain each send also pays its L1 data fee. Unread (no oracle answer), the costs
+  // leave it out and say so, and the fee is one more fact the chain did not give.
+  const l1DataFee = chain.opStack ? readL1DataFees(subcalls) : undefined;
+  const unread = l1DataFee === null ? [...unknowns, "the L1 data fee"] : unknowns;
+
   return {
     name: chain.name,
     chainId: chain.id,
@@ -197,7 +197,7 @@ export function parseFactsBatch(
     ...classification,
     accountNonce: Number(nonce),
     receiveSimulation,
-    ...(unknowns.length > 0 ? { unknowns } : {}),
+    ...(unread.length > 0 ? { unknowns: unread } : {}),
     native: native(nativeRaw),
     usdc: token("usdc", chain.usdc),
     usdt: token("usdt", chain.usdt),
@@ -205,11 +205,30 @@ export function parseFactsBatch(
     gas: {
       gasPriceWei: gasPrice.toString(),
       nativeTransferGas: nativeTransferGas.toString(),
-      nativeTransferCost: native(gasPrice * nativeTransferGas),
-      tokenTransferCost: native(gasPrice * TOKEN_TRANSFER_GAS),
+      nativeTransferCost: native(gasPrice * nativeTransferGas + (l1DataFee?.nativeTransfer ?? 0n)),
+      tokenTransferCost: native(gasPrice * tokenTransferGas + (l1DataFee?.tokenTransfer ?? 0n)),
+      ...(l1DataFee !== undefined && {
+        l1DataFee: l1DataFee && {
+          nativeTransfer: native(l1DataFee.nativeTransfer),
+          tokenTransfer: native(l1DataFee.tokenTransfer),
+        },
+      }),
     },
     blockNumber: blockNumber.toString(),
   };
+}
+
+/**
+ * The GasPriceOracle's L1 data fee of the two priced sends; null unless both answered a word (no
+ * oracle at the predeploy answers empty data, and a reverted call fails).
+ */
+function readL1DataFees(
+  subcalls: Map<FactsSubcallKey, SubcallResult>,
+): { nativeTransfer: bigint; tokenTransfer: bigint } | null {
+  const nativeTransfer = word(subcalls.get("l1FeeNativeTransfer"));
+  const tokenTransfer = word(subcalls.get("l1FeeTokenTransfer"));
+  if (nativeTransfer === undefined || tokenTransfer === undefined) return null;
+  return { nativeTransfer, tokenTransfer };
 }
 
 const SimulatedCallSchema = z.object({
@@ -269,13 +288,13 @@ type SimulatedCall = z.infer<typeof SimulatedCallSchema>;
  */
 function nativeSendGas(simulation: ReceiveSimulation, answer: unknown): bigint {
   if (simulation.outcome !== "kept" && simulation.outcome !== "forwarded") {
-    return NATIVE_TRANSFER_GAS;
+    return plainTransferGas;
   }
   const parsed = SimulatedBlocksSchema.safeParse(answer);
   const gasUsed = parsed.success ? parsed.data[0]?.calls[1]?.gasUsed : undefined;
-  if (gasUsed === undefined) return NATIVE_TRANSFER_GAS;
+  if (gasUsed === undefined) return plainTransferGas;
   const used = hexToBigInt(gasUsed as Hex);
-  return used > NATIVE_TRANSFER_GAS ? used : NATIVE_TRANSFER_GAS;
+  return used > plainTransferGas ? used : plainTransferGas;
 }
 
 function simulatedWord(call: SimulatedCall): bigint | undefined {

@@ -2,17 +2,20 @@ import {
   type DevnetClient,
   devnetAccounts,
   devnetClient,
+  publishedArtifacts,
   recipientKinds,
   startWorld,
   type World,
   worldRpcUrls,
 } from "@presend/devnet";
+import type { Gas } from "@presend/shared/api/report";
 import type { ChainName } from "@presend/shared/chains/chains";
-import { chains } from "@presend/shared/chains/chains";
-import { type Address, erc20Abi, parseEther, parseGwei } from "viem";
+import { chains, gasPriceOracleAddress } from "@presend/shared/chains/chains";
+import { type Address, erc20Abi, type Hex, parseEther, parseGwei } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainReader } from "../chain/createChainReader";
+import { typicalTransfers } from "../chain/typicalTransfers";
 import { createEngine, type Engine } from "./createEngine";
 
 // What the report says a send costs, against what the send then costs on chain: the report is
@@ -23,8 +26,10 @@ import { createEngine, type Engine } from "./createEngine";
 // presend said "Sending ETH costs about 0.000021 ETH" for them, as for a key.
 //
 // Its own world: the sends are real and change balances the shared world's readers check.
-// The local Base and OP Mainnet are plain anvil chains (no OP-stack mode), so no L1 data fee is
-// charged here; receipts carry none.
+// The local Base and OP Mainnet run Optimism's GasPriceOracle and L1Block predeploys, so the
+// report prices each send's L1 data fee as the real chains do; but they are plain anvil chains
+// (no OP-stack mode), so the chain does not charge it: receipts carry none, and a receipt is
+// compared with the report's cost less its L1 data fee.
 
 type Row = { name: string; chain: ChainName; address: () => Address; moreThanPlain: boolean };
 
@@ -108,7 +113,7 @@ describe("what a send costs, as the report says and as the chain then charges (r
     expect(gas.nativeTransferGas).toBe(receipt.gasUsed.toString());
     // The price moves by a few wei of base fee between the read and the block; the tip dominates.
     const paid = receipt.gasUsed * receipt.effectiveGasPrice;
-    const reported = BigInt(gas.nativeTransferCost.raw);
+    const reported = BigInt(gas.nativeTransferCost.raw) - l1DataFee(gas, "nativeTransfer");
     expect(Number(paid - reported) / Number(reported)).toBeCloseTo(0, 3);
     if (!row.moreThanPlain) {
       expect(receipt.gasUsed).toBe(21_000n);
@@ -144,7 +149,7 @@ describe("what a send costs, as the report says and as the chain then charges (r
       base.sendTransaction({ account: faucet, to: address, value: 1n }),
     );
     const paid = receipt.gasUsed * receipt.effectiveGasPrice;
-    const reported = BigInt(gas.nativeTransferCost.raw);
+    const reported = BigInt(gas.nativeTransferCost.raw) - l1DataFee(gas, "nativeTransfer");
     // A block mined between read and send lowers the base fee by at most 1/8; never raises it.
     expect(paid).toBeLessThanOrEqual(reported);
     expect(Number(paid) / Number(reported)).toBeGreaterThan(0.87);
@@ -169,7 +174,45 @@ describe("what a send costs, as the report says and as the chain then charges (r
     );
     expect(receipt.status).toBe("success");
     expect(receipt.gasUsed * receipt.effectiveGasPrice).toBeLessThanOrEqual(
-      BigInt(gas.tokenTransferCost.raw),
+      BigInt(gas.tokenTransferCost.raw) - l1DataFee(gas, "tokenTransfer"),
     );
   });
+
+  it.each(["base", "optimism"] as const)(
+    "%s: each cost is gas x price plus the L1 data fee Optimism's GasPriceOracle prices that send at",
+    async (chain) => {
+      const address = privateKeyToAccount(generatePrivateKey()).address;
+      const { gas, summary } = await reportedGas(chain, address);
+      const transfers = typicalTransfers(address, chains[chain]);
+      const oracleFee = (unsignedTransaction: Hex) =>
+        client(chain).readContract({
+          address: gasPriceOracleAddress,
+          abi: publishedArtifacts.GasPriceOracle.abi,
+          functionName: "getL1Fee",
+          args: [unsignedTransaction],
+        }) as Promise<bigint>;
+      const nativeL1Fee = await oracleFee(transfers.nativeTransfer);
+      const tokenL1Fee = await oracleFee(transfers.tokenTransfer);
+      // Both small enough for Fjord's floor of 100 bytes' estimate: one fee, above zero.
+      expect(nativeL1Fee).toBeGreaterThan(0n);
+      const price = BigInt(gas.gasPriceWei);
+      expect(BigInt(gas.nativeTransferCost.raw)).toBe(price * 21_000n + nativeL1Fee);
+      expect(BigInt(gas.tokenTransferCost.raw)).toBe(price * 65_000n + tokenL1Fee);
+      expect(gas.l1DataFee?.nativeTransfer.raw).toBe(nativeL1Fee.toString());
+      expect(summary).toContain(`on ${chains[chain].label} including the L1 data fee`);
+    },
+  );
+
+  it("Ethereum, no OP-stack chain: gas x price alone, and no L1 data fee named", async () => {
+    const address = privateKeyToAccount(generatePrivateKey()).address;
+    const { gas, summary } = await reportedGas("ethereum", address);
+    expect(BigInt(gas.nativeTransferCost.raw)).toBe(BigInt(gas.gasPriceWei) * 21_000n);
+    expect(gas).not.toHaveProperty("l1DataFee");
+    expect(summary).not.toContain("L1");
+  });
 });
+
+/** The L1 data fee the report counted in a cost (none off OP-stack chains). */
+function l1DataFee(gas: Gas, send: "nativeTransfer" | "tokenTransfer"): bigint {
+  return BigInt(gas.l1DataFee?.[send].raw ?? 0);
+}
