@@ -111,10 +111,15 @@ describe("what a send costs, as the report says and as the chain then charges (r
     );
     expect(receipt.status).toBe("success");
     expect(gas.nativeTransferGas).toBe(receipt.gasUsed.toString());
-    // The price moves by a few wei of base fee between the read and the block; the tip dominates.
-    const paid = receipt.gasUsed * receipt.effectiveGasPrice;
+    // The report's cost is that gas at the price it read.
     const reported = BigInt(gas.nativeTransferCost.raw) - l1DataFee(gas, "nativeTransfer");
-    expect(Number(paid - reported) / Number(reported)).toBeCloseTo(0, 3);
+    expect(reported).toBe(receipt.gasUsed * BigInt(gas.gasPriceWei));
+    // The local chains mine a block every second as well: each empty one between the read and
+    // the send lowers the base fee by 1/8 and never raises it, so the send pays at most the
+    // price read, and under a loaded machine's delay still most of it.
+    const paid = receipt.gasUsed * receipt.effectiveGasPrice;
+    expect(paid).toBeLessThanOrEqual(reported);
+    expect(Number(paid) / Number(reported)).toBeGreaterThan(0.5);
     if (!row.moreThanPlain) {
       expect(receipt.gasUsed).toBe(21_000n);
       expect(summary).not.toContain("21,000 gas");
