@@ -1,8 +1,7 @@
 import { AttestationError } from "@presend/shared/errors/AttestationError";
 import { ConfigurationError } from "@presend/shared/errors/ConfigurationError";
-import { type Config, configVariables, loadConfig } from "./config/loadConfig";
-import { unknownSettings } from "./config/unknownSettings";
-import { facilitatorServiceVariables } from "./facilitatorService/startFacilitatorService";
+import { type Config, loadConfig } from "./config/loadConfig";
+import { misspelledVariables } from "./config/misspelledVariables";
 import { formatBanner } from "./localDemo/printBanner";
 import type { LocalDemo } from "./localDemo/startLocalDemo";
 import { type RunningServer, startServer } from "./startServer";
@@ -40,10 +39,7 @@ process.on("unhandledRejection", (error) => {
 
 try {
   const config = loadConfig(process.env);
-  // A misspelled variable is read by nothing: its setting keeps the default unless someone says so.
-  // One environment often serves the API and `presend facilitator`: neither's names are typos.
-  const known = [...configVariables, ...facilitatorServiceVariables];
-  for (const typo of unknownSettings(Object.keys(process.env), known, "typos")) {
+  for (const typo of misspelledVariables(process.env)) {
     console.error(`presend ignores ${typo.described}: not a setting it reads.`);
   }
   const started = performance.now();

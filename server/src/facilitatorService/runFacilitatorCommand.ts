@@ -1,6 +1,5 @@
-import { configVariables } from "../config/loadConfig";
-import { unknownSettings } from "../config/unknownSettings";
-import { facilitatorServiceVariables, startFacilitatorService } from "./startFacilitatorService";
+import { misspelledVariables } from "../config/misspelledVariables";
+import { startFacilitatorService } from "./startFacilitatorService";
 
 /**
  * `presend facilitator`: runs the facilitator service until SIGTERM or SIGINT, then drains the
@@ -10,10 +9,7 @@ import { facilitatorServiceVariables, startFacilitatorService } from "./startFac
 export async function runFacilitatorCommand(
   env: Record<string, string | undefined>,
 ): Promise<number> {
-  // A misspelled variable is read by nothing: its setting keeps the default unless someone says so.
-  // One environment often serves the API and `presend facilitator`: neither's names are typos.
-  const known = [...facilitatorServiceVariables, ...configVariables];
-  for (const typo of unknownSettings(Object.keys(env), known, "typos")) {
+  for (const typo of misspelledVariables(env)) {
     process.stderr.write(
       `presend facilitator ignores ${typo.described}: not a setting it reads.\n`,
     );
